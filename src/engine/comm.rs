@@ -1,0 +1,236 @@
+//! Endpoint communicators: the state shared by a process's endpoints of one communicator,
+//! the endpoint objects behind `EP_Comm` handles, creation (array and team forms) and dup.
+//!
+//! Each communicator owns two host communicators over the processes that have endpoints in
+//! it: `host` carries headers and eager messages (host tag = destination local index),
+//! `host_data` carries rendezvous payloads (host tags from a per-communicator counter). Their
+//! own contexts keep communicators apart, as MPI contexts do.
+
+use super::meeting::Meeting;
+use super::p2p::Queues;
+use super::rankmap::{Location, RankMap};
+use crate::ep_err;
+use crate::error::{EpResult, ERR_ARG, ERR_NOT_INITIALIZED, ERR_THREAD_LEVEL};
+use crate::host::{self, check, sys, HostComm, HOST};
+use parking_lot::Mutex;
+use std::os::raw::c_int;
+use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Most endpoints one process may have in one communicator. Far above what threads need;
+/// the real bound is the host's tag range (one host tag per local index), checked too.
+pub(crate) const MAX_ENDPOINTS_PER_PROCESS: i32 = 1 << 16;
+
+/// The kind of communicator, reported by the `EP_COMM_FLAVOR` attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flavor {
+    Endpoints = 1,
+}
+
+/// State shared by all endpoints of one communicator in this process.
+pub struct CommShared {
+    pub host: HostComm,
+    pub host_data: HostComm,
+    /// Rank of this process in `host`.
+    pub my_proc: u32,
+    pub nprocs: u32,
+    pub map: RankMap,
+    /// Matching state of this process's endpoints, by local index.
+    pub endpoints: Box<[EndpointState]>,
+    pub flavor: Flavor,
+    /// Process-local meeting point for collective communicator operations.
+    pub meeting: Meeting,
+    /// Distinguishes communicators (`EP_Comm_compare` says IDENT only for the same one).
+    pub serial: u64,
+    next_data_tag: AtomicU32,
+    data_tag_modulus: u32,
+}
+
+/// Per-endpoint state inside a communicator.
+pub struct EndpointState {
+    pub queues: Mutex<Queues>,
+}
+
+impl Drop for CommShared {
+    fn drop(&mut self) {
+        host::free_comm(self.host_data);
+        host::free_comm(self.host);
+    }
+}
+
+static COMM_SERIAL: AtomicU64 = AtomicU64::new(1);
+static IDENTITY_SERIAL: AtomicU32 = AtomicU32::new(0);
+
+impl CommShared {
+    fn new(host: HostComm, map: RankMap, flavor: Flavor) -> EpResult<CommShared> {
+        let (my_proc, nprocs) = host::rank_size(host)?;
+        let mut host_data = HostComm(HOST.comm_null);
+        unsafe { check(sys::MPI_Comm_dup(host.0, &mut host_data.0), "MPI_Comm_dup")? };
+        let tag_ub = host::tag_ub(host_data)?;
+        let endpoints = (0..map.my_count()).map(|_| EndpointState { queues: Mutex::new(Queues::default()) }).collect();
+        Ok(CommShared {
+            host,
+            host_data,
+            my_proc: my_proc as u32,
+            nprocs: nprocs as u32,
+            map,
+            endpoints,
+            flavor,
+            meeting: Meeting::default(),
+            serial: COMM_SERIAL.fetch_add(1, Ordering::Relaxed),
+            next_data_tag: AtomicU32::new(0),
+            data_tag_modulus: (tag_ub as u32).saturating_add(1),
+        })
+    }
+
+    /// A host tag for one rendezvous payload, unique among this process's outstanding ones
+    /// on this communicator (the counter wraps after `MPI_TAG_UB + 1` messages).
+    pub fn next_data_tag(&self) -> i32 {
+        (self.next_data_tag.fetch_add(1, Ordering::Relaxed) % self.data_tag_modulus) as i32
+    }
+
+    /// Number of endpoints in this process.
+    pub fn local_count(&self) -> usize {
+        self.endpoints.len()
+    }
+
+    /// Location of a rank, if it is one.
+    #[inline]
+    pub fn location(&self, rank: i32) -> Option<Location> {
+        self.map.location(rank)
+    }
+}
+
+/// Error handler values (`EP_ERRORS_ARE_FATAL`, `EP_ERRORS_RETURN`).
+pub(crate) const ERRORS_ARE_FATAL: c_int = 1;
+pub(crate) const ERRORS_RETURN: c_int = 2;
+
+/// The object behind an `EP_Comm` handle: one rank of one communicator.
+pub struct Endpoint {
+    pub shared: Arc<CommShared>,
+    pub local: u32,
+    pub rank: i32,
+    pub errhandler: AtomicI32,
+}
+
+impl Endpoint {
+    pub fn new(shared: Arc<CommShared>, local: u32, errhandler: c_int) -> Endpoint {
+        let rank = shared.map.my_rank(local);
+        Endpoint { shared, local, rank, errhandler: AtomicI32::new(errhandler) }
+    }
+
+    pub fn state(&self) -> &EndpointState {
+        &self.shared.endpoints[self.local as usize]
+    }
+
+    pub fn errhandler(&self) -> c_int {
+        self.errhandler.load(Ordering::Relaxed)
+    }
+}
+
+/// Checks that MPI is initialized at `MPI_THREAD_MULTIPLE`.
+pub fn check_host_ready() -> EpResult<()> {
+    if !host::mpi_is_active() {
+        return Err(ep_err!(ERR_NOT_INITIALIZED, "MPI is not initialized (call MPI_Init_thread first) or is finalized"));
+    }
+    host::install_finalize_hook();
+    let mut provided = 0;
+    unsafe { check(sys::MPI_Query_thread(&mut provided), "MPI_Query_thread")? };
+    if provided != HOST.thread_multiple {
+        return Err(ep_err!(
+            ERR_THREAD_LEVEL,
+            "the host MPI provides thread level {provided}, endpoints need MPI_THREAD_MULTIPLE \
+             (initialize with MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...))"
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a `my_num_ep` argument.
+pub fn check_num_ep(my_num_ep: c_int) -> EpResult<()> {
+    if !(0..=MAX_ENDPOINTS_PER_PROCESS).contains(&my_num_ep) {
+        return Err(ep_err!(ERR_ARG, "my_num_ep = {my_num_ep} is outside 0..={MAX_ENDPOINTS_PER_PROCESS}"));
+    }
+    Ok(())
+}
+
+/// The process's part of endpoint creation over the host communicator `parent` (collective
+/// over `parent`, one call per process). `None` for a process that asks for no endpoints.
+pub fn create_shared(parent: sys::MPI_Comm, my_num_ep: c_int) -> EpResult<Option<Arc<CommShared>>> {
+    check_host_ready()?;
+    check_num_ep(my_num_ep)?;
+    if host::handle_bits(parent) == host::handle_bits(HOST.comm_null) {
+        return Err(ep_err!(crate::error::ERR_COMM, "parent communicator is MPI_COMM_NULL"));
+    }
+    // Processes without endpoints leave: the host communicators hold only those with some,
+    // so later collectives involve exactly the processes of the endpoint communicator.
+    let mut host_comm = HostComm(HOST.comm_null);
+    let (parent_rank, _) = host::rank_size(HostComm(parent))?;
+    let color = if my_num_ep > 0 { 0 } else { HOST.undefined };
+    unsafe { check(sys::MPI_Comm_split(parent, color, parent_rank, &mut host_comm.0), "MPI_Comm_split")? };
+    if my_num_ep == 0 {
+        return Ok(None);
+    }
+    let guard = FreeOnError(host_comm);
+    let (_, nprocs) = host::rank_size(host_comm)?;
+    let (world_rank, _) = host::rank_size(HostComm(HOST.comm_world))?;
+    let id_base = IDENTITY_SERIAL.fetch_add(my_num_ep as u32, Ordering::Relaxed);
+    let mine = [my_num_ep, world_rank, id_base as i32];
+    let mut all = vec![0 as c_int; 3 * nprocs as usize];
+    unsafe {
+        check(
+            sys::MPI_Allgather(
+                mine.as_ptr() as *const _,
+                3,
+                HOST.int_,
+                all.as_mut_ptr() as *mut _,
+                3,
+                HOST.int_,
+                host_comm.0,
+            ),
+            "MPI_Allgather",
+        )?;
+    }
+    let counts: Vec<u32> = all.chunks(3).map(|c| c[0] as u32).collect();
+    let world: Vec<u32> = all.chunks(3).map(|c| c[1] as u32).collect();
+    let bases: Vec<u32> = all.chunks(3).map(|c| c[2] as u32).collect();
+    let tag_ub = host::tag_ub(host_comm)?;
+    if my_num_ep - 1 > tag_ub {
+        return Err(ep_err!(ERR_ARG, "my_num_ep = {my_num_ep} exceeds the host's MPI_TAG_UB + 1 = {}", tag_ub as i64 + 1));
+    }
+    let (my_proc, _) = host::rank_size(host_comm)?;
+    let map = RankMap::from_counts(&counts, &world, &bases, my_proc as u32);
+    let shared = CommShared::new(host_comm, map, Flavor::Endpoints)?;
+    std::mem::forget(guard);
+    Ok(Some(Arc::new(shared)))
+}
+
+/// Frees a host communicator if creation fails half-way.
+struct FreeOnError(HostComm);
+impl Drop for FreeOnError {
+    fn drop(&mut self) {
+        host::free_comm(self.0);
+    }
+}
+
+/// The process's part of `EP_Comm_dup`: same ranks, new contexts.
+pub fn dup_shared(old: &CommShared) -> EpResult<Arc<CommShared>> {
+    let mut host_comm = HostComm(HOST.comm_null);
+    unsafe { check(sys::MPI_Comm_dup(old.host.0, &mut host_comm.0), "MPI_Comm_dup")? };
+    let guard = FreeOnError(host_comm);
+    let shared = CommShared::new(host_comm, old.map.clone(), old.flavor)?;
+    std::mem::forget(guard);
+    Ok(Arc::new(shared))
+}
+
+/// `EP_Comm_dup` for one endpoint: the process's endpoints meet, the last one duplicates the
+/// host communicators, each leaves with its endpoint of the new communicator.
+pub fn dup(ep: &Endpoint) -> EpResult<Endpoint> {
+    let shared = ep.shared.clone();
+    let n = shared.local_count();
+    let result = ep.shared.meeting.meet(n, ep.local as usize, (), move |_| dup_shared(&shared));
+    match &*result {
+        Ok(new) => Ok(Endpoint::new(new.clone(), ep.local, ep.errhandler())),
+        Err(e) => Err(e.clone()),
+    }
+}

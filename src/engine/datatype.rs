@@ -1,0 +1,171 @@
+//! Host datatypes as the engine needs them: size, layout, packing.
+//!
+//! Contiguous data (every predefined type, and derived types without holes) moves with
+//! `memcpy`; anything else goes through the host's `MPI_Pack`/`MPI_Unpack`, so every derived
+//! datatype the host supports works. Sizes of predefined types are cached in a sorted table
+//! so the hot path makes no MPI call for them.
+
+use crate::ep_err;
+use crate::error::{EpResult, ERR_BUFFER, ERR_COUNT, ERR_TYPE};
+use crate::host::{check, handle_bits, sys, HOST};
+use once_cell::sync::Lazy;
+use std::os::raw::{c_int, c_void};
+
+/// Layout of `count` elements of a datatype.
+#[derive(Clone, Copy, Debug)]
+pub struct TypeInfo {
+    /// Bytes of data in one element (`MPI_Type_size`).
+    pub size: usize,
+    /// One element's data is one block starting at `true_lb` and elements follow each other
+    /// with no gap: `count` elements are `count * size` contiguous bytes.
+    pub contiguous: bool,
+    /// Offset of the first byte from the buffer address (`MPI_Type_get_true_extent`).
+    pub true_lb: isize,
+}
+
+static PREDEFINED: Lazy<Vec<(u64, usize)>> = Lazy::new(|| {
+    let mut v: Vec<(u64, usize)> = crate::host::predefined_types()
+        .into_iter()
+        .filter(|&t| handle_bits(t) != handle_bits(HOST.datatype_null))
+        .filter_map(|t| {
+            let mut size: c_int = 0;
+            let rc = unsafe { sys::MPI_Type_size(t, &mut size) };
+            (rc == HOST.success).then_some((handle_bits(t), size as usize))
+        })
+        .collect();
+    v.sort_unstable();
+    v.dedup_by_key(|e| e.0);
+    v
+});
+
+/// Layout of a datatype; `EP_ERR_TYPE` for `MPI_DATATYPE_NULL`.
+pub fn type_info(t: sys::MPI_Datatype) -> EpResult<TypeInfo> {
+    let bits = handle_bits(t);
+    if let Ok(i) = PREDEFINED.binary_search_by_key(&bits, |e| e.0) {
+        return Ok(TypeInfo { size: PREDEFINED[i].1, contiguous: true, true_lb: 0 });
+    }
+    if bits == handle_bits(HOST.datatype_null) {
+        return Err(ep_err!(ERR_TYPE, "datatype is MPI_DATATYPE_NULL"));
+    }
+    let (mut size, mut lb, mut extent, mut tlb, mut textent) = (0, 0, 0, 0, 0);
+    unsafe {
+        check(sys::MPI_Type_size_x(t, &mut size), "MPI_Type_size_x")
+            .map_err(|_| ep_err!(ERR_TYPE, "invalid datatype"))?;
+        check(sys::MPI_Type_get_extent_x(t, &mut lb, &mut extent), "MPI_Type_get_extent_x")?;
+        check(sys::MPI_Type_get_true_extent_x(t, &mut tlb, &mut textent), "MPI_Type_get_true_extent_x")?;
+    }
+    Ok(TypeInfo { size: size as usize, contiguous: textent == size && extent == size, true_lb: tlb as isize })
+}
+
+/// A user buffer: address, element count, datatype and its layout.
+#[derive(Clone, Copy)]
+pub struct UserBuf {
+    pub addr: *mut c_void,
+    pub count: i32,
+    pub dtype: sys::MPI_Datatype,
+    pub info: TypeInfo,
+}
+
+// SAFETY: the buffer belongs to the user, who keeps it alive and untouched until the
+// operation completes (MPI 4.1 section 3.7.2); the engine only moves the address around.
+unsafe impl Send for UserBuf {}
+unsafe impl Sync for UserBuf {}
+
+impl UserBuf {
+    /// Checks a (buffer, count, datatype) triple as every call does.
+    pub fn new(addr: *const c_void, count: c_int, dtype: sys::MPI_Datatype) -> EpResult<UserBuf> {
+        if count < 0 {
+            return Err(ep_err!(ERR_COUNT, "count {count} is negative"));
+        }
+        let info = type_info(dtype)?;
+        // A null address is MPI_BOTTOM, valid only with absolute addresses in the datatype.
+        if addr.is_null() && count > 0 && info.size > 0 && info.true_lb == 0 {
+            return Err(ep_err!(ERR_BUFFER, "buffer is NULL with count {count}"));
+        }
+        Ok(UserBuf { addr: addr as *mut c_void, count, dtype, info })
+    }
+
+    /// Bytes of data (packed size).
+    #[inline]
+    pub fn bytes(&self) -> usize {
+        self.info.size * self.count as usize
+    }
+
+    fn data_ptr(&self) -> *mut u8 {
+        (self.addr as *mut u8).wrapping_offset(self.info.true_lb)
+    }
+
+    /// Appends the packed data to `out`.
+    pub fn pack_into(&self, out: &mut Vec<u8>) -> EpResult<()> {
+        let n = self.bytes();
+        out.reserve(n);
+        if self.info.contiguous {
+            // SAFETY: the user guarantees `count` elements at `addr`.
+            unsafe { out.extend_from_slice(std::slice::from_raw_parts(self.data_ptr(), n)) };
+            return Ok(());
+        }
+        let start = out.len();
+        let mut pos: c_int = 0;
+        unsafe {
+            check(
+                sys::MPI_Pack(
+                    self.addr,
+                    self.count,
+                    self.dtype,
+                    out.as_mut_ptr().add(start) as *mut c_void,
+                    n as c_int,
+                    &mut pos,
+                    HOST.comm_world,
+                ),
+                "MPI_Pack",
+            )?;
+            out.set_len(start + pos as usize);
+        }
+        Ok(())
+    }
+
+    /// Unpacks packed `data` into this buffer. The caller has checked `data.len() <= bytes()`;
+    /// with a partial last element only whole elements are written.
+    pub fn unpack_from(&self, data: &[u8]) -> EpResult<()> {
+        if data.is_empty() {
+            return Ok(());
+        }
+        if self.info.contiguous {
+            // SAFETY: the buffer holds `bytes() >= data.len()` bytes.
+            unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.data_ptr(), data.len()) };
+            return Ok(());
+        }
+        let elems = if self.info.size == 0 { 0 } else { data.len() / self.info.size };
+        let mut pos: c_int = 0;
+        unsafe {
+            check(
+                sys::MPI_Unpack(
+                    data.as_ptr() as *const c_void,
+                    data.len() as c_int,
+                    &mut pos,
+                    self.addr,
+                    elems as c_int,
+                    self.dtype,
+                    HOST.comm_world,
+                ),
+                "MPI_Unpack",
+            )
+        }
+    }
+
+    /// Copies `bytes` bytes of data from `src` into this buffer (single copy when both sides
+    /// are contiguous).
+    pub fn copy_from(&self, src: &UserBuf, bytes: usize) -> EpResult<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        if self.info.contiguous && src.info.contiguous {
+            // SAFETY: both buffers hold at least `bytes` bytes of data (checked by the caller).
+            unsafe { std::ptr::copy_nonoverlapping(src.data_ptr(), self.data_ptr(), bytes) };
+            return Ok(());
+        }
+        let mut tmp = Vec::new();
+        src.pack_into(&mut tmp)?;
+        self.unpack_from(&tmp[..bytes])
+    }
+}

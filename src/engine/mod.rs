@@ -1,0 +1,11 @@
+//! The engine below the C interface: communicators, matching, transports, requests.
+
+pub mod comm;
+pub mod datatype;
+pub mod envelope;
+pub mod matching;
+pub mod meeting;
+pub mod p2p;
+pub mod rankmap;
+pub mod request;
+pub mod team;

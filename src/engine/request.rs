@@ -1,0 +1,127 @@
+//! Requests: the objects behind `EP_Request` handles, their completion, and the progress
+//! loop of blocking calls.
+//!
+//! A request belongs to one endpoint; testing it progresses that endpoint. A request freed
+//! by `EP_Request_free` before it completes (MPI 4.1 section 3.7.3) keeps its operation
+//! going: a receive stays posted and completes into the user's buffer when it matches.
+
+use super::comm::Endpoint;
+use super::p2p::{self, Completion, RecvOp, SendState};
+use crate::error::EpResult;
+use parking_lot::Mutex;
+use std::sync::Arc;
+
+pub enum Op {
+    Send(SendState),
+    Recv(Arc<RecvOp>),
+}
+
+pub struct Request {
+    pub ep: Arc<Endpoint>,
+    op: Mutex<Op>,
+}
+
+impl Request {
+    pub fn new(ep: Arc<Endpoint>, op: Op) -> Arc<Request> {
+        Arc::new(Request { ep, op: Mutex::new(op) })
+    }
+
+    /// The outcome if the operation is complete, making progress on the endpoint first when
+    /// it is not.
+    pub fn test(&self) -> EpResult<Option<Completion>> {
+        if let Some(c) = self.test_without_progress()? {
+            return Ok(Some(c));
+        }
+        p2p::progress(&self.ep.shared, self.ep.local)?;
+        self.test_without_progress()
+    }
+
+    pub(crate) fn test_without_progress(&self) -> EpResult<Option<Completion>> {
+        let mut op = self.op.lock();
+        match &mut *op {
+            Op::Send(s) => Ok(s.test()?.then(Completion::default)),
+            Op::Recv(r) => Ok(r.poll_host()?.then(|| r.completion())),
+        }
+    }
+
+    /// Cancels a receive that has not matched (MPI 4.1 section 3.8.4); sends are not
+    /// cancelled (the request then completes normally and `EP_Test_cancelled` says false).
+    pub fn cancel(&self) {
+        if let Op::Recv(r) = &*self.op.lock() {
+            if !r.is_done() {
+                p2p::cancel_recv(&self.ep.shared, self.ep.local, r);
+            }
+        }
+    }
+
+    /// Hands an active request whose handle is being freed to its endpoint, whose progress
+    /// completes it (host requests tested, buffers released) when nobody waits for it.
+    pub fn orphan(self: &Arc<Self>) {
+        self.ep.state().queues.lock().orphans.push(self.clone());
+    }
+}
+
+/// Spin-then-yield backoff for blocking calls: many endpoints may share few cores, so a
+/// waiting thread must let the one it waits for run.
+pub struct Backoff(u32);
+
+impl Backoff {
+    pub fn new() -> Self {
+        Backoff(0)
+    }
+
+    #[inline]
+    pub fn snooze(&mut self) {
+        if self.0 < 64 {
+            std::hint::spin_loop();
+            self.0 += 1;
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Blocks until the request completes.
+pub fn wait(req: &Request) -> EpResult<Completion> {
+    let mut b = Backoff::new();
+    loop {
+        if let Some(c) = req.test()? {
+            return Ok(c);
+        }
+        b.snooze();
+    }
+}
+
+/// Blocks until a receive completes, progressing its endpoint: the blocking-call fast path
+/// (no request handle). Local senders complete the receive from their own thread, so the
+/// done flag is polled often between host probes.
+pub fn wait_recv(ep: &Endpoint, recv: &RecvOp) -> EpResult<Completion> {
+    let mut b = Backoff::new();
+    loop {
+        for _ in 0..16 {
+            if recv.poll_host()? {
+                return Ok(recv.completion());
+            }
+            std::hint::spin_loop();
+        }
+        p2p::progress(&ep.shared, ep.local)?;
+        b.snooze();
+    }
+}
+
+/// Blocks until a send completes (local rendezvous or host requests).
+pub fn wait_send(ep: &Endpoint, mut s: SendState) -> EpResult<()> {
+    let mut b = Backoff::new();
+    while !s.test()? {
+        // Keep our own incoming traffic flowing while we wait for the receiver.
+        p2p::progress(&ep.shared, ep.local)?;
+        b.snooze();
+    }
+    Ok(())
+}

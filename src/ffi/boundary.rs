@@ -1,0 +1,184 @@
+//! The C boundary: every exported function runs its body through [`run`] (via `ep_call!`),
+//! which catches panics, turns engine errors into codes with messages, and applies the
+//! error handler of the endpoint the call was about (MPI 4.1 section 9.3).
+//!
+//! Lookups of handles record the endpoint's error handler in a thread-local, so a failure
+//! later in the call reaches the right handler without every function passing it around.
+//! Errors that concern no valid endpoint use the process default handler, which
+//! `EP_Comm_set_errhandler(EP_COMM_NULL, ...)` sets.
+
+use super::types::{EP_Comm, EP_Message, EP_Request, EP_Status};
+use crate::engine::comm::{Endpoint, ERRORS_ARE_FATAL, ERRORS_RETURN};
+use crate::engine::envelope::Envelope;
+use crate::engine::p2p::{Completion, Payload};
+use crate::engine::request::Request;
+use crate::ep_err;
+use crate::error::{self, EpError, EpResult, ERR_ARG, ERR_COMM, ERR_INTERN, ERR_NOT_INITIALIZED, ERR_REQUEST};
+use crate::handles::{Kind, Lookup, Table};
+use crate::host;
+use once_cell::sync::Lazy;
+use std::cell::Cell;
+use std::os::raw::c_int;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Arc, Once};
+
+/// A message taken by `EP_Mprobe`/`EP_Improbe`, waiting for `EP_Mrecv`.
+pub struct MessageObj {
+    pub ep: Arc<Endpoint>,
+    pub envelope: Envelope,
+    pub payload: parking_lot::Mutex<Option<Payload>>,
+}
+
+pub static COMMS: Lazy<Table<Endpoint>> = Lazy::new(|| Table::new(Kind::Comm));
+pub static REQUESTS: Lazy<Table<Request>> = Lazy::new(|| Table::new(Kind::Request));
+pub static MESSAGES: Lazy<Table<MessageObj>> = Lazy::new(|| Table::new(Kind::Message));
+
+/// Handler for errors that concern no valid endpoint, and inherited by new communicators.
+pub static DEFAULT_HANDLER: AtomicI32 = AtomicI32::new(ERRORS_ARE_FATAL);
+
+thread_local! {
+    static CALL_HANDLER: Cell<c_int> = const { Cell::new(0) };
+}
+
+fn note_handler(h: c_int) {
+    CALL_HANDLER.with(|c| c.set(h));
+}
+
+static PANIC_HOOK: Once = Once::new();
+
+fn install_panic_hook() {
+    PANIC_HOOK.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            let msg = info
+                .payload()
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+            eprintln!("EPMPI internal error (a bug, please report it): {msg}{at}");
+        }));
+    });
+}
+
+/// Runs the body of exported function `name`: never unwinds, returns `EP_SUCCESS` or an
+/// error code, and aborts when the applicable handler is `EP_ERRORS_ARE_FATAL`.
+pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
+    install_panic_hook();
+    note_handler(0);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        if host::finalizing() {
+            return Err(ep_err!(ERR_NOT_INITIALIZED, "called after MPI_Finalize"));
+        }
+        body()
+    }))
+    .unwrap_or_else(|_| Err(EpError::new(ERR_INTERN, "internal panic (see the message above)")));
+    match result {
+        Ok(()) => error::SUCCESS,
+        Err(e) => fail(name, e),
+    }
+}
+
+/// Reports an error through the handler in force; returns its code.
+pub fn fail(name: &str, e: EpError) -> c_int {
+    let text = format!("{name}: {}", e.msg);
+    let code = error::register(e.class, text.clone());
+    let handler = match CALL_HANDLER.with(|c| c.get()) {
+        0 => DEFAULT_HANDLER.load(Ordering::Relaxed),
+        h => h,
+    };
+    if handler == ERRORS_RETURN {
+        return code;
+    }
+    eprintln!("EPMPI fatal error in {text} ({}); aborting (set EP_ERRORS_RETURN to handle errors)", error::class_text(e.class));
+    if host::mpi_is_active() && !host::finalizing() {
+        unsafe { host::sys::MPI_Abort(host::HOST.comm_world, e.class) };
+    }
+    std::process::abort();
+}
+
+fn lookup_error(what: &str, h: c_int, why: Lookup, class: c_int) -> EpError {
+    let reason = match why {
+        Lookup::Null => "is the null handle",
+        Lookup::WrongKind => "is not a handle of this kind",
+        Lookup::Stale => "was freed or never existed",
+    };
+    ep_err!(class, "{what} handle {h} {reason}")
+}
+
+/// The endpoint behind a communicator handle.
+#[inline]
+pub fn endpoint(h: EP_Comm) -> EpResult<Arc<Endpoint>> {
+    let ep = COMMS.get(h).map_err(|why| lookup_error("communicator", h, why, ERR_COMM))?;
+    note_handler(ep.errhandler());
+    Ok(ep)
+}
+
+/// The request behind a request handle.
+#[inline]
+pub fn request(h: EP_Request) -> EpResult<Arc<Request>> {
+    let r = REQUESTS.get(h).map_err(|why| lookup_error("request", h, why, ERR_REQUEST))?;
+    note_handler(r.ep.errhandler());
+    Ok(r)
+}
+
+/// The message behind a message handle.
+pub fn message(h: EP_Message) -> EpResult<Arc<MessageObj>> {
+    let m = MESSAGES.get(h).map_err(|why| lookup_error("message", h, why, crate::error::ERR_REQUEST))?;
+    note_handler(m.ep.errhandler());
+    Ok(m)
+}
+
+/// Stores a request, returning its handle.
+pub fn new_request(r: Arc<Request>) -> EpResult<EP_Request> {
+    REQUESTS.insert(r).ok_or_else(|| ep_err!(ERR_INTERN, "too many live requests"))
+}
+
+/// A required output pointer.
+#[inline]
+pub fn out<'a, T>(p: *mut T, what: &str) -> EpResult<&'a mut T> {
+    // SAFETY: non-null pointers from C are taken to point at a valid `T`, as in every C API.
+    unsafe { p.as_mut() }.ok_or_else(|| ep_err!(ERR_ARG, "{what} is NULL"))
+}
+
+/// Fills an optional status (NULL is `EP_STATUS_IGNORE`); `MPI_ERROR` is left alone, as
+/// single-completion calls do in MPI.
+pub fn write_status(p: *mut EP_Status, c: &Completion) {
+    // SAFETY: see `out`.
+    if let Some(s) = unsafe { p.as_mut() } {
+        s.MPI_SOURCE = c.source;
+        s.MPI_TAG = c.tag;
+        s.ep_count_lo = (c.bytes & 0x7fff_ffff) as c_int;
+        s.ep_count_hi = (c.bytes >> 31) as c_int;
+        s.ep_cancelled = c.cancelled as c_int;
+    }
+}
+
+/// Bytes recorded in a status.
+pub fn status_bytes(s: &EP_Status) -> u64 {
+    (s.ep_count_lo as u64 & 0x7fff_ffff) | ((s.ep_count_hi as u64) << 31)
+}
+
+/// The error of a completed operation (truncation), as an engine error.
+pub fn completion_error(c: &Completion) -> EpResult<()> {
+    if c.error == 0 {
+        return Ok(());
+    }
+    Err(ep_err!(
+        c.error,
+        "message of {} bytes from rank {} (tag {}) truncated to the receive buffer's {} bytes",
+        c.sent_bytes,
+        c.source,
+        c.tag,
+        c.bytes
+    ))
+}
+
+/// `ep_call!("EP_Name", { body })`: the one wrapper of every exported function.
+#[macro_export]
+macro_rules! ep_call {
+    ($name:literal, $body:block) => {
+        $crate::ffi::boundary::run($name, || -> $crate::error::EpResult<()> { $body })
+    };
+}

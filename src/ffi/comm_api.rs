@@ -1,0 +1,268 @@
+//! Communicator creation, queries, dup and free (DESIGN.md section 3; MPI Forum endpoints
+//! proposal; MPI 4.1 chapter 7).
+
+use super::boundary::{endpoint, out, COMMS, DEFAULT_HANDLER};
+use super::types::*;
+use crate::engine::comm::{self, CommShared, Endpoint, ERRORS_ARE_FATAL, ERRORS_RETURN};
+use crate::engine::rankmap::{compare_groups, GroupOrder};
+use crate::engine::team;
+use crate::ep_call;
+use crate::ep_err;
+use crate::error::{EpResult, ERR_ARG, ERR_INTERN};
+use crate::host::sys::{MPI_Comm, MPI_Info};
+use std::os::raw::{c_int, c_void};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+fn insert_endpoint(shared: &Arc<CommShared>, local: u32, errhandler: c_int) -> EpResult<EP_Comm> {
+    let ep = Arc::new(Endpoint::new(shared.clone(), local, errhandler));
+    COMMS.insert(ep).ok_or_else(|| ep_err!(ERR_INTERN, "too many live communicator handles"))
+}
+
+/// Creates an endpoints communicator from a host communicator (array form).
+///
+/// Collective over `parent`; call it from one thread per process. Each process asks for
+/// `my_num_ep >= 0` endpoints (counts may differ between processes; 0 leaves the process out
+/// of the new communicator). Ranks are ordered by (rank in `parent`, index), so `out[i]` is the
+/// handle of this process's i-th endpoint. `out` must hold `my_num_ep` handles; each handle
+/// is then used by one thread at a time (typically handed to OpenMP thread i).
+/// `info` is accepted and ignored (`MPI_INFO_NULL` is fine).
+///
+/// Errors: `EP_ERR_NOT_INITIALIZED` before `MPI_Init_thread`, `EP_ERR_THREAD_LEVEL` when the
+/// host is not at `MPI_THREAD_MULTIPLE`, `EP_ERR_ARG` for `my_num_ep < 0` or above 65536, or a
+/// NULL `out` with `my_num_ep > 0`, `EP_ERR_COMM` for `MPI_COMM_NULL`.
+/// Thread safety: any thread; different processes' calls match in order on `parent`.
+/// Follows the MPI Forum endpoints proposal (`MPI_Comm_create_endpoints`).
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_create_endpoints(
+    parent: MPI_Comm,
+    my_num_ep: c_int,
+    info: MPI_Info,
+    out_comms: *mut EP_Comm,
+) -> c_int {
+    let _ = info;
+    ep_call!("EP_Comm_create_endpoints", {
+        if my_num_ep > 0 && out_comms.is_null() {
+            return Err(ep_err!(ERR_ARG, "out_comms is NULL"));
+        }
+        let Some(shared) = comm::create_shared(parent, my_num_ep)? else { return Ok(()) };
+        let handler = DEFAULT_HANDLER.load(Ordering::Relaxed);
+        for i in 0..my_num_ep as usize {
+            *out_comms.add(i) = insert_endpoint(&shared, i as u32, handler)?;
+        }
+        Ok(())
+    })
+}
+
+/// Creates an endpoints communicator from a host communicator (team form).
+///
+/// Called by `my_num_ep` threads of each process (e.g. inside `!$omp parallel`), each with a
+/// distinct `index` in `0..my_num_ep`; every thread gets in `*comm` the handle of endpoint
+/// `index`. Gives the same communicator as `EP_Comm_create_endpoints` with the same counts.
+/// Processes that want no endpoint call `EP_Comm_create_endpoints(parent, 0, ...)` instead.
+/// The threads of one process block until all `my_num_ep` have called.
+///
+/// Errors: those of `EP_Comm_create_endpoints`; `EP_ERR_ARG` for an index out of range, or a
+/// `my_num_ep` that differs from the one other threads of the process gave.
+/// Thread safety: meant to be called concurrently by the team; the endpoint identity comes
+/// from `index`, never from the OpenMP thread number.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_create_endpoint(
+    parent: MPI_Comm,
+    my_num_ep: c_int,
+    index: c_int,
+    comm: *mut EP_Comm,
+) -> c_int {
+    ep_call!("EP_Comm_create_endpoint", {
+        let comm = out(comm, "comm")?;
+        let shared = team::join(parent, my_num_ep, index)?;
+        *comm = insert_endpoint(&shared, index as u32, DEFAULT_HANDLER.load(Ordering::Relaxed))?;
+        Ok(())
+    })
+}
+
+/// Rank of the endpoint `comm` in its communicator (MPI 4.1 section 7.4.1).
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `rank`). Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_rank(comm: EP_Comm, rank: *mut c_int) -> c_int {
+    ep_call!("EP_Comm_rank", {
+        let ep = endpoint(comm)?;
+        *out(rank, "rank")? = ep.rank;
+        Ok(())
+    })
+}
+
+/// Number of endpoints (ranks) of the communicator (MPI 4.1 section 7.4.1).
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `size`). Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_size(comm: EP_Comm, size: *mut c_int) -> c_int {
+    ep_call!("EP_Comm_size", {
+        let ep = endpoint(comm)?;
+        *out(size, "size")? = ep.shared.map.size() as c_int;
+        Ok(())
+    })
+}
+
+/// Size of the remote group: for an intracommunicator MPI defines none, so this is
+/// `EP_ERR_COMM` (MPI 4.1 section 7.6.1).
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_remote_size(comm: EP_Comm, size: *mut c_int) -> c_int {
+    ep_call!("EP_Comm_remote_size", {
+        let _ep = endpoint(comm)?;
+        let _ = out(size, "size")?;
+        Err(ep_err!(crate::error::ERR_COMM, "communicator {comm} is not an intercommunicator"))
+    })
+}
+
+/// Sets `*flag` to 1 for an intercommunicator, 0 otherwise (MPI 4.1 section 7.6.1).
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_test_inter(comm: EP_Comm, flag: *mut c_int) -> c_int {
+    ep_call!("EP_Comm_test_inter", {
+        let _ep = endpoint(comm)?;
+        *out(flag, "flag")? = 0;
+        Ok(())
+    })
+}
+
+/// Where the endpoint lives: its index among its process's endpoints of this communicator,
+/// that count, and the rank of its process among the communicator's processes (0-based, in
+/// rank order of the processes' first endpoints). Any output may be NULL.
+/// Errors: `EP_ERR_COMM`. Thread safety: any thread. EPMPI extension.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_local_info(
+    comm: EP_Comm,
+    local_index: *mut c_int,
+    local_count: *mut c_int,
+    process_rank: *mut c_int,
+) -> c_int {
+    ep_call!("EP_Comm_local_info", {
+        let ep = endpoint(comm)?;
+        if let Some(p) = local_index.as_mut() {
+            *p = ep.local as c_int;
+        }
+        if let Some(p) = local_count.as_mut() {
+            *p = ep.shared.local_count() as c_int;
+        }
+        if let Some(p) = process_rank.as_mut() {
+            *p = ep.shared.my_proc as c_int;
+        }
+        Ok(())
+    })
+}
+
+static TAG_UB_VALUE: c_int = EP_TAG_UB_VALUE;
+static FLAVOR_ENDPOINTS: c_int = EP_FLAVOR_ENDPOINTS;
+
+/// Reads a predefined attribute, as `MPI_Comm_get_attr` does (MPI 4.1 section 7.7.2):
+/// `value` is a `void *` that receives a pointer to an `int`, `*flag` is set to 1.
+/// Keys: `EP_TAG_UB` (largest tag, 2147483647 on every host MPI), `EP_COMM_FLAVOR`
+/// (`EP_FLAVOR_ENDPOINTS`). Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (unknown key or NULL output).
+/// Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_get_attr(comm: EP_Comm, key: c_int, value: *mut c_void, flag: *mut c_int) -> c_int {
+    ep_call!("EP_Comm_get_attr", {
+        let ep = endpoint(comm)?;
+        let value = out(value as *mut *const c_int, "value")?;
+        let flag = out(flag, "flag")?;
+        *value = match key {
+            EP_TAG_UB => &TAG_UB_VALUE,
+            EP_COMM_FLAVOR => match ep.shared.flavor {
+                comm::Flavor::Endpoints => &FLAVOR_ENDPOINTS,
+            },
+            _ => return Err(ep_err!(ERR_ARG, "unknown attribute key {key}")),
+        };
+        *flag = 1;
+        Ok(())
+    })
+}
+
+/// Compares two communicators (MPI 4.1 section 7.4.1): `EP_IDENT` for endpoints of the same
+/// communicator, `EP_CONGRUENT` for the same endpoints in the same rank order (a dup),
+/// `EP_SIMILAR` for the same endpoints in another order, `EP_UNEQUAL` otherwise. Endpoints
+/// keep their identity through dup; different creations make different endpoints.
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_compare(comm1: EP_Comm, comm2: EP_Comm, result: *mut c_int) -> c_int {
+    ep_call!("EP_Comm_compare", {
+        let (a, b) = (endpoint(comm1)?, endpoint(comm2)?);
+        let result = out(result, "result")?;
+        *result = if Arc::ptr_eq(&a.shared, &b.shared) {
+            EP_IDENT
+        } else {
+            match compare_groups(a.shared.map.identities(), b.shared.map.identities()) {
+                GroupOrder::Same => EP_CONGRUENT,
+                GroupOrder::Permuted => EP_SIMILAR,
+                GroupOrder::Different => EP_UNEQUAL,
+            }
+        };
+        Ok(())
+    })
+}
+
+/// Duplicates a communicator (MPI 4.1 section 7.4.2): collective, called once by every
+/// endpoint; `*newcomm` is this endpoint's handle in the new communicator, with the same rank
+/// and error handler and a new context. The calling endpoints of one process wait for each
+/// other. Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: one call per endpoint, each
+/// endpoint from one thread at a time.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_dup(comm: EP_Comm, newcomm: *mut EP_Comm) -> c_int {
+    ep_call!("EP_Comm_dup", {
+        let ep = endpoint(comm)?;
+        let newcomm = out(newcomm, "newcomm")?;
+        let new = comm::dup(&ep)?;
+        *newcomm = insert_endpoint(&new.shared, new.local, new.errhandler())?;
+        Ok(())
+    })
+}
+
+/// Frees this endpoint's handle and sets `*comm` to `EP_COMM_NULL` (MPI 4.1 section 7.4.3).
+/// Called once per endpoint; the communicator's shared state and host communicators go when
+/// the last endpoint of the process has freed it and its pending requests are gone.
+/// Errors: `EP_ERR_COMM` (null, freed: a second free of a handle is an error),
+/// `EP_ERR_ARG` (NULL pointer). Thread safety: one call per endpoint.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_free(comm: *mut EP_Comm) -> c_int {
+    ep_call!("EP_Comm_free", {
+        let h = out(comm, "comm")?;
+        let _ep = endpoint(*h)?;
+        COMMS.remove(*h).map_err(|_| ep_err!(crate::error::ERR_COMM, "communicator handle {} was freed", *h))?;
+        *h = EP_COMM_NULL;
+        Ok(())
+    })
+}
+
+/// Sets the error handler of an endpoint (MPI 4.1 section 9.3.1): `EP_ERRORS_ARE_FATAL`
+/// (default) or `EP_ERRORS_RETURN`. With `comm = EP_COMM_NULL` it sets the process default,
+/// used for errors that concern no valid communicator (bad handles) and inherited by
+/// communicators created afterwards. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (unknown handler).
+/// Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_set_errhandler(comm: EP_Comm, handler: c_int) -> c_int {
+    ep_call!("EP_Comm_set_errhandler", {
+        if handler != ERRORS_ARE_FATAL && handler != ERRORS_RETURN {
+            return Err(ep_err!(ERR_ARG, "unknown error handler {handler}"));
+        }
+        if comm == EP_COMM_NULL {
+            DEFAULT_HANDLER.store(handler, Ordering::Relaxed);
+        } else {
+            endpoint(comm)?.errhandler.store(handler, Ordering::Relaxed);
+        }
+        Ok(())
+    })
+}
+
+/// Reads the error handler of an endpoint (or the process default for `EP_COMM_NULL`).
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any thread. MPI 4.1 section 9.3.1.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_get_errhandler(comm: EP_Comm, handler: *mut c_int) -> c_int {
+    ep_call!("EP_Comm_get_errhandler", {
+        let h = if comm == EP_COMM_NULL {
+            DEFAULT_HANDLER.load(Ordering::Relaxed)
+        } else {
+            endpoint(comm)?.errhandler()
+        };
+        *out(handler, "handler")? = h;
+        Ok(())
+    })
+}

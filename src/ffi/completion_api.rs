@@ -1,0 +1,396 @@
+//! Completion calls (MPI 4.1 sections 3.7.3 to 3.7.5, 3.8.4). A completed request's handle is
+//! freed and set to `EP_REQUEST_NULL`; null handles in arrays are skipped, as MPI says.
+
+use super::boundary::{completion_error, out, request, write_status, REQUESTS};
+use super::types::*;
+use crate::engine::p2p::Completion;
+use crate::engine::request::{self, Backoff, Request};
+use crate::ep_err;
+use crate::error::{EpResult, ERR_ARG, ERR_COUNT, ERR_IN_STATUS};
+use crate::{ep_call, error};
+use std::os::raw::c_int;
+use std::sync::Arc;
+
+/// The status of a null or inactive request (MPI 4.1 section 3.7.3).
+fn empty() -> Completion {
+    Completion { source: EP_ANY_SOURCE, tag: EP_ANY_TAG, ..Completion::default() }
+}
+
+fn write_empty(status: *mut EP_Status) {
+    write_status(status, &empty());
+    if let Some(s) = unsafe { status.as_mut() } {
+        s.MPI_ERROR = EP_SUCCESS;
+    }
+}
+
+/// Frees a completed request's handle.
+fn retire(h: &mut EP_Request) {
+    let _ = REQUESTS.remove(*h);
+    *h = EP_REQUEST_NULL;
+}
+
+/// Waits for one request; `status` may be `EP_STATUS_IGNORE` (MPI 4.1 section 3.7.3).
+/// A null request returns at once with an empty status. Errors: `EP_ERR_REQUEST` (invalid or
+/// freed handle), `EP_ERR_TRUNCATE` (receive truncated; status filled), `EP_ERR_ARG`.
+/// Thread safety: one thread per endpoint at a time.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Wait(req: *mut EP_Request, status: *mut EP_Status) -> c_int {
+    ep_call!("EP_Wait", {
+        let h = out(req, "request")?;
+        if *h == EP_REQUEST_NULL {
+            write_empty(status);
+            return Ok(());
+        }
+        let r = request(*h)?;
+        let c = request::wait(&r)?;
+        retire(h);
+        write_status(status, &c);
+        completion_error(&c)
+    })
+}
+
+/// Tests one request (MPI 4.1 section 3.7.3): `*flag = 1` and the handle freed when it is
+/// complete, `*flag = 0` otherwise; progresses the request's endpoint. Errors as `EP_Wait`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Test(req: *mut EP_Request, flag: *mut c_int, status: *mut EP_Status) -> c_int {
+    ep_call!("EP_Test", {
+        let h = out(req, "request")?;
+        let flag = out(flag, "flag")?;
+        if *h == EP_REQUEST_NULL {
+            *flag = 1;
+            write_empty(status);
+            return Ok(());
+        }
+        let r = request(*h)?;
+        match r.test()? {
+            Some(c) => {
+                retire(h);
+                *flag = 1;
+                write_status(status, &c);
+                completion_error(&c)
+            }
+            None => {
+                *flag = 0;
+                Ok(())
+            }
+        }
+    })
+}
+
+/// Resolves an array of request handles (null ones give `None`).
+unsafe fn resolve(count: c_int, reqs: *mut EP_Request) -> EpResult<Vec<Option<Arc<Request>>>> {
+    if count < 0 {
+        return Err(ep_err!(ERR_COUNT, "count {count} is negative"));
+    }
+    if count > 0 && reqs.is_null() {
+        return Err(ep_err!(ERR_ARG, "array_of_requests is NULL"));
+    }
+    (0..count as usize)
+        .map(|i| match *reqs.add(i) {
+            EP_REQUEST_NULL => Ok(None),
+            h => request(h).map(Some),
+        })
+        .collect()
+}
+
+/// Stores the outcome of request `i` of an array call into `statuses[i]` (when not ignored),
+/// MPI_ERROR included; returns whether it failed.
+unsafe fn record(statuses: *mut EP_Status, i: usize, c: &Completion, name: &str) -> bool {
+    let failed = c.error != 0;
+    if !statuses.is_null() {
+        let s = statuses.add(i);
+        write_status(s, c);
+        (*s).MPI_ERROR = match completion_error(c) {
+            Ok(()) => EP_SUCCESS,
+            Err(e) => error::register(e.class, format!("{name}: {}", e.msg)),
+        };
+    }
+    failed
+}
+
+fn in_status() -> EpResult<()> {
+    Err(ep_err!(ERR_IN_STATUS, "a request failed; its status says how"))
+}
+
+/// Waits for all `count` requests (MPI 4.1 section 3.7.5); `statuses` has `count` entries or
+/// is `EP_STATUSES_IGNORE`. Errors: `EP_ERR_IN_STATUS` when one failed (see each status's
+/// `MPI_ERROR`), `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Waitall(count: c_int, reqs: *mut EP_Request, statuses: *mut EP_Status) -> c_int {
+    ep_call!("EP_Waitall", {
+        let rs = resolve(count, reqs)?;
+        let mut pending: Vec<usize> = (0..rs.len()).collect();
+        let mut failed = false;
+        let mut b = Backoff::new();
+        while !pending.is_empty() {
+            let mut progressed = false;
+            let mut k = 0;
+            while k < pending.len() {
+                let i = pending[k];
+                let c = match &rs[i] {
+                    None => Some(empty()),
+                    Some(r) => r.test()?,
+                };
+                match c {
+                    Some(c) => {
+                        failed |= record(statuses, i, &c, "EP_Waitall");
+                        if rs[i].is_some() {
+                            retire(&mut *reqs.add(i));
+                        }
+                        pending.swap_remove(k);
+                        progressed = true;
+                    }
+                    None => k += 1,
+                }
+            }
+            if !progressed {
+                b.snooze();
+            }
+        }
+        if failed {
+            in_status()
+        } else {
+            Ok(())
+        }
+    })
+}
+
+/// Tests all requests (MPI 4.1 section 3.7.5): `*flag = 1` and every handle freed when all
+/// are complete; otherwise `*flag = 0` and no handle changes. Errors as `EP_Waitall`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Testall(count: c_int, reqs: *mut EP_Request, flag: *mut c_int, statuses: *mut EP_Status) -> c_int {
+    ep_call!("EP_Testall", {
+        let flag = out(flag, "flag")?;
+        let rs = resolve(count, reqs)?;
+        let mut done = Vec::with_capacity(rs.len());
+        for r in &rs {
+            match r {
+                None => done.push(empty()),
+                Some(r) => match r.test()? {
+                    Some(c) => done.push(c),
+                    None => {
+                        *flag = 0;
+                        return Ok(());
+                    }
+                },
+            }
+        }
+        *flag = 1;
+        let mut failed = false;
+        for (i, c) in done.iter().enumerate() {
+            failed |= record(statuses, i, c, "EP_Testall");
+            if rs[i].is_some() {
+                retire(&mut *reqs.add(i));
+            }
+        }
+        if failed {
+            in_status()
+        } else {
+            Ok(())
+        }
+    })
+}
+
+/// One pass over the active requests: the first complete one, if any. `None` inside means no
+/// active request at all.
+fn first_complete(rs: &[Option<Arc<Request>>]) -> EpResult<Option<Option<(usize, Completion)>>> {
+    let mut any_active = false;
+    for (i, r) in rs.iter().enumerate() {
+        if let Some(r) = r {
+            any_active = true;
+            if let Some(c) = r.test()? {
+                return Ok(Some(Some((i, c))));
+            }
+        }
+    }
+    Ok(if any_active { None } else { Some(None) })
+}
+
+/// Waits for any one request (MPI 4.1 section 3.7.5): `*index` is its position (0-based),
+/// its handle is freed; with no active request `*index = EP_UNDEFINED` and an empty status.
+/// Errors: `EP_ERR_TRUNCATE` for the completed receive, `EP_ERR_REQUEST`, `EP_ERR_COUNT`,
+/// `EP_ERR_ARG`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Waitany(count: c_int, reqs: *mut EP_Request, index: *mut c_int, status: *mut EP_Status) -> c_int {
+    ep_call!("EP_Waitany", {
+        let index = out(index, "index")?;
+        let rs = resolve(count, reqs)?;
+        let mut b = Backoff::new();
+        loop {
+            match first_complete(&rs)? {
+                Some(Some((i, c))) => {
+                    retire(&mut *reqs.add(i));
+                    *index = i as c_int;
+                    write_status(status, &c);
+                    return completion_error(&c);
+                }
+                Some(None) => {
+                    *index = EP_UNDEFINED;
+                    write_empty(status);
+                    return Ok(());
+                }
+                None => b.snooze(),
+            }
+        }
+    })
+}
+
+/// Tests for any one complete request (MPI 4.1 section 3.7.5): `*flag = 1` with `*index` set
+/// when one completed (its handle freed), or with `*index = EP_UNDEFINED` when none is
+/// active; `*flag = 0` otherwise. Errors as `EP_Waitany`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Testany(
+    count: c_int,
+    reqs: *mut EP_Request,
+    index: *mut c_int,
+    flag: *mut c_int,
+    status: *mut EP_Status,
+) -> c_int {
+    ep_call!("EP_Testany", {
+        let (index, flag) = (out(index, "index")?, out(flag, "flag")?);
+        let rs = resolve(count, reqs)?;
+        match first_complete(&rs)? {
+            Some(Some((i, c))) => {
+                retire(&mut *reqs.add(i));
+                *index = i as c_int;
+                *flag = 1;
+                write_status(status, &c);
+                completion_error(&c)
+            }
+            Some(None) => {
+                *index = EP_UNDEFINED;
+                *flag = 1;
+                write_empty(status);
+                Ok(())
+            }
+            None => {
+                *index = EP_UNDEFINED;
+                *flag = 0;
+                Ok(())
+            }
+        }
+    })
+}
+
+/// One pass completing every complete request; `None` when no request is active.
+unsafe fn some_complete(rs: &[Option<Arc<Request>>], reqs: *mut EP_Request, indices: *mut c_int, statuses: *mut EP_Status, name: &str) -> EpResult<Option<(c_int, bool)>> {
+    if rs.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    let (mut n, mut failed) = (0usize, false);
+    for (i, r) in rs.iter().enumerate() {
+        if let Some(r) = r {
+            if let Some(c) = r.test()? {
+                retire(&mut *reqs.add(i));
+                *indices.add(n) = i as c_int;
+                failed |= record(statuses, n, &c, name);
+                n += 1;
+            }
+        }
+    }
+    Ok(Some((n as c_int, failed)))
+}
+
+/// Waits until at least one request completes and completes all that have (MPI 4.1 section
+/// 3.7.5): `*outcount` of them, positions in `indices[0..outcount]`, statuses likewise;
+/// `*outcount = EP_UNDEFINED` when none is active. `indices` holds `incount` ints.
+/// Errors: `EP_ERR_IN_STATUS`, `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Waitsome(
+    incount: c_int,
+    reqs: *mut EP_Request,
+    outcount: *mut c_int,
+    indices: *mut c_int,
+    statuses: *mut EP_Status,
+) -> c_int {
+    ep_call!("EP_Waitsome", {
+        let outcount = out(outcount, "outcount")?;
+        if incount > 0 && indices.is_null() {
+            return Err(ep_err!(ERR_ARG, "array_of_indices is NULL"));
+        }
+        let rs = resolve(incount, reqs)?;
+        let mut b = Backoff::new();
+        loop {
+            match some_complete(&rs, reqs, indices, statuses, "EP_Waitsome")? {
+                None => {
+                    *outcount = EP_UNDEFINED;
+                    return Ok(());
+                }
+                Some((0, _)) => b.snooze(),
+                Some((n, failed)) => {
+                    *outcount = n;
+                    return if failed { in_status() } else { Ok(()) };
+                }
+            }
+        }
+    })
+}
+
+/// Completes every request that is complete, without waiting (MPI 4.1 section 3.7.5);
+/// `*outcount` may be 0. Arguments and errors as `EP_Waitsome`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Testsome(
+    incount: c_int,
+    reqs: *mut EP_Request,
+    outcount: *mut c_int,
+    indices: *mut c_int,
+    statuses: *mut EP_Status,
+) -> c_int {
+    ep_call!("EP_Testsome", {
+        let outcount = out(outcount, "outcount")?;
+        if incount > 0 && indices.is_null() {
+            return Err(ep_err!(ERR_ARG, "array_of_indices is NULL"));
+        }
+        let rs = resolve(incount, reqs)?;
+        match some_complete(&rs, reqs, indices, statuses, "EP_Testsome")? {
+            None => *outcount = EP_UNDEFINED,
+            Some((n, failed)) => {
+                *outcount = n;
+                if failed {
+                    return in_status();
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Frees a request handle and sets it to `EP_REQUEST_NULL` (MPI 4.1 section 3.7.3). An
+/// active operation still completes: a send's data is still delivered, a posted receive
+/// still fills its buffer when it matches. Errors: `EP_ERR_REQUEST`, `EP_ERR_ARG`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Request_free(req: *mut EP_Request) -> c_int {
+    ep_call!("EP_Request_free", {
+        let h = out(req, "request")?;
+        let r = request(*h)?;
+        if r.test()?.is_none() {
+            r.orphan();
+        }
+        retire(h);
+        Ok(())
+    })
+}
+
+/// Marks a request for cancellation (MPI 4.1 section 3.8.4). A receive that has not matched
+/// is cancelled; a matched receive or a send completes normally. Complete the request with a
+/// completion call, then ask `EP_Test_cancelled`. Errors: `EP_ERR_REQUEST`, `EP_ERR_ARG`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Cancel(req: *mut EP_Request) -> c_int {
+    ep_call!("EP_Cancel", {
+        let h = out(req, "request")?;
+        request(*h)?.cancel();
+        Ok(())
+    })
+}
+
+/// `*flag = 1` when the status is that of a cancelled operation (MPI 4.1 section 3.8.4).
+/// Errors: `EP_ERR_ARG`. Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Test_cancelled(status: *const EP_Status, flag: *mut c_int) -> c_int {
+    ep_call!("EP_Test_cancelled", {
+        let st = out(status as *mut EP_Status, "status")?;
+        *out(flag, "flag")? = st.ep_cancelled;
+        Ok(())
+    })
+}
+

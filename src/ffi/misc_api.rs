@@ -1,0 +1,116 @@
+//! Errors, abort, time and version (MPI 4.1 chapters 9 and 11).
+
+use super::boundary::{out, COMMS, MESSAGES, REQUESTS};
+use super::types::*;
+use crate::ep_err;
+use crate::error::{self, ERR_ARG};
+use crate::host::{self, sys, HOST};
+use crate::{ep_call, ffi::boundary};
+use std::os::raw::{c_char, c_int};
+
+/// Writes the message of an error code into `buf` (room for `EP_MAX_ERROR_STRING` chars):
+/// for codes returned by EPMPI, the call and the cause (e.g. "EP_Send: send tag -3 is
+/// negative ..."); for a class, the class text. `*len` receives the length without the NUL.
+/// Errors: `EP_ERR_ARG` (unknown code, NULL pointers). Thread safety: any thread; works
+/// before `MPI_Init_thread` too. MPI 4.1 section 9.4.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Error_string(code: c_int, buf: *mut c_char, len: *mut c_int) -> c_int {
+    ep_call!("EP_Error_string", {
+        let len = out(len, "resultlen")?;
+        if buf.is_null() {
+            return Err(ep_err!(ERR_ARG, "string buffer is NULL"));
+        }
+        let text = if code == EP_SUCCESS {
+            "no error".to_string()
+        } else {
+            error::message_of(code).ok_or_else(|| ep_err!(ERR_ARG, "{code} is not an EPMPI error code"))?
+        };
+        let max = EP_MAX_ERROR_STRING as usize - 1;
+        let mut n = text.len().min(max);
+        while !text.is_char_boundary(n) {
+            n -= 1;
+        }
+        std::ptr::copy_nonoverlapping(text.as_ptr(), buf as *mut u8, n);
+        *buf.add(n) = 0;
+        *len = n as c_int;
+        Ok(())
+    })
+}
+
+/// The class (`EP_SUCCESS` or an `EP_ERR_*`) of an error code (MPI 4.1 section 9.5).
+/// Errors: `EP_ERR_ARG` (unknown code, NULL pointer). Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Error_class(code: c_int, class: *mut c_int) -> c_int {
+    ep_call!("EP_Error_class", {
+        let class = out(class, "errorclass")?;
+        *class = error::class_of(code).ok_or_else(|| ep_err!(ERR_ARG, "{code} is not an EPMPI error code"))?;
+        Ok(())
+    })
+}
+
+/// Aborts every process of the job with `errorcode` (MPI 4.1 section 11.5), printing which
+/// endpoint asked. `comm` may be any handle, valid or not: abort still happens.
+/// Thread safety: any thread. Does not return when MPI is active.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Abort(comm: EP_Comm, errorcode: c_int) -> c_int {
+    let who = match boundary::COMMS.get(comm) {
+        Ok(ep) => format!("rank {}", ep.rank),
+        Err(_) => format!("communicator handle {comm}"),
+    };
+    eprintln!("EPMPI: EP_Abort called by {who} with error code {errorcode}");
+    if host::mpi_is_active() {
+        sys::MPI_Abort(HOST.comm_world, errorcode);
+    }
+    std::process::exit(if errorcode == 0 { 1 } else { errorcode })
+}
+
+/// Wall-clock time in seconds since an arbitrary point in the past (`MPI_Wtime` of the
+/// host; MPI 4.1 section 9.6). Thread safety: any thread.
+#[no_mangle]
+pub extern "C" fn EP_Wtime() -> f64 {
+    unsafe { sys::MPI_Wtime() }
+}
+
+/// Writes "EPMPI <version> on <host MPI version>" into `version` (room for
+/// `EP_MAX_ERROR_STRING` chars); `*len` receives its length. Errors: `EP_ERR_ARG`.
+/// Thread safety: any thread. Mirrors `MPI_Get_library_version` (MPI 4.1 section 9.1.1).
+#[no_mangle]
+pub unsafe extern "C" fn EP_Get_library_version(version: *mut c_char, len: *mut c_int) -> c_int {
+    ep_call!("EP_Get_library_version", {
+        let len = out(len, "resultlen")?;
+        if version.is_null() {
+            return Err(ep_err!(ERR_ARG, "version buffer is NULL"));
+        }
+        let mut hostv = vec![0u8; 8192];
+        let mut hl: c_int = 0;
+        sys::MPI_Get_library_version(hostv.as_mut_ptr() as *mut c_char, &mut hl);
+        let hostv = String::from_utf8_lossy(&hostv[..hl.max(0) as usize]);
+        let first_line = hostv.lines().next().unwrap_or("unknown host MPI").trim();
+        let text = format!("EPMPI {} on {}", env!("CARGO_PKG_VERSION"), first_line);
+        let n = text.len().min(EP_MAX_ERROR_STRING as usize - 1);
+        std::ptr::copy_nonoverlapping(text.as_ptr(), version as *mut u8, n);
+        *version.add(n) = 0;
+        *len = n as c_int;
+        Ok(())
+    })
+}
+
+/// Counts the live handles of this process: communicator endpoints, requests and matched
+/// messages (any pointer may be NULL). For leak checks in tests and long runs.
+/// Thread safety: any thread (counts are a snapshot). EPMPI extension.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Debug_live_handles(comms: *mut c_int, requests: *mut c_int, messages: *mut c_int) -> c_int {
+    ep_call!("EP_Debug_live_handles", {
+        if let Some(p) = comms.as_mut() {
+            *p = COMMS.live() as c_int;
+        }
+        if let Some(p) = requests.as_mut() {
+            *p = REQUESTS.live() as c_int;
+        }
+        if let Some(p) = messages.as_mut() {
+            *p = MESSAGES.live() as c_int;
+        }
+        Ok(())
+    })
+}
+

@@ -1,0 +1,16 @@
+//! The C ABI of `include/ep_mpi.h`. Every exported function goes through
+//! [`boundary::run`] (the `ep_call!` macro): panics caught, pointers and handles checked,
+//! errors mapped to codes and passed to the error handler.
+
+pub mod boundary;
+pub mod comm_api;
+pub mod completion_api;
+pub mod misc_api;
+pub mod p2p_api;
+pub mod types;
+
+pub use comm_api::*;
+pub use completion_api::*;
+pub use misc_api::*;
+pub use p2p_api::*;
+pub use types::*;

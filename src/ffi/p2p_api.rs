@@ -1,0 +1,404 @@
+//! Point-to-point calls (MPI 4.1 chapter 3). Ranks are endpoint ranks of the communicator;
+//! counts are in elements of the host datatype; tags go from 0 to `EP_TAG_UB` (2^31 - 1).
+
+use super::boundary::{completion_error, endpoint, message, new_request, out, status_bytes, write_status, MessageObj, MESSAGES};
+use super::types::*;
+use crate::engine::comm::Endpoint;
+use crate::engine::datatype::{type_info, UserBuf};
+use crate::engine::envelope::{Envelope, Pattern};
+use crate::engine::p2p::{self, Completion, RecvOp, SendState};
+use crate::engine::request::{self, Backoff, Op, Request};
+use crate::error::{EpResult, ERR_INTERN, ERR_RANK, ERR_TAG};
+use crate::host::sys::MPI_Datatype;
+use crate::{ep_call, ep_err};
+use std::os::raw::{c_int, c_void};
+use std::sync::Arc;
+
+fn check_send_tag(tag: c_int) -> EpResult<()> {
+    if tag < 0 {
+        return Err(ep_err!(ERR_TAG, "send tag {tag} is negative (tags go from 0 to EP_TAG_UB)"));
+    }
+    Ok(())
+}
+
+fn check_recv_pattern(ep: &Endpoint, source: c_int, tag: c_int) -> EpResult<Pattern> {
+    if tag < 0 && tag != EP_ANY_TAG {
+        return Err(ep_err!(ERR_TAG, "receive tag {tag} is negative and not EP_ANY_TAG"));
+    }
+    let size = ep.shared.map.size() as c_int;
+    if source != EP_ANY_SOURCE && source != EP_PROC_NULL && !(0..size).contains(&source) {
+        return Err(ep_err!(ERR_RANK, "source rank {source} is outside 0..{size}"));
+    }
+    Ok(Pattern { source, tag })
+}
+
+/// Starts a send of any mode; the one path behind every send call.
+fn start_send(
+    ep: &Endpoint,
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    sync: bool,
+    blocking: bool,
+) -> EpResult<SendState> {
+    check_send_tag(tag)?;
+    let ubuf = UserBuf::new(buf, count, datatype)?;
+    if dest == EP_PROC_NULL {
+        return Ok(SendState::Done);
+    }
+    let shared = &ep.shared;
+    let loc = shared.location(dest).ok_or_else(|| {
+        ep_err!(ERR_RANK, "destination rank {dest} is outside 0..{}", shared.map.size())
+    })?;
+    let env = Envelope { source: ep.rank, tag };
+    if loc.proc == shared.my_proc {
+        p2p::send_local(shared, loc, env, ubuf, sync)
+    } else {
+        p2p::send_remote(shared, loc, env, ubuf, sync, blocking)
+    }
+}
+
+fn send_blocking(comm: EP_Comm, buf: *const c_void, count: c_int, dt: MPI_Datatype, dest: c_int, tag: c_int, sync: bool) -> EpResult<()> {
+    let ep = endpoint(comm)?;
+    let s = start_send(&ep, buf, count, dt, dest, tag, sync, true)?;
+    request::wait_send(&ep, s)
+}
+
+fn send_nonblocking(
+    comm: EP_Comm,
+    buf: *const c_void,
+    count: c_int,
+    dt: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    sync: bool,
+    req: *mut EP_Request,
+) -> EpResult<()> {
+    let ep = endpoint(comm)?;
+    let req = out(req, "request")?;
+    let s = start_send(&ep, buf, count, dt, dest, tag, sync, false)?;
+    *req = new_request(Request::new(ep, Op::Send(s)))?;
+    Ok(())
+}
+
+/// Standard-mode blocking send of `count` elements of `datatype` from `buf` to rank `dest`
+/// (or `EP_PROC_NULL`) with `tag` (0..=`EP_TAG_UB`) (MPI 4.1 section 3.2.1). Small messages are
+/// buffered (eager); large ones may wait for the matching receive.
+/// Errors: `EP_ERR_COMM`, `EP_ERR_COUNT` (negative), `EP_ERR_TYPE`, `EP_ERR_BUFFER` (NULL with
+/// count > 0), `EP_ERR_RANK`, `EP_ERR_TAG`. Thread safety: one thread per endpoint at a time.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Send(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: EP_Comm) -> c_int {
+    ep_call!("EP_Send", { send_blocking(comm, buf, count, datatype, dest, tag, false) })
+}
+
+/// Synchronous-mode blocking send: returns once the matching receive has started (MPI 4.1
+/// section 3.4). Arguments and errors as `EP_Send`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Ssend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: EP_Comm) -> c_int {
+    ep_call!("EP_Ssend", { send_blocking(comm, buf, count, datatype, dest, tag, true) })
+}
+
+/// Nonblocking standard-mode send (MPI 4.1 section 3.7.2): `*request` receives a handle to
+/// complete with `EP_Wait`/`EP_Test`...; `buf` must not change until then. Arguments and
+/// errors as `EP_Send`, plus `EP_ERR_ARG` for a NULL `request`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Isend(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    ep_call!("EP_Isend", { send_nonblocking(comm, buf, count, datatype, dest, tag, false, request) })
+}
+
+/// Nonblocking synchronous-mode send: completes once the matching receive has started
+/// (MPI 4.1 section 3.7.2). Arguments and errors as `EP_Isend`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Issend(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    ep_call!("EP_Issend", { send_nonblocking(comm, buf, count, datatype, dest, tag, true, request) })
+}
+
+/// Blocking receive of at most `count` elements of `datatype` into `buf` from rank `source`
+/// (or `EP_ANY_SOURCE`, `EP_PROC_NULL`) with `tag` (or `EP_ANY_TAG`) (MPI 4.1 section 3.2.4).
+/// Messages from one source on one communicator match in the order they were sent.
+/// `status` may be `EP_STATUS_IGNORE`.
+/// Errors: `EP_ERR_TRUNCATE` when the message is longer than the buffer (the buffer holds its
+/// first part, the status is filled), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+/// `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`. Thread safety: one thread per endpoint.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Recv(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: EP_Comm,
+    status: *mut EP_Status,
+) -> c_int {
+    ep_call!("EP_Recv", {
+        let ep = endpoint(comm)?;
+        let pattern = check_recv_pattern(&ep, source, tag)?;
+        let ubuf = UserBuf::new(buf, count, datatype)?;
+        let recv = p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?;
+        let c = request::wait_recv(&ep, &recv)?;
+        write_status(status, &c);
+        completion_error(&c)
+    })
+}
+
+/// Nonblocking receive (MPI 4.1 section 3.7.2): arguments as `EP_Recv`, `*request` receives
+/// the handle; truncation is reported by the completion call. Errors as `EP_Recv` (but
+/// `EP_ERR_TRUNCATE`), plus `EP_ERR_ARG` for a NULL `request`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Irecv(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    source: c_int,
+    tag: c_int,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    ep_call!("EP_Irecv", {
+        let ep = endpoint(comm)?;
+        let req = out(request, "request")?;
+        let pattern = check_recv_pattern(&ep, source, tag)?;
+        let ubuf = UserBuf::new(buf, count, datatype)?;
+        let recv = p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?;
+        *req = new_request(Request::new(ep, Op::Recv(recv)))?;
+        Ok(())
+    })
+}
+
+/// Sends one message and receives one, without deadlock against a matching `EP_Sendrecv`
+/// (MPI 4.1 section 3.10). Send and receive buffers must not overlap. Errors: those of
+/// `EP_Send` and `EP_Recv`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Sendrecv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    source: c_int,
+    recvtag: c_int,
+    comm: EP_Comm,
+    status: *mut EP_Status,
+) -> c_int {
+    ep_call!("EP_Sendrecv", {
+        let ep = endpoint(comm)?;
+        let pattern = check_recv_pattern(&ep, source, recvtag)?;
+        let rbuf = UserBuf::new(recvbuf, recvcount, recvtype)?;
+        let s = start_send(&ep, sendbuf, sendcount, sendtype, dest, sendtag, false, false)?;
+        let recv = p2p::post_recv(&ep.shared, ep.local, pattern, rbuf)?;
+        let c = request::wait_recv(&ep, &recv)?;
+        request::wait_send(&ep, s)?;
+        write_status(status, &c);
+        completion_error(&c)
+    })
+}
+
+fn probe_status(c: &Completion, status: *mut EP_Status) {
+    write_status(status, c);
+}
+
+/// Nonblocking probe (MPI 4.1 section 3.8.1): `*flag = 1` and `status` filled when a message
+/// matching (`source`, `tag`) can be received, the message staying queued; `*flag = 0`
+/// otherwise. Errors: `EP_ERR_COMM`, `EP_ERR_RANK`, `EP_ERR_TAG`, `EP_ERR_ARG`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Iprobe(source: c_int, tag: c_int, comm: EP_Comm, flag: *mut c_int, status: *mut EP_Status) -> c_int {
+    ep_call!("EP_Iprobe", {
+        let ep = endpoint(comm)?;
+        let flag = out(flag, "flag")?;
+        let pattern = check_recv_pattern(&ep, source, tag)?;
+        if source == EP_PROC_NULL {
+            *flag = 1;
+            probe_status(&Completion::proc_null(), status);
+            return Ok(());
+        }
+        match p2p::iprobe(&ep.shared, ep.local, pattern)? {
+            Some(c) => {
+                *flag = 1;
+                probe_status(&c, status);
+            }
+            None => *flag = 0,
+        }
+        Ok(())
+    })
+}
+
+/// Blocking probe: waits for a message matching (`source`, `tag`) and fills `status`
+/// without receiving it (MPI 4.1 section 3.8.1). Errors as `EP_Iprobe`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Probe(source: c_int, tag: c_int, comm: EP_Comm, status: *mut EP_Status) -> c_int {
+    ep_call!("EP_Probe", {
+        let ep = endpoint(comm)?;
+        let pattern = check_recv_pattern(&ep, source, tag)?;
+        if source == EP_PROC_NULL {
+            probe_status(&Completion::proc_null(), status);
+            return Ok(());
+        }
+        let mut b = Backoff::new();
+        loop {
+            if let Some(c) = p2p::iprobe(&ep.shared, ep.local, pattern)? {
+                probe_status(&c, status);
+                return Ok(());
+            }
+            b.snooze();
+        }
+    })
+}
+
+fn take_message(ep: Arc<Endpoint>, source: c_int, tag: c_int, flag: &mut c_int, msg: &mut EP_Message, status: *mut EP_Status) -> EpResult<()> {
+    let pattern = check_recv_pattern(&ep, source, tag)?;
+    if source == EP_PROC_NULL {
+        *flag = 1;
+        *msg = EP_MESSAGE_NO_PROC;
+        probe_status(&Completion::proc_null(), status);
+        return Ok(());
+    }
+    match p2p::improbe(&ep.shared, ep.local, pattern)? {
+        Some((envelope, payload)) => {
+            let b = payload.bytes();
+            let c = Completion { source: envelope.source, tag: envelope.tag, bytes: b, sent_bytes: b, ..Completion::default() };
+            let obj = MessageObj { ep, envelope, payload: parking_lot::Mutex::new(Some(payload)) };
+            *msg = MESSAGES.insert(Arc::new(obj)).ok_or_else(|| ep_err!(ERR_INTERN, "too many live messages"))?;
+            *flag = 1;
+            probe_status(&c, status);
+        }
+        None => *flag = 0,
+    }
+    Ok(())
+}
+
+/// Nonblocking matched probe (MPI 4.1 section 3.8.2): when a message matches, removes it from
+/// matching, sets `*flag = 1`, `*message` to its handle (`EP_MESSAGE_NO_PROC` for
+/// `EP_PROC_NULL`) and fills `status`; receive it with `EP_Mrecv`/`EP_Imrecv`.
+/// Errors as `EP_Iprobe`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Improbe(
+    source: c_int,
+    tag: c_int,
+    comm: EP_Comm,
+    flag: *mut c_int,
+    message: *mut EP_Message,
+    status: *mut EP_Status,
+) -> c_int {
+    ep_call!("EP_Improbe", {
+        let ep = endpoint(comm)?;
+        let (flag, message) = (out(flag, "flag")?, out(message, "message")?);
+        take_message(ep, source, tag, flag, message, status)
+    })
+}
+
+/// Blocking matched probe (MPI 4.1 section 3.8.2): waits for a matching message, then as
+/// `EP_Improbe`. Errors as `EP_Iprobe`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Mprobe(source: c_int, tag: c_int, comm: EP_Comm, message: *mut EP_Message, status: *mut EP_Status) -> c_int {
+    ep_call!("EP_Mprobe", {
+        let ep = endpoint(comm)?;
+        let message = out(message, "message")?;
+        let mut b = Backoff::new();
+        loop {
+            let mut flag = 0;
+            take_message(ep.clone(), source, tag, &mut flag, message, status)?;
+            if flag != 0 {
+                return Ok(());
+            }
+            b.snooze();
+        }
+    })
+}
+
+/// Starts receiving a matched message into (`buf`, `count`, `datatype`).
+fn start_mrecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, message_h: &mut EP_Message) -> EpResult<(Option<Arc<Endpoint>>, Arc<RecvOp>)> {
+    let ubuf = UserBuf::new(buf, count, datatype)?;
+    if *message_h == EP_MESSAGE_NO_PROC {
+        *message_h = EP_MESSAGE_NULL;
+        return Ok((None, RecvOp::completed(ubuf, Completion::proc_null())));
+    }
+    let m = message(*message_h)?;
+    MESSAGES.remove(*message_h).map_err(|_| ep_err!(crate::error::ERR_REQUEST, "message handle {} was already received", *message_h))?;
+    *message_h = EP_MESSAGE_NULL;
+    let payload = m.payload.lock().take().ok_or_else(|| ep_err!(ERR_INTERN, "message without payload"))?;
+    let recv = RecvOp::new(ubuf, Pattern { source: m.envelope.source, tag: m.envelope.tag });
+    p2p::deliver(&m.ep.shared, &recv, &m.envelope, payload)?;
+    Ok((Some(m.ep.clone()), recv))
+}
+
+/// Receives a message taken by `EP_Mprobe`/`EP_Improbe` (MPI 4.1 section 3.8.3); sets
+/// `*message` to `EP_MESSAGE_NULL`. Errors: `EP_ERR_REQUEST` (invalid or already received
+/// message), `EP_ERR_TRUNCATE`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Mrecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, message: *mut EP_Message, status: *mut EP_Status) -> c_int {
+    ep_call!("EP_Mrecv", {
+        let message = out(message, "message")?;
+        let (ep, recv) = start_mrecv(buf, count, datatype, message)?;
+        let c = match ep {
+            Some(ep) => request::wait_recv(&ep, &recv)?,
+            None => recv.completion(),
+        };
+        write_status(status, &c);
+        completion_error(&c)
+    })
+}
+
+/// Nonblocking receive of a matched message (MPI 4.1 section 3.8.3): `*request` receives the
+/// handle, `*message` becomes `EP_MESSAGE_NULL`. Errors as `EP_Mrecv` (truncation is
+/// reported at completion).
+#[no_mangle]
+pub unsafe extern "C" fn EP_Imrecv(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    message: *mut EP_Message,
+    request: *mut EP_Request,
+) -> c_int {
+    ep_call!("EP_Imrecv", {
+        let message = out(message, "message")?;
+        let req = out(request, "request")?;
+        let (ep, recv) = start_mrecv(buf, count, datatype, message)?;
+        let ep = match ep {
+            Some(ep) => ep,
+            None => return Err(ep_err!(crate::error::ERR_UNSUPPORTED, "EP_Imrecv of EP_MESSAGE_NO_PROC: use EP_Mrecv")),
+        };
+        *req = new_request(Request::new(ep, Op::Recv(recv)))?;
+        Ok(())
+    })
+}
+
+/// Number of whole `datatype` elements received, from a status filled by a receive, probe
+/// or completion call (MPI 4.1 section 3.2.5). `*count = EP_UNDEFINED` when the bytes are not
+/// a whole number of elements. Errors: `EP_ERR_ARG` (NULL pointers), `EP_ERR_TYPE`.
+/// Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Get_count(status: *const EP_Status, datatype: MPI_Datatype, count: *mut c_int) -> c_int {
+    ep_call!("EP_Get_count", {
+        let st = out(status as *mut EP_Status, "status")?;
+        let count = out(count, "count")?;
+        let size = type_info(datatype)?.size as u64;
+        let bytes = status_bytes(st);
+        *count = match (size, bytes) {
+            (0, _) => 0,
+            (s, b) if b % s != 0 || b / s > c_int::MAX as u64 => EP_UNDEFINED,
+            (s, b) => (b / s) as c_int,
+        };
+        Ok(())
+    })
+}

@@ -1,0 +1,156 @@
+//! Public types and constants of `ep_mpi.h`. Values are EPMPI's own and the same under every
+//! host MPI (DESIGN.md section 3), so C and Fortran code never depends on the host's values.
+#![allow(non_camel_case_types, non_snake_case)]
+
+use std::os::raw::c_int;
+
+/// Handle of one endpoint (one rank) of an endpoint communicator. Same value in C and Fortran.
+pub type EP_Comm = c_int;
+/// Handle of a nonblocking operation.
+pub type EP_Request = c_int;
+/// Handle of a message taken by `EP_Mprobe`/`EP_Improbe`.
+pub type EP_Message = c_int;
+/// Handle of a one-sided window.
+pub type EP_Win = c_int;
+
+/// Status of a completed receive or probe (MPI 4.1 section 3.2.5). The public fields have
+/// MPI's names; read the element count with `EP_Get_count`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EP_Status {
+    /// Rank of the source endpoint (`EP_PROC_NULL` for a receive from `EP_PROC_NULL`).
+    pub MPI_SOURCE: c_int,
+    /// Tag of the message.
+    pub MPI_TAG: c_int,
+    /// Error code; set only by the multiple-completion calls (MPI semantics).
+    pub MPI_ERROR: c_int,
+    /// Private: received bytes, low 31 bits.
+    pub ep_count_lo: c_int,
+    /// Private: received bytes, bits 31 and up.
+    pub ep_count_hi: c_int,
+    /// Private: 1 when the operation was cancelled.
+    pub ep_cancelled: c_int,
+}
+
+/// Number of `int`s in an `EP_Status` (the Fortran status array size).
+pub const EP_STATUS_SIZE: c_int = 6;
+
+/// The null communicator handle.
+pub const EP_COMM_NULL: EP_Comm = 0;
+/// The null request handle; completion calls set completed requests to it.
+pub const EP_REQUEST_NULL: EP_Request = 0;
+/// The null message handle.
+pub const EP_MESSAGE_NULL: EP_Message = 0;
+/// Message handle returned by a matched probe on `EP_PROC_NULL`.
+pub const EP_MESSAGE_NO_PROC: EP_Message = 1;
+/// The null window handle.
+pub const EP_WIN_NULL: EP_Win = 0;
+/// Wildcard source rank of receives and probes.
+pub const EP_ANY_SOURCE: c_int = -2;
+/// Wildcard tag of receives and probes.
+pub const EP_ANY_TAG: c_int = -1;
+/// Null peer: sends to it do nothing, receives from it complete at once.
+pub const EP_PROC_NULL: c_int = -1;
+/// Undefined value (`EP_Get_count` of a partial element, `EP_Waitany` with no active request).
+pub const EP_UNDEFINED: c_int = -32766;
+/// Room for the longest error string, terminating NUL included.
+pub const EP_MAX_ERROR_STRING: c_int = 512;
+/// Largest tag EPMPI carries, on every host MPI (tags travel in EPMPI's own header).
+pub const EP_TAG_UB_VALUE: c_int = 2147483647;
+
+/// Result of `EP_Comm_compare`: the same communicator.
+pub const EP_IDENT: c_int = 0;
+/// Result of `EP_Comm_compare`: same ranks in the same order, different contexts.
+pub const EP_CONGRUENT: c_int = 1;
+/// Result of `EP_Comm_compare`: same endpoints, different order.
+pub const EP_SIMILAR: c_int = 2;
+/// Result of `EP_Comm_compare`: different endpoints.
+pub const EP_UNEQUAL: c_int = 3;
+
+/// Attribute key: largest tag value (`value` receives an `int *`).
+pub const EP_TAG_UB: c_int = 1;
+/// Attribute key: kind of communicator (`value` receives an `int *` to an `EP_FLAVOR_*`).
+pub const EP_COMM_FLAVOR: c_int = 2;
+/// `EP_COMM_FLAVOR` of an endpoints communicator.
+pub const EP_FLAVOR_ENDPOINTS: c_int = 1;
+
+/// Error handler: print a message naming the call and the cause, then abort all processes.
+pub const EP_ERRORS_ARE_FATAL: c_int = 1;
+/// Error handler: return the error code to the caller.
+pub const EP_ERRORS_RETURN: c_int = 2;
+
+/// Success.
+pub const EP_SUCCESS: c_int = 0;
+/// Invalid buffer pointer (NULL with a nonzero count).
+pub const EP_ERR_BUFFER: c_int = 1;
+/// Invalid count (negative).
+pub const EP_ERR_COUNT: c_int = 2;
+/// Invalid datatype.
+pub const EP_ERR_TYPE: c_int = 3;
+/// Invalid tag (negative, or a wildcard where not allowed).
+pub const EP_ERR_TAG: c_int = 4;
+/// Invalid communicator handle (null, freed, or not a communicator).
+pub const EP_ERR_COMM: c_int = 5;
+/// Invalid rank.
+pub const EP_ERR_RANK: c_int = 6;
+/// Invalid request handle.
+pub const EP_ERR_REQUEST: c_int = 7;
+/// Invalid root.
+pub const EP_ERR_ROOT: c_int = 8;
+/// Invalid reduction operation.
+pub const EP_ERR_OP: c_int = 9;
+/// Invalid argument of another kind.
+pub const EP_ERR_ARG: c_int = 10;
+/// Message longer than the receive buffer.
+pub const EP_ERR_TRUNCATE: c_int = 11;
+/// Errors are in the statuses (multiple-completion calls).
+pub const EP_ERR_IN_STATUS: c_int = 12;
+/// Request neither failed nor completed (multiple-completion calls).
+pub const EP_ERR_PENDING: c_int = 13;
+/// Invalid window handle.
+pub const EP_ERR_WIN: c_int = 14;
+/// The host MPI was not initialized with `MPI_THREAD_MULTIPLE`.
+pub const EP_ERR_THREAD_LEVEL: c_int = 15;
+/// Called before `MPI_Init_thread` or after `MPI_Finalize`.
+pub const EP_ERR_NOT_INITIALIZED: c_int = 16;
+/// Operation not supported by EPMPI.
+pub const EP_ERR_UNSUPPORTED: c_int = 17;
+/// Internal error (a bug in EPMPI, or a host MPI failure).
+pub const EP_ERR_INTERN: c_int = 18;
+/// Other error.
+pub const EP_ERR_OTHER: c_int = 19;
+/// Last error class.
+pub const EP_ERR_LASTCODE: c_int = 19;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{comm, envelope};
+    use crate::error;
+
+    /// The header's literal values (cbindgen needs literals) agree with the engine's.
+    #[test]
+    fn constants_match_engine() {
+        assert_eq!(EP_ANY_SOURCE, envelope::ANY_SOURCE);
+        assert_eq!(EP_ANY_TAG, envelope::ANY_TAG);
+        assert_eq!(EP_PROC_NULL, envelope::PROC_NULL);
+        assert_eq!(EP_FLAVOR_ENDPOINTS, comm::Flavor::Endpoints as c_int);
+        assert_eq!(EP_ERRORS_ARE_FATAL, comm::ERRORS_ARE_FATAL);
+        assert_eq!(EP_ERRORS_RETURN, comm::ERRORS_RETURN);
+        let pairs = [
+            (EP_SUCCESS, error::SUCCESS), (EP_ERR_BUFFER, error::ERR_BUFFER), (EP_ERR_COUNT, error::ERR_COUNT),
+            (EP_ERR_TYPE, error::ERR_TYPE), (EP_ERR_TAG, error::ERR_TAG), (EP_ERR_COMM, error::ERR_COMM),
+            (EP_ERR_RANK, error::ERR_RANK), (EP_ERR_REQUEST, error::ERR_REQUEST), (EP_ERR_ROOT, error::ERR_ROOT),
+            (EP_ERR_OP, error::ERR_OP), (EP_ERR_ARG, error::ERR_ARG), (EP_ERR_TRUNCATE, error::ERR_TRUNCATE),
+            (EP_ERR_IN_STATUS, error::ERR_IN_STATUS), (EP_ERR_PENDING, error::ERR_PENDING),
+            (EP_ERR_WIN, error::ERR_WIN), (EP_ERR_THREAD_LEVEL, error::ERR_THREAD_LEVEL),
+            (EP_ERR_NOT_INITIALIZED, error::ERR_NOT_INITIALIZED), (EP_ERR_UNSUPPORTED, error::ERR_UNSUPPORTED),
+            (EP_ERR_INTERN, error::ERR_INTERN), (EP_ERR_OTHER, error::ERR_OTHER),
+            (EP_ERR_LASTCODE, error::ERR_LASTCODE),
+        ];
+        for (public, engine) in pairs {
+            assert_eq!(public, engine);
+        }
+        assert_eq!(std::mem::size_of::<EP_Status>(), EP_STATUS_SIZE as usize * 4);
+    }
+}

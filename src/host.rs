@@ -1,0 +1,186 @@
+//! The host MPI: raw bindings (mpi-sys), the constants read through `host_shim.c`, and thin
+//! safe wrappers for the handful of host calls the engine makes everywhere.
+//!
+//! Host handles differ in representation (Open MPI: pointers, MPICH: ints), so nothing here
+//! depends on their layout except [`handle_bits`], which only reads the bytes.
+
+use crate::error::{EpError, EpResult, ERR_INTERN};
+pub use mpi_sys as sys;
+use once_cell::sync::Lazy;
+use std::os::raw::{c_int, c_void};
+
+/// Host constants, filled once by `epmpi_host_constants_get` (same layout as the C struct).
+#[repr(C)]
+pub struct HostConstants {
+    pub comm_world: sys::MPI_Comm,
+    pub comm_null: sys::MPI_Comm,
+    pub comm_self: sys::MPI_Comm,
+    pub datatype_null: sys::MPI_Datatype,
+    pub byte: sys::MPI_Datatype,
+    pub packed: sys::MPI_Datatype,
+    pub int_: sys::MPI_Datatype,
+    pub message_null: sys::MPI_Message,
+    pub request_null: sys::MPI_Request,
+    pub info_null: sys::MPI_Info,
+    pub in_place: *mut c_void,
+    pub bottom: *mut c_void,
+    pub status_ignore: *mut sys::MPI_Status,
+    pub any_source: c_int,
+    pub any_tag: c_int,
+    pub proc_null: c_int,
+    pub undefined: c_int,
+    pub tag_ub_key: c_int,
+    pub thread_multiple: c_int,
+    pub success: c_int,
+}
+
+// SAFETY: the struct holds immutable handle values and addresses of host globals.
+unsafe impl Send for HostConstants {}
+unsafe impl Sync for HostConstants {}
+
+extern "C" {
+    fn epmpi_host_constants_get(out: *mut HostConstants);
+    fn epmpi_host_predefined_types(out: *mut sys::MPI_Datatype, max: c_int) -> c_int;
+}
+
+/// The host constants, read on first use.
+pub static HOST: Lazy<HostConstants> = Lazy::new(|| unsafe {
+    let mut c = std::mem::MaybeUninit::<HostConstants>::uninit();
+    epmpi_host_constants_get(c.as_mut_ptr());
+    c.assume_init()
+});
+
+/// The host's predefined datatypes (see `host_shim.c`).
+pub fn predefined_types() -> Vec<sys::MPI_Datatype> {
+    unsafe {
+        let n = epmpi_host_predefined_types(std::ptr::null_mut(), 0);
+        let mut v = Vec::with_capacity(n as usize);
+        let got = epmpi_host_predefined_types(v.as_mut_ptr(), n);
+        v.set_len(got.min(n) as usize);
+        v
+    }
+}
+
+/// The bits of a host handle as an integer: used as a map key and for equality, never to
+/// rebuild the handle.
+pub fn handle_bits<T: Copy>(h: T) -> u64 {
+    let n = std::mem::size_of::<T>().min(8);
+    let mut out = 0u64;
+    // SAFETY: copies at most 8 bytes of a plain Copy value into a u64.
+    unsafe {
+        std::ptr::copy_nonoverlapping(&h as *const T as *const u8, &mut out as *mut u64 as *mut u8, n)
+    };
+    out
+}
+
+/// A host communicator owned by the engine. `Send`/`Sync` because host MPI handles are
+/// thread-safe to use under `MPI_THREAD_MULTIPLE`, which creation checks.
+#[derive(Clone, Copy)]
+pub struct HostComm(pub sys::MPI_Comm);
+unsafe impl Send for HostComm {}
+unsafe impl Sync for HostComm {}
+
+impl HostComm {
+    pub fn is_null(&self) -> bool {
+        handle_bits(self.0) == handle_bits(HOST.comm_null)
+    }
+}
+
+/// A host request kept inside an engine request.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub struct HostRequest(pub sys::MPI_Request);
+unsafe impl Send for HostRequest {}
+unsafe impl Sync for HostRequest {}
+
+/// A host datatype kept inside an engine object (a receive waiting for its message).
+#[derive(Clone, Copy)]
+pub struct HostType(pub sys::MPI_Datatype);
+unsafe impl Send for HostType {}
+unsafe impl Sync for HostType {}
+
+/// Turns a host return code into an engine error naming the host call.
+pub fn check(rc: c_int, what: &str) -> EpResult<()> {
+    if rc == HOST.success {
+        Ok(())
+    } else {
+        Err(EpError::new(ERR_INTERN, format!("host MPI call {what} failed with code {rc}")))
+    }
+}
+
+/// True between `MPI_Init*` and `MPI_Finalize`.
+pub fn mpi_is_active() -> bool {
+    let (mut init, mut fin) = (0, 0);
+    unsafe {
+        sys::MPI_Initialized(&mut init);
+        sys::MPI_Finalized(&mut fin);
+    }
+    init != 0 && fin == 0
+}
+
+/// Rank and size of a host communicator.
+pub fn rank_size(comm: HostComm) -> EpResult<(i32, i32)> {
+    let (mut r, mut s) = (0, 0);
+    unsafe {
+        check(sys::MPI_Comm_rank(comm.0, &mut r), "MPI_Comm_rank")?;
+        check(sys::MPI_Comm_size(comm.0, &mut s), "MPI_Comm_size")?;
+    }
+    Ok((r, s))
+}
+
+/// `MPI_TAG_UB` of a host communicator.
+pub fn tag_ub(comm: HostComm) -> EpResult<i32> {
+    let mut val: *mut c_int = std::ptr::null_mut();
+    let mut flag = 0;
+    unsafe {
+        check(
+            sys::MPI_Comm_get_attr(comm.0, HOST.tag_ub_key, &mut val as *mut _ as *mut c_void, &mut flag),
+            "MPI_Comm_get_attr(MPI_TAG_UB)",
+        )?;
+        if flag == 0 || val.is_null() {
+            return Err(EpError::new(ERR_INTERN, "host MPI has no MPI_TAG_UB attribute"));
+        }
+        Ok(*val)
+    }
+}
+
+/// Frees a host communicator unless MPI is already finalized (never call MPI after it).
+pub fn free_comm(comm: HostComm) {
+    if comm.is_null() || finalizing() || !mpi_is_active() {
+        return;
+    }
+    let mut c = comm.0;
+    unsafe { sys::MPI_Comm_free(&mut c) };
+}
+
+static FINALIZING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static HOOK: std::sync::Once = std::sync::Once::new();
+
+unsafe extern "C" fn on_finalize(
+    _comm: sys::MPI_Comm,
+    _key: c_int,
+    _value: *mut c_void,
+    _extra: *mut c_void,
+) -> c_int {
+    FINALIZING.store(true, std::sync::atomic::Ordering::SeqCst);
+    HOST.success
+}
+
+/// Registers a delete callback on `MPI_COMM_SELF`: `MPI_Finalize` deletes its attributes
+/// first (MPI 4.1 section 11.2.2), so the engine learns of finalization without a host call
+/// on the hot path. Call once MPI is initialized.
+pub fn install_finalize_hook() {
+    HOOK.call_once(|| unsafe {
+        let mut key: c_int = 0;
+        let copy: sys::MPI_Comm_copy_attr_function = None;
+        if sys::MPI_Comm_create_keyval(copy, Some(on_finalize), &mut key, std::ptr::null_mut()) == HOST.success {
+            sys::MPI_Comm_set_attr(HOST.comm_self, key, std::ptr::null_mut());
+        }
+    });
+}
+
+/// True once `MPI_Finalize` has started (only known after [`install_finalize_hook`]).
+#[inline]
+pub fn finalizing() -> bool {
+    FINALIZING.load(std::sync::atomic::Ordering::Relaxed)
+}

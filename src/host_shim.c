@@ -1,0 +1,78 @@
+/*
+ * Host MPI constants that the Rust side cannot read through mpi-sys.
+ *
+ * Predefined handles are macros (MPICH: integer constants, Open MPI: addresses of global
+ * objects) and MPI_IN_PLACE / MPI_BOTTOM are address macros; bindgen sees none of them. This
+ * file is compiled with the host's mpicc, so it is always right for the MPI we link to, and it
+ * hands every value over in one struct so the Rust side reads them once.
+ */
+#include <mpi.h>
+#include <stddef.h>
+
+typedef struct epmpi_host_constants {
+    MPI_Comm comm_world;
+    MPI_Comm comm_null;
+    MPI_Comm comm_self;
+    MPI_Datatype datatype_null;
+    MPI_Datatype byte;
+    MPI_Datatype packed;
+    MPI_Datatype int_;
+    MPI_Message message_null;
+    MPI_Request request_null;
+    MPI_Info info_null;
+    void *in_place;
+    void *bottom;
+    MPI_Status *status_ignore;
+    int any_source;
+    int any_tag;
+    int proc_null;
+    int undefined;
+    int tag_ub_key;
+    int thread_multiple;
+    int success;
+} epmpi_host_constants;
+
+void epmpi_host_constants_get(epmpi_host_constants *out)
+{
+    out->comm_world = MPI_COMM_WORLD;
+    out->comm_null = MPI_COMM_NULL;
+    out->comm_self = MPI_COMM_SELF;
+    out->datatype_null = MPI_DATATYPE_NULL;
+    out->byte = MPI_BYTE;
+    out->packed = MPI_PACKED;
+    out->int_ = MPI_INT;
+    out->message_null = MPI_MESSAGE_NULL;
+    out->request_null = MPI_REQUEST_NULL;
+    out->info_null = MPI_INFO_NULL;
+    out->in_place = MPI_IN_PLACE;
+    out->bottom = MPI_BOTTOM;
+    out->status_ignore = MPI_STATUS_IGNORE;
+    out->any_source = MPI_ANY_SOURCE;
+    out->any_tag = MPI_ANY_TAG;
+    out->proc_null = MPI_PROC_NULL;
+    out->undefined = MPI_UNDEFINED;
+    out->tag_ub_key = MPI_TAG_UB;
+    out->thread_multiple = MPI_THREAD_MULTIPLE;
+    out->success = MPI_SUCCESS;
+}
+
+/*
+ * The predefined datatypes whose size never changes: the engine caches their sizes so the hot
+ * path makes no MPI call for them. Writes at most `max` handles, returns how many exist.
+ */
+int epmpi_host_predefined_types(MPI_Datatype *out, int max)
+{
+    const MPI_Datatype all[] = {
+        MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_BYTE, MPI_SHORT, MPI_UNSIGNED_SHORT,
+        MPI_INT, MPI_UNSIGNED, MPI_LONG, MPI_UNSIGNED_LONG, MPI_LONG_LONG, MPI_UNSIGNED_LONG_LONG,
+        MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_WCHAR, MPI_C_BOOL, MPI_INT8_T, MPI_INT16_T,
+        MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T,
+        MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
+        MPI_PACKED, MPI_CHARACTER, MPI_INTEGER, MPI_REAL, MPI_DOUBLE_PRECISION, MPI_LOGICAL,
+        MPI_COMPLEX, MPI_DOUBLE_COMPLEX,
+    };
+    int n = (int)(sizeof all / sizeof all[0]);
+    for (int i = 0; i < n && i < max; i++)
+        out[i] = all[i];
+    return n;
+}

@@ -1,0 +1,21 @@
+//! EPMPI: MPI endpoints on top of an unmodified host MPI (Open MPI or MPICH).
+//!
+//! An endpoints communicator gives every thread of a process its own MPI rank. After
+//! `EP_Comm_create_endpoints` (or the team form `EP_Comm_create_endpoint`) each endpoint
+//! handle behaves like a separate MPI process: point-to-point with wildcards and probes,
+//! completion calls, communicator management. See `DESIGN.md` and `include/ep_mpi.h`.
+//!
+//! Layers (after MPICH's second-generation device interface): [`ffi`] is the C ABI;
+//! [`handles`] maps integer handles to objects; [`engine`] holds communicators and rank maps,
+//! the matching queues, the local (shared memory) and remote (host MPI) transports, and
+//! requests; [`host`] wraps the host MPI.
+
+#![allow(clippy::missing_safety_doc)]
+
+pub mod engine;
+pub mod error;
+pub mod ffi;
+pub mod handles;
+pub mod host;
+
+pub use ffi::*;
