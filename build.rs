@@ -13,6 +13,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=MPICC");
     println!("cargo:rerun-if-env-changed=EPMPI_BLESS_HEADER");
     println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=src/host_shim.c");
     println!("cargo:rerun-if-changed=cbindgen.toml");
 
     cc::Build::new()

@@ -128,8 +128,9 @@ pub fn rank_size(comm: HostComm) -> EpResult<(i32, i32)> {
     Ok((r, s))
 }
 
-/// `MPI_TAG_UB` of a host communicator.
-pub fn tag_ub(comm: HostComm) -> EpResult<i32> {
+/// The host's `MPI_TAG_UB`, an attribute of `MPI_COMM_WORLD` only (MPI 4.1 section 9.1.2).
+pub fn tag_ub() -> EpResult<i32> {
+    let comm = HostComm(HOST.comm_world);
     let mut val: *mut c_int = std::ptr::null_mut();
     let mut flag = 0;
     unsafe {
@@ -138,7 +139,7 @@ pub fn tag_ub(comm: HostComm) -> EpResult<i32> {
             "MPI_Comm_get_attr(MPI_TAG_UB)",
         )?;
         if flag == 0 || val.is_null() {
-            return Err(EpError::new(ERR_INTERN, "host MPI has no MPI_TAG_UB attribute"));
+            return Err(EpError::new(ERR_INTERN, format!("host MPI has no MPI_TAG_UB attribute (key {}, flag {flag})", HOST.tag_ub_key)));
         }
         Ok(*val)
     }
@@ -156,14 +157,12 @@ pub fn free_comm(comm: HostComm) {
 static FINALIZING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 static HOOK: std::sync::Once = std::sync::Once::new();
 
-unsafe extern "C" fn on_finalize(
-    _comm: sys::MPI_Comm,
-    _key: c_int,
-    _value: *mut c_void,
-    _extra: *mut c_void,
-) -> c_int {
+extern "C" fn on_finalize() {
     FINALIZING.store(true, std::sync::atomic::Ordering::SeqCst);
-    HOST.success
+}
+
+extern "C" {
+    fn epmpi_host_on_finalize(callback: extern "C" fn()) -> c_int;
 }
 
 /// Registers a delete callback on `MPI_COMM_SELF`: `MPI_Finalize` deletes its attributes
@@ -171,11 +170,7 @@ unsafe extern "C" fn on_finalize(
 /// on the hot path. Call once MPI is initialized.
 pub fn install_finalize_hook() {
     HOOK.call_once(|| unsafe {
-        let mut key: c_int = 0;
-        let copy: sys::MPI_Comm_copy_attr_function = None;
-        if sys::MPI_Comm_create_keyval(copy, Some(on_finalize), &mut key, std::ptr::null_mut()) == HOST.success {
-            sys::MPI_Comm_set_attr(HOST.comm_self, key, std::ptr::null_mut());
-        }
+        epmpi_host_on_finalize(on_finalize);
     });
 }
 

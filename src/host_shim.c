@@ -76,3 +76,31 @@ int epmpi_host_predefined_types(MPI_Datatype *out, int max)
         out[i] = all[i];
     return n;
 }
+
+/*
+ * Calls `callback` when MPI_Finalize starts: MPI_Finalize deletes the attributes of
+ * MPI_COMM_SELF first (MPI 4.1 section 11.2.2). Done in C because MPI_COMM_NULL_COPY_FN is a
+ * macro (Open MPI rejects a NULL copy function).
+ */
+static void (*epmpi_finalize_callback)(void);
+
+static int epmpi_on_self_delete(MPI_Comm comm, int key, void *value, void *extra)
+{
+    (void)comm;
+    (void)key;
+    (void)value;
+    (void)extra;
+    if (epmpi_finalize_callback)
+        epmpi_finalize_callback();
+    return MPI_SUCCESS;
+}
+
+int epmpi_host_on_finalize(void (*callback)(void))
+{
+    int key;
+    epmpi_finalize_callback = callback;
+    int rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, epmpi_on_self_delete, &key, NULL);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
+}

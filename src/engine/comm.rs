@@ -66,7 +66,7 @@ impl CommShared {
         let (my_proc, nprocs) = host::rank_size(host)?;
         let mut host_data = HostComm(HOST.comm_null);
         unsafe { check(sys::MPI_Comm_dup(host.0, &mut host_data.0), "MPI_Comm_dup")? };
-        let tag_ub = host::tag_ub(host_data)?;
+        let tag_ub = host::tag_ub()?;
         let endpoints = (0..map.my_count()).map(|_| EndpointState { queues: Mutex::new(Queues::default()) }).collect();
         Ok(CommShared {
             host,
@@ -194,7 +194,7 @@ pub fn create_shared(parent: sys::MPI_Comm, my_num_ep: c_int) -> EpResult<Option
     let counts: Vec<u32> = all.chunks(3).map(|c| c[0] as u32).collect();
     let world: Vec<u32> = all.chunks(3).map(|c| c[1] as u32).collect();
     let bases: Vec<u32> = all.chunks(3).map(|c| c[2] as u32).collect();
-    let tag_ub = host::tag_ub(host_comm)?;
+    let tag_ub = host::tag_ub()?;
     if my_num_ep - 1 > tag_ub {
         return Err(ep_err!(ERR_ARG, "my_num_ep = {my_num_ep} exceeds the host's MPI_TAG_UB + 1 = {}", tag_ub as i64 + 1));
     }

@@ -30,6 +30,12 @@ use std::sync::Arc;
 pub(crate) const LOCAL_EAGER_BYTES: usize = 16 * 1024;
 /// Remote messages up to this size travel packed behind their header.
 pub(crate) const REMOTE_EAGER_BYTES: usize = 16 * 1024;
+/// Blocking sends of packets up to this size use `MPI_Send`: far below every host's eager
+/// limit, so the host completes them without the receiver's help. Larger ones use
+/// `MPI_Isend` and the caller's wait loop, which keeps draining this endpoint's own incoming
+/// headers: two endpoints sending large messages to each other against pre-posted receives
+/// would otherwise both sit in `MPI_Send` with nobody posting the host receives.
+const BLOCKING_HOST_SEND_BYTES: usize = 1024;
 
 /// How a receive ended, before it becomes an `EP_Status`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -384,8 +390,7 @@ pub fn send_local(shared: &CommShared, dest: Location, env: Envelope, buf: UserB
     Ok(SendState::Local(ls))
 }
 
-/// Sends to an endpoint of another process. `blocking` sends return `Done` after the host
-/// send calls return.
+/// Sends to an endpoint of another process. `blocking` lets small packets go by `MPI_Send`.
 pub fn send_remote(
     shared: &CommShared,
     dest: Location,
@@ -403,7 +408,7 @@ pub fn send_remote(
         buf.pack_into(&mut packet)?;
         let ptr = packet.as_ptr() as *const c_void;
         let len = packet.len() as c_int;
-        if blocking {
+        if blocking && packet.len() <= BLOCKING_HOST_SEND_BYTES {
             unsafe { check(sys::MPI_Send(ptr, len, HOST.byte, proc, tag, shared.host.0), "MPI_Send")? };
             return Ok(SendState::Done);
         }
@@ -419,14 +424,8 @@ pub fn send_remote(
     let data_comm = shared.host_data.0;
     let t = HostType(buf.dtype);
     unsafe {
-        if blocking {
-            check(sys::MPI_Send(hp, hl, HOST.byte, proc, tag, shared.host.0), "MPI_Send")?;
-            // A synchronous host send completes once the receiver has matched the header and
-            // posted the data receive, which is MPI's synchronous-mode guarantee.
-            let send = if sync { sys::MPI_Ssend } else { sys::MPI_Send };
-            check(send(buf.addr, buf.count, t.0, proc, data_tag, data_comm), "MPI_Send(data)")?;
-            return Ok(SendState::Done);
-        }
+        // A synchronous host send completes once the receiver has matched the header and
+        // posted the data receive, which is MPI's synchronous-mode guarantee.
         let mut rs = [HostRequest(HOST.request_null), HostRequest(HOST.request_null)];
         check(sys::MPI_Isend(hp, hl, HOST.byte, proc, tag, shared.host.0, &mut rs[0].0), "MPI_Isend")?;
         let isend = if sync { sys::MPI_Issend } else { sys::MPI_Isend };

@@ -1,0 +1,115 @@
+/*
+ * Helpers shared by the C test programs: endpoint counts per process from the environment,
+ * checks that count failures instead of aborting, and a barrier made of point-to-point
+ * messages (so the point-to-point tests do not depend on the collectives).
+ *
+ * Shape: EPMPI_TEST_EPS="1,2,3" gives process p the (p mod 3)-th count; default 2.
+ */
+#ifndef EP_TEST_H
+#define EP_TEST_H
+
+#include <ep_mpi.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int ep_test_failures = 0;
+
+#define CHECK(cond, ...)                                                                   \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            _Pragma("omp atomic") ep_test_failures++;                                      \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                \
+            fprintf(stderr, __VA_ARGS__);                                                  \
+            fprintf(stderr, "\n");                                                         \
+        }                                                                                  \
+    } while (0)
+
+/* Checks that a call succeeds; prints its error message otherwise. */
+#define CHECK_OK(call)                                                                     \
+    do {                                                                                   \
+        int rc_ = (call);                                                                  \
+        char msg_[EP_MAX_ERROR_STRING] = "";                                               \
+        int len_;                                                                          \
+        if (rc_ != EP_SUCCESS)                                                             \
+            EP_Error_string(rc_, msg_, &len_);                                             \
+        CHECK(rc_ == EP_SUCCESS, "%s", msg_);                                              \
+    } while (0)
+
+static int ep_class(int code)
+{
+    int cls = -1;
+    EP_Error_class(code, &cls);
+    return cls;
+}
+
+/* Endpoint count of process `rank` in a world of `nprocs`. */
+static int ep_test_count_for(int rank)
+{
+    const char *spec = getenv("EPMPI_TEST_EPS");
+    int counts[64], n = 0;
+    if (!spec || !*spec)
+        return 2;
+    char buf[256];
+    strncpy(buf, spec, sizeof buf - 1);
+    buf[sizeof buf - 1] = 0;
+    for (char *tok = strtok(buf, ","); tok && n < 64; tok = strtok(NULL, ","))
+        counts[n++] = atoi(tok);
+    return counts[rank % n];
+}
+
+static void ep_test_init(int *argc, char ***argv, int *world_rank, int *world_size)
+{
+    int provided;
+    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    if (provided != MPI_THREAD_MULTIPLE) {
+        fprintf(stderr, "host MPI lacks MPI_THREAD_MULTIPLE\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, world_size);
+    /* Tests check error codes themselves. */
+    EP_Comm_set_errhandler(EP_COMM_NULL, EP_ERRORS_RETURN);
+}
+
+/* Rank of endpoint `index` of process `proc`, endpoints ranked by (process, index). */
+static int ep_test_expected_rank(int proc, int index)
+{
+    int r = 0;
+    for (int p = 0; p < proc; p++)
+        r += ep_test_count_for(p);
+    return r + index;
+}
+
+#define EP_TEST_BARRIER_TAG 2000000000
+
+/* A barrier over all endpoints of `comm` made of sends and receives through rank 0. */
+static void ep_test_barrier(EP_Comm comm)
+{
+    int me, size, token = 0;
+    EP_Comm_rank(comm, &me);
+    EP_Comm_size(comm, &size);
+    if (me == 0) {
+        for (int i = 1; i < size; i++)
+            CHECK_OK(EP_Recv(&token, 1, MPI_INT, EP_ANY_SOURCE, EP_TEST_BARRIER_TAG, comm, EP_STATUS_IGNORE));
+        for (int i = 1; i < size; i++)
+            CHECK_OK(EP_Send(&token, 1, MPI_INT, i, EP_TEST_BARRIER_TAG, comm));
+    } else {
+        CHECK_OK(EP_Send(&token, 1, MPI_INT, 0, EP_TEST_BARRIER_TAG, comm));
+        CHECK_OK(EP_Recv(&token, 1, MPI_INT, 0, EP_TEST_BARRIER_TAG, comm, EP_STATUS_IGNORE));
+    }
+}
+
+/* Sums failures over all processes; prints PASS or FAIL on world rank 0; returns exit code. */
+static int ep_test_finish(const char *name, int world_rank)
+{
+    int total = 0;
+    MPI_Allreduce(&ep_test_failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (world_rank == 0)
+        printf("%s: %s (%d failures)\n", name, total ? "FAIL" : "PASS", total);
+    MPI_Finalize();
+    return total ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,578 @@
+/*
+ * Point-to-point on an endpoints communicator made by the array form: every call of the
+ * core issue, with outcomes checked (data, order, ranks, statuses, error codes). Run under
+ * mpirun in several shapes (EPMPI_TEST_EPS); a process may have zero endpoints.
+ */
+#include "ep_test.h"
+
+static void t_queries(EP_Comm c, int world_rank, int index, int count)
+{
+    int me, size, li, lc, pr, flag, cmp, *val;
+    CHECK_OK(EP_Comm_rank(c, &me));
+    CHECK_OK(EP_Comm_size(c, &size));
+    CHECK(me == ep_test_expected_rank(world_rank, index), "rank %d", me);
+    CHECK_OK(EP_Comm_local_info(c, &li, &lc, &pr));
+    CHECK(li == index && lc == count, "local info %d %d", li, lc);
+    flag = 0;
+    CHECK_OK(EP_Comm_get_attr(c, EP_TAG_UB, &val, &flag));
+    CHECK(flag == 1 && *val == 2147483647, "tag ub %d", flag ? *val : -1);
+    flag = 0;
+    CHECK_OK(EP_Comm_get_attr(c, EP_COMM_FLAVOR, &val, &flag));
+    CHECK(flag == 1 && *val == EP_FLAVOR_ENDPOINTS, "flavor");
+    CHECK(EP_Comm_get_attr(c, 12345, &val, &flag) != EP_SUCCESS, "unknown key accepted");
+    CHECK_OK(EP_Comm_test_inter(c, &flag));
+    CHECK(flag == 0, "intracomm reported inter");
+    CHECK_OK(EP_Comm_compare(c, c, &cmp));
+    CHECK(cmp == EP_IDENT, "compare self %d", cmp);
+
+    EP_Comm d;
+    CHECK_OK(EP_Comm_dup(c, &d));
+    int drank;
+    CHECK_OK(EP_Comm_rank(d, &drank));
+    CHECK(drank == me, "dup rank %d != %d", drank, me);
+    CHECK_OK(EP_Comm_compare(c, d, &cmp));
+    CHECK(cmp == EP_CONGRUENT, "compare dup %d", cmp);
+    /* Contexts differ: a message on the dup is not received on the original. */
+    int right = (me + 1) % size, left = (me - 1 + size) % size, x = me, y = -1;
+    CHECK_OK(EP_Send(&x, 1, MPI_INT, right, 5, d));
+    CHECK_OK(EP_Send(&x, 1, MPI_INT, right, 5, c));
+    EP_Status st;
+    CHECK_OK(EP_Recv(&y, 1, MPI_INT, EP_ANY_SOURCE, EP_ANY_TAG, c, &st));
+    CHECK(y == left && st.MPI_SOURCE == left, "original comm got %d", y);
+    CHECK_OK(EP_Recv(&y, 1, MPI_INT, left, 5, d, &st));
+    CHECK(y == left, "dup got %d", y);
+    ep_test_barrier(d);
+    CHECK_OK(EP_Comm_free(&d));
+    CHECK(d == EP_COMM_NULL, "free did not null the handle");
+}
+
+/* Every endpoint sends to every endpoint (itself included) with Isend; receives by exact
+ * source with Irecv, then the same with EP_ANY_SOURCE. */
+static void t_all_pairs(EP_Comm c)
+{
+    int me, size;
+    EP_Comm_rank(c, &me);
+    EP_Comm_size(c, &size);
+    int *out = malloc(2 * size * sizeof(int)), *in = malloc(2 * size * sizeof(int));
+    EP_Request *rq = malloc(2 * size * sizeof(EP_Request));
+    for (int round = 0; round < 2; round++) {
+        for (int d = 0; d < size; d++) {
+            out[2 * d] = me;
+            out[2 * d + 1] = d * 1000 + round;
+            CHECK_OK(EP_Isend(&out[2 * d], 2, MPI_INT, d, 7 + round, c, &rq[d]));
+        }
+        for (int s = 0; s < size; s++)
+            CHECK_OK(EP_Irecv(&in[2 * s], 2, MPI_INT, round == 0 ? s : EP_ANY_SOURCE, 7 + round, c, &rq[size + s]));
+        EP_Status *st = malloc(2 * size * sizeof(EP_Status));
+        CHECK_OK(EP_Waitall(2 * size, rq, st));
+        int *seen = calloc(size, sizeof(int));
+        for (int s = 0; s < size; s++) {
+            int src = in[2 * s];
+            CHECK(src >= 0 && src < size, "bad source payload %d", src);
+            if (src < 0 || src >= size)
+                continue;
+            seen[src]++;
+            CHECK(in[2 * s + 1] == me * 1000 + round, "payload %d", in[2 * s + 1]);
+            CHECK(st[size + s].MPI_SOURCE == src && st[size + s].MPI_TAG == 7 + round, "status %d/%d",
+                  st[size + s].MPI_SOURCE, st[size + s].MPI_TAG);
+            if (round == 0)
+                CHECK(src == s, "exact source %d got %d", s, src);
+            CHECK(rq[size + s] == EP_REQUEST_NULL, "request not nulled");
+        }
+        for (int s = 0; s < size; s++)
+            CHECK(seen[s] == 1, "source %d seen %d times", s, seen[s]);
+        free(seen);
+        free(st);
+    }
+    free(out);
+    free(in);
+    free(rq);
+}
+
+/* 10,000 messages from each endpoint to its right neighbour with three tags, received with
+ * EP_ANY_TAG and with a specific tag: order per (source, destination) must hold. */
+static void t_non_overtaking(EP_Comm c)
+{
+    enum { N = 10000 };
+    int me, size;
+    EP_Comm_rank(c, &me);
+    EP_Comm_size(c, &size);
+    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    int *seq = malloc(N * sizeof(int));
+    EP_Request *rq = malloc(N * sizeof(EP_Request));
+    for (int i = 0; i < N; i++) {
+        seq[i] = i;
+        CHECK_OK(EP_Isend(&seq[i], 1, MPI_INT, right, 100 + i % 3, c, &rq[i]));
+    }
+    /* First receive everything of tag 101 in order, then the rest with EP_ANY_TAG. */
+    int last = -1, v, bad = 0;
+    EP_Status st;
+    for (int i = 1; i < N; i += 3) {
+        EP_Recv(&v, 1, MPI_INT, left, 101, c, &st);
+        if (v <= last || v % 3 != 1)
+            bad++;
+        last = v;
+    }
+    CHECK(bad == 0, "tag-101 stream out of order (%d)", bad);
+    last = -1;
+    bad = 0;
+    for (int i = 0; i < N; i++) {
+        if (i % 3 == 1)
+            continue;
+        EP_Recv(&v, 1, MPI_INT, left, EP_ANY_TAG, c, &st);
+        if (v <= last || st.MPI_TAG != 100 + v % 3)
+            bad++;
+        last = v;
+    }
+    CHECK(bad == 0, "any-tag stream out of order (%d)", bad);
+    CHECK_OK(EP_Waitall(N, rq, EP_STATUSES_IGNORE));
+    free(seq);
+    free(rq);
+}
+
+/* Rank 0 receives one message from every other endpoint with EP_ANY_SOURCE: sources on the
+ * same process and on others mix in one queue. Each sender sends 3 in sequence. */
+static void t_wildcard_mixed(EP_Comm c)
+{
+    int me, size;
+    EP_Comm_rank(c, &me);
+    EP_Comm_size(c, &size);
+    if (me == 0) {
+        int *next = calloc(size, sizeof(int));
+        for (int i = 0; i < 3 * (size - 1); i++) {
+            int v[2];
+            EP_Status st;
+            int cnt;
+            CHECK_OK(EP_Recv(v, 2, MPI_INT, EP_ANY_SOURCE, EP_ANY_TAG, c, &st));
+            CHECK_OK(EP_Get_count(&st, MPI_INT, &cnt));
+            CHECK(cnt == 2 && v[0] == st.MPI_SOURCE && st.MPI_TAG == 40 + v[1], "wildcard msg %d %d", v[0], v[1]);
+            if (v[0] > 0 && v[0] < size) {
+                CHECK(v[1] == next[v[0]], "source %d order: %d after %d", v[0], v[1], next[v[0]]);
+                next[v[0]] = v[1] + 1;
+            }
+        }
+        for (int s = 1; s < size; s++)
+            CHECK(next[s] == 3, "source %d delivered %d", s, next[s]);
+        free(next);
+    } else {
+        for (int k = 0; k < 3; k++) {
+            int v[2] = {me, k};
+            CHECK_OK(EP_Send(v, 2, MPI_INT, 0, 40 + k, c));
+        }
+    }
+}
+
+/* Probe, then receive what was probed; Iprobe loop; Mprobe/Mrecv; Improbe/Imrecv. */
+static void t_probes(EP_Comm parent)
+{
+    int me, size;
+    EP_Comm_rank(parent, &me);
+    EP_Comm_size(parent, &size);
+    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    for (int mode = 0; mode < 4; mode++) {
+        /* A communicator per mode: the wildcard probes of one mode see only its message. */
+        EP_Comm c;
+        CHECK_OK(EP_Comm_dup(parent, &c));
+        int n = 3 + me + mode; /* length depends on the sender */
+        double *out = malloc(n * sizeof(double));
+        for (int i = 0; i < n; i++)
+            out[i] = me + i * 0.5;
+        EP_Request sr;
+        CHECK_OK(EP_Isend(out, n, MPI_DOUBLE, right, 60 + mode, c, &sr));
+        EP_Status st;
+        int cnt = -1, flag = 0;
+        double *in = NULL;
+        if (mode == 0) {
+            CHECK_OK(EP_Probe(EP_ANY_SOURCE, 60, c, &st));
+        } else if (mode == 1) {
+            while (!flag)
+                CHECK_OK(EP_Iprobe(left, EP_ANY_TAG, c, &flag, &st));
+        }
+        if (mode <= 1) {
+            CHECK_OK(EP_Get_count(&st, MPI_DOUBLE, &cnt));
+            CHECK(st.MPI_SOURCE == left && cnt == 3 + left + mode, "probe src %d cnt %d", st.MPI_SOURCE, cnt);
+            in = malloc(cnt * sizeof(double));
+            CHECK_OK(EP_Recv(in, cnt, MPI_DOUBLE, st.MPI_SOURCE, st.MPI_TAG, c, &st));
+        } else {
+            EP_Message m = EP_MESSAGE_NULL;
+            if (mode == 2) {
+                CHECK_OK(EP_Mprobe(EP_ANY_SOURCE, EP_ANY_TAG, c, &m, &st));
+            } else {
+                while (!flag)
+                    CHECK_OK(EP_Improbe(left, 63, c, &flag, &m, &st));
+            }
+            CHECK_OK(EP_Get_count(&st, MPI_DOUBLE, &cnt));
+            CHECK(st.MPI_SOURCE == left && st.MPI_TAG == 60 + mode && cnt == 3 + left + mode, "mprobe %d %d", st.MPI_SOURCE, cnt);
+            in = malloc(cnt * sizeof(double));
+            if (mode == 2) {
+                CHECK_OK(EP_Mrecv(in, cnt, MPI_DOUBLE, &m, &st));
+            } else {
+                EP_Request r;
+                CHECK_OK(EP_Imrecv(in, cnt, MPI_DOUBLE, &m, &r));
+                CHECK_OK(EP_Wait(&r, &st));
+            }
+            CHECK(m == EP_MESSAGE_NULL, "message handle not nulled");
+            /* A received message handle is invalid afterwards. */
+        }
+        for (int i = 0; i < cnt; i++)
+            CHECK(in[i] == left + i * 0.5, "probe data[%d] %g", i, in[i]);
+        CHECK_OK(EP_Wait(&sr, EP_STATUS_IGNORE));
+        free(in);
+        free(out);
+        CHECK_OK(EP_Comm_free(&c));
+    }
+}
+
+/* Messages above the eager limits (rendezvous, single copy), blocking and not, contiguous and
+ * derived datatypes, to the right neighbour (same process or not, depending on shape). */
+static void t_large(EP_Comm c)
+{
+    int me, size;
+    EP_Comm_rank(c, &me);
+    EP_Comm_size(c, &size);
+    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    const int n = 1 << 18; /* 1 MiB of int */
+    int *out = malloc(n * sizeof(int)), *in = malloc(n * sizeof(int));
+    for (int i = 0; i < n; i++)
+        out[i] = me * 7 + i;
+    EP_Request rr, sr;
+    CHECK_OK(EP_Irecv(in, n, MPI_INT, left, 80, c, &rr));
+    CHECK_OK(EP_Isend(out, n, MPI_INT, right, 80, c, &sr));
+    CHECK_OK(EP_Wait(&sr, EP_STATUS_IGNORE));
+    EP_Status st;
+    CHECK_OK(EP_Wait(&rr, &st));
+    int bad = 0, cnt;
+    for (int i = 0; i < n; i++)
+        bad += in[i] != left * 7 + i;
+    CHECK(bad == 0, "large nonblocking: %d wrong", bad);
+    CHECK_OK(EP_Get_count(&st, MPI_INT, &cnt));
+    CHECK(cnt == n, "large count %d", cnt);
+
+    /* Blocking Sendrecv of a large message: the receive is posted before the send waits. */
+    memset(in, 0, n * sizeof(int));
+    CHECK_OK(EP_Sendrecv(out, n, MPI_INT, right, 81, in, n, MPI_INT, left, 81, c, &st));
+    bad = 0;
+    for (int i = 0; i < n; i++)
+        bad += in[i] != left * 7 + i;
+    CHECK(bad == 0, "large sendrecv: %d wrong", bad);
+
+    /* Derived datatype: every other int of `out` (a vector), received contiguously, for a
+     * small (eager) and a large (rendezvous) count. */
+    MPI_Datatype every_other;
+    MPI_Type_vector(n / 2, 1, 2, MPI_INT, &every_other);
+    MPI_Type_commit(&every_other);
+    MPI_Datatype pair_stride;
+    MPI_Type_vector(4, 1, 2, MPI_INT, &pair_stride);
+    MPI_Type_commit(&pair_stride);
+    memset(in, 0, n * sizeof(int));
+    CHECK_OK(EP_Irecv(in, n / 2, MPI_INT, left, 82, c, &rr));
+    CHECK_OK(EP_Send(out, 1, every_other, right, 82, c));
+    CHECK_OK(EP_Wait(&rr, &st));
+    bad = 0;
+    for (int i = 0; i < n / 2; i++)
+        bad += in[i] != left * 7 + 2 * i;
+    CHECK(bad == 0, "vector large: %d wrong", bad);
+    int small_in[8] = {0};
+    CHECK_OK(EP_Irecv(small_in, 1, pair_stride, left, 83, c, &rr)); /* strided receive */
+    CHECK_OK(EP_Send(out, 4, MPI_INT, right, 83, c));
+    CHECK_OK(EP_Wait(&rr, &st));
+    CHECK(small_in[0] == left * 7 && small_in[2] == left * 7 + 1 && small_in[6] == left * 7 + 3 && small_in[1] == 0,
+          "vector small recv %d %d %d", small_in[0], small_in[2], small_in[6]);
+    MPI_Type_free(&every_other);
+    MPI_Type_free(&pair_stride);
+    free(out);
+    free(in);
+}
+
+/* Synchronous mode: an Issend cannot complete before the receiver has started the receive;
+ * the receiver starts it only after a separate "go" message. */
+static void t_ssend(EP_Comm c)
+{
+    int me, size;
+    EP_Comm_rank(c, &me);
+    EP_Comm_size(c, &size);
+    if (size < 2)
+        return;
+    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    int x = me, y = -1, go = 1, flag = 1;
+    EP_Request r;
+    CHECK_OK(EP_Issend(&x, 1, MPI_INT, right, 90, c, &r));
+    for (int i = 0; i < 200; i++) {
+        CHECK_OK(EP_Test(&r, &flag, EP_STATUS_IGNORE));
+        if (flag)
+            break;
+    }
+    CHECK(flag == 0, "Issend completed before the receive started");
+    CHECK_OK(EP_Send(&go, 1, MPI_INT, right, 91, c));
+    CHECK_OK(EP_Recv(&go, 1, MPI_INT, left, 91, c, EP_STATUS_IGNORE));
+    CHECK_OK(EP_Recv(&y, 1, MPI_INT, left, 90, c, EP_STATUS_IGNORE));
+    CHECK_OK(EP_Wait(&r, EP_STATUS_IGNORE));
+    CHECK(y == left, "ssend data %d", y);
+    /* Blocking Ssend against a posted receive. */
+    EP_Request rr;
+    CHECK_OK(EP_Irecv(&y, 1, MPI_INT, left, 92, c, &rr));
+    ep_test_barrier(c);
+    CHECK_OK(EP_Ssend(&x, 1, MPI_INT, right, 92, c));
+    CHECK_OK(EP_Wait(&rr, EP_STATUS_IGNORE));
+    CHECK(y == left, "blocking ssend data %d", y);
+}
+
+/* Cancel of an unmatched receive; request free of an active send and receive. */
+static void t_cancel_free(EP_Comm c)
+{
+    int me, size;
+    EP_Comm_rank(c, &me);
+    EP_Comm_size(c, &size);
+    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    int y = -1, flag = -1;
+    EP_Request r;
+    EP_Status st;
+    CHECK_OK(EP_Irecv(&y, 1, MPI_INT, EP_ANY_SOURCE, 12345, c, &r));
+    CHECK_OK(EP_Cancel(&r));
+    CHECK_OK(EP_Wait(&r, &st));
+    CHECK_OK(EP_Test_cancelled(&st, &flag));
+    CHECK(flag == 1 && y == -1, "receive not cancelled (flag %d, y %d)", flag, y);
+
+    /* A matched receive is not cancelled. */
+    int x = me;
+    CHECK_OK(EP_Send(&x, 1, MPI_INT, me, 13, c));
+    CHECK_OK(EP_Irecv(&y, 1, MPI_INT, me, 13, c, &r));
+    CHECK_OK(EP_Cancel(&r));
+    CHECK_OK(EP_Wait(&r, &st));
+    CHECK_OK(EP_Test_cancelled(&st, &flag));
+    CHECK(flag == 0 && y == me, "matched receive cancelled");
+
+    /* Freed active requests still complete: the data arrives. */
+    int *big_out = malloc(100000 * sizeof(int));
+    int *big_in = calloc(100000, sizeof(int));
+    for (int i = 0; i < 100000; i++)
+        big_out[i] = i;
+    EP_Request sr;
+    CHECK_OK(EP_Isend(&x, 1, MPI_INT, right, 14, c, &sr));
+    CHECK_OK(EP_Request_free(&sr));
+    CHECK(sr == EP_REQUEST_NULL, "freed request not nulled");
+    CHECK_OK(EP_Recv(&y, 1, MPI_INT, left, 14, c, EP_STATUS_IGNORE));
+    CHECK(y == left, "data of freed send %d", y);
+    CHECK_OK(EP_Irecv(big_in, 100000, MPI_INT, left, 15, c, &r));
+    CHECK_OK(EP_Request_free(&r));
+    CHECK_OK(EP_Send(big_out, 100000, MPI_INT, right, 15, c));
+    ep_test_barrier(c);
+    /* The freed receive completes through progress; poll until the data is there. */
+    int tries = 0;
+    while (big_in[99999] != 99999 && tries++ < 1000000) {
+        int f;
+        EP_Iprobe(EP_ANY_SOURCE, 16, c, &f, EP_STATUS_IGNORE); /* progresses the endpoint */
+        #pragma omp flush
+    }
+    CHECK(big_in[0] == 0 && big_in[99999] == 99999, "freed receive data %d", big_in[99999]);
+    free(big_in);
+    ep_test_barrier(c);
+    free(big_out);
+}
+
+/* A message longer than the receive buffer: EP_ERR_TRUNCATE, status filled, the buffer holds
+ * the first part, and the next message is unaffected. Small (eager) and large. */
+static void t_truncate(EP_Comm c)
+{
+    int me, size;
+    EP_Comm_rank(c, &me);
+    EP_Comm_size(c, &size);
+    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    for (int n = 10; n <= 100000; n *= 100) {
+        int *out = malloc(n * sizeof(int)), *in = calloc(n, sizeof(int));
+        for (int i = 0; i < n; i++)
+            out[i] = i + 1;
+        EP_Request sr;
+        CHECK_OK(EP_Isend(out, n, MPI_INT, right, 20, c, &sr));
+        EP_Status st;
+        int rc = EP_Recv(in, n / 2, MPI_INT, left, 20, c, &st);
+        CHECK(ep_class(rc) == EP_ERR_TRUNCATE, "n=%d truncation gave class %d", n, ep_class(rc));
+        CHECK(st.MPI_SOURCE == left && st.MPI_TAG == 20, "truncated status %d %d", st.MPI_SOURCE, st.MPI_TAG);
+        CHECK(in[0] == 1 && in[n / 2 - 1] == n / 2 && in[n / 2] == 0, "truncated data");
+        char msg[EP_MAX_ERROR_STRING];
+        int len;
+        CHECK_OK(EP_Error_string(rc, msg, &len));
+        CHECK(strstr(msg, "EP_Recv") && strstr(msg, "truncated"), "message '%s'", msg);
+        CHECK_OK(EP_Wait(&sr, EP_STATUS_IGNORE));
+        /* Nonblocking: the error comes from the completion call. */
+        EP_Request rr;
+        CHECK_OK(EP_Isend(out, n, MPI_INT, right, 21, c, &sr));
+        CHECK_OK(EP_Irecv(in, n - 1, MPI_INT, left, 21, c, &rr));
+        rc = EP_Wait(&rr, &st);
+        CHECK(ep_class(rc) == EP_ERR_TRUNCATE, "nonblocking truncation class %d", ep_class(rc));
+        CHECK_OK(EP_Wait(&sr, EP_STATUS_IGNORE));
+        free(out);
+        free(in);
+    }
+}
+
+/* Waitany / Waitsome / Testany / Testsome / Testall on a mix of requests. */
+static void t_completion_family(EP_Comm c)
+{
+    int me, size;
+    EP_Comm_rank(c, &me);
+    EP_Comm_size(c, &size);
+    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    int out[4] = {me, me + 1, me + 2, me + 3}, in[4] = {-1, -1, -1, -1};
+    EP_Request r[5];
+    r[4] = EP_REQUEST_NULL; /* null entries are skipped */
+    for (int k = 0; k < 4; k++)
+        CHECK_OK(EP_Irecv(&in[k], 1, MPI_INT, left, 30 + k, c, &r[k]));
+    int idx, flag, outcount, indices[5];
+    EP_Status st, sts[5];
+    /* Nothing can have arrived yet: the left neighbour waits for the acknowledgement below. */
+    CHECK_OK(EP_Testany(5, r, &idx, &flag, &st));
+    CHECK(flag == 0 && idx == EP_UNDEFINED, "testany flag %d idx %d", flag, idx);
+    CHECK_OK(EP_Testall(5, r, &flag, sts));
+    CHECK(flag == 0, "testall completed before any send");
+    /* The left neighbour sends each batch only after this endpoint acknowledges the last,
+     * so which request completes is known. */
+    int ack = 0;
+    CHECK_OK(EP_Sendrecv(&ack, 1, MPI_INT, left, 49, &ack, 1, MPI_INT, right, 49, c, EP_STATUS_IGNORE));
+    CHECK_OK(EP_Send(&out[2], 1, MPI_INT, right, 32, c));
+    CHECK_OK(EP_Waitany(5, r, &idx, &st));
+    CHECK(idx == 2 && in[2] == left + 2 && st.MPI_TAG == 32 && r[2] == EP_REQUEST_NULL, "waitany idx %d", idx);
+    CHECK_OK(EP_Sendrecv(&ack, 1, MPI_INT, left, 50, &ack, 1, MPI_INT, right, 50, c, EP_STATUS_IGNORE));
+    CHECK_OK(EP_Send(&out[0], 1, MPI_INT, right, 30, c));
+    CHECK_OK(EP_Send(&out[3], 1, MPI_INT, right, 33, c));
+    int got = 0;
+    while (got < 2) {
+        CHECK_OK(EP_Waitsome(5, r, &outcount, indices, sts));
+        for (int k = 0; k < outcount; k++)
+            CHECK((indices[k] == 0 || indices[k] == 3) && sts[k].MPI_TAG == 30 + indices[k], "waitsome %d", indices[k]);
+        got += outcount;
+    }
+    CHECK_OK(EP_Sendrecv(&ack, 1, MPI_INT, left, 51, &ack, 1, MPI_INT, right, 51, c, EP_STATUS_IGNORE));
+    CHECK_OK(EP_Send(&out[1], 1, MPI_INT, right, 31, c));
+    outcount = 0;
+    while (outcount == 0)
+        CHECK_OK(EP_Testsome(5, r, &outcount, indices, sts));
+    CHECK(outcount == 1 && indices[0] == 1 && in[1] == left + 1, "testsome %d", indices[0]);
+    CHECK_OK(EP_Waitsome(5, r, &outcount, indices, sts));
+    CHECK(outcount == EP_UNDEFINED, "waitsome on no active request gave %d", outcount);
+    CHECK_OK(EP_Waitany(5, r, &idx, &st));
+    CHECK(idx == EP_UNDEFINED, "waitany on no active request gave %d", idx);
+    CHECK_OK(EP_Testall(5, r, &flag, EP_STATUSES_IGNORE));
+    CHECK(flag == 1, "testall on null requests");
+    for (int k = 0; k < 4; k++)
+        CHECK(in[k] == left + k, "in[%d] = %d", k, in[k]);
+}
+
+/* EP_PROC_NULL: sends do nothing, receives and probes complete at once with its status. */
+static void t_proc_null(EP_Comm c)
+{
+    int x = 1, y = 77, flag = 0, cnt = -1;
+    EP_Status st;
+    EP_Message m;
+    CHECK_OK(EP_Send(&x, 1, MPI_INT, EP_PROC_NULL, 1, c));
+    CHECK_OK(EP_Recv(&y, 1, MPI_INT, EP_PROC_NULL, 1, c, &st));
+    CHECK(y == 77 && st.MPI_SOURCE == EP_PROC_NULL && st.MPI_TAG == EP_ANY_TAG, "proc null recv");
+    CHECK_OK(EP_Get_count(&st, MPI_INT, &cnt));
+    CHECK(cnt == 0, "proc null count %d", cnt);
+    CHECK_OK(EP_Iprobe(EP_PROC_NULL, 1, c, &flag, &st));
+    CHECK(flag == 1 && st.MPI_SOURCE == EP_PROC_NULL, "proc null iprobe");
+    CHECK_OK(EP_Mprobe(EP_PROC_NULL, 1, c, &m, &st));
+    CHECK(m == EP_MESSAGE_NO_PROC, "mprobe proc null gave %d", m);
+    CHECK_OK(EP_Mrecv(&y, 1, MPI_INT, &m, &st));
+    CHECK(m == EP_MESSAGE_NULL && st.MPI_SOURCE == EP_PROC_NULL, "mrecv no proc");
+    EP_Request r;
+    CHECK_OK(EP_Isend(&x, 1, MPI_INT, EP_PROC_NULL, 1, c, &r));
+    CHECK_OK(EP_Wait(&r, EP_STATUS_IGNORE));
+}
+
+/* Bad input gives its error class and message, and the endpoint keeps working. */
+static void t_bad_input(EP_Comm c)
+{
+    int me, size, x = 0, rc;
+    EP_Comm_rank(c, &me);
+    EP_Comm_size(c, &size);
+    CHECK_OK(EP_Comm_set_errhandler(c, EP_ERRORS_RETURN));
+    int h;
+    CHECK_OK(EP_Comm_get_errhandler(c, &h));
+    CHECK(h == EP_ERRORS_RETURN, "errhandler %d", h);
+    CHECK(ep_class(EP_Send(&x, 1, MPI_INT, size, 0, c)) == EP_ERR_RANK, "rank == size");
+    CHECK(ep_class(EP_Send(&x, 1, MPI_INT, -5, 0, c)) == EP_ERR_RANK, "rank -5");
+    CHECK(ep_class(EP_Recv(&x, 1, MPI_INT, size + 3, 0, c, EP_STATUS_IGNORE)) == EP_ERR_RANK, "recv rank");
+    CHECK(ep_class(EP_Send(&x, 1, MPI_INT, 0, -3, c)) == EP_ERR_TAG, "send tag -3");
+    CHECK(ep_class(EP_Send(&x, 1, MPI_INT, 0, EP_ANY_TAG, c)) == EP_ERR_TAG, "send any tag");
+    CHECK(ep_class(EP_Recv(&x, 1, MPI_INT, 0, -7, c, EP_STATUS_IGNORE)) == EP_ERR_TAG, "recv tag -7");
+    CHECK(ep_class(EP_Send(&x, -1, MPI_INT, 0, 0, c)) == EP_ERR_COUNT, "count -1");
+    CHECK(ep_class(EP_Send(NULL, 4, MPI_INT, 0, 0, c)) == EP_ERR_BUFFER, "null buffer");
+    CHECK(ep_class(EP_Send(&x, 1, MPI_DATATYPE_NULL, 0, 0, c)) == EP_ERR_TYPE, "null datatype");
+    CHECK(ep_class(EP_Send(&x, 1, MPI_INT, 0, 0, 12345)) == EP_ERR_COMM, "bogus comm");
+    CHECK(ep_class(EP_Send(&x, 1, MPI_INT, 0, 0, EP_COMM_NULL)) == EP_ERR_COMM, "null comm");
+    rc = EP_Send(&x, 1, MPI_INT, 0, 0, c + 1000);
+    CHECK(ep_class(rc) == EP_ERR_COMM, "unknown comm");
+    EP_Request bogus = 777;
+    CHECK(ep_class(EP_Wait(&bogus, EP_STATUS_IGNORE)) == EP_ERR_REQUEST, "bogus request");
+    CHECK(ep_class(EP_Wait(&c, EP_STATUS_IGNORE)) == EP_ERR_REQUEST, "comm as request");
+    CHECK(ep_class(EP_Comm_rank(c, NULL)) == EP_ERR_ARG, "null out pointer");
+    /* A large tag is carried in full, not truncated. */
+    int big = 2147483000, y = -1;
+    EP_Status st;
+    CHECK_OK(EP_Send(&me, 1, MPI_INT, me, big, c));
+    CHECK_OK(EP_Recv(&y, 1, MPI_INT, me, big, c, &st));
+    CHECK(y == me && st.MPI_TAG == big, "big tag %d", st.MPI_TAG);
+    /* Freed communicator: a second free and a use are errors. */
+    EP_Comm d, d_copy;
+    CHECK_OK(EP_Comm_dup(c, &d));
+    d_copy = d;
+    CHECK_OK(EP_Comm_free(&d));
+    CHECK(ep_class(EP_Comm_free(&d_copy)) == EP_ERR_COMM, "double free");
+    CHECK(ep_class(EP_Send(&x, 1, MPI_INT, 0, 0, d_copy)) == EP_ERR_COMM, "use after free");
+    char msg[EP_MAX_ERROR_STRING];
+    int len;
+    rc = EP_Send(&x, 1, MPI_INT, size + 1, 0, c);
+    CHECK_OK(EP_Error_string(rc, msg, &len));
+    CHECK(strstr(msg, "EP_Send") != NULL && strstr(msg, "rank") != NULL && len == (int)strlen(msg), "message '%s'", msg);
+    /* The endpoint still works. */
+    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    CHECK_OK(EP_Sendrecv(&me, 1, MPI_INT, right, 3, &y, 1, MPI_INT, left, 3, c, EP_STATUS_IGNORE));
+    CHECK(y == left, "after errors %d", y);
+}
+
+int main(int argc, char **argv)
+{
+    int wr, ws;
+    ep_test_init(&argc, &argv, &wr, &ws);
+    int n = ep_test_count_for(wr);
+    EP_Comm *comms = malloc((n > 0 ? n : 1) * sizeof(EP_Comm));
+    int rc = EP_Comm_create_endpoints(MPI_COMM_WORLD, n, MPI_INFO_NULL, comms);
+    CHECK_OK(rc);
+    if (n > 0 && rc == EP_SUCCESS) {
+#pragma omp parallel num_threads(n)
+        {
+            int t = omp_get_thread_num();
+            EP_Comm c = comms[t];
+            t_queries(c, wr, t, n);
+            ep_test_barrier(c);
+            /* Each test on its own dup, so wildcard receives never meet another test's (or
+             * the test barrier's) messages; exercises dup and free on the way. */
+#define RUN(test)                                                                          \
+    do {                                                                                   \
+        EP_Comm d_;                                                                        \
+        CHECK_OK(EP_Comm_dup(c, &d_));                                                     \
+        test(d_);                                                                          \
+        ep_test_barrier(c);                                                                \
+        CHECK_OK(EP_Comm_free(&d_));                                                       \
+    } while (0)
+            RUN(t_all_pairs);
+            RUN(t_non_overtaking);
+            RUN(t_wildcard_mixed);
+            RUN(t_probes);
+            RUN(t_large);
+            RUN(t_ssend);
+            RUN(t_cancel_free);
+            RUN(t_truncate);
+            RUN(t_completion_family);
+            RUN(t_proc_null);
+            RUN(t_bad_input);
+            CHECK_OK(EP_Comm_free(&c));
+        }
+    }
+    int live_c = -1, live_r = -1, live_m = -1;
+    EP_Debug_live_handles(&live_c, &live_r, &live_m);
+    CHECK(live_c == 0 && live_r == 0 && live_m == 0, "live handles after free: %d comms %d requests %d messages", live_c, live_r, live_m);
+    free(comms);
+    return ep_test_finish("p2p", wr);
+}
