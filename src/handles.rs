@@ -99,9 +99,15 @@ impl<T> Table<T> {
             as i32
     }
 
-    /// Stores an object, returning its handle; `None` when the shard is full.
+    /// Stores an object, returning its handle; `None` when the table is full.
     pub fn insert(&self, object: Arc<T>) -> Option<i32> {
-        let start = my_shard();
+        self.insert_near(object, my_shard())
+    }
+
+    /// Stores an object starting with shard `hint % 16`: the endpoints of one process go to
+    /// different shards so that their threads' lookups never share a lock's cache line.
+    pub fn insert_near(&self, object: Arc<T>, hint: usize) -> Option<i32> {
+        let start = hint % SHARDS;
         for k in 0..SHARDS {
             let shard_ix = (start + k) % SHARDS;
             let mut shard = self.shards[shard_ix].write();

@@ -46,7 +46,9 @@ pub struct CommShared {
     data_tag_modulus: u32,
 }
 
-/// Per-endpoint state inside a communicator.
+/// Per-endpoint state inside a communicator. Aligned to two cache lines so that one
+/// endpoint's queue lock never shares a line with its neighbour's.
+#[repr(align(128))]
 pub struct EndpointState {
     pub queues: Mutex<Queues>,
 }
@@ -87,6 +89,12 @@ impl CommShared {
     /// on this communicator (the counter wraps after `MPI_TAG_UB + 1` messages).
     pub fn next_data_tag(&self) -> i32 {
         (self.next_data_tag.fetch_add(1, Ordering::Relaxed) % self.data_tag_modulus) as i32
+    }
+
+    /// True when the communicator spans several processes (remote traffic is possible).
+    #[inline]
+    pub fn is_multi_process(&self) -> bool {
+        self.nprocs > 1
     }
 
     /// Number of endpoints in this process.

@@ -95,6 +95,13 @@ impl UserBuf {
         (self.addr as *mut u8).wrapping_offset(self.info.true_lb)
     }
 
+    /// Copies the data of a contiguous buffer into `out` (`out.len() == bytes()`).
+    pub fn copy_contiguous_to(&self, out: &mut [u8]) {
+        debug_assert!(self.info.contiguous && out.len() == self.bytes());
+        // SAFETY: the user guarantees `count` elements at `addr`.
+        unsafe { std::ptr::copy_nonoverlapping(self.data_ptr(), out.as_mut_ptr(), out.len()) };
+    }
+
     /// Appends the packed data to `out`.
     pub fn pack_into(&self, out: &mut Vec<u8>) -> EpResult<()> {
         let n = self.bytes();

@@ -118,6 +118,9 @@ pub struct RecvOp {
     pub buf: UserBuf,
     pub pattern: Pattern,
     done: AtomicBool,
+    /// Set once rendezvous data is on its way through the host: only then does polling
+    /// need the state lock (waiting threads spin on read-only atomics otherwise).
+    host_pending: AtomicBool,
     state: Mutex<RecvState>,
 }
 
@@ -131,6 +134,7 @@ impl RecvOp {
             buf,
             pattern,
             done: AtomicBool::new(false),
+            host_pending: AtomicBool::new(false),
             state: Mutex::new(RecvState { completion: Completion::default(), host: None }),
         })
     }
@@ -162,6 +166,9 @@ impl RecvOp {
     pub fn poll_host(&self) -> EpResult<bool> {
         if self.is_done() {
             return Ok(true);
+        }
+        if !self.host_pending.load(Ordering::Acquire) {
+            return Ok(false);
         }
         let mut st = self.state.lock();
         let Some(h) = st.host.as_mut() else { return Ok(false) };
@@ -257,24 +264,77 @@ pub fn deliver(shared: &CommShared, recv: &RecvOp, env: &Envelope, payload: Payl
             let mut st = recv.state.lock();
             st.completion = c;
             st.host = Some(HostRecv { request, overflow });
+            recv.host_pending.store(true, Ordering::Release);
             Ok(())
         }
     }
 }
 
-/// Pulls every remote message addressed to endpoint `local` out of the host MPI and matches
-/// it. Holds the endpoint's queue lock, which keeps messages of one source in order.
-fn drain_remote(shared: &CommShared, local: u32, q: &mut Queues) -> EpResult<()> {
-    if shared.nprocs <= 1 {
-        return Ok(());
+/// Which host messages a call must pull in before matching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drain {
+    /// None: the call concerns a source in this process (local senders deliver themselves).
+    Nothing,
+    /// Messages from one process: a receive or probe naming a source rank there.
+    From(c_int),
+    /// Messages from every process: wildcard source, and waits that must not block others.
+    All,
+}
+
+impl Drain {
+    /// The drain a receive or probe with this pattern needs. MPI orders messages per source
+    /// only, so a receive naming its source need not look at other processes' messages.
+    pub fn for_pattern(shared: &CommShared, pattern: &Pattern) -> Drain {
+        if shared.nprocs <= 1 {
+            return Drain::Nothing;
+        }
+        match shared.location(pattern.source) {
+            Some(loc) if loc.proc == shared.my_proc => Drain::Nothing,
+            Some(loc) => Drain::From(loc.proc as c_int),
+            None => Drain::All,
+        }
     }
+}
+
+impl Drain {
+    /// This drain, widened to `All` on every 16th call of the thread: waits that look at one
+    /// source still pull in other processes' headers now and then, so a peer blocked in a
+    /// large send to this endpoint against an already posted receive completes, as MPI's
+    /// progress rule requires (MPI 4.1 section 3.5).
+    pub fn now_and_then_all(self) -> Drain {
+        thread_local! {
+            static CALLS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+        }
+        let n = CALLS.with(|c| {
+            let n = c.get().wrapping_add(1);
+            c.set(n);
+            n
+        });
+        if n % 16 == 0 {
+            Drain::All
+        } else {
+            self
+        }
+    }
+}
+
+/// Pulls the remote messages addressed to endpoint `local` (all, or one process's) out of
+/// the host MPI and matches them. Holds the endpoint's queue lock, which keeps messages of
+/// one source in order.
+fn drain_remote(shared: &CommShared, local: u32, q: &mut Queues, drain: Drain) -> EpResult<()> {
+    let source = match drain {
+        _ if shared.nprocs <= 1 => return Ok(()),
+        Drain::Nothing => return Ok(()),
+        Drain::From(p) => p,
+        Drain::All => HOST.any_source,
+    };
     loop {
         let mut flag: c_int = 0;
         let mut msg = HOST.message_null;
         let mut st: sys::MPI_Status = unsafe { std::mem::zeroed() };
         unsafe {
             check(
-                sys::MPI_Improbe(HOST.any_source, local as c_int, shared.host.0, &mut flag, &mut msg, &mut st),
+                sys::MPI_Improbe(source, local as c_int, shared.host.0, &mut flag, &mut msg, &mut st),
                 "MPI_Improbe",
             )?
         };
@@ -312,13 +372,13 @@ fn drain_remote(shared: &CommShared, local: u32, q: &mut Queues) -> EpResult<()>
     }
 }
 
-/// Progress for one endpoint: fetch its remote messages.
-pub fn progress(shared: &CommShared, local: u32) -> EpResult<()> {
-    if shared.nprocs <= 1 {
+/// Progress for one endpoint: fetch its remote messages, finish its orphaned requests.
+pub fn progress(shared: &CommShared, local: u32, drain: Drain) -> EpResult<()> {
+    if shared.nprocs <= 1 || drain == Drain::Nothing {
         return Ok(());
     }
     let mut q = shared.endpoints[local as usize].queues.lock();
-    drain_remote(shared, local, &mut q)?;
+    drain_remote(shared, local, &mut q, drain)?;
     if !q.orphans.is_empty() {
         let mut orphans = std::mem::take(&mut q.orphans);
         drop(q);
@@ -402,6 +462,18 @@ pub fn send_remote(
     let bytes = buf.bytes();
     let proc = dest.proc as c_int;
     let tag = dest.local as c_int;
+    if !sync && blocking && buf.info.contiguous && HEADER_BYTES + bytes <= BLOCKING_HOST_SEND_BYTES {
+        // The latency path: header and data assembled on the stack, one MPI_Send.
+        let mut packet = [0u8; BLOCKING_HOST_SEND_BYTES];
+        packet[..HEADER_BYTES]
+            .copy_from_slice(&WireHeader { envelope: env, protocol: Protocol::Eager, bytes: bytes as u64 }.encode());
+        buf.copy_contiguous_to(&mut packet[HEADER_BYTES..HEADER_BYTES + bytes]);
+        let len = (HEADER_BYTES + bytes) as c_int;
+        unsafe {
+            check(sys::MPI_Send(packet.as_ptr() as *const c_void, len, HOST.byte, proc, tag, shared.host.0), "MPI_Send")?
+        };
+        return Ok(SendState::Done);
+    }
     if !sync && bytes <= REMOTE_EAGER_BYTES {
         let mut packet = Vec::with_capacity(HEADER_BYTES + bytes);
         packet.extend_from_slice(&WireHeader { envelope: env, protocol: Protocol::Eager, bytes: bytes as u64 }.encode());
@@ -442,7 +514,7 @@ pub fn post_recv(shared: &CommShared, local: u32, pattern: Pattern, buf: UserBuf
     }
     let recv = RecvOp::new(buf, pattern);
     let mut q = shared.endpoints[local as usize].queues.lock();
-    drain_remote(shared, local, &mut q)?;
+    drain_remote(shared, local, &mut q, Drain::for_pattern(shared, &pattern))?;
     match q.matching.take_unexpected(&pattern) {
         Some((env, payload)) => {
             drop(q);
@@ -456,7 +528,7 @@ pub fn post_recv(shared: &CommShared, local: u32, pattern: Pattern, buf: UserBuf
 /// Envelope and size of the first matching message, left in place (`EP_Iprobe`).
 pub fn iprobe(shared: &CommShared, local: u32, pattern: Pattern) -> EpResult<Option<Completion>> {
     let mut q = shared.endpoints[local as usize].queues.lock();
-    drain_remote(shared, local, &mut q)?;
+    drain_remote(shared, local, &mut q, Drain::for_pattern(shared, &pattern))?;
     Ok(q.matching.peek_unexpected(&pattern).map(|(env, p)| {
         let b = p.bytes();
         Completion { source: env.source, tag: env.tag, bytes: b, sent_bytes: b, ..Completion::default() }
@@ -466,7 +538,7 @@ pub fn iprobe(shared: &CommShared, local: u32, pattern: Pattern) -> EpResult<Opt
 /// The first matching message, removed from the queue (`EP_Improbe`).
 pub fn improbe(shared: &CommShared, local: u32, pattern: Pattern) -> EpResult<Option<(Envelope, Payload)>> {
     let mut q = shared.endpoints[local as usize].queues.lock();
-    drain_remote(shared, local, &mut q)?;
+    drain_remote(shared, local, &mut q, Drain::for_pattern(shared, &pattern))?;
     Ok(q.matching.take_unexpected(&pattern))
 }
 

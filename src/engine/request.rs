@@ -6,7 +6,7 @@
 //! going: a receive stays posted and completes into the user's buffer when it matches.
 
 use super::comm::Endpoint;
-use super::p2p::{self, Completion, RecvOp, SendState};
+use super::p2p::{self, Completion, Drain, RecvOp, SendState};
 use crate::error::EpResult;
 use parking_lot::Mutex;
 use std::sync::Arc;
@@ -32,7 +32,7 @@ impl Request {
         if let Some(c) = self.test_without_progress()? {
             return Ok(Some(c));
         }
-        p2p::progress(&self.ep.shared, self.ep.local)?;
+        p2p::progress(&self.ep.shared, self.ep.local, self.drain().now_and_then_all())?;
         self.test_without_progress()
     }
 
@@ -41,6 +41,16 @@ impl Request {
         match &mut *op {
             Op::Send(s) => Ok(s.test()?.then(Completion::default)),
             Op::Recv(r) => Ok(r.poll_host()?.then(|| r.completion())),
+        }
+    }
+
+    /// What waiting on this request must pull from the host: a receive, what its pattern
+    /// needs; a send, everything (see [`wait_send`]).
+    fn drain(&self) -> Drain {
+        match &*self.op.lock() {
+            Op::Recv(r) => Drain::for_pattern(&self.ep.shared, &r.pattern),
+            Op::Send(SendState::Host { .. }) => Drain::All,
+            Op::Send(_) => Drain::Nothing,
         }
     }
 
@@ -68,6 +78,16 @@ pub struct Backoff(u32);
 impl Backoff {
     pub fn new() -> Self {
         Backoff(0)
+    }
+
+    /// After a host poll, which takes long enough by itself: only yield once patient.
+    #[inline]
+    pub fn snooze_after_polling(&mut self) {
+        if self.0 < 1024 {
+            self.0 += 1;
+        } else {
+            std::thread::yield_now();
+        }
     }
 
     #[inline]
@@ -99,19 +119,21 @@ pub fn wait(req: &Request) -> EpResult<Completion> {
 }
 
 /// Blocks until a receive completes, progressing its endpoint: the blocking-call fast path
-/// (no request handle). Local senders complete the receive from their own thread, so the
-/// done flag is polled often between host probes.
+/// (no request handle). A receive from a local source only needs its done flag watched (the
+/// sender completes it); otherwise each turn also probes the host, with no pause between.
 pub fn wait_recv(ep: &Endpoint, recv: &RecvOp) -> EpResult<Completion> {
+    let drain = Drain::for_pattern(&ep.shared, &recv.pattern);
     let mut b = Backoff::new();
     loop {
-        for _ in 0..16 {
-            if recv.poll_host()? {
-                return Ok(recv.completion());
-            }
-            std::hint::spin_loop();
+        if recv.poll_host()? {
+            return Ok(recv.completion());
         }
-        p2p::progress(&ep.shared, ep.local)?;
-        b.snooze();
+        if drain == Drain::Nothing && !ep.shared.is_multi_process() {
+            b.snooze();
+            continue;
+        }
+        p2p::progress(&ep.shared, ep.local, drain.now_and_then_all())?;
+        b.snooze_after_polling();
     }
 }
 
@@ -119,8 +141,10 @@ pub fn wait_recv(ep: &Endpoint, recv: &RecvOp) -> EpResult<Completion> {
 pub fn wait_send(ep: &Endpoint, mut s: SendState) -> EpResult<()> {
     let mut b = Backoff::new();
     while !s.test()? {
-        // Keep our own incoming traffic flowing while we wait for the receiver.
-        p2p::progress(&ep.shared, ep.local)?;
+        // Keep our own incoming traffic flowing while we wait: peers blocked in large sends
+        // to us need us to pick up their headers, or sends in a cycle would deadlock.
+        let drain = if matches!(s, SendState::Host { .. }) { Drain::All } else { Drain::Nothing };
+        p2p::progress(&ep.shared, ep.local, drain)?;
         b.snooze();
     }
     Ok(())

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 fn insert_endpoint(shared: &Arc<CommShared>, local: u32, errhandler: c_int) -> EpResult<EP_Comm> {
     let ep = Arc::new(Endpoint::new(shared.clone(), local, errhandler));
-    COMMS.insert(ep).ok_or_else(|| ep_err!(ERR_INTERN, "too many live communicator handles"))
+    COMMS.insert_near(ep, local as usize).ok_or_else(|| ep_err!(ERR_INTERN, "too many live communicator handles"))
 }
 
 /// Creates an endpoints communicator from a host communicator (array form).

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Installs what the build and tests need on Debian when it is missing: Open MPI, MPICH,
+# gfortran, cmake, libclang (bindgen in mpi-sys). Used by tests/run_all.sh, examples/run_demo.sh
+# and CI. Needs root or sudo when something is missing.
+set -eu
+need=""
+command -v mpicc.openmpi >/dev/null 2>&1 || need="$need libopenmpi-dev openmpi-bin"
+command -v mpicc.mpich >/dev/null 2>&1 || need="$need libmpich-dev mpich"
+command -v gfortran >/dev/null 2>&1 || need="$need gfortran"
+command -v cmake >/dev/null 2>&1 || need="$need cmake"
+ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || need="$need libclang-dev"
+command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+if [ -n "$need" ]; then
+    echo "installing:$need"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    # shellcheck disable=SC2086
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
+fi
+command -v cargo >/dev/null 2>&1 || { echo "cargo is missing: install Rust (https://rustup.rs)"; exit 1; }

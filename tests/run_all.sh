@@ -1,0 +1,16 @@
+#!/bin/sh
+# Every test, against Open MPI and against MPICH, each in its own target directory
+# (mpi-sys does not rebuild when the MPI changes): Rust unit tests, the header check, the C
+# programs and the Rust traffic program under mpirun in every shape (tests/support).
+#
+#   tests/run_all.sh            # both MPIs
+#   EPMPI_MPIS=mpich tests/run_all.sh
+set -eu
+cd "$(dirname "$0")/.."
+tests/install_deps.sh
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+for mpi in ${EPMPI_MPIS:-openmpi mpich}; do
+    echo "=== tests against $mpi"
+    MPICC="mpicc.$mpi" CARGO_TARGET_DIR="target/$mpi" cargo test --locked
+done
+echo "=== all tests passed"
