@@ -49,7 +49,11 @@ pub fn is_open_mpi() -> bool {
     Command::new(mpirun())
         .arg("--version")
         .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).contains("Open MPI"))
+        .map(|o| {
+            // "mpirun (Open MPI) 4.1.4", or "mpirun.openmpi (OpenRTE) 4.1.4 ... open-mpi.org"
+            let v = String::from_utf8_lossy(&o.stdout).to_lowercase();
+            v.contains("open mpi") || v.contains("openrte") || v.contains("open-mpi")
+        })
         .unwrap_or(false)
 }
 
