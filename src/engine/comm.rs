@@ -7,6 +7,7 @@
 //! own contexts keep communicators apart, as MPI contexts do.
 
 use super::meeting::Meeting;
+use super::local::Channels;
 use super::p2p::Queues;
 use super::rankmap::{Location, RankMap};
 use crate::ep_err;
@@ -37,6 +38,8 @@ pub struct CommShared {
     pub map: RankMap,
     /// Matching state of this process's endpoints, by local index.
     pub endpoints: Box<[EndpointState]>,
+    /// Local transport channels between this process's endpoints.
+    pub channels: Channels,
     pub flavor: Flavor,
     /// Process-local meeting point for collective communicator operations.
     pub meeting: Meeting,
@@ -50,11 +53,16 @@ pub struct CommShared {
 /// endpoint's queue lock never shares a line with its neighbour's.
 #[repr(align(128))]
 pub struct EndpointState {
+    /// Matching state, used by the endpoint's own thread.
     pub queues: Mutex<Queues>,
 }
 
 impl Drop for CommShared {
     fn drop(&mut self) {
+        // Pre-posted receives go before the communicators they are posted on.
+        for e in self.endpoints.iter() {
+            e.queues.lock().remote_rx = None;
+        }
         host::free_comm(self.host_data);
         host::free_comm(self.host);
     }
@@ -69,6 +77,7 @@ impl CommShared {
         let mut host_data = HostComm(HOST.comm_null);
         unsafe { check(sys::MPI_Comm_dup(host.0, &mut host_data.0), "MPI_Comm_dup")? };
         let tag_ub = host::tag_ub()?;
+        let channels = Channels::new(map.my_count());
         let endpoints = (0..map.my_count()).map(|_| EndpointState { queues: Mutex::new(Queues::default()) }).collect();
         Ok(CommShared {
             host,
@@ -77,6 +86,7 @@ impl CommShared {
             nprocs: nprocs as u32,
             map,
             endpoints,
+            channels,
             flavor,
             meeting: Meeting::default(),
             serial: COMM_SERIAL.fetch_add(1, Ordering::Relaxed),

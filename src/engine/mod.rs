@@ -3,9 +3,11 @@
 pub mod comm;
 pub mod datatype;
 pub mod envelope;
+pub mod local;
 pub mod matching;
 pub mod meeting;
 pub mod p2p;
 pub mod rankmap;
+pub mod remote;
 pub mod request;
 pub mod team;

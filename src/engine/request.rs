@@ -50,7 +50,7 @@ impl Request {
         match &*self.op.lock() {
             Op::Recv(r) => Drain::for_pattern(&self.ep.shared, &r.pattern),
             Op::Send(SendState::Host { .. }) => Drain::All,
-            Op::Send(_) => Drain::Nothing,
+            Op::Send(_) => Drain::Local,
         }
     }
 
@@ -128,12 +128,12 @@ pub fn wait_recv(ep: &Endpoint, recv: &RecvOp) -> EpResult<Completion> {
         if recv.poll_host()? {
             return Ok(recv.completion());
         }
-        if drain == Drain::Nothing && !ep.shared.is_multi_process() {
-            b.snooze();
-            continue;
-        }
         p2p::progress(&ep.shared, ep.local, drain.now_and_then_all())?;
-        b.snooze_after_polling();
+        if drain == Drain::All && ep.shared.is_multi_process() {
+            b.snooze_after_polling();
+        } else {
+            b.snooze();
+        }
     }
 }
 
@@ -143,7 +143,7 @@ pub fn wait_send(ep: &Endpoint, mut s: SendState) -> EpResult<()> {
     while !s.test()? {
         // Keep our own incoming traffic flowing while we wait: peers blocked in large sends
         // to us need us to pick up their headers, or sends in a cycle would deadlock.
-        let drain = if matches!(s, SendState::Host { .. }) { Drain::All } else { Drain::Nothing };
+        let drain = if matches!(s, SendState::Host { .. }) { Drain::All } else { Drain::Local };
         p2p::progress(&ep.shared, ep.local, drain)?;
         b.snooze();
     }

@@ -7,6 +7,7 @@ use crate::engine::comm::Endpoint;
 use crate::engine::datatype::{type_info, UserBuf};
 use crate::engine::envelope::{Envelope, Pattern};
 use crate::engine::p2p::{self, Completion, RecvOp, SendState};
+use crate::engine::{local, remote};
 use crate::engine::request::{self, Backoff, Op, Request};
 use crate::error::{EpResult, ERR_INTERN, ERR_RANK, ERR_TAG};
 use crate::host::sys::MPI_Datatype;
@@ -54,9 +55,9 @@ fn start_send(
     })?;
     let env = Envelope { source: ep.rank, tag };
     if loc.proc == shared.my_proc {
-        p2p::send_local(shared, loc, env, ubuf, sync)
+        local::send(shared, ep.local, loc.local, env, ubuf, sync)
     } else {
-        p2p::send_remote(shared, loc, env, ubuf, sync, blocking)
+        remote::send(shared, loc, env, ubuf, sync, blocking)
     }
 }
 

@@ -1,0 +1,165 @@
+//! The remote transport: endpoints of other processes, through the host MPI.
+//!
+//! A message's header (envelope, protocol, size) and, up to [`REMOTE_EAGER_BYTES`], its packed
+//! data travel as one host message on the communicator's host communicator, with host tag
+//! = destination local index. Each endpoint keeps one host receive pre-posted for them
+//! (`MPI_Irecv(MPI_ANY_SOURCE, my index)`), so arriving packets land at once and draining is
+//! an `MPI_Test`: the fastest path of both Open MPI and MPICH, and one receive per tag keeps
+//! the host's order, hence MPI's non-overtaking. Larger and synchronous messages add a data
+//! message on the data communicator, sent from the user's buffer (`MPI_Issend` for
+//! synchronous mode) and received into the matched receive's buffer.
+
+use super::comm::CommShared;
+use super::datatype::UserBuf;
+use super::envelope::{Envelope, Protocol, WireHeader, HEADER_BYTES};
+use super::p2p::{arrive, Payload, Queues, SendState};
+use super::rankmap::Location;
+use crate::ep_err;
+use crate::error::{EpResult, ERR_INTERN};
+use crate::host::{self, check, sys, HostComm, HostRequest, HostType, HOST};
+use std::os::raw::{c_int, c_void};
+
+/// Remote messages up to this size travel packed behind their header.
+pub(crate) const REMOTE_EAGER_BYTES: usize = 16 * 1024;
+/// Blocking sends of packets up to this size use `MPI_Send`: far below every host's eager
+/// limit, so the host completes them without the receiver's help. Larger ones use
+/// `MPI_Isend` and the caller's wait loop, which keeps draining this endpoint's own incoming
+/// headers: two endpoints sending large messages to each other against pre-posted receives
+/// would otherwise both sit in `MPI_Send` with nobody posting the host receives.
+const BLOCKING_HOST_SEND_BYTES: usize = 1024;
+const PACKET_BYTES: usize = HEADER_BYTES + REMOTE_EAGER_BYTES;
+
+/// The pre-posted host receive of one endpoint.
+pub struct PrePosted {
+    request: HostRequest,
+    buf: Vec<u8>,
+}
+
+impl PrePosted {
+    fn post(host_comm: HostComm, local: u32) -> EpResult<PrePosted> {
+        let mut p = PrePosted { request: HostRequest(HOST.request_null), buf: vec![0u8; PACKET_BYTES] };
+        p.repost(host_comm, local)?;
+        Ok(p)
+    }
+
+    fn repost(&mut self, host_comm: HostComm, local: u32) -> EpResult<()> {
+        unsafe {
+            check(
+                sys::MPI_Irecv(
+                    self.buf.as_mut_ptr() as *mut c_void,
+                    PACKET_BYTES as c_int,
+                    HOST.byte,
+                    HOST.any_source,
+                    local as c_int,
+                    host_comm.0,
+                    &mut self.request.0,
+                ),
+                "MPI_Irecv",
+            )
+        }
+    }
+}
+
+impl Drop for PrePosted {
+    /// Withdraws the receive before its communicator goes (never after MPI_Finalize).
+    fn drop(&mut self) {
+        if !host::finalizing() && host::mpi_is_active() {
+            unsafe {
+                sys::MPI_Cancel(&mut self.request.0);
+                sys::MPI_Wait(&mut self.request.0, HOST.status_ignore);
+            }
+        }
+    }
+}
+
+/// Pulls every arrived remote packet of endpoint `local` into its matching state.
+pub fn drain(shared: &CommShared, local: u32, q: &mut Queues) -> EpResult<()> {
+    if q.remote_rx.is_none() {
+        q.remote_rx = Some(PrePosted::post(shared.host, local)?);
+    }
+    loop {
+        let rx = q.remote_rx.as_mut().unwrap();
+        let mut flag: c_int = 0;
+        let mut st: sys::MPI_Status = unsafe { std::mem::zeroed() };
+        unsafe { check(sys::MPI_Test(&mut rx.request.0, &mut flag, &mut st), "MPI_Test")? };
+        if flag == 0 {
+            return Ok(());
+        }
+        let mut len: c_int = 0;
+        unsafe { check(sys::MPI_Get_count(&st, HOST.byte, &mut len), "MPI_Get_count")? };
+        let packet = &rx.buf[..len as usize];
+        let h = WireHeader::decode(packet).ok_or_else(|| ep_err!(ERR_INTERN, "malformed message header ({len} bytes)"))?;
+        let env = h.envelope;
+        let payload = match h.protocol {
+            Protocol::Eager => {
+                // Deliver straight from the receive buffer when a receive is waiting.
+                if let Some(recv) = q.matching.take_posted(&env) {
+                    super::p2p::deliver_bytes(&recv, &env, &packet[HEADER_BYTES..])?;
+                    rx.repost(shared.host, local)?;
+                    continue;
+                }
+                Payload::Eager(packet[HEADER_BYTES..].to_vec())
+            }
+            Protocol::Rendezvous { data_tag } => Payload::Remote { proc: st.MPI_SOURCE, data_tag, bytes: h.bytes },
+        };
+        rx.repost(shared.host, local)?;
+        arrive(shared, q, env, payload)?;
+    }
+}
+
+/// Sends to an endpoint of another process. `blocking` lets small packets go by `MPI_Send`.
+pub fn send(
+    shared: &CommShared,
+    dest: Location,
+    env: Envelope,
+    buf: UserBuf,
+    sync: bool,
+    blocking: bool,
+) -> EpResult<SendState> {
+    let bytes = buf.bytes();
+    let proc = dest.proc as c_int;
+    let tag = dest.local as c_int;
+    if !sync && blocking && buf.info.contiguous && HEADER_BYTES + bytes <= BLOCKING_HOST_SEND_BYTES {
+        // The latency path: header and data assembled on the stack, one MPI_Send.
+        let mut packet = [0u8; BLOCKING_HOST_SEND_BYTES];
+        packet[..HEADER_BYTES]
+            .copy_from_slice(&WireHeader { envelope: env, protocol: Protocol::Eager, bytes: bytes as u64 }.encode());
+        buf.copy_contiguous_to(&mut packet[HEADER_BYTES..HEADER_BYTES + bytes]);
+        let len = (HEADER_BYTES + bytes) as c_int;
+        unsafe {
+            check(sys::MPI_Send(packet.as_ptr() as *const c_void, len, HOST.byte, proc, tag, shared.host.0), "MPI_Send")?
+        };
+        return Ok(SendState::Done);
+    }
+    if !sync && bytes <= REMOTE_EAGER_BYTES {
+        let mut packet = Vec::with_capacity(HEADER_BYTES + bytes);
+        packet.extend_from_slice(&WireHeader { envelope: env, protocol: Protocol::Eager, bytes: bytes as u64 }.encode());
+        buf.pack_into(&mut packet)?;
+        let ptr = packet.as_ptr() as *const c_void;
+        let len = packet.len() as c_int;
+        if blocking && packet.len() <= BLOCKING_HOST_SEND_BYTES {
+            unsafe { check(sys::MPI_Send(ptr, len, HOST.byte, proc, tag, shared.host.0), "MPI_Send")? };
+            return Ok(SendState::Done);
+        }
+        let mut r = HostRequest(HOST.request_null);
+        unsafe { check(sys::MPI_Isend(ptr, len, HOST.byte, proc, tag, shared.host.0, &mut r.0), "MPI_Isend")? };
+        return Ok(SendState::Host { requests: [r, HostRequest(HOST.request_null)], active: 1, _keep: packet });
+    }
+    let data_tag = shared.next_data_tag();
+    let header = WireHeader { envelope: env, protocol: Protocol::Rendezvous { data_tag }, bytes: bytes as u64 }
+        .encode()
+        .to_vec();
+    let (hp, hl) = (header.as_ptr() as *const c_void, header.len() as c_int);
+    let data_comm = shared.host_data.0;
+    let t = HostType(buf.dtype);
+    unsafe {
+        // A synchronous host send completes once the receiver has matched the header and
+        // posted the data receive, which is MPI's synchronous-mode guarantee.
+        let mut rs = [HostRequest(HOST.request_null), HostRequest(HOST.request_null)];
+        check(sys::MPI_Isend(hp, hl, HOST.byte, proc, tag, shared.host.0, &mut rs[0].0), "MPI_Isend")?;
+        let isend = if sync { sys::MPI_Issend } else { sys::MPI_Isend };
+        check(isend(buf.addr, buf.count, t.0, proc, data_tag, data_comm, &mut rs[1].0), "MPI_Isend(data)")?;
+        Ok(SendState::Host { requests: rs, active: 2, _keep: header })
+    }
+}
+
