@@ -112,15 +112,18 @@ impl Channel {
         Some(m)
     }
 
-    /// Takes every message, ring first: messages of the ring are always older than those of
-    /// the overflow (the sender goes back to the ring only once the overflow is empty).
+    /// Takes every message in order. While the overflow is in use the sender leaves the
+    /// ring alone, so the ring then holds only messages older than the overflow's: they are
+    /// taken first, under the overflow lock, even those the sender wrote after this call's
+    /// first look at the ring.
     fn drain(&self, mut each: impl FnMut(LocalMessage) -> EpResult<()>) -> EpResult<()> {
         while let Some(m) = self.pop() {
             each(m)?;
         }
         if self.overflowing.load(Ordering::Acquire) {
             let mut o = self.overflow.lock();
-            let batch: Vec<LocalMessage> = o.drain(..).collect();
+            let mut batch: Vec<LocalMessage> = std::iter::from_fn(|| self.pop()).collect();
+            batch.extend(o.drain(..));
             self.overflowing.store(false, Ordering::Release);
             drop(o);
             for m in batch {
@@ -240,7 +243,9 @@ mod tests {
             got.extend(drain_tags(&ch));
         }
         sender.join().unwrap();
-        assert!(got.iter().enumerate().all(|(i, t)| *t == i as i32), "messages overtook each other");
+        if let Some((i, t)) = got.iter().enumerate().find(|(i, t)| **t != *i as i32) {
+            panic!("messages overtook each other: position {i} holds {t}; around: {:?}", &got[i.saturating_sub(3)..(i + 5).min(got.len())]);
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ use super::envelope::{Envelope, Pattern, PROC_NULL};
 use super::local::{self, INLINE_BYTES};
 use super::matching::MatchQueues;
 use super::remote;
+use super::request::Backoff;
 use crate::error::{EpResult, ERR_TRUNCATE};
 use crate::host::{check, sys, HostRequest, HOST};
 use parking_lot::Mutex;
@@ -203,20 +204,27 @@ pub(crate) fn deliver_bytes(recv: &RecvOp, env: &Envelope, data: &[u8]) -> EpRes
     Ok(())
 }
 
+/// Moves a matched message that is already in this process (inline, packed, or in a local
+/// sender's buffer) into a user buffer.
+fn deliver_into(buf: &UserBuf, env: &Envelope, payload: Payload) -> EpResult<Completion> {
+    let c = completion_for(env, payload.bytes(), buf.bytes());
+    match payload {
+        Payload::Inline { data, .. } => buf.unpack_from(&data[..c.bytes as usize])?,
+        Payload::Eager(data) => buf.unpack_from(&data[..c.bytes as usize])?,
+        Payload::Local(ls) => {
+            let result = buf.copy_from(&ls.buf, c.bytes as usize);
+            ls.done.store(true, Ordering::Release);
+            result?
+        }
+        Payload::Remote { .. } => unreachable!("remote data goes through a RecvOp"),
+    }
+    Ok(c)
+}
+
 /// Moves a matched message into a receive; remote rendezvous data is requested from the host
 /// and arrives later (see [`RecvOp::poll_host`]).
 pub fn deliver(shared: &CommShared, recv: &RecvOp, env: &Envelope, payload: Payload) -> EpResult<()> {
     match payload {
-        Payload::Inline { len, data } => deliver_bytes(recv, env, &data[..len as usize]),
-        Payload::Eager(data) => deliver_bytes(recv, env, &data),
-        Payload::Local(ls) => {
-            let c = completion_for(env, ls.buf.bytes() as u64, recv.buf.bytes());
-            let result = recv.buf.copy_from(&ls.buf, c.bytes as usize);
-            ls.done.store(true, Ordering::Release);
-            result?;
-            recv.finish(c);
-            Ok(())
-        }
         Payload::Remote { proc, data_tag, bytes } => {
             let c = completion_for(env, bytes, recv.buf.bytes());
             let mut request = HostRequest(HOST.request_null);
@@ -256,6 +264,11 @@ pub fn deliver(shared: &CommShared, recv: &RecvOp, env: &Envelope, payload: Payl
             st.completion = c;
             st.host = Some(HostRecv { request, overflow });
             recv.host_pending.store(true, Ordering::Release);
+            Ok(())
+        }
+        other => {
+            let c = deliver_into(&recv.buf, env, other)?;
+            recv.finish(c);
             Ok(())
         }
     }
@@ -331,14 +344,26 @@ fn drain(shared: &CommShared, local: u32, q: &mut Queues, drain: Drain) -> EpRes
 
 /// Progress for one endpoint: pull in its messages, finish its orphaned requests.
 pub fn progress(shared: &CommShared, local: u32, how: Drain) -> EpResult<()> {
-    let mut q = shared.endpoints[local as usize].queues.lock();
-    drain(shared, local, &mut q, how)?;
-    if !q.orphans.is_empty() {
-        let mut orphans = std::mem::take(&mut q.orphans);
-        drop(q);
-        orphans.retain(|r| !matches!(r.test_without_progress(), Ok(Some(_))));
-        shared.endpoints[local as usize].queues.lock().orphans.extend(orphans);
+    {
+        let mut q = shared.endpoints[local as usize].queues.lock();
+        drain(shared, local, &mut q, how)?;
+        if q.orphans.is_empty() {
+            return Ok(());
+        }
     }
+    progress_orphans(shared, local)
+}
+
+/// Tests the requests freed while active; drops those that completed.
+fn progress_orphans(shared: &CommShared, local: u32) -> EpResult<()> {
+    let mut q = shared.endpoints[local as usize].queues.lock();
+    if q.orphans.is_empty() {
+        return Ok(());
+    }
+    let mut orphans = std::mem::take(&mut q.orphans);
+    drop(q);
+    orphans.retain(|r| !matches!(r.test_without_progress(), Ok(Some(_))));
+    shared.endpoints[local as usize].queues.lock().orphans.extend(orphans);
     Ok(())
 }
 
@@ -395,6 +420,39 @@ pub fn post_recv(shared: &CommShared, local: u32, pattern: Pattern, buf: UserBuf
         None => q.matching.push_posted(pattern, recv.clone()),
     }
     Ok(recv)
+}
+
+/// Blocking receive (`EP_Recv`, the receive of `EP_Sendrecv`) without a posted-queue entry.
+/// The endpoint's matching state has a single user, so the caller pulls messages in itself:
+/// earlier posted receives take theirs first (in [`arrive`]), and the first unexpected match
+/// is exactly the message a receive posted now would get (MPI 4.1 section 3.5).
+pub fn recv_blocking(shared: &CommShared, local: u32, pattern: Pattern, buf: UserBuf) -> EpResult<Completion> {
+    if pattern.source == PROC_NULL {
+        return Ok(Completion::proc_null());
+    }
+    let how = Drain::for_pattern(shared, &pattern);
+    let mut backoff = Backoff::new();
+    loop {
+        let found = {
+            let mut q = shared.endpoints[local as usize].queues.lock();
+            drain(shared, local, &mut q, how.now_and_then_all())?;
+            q.matching.take_unexpected(&pattern)
+        };
+        if let Some((env, payload)) = found {
+            if !matches!(payload, Payload::Remote { .. }) {
+                return deliver_into(&buf, &env, payload);
+            }
+            let recv = RecvOp::new(buf, pattern);
+            deliver(shared, &recv, &env, payload)?;
+            return super::request::wait_recv_matched(shared, local, &recv);
+        }
+        progress_orphans(shared, local)?;
+        if how == Drain::All {
+            backoff.snooze_after_polling();
+        } else {
+            backoff.snooze();
+        }
+    }
 }
 
 /// Envelope and size of the first matching message, left in place (`EP_Iprobe`).

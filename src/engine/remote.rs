@@ -29,44 +29,72 @@ pub(crate) const REMOTE_EAGER_BYTES: usize = 16 * 1024;
 const BLOCKING_HOST_SEND_BYTES: usize = 1024;
 const PACKET_BYTES: usize = HEADER_BYTES + REMOTE_EAGER_BYTES;
 
-/// The pre-posted host receive of one endpoint.
-pub struct PrePosted {
+/// Host receives kept posted per endpoint. Two, so that one is always waiting while the
+/// other's packet is processed: re-posting happens at the start of the next drain, off the
+/// path from a packet's arrival to the user's return.
+const POSTED: usize = 2;
+
+struct Slot {
     request: HostRequest,
     buf: Vec<u8>,
+    active: bool,
+}
+
+/// The pre-posted host receives of one endpoint, tested in the order they were posted (the
+/// host fills same-tag receives in posting order, which keeps messages in order).
+pub struct PrePosted {
+    slots: Vec<Slot>,
+    /// Index of the oldest posted receive.
+    front: usize,
 }
 
 impl PrePosted {
-    fn post(host_comm: HostComm, local: u32) -> EpResult<PrePosted> {
-        let mut p = PrePosted { request: HostRequest(HOST.request_null), buf: vec![0u8; PACKET_BYTES] };
-        p.repost(host_comm, local)?;
-        Ok(p)
+    fn new() -> PrePosted {
+        PrePosted {
+            slots: (0..POSTED)
+                .map(|_| Slot { request: HostRequest(HOST.request_null), buf: vec![0u8; PACKET_BYTES], active: false })
+                .collect(),
+            front: 0,
+        }
     }
 
-    fn repost(&mut self, host_comm: HostComm, local: u32) -> EpResult<()> {
-        unsafe {
-            check(
-                sys::MPI_Irecv(
-                    self.buf.as_mut_ptr() as *mut c_void,
-                    PACKET_BYTES as c_int,
-                    HOST.byte,
-                    HOST.any_source,
-                    local as c_int,
-                    host_comm.0,
-                    &mut self.request.0,
-                ),
-                "MPI_Irecv",
-            )
+    /// Posts every inactive slot, in ring order after the active ones.
+    fn top_up(&mut self, host_comm: HostComm, local: u32) -> EpResult<()> {
+        for k in 0..POSTED {
+            let slot = &mut self.slots[(self.front + k) % POSTED];
+            if slot.active {
+                continue;
+            }
+            unsafe {
+                check(
+                    sys::MPI_Irecv(
+                        slot.buf.as_mut_ptr() as *mut c_void,
+                        PACKET_BYTES as c_int,
+                        HOST.byte,
+                        HOST.any_source,
+                        local as c_int,
+                        host_comm.0,
+                        &mut slot.request.0,
+                    ),
+                    "MPI_Irecv",
+                )?
+            };
+            slot.active = true;
         }
+        Ok(())
     }
 }
 
 impl Drop for PrePosted {
-    /// Withdraws the receive before its communicator goes (never after MPI_Finalize).
+    /// Withdraws the receives before their communicator goes (never after MPI_Finalize).
     fn drop(&mut self) {
-        if !host::finalizing() && host::mpi_is_active() {
+        if host::finalizing() || !host::mpi_is_active() {
+            return;
+        }
+        for slot in self.slots.iter_mut().filter(|s| s.active) {
             unsafe {
-                sys::MPI_Cancel(&mut self.request.0);
-                sys::MPI_Wait(&mut self.request.0, HOST.status_ignore);
+                sys::MPI_Cancel(&mut slot.request.0);
+                sys::MPI_Wait(&mut slot.request.0, HOST.status_ignore);
             }
         }
     }
@@ -74,35 +102,42 @@ impl Drop for PrePosted {
 
 /// Pulls every arrived remote packet of endpoint `local` into its matching state.
 pub fn drain(shared: &CommShared, local: u32, q: &mut Queues) -> EpResult<()> {
-    if q.remote_rx.is_none() {
-        q.remote_rx = Some(PrePosted::post(shared.host, local)?);
-    }
+    let rx = q.remote_rx.get_or_insert_with(PrePosted::new);
+    rx.top_up(shared.host, local)?;
     loop {
         let rx = q.remote_rx.as_mut().unwrap();
+        let front = rx.front;
+        let slot = &mut rx.slots[front];
+        if !slot.active {
+            // Both packets taken this round: post again and keep draining.
+            rx.top_up(shared.host, local)?;
+            continue;
+        }
         let mut flag: c_int = 0;
         let mut st: sys::MPI_Status = unsafe { std::mem::zeroed() };
-        unsafe { check(sys::MPI_Test(&mut rx.request.0, &mut flag, &mut st), "MPI_Test")? };
+        unsafe { check(sys::MPI_Test(&mut slot.request.0, &mut flag, &mut st), "MPI_Test")? };
         if flag == 0 {
             return Ok(());
         }
+        slot.active = false;
+        rx.front = (front + 1) % POSTED;
         let mut len: c_int = 0;
         unsafe { check(sys::MPI_Get_count(&st, HOST.byte, &mut len), "MPI_Get_count")? };
-        let packet = &rx.buf[..len as usize];
+        let packet = &slot.buf[..len as usize];
         let h = WireHeader::decode(packet).ok_or_else(|| ep_err!(ERR_INTERN, "malformed message header ({len} bytes)"))?;
         let env = h.envelope;
         let payload = match h.protocol {
             Protocol::Eager => {
                 // Deliver straight from the receive buffer when a receive is waiting.
                 if let Some(recv) = q.matching.take_posted(&env) {
+                    let packet = &q.remote_rx.as_ref().unwrap().slots[front].buf[..len as usize];
                     super::p2p::deliver_bytes(&recv, &env, &packet[HEADER_BYTES..])?;
-                    rx.repost(shared.host, local)?;
                     continue;
                 }
                 Payload::Eager(packet[HEADER_BYTES..].to_vec())
             }
             Protocol::Rendezvous { data_tag } => Payload::Remote { proc: st.MPI_SOURCE, data_tag, bytes: h.bytes },
         };
-        rx.repost(shared.host, local)?;
         arrive(shared, q, env, payload)?;
     }
 }

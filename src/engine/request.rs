@@ -137,6 +137,16 @@ pub fn wait_recv(ep: &Endpoint, recv: &RecvOp) -> EpResult<Completion> {
     }
 }
 
+/// Blocks until a matched rendezvous receive has its data (the host receive completes).
+pub fn wait_recv_matched(shared: &super::comm::CommShared, local: u32, recv: &RecvOp) -> EpResult<Completion> {
+    let mut b = Backoff::new();
+    while !recv.poll_host()? {
+        p2p::progress(shared, local, Drain::All)?;
+        b.snooze_after_polling();
+    }
+    Ok(recv.completion())
+}
+
 /// Blocks until a send completes (local rendezvous or host requests).
 pub fn wait_send(ep: &Endpoint, mut s: SendState) -> EpResult<()> {
     let mut b = Backoff::new();

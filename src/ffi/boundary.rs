@@ -17,10 +17,10 @@ use crate::error::{self, EpError, EpResult, ERR_ARG, ERR_COMM, ERR_INTERN, ERR_N
 use crate::handles::{Kind, Lookup, Table};
 use crate::host;
 use once_cell::sync::Lazy;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::os::raw::c_int;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Once};
 
 /// A message taken by `EP_Mprobe`/`EP_Improbe`, waiting for `EP_Mrecv`.
@@ -107,11 +107,63 @@ fn lookup_error(what: &str, h: c_int, why: Lookup, class: c_int) -> EpError {
     ep_err!(class, "{what} handle {h} {reason}")
 }
 
+/// Bumped whenever a communicator handle is freed: per-thread caches of handle lookups are
+/// valid while it is unchanged.
+static COMM_EPOCH: AtomicU64 = AtomicU64::new(0);
+const CACHE_WAYS: usize = 4;
+
+struct CommCache {
+    epoch: u64,
+    next: usize,
+    entries: [(EP_Comm, Option<Arc<Endpoint>>); CACHE_WAYS],
+}
+
+thread_local! {
+    /// The last communicator handles this thread used: a thread keeps using its own
+    /// endpoint, so most lookups skip the shared table (and its lock's cache line).
+    static COMM_CACHE: RefCell<CommCache> = const {
+        RefCell::new(CommCache { epoch: 0, next: 0, entries: [(0, None), (0, None), (0, None), (0, None)] })
+    };
+}
+
 /// The endpoint behind a communicator handle.
 #[inline]
 pub fn endpoint(h: EP_Comm) -> EpResult<Arc<Endpoint>> {
-    let ep = COMMS.get(h).map_err(|why| lookup_error("communicator", h, why, ERR_COMM))?;
+    let epoch = COMM_EPOCH.load(Ordering::Acquire);
+    let cached = COMM_CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.epoch != epoch {
+            // Something was freed: forget everything (and release what we held).
+            c.entries = Default::default();
+            c.epoch = epoch;
+            return None;
+        }
+        c.entries.iter().find(|(k, e)| *k == h && e.is_some()).and_then(|(_, e)| e.clone())
+    });
+    let ep = match cached {
+        Some(ep) => ep,
+        None => {
+            let ep = COMMS.get(h).map_err(|why| lookup_error("communicator", h, why, ERR_COMM))?;
+            COMM_CACHE.with(|c| {
+                let mut c = c.borrow_mut();
+                if c.epoch == epoch {
+                    let i = c.next;
+                    c.entries[i] = (h, Some(ep.clone()));
+                    c.next = (i + 1) % CACHE_WAYS;
+                }
+            });
+            ep
+        }
+    };
     note_handler(ep.errhandler());
+    Ok(ep)
+}
+
+/// Removes a communicator handle; cached lookups of it become invalid everywhere.
+pub fn remove_endpoint(h: EP_Comm) -> Result<Arc<Endpoint>, Lookup> {
+    let ep = COMMS.remove(h)?;
+    COMM_EPOCH.fetch_add(1, Ordering::AcqRel);
+    COMM_CACHE.with(|c| c.borrow_mut().entries = Default::default());
     Ok(ep)
 }
 

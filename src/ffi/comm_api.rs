@@ -1,7 +1,7 @@
 //! Communicator creation, queries, dup and free (DESIGN.md section 3; MPI Forum endpoints
 //! proposal; MPI 4.1 chapter 7).
 
-use super::boundary::{endpoint, out, COMMS, DEFAULT_HANDLER};
+use super::boundary::{endpoint, out, remove_endpoint, COMMS, DEFAULT_HANDLER};
 use super::types::*;
 use crate::engine::comm::{self, CommShared, Endpoint, ERRORS_ARE_FATAL, ERRORS_RETURN};
 use crate::engine::rankmap::{compare_groups, GroupOrder};
@@ -226,7 +226,7 @@ pub unsafe extern "C" fn EP_Comm_free(comm: *mut EP_Comm) -> c_int {
     ep_call!("EP_Comm_free", {
         let h = out(comm, "comm")?;
         let _ep = endpoint(*h)?;
-        COMMS.remove(*h).map_err(|_| ep_err!(crate::error::ERR_COMM, "communicator handle {} was freed", *h))?;
+        remove_endpoint(*h).map_err(|_| ep_err!(crate::error::ERR_COMM, "communicator handle {} was freed", *h))?;
         *h = EP_COMM_NULL;
         Ok(())
     })

@@ -153,8 +153,7 @@ pub unsafe extern "C" fn EP_Recv(
         let ep = endpoint(comm)?;
         let pattern = check_recv_pattern(&ep, source, tag)?;
         let ubuf = UserBuf::new(buf, count, datatype)?;
-        let recv = p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?;
-        let c = request::wait_recv(&ep, &recv)?;
+        let c = p2p::recv_blocking(&ep.shared, ep.local, pattern, ubuf)?;
         write_status(status, &c);
         completion_error(&c)
     })
@@ -207,8 +206,7 @@ pub unsafe extern "C" fn EP_Sendrecv(
         let pattern = check_recv_pattern(&ep, source, recvtag)?;
         let rbuf = UserBuf::new(recvbuf, recvcount, recvtype)?;
         let s = start_send(&ep, sendbuf, sendcount, sendtype, dest, sendtag, false, false)?;
-        let recv = p2p::post_recv(&ep.shared, ep.local, pattern, rbuf)?;
-        let c = request::wait_recv(&ep, &recv)?;
+        let c = p2p::recv_blocking(&ep.shared, ep.local, pattern, rbuf)?;
         request::wait_send(&ep, s)?;
         write_status(status, &c);
         completion_error(&c)
