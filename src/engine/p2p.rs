@@ -331,13 +331,39 @@ pub(crate) fn arrive(shared: &CommShared, q: &mut Queues, env: Envelope, payload
 
 /// Pulls arrived messages into endpoint `local`'s matching state (the caller holds its lock).
 fn drain(shared: &CommShared, local: u32, q: &mut Queues, drain: Drain) -> EpResult<()> {
+    drain_catching(shared, local, q, drain, None)
+}
+
+/// A blocking receive waiting while its endpoint drains: an eager remote packet that no
+/// posted receive takes and that it matches goes straight from the host's receive buffer
+/// into the user's, skipping the unexpected queue.
+pub struct Catcher<'a> {
+    pub pattern: &'a Pattern,
+    pub buf: &'a UserBuf,
+    pub caught: Option<Completion>,
+}
+
+impl Catcher<'_> {
+    /// Takes packed data if it matches and nothing was caught yet.
+    pub(crate) fn try_catch(&mut self, env: &Envelope, data: &[u8]) -> EpResult<bool> {
+        if self.caught.is_some() || !self.pattern.matches(env) {
+            return Ok(false);
+        }
+        let c = completion_for(env, data.len() as u64, self.buf.bytes());
+        self.buf.unpack_from(&data[..c.bytes as usize])?;
+        self.caught = Some(c);
+        Ok(true)
+    }
+}
+
+fn drain_catching(shared: &CommShared, local: u32, q: &mut Queues, drain: Drain, catcher: Option<&mut Catcher>) -> EpResult<()> {
     let from = match drain {
         Drain::LocalFrom(s) => Some(s),
         _ => None,
     };
     local::drain_inbox(shared, local, q, from)?;
     if drain == Drain::All && shared.is_multi_process() {
-        remote::drain(shared, local, q)?;
+        remote::drain(shared, local, q, catcher)?;
     }
     Ok(())
 }
@@ -433,10 +459,19 @@ pub fn recv_blocking(shared: &CommShared, local: u32, pattern: Pattern, buf: Use
     let how = Drain::for_pattern(shared, &pattern);
     let mut backoff = Backoff::new();
     loop {
-        let found = {
+        let (found, orphans) = {
             let mut q = shared.endpoints[local as usize].queues.lock();
-            drain(shared, local, &mut q, how.now_and_then_all())?;
-            q.matching.take_unexpected(&pattern)
+            // Messages already queued come first; only then may a new packet be caught.
+            let mut found = q.matching.take_unexpected(&pattern);
+            if found.is_none() {
+                let mut catcher = Catcher { pattern: &pattern, buf: &buf, caught: None };
+                drain_catching(shared, local, &mut q, how.now_and_then_all(), Some(&mut catcher))?;
+                if let Some(c) = catcher.caught {
+                    return Ok(c);
+                }
+                found = q.matching.take_unexpected(&pattern);
+            }
+            (found, !q.orphans.is_empty())
         };
         if let Some((env, payload)) = found {
             if !matches!(payload, Payload::Remote { .. }) {
@@ -446,7 +481,9 @@ pub fn recv_blocking(shared: &CommShared, local: u32, pattern: Pattern, buf: Use
             deliver(shared, &recv, &env, payload)?;
             return super::request::wait_recv_matched(shared, local, &recv);
         }
-        progress_orphans(shared, local)?;
+        if orphans {
+            progress_orphans(shared, local)?;
+        }
         if how == Drain::All {
             backoff.snooze_after_polling();
         } else {

@@ -12,7 +12,7 @@
 use super::comm::CommShared;
 use super::datatype::UserBuf;
 use super::envelope::{Envelope, Protocol, WireHeader, HEADER_BYTES};
-use super::p2p::{arrive, Payload, Queues, SendState};
+use super::p2p::{arrive, Catcher, Payload, Queues, SendState};
 use super::rankmap::Location;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_INTERN};
@@ -101,7 +101,9 @@ impl Drop for PrePosted {
 }
 
 /// Pulls every arrived remote packet of endpoint `local` into its matching state.
-pub fn drain(shared: &CommShared, local: u32, q: &mut Queues) -> EpResult<()> {
+/// A `catcher` (a blocking receive) may take the first eager packet that matches it and no
+/// posted receive; draining stops there, so later packets keep their place in the host.
+pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Option<&mut Catcher>) -> EpResult<()> {
     let rx = q.remote_rx.get_or_insert_with(PrePosted::new);
     rx.top_up(shared.host, local)?;
     loop {
@@ -121,20 +123,23 @@ pub fn drain(shared: &CommShared, local: u32, q: &mut Queues) -> EpResult<()> {
         }
         slot.active = false;
         rx.front = (front + 1) % POSTED;
-        let mut len: c_int = 0;
-        unsafe { check(sys::MPI_Get_count(&st, HOST.byte, &mut len), "MPI_Get_count")? };
-        let packet = &slot.buf[..len as usize];
-        let h = WireHeader::decode(packet).ok_or_else(|| ep_err!(ERR_INTERN, "malformed message header ({len} bytes)"))?;
+        let h = WireHeader::decode(&slot.buf).ok_or_else(|| ep_err!(ERR_INTERN, "malformed message header"))?;
         let env = h.envelope;
         let payload = match h.protocol {
             Protocol::Eager => {
-                // Deliver straight from the receive buffer when a receive is waiting.
+                // The packet is the header and `bytes` of data (no MPI_Get_count needed).
+                let data = &slot.buf[HEADER_BYTES..HEADER_BYTES + h.bytes as usize];
+                // Straight from the receive buffer when a receive is waiting.
                 if let Some(recv) = q.matching.take_posted(&env) {
-                    let packet = &q.remote_rx.as_ref().unwrap().slots[front].buf[..len as usize];
-                    super::p2p::deliver_bytes(&recv, &env, &packet[HEADER_BYTES..])?;
+                    super::p2p::deliver_bytes(&recv, &env, data)?;
                     continue;
                 }
-                Payload::Eager(packet[HEADER_BYTES..].to_vec())
+                if let Some(c) = catcher.as_deref_mut() {
+                    if c.try_catch(&env, data)? {
+                        return Ok(());
+                    }
+                }
+                Payload::Eager(data.to_vec())
             }
             Protocol::Rendezvous { data_tag } => Payload::Remote { proc: st.MPI_SOURCE, data_tag, bytes: h.bytes },
         };
