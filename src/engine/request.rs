@@ -118,9 +118,8 @@ pub fn wait(req: &Request) -> EpResult<Completion> {
     }
 }
 
-/// Blocks until a receive completes, progressing its endpoint: the blocking-call fast path
-/// (no request handle). A receive from a local source only needs its done flag watched (the
-/// sender completes it); otherwise each turn also probes the host, with no pause between.
+/// Blocks until a posted receive (of `EP_Mrecv`) completes, progressing its endpoint; host
+/// polls follow each other with no pause.
 pub fn wait_recv(ep: &Endpoint, recv: &RecvOp) -> EpResult<Completion> {
     let drain = Drain::for_pattern(&ep.shared, &recv.pattern);
     let mut b = Backoff::new();
