@@ -154,6 +154,14 @@ impl<T> Table<T> {
         Ok(object)
     }
 
+    /// Calls `f` on every live object (a snapshot per shard).
+    pub fn for_each(&self, mut f: impl FnMut(&Arc<T>)) {
+        for shard in &self.shards {
+            let objects: Vec<Arc<T>> = shard.read().slots.iter().filter_map(|s| s.object.clone()).collect();
+            objects.iter().for_each(&mut f);
+        }
+    }
+
     /// Number of live handles (for leak checks).
     pub fn live(&self) -> usize {
         self.live.load(Ordering::Relaxed)

@@ -157,7 +157,14 @@ pub fn free_comm(comm: HostComm) {
 static FINALIZING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 static HOOK: std::sync::Once = std::sync::Once::new();
 
+/// Work to do at the start of `MPI_Finalize`, while MPI still works (set by the engine).
+pub static BEFORE_FINALIZE: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
 extern "C" fn on_finalize() {
+    if let Some(f) = BEFORE_FINALIZE.get() {
+        // Never unwind into the host MPI.
+        let _ = std::panic::catch_unwind(f);
+    }
     FINALIZING.store(true, std::sync::atomic::Ordering::SeqCst);
 }
 

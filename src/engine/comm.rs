@@ -151,6 +151,7 @@ pub fn check_host_ready() -> EpResult<()> {
     if !host::mpi_is_active() {
         return Err(ep_err!(ERR_NOT_INITIALIZED, "MPI is not initialized (call MPI_Init_thread first) or is finalized"));
     }
+    let _ = host::BEFORE_FINALIZE.set(crate::ffi::boundary::withdraw_host_receives);
     host::install_finalize_hook();
     let mut provided = 0;
     unsafe { check(sys::MPI_Query_thread(&mut provided), "MPI_Query_thread")? };

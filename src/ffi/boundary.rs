@@ -182,6 +182,12 @@ pub fn message(h: EP_Message) -> EpResult<Arc<MessageObj>> {
     Ok(m)
 }
 
+/// Withdraws the pre-posted host receives of every endpoint still alive at `MPI_Finalize`
+/// (a program that never freed its communicators), so the host finalizes cleanly.
+pub fn withdraw_host_receives() {
+    COMMS.for_each(|ep| ep.state().queues.lock().remote_rx = None);
+}
+
 /// Stores a request, returning its handle.
 pub fn new_request(r: Arc<Request>) -> EpResult<EP_Request> {
     REQUESTS.insert(r).ok_or_else(|| ep_err!(ERR_INTERN, "too many live requests"))
