@@ -17,13 +17,20 @@ pub enum Op {
 }
 
 pub struct Request {
-    pub ep: Arc<Endpoint>,
+    /// The endpoint whose progress completes the request; `None` for a request that is
+    /// complete from the start (`EP_Imrecv` of `EP_MESSAGE_NO_PROC`).
+    pub ep: Option<Arc<Endpoint>>,
     op: Mutex<Op>,
 }
 
 impl Request {
     pub fn new(ep: Arc<Endpoint>, op: Op) -> Arc<Request> {
-        Arc::new(Request { ep, op: Mutex::new(op) })
+        Arc::new(Request { ep: Some(ep), op: Mutex::new(op) })
+    }
+
+    /// A request that is already complete and belongs to no endpoint.
+    pub fn completed(op: Op) -> Arc<Request> {
+        Arc::new(Request { ep: None, op: Mutex::new(op) })
     }
 
     /// The outcome if the operation is complete, making progress on the endpoint first when
@@ -32,7 +39,9 @@ impl Request {
         if let Some(c) = self.test_without_progress()? {
             return Ok(Some(c));
         }
-        p2p::progress(&self.ep.shared, self.ep.local, self.drain().now_and_then_all())?;
+        if let Some(ep) = &self.ep {
+            p2p::progress(&ep.shared, ep.local, self.drain(ep).now_and_then_all())?;
+        }
         self.test_without_progress()
     }
 
@@ -46,9 +55,9 @@ impl Request {
 
     /// What waiting on this request must pull from the host: a receive, what its pattern
     /// needs; a send, everything (see [`wait_send`]).
-    fn drain(&self) -> Drain {
+    fn drain(&self, ep: &Endpoint) -> Drain {
         match &*self.op.lock() {
-            Op::Recv(r) => Drain::for_pattern(&self.ep.shared, &r.pattern),
+            Op::Recv(r) => Drain::for_pattern(&ep.shared, &r.pattern),
             Op::Send(SendState::Host { .. }) => Drain::All,
             Op::Send(_) => Drain::Local,
         }
@@ -57,9 +66,9 @@ impl Request {
     /// Cancels a receive that has not matched (MPI 4.1 section 3.8.4); sends are not
     /// cancelled (the request then completes normally and `EP_Test_cancelled` says false).
     pub fn cancel(&self) {
-        if let Op::Recv(r) = &*self.op.lock() {
+        if let (Op::Recv(r), Some(ep)) = (&*self.op.lock(), &self.ep) {
             if !r.is_done() {
-                p2p::cancel_recv(&self.ep.shared, self.ep.local, r);
+                p2p::cancel_recv(&ep.shared, ep.local, r);
             }
         }
     }
@@ -67,7 +76,9 @@ impl Request {
     /// Hands an active request whose handle is being freed to its endpoint, whose progress
     /// completes it (host requests tested, buffers released) when nobody waits for it.
     pub fn orphan(self: &Arc<Self>) {
-        self.ep.state().queues.lock().orphans.push(self.clone());
+        if let Some(ep) = &self.ep {
+            ep.state().queues.lock().orphans.push(self.clone());
+        }
     }
 }
 

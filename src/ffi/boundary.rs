@@ -171,7 +171,9 @@ pub fn remove_endpoint(h: EP_Comm) -> Result<Arc<Endpoint>, Lookup> {
 #[inline]
 pub fn request(h: EP_Request) -> EpResult<Arc<Request>> {
     let r = REQUESTS.get(h).map_err(|why| lookup_error("request", h, why, ERR_REQUEST))?;
-    note_handler(r.ep.errhandler());
+    if let Some(ep) = &r.ep {
+        note_handler(ep.errhandler());
+    }
     Ok(r)
 }
 

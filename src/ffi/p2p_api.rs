@@ -373,11 +373,10 @@ pub unsafe extern "C" fn EP_Imrecv(
         let message = out(message, "message")?;
         let req = out(request, "request")?;
         let (ep, recv) = start_mrecv(buf, count, datatype, message)?;
-        let ep = match ep {
-            Some(ep) => ep,
-            None => return Err(ep_err!(crate::error::ERR_UNSUPPORTED, "EP_Imrecv of EP_MESSAGE_NO_PROC: use EP_Mrecv")),
-        };
-        *req = new_request(Request::new(ep, Op::Recv(recv)))?;
+        *req = new_request(match ep {
+            Some(ep) => Request::new(ep, Op::Recv(recv)),
+            None => Request::completed(Op::Recv(recv)),
+        })?;
         Ok(())
     })
 }

@@ -476,6 +476,11 @@ static void t_proc_null(EP_Comm c)
     CHECK_OK(EP_Mrecv(&y, 1, MPI_INT, &m, &st));
     CHECK(m == EP_MESSAGE_NULL && st.MPI_SOURCE == EP_PROC_NULL, "mrecv no proc");
     EP_Request r;
+    CHECK_OK(EP_Improbe(EP_PROC_NULL, 1, c, &flag, &m, &st));
+    CHECK(flag == 1 && m == EP_MESSAGE_NO_PROC, "improbe proc null");
+    CHECK_OK(EP_Imrecv(&y, 1, MPI_INT, &m, &r));
+    CHECK_OK(EP_Wait(&r, &st));
+    CHECK(m == EP_MESSAGE_NULL && st.MPI_SOURCE == EP_PROC_NULL, "imrecv no proc");
     CHECK_OK(EP_Isend(&x, 1, MPI_INT, EP_PROC_NULL, 1, c, &r));
     CHECK_OK(EP_Wait(&r, EP_STATUS_IGNORE));
 }
