@@ -21,26 +21,37 @@ fn create_team() {
     c_test("create_team");
 }
 
+/// Compiles `tests/c/<name>.c` and runs it once on 2 processes with `args`: (success,
+/// stdout, stderr).
+fn run_once(name: &str, args: &[&str]) -> (bool, String, String) {
+    let exe = compile_c(&project_dir().join("tests/c").join(format!("{name}.c")), name);
+    let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+    let out = mpirun_program(&exe, 2, "1", args, Duration::from_secs(60));
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
+}
+
 #[test]
 fn thread_level_is_checked() {
-    let exe = compile_c(&project_dir().join("tests/c/thread_level.c"), "thread_level");
-    let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
-    let out = mpirun_program(&exe, 2, "1", &[], Duration::from_secs(60));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && stdout.contains("thread_level: PASS"), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let (ok, stdout, stderr) = run_once("thread_level", &[]);
+    assert!(ok && stdout.contains("thread_level: PASS"), "{stdout}\n{stderr}");
 }
 
 #[test]
 fn fatal_handler_names_the_call_and_aborts() {
-    let exe = compile_c(&project_dir().join("tests/c/fatal_error.c"), "fatal_error");
-    let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
-    let out = mpirun_program(&exe, 2, "1", &[], Duration::from_secs(60));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "job survived a fatal error\n{stdout}\n{stderr}");
+    let (ok, stdout, stderr) = run_once("fatal_error", &["bad-rank"]);
+    assert!(!ok, "job survived a fatal error\n{stdout}\n{stderr}");
     assert!(!stdout.contains("still running"), "{stdout}");
     assert!(
         stderr.contains("EPMPI fatal error in EP_Send") && stderr.contains("destination rank 1000000"),
         "stderr does not name the call and cause:\n{stderr}"
     );
+}
+
+#[test]
+fn abort_stops_the_job_and_says_who() {
+    let (ok, stdout, stderr) = run_once("fatal_error", &["abort"]);
+    assert!(!ok, "job survived EP_Abort\n{stdout}\n{stderr}");
+    assert!(!stdout.contains("still running"), "{stdout}");
+    assert!(stderr.contains("EP_Abort called by rank 0 with error code 3"), "stderr:\n{stderr}");
 }

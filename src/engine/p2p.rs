@@ -6,7 +6,7 @@
 //! * [`local`]: same-process senders push into the destination's lock-free inbox (data inline
 //!   for small messages, a packed copy up to 16 KiB, else the sender's buffer, copied once by
 //!   the receiver). No MPI call.
-//! * [`remote`]: the host MPI, with one pre-posted host receive per endpoint for headers and
+//! * [`remote`]: the host MPI, with two pre-posted host receives per endpoint for headers and
 //!   eager data; large and synchronous messages add a data message that goes straight from
 //!   the sender's buffer into the receiver's.
 
@@ -85,7 +85,7 @@ impl Payload {
 #[derive(Default)]
 pub struct Queues {
     pub matching: MatchQueues<Arc<RecvOp>, Payload>,
-    /// The pre-posted host receive for remote headers and eager data.
+    /// The pre-posted host receives for remote headers and eager data.
     pub remote_rx: Option<remote::PrePosted>,
     /// Requests freed while active (`EP_Request_free`), completed by progress.
     pub orphans: Vec<Arc<super::request::Request>>,
@@ -104,13 +104,14 @@ struct RecvState {
 }
 
 /// A receive: posted, matched, or complete. Shared by the request and, while posted, by the
-/// endpoint's posted queue (a local sender completes it from its own thread).
+/// endpoint's posted queue; only the endpoint's thread changes it, but the request handle can
+/// be tested from any thread, hence the atomics and the lock.
 pub struct RecvOp {
     pub buf: UserBuf,
     pub pattern: Pattern,
     done: AtomicBool,
     /// Set once rendezvous data is on its way through the host: only then does polling
-    /// need the state lock (waiting threads spin on read-only atomics otherwise).
+    /// need the state lock.
     host_pending: AtomicBool,
     state: Mutex<RecvState>,
 }
@@ -196,10 +197,17 @@ pub(crate) fn completion_for(env: &Envelope, sent: u64, capacity: usize) -> Comp
     }
 }
 
+/// Unpacks a message's packed data into a user buffer (as much as fits) and says how the
+/// receive ended.
+fn unpack_message(buf: &UserBuf, env: &Envelope, data: &[u8]) -> EpResult<Completion> {
+    let c = completion_for(env, data.len() as u64, buf.bytes());
+    buf.unpack_from(&data[..c.bytes as usize])?;
+    Ok(c)
+}
+
 /// Moves packed bytes into a matched receive.
 pub(crate) fn deliver_bytes(recv: &RecvOp, env: &Envelope, data: &[u8]) -> EpResult<()> {
-    let c = completion_for(env, data.len() as u64, recv.buf.bytes());
-    recv.buf.unpack_from(&data[..c.bytes as usize])?;
+    let c = unpack_message(&recv.buf, env, data)?;
     recv.finish(c);
     Ok(())
 }
@@ -207,18 +215,17 @@ pub(crate) fn deliver_bytes(recv: &RecvOp, env: &Envelope, data: &[u8]) -> EpRes
 /// Moves a matched message that is already in this process (inline, packed, or in a local
 /// sender's buffer) into a user buffer.
 fn deliver_into(buf: &UserBuf, env: &Envelope, payload: Payload) -> EpResult<Completion> {
-    let c = completion_for(env, payload.bytes(), buf.bytes());
     match payload {
-        Payload::Inline { data, .. } => buf.unpack_from(&data[..c.bytes as usize])?,
-        Payload::Eager(data) => buf.unpack_from(&data[..c.bytes as usize])?,
+        Payload::Inline { len, data } => unpack_message(buf, env, &data[..len as usize]),
+        Payload::Eager(data) => unpack_message(buf, env, &data),
         Payload::Local(ls) => {
+            let c = completion_for(env, ls.buf.bytes() as u64, buf.bytes());
             let result = buf.copy_from(&ls.buf, c.bytes as usize);
             ls.done.store(true, Ordering::Release);
-            result?
+            result.map(|()| c)
         }
         Payload::Remote { .. } => unreachable!("remote data goes through a RecvOp"),
     }
-    Ok(c)
 }
 
 /// Moves a matched message into a receive; remote rendezvous data is requested from the host
@@ -349,9 +356,7 @@ impl Catcher<'_> {
         if self.caught.is_some() || !self.pattern.matches(env) {
             return Ok(false);
         }
-        let c = completion_for(env, data.len() as u64, self.buf.bytes());
-        self.buf.unpack_from(&data[..c.bytes as usize])?;
-        self.caught = Some(c);
+        self.caught = Some(unpack_message(self.buf, env, data)?);
         Ok(true)
     }
 }

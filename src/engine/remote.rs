@@ -2,10 +2,11 @@
 //!
 //! A message's header (envelope, protocol, size) and, up to [`REMOTE_EAGER_BYTES`], its packed
 //! data travel as one host message on the communicator's host communicator, with host tag
-//! = destination local index. Each endpoint keeps one host receive pre-posted for them
+//! = destination local index. Each endpoint keeps two host receives pre-posted for them
 //! (`MPI_Irecv(MPI_ANY_SOURCE, my index)`), so arriving packets land at once and draining is
-//! an `MPI_Test`: the fastest path of both Open MPI and MPICH, and one receive per tag keeps
-//! the host's order, hence MPI's non-overtaking. Larger and synchronous messages add a data
+//! an `MPI_Test`: the fastest path of both Open MPI and MPICH. The host fills same-tag
+//! receives in posting order and they are tested in that order, which keeps the host's
+//! order, hence MPI's non-overtaking. Larger and synchronous messages add a data
 //! message on the data communicator, sent from the user's buffer (`MPI_Issend` for
 //! synchronous mode) and received into the matched receive's buffer.
 

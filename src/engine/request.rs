@@ -20,17 +20,26 @@ pub struct Request {
     /// The endpoint whose progress completes the request; `None` for a request that is
     /// complete from the start (`EP_Imrecv` of `EP_MESSAGE_NO_PROC`).
     pub ep: Option<Arc<Endpoint>>,
+    /// What testing this request pulls in when it is not complete, fixed at creation: a
+    /// receive, what its pattern needs; a send through the host, everything (see
+    /// [`wait_send`]); a local send, the local channels.
+    drain: Drain,
     op: Mutex<Op>,
 }
 
 impl Request {
     pub fn new(ep: Arc<Endpoint>, op: Op) -> Arc<Request> {
-        Arc::new(Request { ep: Some(ep), op: Mutex::new(op) })
+        let drain = match &op {
+            Op::Recv(r) => Drain::for_pattern(&ep.shared, &r.pattern),
+            Op::Send(SendState::Host { .. }) => Drain::All,
+            Op::Send(_) => Drain::Local,
+        };
+        Arc::new(Request { ep: Some(ep), drain, op: Mutex::new(op) })
     }
 
     /// A request that is already complete and belongs to no endpoint.
     pub fn completed(op: Op) -> Arc<Request> {
-        Arc::new(Request { ep: None, op: Mutex::new(op) })
+        Arc::new(Request { ep: None, drain: Drain::Local, op: Mutex::new(op) })
     }
 
     /// The outcome if the operation is complete, making progress on the endpoint first when
@@ -40,7 +49,7 @@ impl Request {
             return Ok(Some(c));
         }
         if let Some(ep) = &self.ep {
-            p2p::progress(&ep.shared, ep.local, self.drain(ep).now_and_then_all())?;
+            p2p::progress(&ep.shared, ep.local, self.drain.now_and_then_all())?;
         }
         self.test_without_progress()
     }
@@ -50,16 +59,6 @@ impl Request {
         match &mut *op {
             Op::Send(s) => Ok(s.test()?.then(Completion::default)),
             Op::Recv(r) => Ok(r.poll_host()?.then(|| r.completion())),
-        }
-    }
-
-    /// What waiting on this request must pull from the host: a receive, what its pattern
-    /// needs; a send, everything (see [`wait_send`]).
-    fn drain(&self, ep: &Endpoint) -> Drain {
-        match &*self.op.lock() {
-            Op::Recv(r) => Drain::for_pattern(&ep.shared, &r.pattern),
-            Op::Send(SendState::Host { .. }) => Drain::All,
-            Op::Send(_) => Drain::Local,
         }
     }
 
@@ -129,25 +128,7 @@ pub fn wait(req: &Request) -> EpResult<Completion> {
     }
 }
 
-/// Blocks until a posted receive (of `EP_Mrecv`) completes, progressing its endpoint; host
-/// polls follow each other with no pause.
-pub fn wait_recv(ep: &Endpoint, recv: &RecvOp) -> EpResult<Completion> {
-    let drain = Drain::for_pattern(&ep.shared, &recv.pattern);
-    let mut b = Backoff::new();
-    loop {
-        if recv.poll_host()? {
-            return Ok(recv.completion());
-        }
-        p2p::progress(&ep.shared, ep.local, drain.now_and_then_all())?;
-        if drain == Drain::All && ep.shared.is_multi_process() {
-            b.snooze_after_polling();
-        } else {
-            b.snooze();
-        }
-    }
-}
-
-/// Blocks until a matched rendezvous receive has its data (the host receive completes).
+/// Blocks until a matched receive has its data (rendezvous data comes through the host).
 pub fn wait_recv_matched(shared: &super::comm::CommShared, local: u32, recv: &RecvOp) -> EpResult<Completion> {
     let mut b = Backoff::new();
     while !recv.poll_host()? {

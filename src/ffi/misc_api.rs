@@ -84,7 +84,10 @@ pub unsafe extern "C" fn EP_Get_library_version(version: *mut c_char, len: *mut 
         let mut hostv = vec![0u8; 8192];
         let mut hl: c_int = 0;
         sys::MPI_Get_library_version(hostv.as_mut_ptr() as *mut c_char, &mut hl);
-        let hostv = String::from_utf8_lossy(&hostv[..hl.max(0) as usize]);
+        // Open MPI counts the terminating NUL in the length: stop at the first NUL.
+        let hl = (hl.max(0) as usize).min(hostv.len());
+        let end = hostv[..hl].iter().position(|&b| b == 0).unwrap_or(hl);
+        let hostv = String::from_utf8_lossy(&hostv[..end]);
         let first_line = hostv.lines().next().unwrap_or("unknown host MPI").trim();
         let text = format!("EPMPI {} on {}", env!("CARGO_PKG_VERSION"), first_line);
         let n = text.len().min(EP_MAX_ERROR_STRING as usize - 1);

@@ -350,7 +350,7 @@ pub unsafe extern "C" fn EP_Mrecv(buf: *mut c_void, count: c_int, datatype: MPI_
         let message = out(message, "message")?;
         let (ep, recv) = start_mrecv(buf, count, datatype, message)?;
         let c = match ep {
-            Some(ep) => request::wait_recv(&ep, &recv)?,
+            Some(ep) => request::wait_recv_matched(&ep.shared, ep.local, &recv)?,
             None => recv.completion(),
         };
         write_status(status, &c);

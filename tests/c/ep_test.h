@@ -82,6 +82,15 @@ static int ep_test_expected_rank(int proc, int index)
     return r + index;
 }
 
+/* This endpoint's rank, the size, and its ring neighbours. */
+static void ep_test_ring(EP_Comm comm, int *me, int *size, int *left, int *right)
+{
+    EP_Comm_rank(comm, me);
+    EP_Comm_size(comm, size);
+    *right = (*me + 1) % *size;
+    *left = (*me - 1 + *size) % *size;
+}
+
 #define EP_TEST_BARRIER_TAG 2000000000
 
 /* A barrier over all endpoints of `comm` made of sends and receives through rank 0. */

@@ -22,6 +22,16 @@ static void t_queries(EP_Comm c, int world_rank, int index, int count)
     CHECK(EP_Comm_get_attr(c, 12345, &val, &flag) != EP_SUCCESS, "unknown key accepted");
     CHECK_OK(EP_Comm_test_inter(c, &flag));
     CHECK(flag == 0, "intracomm reported inter");
+    int rsize = -1;
+    CHECK(ep_class(EP_Comm_remote_size(c, &rsize)) == EP_ERR_COMM, "remote size of an intracommunicator");
+    char version[EP_MAX_ERROR_STRING];
+    int vlen = 0;
+    CHECK_OK(EP_Get_library_version(version, &vlen));
+    CHECK(strncmp(version, "EPMPI ", 6) == 0 && vlen == (int)strlen(version), "version '%s'", version);
+    double t0 = EP_Wtime(), t1 = t0;
+    while (t1 == t0)
+        t1 = EP_Wtime();
+    CHECK(t1 > t0 && t1 - t0 < 1.0, "EP_Wtime %g then %g", t0, t1);
     CHECK_OK(EP_Comm_compare(c, c, &cmp));
     CHECK(cmp == EP_IDENT, "compare self %d", cmp);
 
@@ -94,10 +104,8 @@ static void t_all_pairs(EP_Comm c)
 static void t_non_overtaking(EP_Comm c)
 {
     enum { N = 10000 };
-    int me, size;
-    EP_Comm_rank(c, &me);
-    EP_Comm_size(c, &size);
-    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    int me, size, left, right;
+    ep_test_ring(c, &me, &size, &left, &right);
     int *seq = malloc(N * sizeof(int));
     EP_Request *rq = malloc(N * sizeof(EP_Request));
     for (int i = 0; i < N; i++) {
@@ -165,10 +173,8 @@ static void t_wildcard_mixed(EP_Comm c)
 /* Probe, then receive what was probed; Iprobe loop; Mprobe/Mrecv; Improbe/Imrecv. */
 static void t_probes(EP_Comm parent)
 {
-    int me, size;
-    EP_Comm_rank(parent, &me);
-    EP_Comm_size(parent, &size);
-    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    int me, size, left, right;
+    ep_test_ring(parent, &me, &size, &left, &right);
     for (int mode = 0; mode < 4; mode++) {
         /* A communicator per mode: the wildcard probes of one mode see only its message. */
         EP_Comm c;
@@ -227,10 +233,8 @@ static void t_probes(EP_Comm parent)
  * derived datatypes, to the right neighbour (same process or not, depending on shape). */
 static void t_large(EP_Comm c)
 {
-    int me, size;
-    EP_Comm_rank(c, &me);
-    EP_Comm_size(c, &size);
-    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    int me, size, left, right;
+    ep_test_ring(c, &me, &size, &left, &right);
     const int n = 1 << 18; /* 1 MiB of int */
     int *out = malloc(n * sizeof(int)), *in = malloc(n * sizeof(int));
     for (int i = 0; i < n; i++)
@@ -320,10 +324,8 @@ static void t_ssend(EP_Comm c)
 /* Cancel of an unmatched receive; request free of an active send and receive. */
 static void t_cancel_free(EP_Comm c)
 {
-    int me, size;
-    EP_Comm_rank(c, &me);
-    EP_Comm_size(c, &size);
-    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    int me, size, left, right;
+    ep_test_ring(c, &me, &size, &left, &right);
     int y = -1, flag = -1;
     EP_Request r;
     EP_Status st;
@@ -374,10 +376,8 @@ static void t_cancel_free(EP_Comm c)
  * the first part, and the next message is unaffected. Small (eager) and large. */
 static void t_truncate(EP_Comm c)
 {
-    int me, size;
-    EP_Comm_rank(c, &me);
-    EP_Comm_size(c, &size);
-    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    int me, size, left, right;
+    ep_test_ring(c, &me, &size, &left, &right);
     for (int n = 10; n <= 100000; n *= 100) {
         int *out = malloc(n * sizeof(int)), *in = calloc(n, sizeof(int));
         for (int i = 0; i < n; i++)
@@ -409,10 +409,8 @@ static void t_truncate(EP_Comm c)
 /* Waitany / Waitsome / Testany / Testsome / Testall on a mix of requests. */
 static void t_completion_family(EP_Comm c)
 {
-    int me, size;
-    EP_Comm_rank(c, &me);
-    EP_Comm_size(c, &size);
-    int right = (me + 1) % size, left = (me - 1 + size) % size;
+    int me, size, left, right;
+    ep_test_ring(c, &me, &size, &left, &right);
     int out[4] = {me, me + 1, me + 2, me + 3}, in[4] = {-1, -1, -1, -1};
     EP_Request r[5];
     r[4] = EP_REQUEST_NULL; /* null entries are skipped */
