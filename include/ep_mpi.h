@@ -285,6 +285,220 @@ extern "C" {
 #endif // __cplusplus
 
 /**
+ * Blocks until all endpoints of the communicator have entered the barrier (MPI 4.1 section
+ * 6.3). Errors: `EP_ERR_COMM`.
+ */
+int EP_Barrier(EP_Comm comm);
+
+/**
+ * Broadcasts `count` elements of `datatype` in `buf` from rank `root` to every endpoint
+ * (MPI 4.1 section 6.4). Endpoints may use different datatypes with the same type signature.
+ */
+int EP_Bcast(void *buf, int count, MPI_Datatype datatype, int root, EP_Comm comm);
+
+/**
+ * Combines `count` elements from every endpoint with `op` into `recvbuf` of rank `root`
+ * (MPI 4.1 section 6.9.1), in rank order for non-commutative ops. `sendbuf` may be
+ * `MPI_IN_PLACE` at the root (input taken from `recvbuf`); `recvbuf` matters only at the
+ * root. Any predefined or user-defined op, through the host's `MPI_Reduce_local`.
+ */
+int EP_Reduce(const void *sendbuf,
+              void *recvbuf,
+              int count,
+              MPI_Datatype datatype,
+              MPI_Op op,
+              int root,
+              EP_Comm comm);
+
+/**
+ * Combines `count` elements from every endpoint with `op`; every endpoint gets the result
+ * in `recvbuf` (MPI 4.1 section 6.9.6). `sendbuf` may be `MPI_IN_PLACE`.
+ */
+int EP_Allreduce(const void *sendbuf,
+                 void *recvbuf,
+                 int count,
+                 MPI_Datatype datatype,
+                 MPI_Op op,
+                 EP_Comm comm);
+
+/**
+ * Reduces `recvcount * size` elements from every endpoint with `op` and scatters the
+ * result: rank i gets elements `i*recvcount .. (i+1)*recvcount` in `recvbuf` (MPI 4.1
+ * section 6.10.1). `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
+ */
+int EP_Reduce_scatter_block(const void *sendbuf,
+                            void *recvbuf,
+                            int recvcount,
+                            MPI_Datatype datatype,
+                            MPI_Op op,
+                            EP_Comm comm);
+
+/**
+ * Reduces `sum(recvcounts)` elements from every endpoint with `op` and scatters the
+ * result: rank i gets `recvcounts[i]` elements (MPI 4.1 section 6.10.2). `recvcounts` has
+ * one entry per rank. `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
+ */
+int EP_Reduce_scatter(const void *sendbuf,
+                      void *recvbuf,
+                      const int *recvcounts,
+                      MPI_Datatype datatype,
+                      MPI_Op op,
+                      EP_Comm comm);
+
+/**
+ * Inclusive prefix reduction: rank i gets `sendbuf(0) op ... op sendbuf(i)` (MPI 4.1
+ * section 6.11.1), in rank order. `sendbuf` may be `MPI_IN_PLACE`.
+ */
+int EP_Scan(const void *sendbuf,
+            void *recvbuf,
+            int count,
+            MPI_Datatype datatype,
+            MPI_Op op,
+            EP_Comm comm);
+
+/**
+ * Exclusive prefix reduction: rank i > 0 gets `sendbuf(0) op ... op sendbuf(i-1)`; rank
+ * 0's `recvbuf` is left as it is (MPI 4.1 section 6.11.2). `sendbuf` may be `MPI_IN_PLACE`.
+ */
+int EP_Exscan(const void *sendbuf,
+              void *recvbuf,
+              int count,
+              MPI_Datatype datatype,
+              MPI_Op op,
+              EP_Comm comm);
+
+/**
+ * Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`, rank i's
+ * block at element offset `i * recvcount` (MPI 4.1 section 6.5). At the root, `sendbuf` may
+ * be `MPI_IN_PLACE` (its block is already in place); receive arguments matter only there.
+ */
+int EP_Gather(const void *sendbuf,
+              int sendcount,
+              MPI_Datatype sendtype,
+              void *recvbuf,
+              int recvcount,
+              MPI_Datatype recvtype,
+              int root,
+              EP_Comm comm);
+
+/**
+ * Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`: rank i's
+ * `recvcounts[i]` elements at element displacement `displs[i]` (MPI 4.1 section 6.5). Both
+ * arrays have one entry per rank and matter only at the root; `MPI_IN_PLACE` as `EP_Gather`.
+ */
+int EP_Gatherv(const void *sendbuf,
+               int sendcount,
+               MPI_Datatype sendtype,
+               void *recvbuf,
+               const int *recvcounts,
+               const int *displs,
+               MPI_Datatype recvtype,
+               int root,
+               EP_Comm comm);
+
+/**
+ * Scatters rank `root`'s `sendbuf`: rank i gets the block at element offset
+ * `i * sendcount` in its `recvbuf` (MPI 4.1 section 6.6). At the root `recvbuf` may be
+ * `MPI_IN_PLACE` (its block stays where it is); send arguments matter only at the root.
+ */
+int EP_Scatter(const void *sendbuf,
+               int sendcount,
+               MPI_Datatype sendtype,
+               void *recvbuf,
+               int recvcount,
+               MPI_Datatype recvtype,
+               int root,
+               EP_Comm comm);
+
+/**
+ * Scatters rank `root`'s `sendbuf`: rank i gets `sendcounts[i]` elements from element
+ * displacement `displs[i]` (MPI 4.1 section 6.6); arrays of one entry per rank, used at the
+ * root only. `MPI_IN_PLACE` as `EP_Scatter`.
+ */
+int EP_Scatterv(const void *sendbuf,
+                const int *sendcounts,
+                const int *displs,
+                MPI_Datatype sendtype,
+                void *recvbuf,
+                int recvcount,
+                MPI_Datatype recvtype,
+                int root,
+                EP_Comm comm);
+
+/**
+ * Gathers `sendcount` elements from every endpoint into every endpoint's `recvbuf`, rank
+ * i's block at element offset `i * recvcount` (MPI 4.1 section 6.7). `sendbuf` may be
+ * `MPI_IN_PLACE` (each rank's block already in its place in `recvbuf`).
+ */
+int EP_Allgather(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 EP_Comm comm);
+
+/**
+ * `EP_Allgather` with `recvcounts[i]` elements of rank i at element displacement
+ * `displs[i]` (MPI 4.1 section 6.7); arrays of one entry per rank.
+ */
+int EP_Allgatherv(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  const int *recvcounts,
+                  const int *displs,
+                  MPI_Datatype recvtype,
+                  EP_Comm comm);
+
+/**
+ * Every endpoint sends block j of `sendbuf` (element offset `j * sendcount`) to rank j,
+ * which stores it as block i of its `recvbuf` (MPI 4.1 section 6.8). `sendbuf` may be
+ * `MPI_IN_PLACE` (blocks sent from and replaced in `recvbuf`).
+ */
+int EP_Alltoall(const void *sendbuf,
+                int sendcount,
+                MPI_Datatype sendtype,
+                void *recvbuf,
+                int recvcount,
+                MPI_Datatype recvtype,
+                EP_Comm comm);
+
+/**
+ * `EP_Alltoall` with per-rank counts and element displacements on both sides (MPI 4.1
+ * section 6.8); each array has one entry per rank. `sendbuf` may be `MPI_IN_PLACE`.
+ */
+int EP_Alltoallv(const void *sendbuf,
+                 const int *sendcounts,
+                 const int *sdispls,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 const int *recvcounts,
+                 const int *rdispls,
+                 MPI_Datatype recvtype,
+                 EP_Comm comm);
+
+/**
+ * Starts a barrier and returns at once; `*request` completes (through `EP_Wait`, `EP_Test`
+ * and the other completion calls) once every endpoint has entered it (MPI 4.1 section
+ * 6.12.1). Several may be outstanding; start them in the same order on every endpoint.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL request).
+ */
+int EP_Ibarrier(EP_Comm comm, EP_Request *request);
+
+/**
+ * Starts a broadcast of `count` elements of `datatype` in `buf` from rank `root` and returns
+ * at once (MPI 4.1 section 6.12.2); `buf` may be neither read nor written until `*request`
+ * completes. Errors: as `EP_Bcast`, `EP_ERR_ARG` (NULL request).
+ */
+int EP_Ibcast(void *buf,
+              int count,
+              MPI_Datatype datatype,
+              int root,
+              EP_Comm comm,
+              EP_Request *request);
+
+/**
  * Creates an endpoints communicator from a host communicator (array form).
  *
  * Collective over `parent`; call it from one thread per process. Each process asks for
@@ -400,6 +614,25 @@ int EP_Comm_set_errhandler(EP_Comm comm, int handler);
  * Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any thread. MPI 4.1 section 9.3.1.
  */
 int EP_Comm_get_errhandler(EP_Comm comm, int *handler);
+
+/**
+ * Splits the communicator by `color` (MPI 4.1 section 7.4.2): endpoints that pass the same
+ * `color >= 0` get a new communicator whose ranks are ordered by `key`, ties broken by
+ * their rank in `comm`, across all endpoints of all processes; `EP_UNDEFINED` gives
+ * `EP_COMM_NULL`. Endpoints of one process may pass different colors. Collective: every
+ * endpoint of `comm` calls it. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (negative color other
+ * than `EP_UNDEFINED`, NULL `newcomm`). Thread safety: one call per endpoint, concurrently.
+ */
+int EP_Comm_split(EP_Comm comm, int color, int key, EP_Comm *newcomm);
+
+/**
+ * Splits the communicator by type (MPI 4.1 section 7.4.2): with the host's
+ * `MPI_COMM_TYPE_SHARED`, the endpoints of each node (processes that can share memory, as
+ * the host MPI sees them) form one communicator, ranked by `key` then old rank;
+ * `EP_UNDEFINED` gives `EP_COMM_NULL`. `info` is accepted and ignored. Collective over
+ * `comm`. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (another split type, NULL `newcomm`).
+ */
+int EP_Comm_split_type(EP_Comm comm, int split_type, int key, MPI_Info info, EP_Comm *newcomm);
 
 /**
  * Waits for one request; `status` may be `EP_STATUS_IGNORE` (MPI 4.1 section 3.7.3).

@@ -22,6 +22,8 @@ pub struct HostConstants {
     pub message_null: sys::MPI_Message,
     pub request_null: sys::MPI_Request,
     pub info_null: sys::MPI_Info,
+    pub op_null: sys::MPI_Op,
+    pub op_min: sys::MPI_Op,
     pub in_place: *mut c_void,
     pub bottom: *mut c_void,
     pub status_ignore: *mut sys::MPI_Status,
@@ -32,6 +34,7 @@ pub struct HostConstants {
     pub tag_ub_key: c_int,
     pub thread_multiple: c_int,
     pub success: c_int,
+    pub comm_type_shared: c_int,
 }
 
 // SAFETY: the struct holds immutable handle values and addresses of host globals.

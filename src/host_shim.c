@@ -20,6 +20,8 @@ typedef struct epmpi_host_constants {
     MPI_Message message_null;
     MPI_Request request_null;
     MPI_Info info_null;
+    MPI_Op op_null;
+    MPI_Op op_min;
     void *in_place;
     void *bottom;
     MPI_Status *status_ignore;
@@ -30,6 +32,7 @@ typedef struct epmpi_host_constants {
     int tag_ub_key;
     int thread_multiple;
     int success;
+    int comm_type_shared;
 } epmpi_host_constants;
 
 void epmpi_host_constants_get(epmpi_host_constants *out)
@@ -44,6 +47,8 @@ void epmpi_host_constants_get(epmpi_host_constants *out)
     out->message_null = MPI_MESSAGE_NULL;
     out->request_null = MPI_REQUEST_NULL;
     out->info_null = MPI_INFO_NULL;
+    out->op_null = MPI_OP_NULL;
+    out->op_min = MPI_MIN;
     out->in_place = MPI_IN_PLACE;
     out->bottom = MPI_BOTTOM;
     out->status_ignore = MPI_STATUS_IGNORE;
@@ -54,6 +59,7 @@ void epmpi_host_constants_get(epmpi_host_constants *out)
     out->tag_ub_key = MPI_TAG_UB;
     out->thread_multiple = MPI_THREAD_MULTIPLE;
     out->success = MPI_SUCCESS;
+    out->comm_type_shared = MPI_COMM_TYPE_SHARED;
 }
 
 /*

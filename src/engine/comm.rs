@@ -6,6 +6,7 @@
 //! `host_data` carries rendezvous payloads (host tags from a per-communicator counter). Their
 //! own contexts keep communicators apart, as MPI contexts do.
 
+use super::coll::{self, board::Board};
 use super::meeting::Meeting;
 use super::local::Channels;
 use super::p2p::Queues;
@@ -14,6 +15,7 @@ use crate::ep_err;
 use crate::error::{EpResult, ERR_ARG, ERR_NOT_INITIALIZED, ERR_THREAD_LEVEL};
 use crate::host::{self, check, sys, HostComm, HOST};
 use parking_lot::Mutex;
+use std::collections::HashMap;
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -43,6 +45,11 @@ pub struct CommShared {
     pub flavor: Flavor,
     /// Process-local meeting point for collective communicator operations.
     pub meeting: Meeting,
+    /// Where this process's endpoints meet for blocking collectives.
+    pub board: Board,
+    /// Nonblocking collectives some but not all of this process's endpoints have joined,
+    /// by sequence number.
+    pub nb_collectives: Mutex<HashMap<u64, Arc<coll::nonblocking::Instance>>>,
     /// Distinguishes communicators (`EP_Comm_compare` says IDENT only for the same one).
     pub serial: u64,
     next_data_tag: AtomicU32,
@@ -55,6 +62,8 @@ pub struct CommShared {
 pub struct EndpointState {
     /// Matching state, used by the endpoint's own thread.
     pub queues: Mutex<Queues>,
+    /// Number of nonblocking collectives this endpoint has started on the communicator.
+    pub nb_seq: AtomicU64,
 }
 
 impl Drop for CommShared {
@@ -72,13 +81,14 @@ static COMM_SERIAL: AtomicU64 = AtomicU64::new(1);
 static IDENTITY_SERIAL: AtomicU32 = AtomicU32::new(0);
 
 impl CommShared {
-    fn new(host: HostComm, map: RankMap, flavor: Flavor) -> EpResult<CommShared> {
+    pub(crate) fn new(host: HostComm, map: RankMap, flavor: Flavor) -> EpResult<CommShared> {
         let (my_proc, nprocs) = host::rank_size(host)?;
         let mut host_data = HostComm(HOST.comm_null);
         unsafe { check(sys::MPI_Comm_dup(host.0, &mut host_data.0), "MPI_Comm_dup")? };
         let tag_ub = host::tag_ub()?;
         let channels = Channels::new(map.my_count());
-        let endpoints = (0..map.my_count()).map(|_| EndpointState { queues: Mutex::new(Queues::default()) }).collect();
+        let local_count = map.my_count();
+        let endpoints = (0..local_count).map(|_| EndpointState { queues: Mutex::new(Queues::default()), nb_seq: AtomicU64::new(0) }).collect();
         Ok(CommShared {
             host,
             host_data,
@@ -89,6 +99,8 @@ impl CommShared {
             channels,
             flavor,
             meeting: Meeting::default(),
+            board: Board::new(local_count),
+            nb_collectives: Mutex::new(HashMap::new()),
             serial: COMM_SERIAL.fetch_add(1, Ordering::Relaxed),
             next_data_tag: AtomicU32::new(0),
             data_tag_modulus: (tag_ub as u32).saturating_add(1),

@@ -21,6 +21,21 @@ pub struct TypeInfo {
     pub contiguous: bool,
     /// Offset of the first byte from the buffer address (`MPI_Type_get_true_extent`).
     pub true_lb: isize,
+    /// Distance between consecutive elements in memory (`MPI_Type_get_extent`).
+    pub extent: isize,
+    /// Bytes from the first to the last byte of one element (`MPI_Type_get_true_extent`).
+    pub true_extent: isize,
+}
+
+impl TypeInfo {
+    /// Bytes of memory that `count` elements span, from their first byte to their last.
+    pub fn span(&self, count: usize) -> usize {
+        if count == 0 {
+            0
+        } else {
+            (self.true_extent + (count as isize - 1) * self.extent).max(0) as usize
+        }
+    }
 }
 
 static PREDEFINED: Lazy<Vec<(u64, usize)>> = Lazy::new(|| {
@@ -42,7 +57,8 @@ static PREDEFINED: Lazy<Vec<(u64, usize)>> = Lazy::new(|| {
 pub fn type_info(t: sys::MPI_Datatype) -> EpResult<TypeInfo> {
     let bits = handle_bits(t);
     if let Ok(i) = PREDEFINED.binary_search_by_key(&bits, |e| e.0) {
-        return Ok(TypeInfo { size: PREDEFINED[i].1, contiguous: true, true_lb: 0 });
+        let size = PREDEFINED[i].1;
+        return Ok(TypeInfo { size, contiguous: true, true_lb: 0, extent: size as isize, true_extent: size as isize });
     }
     if bits == handle_bits(HOST.datatype_null) {
         return Err(ep_err!(ERR_TYPE, "datatype is MPI_DATATYPE_NULL"));
@@ -54,7 +70,13 @@ pub fn type_info(t: sys::MPI_Datatype) -> EpResult<TypeInfo> {
         check(sys::MPI_Type_get_extent_x(t, &mut lb, &mut extent), "MPI_Type_get_extent_x")?;
         check(sys::MPI_Type_get_true_extent_x(t, &mut tlb, &mut textent), "MPI_Type_get_true_extent_x")?;
     }
-    Ok(TypeInfo { size: size as usize, contiguous: textent == size && extent == size, true_lb: tlb as isize })
+    Ok(TypeInfo {
+        size: size as usize,
+        contiguous: textent == size && extent == size,
+        true_lb: tlb as isize,
+        extent: extent as isize,
+        true_extent: textent as isize,
+    })
 }
 
 /// A user buffer: address, element count, datatype and its layout.
@@ -91,7 +113,7 @@ impl UserBuf {
         self.info.size * self.count as usize
     }
 
-    fn data_ptr(&self) -> *mut u8 {
+    pub fn data_ptr(&self) -> *mut u8 {
         (self.addr as *mut u8).wrapping_offset(self.info.true_lb)
     }
 
@@ -100,6 +122,33 @@ impl UserBuf {
         debug_assert!(self.info.contiguous && out.len() == self.bytes());
         // SAFETY: the user guarantees `count` elements at `addr`.
         unsafe { std::ptr::copy_nonoverlapping(self.data_ptr(), out.as_mut_ptr(), out.len()) };
+    }
+
+    /// Writes the packed data into `out`, which holds exactly `bytes()` bytes.
+    pub fn pack_to(&self, out: &mut [u8]) -> EpResult<()> {
+        debug_assert_eq!(out.len(), self.bytes());
+        if out.is_empty() {
+            return Ok(());
+        }
+        if self.info.contiguous {
+            self.copy_contiguous_to(out);
+            return Ok(());
+        }
+        let mut pos: c_int = 0;
+        unsafe {
+            check(
+                sys::MPI_Pack(
+                    self.addr,
+                    self.count,
+                    self.dtype,
+                    out.as_mut_ptr() as *mut c_void,
+                    c_int::try_from(out.len()).map_err(|_| ep_err!(ERR_COUNT, "more than 2^31-1 bytes to pack"))?,
+                    &mut pos,
+                    HOST.comm_world,
+                ),
+                "MPI_Pack",
+            )
+        }
     }
 
     /// Appends the packed data to `out`.

@@ -1,5 +1,6 @@
 //! The engine below the C interface: communicators, matching, transports, requests.
 
+pub mod coll;
 pub mod comm;
 pub mod datatype;
 pub mod envelope;
@@ -8,6 +9,7 @@ pub mod matching;
 pub mod meeting;
 pub mod p2p;
 pub mod rankmap;
+pub mod split;
 pub mod remote;
 pub mod request;
 pub mod team;

@@ -25,8 +25,13 @@ pub fn identity(world_rank: u32, serial: u32) -> Identity {
 pub struct RankMap {
     locations: Vec<Location>,
     identities: Vec<Identity>,
-    /// Ranks of this process's endpoints, by local index.
-    my_ranks: Vec<i32>,
+    /// Ranks of each process's endpoints, by process then local index.
+    procs: Vec<Vec<i32>>,
+    /// This process's rank in the host communicator.
+    my_proc: u32,
+    /// Ranks are contiguous per process, in process order, and local indices follow rank
+    /// order: hierarchical algorithms then keep MPI's rank order without reordering.
+    blocked: bool,
 }
 
 impl RankMap {
@@ -37,17 +42,52 @@ impl RankMap {
         let total: usize = counts.iter().map(|&c| c as usize).sum();
         let mut locations = Vec::with_capacity(total);
         let mut identities = Vec::with_capacity(total);
-        let mut my_ranks = Vec::new();
         for (p, &c) in counts.iter().enumerate() {
             for i in 0..c {
-                if p as u32 == my_proc {
-                    my_ranks.push(locations.len() as i32);
-                }
                 locations.push(Location { proc: p as u32, local: i });
                 identities.push(identity(world[p], id_bases[p] + i));
             }
         }
-        RankMap { locations, identities, my_ranks }
+        RankMap::from_locations(locations, identities, counts.len(), my_proc)
+    }
+
+    /// Map from one location and identity per rank, over `nprocs` processes. Local indices of
+    /// each process must be `0..count` (each once).
+    pub fn from_locations(locations: Vec<Location>, identities: Vec<Identity>, nprocs: usize, my_proc: u32) -> RankMap {
+        let mut procs: Vec<Vec<i32>> = vec![Vec::new(); nprocs];
+        for (r, l) in locations.iter().enumerate() {
+            let list = &mut procs[l.proc as usize];
+            if list.len() <= l.local as usize {
+                list.resize(l.local as usize + 1, -1);
+            }
+            list[l.local as usize] = r as i32;
+        }
+        debug_assert!(procs.iter().flatten().all(|&r| r >= 0), "local indices must be dense");
+        let mut next = 0i32;
+        let blocked = procs.iter().all(|ranks| {
+            ranks.iter().all(|&r| {
+                let ok = r == next;
+                next += 1;
+                ok
+            })
+        });
+        RankMap { locations, identities, procs, my_proc, blocked }
+    }
+
+    /// True when ranks are contiguous per process, in process order, locals in rank order.
+    #[inline]
+    pub fn is_blocked(&self) -> bool {
+        self.blocked
+    }
+
+    /// Ranks of process `p`'s endpoints in local-index order.
+    pub fn ranks_of(&self, p: u32) -> &[i32] {
+        &self.procs[p as usize]
+    }
+
+    /// Number of processes (with at least one endpoint).
+    pub fn nprocs(&self) -> usize {
+        self.procs.len()
     }
 
     /// Number of endpoints.
@@ -63,12 +103,12 @@ impl RankMap {
 
     /// Rank of this process's endpoint with a local index.
     pub fn my_rank(&self, local: u32) -> i32 {
-        self.my_ranks[local as usize]
+        self.procs[self.my_proc as usize][local as usize]
     }
 
     /// Number of this process's endpoints.
     pub fn my_count(&self) -> usize {
-        self.my_ranks.len()
+        self.procs[self.my_proc as usize].len()
     }
 
     /// Identities in rank order.
@@ -120,6 +160,20 @@ mod tests {
         assert_eq!(m.my_count(), 3);
         assert_eq!(m.my_rank(2), 3);
         assert_eq!(m.identities()[1], identity(2, 20));
+        assert!(m.is_blocked());
+        assert_eq!(m.ranks_of(2), &[1, 2, 3]);
+    }
+
+    #[test]
+    fn interleaved_map_is_not_blocked() {
+        let loc = |proc, local| Location { proc, local };
+        let m = RankMap::from_locations(vec![loc(0, 0), loc(1, 0), loc(0, 1)], vec![1, 2, 3], 2, 0);
+        assert!(!m.is_blocked());
+        assert_eq!(m.ranks_of(0), &[0, 2]);
+        assert_eq!(m.my_rank(1), 2);
+        // Contiguous per process but processes out of order: not blocked either.
+        let m = RankMap::from_locations(vec![loc(1, 0), loc(0, 0)], vec![1, 2], 2, 0);
+        assert!(!m.is_blocked());
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! by `EP_Request_free` before it completes (MPI 4.1 section 3.7.3) keeps its operation
 //! going: a receive stays posted and completes into the user's buffer when it matches.
 
+use super::coll::nonblocking::CollRequest;
 use super::comm::Endpoint;
 use super::p2p::{self, Completion, Drain, RecvOp, SendState};
 use crate::error::EpResult;
@@ -14,6 +15,8 @@ use std::sync::Arc;
 pub enum Op {
     Send(SendState),
     Recv(Arc<RecvOp>),
+    /// A nonblocking collective (`EP_Ibarrier`, `EP_Ibcast`).
+    Coll(CollRequest),
 }
 
 pub struct Request {
@@ -32,7 +35,7 @@ impl Request {
         let drain = match &op {
             Op::Recv(r) => Drain::for_pattern(&ep.shared, &r.pattern),
             Op::Send(SendState::Host { .. }) => Drain::All,
-            Op::Send(_) => Drain::Local,
+            Op::Send(_) | Op::Coll(_) => Drain::Local,
         };
         Arc::new(Request { ep: Some(ep), drain, op: Mutex::new(op) })
     }
@@ -59,6 +62,7 @@ impl Request {
         match &mut *op {
             Op::Send(s) => Ok(s.test()?.then(Completion::default)),
             Op::Recv(r) => Ok(r.poll_host()?.then(|| r.completion())),
+            Op::Coll(c) => Ok(c.test()?.then(Completion::default)),
         }
     }
 

@@ -5,7 +5,7 @@ use super::boundary::{endpoint, out, remove_endpoint, COMMS, DEFAULT_HANDLER};
 use super::types::*;
 use crate::engine::comm::{self, CommShared, Endpoint, ERRORS_ARE_FATAL, ERRORS_RETURN};
 use crate::engine::rankmap::{compare_groups, GroupOrder};
-use crate::engine::team;
+use crate::engine::{split, team};
 use crate::ep_call;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_ARG, ERR_INTERN};
@@ -263,6 +263,44 @@ pub unsafe extern "C" fn EP_Comm_get_errhandler(comm: EP_Comm, handler: *mut c_i
             endpoint(comm)?.errhandler()
         };
         *out(handler, "handler")? = h;
+        Ok(())
+    })
+}
+
+/// Splits the communicator by `color` (MPI 4.1 section 7.4.2): endpoints that pass the same
+/// `color >= 0` get a new communicator whose ranks are ordered by `key`, ties broken by
+/// their rank in `comm`, across all endpoints of all processes; `EP_UNDEFINED` gives
+/// `EP_COMM_NULL`. Endpoints of one process may pass different colors. Collective: every
+/// endpoint of `comm` calls it. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (negative color other
+/// than `EP_UNDEFINED`, NULL `newcomm`). Thread safety: one call per endpoint, concurrently.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_split(comm: EP_Comm, color: c_int, key: c_int, newcomm: *mut EP_Comm) -> c_int {
+    ep_call!("EP_Comm_split", {
+        let ep = endpoint(comm)?;
+        let newcomm = out(newcomm, "newcomm")?;
+        *newcomm = match split::split(&ep, color, key)? {
+            Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler())?,
+            None => EP_COMM_NULL,
+        };
+        Ok(())
+    })
+}
+
+/// Splits the communicator by type (MPI 4.1 section 7.4.2): with the host's
+/// `MPI_COMM_TYPE_SHARED`, the endpoints of each node (processes that can share memory, as
+/// the host MPI sees them) form one communicator, ranked by `key` then old rank;
+/// `EP_UNDEFINED` gives `EP_COMM_NULL`. `info` is accepted and ignored. Collective over
+/// `comm`. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (another split type, NULL `newcomm`).
+#[no_mangle]
+pub unsafe extern "C" fn EP_Comm_split_type(comm: EP_Comm, split_type: c_int, key: c_int, info: MPI_Info, newcomm: *mut EP_Comm) -> c_int {
+    let _ = info;
+    ep_call!("EP_Comm_split_type", {
+        let ep = endpoint(comm)?;
+        let newcomm = out(newcomm, "newcomm")?;
+        *newcomm = match split::split_type(&ep, split_type, key)? {
+            Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler())?,
+            None => EP_COMM_NULL,
+        };
         Ok(())
     })
 }

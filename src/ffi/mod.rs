@@ -3,12 +3,14 @@
 //! errors mapped to codes and passed to the error handler.
 
 pub mod boundary;
+pub mod coll_api;
 pub mod comm_api;
 pub mod completion_api;
 pub mod misc_api;
 pub mod p2p_api;
 pub mod types;
 
+pub use coll_api::*;
 pub use comm_api::*;
 pub use completion_api::*;
 pub use misc_api::*;

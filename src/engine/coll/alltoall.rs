@@ -1,0 +1,122 @@
+//! `EP_Alltoall(v)` (MPI 4.1 section 6.8).
+//!
+//! The leader packs, for each destination process, every local endpoint's blocks for that
+//! process's endpoints (sources in local order, destinations in the destination's local
+//! order), one host `MPI_Alltoallv` of bytes swaps the chunks, and each endpoint unpacks its
+//! block from every rank. With `MPI_IN_PLACE` the blocks come from the receive buffers; all
+//! are packed before any is overwritten.
+
+use super::board::{Kind, Scratch};
+use super::host_bytes::{self, c_bytes, displs_of};
+use super::{process_ordered, Blocks, Layout};
+use crate::engine::comm::Endpoint;
+use crate::ep_err;
+use crate::error::{EpResult, ERR_TRUNCATE};
+use crate::host::{check, sys, HOST};
+
+pub struct AlltoallvArgs<'a> {
+    /// `None`: `MPI_IN_PLACE` (blocks sent from `recv`).
+    pub send: Option<Blocks<'a>>,
+    pub recv: Blocks<'a>,
+}
+
+pub fn alltoallv(ep: &Endpoint, args: &AlltoallvArgs) -> EpResult<()> {
+    let s = &ep.shared;
+    if process_ordered(s) {
+        let r = &args.recv;
+        return unsafe {
+            match (&args.send, r.layout) {
+                (None, Layout::Uniform(rc)) => check(
+                    sys::MPI_Alltoall(HOST.in_place, 0, HOST.byte, r.base, rc, r.dtype, s.host.0),
+                    "MPI_Alltoall",
+                ),
+                (Some(sb), Layout::Uniform(rc)) => match sb.layout {
+                    Layout::Uniform(sc) => {
+                        check(sys::MPI_Alltoall(sb.base, sc, sb.dtype, r.base, rc, r.dtype, s.host.0), "MPI_Alltoall")
+                    }
+                    Layout::Varied { .. } => unreachable!("alltoall layouts are both uniform or both varied"),
+                },
+                (send, Layout::Varied { counts: rcounts, displs: rdispls }) => {
+                    let (sb, sc, sd, st) = match send {
+                        Some(Blocks { base, dtype, layout: Layout::Varied { counts, displs }, .. }) => {
+                            (*base as *const _, counts.as_ptr(), displs.as_ptr(), *dtype)
+                        }
+                        _ => (HOST.in_place as *const _, std::ptr::null(), std::ptr::null(), HOST.byte),
+                    };
+                    check(
+                        sys::MPI_Alltoallv(sb, sc, sd, st, r.base, rcounts.as_ptr(), rdispls.as_ptr(), r.dtype, s.host.0),
+                        "MPI_Alltoallv",
+                    )
+                }
+            }
+        };
+    }
+    let n = s.local_count();
+    s.board.run(
+        ep.local as usize,
+        Kind::Alltoallv,
+        args,
+        false,
+        |all, scratch: &mut Scratch| {
+            let nprocs = s.map.nprocs() as u32;
+            // Send side: chunk per destination process.
+            let mut scounts = Vec::with_capacity(nprocs as usize);
+            let total: usize = all
+                .iter()
+                .map(|a| {
+                    let from = a.send.as_ref().unwrap_or(&a.recv);
+                    (0..s.map.size() as i32).map(|d| from.bytes(d)).sum::<usize>()
+                })
+                .sum();
+            let data = scratch.bytes2.resize(total);
+            let mut at = 0;
+            for q in 0..nprocs {
+                let start = at;
+                for a in all {
+                    let from = a.send.as_ref().unwrap_or(&a.recv);
+                    for &d in s.map.ranks_of(q) {
+                        let len = from.bytes(d);
+                        from.of(d).pack_to(&mut data[at..at + len])?;
+                        at += len;
+                    }
+                }
+                scounts.push(c_bytes(at - start)?);
+            }
+            // Receive side: where each (source rank, local destination) block lands.
+            scratch.offsets.clear();
+            scratch.offsets.resize(s.map.size() * n, 0);
+            let mut rcounts = Vec::with_capacity(nprocs as usize);
+            let mut at = 0;
+            for p in 0..nprocs {
+                let start = at;
+                for &src in s.map.ranks_of(p) {
+                    for (d, a) in all.iter().enumerate() {
+                        scratch.offsets[src as usize * n + d] = at;
+                        at += a.recv.bytes(src);
+                    }
+                }
+                rcounts.push(c_bytes(at - start)?);
+            }
+            if s.is_multi_process() {
+                let (sdispls, rdispls) = (displs_of(&scounts)?, displs_of(&rcounts)?);
+                let recv = scratch.bytes.resize(at).as_mut_ptr();
+                host_bytes::alltoallv(scratch.bytes2.ptr(), &scounts, &sdispls, recv, &rcounts, &rdispls, s.host)?;
+            } else {
+                if at != total {
+                    return Err(ep_err!(ERR_TRUNCATE, "send and receive counts describe different amounts of data"));
+                }
+                std::mem::swap(&mut scratch.bytes, &mut scratch.bytes2);
+            }
+            Ok(())
+        },
+        |me, scratch| {
+            let data = scratch.bytes.as_ref();
+            for src in 0..s.map.size() as i32 {
+                let at = scratch.offsets[src as usize * n + ep.local as usize];
+                let len = me.recv.bytes(src);
+                me.recv.of(src).unpack_from(&data[at..at + len])?;
+            }
+            Ok(())
+        },
+    )
+}

@@ -1,0 +1,93 @@
+//! `EP_Barrier` and `EP_Bcast` (MPI 4.1 sections 6.3 and 6.4).
+
+use super::board::Kind;
+use super::{host_bytes, process_ordered};
+use crate::engine::comm::Endpoint;
+use crate::engine::datatype::UserBuf;
+use crate::error::EpResult;
+use crate::host::{check, sys};
+
+/// Barrier over all endpoints: the process's endpoints meet, the leader joins the host
+/// barrier, everyone leaves.
+pub fn barrier(ep: &Endpoint) -> EpResult<()> {
+    let s = &ep.shared;
+    s.board.run(
+        ep.local as usize,
+        Kind::Barrier,
+        &(),
+        false,
+        |_, _| if s.is_multi_process() { host_bytes::barrier(s.host) } else { Ok(()) },
+        |_, _| Ok(()),
+    )
+}
+
+/// Above this many bytes, endpoints copy straight from the buffer the data is in (the root's,
+/// or the one the host broadcast landed in) rather than through the leader's scratch space.
+const DIRECT_COPY_BYTES: usize = 16 * 1024;
+
+pub struct BcastArgs {
+    buf: UserBuf,
+    rank: i32,
+}
+
+/// Broadcast from rank `root` (checked by the caller) of `buf`.
+pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
+    let s = &ep.shared;
+    let root_loc = s.location(root).expect("root checked by the caller");
+    if process_ordered(s) {
+        if !s.is_multi_process() {
+            return Ok(());
+        }
+        return unsafe { check(sys::MPI_Bcast(buf.addr, buf.count, buf.dtype, root_loc.proc as i32, s.host.0), "MPI_Bcast") };
+    }
+    let bytes = buf.bytes();
+    let direct = bytes > DIRECT_COPY_BYTES && s.local_count() > 1;
+    let root_here = root_loc.proc == s.my_proc;
+    s.board.run(
+        ep.local as usize,
+        Kind::Bcast,
+        &BcastArgs { buf, rank: ep.rank },
+        direct,
+        |all, scratch| {
+            // Where this process's copy of the data is: a contiguous user buffer when one
+            // will do, else packed in the scratch space.
+            let source = if root_here {
+                let r = all[root_loc.local as usize];
+                (direct && r.buf.info.contiguous).then_some(r)
+            } else {
+                all.iter().find(|a| direct && a.buf.info.contiguous).copied()
+            };
+            match source {
+                Some(a) => {
+                    scratch.shared_src = a.buf.data_ptr();
+                    if s.is_multi_process() {
+                        host_bytes::bcast(a.buf.data_ptr(), bytes, root_loc.proc as i32, s.host)?;
+                    }
+                }
+                None => {
+                    scratch.shared_src = std::ptr::null_mut();
+                    let data = scratch.bytes.resize(bytes);
+                    if root_here {
+                        all[root_loc.local as usize].buf.pack_to(data)?;
+                    }
+                    if s.is_multi_process() {
+                        host_bytes::bcast(data.as_mut_ptr(), bytes, root_loc.proc as i32, s.host)?;
+                    }
+                }
+            }
+            Ok(())
+        },
+        |me, scratch| {
+            if me.rank == root || me.buf.data_ptr() == scratch.shared_src {
+                return Ok(());
+            }
+            let data = if scratch.shared_src.is_null() {
+                scratch.bytes.as_ref()
+            } else {
+                // SAFETY: the source endpoint waits (hold) until everyone has copied.
+                unsafe { std::slice::from_raw_parts(scratch.shared_src, bytes) }
+            };
+            me.buf.unpack_from(data)
+        },
+    )
+}

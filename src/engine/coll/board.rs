@@ -1,0 +1,254 @@
+//! The board: where the endpoints of one process meet for each blocking collective.
+//!
+//! Every endpoint pins its arguments on its own slot (sequence number, kind, pointer to its
+//! argument struct, which lives on its stack until the collective returns). The leader (local
+//! index 0) waits until every slot shows the current sequence number, then does the
+//! process's part of the collective with all arguments in local-index order (combine through
+//! shared memory, at most one host MPI collective) and releases the others. Then every
+//! endpoint runs its own "after" part (copy its result out) in parallel.
+//!
+//! No lock and no fixed-size array: one slot per endpoint of the communicator, spin-then-
+//! yield waiting (endpoints may outnumber cores). The leader's scratch space is reused from
+//! one collective to the next without synchronisation beyond the protocol itself: the leader
+//! writes it only after every endpoint has arrived at the next collective, that is, after
+//! every endpoint has finished reading it in the previous one.
+
+use crate::ep_err;
+use crate::error::{EpError, EpResult, ERR_OTHER};
+use crate::engine::request::Backoff;
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering};
+
+/// Which collective an endpoint called; all endpoints of a collective must call the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Kind {
+    Barrier = 1,
+    Bcast,
+    Reduce,
+    Allreduce,
+    Gatherv,
+    Scatterv,
+    Allgatherv,
+    Alltoallv,
+    ReduceScatter,
+    Scan,
+    Exscan,
+}
+
+#[repr(align(128))]
+struct Slot {
+    seq: AtomicU64,
+    kind: AtomicU32,
+    args: AtomicPtr<()>,
+}
+
+/// Cache-line padded counter.
+#[repr(align(128))]
+struct Padded(AtomicU64);
+
+/// Scratch memory owned by the leader during its part, read by everyone after the release.
+pub struct Scratch {
+    /// Packed bytes or typed elements (16-byte aligned, enough for every MPI type).
+    pub bytes: AlignedBuf,
+    /// A second buffer, for collectives that receive into one and send from another.
+    pub bytes2: AlignedBuf,
+    /// Byte offsets of each local endpoint's part in `bytes` (or whatever the collective
+    /// needs to tell the endpoints).
+    pub offsets: Vec<usize>,
+    /// Data that endpoints copy from straight out of another endpoint's buffer (null: none).
+    pub shared_src: *mut u8,
+}
+
+pub struct Board {
+    slots: Box<[Slot]>,
+    released: Padded,
+    finished: Padded,
+    error: UnsafeCell<Option<EpError>>,
+    scratch: UnsafeCell<Scratch>,
+}
+
+// SAFETY: `error` and `scratch` are written by the leader only between the arrival of every
+// endpoint and the release, and read by the others only after the release (see module doc).
+unsafe impl Sync for Board {}
+unsafe impl Send for Board {}
+
+impl Board {
+    pub fn new(n: usize) -> Board {
+        Board {
+            slots: (0..n)
+                .map(|_| Slot { seq: AtomicU64::new(0), kind: AtomicU32::new(0), args: AtomicPtr::new(std::ptr::null_mut()) })
+                .collect(),
+            released: Padded(AtomicU64::new(0)),
+            finished: Padded(AtomicU64::new(0)),
+            error: UnsafeCell::new(None),
+            scratch: UnsafeCell::new(Scratch {
+                bytes: AlignedBuf::default(),
+                bytes2: AlignedBuf::default(),
+                offsets: Vec::new(),
+                shared_src: std::ptr::null_mut(),
+            }),
+        }
+    }
+
+    /// Number of endpoints meeting here.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Runs one collective for the endpoint with local index `me`.
+    ///
+    /// `leader` runs once, on local index 0, with every endpoint's arguments in local order
+    /// and the scratch space; `after` runs on every endpoint once the leader is done (not when
+    /// the leader failed), with its own arguments and the scratch space. With `hold`, nobody
+    /// returns before everyone has finished `after` (for collectives whose `after` reads
+    /// another endpoint's user buffer); every endpoint must pass the same `hold`.
+    pub fn run<A>(
+        &self,
+        me: usize,
+        kind: Kind,
+        args: &A,
+        hold: bool,
+        leader: impl FnOnce(&[&A], &mut Scratch) -> EpResult<()>,
+        after: impl FnOnce(&A, &Scratch) -> EpResult<()>,
+    ) -> EpResult<()> {
+        let n = self.slots.len();
+        let slot = &self.slots[me];
+        let seq = slot.seq.load(Ordering::Relaxed) + 1;
+        slot.kind.store(kind as u32, Ordering::Relaxed);
+        slot.args.store(args as *const A as *mut (), Ordering::Relaxed);
+        slot.seq.store(seq, Ordering::Release);
+        if me == 0 {
+            let mut b = Backoff::new();
+            for other in &self.slots[1..] {
+                while other.seq.load(Ordering::Acquire) != seq {
+                    b.snooze();
+                }
+            }
+            // SAFETY: every endpoint is waiting for the release; nobody reads these now.
+            let (error, scratch) = unsafe { (&mut *self.error.get(), &mut *self.scratch.get()) };
+            *error = match self.slots.iter().find(|s| s.kind.load(Ordering::Relaxed) != kind as u32) {
+                Some(s) => Some(ep_err!(
+                    ERR_OTHER,
+                    "endpoints of one process called different collectives at the same point ({kind:?} and kind {}); \
+                     every rank must call the same collectives in the same order",
+                    s.kind.load(Ordering::Relaxed)
+                )),
+                None => {
+                    // SAFETY: each pointer is the `&A` of a waiting endpoint (same kind, so
+                    // same argument type).
+                    let all: Vec<&A> = self.slots.iter().map(|s| unsafe { &*(s.args.load(Ordering::Relaxed) as *const A) }).collect();
+                    leader(&all, scratch).err()
+                }
+            };
+            self.released.0.store(seq, Ordering::Release);
+        } else {
+            let mut b = Backoff::new();
+            while self.released.0.load(Ordering::Acquire) != seq {
+                b.snooze();
+            }
+        }
+        // SAFETY: after the release the leader writes neither until everyone arrives again.
+        let (error, scratch) = unsafe { (&*self.error.get(), &*self.scratch.get()) };
+        let result = match error {
+            Some(e) => Err(e.clone()),
+            None => after(args, scratch),
+        };
+        if hold && n > 1 {
+            let target = seq * n as u64;
+            let done = self.finished.0.fetch_add(1, Ordering::AcqRel) + 1;
+            let mut b = Backoff::new();
+            let mut seen = done;
+            while seen < target {
+                b.snooze();
+                seen = self.finished.0.load(Ordering::Acquire);
+            }
+        } else {
+            // Keep the count in step so that a later `hold` knows its target.
+            self.finished.0.fetch_add(1, Ordering::Relaxed);
+        }
+        result
+    }
+}
+
+/// A growable byte buffer aligned to 16 bytes, so typed elements of any MPI type fit.
+#[derive(Default)]
+pub struct AlignedBuf {
+    words: Vec<u128>,
+    len: usize,
+}
+
+impl AlignedBuf {
+    /// Makes room for `len` bytes (contents unspecified) and returns them.
+    pub fn resize(&mut self, len: usize) -> &mut [u8] {
+        let words = len.div_ceil(16);
+        if self.words.len() < words {
+            self.words.resize(words, 0);
+        }
+        self.len = len;
+        self.as_mut()
+    }
+
+    pub fn as_mut(&mut self) -> &mut [u8] {
+        // SAFETY: `words` holds at least `len` bytes.
+        unsafe { std::slice::from_raw_parts_mut(self.words.as_mut_ptr() as *mut u8, self.len) }
+    }
+
+    pub fn as_ref(&self) -> &[u8] {
+        // SAFETY: as above.
+        unsafe { std::slice::from_raw_parts(self.words.as_ptr() as *const u8, self.len) }
+    }
+
+    pub fn ptr(&self) -> *mut u8 {
+        self.words.as_ptr() as *mut u8
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// Many rounds of a sum over 4 threads: every round's result is exact, so no round
+    /// mixes with the next one.
+    #[test]
+    fn rounds_stay_apart() {
+        let board = Arc::new(Board::new(4));
+        let threads: Vec<_> = (0..4usize)
+            .map(|me| {
+                let board = board.clone();
+                std::thread::spawn(move || {
+                    for round in 0..2000u64 {
+                        let input = round * 4 + me as u64;
+                        let mut out = 0u64;
+                        board
+                            .run(
+                                me,
+                                Kind::Allreduce,
+                                &input,
+                                round % 3 == 0,
+                                |all, s| {
+                                    let sum: u64 = all.iter().map(|x| **x).sum();
+                                    s.bytes.resize(8).copy_from_slice(&sum.to_ne_bytes());
+                                    Ok(())
+                                },
+                                |_, s| {
+                                    out = u64::from_ne_bytes(s.bytes.as_ref().try_into().unwrap());
+                                    Ok(())
+                                },
+                            )
+                            .unwrap();
+                        assert_eq!(out, 16 * round + 6);
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+    }
+}

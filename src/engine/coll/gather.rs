@@ -1,0 +1,269 @@
+//! `EP_Gather(v)`, `EP_Scatter(v)`, `EP_Allgather(v)` (MPI 4.1 sections 6.5-6.7).
+//!
+//! Each process moves its endpoints' blocks packed, in local order, in one host `MPI_Gatherv`
+//! / `MPI_Scatterv` / `MPI_Allgatherv` of bytes; receivers place every rank's block by the
+//! rank map, so any map (contiguous or interleaved ranks) gives MPI's rank order.
+
+use super::board::{Kind, Scratch};
+use super::host_bytes::{self, c_bytes, displs_of};
+use super::{process_ordered, Blocks, Layout};
+use crate::engine::comm::{CommShared, Endpoint};
+use crate::engine::datatype::UserBuf;
+use crate::ep_err;
+use crate::error::{EpResult, ERR_TRUNCATE};
+use crate::host::{check, sys, HOST};
+use std::os::raw::{c_int, c_void};
+
+pub struct GathervArgs<'a> {
+    /// `None`: `MPI_IN_PLACE` at the root.
+    pub send: Option<UserBuf>,
+    /// The root's receive blocks (`None` elsewhere).
+    pub recv: Option<Blocks<'a>>,
+    pub root: i32,
+    pub rank: i32,
+}
+
+pub struct ScattervArgs<'a> {
+    /// The root's send blocks (`None` elsewhere).
+    pub send: Option<Blocks<'a>>,
+    /// `None`: `MPI_IN_PLACE` at the root.
+    pub recv: Option<UserBuf>,
+    pub root: i32,
+    pub rank: i32,
+}
+
+pub struct AllgathervArgs<'a> {
+    /// `None`: `MPI_IN_PLACE` (the rank's block is already in `recv`).
+    pub send: Option<UserBuf>,
+    pub recv: Blocks<'a>,
+    pub rank: i32,
+}
+
+/// (address, count, datatype) of a send buffer for the host call, `MPI_IN_PLACE` for `None`.
+fn host_send(b: &Option<UserBuf>) -> (*const c_void, c_int, sys::MPI_Datatype) {
+    match b {
+        Some(b) => (b.addr, b.count, b.dtype),
+        None => (HOST.in_place, 0, HOST.byte),
+    }
+}
+
+/// (address, count, counts, displs, datatype) of blocks for the host call.
+fn host_blocks(b: &Option<Blocks>) -> (*mut c_void, c_int, *const c_int, *const c_int, sys::MPI_Datatype) {
+    match b {
+        Some(Blocks { base, dtype, layout: Layout::Uniform(n), .. }) => (*base, *n, std::ptr::null(), std::ptr::null(), *dtype),
+        Some(Blocks { base, dtype, layout: Layout::Varied { counts, displs }, .. }) => {
+            (*base, 0, counts.as_ptr(), displs.as_ptr(), *dtype)
+        }
+        None => (std::ptr::null_mut(), 0, std::ptr::null(), std::ptr::null(), HOST.byte),
+    }
+}
+
+fn is_varied(b: &Option<Blocks>) -> bool {
+    matches!(b, Some(Blocks { layout: Layout::Varied { .. }, .. }))
+}
+
+/// Packs `bufs` one after the other into `out`, returning each one's byte offset.
+fn pack_all<'b>(bufs: impl Iterator<Item = Option<&'b UserBuf>>, out: &mut super::board::AlignedBuf) -> EpResult<usize> {
+    let bufs: Vec<Option<&UserBuf>> = bufs.collect();
+    let total: usize = bufs.iter().map(|b| b.map_or(0, |b| b.bytes())).sum();
+    let data = out.resize(total);
+    let mut at = 0;
+    for b in bufs.into_iter().flatten() {
+        b.pack_to(&mut data[at..at + b.bytes()])?;
+        at += b.bytes();
+    }
+    Ok(total)
+}
+
+/// Unpacks `n` bytes at `at` of `data` into `dst`, refusing to read past the data (type
+/// signatures of sender and receiver that differ, which MPI makes erroneous).
+fn unpack_checked(dst: &UserBuf, data: &[u8], at: usize, n: usize) -> EpResult<()> {
+    match data.get(at..at + n) {
+        Some(d) => dst.unpack_from(d),
+        None => Err(ep_err!(ERR_TRUNCATE, "received fewer bytes than the receive counts say: type signatures of sender and receiver differ")),
+    }
+}
+
+/// Byte counts per process of blocks laid out by `blocks`, leaving out `skip`'s block.
+fn proc_counts(s: &CommShared, blocks: &Blocks, skip: Option<i32>) -> EpResult<Vec<c_int>> {
+    (0..s.map.nprocs() as u32)
+        .map(|p| c_bytes(s.map.ranks_of(p).iter().filter(|&&r| Some(r) != skip).map(|&r| blocks.bytes(r)).sum()))
+        .collect()
+}
+
+pub fn gatherv(ep: &Endpoint, args: &GathervArgs) -> EpResult<()> {
+    let s = &ep.shared;
+    let root_loc = s.location(args.root).expect("root checked by the caller");
+    if process_ordered(s) {
+        let (sb, sc, st) = host_send(&args.send);
+        let (rb, rc, rcounts, rdispls, rt) = host_blocks(&args.recv);
+        let root = root_loc.proc as i32;
+        return unsafe {
+            if is_varied(&args.recv) {
+                check(sys::MPI_Gatherv(sb, sc, st, rb, rcounts, rdispls, rt, root, s.host.0), "MPI_Gatherv")
+            } else {
+                check(sys::MPI_Gather(sb, sc, st, rb, rc, rt, root, s.host.0), "MPI_Gather")
+            }
+        };
+    }
+    let root_here = root_loc.proc == s.my_proc;
+    let root_in_place = |all: &[&GathervArgs]| root_here && all[root_loc.local as usize].send.is_none();
+    s.board.run(
+        ep.local as usize,
+        Kind::Gatherv,
+        args,
+        false,
+        |all, scratch: &mut Scratch| {
+            let total = pack_all(all.iter().map(|a| a.send.as_ref()), &mut scratch.bytes2)?;
+            scratch.offsets.clear();
+            if !root_here {
+                return host_bytes::gatherv(&scratch.bytes2.as_ref()[..total], std::ptr::null_mut(), &[], &[], root_loc.proc as i32, s.host);
+            }
+            let blocks = all[root_loc.local as usize].recv.expect("the root has receive blocks");
+            let skip = root_in_place(all).then_some(args.root);
+            let counts = proc_counts(s, &blocks, skip)?;
+            let displs = displs_of(&counts)?;
+            if s.is_multi_process() {
+                let sum: usize = counts.iter().map(|&c| c as usize).sum();
+                let recv = scratch.bytes.resize(sum).as_mut_ptr();
+                host_bytes::gatherv(&scratch.bytes2.as_ref()[..total], recv, &counts, &displs, root_loc.proc as i32, s.host)?;
+            } else {
+                std::mem::swap(&mut scratch.bytes, &mut scratch.bytes2);
+            }
+            scratch.offsets.extend(displs.iter().map(|&d| d as usize));
+            Ok(())
+        },
+        |me, scratch| {
+            if me.rank != me.root {
+                return Ok(());
+            }
+            let blocks = me.recv.expect("the root has receive blocks");
+            let data = scratch.bytes.as_ref();
+            for p in 0..s.map.nprocs() as u32 {
+                let mut at = scratch.offsets[p as usize];
+                for &r in s.map.ranks_of(p) {
+                    if r == me.rank && me.send.is_none() {
+                        continue;
+                    }
+                    unpack_checked(&blocks.of(r), data, at, blocks.bytes(r))?;
+                    at += blocks.bytes(r);
+                }
+            }
+            Ok(())
+        },
+    )
+}
+
+pub fn scatterv(ep: &Endpoint, args: &ScattervArgs) -> EpResult<()> {
+    let s = &ep.shared;
+    let root_loc = s.location(args.root).expect("root checked by the caller");
+    if process_ordered(s) {
+        let (sb, sc, scounts, sdispls, st) = host_blocks(&args.send);
+        let (rb, rc, rt) = match &args.recv {
+            Some(b) => (b.addr, b.count, b.dtype),
+            None => (HOST.in_place as *mut c_void, 0, HOST.byte),
+        };
+        let root = root_loc.proc as i32;
+        return unsafe {
+            if is_varied(&args.send) {
+                check(sys::MPI_Scatterv(sb, scounts, sdispls, st, rb, rc, rt, root, s.host.0), "MPI_Scatterv")
+            } else {
+                check(sys::MPI_Scatter(sb, sc, st, rb, rc, rt, root, s.host.0), "MPI_Scatter")
+            }
+        };
+    }
+    let root_here = root_loc.proc == s.my_proc;
+    s.board.run(
+        ep.local as usize,
+        Kind::Scatterv,
+        args,
+        false,
+        |all, scratch: &mut Scratch| {
+            // This process's share: its endpoints' blocks in local order.
+            scratch.offsets.clear();
+            let mut mine = 0;
+            for a in all {
+                scratch.offsets.push(mine);
+                mine += a.recv.map_or(0, |b| b.bytes());
+            }
+            let mut counts = Vec::new();
+            let mut displs = Vec::new();
+            if root_here {
+                let root = all[root_loc.local as usize];
+                let blocks = root.send.expect("the root has send blocks");
+                let skip = root.recv.is_none().then_some(args.root);
+                counts = proc_counts(s, &blocks, skip)?;
+                displs = displs_of(&counts)?;
+                let order: Vec<UserBuf> = (0..s.map.nprocs() as u32)
+                    .flat_map(|p| s.map.ranks_of(p).iter().copied())
+                    .filter(|&r| Some(r) != skip)
+                    .map(|r| blocks.of(r))
+                    .collect();
+                pack_all(order.iter().map(Some), &mut scratch.bytes2)?;
+            }
+            if s.is_multi_process() {
+                let recv = scratch.bytes.resize(mine);
+                host_bytes::scatterv(scratch.bytes2.ptr(), &counts, &displs, recv, root_loc.proc as i32, s.host)
+            } else {
+                std::mem::swap(&mut scratch.bytes, &mut scratch.bytes2);
+                Ok(())
+            }
+        },
+        |me, scratch| match &me.recv {
+            Some(b) => unpack_checked(b, scratch.bytes.as_ref(), scratch.offsets[ep.local as usize], b.bytes()),
+            None => Ok(()),
+        },
+    )
+}
+
+pub fn allgatherv(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
+    let s = &ep.shared;
+    if process_ordered(s) {
+        let (sb, sc, st) = host_send(&args.send);
+        let (rb, rc, rcounts, rdispls, rt) = host_blocks(&Some(args.recv));
+        return unsafe {
+            match args.recv.layout {
+                Layout::Varied { .. } => check(sys::MPI_Allgatherv(sb, sc, st, rb, rcounts, rdispls, rt, s.host.0), "MPI_Allgatherv"),
+                Layout::Uniform(_) => check(sys::MPI_Allgather(sb, sc, st, rb, rc, rt, s.host.0), "MPI_Allgather"),
+            }
+        };
+    }
+    s.board.run(
+        ep.local as usize,
+        Kind::Allgatherv,
+        args,
+        false,
+        |all, scratch: &mut Scratch| {
+            let own: Vec<UserBuf> = all.iter().map(|a| a.send.unwrap_or_else(|| a.recv.of(a.rank))).collect();
+            let total = pack_all(own.iter().map(Some), &mut scratch.bytes2)?;
+            let counts = proc_counts(s, &all[0].recv, None)?;
+            let displs = displs_of(&counts)?;
+            if s.is_multi_process() {
+                let sum: usize = counts.iter().map(|&c| c as usize).sum();
+                let recv = scratch.bytes.resize(sum).as_mut_ptr();
+                host_bytes::allgatherv(&scratch.bytes2.as_ref()[..total], recv, &counts, &displs, s.host)?;
+            } else {
+                std::mem::swap(&mut scratch.bytes, &mut scratch.bytes2);
+            }
+            scratch.offsets.clear();
+            scratch.offsets.extend(displs.iter().map(|&d| d as usize));
+            Ok(())
+        },
+        |me, scratch| {
+            let data = scratch.bytes.as_ref();
+            // Process offsets follow the leader's receive counts; each endpoint places blocks
+            // by its own, which MPI requires to describe the same bytes.
+            for p in 0..s.map.nprocs() as u32 {
+                let mut at = scratch.offsets[p as usize];
+                for &r in s.map.ranks_of(p) {
+                    let n = me.recv.bytes(r);
+                    if !(r == me.rank && me.send.is_none()) {
+                        unpack_checked(&me.recv.of(r), data, at, n)?;
+                    }
+                    at += n;
+                }
+            }
+            Ok(())
+        },
+    )
+}

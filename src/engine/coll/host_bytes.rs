@@ -1,0 +1,130 @@
+//! Host MPI collectives on packed bytes, as the process leaders call them.
+//!
+//! Packed data lets each process carry all its endpoints' contributions in one host call
+//! whatever their datatypes; sizes are in bytes, so one process's share of one call is
+//! limited to `2^31 - 1` bytes (the host's `int` counts), which is checked.
+
+use crate::ep_err;
+use crate::error::{EpResult, ERR_COUNT};
+use crate::host::{check, sys, HostComm, HOST};
+use std::os::raw::{c_int, c_void};
+
+/// A byte count as the host's `int`.
+pub fn c_bytes(n: usize) -> EpResult<c_int> {
+    c_int::try_from(n).map_err(|_| ep_err!(ERR_COUNT, "{n} bytes in one process's share exceeds 2^31-1"))
+}
+
+/// Byte displacements from counts (prefix sums).
+pub fn displs_of(counts: &[c_int]) -> EpResult<Vec<c_int>> {
+    let mut out = Vec::with_capacity(counts.len());
+    let mut at: usize = 0;
+    for &c in counts {
+        out.push(c_bytes(at)?);
+        at += c as usize;
+    }
+    c_bytes(at)?;
+    Ok(out)
+}
+
+pub fn barrier(comm: HostComm) -> EpResult<()> {
+    unsafe { check(sys::MPI_Barrier(comm.0), "MPI_Barrier") }
+}
+
+/// Broadcasts `len` bytes at `ptr` from host rank `root` (in pieces of 1 GiB, so any length
+/// works).
+pub fn bcast(ptr: *mut u8, len: usize, root: i32, comm: HostComm) -> EpResult<()> {
+    const PIECE: usize = 1 << 30;
+    let mut at = 0;
+    loop {
+        let n = (len - at).min(PIECE);
+        unsafe { check(sys::MPI_Bcast(ptr.add(at) as *mut c_void, n as c_int, HOST.byte, root, comm.0), "MPI_Bcast")? };
+        at += n;
+        if at >= len {
+            return Ok(());
+        }
+    }
+}
+
+pub fn gatherv(send: &[u8], recv: *mut u8, counts: &[c_int], displs: &[c_int], root: i32, comm: HostComm) -> EpResult<()> {
+    unsafe {
+        check(
+            sys::MPI_Gatherv(
+                send.as_ptr() as *const c_void,
+                c_bytes(send.len())?,
+                HOST.byte,
+                recv as *mut c_void,
+                counts.as_ptr(),
+                displs.as_ptr(),
+                HOST.byte,
+                root,
+                comm.0,
+            ),
+            "MPI_Gatherv",
+        )
+    }
+}
+
+pub fn scatterv(send: *const u8, counts: &[c_int], displs: &[c_int], recv: &mut [u8], root: i32, comm: HostComm) -> EpResult<()> {
+    unsafe {
+        check(
+            sys::MPI_Scatterv(
+                send as *const c_void,
+                counts.as_ptr(),
+                displs.as_ptr(),
+                HOST.byte,
+                recv.as_mut_ptr() as *mut c_void,
+                c_bytes(recv.len())?,
+                HOST.byte,
+                root,
+                comm.0,
+            ),
+            "MPI_Scatterv",
+        )
+    }
+}
+
+pub fn allgatherv(send: &[u8], recv: *mut u8, counts: &[c_int], displs: &[c_int], comm: HostComm) -> EpResult<()> {
+    unsafe {
+        check(
+            sys::MPI_Allgatherv(
+                send.as_ptr() as *const c_void,
+                c_bytes(send.len())?,
+                HOST.byte,
+                recv as *mut c_void,
+                counts.as_ptr(),
+                displs.as_ptr(),
+                HOST.byte,
+                comm.0,
+            ),
+            "MPI_Allgatherv",
+        )
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn alltoallv(
+    send: *const u8,
+    scounts: &[c_int],
+    sdispls: &[c_int],
+    recv: *mut u8,
+    rcounts: &[c_int],
+    rdispls: &[c_int],
+    comm: HostComm,
+) -> EpResult<()> {
+    unsafe {
+        check(
+            sys::MPI_Alltoallv(
+                send as *const c_void,
+                scounts.as_ptr(),
+                sdispls.as_ptr(),
+                HOST.byte,
+                recv as *mut c_void,
+                rcounts.as_ptr(),
+                rdispls.as_ptr(),
+                HOST.byte,
+                comm.0,
+            ),
+            "MPI_Alltoallv",
+        )
+    }
+}

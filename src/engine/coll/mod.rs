@@ -1,0 +1,141 @@
+//! Collectives on endpoint communicators (MPI 4.1 chapter 6), called once per endpoint.
+//!
+//! Hierarchical: the endpoints of a process meet on the communicator's [`board::Board`]
+//! (shared memory, no MPI call), their leader makes at most one host MPI collective on the
+//! communicator's host communicator for the whole process, and each endpoint copies its
+//! result out. Two shortcuts:
+//! - when every process has exactly one endpoint and ranks follow host ranks, each endpoint
+//!   calls the host collective itself with the user's arguments (plain MPI plus a check);
+//! - data moves between processes packed (`MPI_Pack` or `memcpy`), so endpoints may use any
+//!   datatypes with matching type signatures, as MPI allows.
+//!
+//! Rank order is MPI's everywhere: gathered data lands by rank, and reductions with
+//! non-commutative ops combine in rank order. When the ranks of each process are not one
+//! contiguous block in process order (after some splits or merges), reductions that depend
+//! on order gather every contribution instead (see [`all_inputs`]).
+
+pub mod board;
+mod bcast;
+mod gather;
+mod alltoall;
+pub mod host_bytes;
+pub mod nonblocking;
+mod reduce;
+mod scan;
+pub mod typed;
+
+pub use alltoall::{alltoallv, AlltoallvArgs};
+pub use bcast::{barrier, bcast};
+pub use gather::{allgatherv, gatherv, scatterv, AllgathervArgs, GathervArgs, ScattervArgs};
+pub use reduce::{reduce, reduce_scatter, ReduceArgs};
+pub use scan::{scan, ScanArgs};
+
+use super::comm::CommShared;
+use super::datatype::{TypeInfo, UserBuf};
+use board::AlignedBuf;
+use std::os::raw::{c_int, c_void};
+use typed::Elems;
+
+/// Element counts and displacements per rank: one count for all (`MPI_Gather`) or arrays
+/// (`MPI_Gatherv`), both in elements of the datatype they go with.
+#[derive(Clone, Copy)]
+pub enum Layout<'a> {
+    Uniform(c_int),
+    Varied { counts: &'a [c_int], displs: &'a [c_int] },
+}
+
+impl Layout<'_> {
+    pub fn count(&self, rank: i32) -> c_int {
+        match self {
+            Layout::Uniform(c) => *c,
+            Layout::Varied { counts, .. } => counts[rank as usize],
+        }
+    }
+
+    /// Displacement of `rank`'s block, in elements.
+    pub fn displ(&self, rank: i32) -> isize {
+        match self {
+            Layout::Uniform(c) => *c as isize * rank as isize,
+            Layout::Varied { displs, .. } => displs[rank as usize] as isize,
+        }
+    }
+}
+
+/// A datatype and the address its blocks are relative to (the `recvbuf` of a gather).
+#[derive(Clone, Copy)]
+pub struct Blocks<'a> {
+    pub base: *mut c_void,
+    pub dtype: crate::host::sys::MPI_Datatype,
+    pub info: TypeInfo,
+    pub layout: Layout<'a>,
+}
+
+// SAFETY: the user keeps the buffer alive for the duration of the collective.
+unsafe impl Send for Blocks<'_> {}
+unsafe impl Sync for Blocks<'_> {}
+
+impl Blocks<'_> {
+    /// The block of `rank`.
+    pub fn of(&self, rank: i32) -> UserBuf {
+        UserBuf {
+            addr: (self.base as *mut u8).wrapping_offset(self.layout.displ(rank) * self.info.extent) as *mut c_void,
+            count: self.layout.count(rank),
+            dtype: self.dtype,
+            info: self.info,
+        }
+    }
+
+    /// Packed bytes of `rank`'s block.
+    pub fn bytes(&self, rank: i32) -> usize {
+        self.info.size * self.layout.count(rank) as usize
+    }
+}
+
+/// True when every process has one endpoint and ranks follow host ranks: then the host
+/// collective on the user's arguments is exactly the endpoint collective.
+pub fn process_ordered(s: &CommShared) -> bool {
+    s.map.is_blocked() && s.map.size() == s.map.nprocs()
+}
+
+/// Every rank's `count` elements (same datatype, given by `template`) as typed copies in rank
+/// order, for reductions whose order the hierarchy cannot keep. `locals` are this process's
+/// inputs in local order. With `root_proc`, only that process receives (`None` elsewhere).
+pub fn all_inputs(s: &CommShared, locals: &[Elems], root_proc: Option<u32>) -> crate::error::EpResult<Option<Vec<AlignedBuf>>> {
+    let template = locals[0];
+    let per = template.info.size * template.count as usize;
+    let mut mine = vec![0u8; per * locals.len()];
+    for (i, e) in locals.iter().enumerate() {
+        let ub = UserBuf { addr: e.base as *mut c_void, count: e.count, dtype: e.dtype, info: e.info };
+        ub.pack_to(&mut mine[i * per..(i + 1) * per])?;
+    }
+    let nprocs = s.map.nprocs();
+    let counts: Vec<c_int> = (0..nprocs).map(|p| host_bytes::c_bytes(per * s.map.ranks_of(p as u32).len())).collect::<Result<_, _>>()?;
+    let displs = host_bytes::displs_of(&counts)?;
+    let mut all = vec![0u8; per * s.map.size()];
+    match root_proc {
+        _ if nprocs == 1 => all.copy_from_slice(&mine),
+        None => host_bytes::allgatherv(&mine, all.as_mut_ptr(), &counts, &displs, s.host)?,
+        Some(root) => {
+            host_bytes::gatherv(&mine, all.as_mut_ptr(), &counts, &displs, root as i32, s.host)?;
+            if root != s.my_proc {
+                return Ok(None);
+            }
+        }
+    }
+    let mut out: Vec<AlignedBuf> = (0..s.map.size()).map(|_| AlignedBuf::default()).collect();
+    for p in 0..nprocs as u32 {
+        let start = displs[p as usize] as usize;
+        for (i, &r) in s.map.ranks_of(p).iter().enumerate() {
+            let buf = &mut out[r as usize];
+            buf.resize(template.span());
+            let ub = UserBuf { addr: template.base_for(buf.ptr()), count: template.count, dtype: template.dtype, info: template.info };
+            ub.unpack_from(&all[start + i * per..start + (i + 1) * per])?;
+        }
+    }
+    Ok(Some(out))
+}
+
+/// The typed elements held by an engine buffer filled by [`all_inputs`] or [`typed::fold`].
+pub fn elems_in(buf: &AlignedBuf, template: &Elems) -> Elems {
+    template.at(template.base_for(buf.ptr()))
+}

@@ -1,0 +1,140 @@
+//! `EP_Reduce`, `EP_Allreduce`, `EP_Reduce_scatter(_block)` (MPI 4.1 sections 6.9, 6.11).
+//!
+//! The process's inputs fold in local order (rank order on blocked maps) with
+//! `MPI_Reduce_local`, then one host reduction combines the processes. When the op is not
+//! commutative and the ranks of the processes interleave, every input is gathered and folded
+//! in rank order instead.
+
+use super::board::{Kind, Scratch};
+use super::typed::{fold, Elems, HostOp};
+use super::{all_inputs, elems_in, process_ordered, Layout};
+use crate::engine::comm::{CommShared, Endpoint};
+use crate::engine::datatype::UserBuf;
+use crate::error::EpResult;
+use crate::host::{check, sys, HOST};
+use std::os::raw::c_void;
+
+/// Arguments of one endpoint's reduction.
+pub struct ReduceArgs<'a> {
+    /// This endpoint's input: `sendbuf`, or `recvbuf` with `MPI_IN_PLACE`.
+    pub input: Elems,
+    pub in_place: bool,
+    /// Where the result goes: `recvbuf` of the root (`EP_Reduce`) or of everyone; `None` on
+    /// the non-roots of `EP_Reduce`.
+    pub recv: Option<UserBuf>,
+    pub op: HostOp,
+    pub commutative: bool,
+    /// `EP_Reduce`: the root rank.
+    pub root: Option<i32>,
+    /// `EP_Reduce_scatter(_block)`: each rank's share of the result, in elements.
+    pub scatter: Option<Layout<'a>>,
+}
+
+impl ReduceArgs<'_> {
+    fn sendbuf(&self) -> *const c_void {
+        if self.in_place {
+            HOST.in_place
+        } else {
+            self.input.base
+        }
+    }
+
+    fn recvbuf(&self) -> *mut c_void {
+        self.recv.map_or(std::ptr::null_mut(), |r| r.addr)
+    }
+}
+
+/// `EP_Reduce` (with `root`) and `EP_Allreduce` (without).
+pub fn reduce(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
+    let s = &ep.shared;
+    let root_proc = args.root.map(|r| s.location(r).expect("root checked by the caller").proc);
+    let a = args;
+    if process_ordered(s) {
+        let (send, recv, n, t) = (a.sendbuf(), a.recvbuf(), a.input.count, a.input.dtype);
+        return unsafe {
+            match root_proc {
+                None => check(sys::MPI_Allreduce(send, recv, n, t, a.op.0, s.host.0), "MPI_Allreduce"),
+                Some(root) => check(sys::MPI_Reduce(send, recv, n, t, a.op.0, root as i32, s.host.0), "MPI_Reduce"),
+            }
+        };
+    }
+    let kind = if a.root.is_some() { Kind::Reduce } else { Kind::Allreduce };
+    s.board.run(
+        ep.local as usize,
+        kind,
+        args,
+        false,
+        |all, scratch| reduce_full(s, all, scratch, root_proc).map(|_| ()),
+        |me, scratch| match me.recv {
+            Some(recv) => elems_in(&scratch.bytes, &me.input).store(&recv),
+            None => Ok(()),
+        },
+    )
+}
+
+/// `EP_Reduce_scatter` and `EP_Reduce_scatter_block`: the full reduction, then each rank
+/// keeps its block (`args.scatter`, `args.recv` = the block's buffer).
+pub fn reduce_scatter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
+    let s = &ep.shared;
+    let layout = args.scatter.expect("reduce_scatter has a layout");
+    if process_ordered(s) {
+        let (send, recv, t, op) = (args.sendbuf(), args.recvbuf(), args.input.dtype, args.op.0);
+        return unsafe {
+            match layout {
+                Layout::Uniform(n) => check(sys::MPI_Reduce_scatter_block(send, recv, n, t, op, s.host.0), "MPI_Reduce_scatter_block"),
+                Layout::Varied { counts, .. } => {
+                    check(sys::MPI_Reduce_scatter(send, recv, counts.as_ptr(), t, op, s.host.0), "MPI_Reduce_scatter")
+                }
+            }
+        };
+    }
+    s.board.run(
+        ep.local as usize,
+        Kind::ReduceScatter,
+        args,
+        false,
+        |all, scratch| reduce_full(s, all, scratch, None).map(|_| ()),
+        |me, scratch| {
+            let full = elems_in(&scratch.bytes, &me.input);
+            let start: isize = (0..ep.rank).map(|r| layout.count(r) as isize).sum();
+            let block = Elems {
+                base: (full.base as *const u8).wrapping_offset(start * full.info.extent) as *const c_void,
+                count: layout.count(ep.rank),
+                ..full
+            };
+            block.store(&me.recv.expect("every rank receives a block"))
+        },
+    )
+}
+
+/// The reduction of every rank's input into `scratch.bytes` (typed, the inputs' layout), on
+/// every process (`root_proc` `None`) or on the root's process only. Runs on the leader.
+fn reduce_full(s: &CommShared, all: &[&ReduceArgs], scratch: &mut Scratch, root_proc: Option<u32>) -> EpResult<bool> {
+    let a = all[0];
+    let inputs: Vec<Elems> = all.iter().map(|x| x.input).collect();
+    if a.commutative || s.map.is_blocked() {
+        let acc = fold(&inputs, &mut scratch.bytes, a.op)?;
+        let base = acc.base as *mut c_void;
+        if s.is_multi_process() {
+            unsafe {
+                match root_proc {
+                    None => check(sys::MPI_Allreduce(HOST.in_place, base, acc.count, acc.dtype, a.op.0, s.host.0), "MPI_Allreduce")?,
+                    Some(root) if root == s.my_proc => check(
+                        sys::MPI_Reduce(HOST.in_place, base, acc.count, acc.dtype, a.op.0, root as i32, s.host.0),
+                        "MPI_Reduce",
+                    )?,
+                    Some(root) => check(
+                        sys::MPI_Reduce(base, std::ptr::null_mut(), acc.count, acc.dtype, a.op.0, root as i32, s.host.0),
+                        "MPI_Reduce",
+                    )?,
+                }
+            }
+        }
+        return Ok(root_proc.is_none_or(|r| r == s.my_proc));
+    }
+    // Non-commutative op over interleaved ranks: fold every input in rank order.
+    let Some(every) = all_inputs(s, &inputs, root_proc)? else { return Ok(false) };
+    let ordered: Vec<Elems> = every.iter().map(|b| elems_in(b, &a.input)).collect();
+    fold(&ordered, &mut scratch.bytes, a.op)?;
+    Ok(true)
+}

@@ -1,0 +1,109 @@
+//! Elements in the memory layout of their datatype, and reductions over them.
+//!
+//! Reductions work on "typed" memory (the datatype's own layout, holes included) because
+//! `MPI_Reduce_local` and the host's reduction collectives take it; engine-owned typed memory
+//! starts at `base = mem - true_lb`, so the datatype's first byte lands on `mem`.
+
+use super::board::AlignedBuf;
+use crate::engine::datatype::{TypeInfo, UserBuf};
+use crate::ep_err;
+use crate::error::{EpResult, ERR_OP};
+use crate::host::{check, handle_bits, sys, HOST};
+use std::os::raw::{c_int, c_void};
+
+/// A host reduction operation kept inside engine objects.
+#[derive(Clone, Copy)]
+pub struct HostOp(pub sys::MPI_Op);
+// SAFETY: host op handles are plain values, usable from any thread under MPI_THREAD_MULTIPLE.
+unsafe impl Send for HostOp {}
+unsafe impl Sync for HostOp {}
+
+/// Checks an op and says whether it is commutative (`MPI_Op_commutative`).
+pub fn op_commutative(op: sys::MPI_Op) -> EpResult<bool> {
+    if handle_bits(op) == handle_bits(HOST.op_null) {
+        return Err(ep_err!(ERR_OP, "op is MPI_OP_NULL"));
+    }
+    let mut c: c_int = 0;
+    unsafe { check(sys::MPI_Op_commutative(op, &mut c), "MPI_Op_commutative").map_err(|_| ep_err!(ERR_OP, "invalid op"))? };
+    Ok(c != 0)
+}
+
+/// `count` elements of a datatype, read from a user buffer or engine memory.
+#[derive(Clone, Copy)]
+pub struct Elems {
+    /// Address the datatype is relative to (a user's buffer address, or `mem - true_lb`).
+    pub base: *const c_void,
+    pub count: i32,
+    pub dtype: sys::MPI_Datatype,
+    pub info: TypeInfo,
+}
+
+// SAFETY: see `UserBuf`: the memory outlives the collective that reads it.
+unsafe impl Send for Elems {}
+unsafe impl Sync for Elems {}
+
+impl Elems {
+    pub fn of(buf: &UserBuf) -> Elems {
+        Elems { base: buf.addr, count: buf.count, dtype: buf.dtype, info: buf.info }
+    }
+
+    /// The same datatype and count at another base address.
+    pub fn at(&self, base: *const c_void) -> Elems {
+        Elems { base, ..*self }
+    }
+
+    /// Bytes from the first to the last byte of the elements.
+    pub fn span(&self) -> usize {
+        self.info.span(self.count as usize)
+    }
+
+    /// Where engine memory `mem` must start to hold these elements: `mem - true_lb`.
+    pub fn base_for(&self, mem: *mut u8) -> *mut c_void {
+        mem.wrapping_offset(-self.info.true_lb) as *mut c_void
+    }
+
+    fn first_byte(&self) -> *const u8 {
+        (self.base as *const u8).wrapping_offset(self.info.true_lb)
+    }
+
+    /// Copies the elements' whole span into `buf` (holes too: reading them is harmless, and it
+    /// keeps the layout) and returns them at their new place.
+    pub fn copy_into(&self, buf: &mut AlignedBuf) -> Elems {
+        let span = self.span();
+        let dst = buf.resize(span);
+        // SAFETY: the source span lies inside the buffer the user passed for `count` elements.
+        unsafe { std::ptr::copy_nonoverlapping(self.first_byte(), dst.as_mut_ptr(), span) };
+        self.at(self.base_for(buf.ptr()))
+    }
+
+    /// Writes the elements (data only, holes untouched) into a user buffer of the same type
+    /// signature.
+    pub fn store(&self, dst: &UserBuf) -> EpResult<()> {
+        let bytes = self.info.size * self.count as usize;
+        if bytes == 0 {
+            return Ok(());
+        }
+        let src = UserBuf { addr: self.base as *mut c_void, count: self.count, dtype: self.dtype, info: self.info };
+        dst.copy_from(&src, bytes)
+    }
+}
+
+/// `inout = input op inout`, elementwise (`MPI_Reduce_local`).
+pub fn reduce_local(input: &Elems, inout: *mut c_void, op: HostOp) -> EpResult<()> {
+    if input.count == 0 {
+        return Ok(());
+    }
+    unsafe { check(sys::MPI_Reduce_local(input.base, inout, input.count, input.dtype, op.0), "MPI_Reduce_local") }
+}
+
+/// Folds `inputs` (in rank order) into `acc`: `inputs[0] op inputs[1] op ... op inputs[n-1]`,
+/// evaluated right to left so that non-commutative ops keep rank order. Returns the result
+/// (typed, inside `acc`).
+pub fn fold(inputs: &[Elems], acc: &mut AlignedBuf, op: HostOp) -> EpResult<Elems> {
+    let (last, rest) = inputs.split_last().expect("at least one input");
+    let result = last.copy_into(acc);
+    for input in rest.iter().rev() {
+        reduce_local(input, result.base as *mut c_void, op)?;
+    }
+    Ok(result)
+}

@@ -1,0 +1,238 @@
+//! `EP_Comm_split` and `EP_Comm_split_type` (MPI 4.1 sections 7.4.2): new communicators by
+//! color, ranks ordered by key across all endpoints of all processes, ties by old rank.
+//!
+//! The endpoints of a process meet; their leader allgathers (old rank, color, key) of every
+//! endpoint over the host communicator, so every process computes every new rank map alike.
+//! Host communicators for the new ones come from one `MPI_Comm_split` when no process has
+//! endpoints of two colors, else from `MPI_Comm_create_group` per color, in ascending color
+//! order on every process (a total order, so overlapping groups cannot deadlock). Processes
+//! of a new communicator are ranked by their first new rank, and each process's endpoints
+//! take local indices in new-rank order, so ranks keep contiguous per process whenever keys
+//! allow it (hierarchical collectives then keep MPI's order cheaply).
+
+use super::comm::{CommShared, Endpoint, Flavor};
+use super::rankmap::{Location, RankMap};
+use crate::ep_err;
+use crate::error::{EpError, EpResult, ERR_ARG};
+use crate::host::{self, check, sys, HostComm, HOST};
+use std::collections::BTreeMap;
+use std::os::raw::{c_int, c_void};
+use std::sync::Arc;
+
+/// Result of a split for each of the process's old endpoints: the new communicator and the
+/// endpoint's local index there, or `None` (`EP_UNDEFINED`).
+type Placement = Vec<Option<(Arc<CommShared>, u32)>>;
+
+/// `EP_Comm_split` for one endpoint. `color` is `>= 0` or `HOST.undefined`.
+pub fn split(ep: &Endpoint, color: c_int, key: c_int) -> EpResult<Option<Endpoint>> {
+    if color < 0 && color != HOST.undefined {
+        return Err(ep_err!(ERR_ARG, "color {color} is negative (use EP_UNDEFINED to leave the endpoint out)"));
+    }
+    meet_and_split(ep, (color, key), |_, inputs| Ok(inputs.to_vec()))
+}
+
+/// `EP_Comm_split_type` for one endpoint: `MPI_COMM_TYPE_SHARED` groups the endpoints of a
+/// node (processes that share memory, as the host sees them); `EP_UNDEFINED` leaves the
+/// endpoint out.
+pub fn split_type(ep: &Endpoint, split_type: c_int, key: c_int) -> EpResult<Option<Endpoint>> {
+    if split_type != HOST.comm_type_shared && split_type != HOST.undefined {
+        return Err(ep_err!(ERR_ARG, "split_type {split_type} is neither MPI_COMM_TYPE_SHARED nor EP_UNDEFINED"));
+    }
+    meet_and_split(ep, (split_type, key), |old, inputs| {
+        let node = node_color(old)?;
+        Ok(inputs.iter().map(|&(t, k)| (if t == HOST.undefined { HOST.undefined } else { node }, k)).collect())
+    })
+}
+
+/// The process's endpoints meet; the leader turns their inputs into (color, key) pairs with
+/// `colors` and performs the split for all of them.
+fn meet_and_split(
+    ep: &Endpoint,
+    input: (c_int, c_int),
+    colors: impl FnOnce(&CommShared, &[(c_int, c_int)]) -> EpResult<Vec<(c_int, c_int)>> + Send + 'static,
+) -> EpResult<Option<Endpoint>> {
+    let old = ep.shared.clone();
+    let n = old.local_count();
+    let result: Arc<Result<Placement, EpError>> =
+        ep.shared.meeting.meet(n, ep.local as usize, input, move |inputs| colors(&old, &inputs).and_then(|ck| split_shared(&old, &ck)));
+    match &*result {
+        Ok(placement) => {
+            Ok(placement[ep.local as usize].as_ref().map(|(shared, local)| Endpoint::new(shared.clone(), *local, ep.errhandler())))
+        }
+        Err(e) => Err(e.clone()),
+    }
+}
+
+/// A color shared by the processes of one node: the lowest host rank among them.
+fn node_color(old: &CommShared) -> EpResult<c_int> {
+    let mut node = HostComm(HOST.comm_null);
+    unsafe {
+        check(
+            sys::MPI_Comm_split_type(old.host.0, HOST.comm_type_shared, 0, HOST.info_null, &mut node.0),
+            "MPI_Comm_split_type",
+        )?
+    };
+    let mine = old.my_proc as c_int;
+    let mut lowest: c_int = 0;
+    let rc = unsafe {
+        check(
+            sys::MPI_Allreduce(&mine as *const c_int as *const c_void, &mut lowest as *mut c_int as *mut c_void, 1, HOST.int_, HOST.op_min, node.0),
+            "MPI_Allreduce",
+        )
+    };
+    host::free_comm(node);
+    rc.map(|_| lowest)
+}
+
+/// Every endpoint's (color, key) by old rank, from every process.
+fn gather_table(old: &CommShared, mine: &[(c_int, c_int)]) -> EpResult<Vec<(c_int, c_int)>> {
+    let nprocs = old.map.nprocs();
+    let mut send: Vec<c_int> = Vec::with_capacity(3 * mine.len());
+    for (local, &(color, key)) in mine.iter().enumerate() {
+        send.extend([old.map.my_rank(local as u32), color, key]);
+    }
+    let counts: Vec<c_int> = (0..nprocs).map(|p| 3 * old.map.ranks_of(p as u32).len() as c_int).collect();
+    let mut displs = Vec::with_capacity(nprocs);
+    let mut at = 0;
+    for &c in &counts {
+        displs.push(at);
+        at += c;
+    }
+    let mut all = vec![0 as c_int; at as usize];
+    if nprocs == 1 {
+        all.copy_from_slice(&send);
+    } else {
+        unsafe {
+            check(
+                sys::MPI_Allgatherv(
+                    send.as_ptr() as *const c_void,
+                    send.len() as c_int,
+                    HOST.int_,
+                    all.as_mut_ptr() as *mut c_void,
+                    counts.as_ptr(),
+                    displs.as_ptr(),
+                    HOST.int_,
+                    old.host.0,
+                ),
+                "MPI_Allgatherv",
+            )?
+        };
+    }
+    let mut table = vec![(0, 0); old.map.size()];
+    for e in all.chunks(3) {
+        table[e[0] as usize] = (e[1], e[2]);
+    }
+    Ok(table)
+}
+
+/// One new communicator as every process computes it.
+struct Group {
+    /// Old host ranks of its processes, in new process order.
+    procs: Vec<u32>,
+    map_locations: Vec<Location>,
+    /// Old ranks in new rank order.
+    members: Vec<i32>,
+}
+
+fn group_of(old: &CommShared, table: &[(c_int, c_int)], color: c_int) -> Group {
+    let mut members: Vec<i32> = (0..table.len() as i32).filter(|&r| table[r as usize].0 == color).collect();
+    members.sort_by_key(|&r| (table[r as usize].1, r));
+    let mut procs: Vec<u32> = Vec::new();
+    let mut counts: Vec<u32> = Vec::new();
+    let mut map_locations = Vec::with_capacity(members.len());
+    for &r in &members {
+        let p = old.map.location(r).expect("old rank").proc;
+        let idx = match procs.iter().position(|&q| q == p) {
+            Some(i) => i,
+            None => {
+                procs.push(p);
+                counts.push(0);
+                procs.len() - 1
+            }
+        };
+        map_locations.push(Location { proc: idx as u32, local: counts[idx] });
+        counts[idx] += 1;
+    }
+    Group { procs, map_locations, members }
+}
+
+/// The leader's part: new communicators for this process's colors.
+fn split_shared(old: &CommShared, mine: &[(c_int, c_int)]) -> EpResult<Placement> {
+    let table = gather_table(old, mine)?;
+    // Colors per process, to choose between one host split and one group creation per color.
+    let mut colors_of: Vec<Vec<c_int>> = vec![Vec::new(); old.map.nprocs()];
+    for (r, &(color, _)) in table.iter().enumerate() {
+        if color != HOST.undefined {
+            let list = &mut colors_of[old.map.location(r as i32).unwrap().proc as usize];
+            if !list.contains(&color) {
+                list.push(color);
+            }
+        }
+    }
+    let one_color_each = colors_of.iter().all(|c| c.len() <= 1);
+    let mut my_colors = colors_of[old.my_proc as usize].clone();
+    my_colors.sort_unstable();
+    // Distinct host tags per color for MPI_Comm_create_group: its index among all colors.
+    let all_colors: BTreeMap<c_int, usize> = {
+        let mut v: Vec<c_int> = colors_of.iter().flatten().copied().collect();
+        v.sort_unstable();
+        v.dedup();
+        v.into_iter().enumerate().map(|(i, c)| (c, i)).collect()
+    };
+    let mut placement: Placement = vec![None; mine.len()];
+    if one_color_each {
+        let (color, key) = match my_colors.first() {
+            Some(&c) => (c, group_of(old, &table, c).procs.iter().position(|&p| p == old.my_proc).unwrap() as c_int),
+            None => (HOST.undefined, 0),
+        };
+        let mut host = HostComm(HOST.comm_null);
+        unsafe { check(sys::MPI_Comm_split(old.host.0, color, key, &mut host.0), "MPI_Comm_split")? };
+        if color != HOST.undefined {
+            place(old, &table, color, host, &mut placement)?;
+        }
+        return Ok(placement);
+    }
+    let tag_ub = host::tag_ub()?;
+    for &color in &my_colors {
+        let g = group_of(old, &table, color);
+        let mut host = HostComm(HOST.comm_null);
+        unsafe {
+            let mut world_group = std::mem::zeroed::<sys::MPI_Group>();
+            check(sys::MPI_Comm_group(old.host.0, &mut world_group), "MPI_Comm_group")?;
+            let ranks: Vec<c_int> = g.procs.iter().map(|&p| p as c_int).collect();
+            let mut group = std::mem::zeroed::<sys::MPI_Group>();
+            check(sys::MPI_Group_incl(world_group, ranks.len() as c_int, ranks.as_ptr(), &mut group), "MPI_Group_incl")?;
+            let tag = (all_colors[&color] as i64 % (tag_ub as i64 + 1)) as c_int;
+            let rc = check(sys::MPI_Comm_create_group(old.host.0, group, tag, &mut host.0), "MPI_Comm_create_group");
+            sys::MPI_Group_free(&mut group);
+            sys::MPI_Group_free(&mut world_group);
+            rc?;
+        }
+        place(old, &table, color, host, &mut placement)?;
+    }
+    Ok(placement)
+}
+
+/// Builds the new communicator of `color` on its host communicator and records where this
+/// process's endpoints go.
+fn place(old: &CommShared, table: &[(c_int, c_int)], color: c_int, host: HostComm, placement: &mut Placement) -> EpResult<()> {
+    let g = group_of(old, table, color);
+    let my_new_proc = g.procs.iter().position(|&p| p == old.my_proc).expect("this process has the color") as u32;
+    let identities = g.members.iter().map(|&r| old.map.identities()[r as usize]).collect();
+    let map = RankMap::from_locations(g.map_locations.clone(), identities, g.procs.len(), my_new_proc);
+    let shared = match CommShared::new(host, map, Flavor::Endpoints) {
+        Ok(s) => Arc::new(s),
+        Err(e) => {
+            host::free_comm(host);
+            return Err(e);
+        }
+    };
+    for (new_rank, &old_rank) in g.members.iter().enumerate() {
+        let loc = g.map_locations[new_rank];
+        if loc.proc == my_new_proc {
+            let old_local = old.map.location(old_rank).expect("old rank").local;
+            placement[old_local as usize] = Some((shared.clone(), loc.local));
+        }
+    }
+    Ok(())
+}

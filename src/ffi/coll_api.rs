@@ -1,0 +1,477 @@
+//! Collective calls (MPI 4.1 chapter 6), called once per endpoint of the communicator, in the
+//! same order on every endpoint. Counts are in elements of the datatype they go with; buffers,
+//! datatypes, ops and `MPI_IN_PLACE` are the host MPI's. Every call may be made by many
+//! threads at once, each on its own endpoint; a call returns when this endpoint's part is
+//! done (its buffers may be reused), as in MPI.
+//!
+//! Errors common to all: `EP_ERR_COMM` (invalid handle), `EP_ERR_COUNT` (negative count),
+//! `EP_ERR_TYPE` (invalid datatype), `EP_ERR_BUFFER` (NULL buffer with data, or
+//! `MPI_IN_PLACE` where MPI does not allow it), `EP_ERR_ROOT` (root outside `0..size`),
+//! `EP_ERR_OP` (`MPI_OP_NULL` or invalid op), `EP_ERR_ARG` (NULL count or displacement
+//! array), `EP_ERR_TRUNCATE` (type signatures that do not match), `EP_ERR_OTHER` (endpoints of
+//! one process calling different collectives at the same point).
+
+use super::boundary::{endpoint, new_request, out};
+use super::types::*;
+use crate::engine::coll::board::Kind;
+use crate::engine::coll::typed::{op_commutative, Elems, HostOp};
+use crate::engine::coll::{self, nonblocking, AllgathervArgs, AlltoallvArgs, Blocks, GathervArgs, Layout, ReduceArgs, ScanArgs, ScattervArgs};
+use crate::engine::comm::Endpoint;
+use crate::engine::datatype::{type_info, UserBuf};
+use crate::engine::request::{Op, Request};
+use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_COUNT, ERR_ROOT};
+use crate::host::sys::{MPI_Datatype, MPI_Op};
+use crate::host::HOST;
+use crate::{ep_call, ep_err};
+use std::os::raw::{c_int, c_void};
+
+fn is_in_place(p: *const c_void) -> bool {
+    p == HOST.in_place as *const c_void
+}
+
+fn check_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
+    let size = ep.shared.map.size() as c_int;
+    if !(0..size).contains(&root) {
+        return Err(ep_err!(ERR_ROOT, "root {root} is outside 0..{size}"));
+    }
+    Ok(())
+}
+
+/// A user buffer that must not be `MPI_IN_PLACE`.
+fn data_buf(p: *const c_void, count: c_int, t: MPI_Datatype, what: &str) -> EpResult<UserBuf> {
+    if is_in_place(p) {
+        return Err(ep_err!(ERR_BUFFER, "{what} is MPI_IN_PLACE, which MPI does not allow here"));
+    }
+    UserBuf::new(p, count, t)
+}
+
+/// A per-rank array of `size` ints given by the user (counts are checked non-negative).
+unsafe fn per_rank<'a>(ep: &Endpoint, p: *const c_int, what: &str, are_counts: bool) -> EpResult<&'a [c_int]> {
+    if p.is_null() {
+        return Err(ep_err!(ERR_ARG, "{what} is NULL"));
+    }
+    let v = std::slice::from_raw_parts(p, ep.shared.map.size());
+    if are_counts {
+        if let Some((r, c)) = v.iter().enumerate().find(|(_, &c)| c < 0) {
+            return Err(ep_err!(ERR_COUNT, "{what}[{r}] = {c} is negative"));
+        }
+    }
+    Ok(v)
+}
+
+fn blocks<'a>(base: *mut c_void, t: MPI_Datatype, layout: Layout<'a>, what: &str) -> EpResult<Blocks<'a>> {
+    if let Layout::Uniform(c) = layout {
+        if c < 0 {
+            return Err(ep_err!(ERR_COUNT, "{what} count {c} is negative"));
+        }
+    }
+    let info = type_info(t)?;
+    if is_in_place(base) {
+        return Err(ep_err!(ERR_BUFFER, "{what} is MPI_IN_PLACE, which MPI does not allow here"));
+    }
+    Ok(Blocks { base, dtype: t, info, layout })
+}
+
+/// Input elements of a reduction: `sendbuf`, or `recvbuf` when `sendbuf` is `MPI_IN_PLACE`
+/// and `in_place_ok`.
+fn reduction_input(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t: MPI_Datatype, in_place_ok: bool) -> EpResult<(Elems, bool)> {
+    if is_in_place(sendbuf) {
+        if !in_place_ok {
+            return Err(ep_err!(ERR_BUFFER, "sendbuf is MPI_IN_PLACE on a rank that is not the root"));
+        }
+        return Ok((Elems::of(&data_buf(recvbuf, count, t, "recvbuf")?), true));
+    }
+    Ok((Elems::of(&UserBuf::new(sendbuf, count, t)?), false))
+}
+
+/// Blocks until all endpoints of the communicator have entered the barrier (MPI 4.1 section
+/// 6.3). Errors: `EP_ERR_COMM`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Barrier(comm: EP_Comm) -> c_int {
+    ep_call!("EP_Barrier", { coll::barrier(&*endpoint(comm)?) })
+}
+
+/// Broadcasts `count` elements of `datatype` in `buf` from rank `root` to every endpoint
+/// (MPI 4.1 section 6.4). Endpoints may use different datatypes with the same type signature.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Bcast(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: EP_Comm) -> c_int {
+    ep_call!("EP_Bcast", {
+        let ep = endpoint(comm)?;
+        check_root(&ep, root)?;
+        coll::bcast(&ep, data_buf(buf, count, datatype, "buf")?, root)
+    })
+}
+
+/// Combines `count` elements from every endpoint with `op` into `recvbuf` of rank `root`
+/// (MPI 4.1 section 6.9.1), in rank order for non-commutative ops. `sendbuf` may be
+/// `MPI_IN_PLACE` at the root (input taken from `recvbuf`); `recvbuf` matters only at the
+/// root. Any predefined or user-defined op, through the host's `MPI_Reduce_local`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Reduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Reduce", {
+        let ep = endpoint(comm)?;
+        check_root(&ep, root)?;
+        let is_root = ep.rank == root;
+        let (input, in_place) = reduction_input(sendbuf, recvbuf, count, datatype, is_root)?;
+        let recv = if is_root { Some(data_buf(recvbuf, count, datatype, "recvbuf")?) } else { None };
+        let commutative = op_commutative(op)?;
+        let args = ReduceArgs { input, in_place, recv, op: HostOp(op), commutative, root: Some(root), scatter: None };
+        coll::reduce(&ep, &args)
+    })
+}
+
+/// Combines `count` elements from every endpoint with `op`; every endpoint gets the result
+/// in `recvbuf` (MPI 4.1 section 6.9.6). `sendbuf` may be `MPI_IN_PLACE`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Allreduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Allreduce", {
+        let ep = endpoint(comm)?;
+        let (input, in_place) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
+        let recv = Some(data_buf(recvbuf, count, datatype, "recvbuf")?);
+        let commutative = op_commutative(op)?;
+        let args = ReduceArgs { input, in_place, recv, op: HostOp(op), commutative, root: None, scatter: None };
+        coll::reduce(&ep, &args)
+    })
+}
+
+unsafe fn reduce_scatter_impl(
+    ep: &Endpoint,
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    layout: Layout,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+) -> EpResult<()> {
+    let total: i64 = (0..ep.shared.map.size() as i32).map(|r| layout.count(r) as i64).sum();
+    let total = c_int::try_from(total).map_err(|_| ep_err!(ERR_COUNT, "the counts add up to more than 2^31-1 elements"))?;
+    let (input, in_place) = reduction_input(sendbuf, recvbuf, total, datatype, true)?;
+    let recv = Some(data_buf(recvbuf, layout.count(ep.rank), datatype, "recvbuf")?);
+    let commutative = op_commutative(op)?;
+    let args = ReduceArgs { input, in_place, recv, op: HostOp(op), commutative, root: None, scatter: Some(layout) };
+    coll::reduce_scatter(ep, &args)
+}
+
+/// Reduces `recvcount * size` elements from every endpoint with `op` and scatters the
+/// result: rank i gets elements `i*recvcount .. (i+1)*recvcount` in `recvbuf` (MPI 4.1
+/// section 6.10.1). `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
+#[no_mangle]
+pub unsafe extern "C" fn EP_Reduce_scatter_block(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Reduce_scatter_block", {
+        let ep = endpoint(comm)?;
+        if recvcount < 0 {
+            return Err(ep_err!(ERR_COUNT, "recvcount {recvcount} is negative"));
+        }
+        reduce_scatter_impl(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)
+    })
+}
+
+/// Reduces `sum(recvcounts)` elements from every endpoint with `op` and scatters the
+/// result: rank i gets `recvcounts[i]` elements (MPI 4.1 section 6.10.2). `recvcounts` has
+/// one entry per rank. `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
+#[no_mangle]
+pub unsafe extern "C" fn EP_Reduce_scatter(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Reduce_scatter", {
+        let ep = endpoint(comm)?;
+        let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
+        reduce_scatter_impl(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)
+    })
+}
+
+unsafe fn scan_impl(comm: EP_Comm, sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t: MPI_Datatype, op: MPI_Op, exclusive: bool) -> EpResult<()> {
+    let ep = endpoint(comm)?;
+    let (input, in_place) = reduction_input(sendbuf, recvbuf, count, t, true)?;
+    let recv = data_buf(recvbuf, count, t, "recvbuf")?;
+    op_commutative(op)?;
+    coll::scan(&ep, &ScanArgs { input, in_place, recv, op: HostOp(op), exclusive })
+}
+
+/// Inclusive prefix reduction: rank i gets `sendbuf(0) op ... op sendbuf(i)` (MPI 4.1
+/// section 6.11.1), in rank order. `sendbuf` may be `MPI_IN_PLACE`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Scan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: EP_Comm) -> c_int {
+    ep_call!("EP_Scan", { scan_impl(comm, sendbuf, recvbuf, count, datatype, op, false) })
+}
+
+/// Exclusive prefix reduction: rank i > 0 gets `sendbuf(0) op ... op sendbuf(i-1)`; rank
+/// 0's `recvbuf` is left as it is (MPI 4.1 section 6.11.2). `sendbuf` may be `MPI_IN_PLACE`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Exscan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: EP_Comm) -> c_int {
+    ep_call!("EP_Exscan", { scan_impl(comm, sendbuf, recvbuf, count, datatype, op, true) })
+}
+
+unsafe fn gather_impl(
+    comm: EP_Comm,
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    layout: impl FnOnce(&Endpoint) -> EpResult<Layout<'static>>,
+    recvtype: MPI_Datatype,
+    root: c_int,
+) -> EpResult<()> {
+    let ep = endpoint(comm)?;
+    check_root(&ep, root)?;
+    let is_root = ep.rank == root;
+    let send = if is_root && is_in_place(sendbuf) { None } else { Some(data_buf(sendbuf, sendcount, sendtype, "sendbuf")?) };
+    let recv = if is_root { Some(blocks(recvbuf, recvtype, layout(&ep)?, "recvbuf")?) } else { None };
+    coll::gatherv(&ep, &GathervArgs { send, recv, root, rank: ep.rank })
+}
+
+/// Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`, rank i's
+/// block at element offset `i * recvcount` (MPI 4.1 section 6.5). At the root, `sendbuf` may
+/// be `MPI_IN_PLACE` (its block is already in place); receive arguments matter only there.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Gather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Gather", { gather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype, root) })
+}
+
+/// Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`: rank i's
+/// `recvcounts[i]` elements at element displacement `displs[i]` (MPI 4.1 section 6.5). Both
+/// arrays have one entry per rank and matter only at the root; `MPI_IN_PLACE` as `EP_Gather`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Gatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Gatherv", {
+        let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
+            Ok(Layout::Varied { counts: per_rank(ep, recvcounts, "recvcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
+        };
+        gather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root)
+    })
+}
+
+unsafe fn scatter_impl(
+    comm: EP_Comm,
+    sendbuf: *const c_void,
+    layout: impl FnOnce(&Endpoint) -> EpResult<Layout<'static>>,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+) -> EpResult<()> {
+    let ep = endpoint(comm)?;
+    check_root(&ep, root)?;
+    let is_root = ep.rank == root;
+    let send = if is_root { Some(blocks(sendbuf as *mut c_void, sendtype, layout(&ep)?, "sendbuf")?) } else { None };
+    let recv = if is_root && is_in_place(recvbuf) { None } else { Some(data_buf(recvbuf, recvcount, recvtype, "recvbuf")?) };
+    coll::scatterv(&ep, &ScattervArgs { send, recv, root, rank: ep.rank })
+}
+
+/// Scatters rank `root`'s `sendbuf`: rank i gets the block at element offset
+/// `i * sendcount` in its `recvbuf` (MPI 4.1 section 6.6). At the root `recvbuf` may be
+/// `MPI_IN_PLACE` (its block stays where it is); send arguments matter only at the root.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Scatter(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Scatter", { scatter_impl(comm, sendbuf, |_| Ok(Layout::Uniform(sendcount)), sendtype, recvbuf, recvcount, recvtype, root) })
+}
+
+/// Scatters rank `root`'s `sendbuf`: rank i gets `sendcounts[i]` elements from element
+/// displacement `displs[i]` (MPI 4.1 section 6.6); arrays of one entry per rank, used at the
+/// root only. `MPI_IN_PLACE` as `EP_Scatter`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Scatterv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    displs: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Scatterv", {
+        let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
+            Ok(Layout::Varied { counts: per_rank(ep, sendcounts, "sendcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
+        };
+        scatter_impl(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root)
+    })
+}
+
+unsafe fn allgather_impl(
+    comm: EP_Comm,
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    layout: impl FnOnce(&Endpoint) -> EpResult<Layout<'static>>,
+    recvtype: MPI_Datatype,
+) -> EpResult<()> {
+    let ep = endpoint(comm)?;
+    let send = if is_in_place(sendbuf) { None } else { Some(UserBuf::new(sendbuf, sendcount, sendtype)?) };
+    let recv = blocks(recvbuf, recvtype, layout(&ep)?, "recvbuf")?;
+    coll::allgatherv(&ep, &AllgathervArgs { send, recv, rank: ep.rank })
+}
+
+/// Gathers `sendcount` elements from every endpoint into every endpoint's `recvbuf`, rank
+/// i's block at element offset `i * recvcount` (MPI 4.1 section 6.7). `sendbuf` may be
+/// `MPI_IN_PLACE` (each rank's block already in its place in `recvbuf`).
+#[no_mangle]
+pub unsafe extern "C" fn EP_Allgather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Allgather", { allgather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype) })
+}
+
+/// `EP_Allgather` with `recvcounts[i]` elements of rank i at element displacement
+/// `displs[i]` (MPI 4.1 section 6.7); arrays of one entry per rank.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Allgatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Allgatherv", {
+        let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
+            Ok(Layout::Varied { counts: per_rank(ep, recvcounts, "recvcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
+        };
+        allgather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)
+    })
+}
+
+/// Every endpoint sends block j of `sendbuf` (element offset `j * sendcount`) to rank j,
+/// which stores it as block i of its `recvbuf` (MPI 4.1 section 6.8). `sendbuf` may be
+/// `MPI_IN_PLACE` (blocks sent from and replaced in `recvbuf`).
+#[no_mangle]
+pub unsafe extern "C" fn EP_Alltoall(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Alltoall", {
+        let ep = endpoint(comm)?;
+        let send = if is_in_place(sendbuf) { None } else { Some(blocks(sendbuf as *mut c_void, sendtype, Layout::Uniform(sendcount), "sendbuf")?) };
+        let recv = blocks(recvbuf, recvtype, Layout::Uniform(recvcount), "recvbuf")?;
+        coll::alltoallv(&ep, &AlltoallvArgs { send, recv })
+    })
+}
+
+/// `EP_Alltoall` with per-rank counts and element displacements on both sides (MPI 4.1
+/// section 6.8); each array has one entry per rank. `sendbuf` may be `MPI_IN_PLACE`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Alltoallv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Alltoallv", {
+        let ep = endpoint(comm)?;
+        let send = if is_in_place(sendbuf) {
+            None
+        } else {
+            let layout = Layout::Varied { counts: per_rank(&ep, sendcounts, "sendcounts", true)?, displs: per_rank(&ep, sdispls, "sdispls", false)? };
+            Some(blocks(sendbuf as *mut c_void, sendtype, layout, "sendbuf")?)
+        };
+        let layout = Layout::Varied { counts: per_rank(&ep, recvcounts, "recvcounts", true)?, displs: per_rank(&ep, rdispls, "rdispls", false)? };
+        let recv = blocks(recvbuf, recvtype, layout, "recvbuf")?;
+        coll::alltoallv(&ep, &AlltoallvArgs { send, recv })
+    })
+}
+
+/// Starts a barrier and returns at once; `*request` completes (through `EP_Wait`, `EP_Test`
+/// and the other completion calls) once every endpoint has entered it (MPI 4.1 section
+/// 6.12.1). Several may be outstanding; start them in the same order on every endpoint.
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL request).
+#[no_mangle]
+pub unsafe extern "C" fn EP_Ibarrier(comm: EP_Comm, request: *mut EP_Request) -> c_int {
+    ep_call!("EP_Ibarrier", {
+        let ep = endpoint(comm)?;
+        let request = out(request, "request")?;
+        let c = nonblocking::start(&ep, Kind::Barrier, None)?;
+        *request = new_request(Request::new(ep, Op::Coll(c)))?;
+        Ok(())
+    })
+}
+
+/// Starts a broadcast of `count` elements of `datatype` in `buf` from rank `root` and returns
+/// at once (MPI 4.1 section 6.12.2); `buf` may be neither read nor written until `*request`
+/// completes. Errors: as `EP_Bcast`, `EP_ERR_ARG` (NULL request).
+#[no_mangle]
+pub unsafe extern "C" fn EP_Ibcast(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: EP_Comm, request: *mut EP_Request) -> c_int {
+    ep_call!("EP_Ibcast", {
+        let ep = endpoint(comm)?;
+        let request = out(request, "request")?;
+        check_root(&ep, root)?;
+        let b = data_buf(buf, count, datatype, "buf")?;
+        let c = nonblocking::start(&ep, Kind::Bcast, Some((b, root)))?;
+        *request = new_request(Request::new(ep, Op::Coll(c)))?;
+        Ok(())
+    })
+}
