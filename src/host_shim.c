@@ -110,3 +110,46 @@ int epmpi_host_on_finalize(void (*callback)(void))
         return rc;
     return MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
 }
+
+/*
+ * Predefined datatypes the engine reduces natively, with their number class (1: signed
+ * integer, 2: unsigned integer, 3: floating point); the width comes from MPI_Type_size.
+ * Writes at most `max` entries, returns how many exist.
+ */
+int epmpi_host_native_types(MPI_Datatype *out, int *cls, int max)
+{
+    const MPI_Datatype types[] = {
+        MPI_SIGNED_CHAR, MPI_SHORT, MPI_INT, MPI_LONG, MPI_LONG_LONG, MPI_INT8_T, MPI_INT16_T,
+        MPI_INT32_T, MPI_INT64_T, MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_INTEGER,
+        MPI_UNSIGNED_CHAR, MPI_UNSIGNED_SHORT, MPI_UNSIGNED, MPI_UNSIGNED_LONG,
+        MPI_UNSIGNED_LONG_LONG, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T,
+        MPI_FLOAT, MPI_DOUBLE, MPI_REAL, MPI_DOUBLE_PRECISION,
+    };
+    const int classes[] = {
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        2, 2, 2, 2, 2, 2, 2, 2, 2,
+        3, 3, 3, 3,
+    };
+    int n = (int)(sizeof types / sizeof types[0]);
+    for (int i = 0; i < n && i < max; i++) {
+        out[i] = types[i];
+        cls[i] = classes[i];
+    }
+    return n;
+}
+
+/*
+ * Predefined reduction ops, in the order of the engine's `NativeOp` (the first ten), then
+ * the other predefined ops (commutative too, but reduced by the host).
+ */
+int epmpi_host_predefined_ops(MPI_Op *out, int max)
+{
+    const MPI_Op ops[] = {
+        MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX, MPI_LAND, MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR,
+        MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP,
+    };
+    int n = (int)(sizeof ops / sizeof ops[0]);
+    for (int i = 0; i < n && i < max; i++)
+        out[i] = ops[i];
+    return n;
+}

@@ -1,7 +1,9 @@
 //! `EP_Barrier` and `EP_Bcast` (MPI 4.1 sections 6.3 and 6.4).
 
-use super::board::Kind;
-use super::{host_bytes, process_ordered};
+use super::board::{Kind, INLINE_BYTES};
+use super::{exchange_fits, host_bytes, process_ordered};
+use crate::ep_err;
+use crate::error::ERR_TRUNCATE;
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::UserBuf;
 use crate::error::EpResult;
@@ -11,6 +13,9 @@ use crate::host::{check, sys};
 /// barrier, everyone leaves.
 pub fn barrier(ep: &Endpoint) -> EpResult<()> {
     let s = &ep.shared;
+    if exchange_fits(s, 0) {
+        return s.board.exchange(ep.local as usize, Kind::Barrier, &[], |_| Ok(()));
+    }
     s.board.run(
         ep.local as usize,
         Kind::Barrier,
@@ -41,6 +46,23 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
         return unsafe { check(sys::MPI_Bcast(buf.addr, buf.count, buf.dtype, root_loc.proc as i32, s.host.0), "MPI_Bcast") };
     }
     let bytes = buf.bytes();
+    if exchange_fits(s, bytes) {
+        let mut packed = [0u8; INLINE_BYTES];
+        let mine = &mut packed[..if ep.rank == root { bytes } else { 0 }];
+        if ep.rank == root {
+            buf.pack_to(mine)?;
+        }
+        return s.board.exchange(ep.local as usize, Kind::Bcast, mine, |inputs| {
+            let data = inputs[root_loc.local as usize];
+            if ep.rank == root {
+                Ok(())
+            } else if data.len() != bytes {
+                Err(ep_err!(ERR_TRUNCATE, "EP_Bcast: the root sends {} bytes, this endpoint expects {bytes}", data.len()))
+            } else {
+                buf.unpack_from(data)
+            }
+        });
+    }
     let direct = bytes > DIRECT_COPY_BYTES && s.local_count() > 1;
     let root_here = root_loc.proc == s.my_proc;
     s.board.run(

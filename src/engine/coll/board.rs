@@ -41,7 +41,25 @@ struct Slot {
     seq: AtomicU64,
     kind: AtomicU32,
     args: AtomicPtr<()>,
+    /// Sequence number of the last collective whose `after` part this endpoint finished
+    /// (written only for collectives that hold).
+    finished: AtomicU64,
+    /// Small inputs of [`Board::exchange`], double-buffered by sequence parity.
+    inline: [UnsafeCell<Inline>; 2],
+    inline_len: [AtomicU32; 2],
+    /// Kind of the exchange with each parity (a fast endpoint may already have published
+    /// the next one's kind while others still check this one's).
+    inline_kind: [AtomicU32; 2],
 }
+
+/// Bytes an endpoint can hand over inline in [`Board::exchange`].
+pub const INLINE_BYTES: usize = 512;
+
+/// Most endpoints per process for which [`Board::exchange`] pays (each reads every slot).
+pub const EXCHANGE_MAX_ENDPOINTS: usize = 16;
+
+#[repr(align(64))]
+struct Inline([u8; INLINE_BYTES]);
 
 /// Cache-line padded counter.
 #[repr(align(128))]
@@ -63,7 +81,6 @@ pub struct Scratch {
 pub struct Board {
     slots: Box<[Slot]>,
     released: Padded,
-    finished: Padded,
     error: UnsafeCell<Option<EpError>>,
     scratch: UnsafeCell<Scratch>,
 }
@@ -77,10 +94,17 @@ impl Board {
     pub fn new(n: usize) -> Board {
         Board {
             slots: (0..n)
-                .map(|_| Slot { seq: AtomicU64::new(0), kind: AtomicU32::new(0), args: AtomicPtr::new(std::ptr::null_mut()) })
+                .map(|_| Slot {
+                    seq: AtomicU64::new(0),
+                    kind: AtomicU32::new(0),
+                    args: AtomicPtr::new(std::ptr::null_mut()),
+                    finished: AtomicU64::new(0),
+                    inline: [UnsafeCell::new(Inline([0; INLINE_BYTES])), UnsafeCell::new(Inline([0; INLINE_BYTES]))],
+                    inline_len: [AtomicU32::new(0), AtomicU32::new(0)],
+                    inline_kind: [AtomicU32::new(0), AtomicU32::new(0)],
+                })
                 .collect(),
             released: Padded(AtomicU64::new(0)),
-            finished: Padded(AtomicU64::new(0)),
             error: UnsafeCell::new(None),
             scratch: UnsafeCell::new(Scratch {
                 bytes: AlignedBuf::default(),
@@ -94,6 +118,48 @@ impl Board {
     /// Number of endpoints meeting here.
     pub fn len(&self) -> usize {
         self.slots.len()
+    }
+
+    /// Runs one collective without a leader, for communicators inside one process: every
+    /// endpoint copies its small `input` (at most [`INLINE_BYTES`]) into its slot, waits for
+    /// all the others, and runs `each` on every input in local order. Latency is one
+    /// handoff between threads (the arrivals cross in parallel) instead of two.
+    ///
+    /// Inputs are double-buffered: an endpoint overwrites the buffer of collective k only in
+    /// collective k+2, which it reaches after everyone arrived at k+1, so after everyone is
+    /// done reading k.
+    pub fn exchange(&self, me: usize, kind: Kind, input: &[u8], each: impl FnOnce(&[&[u8]]) -> EpResult<()>) -> EpResult<()> {
+        assert!(input.len() <= INLINE_BYTES);
+        let slot = &self.slots[me];
+        let seq = slot.seq.load(Ordering::Relaxed) + 1;
+        let parity = (seq % 2) as usize;
+        // SAFETY: only this endpoint writes its slot, and nobody reads this half now (above).
+        unsafe { (&mut (*slot.inline[parity].get()).0)[..input.len()].copy_from_slice(input) };
+        slot.inline_len[parity].store(input.len() as u32, Ordering::Relaxed);
+        slot.inline_kind[parity].store(kind as u32, Ordering::Relaxed);
+        slot.kind.store(kind as u32, Ordering::Relaxed);
+        slot.seq.store(seq, Ordering::Release);
+        let mut b = Backoff::new();
+        for other in self.slots.iter() {
+            while other.seq.load(Ordering::Acquire) < seq {
+                b.snooze();
+            }
+        }
+        if let Some(s) = self.slots.iter().find(|s| s.inline_kind[parity].load(Ordering::Relaxed) != kind as u32) {
+            return Err(ep_err!(
+                ERR_OTHER,
+                "endpoints of one process called different collectives at the same point ({kind:?} and kind {}); \
+                 every rank must call the same collectives in the same order",
+                s.inline_kind[parity].load(Ordering::Relaxed)
+            ));
+        }
+        let mut inputs: [&[u8]; EXCHANGE_MAX_ENDPOINTS] = [&[]; EXCHANGE_MAX_ENDPOINTS];
+        for (i, s) in self.slots.iter().enumerate() {
+            let len = s.inline_len[parity].load(Ordering::Relaxed) as usize;
+            // SAFETY: published before `seq` (Release/Acquire), untouched until k+2.
+            inputs[i] = unsafe { &(&(*s.inline[parity].get()).0)[..len] };
+        }
+        each(&inputs[..self.slots.len()])
     }
 
     /// Runs one collective for the endpoint with local index `me`.
@@ -155,17 +221,14 @@ impl Board {
             None => after(args, scratch),
         };
         if hold && n > 1 {
-            let target = seq * n as u64;
-            let done = self.finished.0.fetch_add(1, Ordering::AcqRel) + 1;
+            // Each endpoint says it is done on its own slot; nobody leaves before all are.
+            slot.finished.store(seq, Ordering::Release);
             let mut b = Backoff::new();
-            let mut seen = done;
-            while seen < target {
-                b.snooze();
-                seen = self.finished.0.load(Ordering::Acquire);
+            for other in self.slots.iter() {
+                while other.finished.load(Ordering::Acquire) < seq {
+                    b.snooze();
+                }
             }
-        } else {
-            // Keep the count in step so that a later `hold` knows its target.
-            self.finished.0.fetch_add(1, Ordering::Relaxed);
         }
         result
     }
@@ -212,6 +275,53 @@ impl AlignedBuf {
 mod tests {
     use super::*;
     use std::sync::Arc;
+
+    /// Leaderless exchanges and leader rounds interleaved: each round's sum is exact.
+    #[test]
+    fn exchanges_and_rounds_interleave() {
+        let board = Arc::new(Board::new(4));
+        let threads: Vec<_> = (0..4usize)
+            .map(|me| {
+                let board = board.clone();
+                std::thread::spawn(move || {
+                    for round in 0..3000u64 {
+                        let input = round * 4 + me as u64;
+                        let mut out = 0u64;
+                        if round % 3 != 2 {
+                            board
+                                .exchange(me, Kind::Allreduce, &input.to_ne_bytes(), |all| {
+                                    out = all.iter().map(|b| u64::from_ne_bytes((*b).try_into().unwrap())).sum();
+                                    Ok(())
+                                })
+                                .unwrap();
+                        } else {
+                            board
+                                .run(
+                                    me,
+                                    Kind::Allgatherv,
+                                    &input,
+                                    false,
+                                    |all, s| {
+                                        let sum: u64 = all.iter().map(|x| **x).sum();
+                                        s.bytes.resize(8).copy_from_slice(&sum.to_ne_bytes());
+                                        Ok(())
+                                    },
+                                    |_, s| {
+                                        out = u64::from_ne_bytes(s.bytes.as_ref().try_into().unwrap());
+                                        Ok(())
+                                    },
+                                )
+                                .unwrap();
+                        }
+                        assert_eq!(out, 16 * round + 6, "round {round}");
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+    }
 
     /// Many rounds of a sum over 4 threads: every round's result is exact, so no round
     /// mixes with the next one.

@@ -19,6 +19,7 @@ mod bcast;
 mod gather;
 mod alltoall;
 pub mod host_bytes;
+pub mod native;
 pub mod nonblocking;
 mod reduce;
 mod scan;
@@ -89,6 +90,12 @@ impl Blocks<'_> {
     pub fn bytes(&self, rank: i32) -> usize {
         self.info.size * self.layout.count(rank) as usize
     }
+}
+
+/// True when a collective of `bytes` per endpoint goes through [`board::Board::exchange`]:
+/// a communicator inside one process, few endpoints, small data.
+pub fn exchange_fits(s: &CommShared, bytes: usize) -> bool {
+    !s.is_multi_process() && s.local_count() <= board::EXCHANGE_MAX_ENDPOINTS && bytes <= board::INLINE_BYTES
 }
 
 /// True when every process has one endpoint and ranks follow host ranks: then the host

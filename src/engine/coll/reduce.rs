@@ -5,9 +5,9 @@
 //! commutative and the ranks of the processes interleave, every input is gathered and folded
 //! in rank order instead.
 
-use super::board::{Kind, Scratch};
-use super::typed::{fold, Elems, HostOp};
-use super::{all_inputs, elems_in, process_ordered, Layout};
+use super::board::{Kind, Scratch, INLINE_BYTES};
+use super::typed::{fold, reduce_local, Elems, HostOp};
+use super::{all_inputs, elems_in, exchange_fits, process_ordered, Layout};
 use crate::engine::comm::{CommShared, Endpoint};
 use crate::engine::datatype::UserBuf;
 use crate::error::EpResult;
@@ -59,6 +59,15 @@ pub fn reduce(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
         };
     }
     let kind = if a.root.is_some() { Kind::Reduce } else { Kind::Allreduce };
+    let span = a.input.span();
+    if exchange_fits(s, span) {
+        // SAFETY: the input spans `span` bytes from its first byte (the user's buffer).
+        let mine = unsafe { std::slice::from_raw_parts(a.input.first_byte(), span) };
+        return s.board.exchange(ep.local as usize, kind, mine, |inputs| match a.recv {
+            Some(recv) => fold_inline(s, inputs, &a.input, a.op)?.store(&recv),
+            None => Ok(()),
+        });
+    }
     s.board.run(
         ep.local as usize,
         kind,
@@ -105,6 +114,38 @@ pub fn reduce_scatter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
             block.store(&me.recv.expect("every rank receives a block"))
         },
     )
+}
+
+/// Folds the inline inputs of a one-process communicator (spans of `template`'s layout, by
+/// local index) in rank order, into a typed buffer on the stack of the caller's closure.
+fn fold_inline(s: &CommShared, inputs: &[&[u8]], template: &Elems, op: HostOp) -> EpResult<InlineResult> {
+    let mut acc = InlineResult { mem: [0u128; INLINE_BYTES / 16], template: *template };
+    let size = s.map.size() as i32;
+    let at = |r: i32| {
+        let bytes = inputs[s.location(r).expect("rank").local as usize];
+        template.at(template.base_for(bytes.as_ptr() as *mut u8))
+    };
+    let span = template.span();
+    // SAFETY: every inline input holds `span` bytes; `mem` holds INLINE_BYTES >= span.
+    unsafe { std::ptr::copy_nonoverlapping(inputs[s.location(size - 1).expect("rank").local as usize].as_ptr(), acc.mem.as_mut_ptr() as *mut u8, span) };
+    let base = template.base_for(acc.mem.as_mut_ptr() as *mut u8);
+    for r in (0..size - 1).rev() {
+        reduce_local(&at(r), base, op)?;
+    }
+    Ok(acc)
+}
+
+/// A reduction result held in 16-byte aligned stack memory.
+struct InlineResult {
+    mem: [u128; INLINE_BYTES / 16],
+    template: Elems,
+}
+
+impl InlineResult {
+    fn store(&mut self, dst: &UserBuf) -> EpResult<()> {
+        let t = self.template;
+        t.at(t.base_for(self.mem.as_mut_ptr() as *mut u8)).store(dst)
+    }
 }
 
 /// The reduction of every rank's input into `scratch.bytes` (typed, the inputs' layout), on

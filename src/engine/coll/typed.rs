@@ -20,6 +20,9 @@ unsafe impl Sync for HostOp {}
 
 /// Checks an op and says whether it is commutative (`MPI_Op_commutative`).
 pub fn op_commutative(op: sys::MPI_Op) -> EpResult<bool> {
+    if super::native::predefined_op(op).is_some() {
+        return Ok(true);
+    }
     if handle_bits(op) == handle_bits(HOST.op_null) {
         return Err(ep_err!(ERR_OP, "op is MPI_OP_NULL"));
     }
@@ -62,7 +65,7 @@ impl Elems {
         mem.wrapping_offset(-self.info.true_lb) as *mut c_void
     }
 
-    fn first_byte(&self) -> *const u8 {
+    pub fn first_byte(&self) -> *const u8 {
         (self.base as *const u8).wrapping_offset(self.info.true_lb)
     }
 
@@ -92,6 +95,13 @@ impl Elems {
 pub fn reduce_local(input: &Elems, inout: *mut c_void, op: HostOp) -> EpResult<()> {
     if input.count == 0 {
         return Ok(());
+    }
+    if input.info.contiguous {
+        let first = (inout as *mut u8).wrapping_offset(input.info.true_lb);
+        // SAFETY: both buffers hold `count` contiguous elements of the datatype.
+        if unsafe { super::native::reduce(op.0, input.dtype, input.first_byte(), first, input.count as usize) } {
+            return Ok(());
+        }
     }
     unsafe { check(sys::MPI_Reduce_local(input.base, inout, input.count, input.dtype, op.0), "MPI_Reduce_local") }
 }
