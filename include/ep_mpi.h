@@ -553,14 +553,16 @@ int EP_Comm_create_endpoint(MPI_Comm parent, int my_num_ep, int index, EP_Comm *
 int EP_Comm_rank(EP_Comm comm, int *rank);
 
 /**
- * Number of endpoints (ranks) of the communicator (MPI 4.1 section 7.4.1).
+ * Number of endpoints (ranks) of the communicator, of the local group for an
+ * intercommunicator (MPI 4.1 sections 7.4.1, 7.6.1).
  * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `size`). Thread safety: any thread.
  */
 int EP_Comm_size(EP_Comm comm, int *size);
 
 /**
- * Size of the remote group: for an intracommunicator MPI defines none, so this is
- * `EP_ERR_COMM` (MPI 4.1 section 7.6.1).
+ * Size of the remote group of an intercommunicator (MPI 4.1 section 7.6.1); for an
+ * intracommunicator MPI defines none, so this is `EP_ERR_COMM`.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `size`). Thread safety: any thread.
  */
 int EP_Comm_remote_size(EP_Comm comm, int *size);
 
@@ -569,6 +571,36 @@ int EP_Comm_remote_size(EP_Comm comm, int *size);
  * Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any thread.
  */
 int EP_Comm_test_inter(EP_Comm comm, int *flag);
+
+/**
+ * Creates an intercommunicator (MPI 4.1 section 7.6.2) between the group of `local_comm`
+ * (an endpoint intracommunicator; every endpoint calls) and the group whose leader is rank
+ * `remote_leader` of `peer_comm`. `local_leader` is a rank of `local_comm`; `peer_comm`,
+ * `remote_leader` and `tag` matter only on the local leader (others may pass
+ * `EP_COMM_NULL`); the two leaders talk over `peer_comm` with `tag`. The groups may live
+ * on disjoint processes or share processes (one process holding endpoints of both, each
+ * group's endpoints calling on their own `local_comm`). Ranks of `*newintercomm` name the
+ * remote group in point-to-point calls; `EP_Comm_rank`/`EP_Comm_size` give the local group.
+ * Errors: `EP_ERR_COMM` (invalid handles, `local_comm` an intercommunicator, null
+ * `peer_comm` on the leader), `EP_ERR_RANK` (leader ranks), `EP_ERR_ARG` (NULL output).
+ * Thread safety: one call per endpoint, concurrently; the endpoints of a process wait for
+ * each other.
+ */
+int EP_Intercomm_create(EP_Comm local_comm,
+                        int local_leader,
+                        EP_Comm peer_comm,
+                        int remote_leader,
+                        int tag,
+                        EP_Comm *newintercomm);
+
+/**
+ * Merges the two groups of an intercommunicator into an intracommunicator (MPI 4.1 section
+ * 7.6.2): the group whose endpoints pass `high = 0` comes first, each group in its own rank
+ * order; when both groups pass the same `high`, group order is EPMPI's choice (the same on
+ * every endpoint). Every endpoint of both groups calls it. Errors: `EP_ERR_COMM` (not an
+ * intercommunicator), `EP_ERR_ARG` (NULL output). Thread safety: one call per endpoint.
+ */
+int EP_Intercomm_merge(EP_Comm intercomm, int high, EP_Comm *newintracomm);
 
 /**
  * Where the endpoint lives: its index among its process's endpoints of this communicator,

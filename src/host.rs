@@ -24,6 +24,7 @@ pub struct HostConstants {
     pub info_null: sys::MPI_Info,
     pub op_null: sys::MPI_Op,
     pub op_min: sys::MPI_Op,
+    pub op_max: sys::MPI_Op,
     pub in_place: *mut c_void,
     pub bottom: *mut c_void,
     pub status_ignore: *mut sys::MPI_Status,

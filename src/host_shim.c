@@ -22,6 +22,7 @@ typedef struct epmpi_host_constants {
     MPI_Info info_null;
     MPI_Op op_null;
     MPI_Op op_min;
+    MPI_Op op_max;
     void *in_place;
     void *bottom;
     MPI_Status *status_ignore;
@@ -49,6 +50,7 @@ void epmpi_host_constants_get(epmpi_host_constants *out)
     out->info_null = MPI_INFO_NULL;
     out->op_null = MPI_OP_NULL;
     out->op_min = MPI_MIN;
+    out->op_max = MPI_MAX;
     out->in_place = MPI_IN_PLACE;
     out->bottom = MPI_BOTTOM;
     out->status_ignore = MPI_STATUS_IGNORE;

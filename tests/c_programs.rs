@@ -21,6 +21,11 @@ fn create_team() {
     c_test("create_team");
 }
 
+#[test]
+fn intercomm() {
+    c_test("intercomm");
+}
+
 /// Compiles `tests/c/<name>.c` and runs it once on 2 processes with `args`: (success,
 /// stdout, stderr).
 fn run_once(name: &str, args: &[&str]) -> (bool, String, String) {

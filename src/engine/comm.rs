@@ -37,7 +37,12 @@ pub struct CommShared {
     /// Rank of this process in `host`.
     pub my_proc: u32,
     pub nprocs: u32,
+    /// Ranks of the communicator (of group 0 of an intercommunicator).
     pub map: RankMap,
+    /// Group 1 of an intercommunicator. Both group maps place ranks on the processes of
+    /// `host` (the union of both groups' processes) and on local indices that number all of
+    /// a process's endpoints: group 0's first, then group 1's.
+    pub other: Option<RankMap>,
     /// Matching state of this process's endpoints, by local index.
     pub endpoints: Box<[EndpointState]>,
     /// Local transport channels between this process's endpoints.
@@ -82,12 +87,17 @@ static IDENTITY_SERIAL: AtomicU32 = AtomicU32::new(0);
 
 impl CommShared {
     pub(crate) fn new(host: HostComm, map: RankMap, flavor: Flavor) -> EpResult<CommShared> {
+        CommShared::with_groups(host, map, None, flavor)
+    }
+
+    /// Shared state of an intracommunicator (`other` = `None`) or intercommunicator.
+    pub(crate) fn with_groups(host: HostComm, map: RankMap, other: Option<RankMap>, flavor: Flavor) -> EpResult<CommShared> {
         let (my_proc, nprocs) = host::rank_size(host)?;
         let mut host_data = HostComm(HOST.comm_null);
         unsafe { check(sys::MPI_Comm_dup(host.0, &mut host_data.0), "MPI_Comm_dup")? };
         let tag_ub = host::tag_ub()?;
-        let channels = Channels::new(map.my_count());
-        let local_count = map.my_count();
+        let local_count = map.my_count() + other.as_ref().map_or(0, |o| o.my_count());
+        let channels = Channels::new(local_count);
         let endpoints = (0..local_count).map(|_| EndpointState { queues: Mutex::new(Queues::default()), nb_seq: AtomicU64::new(0) }).collect();
         Ok(CommShared {
             host,
@@ -95,6 +105,7 @@ impl CommShared {
             my_proc: my_proc as u32,
             nprocs: nprocs as u32,
             map,
+            other,
             endpoints,
             channels,
             flavor,
@@ -124,10 +135,52 @@ impl CommShared {
         self.endpoints.len()
     }
 
-    /// Location of a rank, if it is one.
+    /// Location of a rank, if it is one (intracommunicators).
     #[inline]
     pub fn location(&self, rank: i32) -> Option<Location> {
         self.map.location(rank)
+    }
+
+    /// True for an intercommunicator.
+    #[inline]
+    pub fn is_inter(&self) -> bool {
+        self.other.is_some()
+    }
+
+    /// The group (0 or 1) of this process's endpoint with local index `local`.
+    #[inline]
+    pub fn group_of(&self, local: u32) -> u8 {
+        (self.other.is_some() && local as usize >= self.map.my_count()) as u8
+    }
+
+    /// The ranks of group `g`.
+    pub fn group_map(&self, g: u8) -> &RankMap {
+        match (&self.other, g) {
+            (Some(o), 1) => o,
+            _ => &self.map,
+        }
+    }
+
+    /// The ranks that endpoint `local` names in point-to-point calls: its own group's in an
+    /// intracommunicator, the other group's in an intercommunicator.
+    #[inline]
+    pub fn peer_map(&self, local: u32) -> &RankMap {
+        match &self.other {
+            None => &self.map,
+            Some(o) => {
+                if self.group_of(local) == 0 {
+                    o
+                } else {
+                    &self.map
+                }
+            }
+        }
+    }
+
+    /// Location of the rank that endpoint `local` names (see [`CommShared::peer_map`]).
+    #[inline]
+    pub fn peer_location(&self, local: u32, rank: i32) -> Option<Location> {
+        self.peer_map(local).location(rank)
     }
 }
 
@@ -145,7 +198,7 @@ pub struct Endpoint {
 
 impl Endpoint {
     pub fn new(shared: Arc<CommShared>, local: u32, errhandler: c_int) -> Endpoint {
-        let rank = shared.map.my_rank(local);
+        let rank = shared.group_map(shared.group_of(local)).my_rank(local);
         Endpoint { shared, local, rank, errhandler: AtomicI32::new(errhandler) }
     }
 
@@ -249,7 +302,7 @@ pub fn dup_shared(old: &CommShared) -> EpResult<Arc<CommShared>> {
     let mut host_comm = HostComm(HOST.comm_null);
     unsafe { check(sys::MPI_Comm_dup(old.host.0, &mut host_comm.0), "MPI_Comm_dup")? };
     let guard = FreeOnError(host_comm);
-    let shared = CommShared::new(host_comm, old.map.clone(), old.flavor)?;
+    let shared = CommShared::with_groups(host_comm, old.map.clone(), old.other.clone(), old.flavor)?;
     std::mem::forget(guard);
     Ok(Arc::new(shared))
 }

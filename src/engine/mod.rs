@@ -4,6 +4,7 @@ pub mod coll;
 pub mod comm;
 pub mod datatype;
 pub mod envelope;
+pub mod inter;
 pub mod local;
 pub mod matching;
 pub mod meeting;

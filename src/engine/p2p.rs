@@ -295,8 +295,8 @@ pub enum Drain {
 impl Drain {
     /// The drain a receive or probe with this pattern needs. MPI orders messages per source
     /// only, so a receive naming a local source need not look at the host.
-    pub fn for_pattern(shared: &CommShared, pattern: &Pattern) -> Drain {
-        match shared.location(pattern.source) {
+    pub fn for_pattern(shared: &CommShared, local: u32, pattern: &Pattern) -> Drain {
+        match shared.peer_location(local, pattern.source) {
             Some(loc) if loc.proc == shared.my_proc => Drain::LocalFrom(loc.local),
             _ if !shared.is_multi_process() => Drain::Local,
             _ => Drain::All,
@@ -442,7 +442,7 @@ pub fn post_recv(shared: &CommShared, local: u32, pattern: Pattern, buf: UserBuf
     }
     let recv = RecvOp::new(buf, pattern);
     let mut q = shared.endpoints[local as usize].queues.lock();
-    drain(shared, local, &mut q, Drain::for_pattern(shared, &pattern))?;
+    drain(shared, local, &mut q, Drain::for_pattern(shared, local, &pattern))?;
     match q.matching.take_unexpected(&pattern) {
         Some((env, payload)) => {
             drop(q);
@@ -461,7 +461,7 @@ pub fn recv_blocking(shared: &CommShared, local: u32, pattern: Pattern, buf: Use
     if pattern.source == PROC_NULL {
         return Ok(Completion::proc_null());
     }
-    let how = Drain::for_pattern(shared, &pattern);
+    let how = Drain::for_pattern(shared, local, &pattern);
     let mut backoff = Backoff::new();
     loop {
         let (found, orphans) = {
@@ -500,7 +500,7 @@ pub fn recv_blocking(shared: &CommShared, local: u32, pattern: Pattern, buf: Use
 /// Envelope and size of the first matching message, left in place (`EP_Iprobe`).
 pub fn iprobe(shared: &CommShared, local: u32, pattern: Pattern) -> EpResult<Option<Completion>> {
     let mut q = shared.endpoints[local as usize].queues.lock();
-    drain(shared, local, &mut q, Drain::for_pattern(shared, &pattern))?;
+    drain(shared, local, &mut q, Drain::for_pattern(shared, local, &pattern))?;
     Ok(q.matching.peek_unexpected(&pattern).map(|(env, p)| {
         let b = p.bytes();
         Completion { source: env.source, tag: env.tag, bytes: b, sent_bytes: b, ..Completion::default() }
@@ -510,7 +510,7 @@ pub fn iprobe(shared: &CommShared, local: u32, pattern: Pattern) -> EpResult<Opt
 /// The first matching message, removed from the queue (`EP_Improbe`).
 pub fn improbe(shared: &CommShared, local: u32, pattern: Pattern) -> EpResult<Option<(Envelope, Payload)>> {
     let mut q = shared.endpoints[local as usize].queues.lock();
-    drain(shared, local, &mut q, Drain::for_pattern(shared, &pattern))?;
+    drain(shared, local, &mut q, Drain::for_pattern(shared, local, &pattern))?;
     Ok(q.matching.take_unexpected(&pattern))
 }
 

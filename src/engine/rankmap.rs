@@ -32,6 +32,8 @@ pub struct RankMap {
     /// Ranks are contiguous per process, in process order, and local indices follow rank
     /// order: hierarchical algorithms then keep MPI's rank order without reordering.
     blocked: bool,
+    /// Every process's local indices are `0..count`.
+    dense: bool,
 }
 
 impl RankMap {
@@ -51,33 +53,40 @@ impl RankMap {
         RankMap::from_locations(locations, identities, counts.len(), my_proc)
     }
 
-    /// Map from one location and identity per rank, over `nprocs` processes. Local indices of
-    /// each process must be `0..count` (each once).
+    /// Map from one location and identity per rank, over `nprocs` processes. Local indices
+    /// of a process are distinct; they are `0..count` for intracommunicators, and may leave
+    /// gaps in the group maps of an intercommunicator (whose local indices number all of a
+    /// process's endpoints, of both groups).
     pub fn from_locations(locations: Vec<Location>, identities: Vec<Identity>, nprocs: usize, my_proc: u32) -> RankMap {
         let mut procs: Vec<Vec<i32>> = vec![Vec::new(); nprocs];
         for (r, l) in locations.iter().enumerate() {
-            let list = &mut procs[l.proc as usize];
-            if list.len() <= l.local as usize {
-                list.resize(l.local as usize + 1, -1);
-            }
-            list[l.local as usize] = r as i32;
+            procs[l.proc as usize].push(r as i32);
         }
-        debug_assert!(procs.iter().flatten().all(|&r| r >= 0), "local indices must be dense");
+        for list in procs.iter_mut() {
+            list.sort_by_key(|&r| locations[r as usize].local);
+        }
+        let dense = procs.iter().all(|ranks| ranks.iter().enumerate().all(|(i, &r)| locations[r as usize].local == i as u32));
         let mut next = 0i32;
-        let blocked = procs.iter().all(|ranks| {
-            ranks.iter().all(|&r| {
-                let ok = r == next;
-                next += 1;
-                ok
-            })
-        });
-        RankMap { locations, identities, procs, my_proc, blocked }
+        let blocked = dense
+            && procs.iter().all(|ranks| {
+                ranks.iter().all(|&r| {
+                    let ok = r == next;
+                    next += 1;
+                    ok
+                })
+            });
+        RankMap { locations, identities, procs, my_proc, blocked, dense }
     }
 
     /// True when ranks are contiguous per process, in process order, locals in rank order.
     #[inline]
     pub fn is_blocked(&self) -> bool {
         self.blocked
+    }
+
+    /// This process's rank in the host communicator.
+    pub fn my_proc(&self) -> u32 {
+        self.my_proc
     }
 
     /// Ranks of process `p`'s endpoints in local-index order.
@@ -103,7 +112,16 @@ impl RankMap {
 
     /// Rank of this process's endpoint with a local index.
     pub fn my_rank(&self, local: u32) -> i32 {
-        self.procs[self.my_proc as usize][local as usize]
+        let mine = &self.procs[self.my_proc as usize];
+        if self.dense {
+            return mine[local as usize];
+        }
+        *mine.iter().find(|&&r| self.locations[r as usize].local == local).expect("an endpoint of this group")
+    }
+
+    /// Rank of this process's endpoint with local index `local`, if it is in this group.
+    pub fn my_rank_if_member(&self, local: u32) -> Option<i32> {
+        self.procs[self.my_proc as usize].iter().copied().find(|&r| self.locations[r as usize].local == local)
     }
 
     /// Number of this process's endpoints.

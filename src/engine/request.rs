@@ -33,7 +33,7 @@ pub struct Request {
 impl Request {
     pub fn new(ep: Arc<Endpoint>, op: Op) -> Arc<Request> {
         let drain = match &op {
-            Op::Recv(r) => Drain::for_pattern(&ep.shared, &r.pattern),
+            Op::Recv(r) => Drain::for_pattern(&ep.shared, ep.local, &r.pattern),
             Op::Send(SendState::Host { .. }) => Drain::All,
             Op::Send(_) | Op::Coll(_) => Drain::Local,
         };

@@ -5,7 +5,7 @@ use super::boundary::{endpoint, out, remove_endpoint, COMMS, DEFAULT_HANDLER};
 use super::types::*;
 use crate::engine::comm::{self, CommShared, Endpoint, ERRORS_ARE_FATAL, ERRORS_RETURN};
 use crate::engine::rankmap::{compare_groups, GroupOrder};
-use crate::engine::{split, team};
+use crate::engine::{inter, split, team};
 use crate::ep_call;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_ARG, ERR_INTERN};
@@ -92,25 +92,31 @@ pub unsafe extern "C" fn EP_Comm_rank(comm: EP_Comm, rank: *mut c_int) -> c_int 
     })
 }
 
-/// Number of endpoints (ranks) of the communicator (MPI 4.1 section 7.4.1).
+/// Number of endpoints (ranks) of the communicator, of the local group for an
+/// intercommunicator (MPI 4.1 sections 7.4.1, 7.6.1).
 /// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `size`). Thread safety: any thread.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_size(comm: EP_Comm, size: *mut c_int) -> c_int {
     ep_call!("EP_Comm_size", {
         let ep = endpoint(comm)?;
-        *out(size, "size")? = ep.shared.map.size() as c_int;
+        *out(size, "size")? = ep.shared.group_map(ep.shared.group_of(ep.local)).size() as c_int;
         Ok(())
     })
 }
 
-/// Size of the remote group: for an intracommunicator MPI defines none, so this is
-/// `EP_ERR_COMM` (MPI 4.1 section 7.6.1).
+/// Size of the remote group of an intercommunicator (MPI 4.1 section 7.6.1); for an
+/// intracommunicator MPI defines none, so this is `EP_ERR_COMM`.
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `size`). Thread safety: any thread.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_remote_size(comm: EP_Comm, size: *mut c_int) -> c_int {
     ep_call!("EP_Comm_remote_size", {
-        let _ep = endpoint(comm)?;
-        let _ = out(size, "size")?;
-        Err(ep_err!(crate::error::ERR_COMM, "communicator {comm} is not an intercommunicator"))
+        let ep = endpoint(comm)?;
+        let size = out(size, "size")?;
+        if !ep.shared.is_inter() {
+            return Err(ep_err!(crate::error::ERR_COMM, "communicator {comm} is not an intercommunicator"));
+        }
+        *size = ep.shared.peer_map(ep.local).size() as c_int;
+        Ok(())
     })
 }
 
@@ -119,8 +125,58 @@ pub unsafe extern "C" fn EP_Comm_remote_size(comm: EP_Comm, size: *mut c_int) ->
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_test_inter(comm: EP_Comm, flag: *mut c_int) -> c_int {
     ep_call!("EP_Comm_test_inter", {
-        let _ep = endpoint(comm)?;
-        *out(flag, "flag")? = 0;
+        let ep = endpoint(comm)?;
+        *out(flag, "flag")? = ep.shared.is_inter() as c_int;
+        Ok(())
+    })
+}
+
+/// Creates an intercommunicator (MPI 4.1 section 7.6.2) between the group of `local_comm`
+/// (an endpoint intracommunicator; every endpoint calls) and the group whose leader is rank
+/// `remote_leader` of `peer_comm`. `local_leader` is a rank of `local_comm`; `peer_comm`,
+/// `remote_leader` and `tag` matter only on the local leader (others may pass
+/// `EP_COMM_NULL`); the two leaders talk over `peer_comm` with `tag`. The groups may live
+/// on disjoint processes or share processes (one process holding endpoints of both, each
+/// group's endpoints calling on their own `local_comm`). Ranks of `*newintercomm` name the
+/// remote group in point-to-point calls; `EP_Comm_rank`/`EP_Comm_size` give the local group.
+/// Errors: `EP_ERR_COMM` (invalid handles, `local_comm` an intercommunicator, null
+/// `peer_comm` on the leader), `EP_ERR_RANK` (leader ranks), `EP_ERR_ARG` (NULL output).
+/// Thread safety: one call per endpoint, concurrently; the endpoints of a process wait for
+/// each other.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Intercomm_create(
+    local_comm: EP_Comm,
+    local_leader: c_int,
+    peer_comm: EP_Comm,
+    remote_leader: c_int,
+    tag: c_int,
+    newintercomm: *mut EP_Comm,
+) -> c_int {
+    ep_call!("EP_Intercomm_create", {
+        let ep = endpoint(local_comm)?;
+        let newintercomm = out(newintercomm, "newintercomm")?;
+        if tag < 0 {
+            return Err(ep_err!(crate::error::ERR_TAG, "tag {tag} is negative"));
+        }
+        let peer = if ep.rank == local_leader { Some(endpoint(peer_comm)?) } else { None };
+        let new = inter::create(&ep, local_leader, peer.as_deref(), remote_leader, tag)?;
+        *newintercomm = insert_endpoint(&new.shared, new.local, new.errhandler())?;
+        Ok(())
+    })
+}
+
+/// Merges the two groups of an intercommunicator into an intracommunicator (MPI 4.1 section
+/// 7.6.2): the group whose endpoints pass `high = 0` comes first, each group in its own rank
+/// order; when both groups pass the same `high`, group order is EPMPI's choice (the same on
+/// every endpoint). Every endpoint of both groups calls it. Errors: `EP_ERR_COMM` (not an
+/// intercommunicator), `EP_ERR_ARG` (NULL output). Thread safety: one call per endpoint.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Intercomm_merge(intercomm: EP_Comm, high: c_int, newintracomm: *mut EP_Comm) -> c_int {
+    ep_call!("EP_Intercomm_merge", {
+        let ep = endpoint(intercomm)?;
+        let newintracomm = out(newintracomm, "newintracomm")?;
+        let new = inter::merge(&ep, high != 0)?;
+        *newintracomm = insert_endpoint(&new.shared, new.local, new.errhandler())?;
         Ok(())
     })
 }
@@ -187,10 +243,26 @@ pub unsafe extern "C" fn EP_Comm_compare(comm1: EP_Comm, comm2: EP_Comm, result:
     ep_call!("EP_Comm_compare", {
         let (a, b) = (endpoint(comm1)?, endpoint(comm2)?);
         let result = out(result, "result")?;
-        *result = if Arc::ptr_eq(&a.shared, &b.shared) {
+        let groups = |e: &comm::Endpoint| {
+            let s = &e.shared;
+            let local = s.group_map(s.group_of(e.local)).identities().to_vec();
+            let remote = s.is_inter().then(|| s.peer_map(e.local).identities().to_vec());
+            (local, remote)
+        };
+        let ((la, ra), (lb, rb)) = (groups(&a), groups(&b));
+        *result = if Arc::ptr_eq(&a.shared, &b.shared) && a.shared.group_of(a.local) == b.shared.group_of(b.local) {
             EP_IDENT
         } else {
-            match compare_groups(a.shared.map.identities(), b.shared.map.identities()) {
+            let order = match (ra, rb) {
+                (None, None) => compare_groups(&la, &lb),
+                (Some(ra), Some(rb)) => match (compare_groups(&la, &lb), compare_groups(&ra, &rb)) {
+                    (GroupOrder::Same, GroupOrder::Same) => GroupOrder::Same,
+                    (GroupOrder::Different, _) | (_, GroupOrder::Different) => GroupOrder::Different,
+                    _ => GroupOrder::Permuted,
+                },
+                _ => GroupOrder::Different,
+            };
+            match order {
                 GroupOrder::Same => EP_CONGRUENT,
                 GroupOrder::Permuted => EP_SIMILAR,
                 GroupOrder::Different => EP_UNEQUAL,

@@ -26,7 +26,7 @@ fn check_recv_pattern(ep: &Endpoint, source: c_int, tag: c_int) -> EpResult<Patt
     if tag < 0 && tag != EP_ANY_TAG {
         return Err(ep_err!(ERR_TAG, "receive tag {tag} is negative and not EP_ANY_TAG"));
     }
-    let size = ep.shared.map.size() as c_int;
+    let size = ep.shared.peer_map(ep.local).size() as c_int;
     if source != EP_ANY_SOURCE && source != EP_PROC_NULL && !(0..size).contains(&source) {
         return Err(ep_err!(ERR_RANK, "source rank {source} is outside 0..{size}"));
     }
@@ -50,8 +50,8 @@ fn start_send(
         return Ok(SendState::Done);
     }
     let shared = &ep.shared;
-    let loc = shared.location(dest).ok_or_else(|| {
-        ep_err!(ERR_RANK, "destination rank {dest} is outside 0..{}", shared.map.size())
+    let loc = shared.peer_location(ep.local, dest).ok_or_else(|| {
+        ep_err!(ERR_RANK, "destination rank {dest} is outside 0..{}", shared.peer_map(ep.local).size())
     })?;
     let env = Envelope { source: ep.rank, tag };
     if loc.proc == shared.my_proc {

@@ -1,0 +1,288 @@
+//! Intercommunicators: `EP_Intercomm_create` and `EP_Intercomm_merge` (MPI 4.1 sections
+//! 7.6.2 and 7.6.3), for groups on disjoint processes and groups that share processes.
+//!
+//! Creation: the two leaders swap their groups' endpoint identities over the peer
+//! communicator (the user's tag), each leader broadcasts the other group's list to its own
+//! group, and then every process knows both groups in rank order. Group 0 is the group whose
+//! leader has the smaller identity, so both sides label alike. The intercommunicator's host
+//! communicator spans the union of both groups' processes (ordered by world rank), made with
+//! `MPI_Comm_create_group` on `MPI_COMM_WORLD` by one thread of each of those processes. A
+//! process's local indices number its endpoints of group 0 first, then of group 1, so one
+//! process may hold endpoints of both groups (the shared-process case) and point-to-point
+//! between them stays on the local transport.
+//!
+//! Merge: the endpoints of a process meet, one host allreduce tells every process both
+//! groups' `high`, and the new intracommunicator ranks the low group first.
+
+use super::coll;
+use super::comm::{CommShared, Endpoint, Flavor};
+use super::datatype::UserBuf;
+use super::envelope::Pattern;
+use super::p2p;
+use super::rankmap::{Identity, Location, RankMap};
+use super::request;
+use crate::ep_err;
+use crate::error::{EpError, EpResult, ERR_ARG, ERR_COMM, ERR_RANK};
+use crate::host::{self, check, sys, HostComm, HOST};
+use parking_lot::{Condvar, Mutex};
+use std::collections::HashMap;
+use std::os::raw::{c_int, c_void};
+use std::sync::Arc;
+
+/// Sends `data` to `dest` and receives the peer's list from `source` on `ep`'s communicator
+/// with `tag`: a length message, then the identities (nonblocking sends, so two leaders
+/// exchanging at once cannot block each other).
+fn swap_lists(ep: &Endpoint, peer: i32, tag: c_int, data: &[u64]) -> EpResult<Vec<u64>> {
+    let s = &ep.shared;
+    let loc = s.peer_location(ep.local, peer).ok_or_else(|| ep_err!(ERR_RANK, "remote_leader {peer} is not a rank of peer_comm"))?;
+    let env = super::envelope::Envelope { source: ep.rank, tag };
+    let len = [data.len() as u64];
+    let bytes = |v: &[u64]| UserBuf::new(v.as_ptr() as *const c_void, (v.len() * 8) as c_int, HOST.byte);
+    let send = |b: UserBuf| -> EpResult<p2p::SendState> {
+        if loc.proc == s.my_proc {
+            super::local::send(s, ep.local, loc.local, env, b, false)
+        } else {
+            super::remote::send(s, loc, env, b, false, false)
+        }
+    };
+    let s1 = send(bytes(&len)?)?;
+    let s2 = send(bytes(data)?)?;
+    let pattern = Pattern { source: peer, tag };
+    let mut their_len = [0u64];
+    p2p::recv_blocking(s, ep.local, pattern, UserBuf::new(their_len.as_mut_ptr() as *const c_void, 8, HOST.byte)?)?;
+    let mut theirs = vec![0u64; their_len[0] as usize];
+    let b = UserBuf::new(theirs.as_mut_ptr() as *const c_void, (theirs.len() * 8) as c_int, HOST.byte)?;
+    p2p::recv_blocking(s, ep.local, pattern, b)?;
+    request::wait_send(ep, s1)?;
+    request::wait_send(ep, s2)?;
+    Ok(theirs)
+}
+
+/// Broadcasts a list of u64 from `root` over the intracommunicator of `ep`.
+fn bcast_list(ep: &Endpoint, root: i32, list: &mut Vec<u64>) -> EpResult<()> {
+    let mut len = [list.len() as u64];
+    coll::bcast(ep, UserBuf::new(len.as_mut_ptr() as *const c_void, 8, HOST.byte)?, root)?;
+    list.resize(len[0] as usize, 0);
+    coll::bcast(ep, UserBuf::new(list.as_mut_ptr() as *const c_void, (list.len() * 8) as c_int, HOST.byte)?, root)
+}
+
+fn world_of(id: Identity) -> u32 {
+    (id >> 32) as u32
+}
+
+/// Both groups' maps over the union of their processes (ordered by world rank).
+fn union_maps(ids: [&[Identity]; 2], my_world: u32) -> (Vec<u32>, RankMap, RankMap) {
+    let mut worlds: Vec<u32> = ids.iter().flat_map(|g| g.iter().map(|&i| world_of(i))).collect();
+    worlds.sort_unstable();
+    worlds.dedup();
+    let proc_of = |w: u32| worlds.binary_search(&w).expect("a member's process") as u32;
+    let my_proc = proc_of(my_world);
+    let mut next_local = vec![0u32; worlds.len()];
+    let mut maps = Vec::with_capacity(2);
+    for g in ids {
+        let locations: Vec<Location> = g
+            .iter()
+            .map(|&id| {
+                let p = proc_of(world_of(id));
+                let local = next_local[p as usize];
+                next_local[p as usize] += 1;
+                Location { proc: p, local }
+            })
+            .collect();
+        maps.push(RankMap::from_locations(locations, g.to_vec(), worlds.len(), my_proc));
+    }
+    let map1 = maps.pop().unwrap();
+    let map0 = maps.pop().unwrap();
+    (worlds, map0, map1)
+}
+
+/// `EP_Intercomm_create` for one endpoint of `local` (an intracommunicator). `peer` and
+/// `remote_leader` matter only on the local leader.
+pub fn create(ep: &Endpoint, local_leader: c_int, peer: Option<&Endpoint>, remote_leader: c_int, tag: c_int) -> EpResult<Endpoint> {
+    let s = &ep.shared;
+    if s.is_inter() {
+        return Err(ep_err!(ERR_COMM, "local_comm is an intercommunicator"));
+    }
+    let size = s.map.size() as c_int;
+    if !(0..size).contains(&local_leader) {
+        return Err(ep_err!(ERR_RANK, "local_leader {local_leader} is outside 0..{size}"));
+    }
+    let mine: Vec<u64> = std::iter::once(local_leader as u64).chain(s.map.identities().iter().copied()).collect();
+    let mut theirs = Vec::new();
+    if ep.rank == local_leader {
+        let peer = peer.ok_or_else(|| ep_err!(ERR_COMM, "peer_comm is EP_COMM_NULL on the local leader"))?;
+        theirs = swap_lists(peer, remote_leader, tag, &mine)?;
+        if theirs.is_empty() {
+            return Err(ep_err!(ERR_ARG, "the remote leader sent an empty group"));
+        }
+    }
+    bcast_list(ep, local_leader, &mut theirs)?;
+    let their_leader = theirs[0] as usize;
+    let their_ids = &theirs[1..];
+    let my_ids = s.map.identities();
+    let my_leader_id = my_ids[local_leader as usize];
+    let their_leader_id = *their_ids.get(their_leader).ok_or_else(|| ep_err!(ERR_ARG, "remote leader rank out of range"))?;
+    let (ids, my_group) = if my_leader_id < their_leader_id { ([my_ids, their_ids], 0) } else { ([their_ids, my_ids], 1) };
+    let my_world = world_of(my_ids[ep.rank as usize]);
+    let (worlds, map0, map1) = union_maps(ids, my_world);
+    let my_local = if my_group == 0 { map0.location(ep.rank) } else { map1.location(ep.rank) }.expect("own rank").local;
+    let key = (ids[0][0], ids[1][0], tag);
+    let expected = map0.my_count() + map1.my_count();
+    let shared = join(key, my_local, expected, move || {
+        let host = union_host(&worlds, key)?;
+        CommShared::with_groups(host, map0, Some(map1), Flavor::Endpoints).map(Arc::new).map_err(|e| {
+            host::free_comm(host);
+            e
+        })
+    })?;
+    Ok(Endpoint::new(shared, my_local, ep.errhandler()))
+}
+
+/// The host communicator over the processes of `worlds` (world ranks, ascending).
+fn union_host(worlds: &[u32], key: (u64, u64, c_int)) -> EpResult<HostComm> {
+    let mut host = HostComm(HOST.comm_null);
+    let tag_ub = host::tag_ub()? as u64;
+    // Distinct creations that overlap in processes run concurrently only with distinct
+    // keys; the tag keeps their host messages apart.
+    let tag = ((key.0 ^ key.1.rotate_left(17) ^ key.2 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33) % (tag_ub + 1);
+    unsafe {
+        let mut world_group = std::mem::zeroed::<sys::MPI_Group>();
+        check(sys::MPI_Comm_group(HOST.comm_world, &mut world_group), "MPI_Comm_group")?;
+        let ranks: Vec<c_int> = worlds.iter().map(|&w| w as c_int).collect();
+        let mut group = std::mem::zeroed::<sys::MPI_Group>();
+        check(sys::MPI_Group_incl(world_group, ranks.len() as c_int, ranks.as_ptr(), &mut group), "MPI_Group_incl")?;
+        let rc = check(sys::MPI_Comm_create_group(HOST.comm_world, group, tag as c_int, &mut host.0), "MPI_Comm_create_group");
+        sys::MPI_Group_free(&mut group);
+        sys::MPI_Group_free(&mut world_group);
+        rc?;
+    }
+    Ok(host)
+}
+
+type Key = (u64, u64, c_int);
+
+struct Pending {
+    id: u64,
+    joined: Vec<bool>,
+    arrived: usize,
+    left: usize,
+    result: Option<Result<Arc<CommShared>, EpError>>,
+}
+
+#[derive(Default)]
+struct Registry {
+    next_id: u64,
+    by_key: HashMap<Key, Vec<Pending>>,
+}
+
+static REGISTRY: Mutex<Option<Registry>> = Mutex::new(None);
+static ARRIVALS: Condvar = Condvar::new();
+
+/// The process's endpoints of both groups (`expected` of them, local indices `0..expected`)
+/// meet under `key`; the last to arrive runs `build`, all get its result. Creations with one
+/// key complete in order, like the team form of endpoint creation.
+fn join(key: Key, local: u32, expected: usize, build: impl FnOnce() -> EpResult<Arc<CommShared>>) -> EpResult<Arc<CommShared>> {
+    let ix = local as usize;
+    let mut guard = REGISTRY.lock();
+    let reg = guard.get_or_insert_with(Registry::default);
+    let next_id = reg.next_id;
+    let list = reg.by_key.entry(key).or_default();
+    let pos = match list.iter().position(|p| !p.joined[ix]) {
+        Some(p) => p,
+        None => {
+            list.push(Pending { id: next_id, joined: vec![false; expected], arrived: 0, left: 0, result: None });
+            list.len() - 1
+        }
+    };
+    reg.next_id += 1;
+    let p = &mut list[pos];
+    let id = p.id;
+    p.joined[ix] = true;
+    p.arrived += 1;
+    if p.arrived == expected {
+        drop(guard);
+        let result = build();
+        guard = REGISTRY.lock();
+        let list = guard.as_mut().unwrap().by_key.get_mut(&key).unwrap();
+        list.iter_mut().find(|p| p.id == id).unwrap().result = Some(result);
+        ARRIVALS.notify_all();
+    }
+    loop {
+        let reg = guard.as_mut().unwrap();
+        let list = reg.by_key.get_mut(&key).unwrap();
+        let pos = list.iter().position(|p| p.id == id).unwrap();
+        let p = &mut list[pos];
+        if let Some(result) = p.result.clone() {
+            p.left += 1;
+            if p.left == expected {
+                list.remove(pos);
+                if list.is_empty() {
+                    reg.by_key.remove(&key);
+                }
+            }
+            return result;
+        }
+        ARRIVALS.wait(&mut guard);
+    }
+}
+
+/// `EP_Intercomm_merge` for one endpoint of an intercommunicator.
+pub fn merge(ep: &Endpoint, high: bool) -> EpResult<Endpoint> {
+    let s = ep.shared.clone();
+    if !s.is_inter() {
+        return Err(ep_err!(ERR_COMM, "communicator is not an intercommunicator"));
+    }
+    let n = s.local_count();
+    let group = s.group_of(ep.local);
+    let result = ep.shared.meeting.meet(n, ep.local as usize, (group, high), move |inputs| merge_shared(&s, &inputs));
+    match &*result {
+        Ok((shared, new_locals)) => Ok(Endpoint::new(shared.clone(), new_locals[ep.local as usize], ep.errhandler())),
+        Err(e) => Err(e.clone()),
+    }
+}
+
+type Merged = (Arc<CommShared>, Vec<u32>);
+
+fn merge_shared(s: &CommShared, inputs: &[(u8, bool)]) -> EpResult<Merged> {
+    // Each group's `high` as this process knows it (-1: no endpoint of that group here),
+    // then the maximum over the processes: every process learns both.
+    let mut highs: [c_int; 2] = [-1, -1];
+    for &(g, h) in inputs {
+        highs[g as usize] = highs[g as usize].max(h as c_int);
+    }
+    let mut all: [c_int; 2] = [-1, -1];
+    unsafe {
+        check(
+            sys::MPI_Allreduce(highs.as_ptr() as *const c_void, all.as_mut_ptr() as *mut c_void, 2, HOST.int_, HOST.op_max, s.host.0),
+            "MPI_Allreduce",
+        )?
+    };
+    let first: u8 = if all[0] > all[1] { 1 } else { 0 };
+    let order = [first, 1 - first];
+    let nprocs = s.map.nprocs();
+    let mut next_local = vec![0u32; nprocs];
+    let mut locations = Vec::new();
+    let mut identities = Vec::new();
+    let mut new_locals = vec![0u32; s.local_count()];
+    for g in order {
+        let m = s.group_map(g);
+        for r in 0..m.size() as i32 {
+            let loc = m.location(r).unwrap();
+            let local = next_local[loc.proc as usize];
+            next_local[loc.proc as usize] += 1;
+            if loc.proc == s.my_proc {
+                new_locals[loc.local as usize] = local;
+            }
+            locations.push(Location { proc: loc.proc, local });
+            identities.push(m.identities()[r as usize]);
+        }
+    }
+    let map = RankMap::from_locations(locations, identities, nprocs, s.my_proc);
+    let mut host = HostComm(HOST.comm_null);
+    unsafe { check(sys::MPI_Comm_dup(s.host.0, &mut host.0), "MPI_Comm_dup")? };
+    let shared = CommShared::new(host, map, Flavor::Endpoints).map_err(|e| {
+        host::free_comm(host);
+        e
+    })?;
+    Ok((Arc::new(shared), new_locals))
+}
