@@ -143,8 +143,11 @@ fn union_host(worlds: &[u32], key: (u64, u64, c_int)) -> EpResult<HostComm> {
     let mut host = HostComm(HOST.comm_null);
     let tag_ub = host::tag_ub()? as u64;
     // Distinct creations that overlap in processes run concurrently only with distinct
-    // keys; the tag keeps their host messages apart.
-    let tag = ((key.0 ^ key.1.rotate_left(17) ^ key.2 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33) % (tag_ub + 1);
+    // keys; the tag keeps their host messages apart. Open MPI sends them as point-to-point
+    // messages on MPI_COMM_WORLD with this tag, so it is taken from the top half of the tag
+    // range, away from the small tags applications use there.
+    let hash = (key.0 ^ key.1.rotate_left(17) ^ key.2 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33;
+    let tag = tag_ub - hash % (tag_ub / 2 + 1);
     unsafe {
         let mut world_group = std::mem::zeroed::<sys::MPI_Group>();
         check(sys::MPI_Comm_group(HOST.comm_world, &mut world_group), "MPI_Comm_group")?;

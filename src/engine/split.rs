@@ -192,25 +192,45 @@ fn split_shared(old: &CommShared, mine: &[(c_int, c_int)]) -> EpResult<Placement
         }
         return Ok(placement);
     }
+    // MPI_Comm_create_group exchanges point-to-point messages on its parent with the given
+    // tag (Open MPI does), which the pre-posted receives on `old.host` would steal: create the
+    // groups on a fresh duplicate instead.
+    let mut parent = HostComm(HOST.comm_null);
+    unsafe { check(sys::MPI_Comm_dup(old.host.0, &mut parent.0), "MPI_Comm_dup")? };
+    let result = create_per_color(old, &table, &my_colors, &all_colors, parent, &mut placement);
+    host::free_comm(parent);
+    result.map(|_| placement)
+}
+
+/// One host communicator per color of this process, made on `parent` in ascending color
+/// order (every process uses the same order, so overlapping groups cannot deadlock).
+fn create_per_color(
+    old: &CommShared,
+    table: &[(c_int, c_int)],
+    my_colors: &[c_int],
+    all_colors: &BTreeMap<c_int, usize>,
+    parent: HostComm,
+    placement: &mut Placement,
+) -> EpResult<()> {
     let tag_ub = host::tag_ub()?;
-    for &color in &my_colors {
+    for &color in my_colors {
         let g = group_of(old, &table, color);
         let mut host = HostComm(HOST.comm_null);
         unsafe {
             let mut world_group = std::mem::zeroed::<sys::MPI_Group>();
-            check(sys::MPI_Comm_group(old.host.0, &mut world_group), "MPI_Comm_group")?;
+            check(sys::MPI_Comm_group(parent.0, &mut world_group), "MPI_Comm_group")?;
             let ranks: Vec<c_int> = g.procs.iter().map(|&p| p as c_int).collect();
             let mut group = std::mem::zeroed::<sys::MPI_Group>();
             check(sys::MPI_Group_incl(world_group, ranks.len() as c_int, ranks.as_ptr(), &mut group), "MPI_Group_incl")?;
             let tag = (all_colors[&color] as i64 % (tag_ub as i64 + 1)) as c_int;
-            let rc = check(sys::MPI_Comm_create_group(old.host.0, group, tag, &mut host.0), "MPI_Comm_create_group");
+            let rc = check(sys::MPI_Comm_create_group(parent.0, group, tag, &mut host.0), "MPI_Comm_create_group");
             sys::MPI_Group_free(&mut group);
             sys::MPI_Group_free(&mut world_group);
             rc?;
         }
-        place(old, &table, color, host, &mut placement)?;
+        place(old, table, color, host, placement)?;
     }
-    Ok(placement)
+    Ok(())
 }
 
 /// Builds the new communicator of `color` on its host communicator and records where this
