@@ -22,6 +22,11 @@ fn create_team() {
 }
 
 #[test]
+fn coll_basic() {
+    c_test("coll_basic");
+}
+
+#[test]
 fn intercomm() {
     c_test("intercomm");
 }
