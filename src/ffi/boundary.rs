@@ -93,6 +93,9 @@ pub fn fail(name: &str, e: EpError) -> c_int {
     }
     eprintln!("EPMPI fatal error in {text} ({}); aborting (set EP_ERRORS_RETURN to handle errors)", error::class_text(e.class));
     if host::mpi_is_active() && !host::finalizing() {
+        // The launcher forwards our stderr through a pipe and may tear the job down as soon
+        // as MPI_Abort reaches it (MPICH's hydra does): give it a moment to pass the message on.
+        std::thread::sleep(std::time::Duration::from_millis(200));
         unsafe { host::sys::MPI_Abort(host::HOST.comm_world, e.class) };
     }
     std::process::abort();

@@ -19,11 +19,22 @@ use crate::engine::coll::{self, nonblocking, AllgathervArgs, AlltoallvArgs, Bloc
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::{type_info, UserBuf};
 use crate::engine::request::{Op, Request};
-use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_COUNT, ERR_ROOT};
+use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_COUNT, ERR_ROOT, ERR_UNSUPPORTED};
+use std::sync::Arc;
 use crate::host::sys::{MPI_Datatype, MPI_Op};
 use crate::host::HOST;
 use crate::{ep_call, ep_err};
 use std::os::raw::{c_int, c_void};
+
+/// The endpoint of an intracommunicator: collectives other than `EP_Barrier` on
+/// intercommunicators are not implemented yet and say so.
+fn intra_endpoint(comm: EP_Comm) -> EpResult<Arc<Endpoint>> {
+    let ep = endpoint(comm)?;
+    if ep.shared.is_inter() {
+        return Err(ep_err!(ERR_UNSUPPORTED, "this collective is not supported on intercommunicators yet (EP_Barrier is)"));
+    }
+    Ok(ep)
+}
 
 fn is_in_place(p: *const c_void) -> bool {
     p == HOST.in_place as *const c_void
@@ -96,7 +107,7 @@ pub unsafe extern "C" fn EP_Barrier(comm: EP_Comm) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn EP_Bcast(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: EP_Comm) -> c_int {
     ep_call!("EP_Bcast", {
-        let ep = endpoint(comm)?;
+        let ep = intra_endpoint(comm)?;
         check_root(&ep, root)?;
         coll::bcast(&ep, data_buf(buf, count, datatype, "buf")?, root)
     })
@@ -117,7 +128,7 @@ pub unsafe extern "C" fn EP_Reduce(
     comm: EP_Comm,
 ) -> c_int {
     ep_call!("EP_Reduce", {
-        let ep = endpoint(comm)?;
+        let ep = intra_endpoint(comm)?;
         check_root(&ep, root)?;
         let is_root = ep.rank == root;
         let (input, in_place) = reduction_input(sendbuf, recvbuf, count, datatype, is_root)?;
@@ -140,7 +151,7 @@ pub unsafe extern "C" fn EP_Allreduce(
     comm: EP_Comm,
 ) -> c_int {
     ep_call!("EP_Allreduce", {
-        let ep = endpoint(comm)?;
+        let ep = intra_endpoint(comm)?;
         let (input, in_place) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
         let recv = Some(data_buf(recvbuf, count, datatype, "recvbuf")?);
         let commutative = op_commutative(op)?;
@@ -179,7 +190,7 @@ pub unsafe extern "C" fn EP_Reduce_scatter_block(
     comm: EP_Comm,
 ) -> c_int {
     ep_call!("EP_Reduce_scatter_block", {
-        let ep = endpoint(comm)?;
+        let ep = intra_endpoint(comm)?;
         if recvcount < 0 {
             return Err(ep_err!(ERR_COUNT, "recvcount {recvcount} is negative"));
         }
@@ -200,14 +211,14 @@ pub unsafe extern "C" fn EP_Reduce_scatter(
     comm: EP_Comm,
 ) -> c_int {
     ep_call!("EP_Reduce_scatter", {
-        let ep = endpoint(comm)?;
+        let ep = intra_endpoint(comm)?;
         let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
         reduce_scatter_impl(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)
     })
 }
 
 unsafe fn scan_impl(comm: EP_Comm, sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t: MPI_Datatype, op: MPI_Op, exclusive: bool) -> EpResult<()> {
-    let ep = endpoint(comm)?;
+    let ep = intra_endpoint(comm)?;
     let (input, in_place) = reduction_input(sendbuf, recvbuf, count, t, true)?;
     let recv = data_buf(recvbuf, count, t, "recvbuf")?;
     op_commutative(op)?;
@@ -238,7 +249,7 @@ unsafe fn gather_impl(
     recvtype: MPI_Datatype,
     root: c_int,
 ) -> EpResult<()> {
-    let ep = endpoint(comm)?;
+    let ep = intra_endpoint(comm)?;
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let send = if is_root && is_in_place(sendbuf) { None } else { Some(data_buf(sendbuf, sendcount, sendtype, "sendbuf")?) };
@@ -296,7 +307,7 @@ unsafe fn scatter_impl(
     recvtype: MPI_Datatype,
     root: c_int,
 ) -> EpResult<()> {
-    let ep = endpoint(comm)?;
+    let ep = intra_endpoint(comm)?;
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let send = if is_root { Some(blocks(sendbuf as *mut c_void, sendtype, layout(&ep)?, "sendbuf")?) } else { None };
@@ -353,7 +364,7 @@ unsafe fn allgather_impl(
     layout: impl FnOnce(&Endpoint) -> EpResult<Layout<'static>>,
     recvtype: MPI_Datatype,
 ) -> EpResult<()> {
-    let ep = endpoint(comm)?;
+    let ep = intra_endpoint(comm)?;
     let send = if is_in_place(sendbuf) { None } else { Some(UserBuf::new(sendbuf, sendcount, sendtype)?) };
     let recv = blocks(recvbuf, recvtype, layout(&ep)?, "recvbuf")?;
     coll::allgatherv(&ep, &AllgathervArgs { send, recv, rank: ep.rank })
@@ -410,7 +421,7 @@ pub unsafe extern "C" fn EP_Alltoall(
     comm: EP_Comm,
 ) -> c_int {
     ep_call!("EP_Alltoall", {
-        let ep = endpoint(comm)?;
+        let ep = intra_endpoint(comm)?;
         let send = if is_in_place(sendbuf) { None } else { Some(blocks(sendbuf as *mut c_void, sendtype, Layout::Uniform(sendcount), "sendbuf")?) };
         let recv = blocks(recvbuf, recvtype, Layout::Uniform(recvcount), "recvbuf")?;
         coll::alltoallv(&ep, &AlltoallvArgs { send, recv })
@@ -432,7 +443,7 @@ pub unsafe extern "C" fn EP_Alltoallv(
     comm: EP_Comm,
 ) -> c_int {
     ep_call!("EP_Alltoallv", {
-        let ep = endpoint(comm)?;
+        let ep = intra_endpoint(comm)?;
         let send = if is_in_place(sendbuf) {
             None
         } else {
@@ -452,7 +463,7 @@ pub unsafe extern "C" fn EP_Alltoallv(
 #[no_mangle]
 pub unsafe extern "C" fn EP_Ibarrier(comm: EP_Comm, request: *mut EP_Request) -> c_int {
     ep_call!("EP_Ibarrier", {
-        let ep = endpoint(comm)?;
+        let ep = intra_endpoint(comm)?;
         let request = out(request, "request")?;
         let c = nonblocking::start(&ep, Kind::Barrier, None)?;
         *request = new_request(Request::new(ep, Op::Coll(c)))?;
@@ -466,7 +477,7 @@ pub unsafe extern "C" fn EP_Ibarrier(comm: EP_Comm, request: *mut EP_Request) ->
 #[no_mangle]
 pub unsafe extern "C" fn EP_Ibcast(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: EP_Comm, request: *mut EP_Request) -> c_int {
     ep_call!("EP_Ibcast", {
-        let ep = endpoint(comm)?;
+        let ep = intra_endpoint(comm)?;
         let request = out(request, "request")?;
         check_root(&ep, root)?;
         let b = data_buf(buf, count, datatype, "buf")?;

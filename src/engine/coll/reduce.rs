@@ -61,8 +61,9 @@ pub fn reduce(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
     let kind = if a.root.is_some() { Kind::Reduce } else { Kind::Allreduce };
     let span = a.input.span();
     if exchange_fits(s, span) {
-        // SAFETY: the input spans `span` bytes from its first byte (the user's buffer).
-        let mine = unsafe { std::slice::from_raw_parts(a.input.first_byte(), span) };
+        // SAFETY: the input spans `span` bytes from its first byte (the user's buffer); an
+        // empty input may have any address, NULL included.
+        let mine = if span == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(a.input.first_byte(), span) } };
         return s.board.exchange(ep.local as usize, kind, mine, |inputs| match a.recv {
             Some(recv) => fold_inline(s, inputs, &a.input, a.op)?.store(&recv),
             None => Ok(()),
