@@ -21,6 +21,16 @@ fn create_team() {
     c_test("create_team");
 }
 
+#[test]
+fn coll() {
+    c_test("coll");
+}
+
+#[test]
+fn split() {
+    c_test("split");
+}
+
 /// Compiles `tests/c/<name>.c` and runs it once on 2 processes with `args`: (success,
 /// stdout, stderr).
 fn run_once(name: &str, args: &[&str]) -> (bool, String, String) {

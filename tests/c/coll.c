@@ -384,6 +384,10 @@ static void scatterv_case(T *t, int root, int pat, const Layout *ls, const Layou
     free(displs);
 }
 
+/* With one endpoint per process (shape 4x1) an implementation may forward to the host
+ * collective directly; every process must then still call the same host collective as the
+ * root (MPI_Gatherv, not MPI_Gather), although a non-root's counts and displacements are
+ * not significant (NULL under JUNK). */
 static void t_gatherv_scatterv(T *t)
 {
     int roots[3], nr = pick_roots(t->n, roots);
@@ -941,10 +945,14 @@ static void t_predefined_ops(T *t)
         predef_case(t, C_ALLREDUCE, o, k, 5, 0, 0, 0);
         predef_case(t, C_ALLREDUCE, o, k, 3, 0, 0, IN_PLACE);
         predef_case(t, C_REDUCE, o, k, 4, roots[c % nr], 0, c % 2 ? IN_PLACE : 0);
-        predef_case(t, C_SCAN, o, k, 3, 0, 0, c % 3 == 0 ? IN_PLACE : 0);
-        predef_case(t, C_EXSCAN, o, k, 3, 0, 0, c % 3 == 1 ? IN_PLACE : 0);
-        predef_case(t, C_RSB, o, k, 2, 0, 0, c % 2 ? IN_PLACE : 0);
-        predef_case(t, C_RS, o, k, 0, 0, PAT_UNEVEN, c % 2 ? 0 : IN_PLACE);
+        /* The other reductions with every other (op, type) pair, to keep the run short. */
+        if (c % 2 == 0) {
+            predef_case(t, C_SCAN, o, k, 3, 0, 0, c % 4 == 0 ? IN_PLACE : 0);
+            predef_case(t, C_EXSCAN, o, k, 3, 0, 0, c % 4 == 2 ? IN_PLACE : 0);
+        } else {
+            predef_case(t, C_RSB, o, k, 2, 0, 0, c % 4 == 1 ? IN_PLACE : 0);
+            predef_case(t, C_RS, o, k, 0, 0, PAT_UNEVEN, c % 4 == 3 ? IN_PLACE : 0);
+        }
     }
     stage(t, "predefined ops, count 0 and large");
     /* Count 0 everywhere, and NULL buffers where nothing is transferred. */
@@ -955,7 +963,10 @@ static void t_predefined_ops(T *t)
     predef_case(t, C_RSB, O_SUM, K_INT, 0, 0, 0, 0);
     predef_case(t, C_RS, O_SUM, K_INT, 0, 0, PAT_ZERO, 0);
     CHECK_OK(EP_Allreduce(NULL, NULL, 0, MPI_INT, MPI_SUM, t->c));
-    /* Large (1 MiB inputs). */
+    /* Large (1 MiB inputs). The reduces go to roots that are not on the first process:
+     * MPICH 4.0.2's MPI_Reduce with MPI_IN_PLACE at a root other than 0 crashes (address
+     * 0xffffffffffffffff) from 4 KiB on, so an implementation must not hand MPI_IN_PLACE
+     * (the user's or its own) to the host MPI_Reduce there. */
     predef_case(t, C_REDUCE, O_SUM, K_INT, LARGE, t->n - 1, 0, 0);
     predef_case(t, C_REDUCE, O_MAX, K_DOUBLE, LARGE / 2, t->n / 2, 0, IN_PLACE);
     predef_case(t, C_ALLREDUCE, O_SUM, K_DOUBLE, LARGE / 2, 0, 0, 0);
@@ -1316,7 +1327,7 @@ static void t_struct(T *t)
 /* ==================================================================================== */
 /* Cross-talk: many collectives in a row on the communicator and a dup                  */
 
-/* A wildcard receive (any source, any tag) is pending on both communicators during ~400
+/* A wildcard receive (any source, any tag) is pending on both communicators during ~200
  * collectives alternating between them: collective traffic must neither match it nor mix
  * between the two communicators. Afterwards it must still be pending, then match the one
  * user message sent for it. */
@@ -1336,7 +1347,7 @@ static void t_crosstalk(T *t)
     EP_Status st[2];
     CHECK_OK(EP_Irecv(&inc, 1, MPI_INT, EP_ANY_SOURCE, EP_ANY_TAG, t->c, &rq[0]));
     CHECK_OK(EP_Irecv(&ind, 1, MPI_INT, EP_ANY_SOURCE, EP_ANY_TAG, d, &rq[1]));
-    for (int it = 0; it < 40; it++) {
+    for (int it = 0; it < 16; it++) {
         bcast_case(&tc, it % n, &L_INT, 3, &L_INT, 3);
         cat_case(&td, C_ALLREDUCE, 2, 0, 0, 0);
         gather_case(&tc, (it * 3 + 1) % n, &L_INT, 2, &L_INT, 2, 0);
@@ -1350,12 +1361,15 @@ static void t_crosstalk(T *t)
         cat_case(&tc, C_REDUCE, 2, (it + 1) % n, 0, 0);
         CHECK_OK(EP_Barrier(t->c));
     }
+    /* Nobody has sent a user message yet: the receives must still be pending. */
     for (int i = 0; i < 2; i++) {
         flag = -1;
         CHECK_OK(EP_Test(&rq[i], &flag, &st[i]));
         CHECK(flag == 0, "crosstalk: rank %d: the wildcard receive on the %s matched collective traffic (source %d tag %d)",
               me, i ? "dup" : "original", st[i].MPI_SOURCE, st[i].MPI_TAG);
     }
+    /* Everyone has tested before anyone sends. */
+    CHECK_OK(EP_Barrier(t->c));
     int vc = 1000 + me, vd = 2000 + me;
     CHECK_OK(EP_Send(&vd, 1, MPI_INT, right, 6, d));
     CHECK_OK(EP_Send(&vc, 1, MPI_INT, right, 5, t->c));
@@ -1400,6 +1414,8 @@ static void t_nb_many(T *t)
     CHECK_OK(EP_Isend(&out1, 1, MPI_INT, right, 21, t->c, &rq[2]));
     CHECK_OK(EP_Ibarrier(t->c, &rq[3]));
     CHECK_OK(EP_Ibcast(b, LARGE, MPI_INT, n - 1, t->c, &rq[4]));
+    /* Count 0: an implementation that hands the host an empty buffer's address may pass
+     * a dangling pointer such as 0x1 (an empty Rust Vec), which is Open MPI's MPI_IN_PLACE. */
     CHECK_OK(EP_Ibcast(z, 0, MPI_INT, mid, t->c, &rq[5]));
     CHECK_OK(EP_Irecv(&in2, 1, MPI_INT, EP_ANY_SOURCE, 22, t->c, &rq[6]));
     CHECK_OK(EP_Ibcast(v, 3, L_VEC.type, mid, t->c, &rq[7]));

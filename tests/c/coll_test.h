@@ -11,7 +11,9 @@
  * - A non-commutative user op ("concatenation" of digit strings) whose result spells the
  *   order in which the ranks' contributions were combined.
  * - Buffer comparison that reports the collective, the rank and the first wrong element.
- * - A watchdog: a hang prints which stage each endpoint of the process was in, then exits.
+ * - A watchdog: a hang prints which stage each endpoint of the process was in, then exits
+ *   (after 150 s, or EPMPI_TEST_TIMEOUT seconds). EPMPI_TEST_VERBOSE=1 makes rank 0 print
+ *   the time at which each stage starts.
  *
  * Expected results are always computed here from closed forms, never by calling the
  * function under test.
@@ -287,6 +289,8 @@ static int all_on_one_node(void)
 static const char *volatile watch_stage[WATCH_SLOTS];
 static int watch_world_rank = -1;
 static const char *watch_name = "test";
+static double watch_t0;
+static int watch_verbose;
 
 static void watch_put(const char *s)
 {
@@ -322,6 +326,8 @@ static void watchdog_start(const char *name, int world_rank, int seconds)
 {
     watch_name = name;
     watch_world_rank = world_rank;
+    watch_t0 = mono_now();
+    watch_verbose = getenv("EPMPI_TEST_VERBOSE") && atoi(getenv("EPMPI_TEST_VERBOSE")) > 0;
     const char *env = getenv("EPMPI_TEST_TIMEOUT");
     if (env && atoi(env) > 0)
         seconds = atoi(env);
@@ -332,11 +338,14 @@ static void watchdog_start(const char *name, int world_rank, int seconds)
     alarm((unsigned)seconds);
 }
 
-/* Records what this endpoint is doing (a string literal), for the watchdog. */
+/* Records what this endpoint is doing (a string literal), for the watchdog; with
+ * EPMPI_TEST_VERBOSE=1 rank 0 also prints when each stage starts. */
 static void stage(const T *t, const char *s)
 {
     if (t->li >= 0 && t->li < WATCH_SLOTS)
         watch_stage[t->li] = s;
+    if (watch_verbose && t->me == 0 && s)
+        fprintf(stderr, "%s: %7.3f s: %s%s\n", watch_name, mono_now() - watch_t0, t->where, s);
 }
 
 #endif
