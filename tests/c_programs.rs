@@ -27,6 +27,16 @@ fn coll_basic() {
 }
 
 #[test]
+fn coll() {
+    c_test("coll");
+}
+
+#[test]
+fn split() {
+    c_test("split");
+}
+
+#[test]
 fn intercomm() {
     c_test("intercomm");
 }
