@@ -57,7 +57,7 @@ fn install_panic_hook() {
                 .or_else(|| info.payload().downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
             let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
-            eprintln!("EPMPI internal error (a bug, please report it): {msg}{at}");
+            crate::error::write_stderr_line(&format!("EPMPI internal error (a bug, please report it): {msg}{at}"));
         }));
     });
 }
@@ -91,7 +91,7 @@ pub fn fail(name: &str, e: EpError) -> c_int {
     if handler == ERRORS_RETURN {
         return code;
     }
-    eprintln!("EPMPI fatal error in {text} ({}); aborting (set EP_ERRORS_RETURN to handle errors)", error::class_text(e.class));
+    crate::error::write_stderr_line(&format!("EPMPI fatal error in {text} ({}); aborting (set EP_ERRORS_RETURN to handle errors)", error::class_text(e.class)));
     if host::mpi_is_active() && !host::finalizing() {
         // The launcher forwards our stderr through a pipe and may tear the job down as soon
         // as MPI_Abort reaches it (MPICH's hydra does): give it a moment to pass the message on.

@@ -248,13 +248,14 @@ unsafe fn gather_impl(
     layout: impl FnOnce(&Endpoint) -> EpResult<Layout<'static>>,
     recvtype: MPI_Datatype,
     root: c_int,
+    varied: bool,
 ) -> EpResult<()> {
     let ep = intra_endpoint(comm)?;
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let send = if is_root && is_in_place(sendbuf) { None } else { Some(data_buf(sendbuf, sendcount, sendtype, "sendbuf")?) };
     let recv = if is_root { Some(blocks(recvbuf, recvtype, layout(&ep)?, "recvbuf")?) } else { None };
-    coll::gatherv(&ep, &GathervArgs { send, recv, root, rank: ep.rank })
+    coll::gatherv(&ep, &GathervArgs { send, recv, root, rank: ep.rank, varied })
 }
 
 /// Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`, rank i's
@@ -271,7 +272,7 @@ pub unsafe extern "C" fn EP_Gather(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Gather", { gather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype, root) })
+    ep_call!("EP_Gather", { gather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype, root, false) })
 }
 
 /// Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`: rank i's
@@ -293,7 +294,7 @@ pub unsafe extern "C" fn EP_Gatherv(
         let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
             Ok(Layout::Varied { counts: per_rank(ep, recvcounts, "recvcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
         };
-        gather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root)
+        gather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, true)
     })
 }
 
@@ -306,13 +307,14 @@ unsafe fn scatter_impl(
     recvcount: c_int,
     recvtype: MPI_Datatype,
     root: c_int,
+    varied: bool,
 ) -> EpResult<()> {
     let ep = intra_endpoint(comm)?;
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let send = if is_root { Some(blocks(sendbuf as *mut c_void, sendtype, layout(&ep)?, "sendbuf")?) } else { None };
     let recv = if is_root && is_in_place(recvbuf) { None } else { Some(data_buf(recvbuf, recvcount, recvtype, "recvbuf")?) };
-    coll::scatterv(&ep, &ScattervArgs { send, recv, root, rank: ep.rank })
+    coll::scatterv(&ep, &ScattervArgs { send, recv, root, rank: ep.rank, varied })
 }
 
 /// Scatters rank `root`'s `sendbuf`: rank i gets the block at element offset
@@ -329,7 +331,7 @@ pub unsafe extern "C" fn EP_Scatter(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Scatter", { scatter_impl(comm, sendbuf, |_| Ok(Layout::Uniform(sendcount)), sendtype, recvbuf, recvcount, recvtype, root) })
+    ep_call!("EP_Scatter", { scatter_impl(comm, sendbuf, |_| Ok(Layout::Uniform(sendcount)), sendtype, recvbuf, recvcount, recvtype, root, false) })
 }
 
 /// Scatters rank `root`'s `sendbuf`: rank i gets `sendcounts[i]` elements from element
@@ -351,7 +353,7 @@ pub unsafe extern "C" fn EP_Scatterv(
         let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
             Ok(Layout::Varied { counts: per_rank(ep, sendcounts, "sendcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
         };
-        scatter_impl(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root)
+        scatter_impl(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, true)
     })
 }
 

@@ -57,7 +57,7 @@ pub unsafe extern "C" fn EP_Abort(comm: EP_Comm, errorcode: c_int) -> c_int {
         Ok(ep) => format!("rank {}", ep.rank),
         Err(_) => format!("communicator handle {comm}"),
     };
-    eprintln!("EPMPI: EP_Abort called by {who} with error code {errorcode}");
+    crate::error::write_stderr_line(&format!("EPMPI: EP_Abort called by {who} with error code {errorcode}"));
     if host::mpi_is_active() {
         sys::MPI_Abort(HOST.comm_world, errorcode);
     }

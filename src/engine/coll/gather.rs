@@ -21,6 +21,8 @@ pub struct GathervArgs<'a> {
     pub recv: Option<Blocks<'a>>,
     pub root: i32,
     pub rank: i32,
+    /// `EP_Gatherv` rather than `EP_Gather` (every rank knows, unlike the counts).
+    pub varied: bool,
 }
 
 pub struct ScattervArgs<'a> {
@@ -30,6 +32,8 @@ pub struct ScattervArgs<'a> {
     pub recv: Option<UserBuf>,
     pub root: i32,
     pub rank: i32,
+    /// `EP_Scatterv` rather than `EP_Scatter` (every rank knows, unlike the counts).
+    pub varied: bool,
 }
 
 pub struct AllgathervArgs<'a> {
@@ -56,10 +60,6 @@ fn host_blocks(b: &Option<Blocks>) -> (*mut c_void, c_int, *const c_int, *const 
         }
         None => (std::ptr::null_mut(), 0, std::ptr::null(), std::ptr::null(), HOST.byte),
     }
-}
-
-fn is_varied(b: &Option<Blocks>) -> bool {
-    matches!(b, Some(Blocks { layout: Layout::Varied { .. }, .. }))
 }
 
 /// Packs `bufs` one after the other into `out`, returning each one's byte offset.
@@ -99,7 +99,7 @@ pub fn gatherv(ep: &Endpoint, args: &GathervArgs) -> EpResult<()> {
         let (rb, rc, rcounts, rdispls, rt) = host_blocks(&args.recv);
         let root = root_loc.proc as i32;
         return unsafe {
-            if is_varied(&args.recv) {
+            if args.varied {
                 check(sys::MPI_Gatherv(sb, sc, st, rb, rcounts, rdispls, rt, root, s.host.0), "MPI_Gatherv")
             } else {
                 check(sys::MPI_Gather(sb, sc, st, rb, rc, rt, root, s.host.0), "MPI_Gather")
@@ -165,7 +165,7 @@ pub fn scatterv(ep: &Endpoint, args: &ScattervArgs) -> EpResult<()> {
         };
         let root = root_loc.proc as i32;
         return unsafe {
-            if is_varied(&args.send) {
+            if args.varied {
                 check(sys::MPI_Scatterv(sb, scounts, sdispls, st, rb, rc, rt, root, s.host.0), "MPI_Scatterv")
             } else {
                 check(sys::MPI_Scatter(sb, sc, st, rb, rc, rt, root, s.host.0), "MPI_Scatter")

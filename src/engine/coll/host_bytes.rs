@@ -9,6 +9,17 @@ use crate::error::{EpResult, ERR_COUNT};
 use crate::host::{check, sys, HostComm, HOST};
 use std::os::raw::{c_int, c_void};
 
+/// A real address for a buffer that may be empty: an empty Rust slice points at 0x1, which
+/// is Open MPI's `MPI_IN_PLACE`, so empty buffers get the address of a static byte instead.
+fn addr(p: *const u8, len: usize) -> *mut c_void {
+    static SPARE: u8 = 0;
+    if len == 0 {
+        &SPARE as *const u8 as *mut c_void
+    } else {
+        p as *mut c_void
+    }
+}
+
 /// A byte count as the host's `int`.
 pub fn c_bytes(n: usize) -> EpResult<c_int> {
     c_int::try_from(n).map_err(|_| ep_err!(ERR_COUNT, "{n} bytes in one process's share exceeds 2^31-1"))
@@ -49,7 +60,7 @@ pub fn gatherv(send: &[u8], recv: *mut u8, counts: &[c_int], displs: &[c_int], r
     unsafe {
         check(
             sys::MPI_Gatherv(
-                send.as_ptr() as *const c_void,
+                addr(send.as_ptr(), send.len()),
                 c_bytes(send.len())?,
                 HOST.byte,
                 recv as *mut c_void,
@@ -72,7 +83,7 @@ pub fn scatterv(send: *const u8, counts: &[c_int], displs: &[c_int], recv: &mut 
                 counts.as_ptr(),
                 displs.as_ptr(),
                 HOST.byte,
-                recv.as_mut_ptr() as *mut c_void,
+                addr(recv.as_ptr(), recv.len()),
                 c_bytes(recv.len())?,
                 HOST.byte,
                 root,
@@ -87,7 +98,7 @@ pub fn allgatherv(send: &[u8], recv: *mut u8, counts: &[c_int], displs: &[c_int]
     unsafe {
         check(
             sys::MPI_Allgatherv(
-                send.as_ptr() as *const c_void,
+                addr(send.as_ptr(), send.len()),
                 c_bytes(send.len())?,
                 HOST.byte,
                 recv as *mut c_void,

@@ -99,7 +99,9 @@ pub fn start(ep: &Endpoint, kind: Kind, bcast: Option<(UserBuf, i32)>) -> EpResu
                 None => unsafe { check(sys::MPI_Ibarrier(s.host.0, &mut req.0), "MPI_Ibarrier") },
                 Some((_, root)) => {
                     let root_proc = s.location(root).expect("root checked by the caller").proc as i32;
-                    let ptr = st.data.as_mut_ptr() as *mut c_void;
+                    // An empty Vec's address is 0x1, which is Open MPI's MPI_IN_PLACE: give the
+                    // host a real address even for zero bytes.
+                    let ptr = if st.data.is_empty() { &mut st.host_done as *mut bool as *mut c_void } else { st.data.as_mut_ptr() as *mut c_void };
                     c_bytes(st.data.len()).and_then(|len| unsafe {
                         check(sys::MPI_Ibcast(ptr, len, HOST.byte, root_proc, s.host.0, &mut req.0), "MPI_Ibcast")
                     })

@@ -50,7 +50,13 @@ pub fn reduce(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
     let root_proc = args.root.map(|r| s.location(r).expect("root checked by the caller").proc);
     let a = args;
     if process_ordered(s) {
-        let (send, recv, n, t) = (a.sendbuf(), a.recvbuf(), a.input.count, a.input.dtype);
+        let (mut send, recv, n, t) = (a.sendbuf(), a.recvbuf(), a.input.count, a.input.dtype);
+        // MPICH 4.0.2 crashes on an in-place MPI_Reduce at a root other than 0 from 4 KiB
+        // up: the root hands the host a copy of its input instead.
+        let mut copy = super::board::AlignedBuf::default();
+        if a.in_place && root_proc.is_some() {
+            send = a.input.copy_into(&mut copy).base;
+        }
         return unsafe {
             match root_proc {
                 None => check(sys::MPI_Allreduce(send, recv, n, t, a.op.0, s.host.0), "MPI_Allreduce"),
@@ -161,10 +167,12 @@ fn reduce_full(s: &CommShared, all: &[&ReduceArgs], scratch: &mut Scratch, root_
             unsafe {
                 match root_proc {
                     None => check(sys::MPI_Allreduce(HOST.in_place, base, acc.count, acc.dtype, a.op.0, s.host.0), "MPI_Allreduce")?,
-                    Some(root) if root == s.my_proc => check(
-                        sys::MPI_Reduce(HOST.in_place, base, acc.count, acc.dtype, a.op.0, root as i32, s.host.0),
-                        "MPI_Reduce",
-                    )?,
+                    Some(root) if root == s.my_proc => {
+                        // Not MPI_IN_PLACE: MPICH 4.0.2 crashes on an in-place MPI_Reduce at a
+                        // root other than 0 from 4 KiB up.
+                        let send = acc.copy_into(&mut scratch.bytes2);
+                        check(sys::MPI_Reduce(send.base, base, acc.count, acc.dtype, a.op.0, root as i32, s.host.0), "MPI_Reduce")?
+                    }
                     Some(root) => check(
                         sys::MPI_Reduce(base, std::ptr::null_mut(), acc.count, acc.dtype, a.op.0, root as i32, s.host.0),
                         "MPI_Reduce",
