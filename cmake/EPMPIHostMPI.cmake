@@ -24,8 +24,23 @@ function(_epmpi_mpi_vendor text out_vendor out_version)
     set(${out_version} "${version}" PARENT_SCOPE)
 endfunction()
 
+function(_epmpi_mpi_pretty vendor out)
+    set(pretty "${vendor}")
+    if(vendor STREQUAL "openmpi")
+        set(pretty "Open MPI")
+    elseif(vendor STREQUAL "mpich")
+        set(pretty "MPICH")
+    elseif(vendor STREQUAL "intel")
+        set(pretty "Intel MPI")
+    elseif(vendor STREQUAL "unknown")
+        set(pretty "MPI")
+    endif()
+    set(${out} "${pretty}" PARENT_SCOPE)
+endfunction()
+
 # Sets, in the caller's scope:
-#   EPMPI_MPI_VENDOR, EPMPI_MPI_VERSION, EPMPI_MPI_DESCRIPTION   what was found
+#   EPMPI_MPI_VENDOR, EPMPI_MPI_VERSION   what was found (openmpi, 4.1.4)
+#   EPMPI_MPI_PRETTY, EPMPI_MPI_DESCRIPTION   "Open MPI 4.1.4", the same with the wrapper path
 #   EPMPI_MPI_EXECUTABLE_SUFFIX   wrapper suffix (".mpich") recorded for the package config
 #   EPMPI_MPI_LIB_NAMES           MPI_C_LIB_NAMES, recorded so the config can spot another MPI
 #   EPMPI_MPICC                   the C wrapper cargo's build scripts use (MPICC)
@@ -49,8 +64,10 @@ function(epmpi_describe_mpi)
         _epmpi_mpi_vendor("${launcher_text}" launcher_vendor _)
         if(NOT launcher_vendor STREQUAL "unknown" AND NOT vendor STREQUAL "unknown"
            AND NOT launcher_vendor STREQUAL vendor)
-            message(FATAL_ERROR "MPIEXEC_EXECUTABLE (${MPIEXEC_EXECUTABLE}) is ${launcher_vendor}'s "
-                "but MPI_C_COMPILER (${MPI_C_COMPILER}) is ${vendor}'s. Choose the MPI with "
+            _epmpi_mpi_pretty(${launcher_vendor} launcher_pretty)
+            _epmpi_mpi_pretty(${vendor} pretty)
+            message(FATAL_ERROR "MPIEXEC_EXECUTABLE (${MPIEXEC_EXECUTABLE}) is ${launcher_pretty}'s "
+                "but MPI_C_COMPILER (${MPI_C_COMPILER}) is ${pretty}'s. Choose the MPI with "
                 "-DMPI_EXECUTABLE_SUFFIX=.<name> or name MPIEXEC_EXECUTABLE too.")
         endif()
     endif()
@@ -99,17 +116,10 @@ function(epmpi_describe_mpi)
         list(APPEND environment OMPI_MCA_osc=ucx)
     endif()
 
-    set(pretty "${vendor}")
-    if(vendor STREQUAL "openmpi")
-        set(pretty "Open MPI")
-    elseif(vendor STREQUAL "mpich")
-        set(pretty "MPICH")
-    elseif(vendor STREQUAL "intel")
-        set(pretty "Intel MPI")
-    endif()
-
+    _epmpi_mpi_pretty(${vendor} pretty)
     set(EPMPI_MPI_VENDOR "${vendor}" PARENT_SCOPE)
     set(EPMPI_MPI_VERSION "${version}" PARENT_SCOPE)
+    set(EPMPI_MPI_PRETTY "${pretty} ${version}" PARENT_SCOPE)
     set(EPMPI_MPI_DESCRIPTION "${pretty} ${version} (${MPI_C_COMPILER})" PARENT_SCOPE)
     set(EPMPI_MPI_EXECUTABLE_SUFFIX "${suffix}" PARENT_SCOPE)
     set(EPMPI_MPI_LIB_NAMES "${MPI_C_LIB_NAMES}" PARENT_SCOPE)
