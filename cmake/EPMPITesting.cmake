@@ -1,0 +1,160 @@
+# CTest registration: every program runs under MPIEXEC_EXECUTABLE with MPIEXEC_NUMPROC_FLAG,
+# the endpoint counts per process in EPMPI_TEST_EPS (as tests/support/mod.rs does for cargo
+# test) and OMP_NUM_THREADS; PROCESSORS tells `ctest -j` how many cores a job occupies.
+#
+#   tests/c/<name>.c        each a program, run in every shape; prints "<name>: PASS"
+#                           (thread_level and fatal_error have their own expectations)
+#   tests/fortran/*.f90     files with a `program` are test programs run in every shape, the
+#   tests/fortran/*.F90     others are helper modules linked into each
+#   examples/               the consumer programs and the client/server demo
+find_package(OpenMP COMPONENTS C)
+if(NOT OpenMP_C_FOUND)
+    message(WARNING "OpenMP for C not found: the EPMPI tests (OpenMP threads) are not built")
+    return()
+endif()
+
+# Shapes of tests/support/mod.rs: processes x endpoints per process (cycled over ranks).
+set(EPMPI_TEST_SHAPES "1x4|1|4" "2x2|2|2" "4x1|4|1" "3x1-2-3|3|1,2,3" "3x2-0-1|3|2,0,1")
+
+# epmpi_add_mpi_test(<name> TARGET <exe> PROCS <n> EPS <counts>
+#                    [ARGS ...] [PASS <regex>] [FAIL <regex>] [ENVIRONMENT ...] [TIMEOUT <s>])
+# Without PASS the test passes on exit code 0 and no "FAIL" in the output.
+function(epmpi_add_mpi_test name)
+    cmake_parse_arguments(PARSE_ARGV 1 arg "" "TARGET;PROCS;EPS;PASS;TIMEOUT" "ARGS;FAIL;ENVIRONMENT")
+    string(REPLACE "," ";" counts "${arg_EPS}")
+    set(threads 1)
+    foreach(count IN LISTS counts)
+        if(count GREATER threads)
+            set(threads ${count})
+        endif()
+    endforeach()
+    math(EXPR cores "${arg_PROCS} * ${threads}")
+    if(NOT arg_TIMEOUT)
+        set(arg_TIMEOUT 240)
+    endif()
+    add_test(NAME ${name}
+        COMMAND "${MPIEXEC_EXECUTABLE}" ${MPIEXEC_NUMPROC_FLAG} ${arg_PROCS}
+                ${EPMPI_TEST_MPIEXEC_PREFLAGS} "$<TARGET_FILE:${arg_TARGET}>"
+                ${MPIEXEC_POSTFLAGS} ${arg_ARGS})
+    set_tests_properties(${name} PROPERTIES
+        ENVIRONMENT "EPMPI_TEST_EPS=${arg_EPS};OMP_NUM_THREADS=${threads};OMP_WAIT_POLICY=passive;${EPMPI_TEST_ENVIRONMENT};${arg_ENVIRONMENT}"
+        PROCESSORS ${cores}
+        TIMEOUT ${arg_TIMEOUT}
+        LABELS mpi)
+    if(arg_PASS)
+        set_tests_properties(${name} PROPERTIES PASS_REGULAR_EXPRESSION "${arg_PASS}")
+    endif()
+    if(NOT arg_FAIL)
+        set(arg_FAIL "FAIL")
+    endif()
+    set_tests_properties(${name} PROPERTIES FAIL_REGULAR_EXPRESSION "${arg_FAIL}")
+endfunction()
+
+function(_epmpi_add_in_all_shapes prefix target)
+    foreach(shape IN LISTS EPMPI_TEST_SHAPES)
+        string(REPLACE "|" ";" shape "${shape}")
+        list(GET shape 0 shape_name)
+        list(GET shape 1 procs)
+        list(GET shape 2 eps)
+        epmpi_add_mpi_test(${prefix}.${shape_name} TARGET ${target} PROCS ${procs} EPS ${eps})
+    endforeach()
+endfunction()
+
+# ---- tests/c ----
+file(GLOB _epmpi_c_tests CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/c/*.c")
+foreach(_epmpi_src IN LISTS _epmpi_c_tests)
+    get_filename_component(_epmpi_name "${_epmpi_src}" NAME_WE)
+    set(_epmpi_exe test_c_${_epmpi_name})
+    add_executable(${_epmpi_exe} "${_epmpi_src}")
+    set_target_properties(${_epmpi_exe} PROPERTIES
+        OUTPUT_NAME ${_epmpi_name} RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/tests/c"
+        C_STANDARD 11 C_STANDARD_REQUIRED ON)
+    target_include_directories(${_epmpi_exe} PRIVATE "${PROJECT_SOURCE_DIR}/tests/c")
+    target_compile_options(${_epmpi_exe} PRIVATE
+        $<$<C_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wno-unused-function>)
+    target_link_libraries(${_epmpi_exe} PRIVATE ${EPMPI_PRIMARY_TARGET} OpenMP::OpenMP_C)
+
+    if(_epmpi_name STREQUAL "thread_level")
+        # Initialises MPI below MPI_THREAD_MULTIPLE on purpose; one endpoint per process.
+        epmpi_add_mpi_test(c.thread_level TARGET ${_epmpi_exe} PROCS 2 EPS 1
+            PASS "thread_level: PASS")
+    elseif(_epmpi_name STREQUAL "fatal_error")
+        # The job must die, naming the call and the cause: pass on the message, not the status.
+        epmpi_add_mpi_test(c.fatal_error.bad_rank TARGET ${_epmpi_exe} PROCS 2 EPS 1
+            ARGS bad-rank
+            PASS "EPMPI fatal error in EP_Send[^\n]*destination rank 1000000|destination rank 1000000[^\n]*EP_Send"
+            FAIL "still running" TIMEOUT 60)
+        epmpi_add_mpi_test(c.fatal_error.abort TARGET ${_epmpi_exe} PROCS 2 EPS 1 ARGS abort
+            PASS "EP_Abort called by rank 0 with error code 3" FAIL "still running" TIMEOUT 60)
+    else()
+        _epmpi_add_in_all_shapes(c.${_epmpi_name} ${_epmpi_exe})
+    endif()
+endforeach()
+
+# ---- examples ----
+add_executable(example_consumer_c "${PROJECT_SOURCE_DIR}/examples/consumer_c/consumer.c")
+target_link_libraries(example_consumer_c PRIVATE ${EPMPI_PRIMARY_TARGET} OpenMP::OpenMP_C)
+epmpi_add_mpi_test(example.consumer_c TARGET example_consumer_c PROCS 2 EPS 2
+    PASS "consumer_c: PASS")
+if(EPMPI_SHARED AND EPMPI_STATIC)
+    add_executable(example_consumer_c_static "${PROJECT_SOURCE_DIR}/examples/consumer_c/consumer.c")
+    target_link_libraries(example_consumer_c_static PRIVATE EPMPI::epmpi_static OpenMP::OpenMP_C)
+    epmpi_add_mpi_test(example.consumer_c_static TARGET example_consumer_c_static PROCS 2 EPS 2
+        PASS "consumer_c: PASS")
+endif()
+add_executable(example_client_server_demo "${PROJECT_SOURCE_DIR}/examples/client_server_demo.c")
+target_link_libraries(example_client_server_demo PRIVATE ${EPMPI_PRIMARY_TARGET} OpenMP::OpenMP_C)
+# 2 model processes x 3 client threads + 1 server process, as examples/run_demo.sh.
+epmpi_add_mpi_test(example.client_server_demo TARGET example_client_server_demo PROCS 3 EPS 3
+    PASS "all data correct")
+
+# ---- Fortran ----
+if(EPMPI_FORTRAN)
+    find_package(OpenMP COMPONENTS Fortran)
+    if(NOT OpenMP_Fortran_FOUND)
+        message(WARNING "OpenMP for Fortran not found: the Fortran tests are not built")
+        return()
+    endif()
+    add_executable(example_consumer_fortran
+        "${PROJECT_SOURCE_DIR}/examples/consumer_fortran/consumer.f90")
+    set_target_properties(example_consumer_fortran PROPERTIES
+        Fortran_MODULE_DIRECTORY "${PROJECT_BINARY_DIR}/examples/consumer_fortran/mod")
+    target_link_libraries(example_consumer_fortran PRIVATE EPMPI::epmpi_fortran OpenMP::OpenMP_Fortran)
+    epmpi_add_mpi_test(example.consumer_fortran TARGET example_consumer_fortran PROCS 2 EPS 2
+        PASS "consumer_fortran: PASS")
+
+    file(GLOB _epmpi_f_sources CONFIGURE_DEPENDS
+        "${PROJECT_SOURCE_DIR}/tests/fortran/*.f90" "${PROJECT_SOURCE_DIR}/tests/fortran/*.F90")
+    set(_epmpi_f_programs "")
+    set(_epmpi_f_helpers "")
+    foreach(_epmpi_src IN LISTS _epmpi_f_sources)
+        file(STRINGS "${_epmpi_src}" _epmpi_program REGEX "^[ \t]*[Pp][Rr][Oo][Gg][Rr][Aa][Mm][ \t]")
+        if(_epmpi_program)
+            list(APPEND _epmpi_f_programs "${_epmpi_src}")
+        else()
+            list(APPEND _epmpi_f_helpers "${_epmpi_src}")
+        endif()
+    endforeach()
+    if(_epmpi_f_helpers)
+        add_library(epmpi_fortran_test_support STATIC ${_epmpi_f_helpers})
+        set_target_properties(epmpi_fortran_test_support PROPERTIES
+            Fortran_MODULE_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran/mod")
+        target_include_directories(epmpi_fortran_test_support PUBLIC
+            "${PROJECT_BINARY_DIR}/tests/fortran/mod")
+        target_link_libraries(epmpi_fortran_test_support PUBLIC
+            EPMPI::epmpi_fortran OpenMP::OpenMP_Fortran)
+    endif()
+    foreach(_epmpi_src IN LISTS _epmpi_f_programs)
+        get_filename_component(_epmpi_name "${_epmpi_src}" NAME_WE)
+        set(_epmpi_exe test_fortran_${_epmpi_name})
+        add_executable(${_epmpi_exe} "${_epmpi_src}")
+        set_target_properties(${_epmpi_exe} PROPERTIES
+            OUTPUT_NAME ${_epmpi_name} RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran"
+            Fortran_MODULE_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran/mod/${_epmpi_name}")
+        if(_epmpi_f_helpers)
+            target_link_libraries(${_epmpi_exe} PRIVATE epmpi_fortran_test_support)
+        endif()
+        target_link_libraries(${_epmpi_exe} PRIVATE EPMPI::epmpi_fortran OpenMP::OpenMP_Fortran)
+        _epmpi_add_in_all_shapes(fortran.${_epmpi_name} ${_epmpi_exe})
+    endforeach()
+endif()
