@@ -97,6 +97,7 @@ module ep_mpi
   public :: ep_comm_rank, ep_comm_size, ep_comm_remote_size, ep_comm_test_inter, ep_comm_local_info
   public :: ep_comm_get_attr, ep_comm_compare, ep_comm_dup, ep_comm_free
   public :: ep_comm_set_errhandler, ep_comm_get_errhandler, ep_comm_split, ep_comm_split_type
+  public :: ep_intercomm_create, ep_intercomm_merge
   public :: ep_send, ep_ssend, ep_isend, ep_issend, ep_recv, ep_irecv, ep_sendrecv
   public :: ep_iprobe, ep_probe, ep_improbe, ep_mprobe, ep_mrecv, ep_imrecv, ep_get_count
   public :: ep_wait, ep_test, ep_waitall, ep_testall, ep_waitany, ep_testany, ep_waitsome, ep_testsome
@@ -126,21 +127,21 @@ contains
   end function c_arg
 
   !> Whether actual argument `x` is the variable `y` itself (same address).
-  recursive function same_variable(x, y) result(same)
+  pure recursive function same_variable(x, y) result(same)
     type(*), dimension(*), intent(in) :: x, y
     logical :: same
     same = c_associated(epmpi_f_loc(x), epmpi_f_loc(y))
   end function same_variable
 
   !> Whether a status argument is `EP_STATUS_IGNORE` or the host's `MPI_STATUS_IGNORE`.
-  recursive function ignores_status(status) result(ignore)
+  pure recursive function ignores_status(status) result(ignore)
     integer, dimension(*), intent(in) :: status
     logical :: ignore
     ignore = same_variable(status, EP_STATUS_IGNORE) .or. same_variable(status, MPI_STATUS_IGNORE)
   end function ignores_status
 
   !> Whether a status array argument is `EP_STATUSES_IGNORE` or the host's `MPI_STATUSES_IGNORE`.
-  recursive function ignores_statuses(statuses) result(ignore)
+  pure recursive function ignores_statuses(statuses) result(ignore)
     integer, dimension(EP_STATUS_SIZE, *), intent(in) :: statuses
     logical :: ignore
     ignore = same_variable(statuses, EP_STATUSES_IGNORE) .or. same_variable(statuses, MPI_STATUSES_IGNORE)
@@ -198,7 +199,7 @@ contains
     if (alloc_stat /= 0) then
       c_ierror = no_memory(int(EP_COMM_NULL, c_int), 'ep_comm_create_endpoints')
     else
-      c_ierror = epmpi_f_comm_create_endpoints(parent_comm, n, info, c_handles)
+      c_ierror = epmpi_f_comm_create_endpoints(int(parent_comm, c_int), n, int(info, c_int), c_handles)
       if (c_ierror == EP_SUCCESS .and. n > 0) out_comm_handles(1:n) = int(c_handles(1:n))
     end if
     if (present(ierror)) ierror = int(c_ierror)
@@ -223,7 +224,7 @@ contains
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror, c_comm
     c_comm = EP_COMM_NULL
-    c_ierror = epmpi_f_comm_create_endpoint(parent_comm, c_arg(my_num_ep), c_arg(index), c_comm)
+    c_ierror = epmpi_f_comm_create_endpoint(int(parent_comm, c_int), c_arg(my_num_ep), c_arg(index), c_comm)
     comm = int(c_comm)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_comm_create_endpoint
@@ -418,13 +419,55 @@ contains
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror, c_newcomm
     c_newcomm = EP_COMM_NULL
-    c_ierror = epmpi_f_comm_split_type(c_arg(comm), c_arg(split_type), c_arg(key), info, c_newcomm, &
-      int(MPI_COMM_TYPE_SHARED, c_int))
+    c_ierror = epmpi_f_comm_split_type(c_arg(comm), c_arg(split_type), c_arg(key), int(info, c_int), &
+      c_newcomm, int(MPI_COMM_TYPE_SHARED, c_int))
     newcomm = int(c_newcomm)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_comm_split_type
 
-  ! ---- intercommunicators (issue 4): ep_intercomm_create, ep_intercomm_merge come here ------
+  ! ==========================================================================================
+  ! Intercommunicators (MPI 4.1 section 7.6)
+  ! ==========================================================================================
+
+  !> Creates an intercommunicator (C: `EP_Intercomm_create`; MPI 4.1 section 7.6.2) between
+  !> the group of `local_comm` (an endpoint intracommunicator; every endpoint calls) and the
+  !> group whose leader is rank `remote_leader` of `peer_comm`. `local_leader` is a rank of
+  !> `local_comm`; `peer_comm`, `remote_leader` and `tag` matter only on the local leader
+  !> (others may pass EP_COMM_NULL). The groups may be on disjoint processes or share
+  !> processes. Ranks of `newintercomm` (out) name the remote group in point-to-point calls;
+  !> `ep_comm_rank`/`ep_comm_size` give the local group, `ep_comm_remote_size` the other.
+  !> Errors: EP_ERR_COMM (invalid handles, an intercommunicator as local_comm, null
+  !> peer_comm on the leader), EP_ERR_RANK (leader ranks).
+  recursive subroutine ep_intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, &
+      newintercomm, ierror)
+    integer, intent(in) :: local_comm, local_leader, peer_comm, remote_leader, tag
+    integer, intent(out) :: newintercomm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_newintercomm
+    c_newintercomm = EP_COMM_NULL
+    c_ierror = epmpi_f_intercomm_create(c_arg(local_comm), c_arg(local_leader), c_arg(peer_comm), &
+      c_arg(remote_leader), c_arg(tag), c_newintercomm)
+    newintercomm = int(c_newintercomm)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_intercomm_create
+
+  !> Merges the two groups of an intercommunicator into an intracommunicator (C:
+  !> `EP_Intercomm_merge`; MPI 4.1 section 7.6.2): the group whose endpoints pass
+  !> `high = .false.` comes first, each group in its own rank order. Every endpoint of both
+  !> groups calls it. newintracomm (out). Errors: EP_ERR_COMM (not an intercommunicator).
+  recursive subroutine ep_intercomm_merge(intercomm, high, newintracomm, ierror)
+    integer, intent(in) :: intercomm
+    logical, intent(in) :: high
+    integer, intent(out) :: newintracomm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_newintracomm, c_high
+    c_newintracomm = EP_COMM_NULL
+    c_high = 0
+    if (high) c_high = 1
+    c_ierror = epmpi_f_intercomm_merge(c_arg(intercomm), c_high, c_newintracomm)
+    newintracomm = int(c_newintracomm)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_intercomm_merge
 
   ! ==========================================================================================
   ! Point-to-point (MPI 4.1 chapter 3)
@@ -440,7 +483,8 @@ contains
     integer(mpi_kind), intent(in) :: datatype
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_send(buf, c_arg(count), datatype, c_arg(dest), c_arg(tag), c_arg(comm), MPI_BOTTOM)
+    c_ierror = epmpi_f_send(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(tag), &
+      c_arg(comm), MPI_BOTTOM)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_send
 
@@ -452,7 +496,8 @@ contains
     integer(mpi_kind), intent(in) :: datatype
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_ssend(buf, c_arg(count), datatype, c_arg(dest), c_arg(tag), c_arg(comm), MPI_BOTTOM)
+    c_ierror = epmpi_f_ssend(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(tag), &
+      c_arg(comm), MPI_BOTTOM)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_ssend
 
@@ -467,8 +512,8 @@ contains
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror, c_request
     c_request = EP_REQUEST_NULL
-    c_ierror = epmpi_f_isend(buf, c_arg(count), datatype, c_arg(dest), c_arg(tag), c_arg(comm), c_request, &
-      MPI_BOTTOM)
+    c_ierror = epmpi_f_isend(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(tag), &
+      c_arg(comm), c_request, MPI_BOTTOM)
     request = int(c_request)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_isend
@@ -483,8 +528,8 @@ contains
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror, c_request
     c_request = EP_REQUEST_NULL
-    c_ierror = epmpi_f_issend(buf, c_arg(count), datatype, c_arg(dest), c_arg(tag), c_arg(comm), c_request, &
-      MPI_BOTTOM)
+    c_ierror = epmpi_f_issend(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(tag), &
+      c_arg(comm), c_request, MPI_BOTTOM)
     request = int(c_request)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_issend
@@ -506,8 +551,8 @@ contains
     integer(c_int) :: c_ierror
     status_ptr = c_null_ptr
     if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
-    c_ierror = epmpi_f_recv(buf, c_arg(count), datatype, c_arg(source), c_arg(tag), c_arg(comm), status_ptr, &
-      MPI_BOTTOM)
+    c_ierror = epmpi_f_recv(buf, c_arg(count), int(datatype, c_int), c_arg(source), c_arg(tag), &
+      c_arg(comm), status_ptr, MPI_BOTTOM)
     if (c_associated(status_ptr)) status = int(c_status)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_recv
@@ -524,8 +569,8 @@ contains
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror, c_request
     c_request = EP_REQUEST_NULL
-    c_ierror = epmpi_f_irecv(buf, c_arg(count), datatype, c_arg(source), c_arg(tag), c_arg(comm), c_request, &
-      MPI_BOTTOM)
+    c_ierror = epmpi_f_irecv(buf, c_arg(count), int(datatype, c_int), c_arg(source), c_arg(tag), &
+      c_arg(comm), c_request, MPI_BOTTOM)
     request = int(c_request)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_irecv
@@ -546,8 +591,9 @@ contains
     integer(c_int) :: c_ierror
     status_ptr = c_null_ptr
     if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
-    c_ierror = epmpi_f_sendrecv(sendbuf, c_arg(sendcount), sendtype, c_arg(dest), c_arg(sendtag), recvbuf, &
-      c_arg(recvcount), recvtype, c_arg(source), c_arg(recvtag), c_arg(comm), status_ptr, MPI_BOTTOM)
+    c_ierror = epmpi_f_sendrecv(sendbuf, c_arg(sendcount), int(sendtype, c_int), c_arg(dest), &
+      c_arg(sendtag), recvbuf, c_arg(recvcount), int(recvtype, c_int), c_arg(source), c_arg(recvtag), &
+      c_arg(comm), status_ptr, MPI_BOTTOM)
     if (c_associated(status_ptr)) status = int(c_status)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_sendrecv
@@ -648,7 +694,7 @@ contains
     c_message = c_arg(message)
     status_ptr = c_null_ptr
     if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
-    c_ierror = epmpi_f_mrecv(buf, c_arg(count), datatype, c_message, status_ptr, MPI_BOTTOM)
+    c_ierror = epmpi_f_mrecv(buf, c_arg(count), int(datatype, c_int), c_message, status_ptr, MPI_BOTTOM)
     message = int(c_message)
     if (c_associated(status_ptr)) status = int(c_status)
     if (present(ierror)) ierror = int(c_ierror)
@@ -668,7 +714,7 @@ contains
     integer(c_int) :: c_ierror, c_message, c_request
     c_message = c_arg(message)
     c_request = EP_REQUEST_NULL
-    c_ierror = epmpi_f_imrecv(buf, c_arg(count), datatype, c_message, c_request, MPI_BOTTOM)
+    c_ierror = epmpi_f_imrecv(buf, c_arg(count), int(datatype, c_int), c_message, c_request, MPI_BOTTOM)
     message = int(c_message)
     request = int(c_request)
     if (present(ierror)) ierror = int(c_ierror)
@@ -684,7 +730,7 @@ contains
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror, c_count
     c_count = EP_UNDEFINED
-    c_ierror = epmpi_f_get_count(c_arg(status), datatype, c_count)
+    c_ierror = epmpi_f_get_count(c_arg(status), int(datatype, c_int), c_count)
     count = int(c_count)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_get_count
@@ -1003,7 +1049,8 @@ contains
     integer(mpi_kind), intent(in) :: datatype
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_bcast(buffer, c_arg(count), datatype, c_arg(root), c_arg(comm), MPI_BOTTOM)
+    c_ierror = epmpi_f_bcast(buffer, c_arg(count), int(datatype, c_int), c_arg(root), c_arg(comm), &
+      MPI_BOTTOM)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_bcast
 
@@ -1019,8 +1066,8 @@ contains
     integer(mpi_kind), intent(in) :: datatype, op
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_reduce(sendbuf, recvbuf, c_arg(count), datatype, op, c_arg(root), c_arg(comm), &
-      MPI_BOTTOM, MPI_IN_PLACE)
+    c_ierror = epmpi_f_reduce(sendbuf, recvbuf, c_arg(count), int(datatype, c_int), int(op, c_int), &
+      c_arg(root), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_reduce
 
@@ -1034,8 +1081,8 @@ contains
     integer(mpi_kind), intent(in) :: datatype, op
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_allreduce(sendbuf, recvbuf, c_arg(count), datatype, op, c_arg(comm), MPI_BOTTOM, &
-      MPI_IN_PLACE)
+    c_ierror = epmpi_f_allreduce(sendbuf, recvbuf, c_arg(count), int(datatype, c_int), int(op, c_int), &
+      c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_allreduce
 
@@ -1051,8 +1098,8 @@ contains
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_gather(sendbuf, c_arg(sendcount), sendtype, recvbuf, c_arg(recvcount), recvtype, &
-      c_arg(root), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    c_ierror = epmpi_f_gather(sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, &
+      c_arg(recvcount), int(recvtype, c_int), c_arg(root), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_gather
 
@@ -1069,8 +1116,9 @@ contains
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_gatherv(sendbuf, c_arg(sendcount), sendtype, recvbuf, recvcounts, displs, &
-      int(storage_size(recvcounts) / 8, c_int), recvtype, c_arg(root), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    c_ierror = epmpi_f_gatherv(sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, recvcounts, &
+      displs, int(storage_size(recvcounts) / 8, c_int), int(recvtype, c_int), c_arg(root), c_arg(comm), &
+      MPI_BOTTOM, MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_gatherv
 
@@ -1085,8 +1133,8 @@ contains
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_scatter(sendbuf, c_arg(sendcount), sendtype, recvbuf, c_arg(recvcount), recvtype, &
-      c_arg(root), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    c_ierror = epmpi_f_scatter(sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, &
+      c_arg(recvcount), int(recvtype, c_int), c_arg(root), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_scatter
 
@@ -1104,7 +1152,8 @@ contains
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
     c_ierror = epmpi_f_scatterv(sendbuf, sendcounts, displs, int(storage_size(sendcounts) / 8, c_int), &
-      sendtype, recvbuf, c_arg(recvcount), recvtype, c_arg(root), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+      int(sendtype, c_int), recvbuf, c_arg(recvcount), int(recvtype, c_int), c_arg(root), c_arg(comm), &
+      MPI_BOTTOM, MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_scatterv
 
@@ -1119,8 +1168,8 @@ contains
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_allgather(sendbuf, c_arg(sendcount), sendtype, recvbuf, c_arg(recvcount), recvtype, &
-      c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    c_ierror = epmpi_f_allgather(sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, &
+      c_arg(recvcount), int(recvtype, c_int), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_allgather
 
@@ -1136,8 +1185,9 @@ contains
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_allgatherv(sendbuf, c_arg(sendcount), sendtype, recvbuf, recvcounts, displs, &
-      int(storage_size(recvcounts) / 8, c_int), recvtype, c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    c_ierror = epmpi_f_allgatherv(sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, recvcounts, &
+      displs, int(storage_size(recvcounts) / 8, c_int), int(recvtype, c_int), c_arg(comm), MPI_BOTTOM, &
+      MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_allgatherv
 
@@ -1151,8 +1201,8 @@ contains
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_alltoall(sendbuf, c_arg(sendcount), sendtype, recvbuf, c_arg(recvcount), recvtype, &
-      c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    c_ierror = epmpi_f_alltoall(sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, &
+      c_arg(recvcount), int(recvtype, c_int), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_alltoall
 
@@ -1168,8 +1218,9 @@ contains
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-      int(storage_size(recvcounts) / 8, c_int), recvtype, c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    c_ierror = epmpi_f_alltoallv(sendbuf, sendcounts, sdispls, int(sendtype, c_int), recvbuf, &
+      recvcounts, rdispls, int(storage_size(recvcounts) / 8, c_int), int(recvtype, c_int), c_arg(comm), &
+      MPI_BOTTOM, MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_alltoallv
 
@@ -1185,8 +1236,8 @@ contains
     integer(mpi_kind), intent(in) :: datatype, op
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_reduce_scatter(sendbuf, recvbuf, recvcounts, int(storage_size(recvcounts) / 8, c_int), &
-      datatype, op, c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    c_ierror = epmpi_f_reduce_scatter(sendbuf, recvbuf, recvcounts, int(storage_size(recvcounts) / 8, &
+      c_int), int(datatype, c_int), int(op, c_int), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_reduce_scatter
 
@@ -1200,8 +1251,8 @@ contains
     integer(mpi_kind), intent(in) :: datatype, op
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_reduce_scatter_block(sendbuf, recvbuf, c_arg(recvcount), datatype, op, c_arg(comm), &
-      MPI_BOTTOM, MPI_IN_PLACE)
+    c_ierror = epmpi_f_reduce_scatter_block(sendbuf, recvbuf, c_arg(recvcount), int(datatype, c_int), &
+      int(op, c_int), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_reduce_scatter_block
 
@@ -1214,7 +1265,8 @@ contains
     integer(mpi_kind), intent(in) :: datatype, op
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_scan(sendbuf, recvbuf, c_arg(count), datatype, op, c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    c_ierror = epmpi_f_scan(sendbuf, recvbuf, c_arg(count), int(datatype, c_int), int(op, c_int), &
+      c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_scan
 
@@ -1228,8 +1280,8 @@ contains
     integer(mpi_kind), intent(in) :: datatype, op
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_exscan(sendbuf, recvbuf, c_arg(count), datatype, op, c_arg(comm), MPI_BOTTOM, &
-      MPI_IN_PLACE)
+    c_ierror = epmpi_f_exscan(sendbuf, recvbuf, c_arg(count), int(datatype, c_int), int(op, c_int), &
+      c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_exscan
 
@@ -1259,12 +1311,15 @@ contains
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror, c_request
     c_request = EP_REQUEST_NULL
-    c_ierror = epmpi_f_ibcast(buffer, c_arg(count), datatype, c_arg(root), c_arg(comm), c_request, MPI_BOTTOM)
+    c_ierror = epmpi_f_ibcast(buffer, c_arg(count), int(datatype, c_int), c_arg(root), c_arg(comm), &
+      c_request, MPI_BOTTOM)
     request = int(c_request)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_ibcast
 
-  ! ---- one-sided windows (issue 5): ep_win_create, ep_put, ... come here -------------------
+  ! ==========================================================================================
+  ! One-sided windows (issue 5): ep_win_create, ep_put, ... come here
+  ! ==========================================================================================
 
   ! ==========================================================================================
   ! Errors, abort, time, version (MPI 4.1 chapters 9 and 11)

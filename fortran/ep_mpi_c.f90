@@ -2,6 +2,11 @@
 !> integers and pointers, and the `epmpi_f_*` functions of `ep_mpi_glue.c` (choice buffers,
 !> conversion of `use mpi` handles). Every argument has an explicit C kind.
 !>
+!> Outputs are `intent(inout)`, never `intent(out)`: the C functions leave them untouched on
+!> error, and with `intent(out)` the compiler may drop the caller's initialisation of the
+!> variable before the call (seen with gfortran -O1: a refused ep_isend returned a stale
+!> request handle).
+!>
 !> Private to EPMPI: use `ep_mpi`. Nothing here keeps state.
 module ep_mpi_c
   use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_ptr
@@ -19,6 +24,7 @@ module ep_mpi_c
   public :: c_ep_comm_local_info, c_ep_comm_get_attr, c_ep_comm_compare, c_ep_comm_dup
   public :: c_ep_comm_free, c_ep_comm_set_errhandler, c_ep_comm_get_errhandler
   public :: epmpi_f_comm_split, epmpi_f_comm_split_type
+  public :: epmpi_f_intercomm_create, epmpi_f_intercomm_merge
   public :: epmpi_f_send, epmpi_f_ssend, epmpi_f_isend, epmpi_f_issend, epmpi_f_recv
   public :: epmpi_f_irecv, epmpi_f_sendrecv, epmpi_f_mrecv, epmpi_f_imrecv, epmpi_f_get_count
   public :: c_ep_iprobe, c_ep_probe, c_ep_improbe, c_ep_mprobe
@@ -37,7 +43,7 @@ module ep_mpi_c
     ! ---- glue helpers ------------------------------------------------------------------
 
     !> Address of a variable (compared with sentinels such as `MPI_STATUS_IGNORE`).
-    function epmpi_f_loc(x) bind(C, name="epmpi_f_loc") result(address)
+    pure function epmpi_f_loc(x) bind(C, name="epmpi_f_loc") result(address)
       import :: c_ptr
       type(*), dimension(*), intent(in) :: x
       type(c_ptr) :: address
@@ -55,19 +61,19 @@ module ep_mpi_c
 
     function epmpi_f_comm_create_endpoints(parent, my_num_ep, info, out_comms) &
         bind(C, name="epmpi_f_comm_create_endpoints") result(ierror)
-      import :: c_int, mpi_kind
-      integer(mpi_kind), value :: parent, info
+      import :: c_int
+      integer(c_int), value :: parent, info
       integer(c_int), value :: my_num_ep
-      integer(c_int), dimension(*), intent(out) :: out_comms
+      integer(c_int), dimension(*), intent(inout) :: out_comms
       integer(c_int) :: ierror
     end function epmpi_f_comm_create_endpoints
 
     function epmpi_f_comm_create_endpoint(parent, my_num_ep, index, comm) &
         bind(C, name="epmpi_f_comm_create_endpoint") result(ierror)
-      import :: c_int, mpi_kind
-      integer(mpi_kind), value :: parent
+      import :: c_int
+      integer(c_int), value :: parent
       integer(c_int), value :: my_num_ep, index
-      integer(c_int), intent(out) :: comm
+      integer(c_int), intent(inout) :: comm
       integer(c_int) :: ierror
     end function epmpi_f_comm_create_endpoint
 
@@ -76,28 +82,28 @@ module ep_mpi_c
     function c_ep_comm_rank(comm, rank) bind(C, name="EP_Comm_rank") result(ierror)
       import :: c_int
       integer(c_int), value :: comm
-      integer(c_int), intent(out) :: rank
+      integer(c_int), intent(inout) :: rank
       integer(c_int) :: ierror
     end function c_ep_comm_rank
 
     function c_ep_comm_size(comm, size) bind(C, name="EP_Comm_size") result(ierror)
       import :: c_int
       integer(c_int), value :: comm
-      integer(c_int), intent(out) :: size
+      integer(c_int), intent(inout) :: size
       integer(c_int) :: ierror
     end function c_ep_comm_size
 
     function c_ep_comm_remote_size(comm, size) bind(C, name="EP_Comm_remote_size") result(ierror)
       import :: c_int
       integer(c_int), value :: comm
-      integer(c_int), intent(out) :: size
+      integer(c_int), intent(inout) :: size
       integer(c_int) :: ierror
     end function c_ep_comm_remote_size
 
     function c_ep_comm_test_inter(comm, flag) bind(C, name="EP_Comm_test_inter") result(ierror)
       import :: c_int
       integer(c_int), value :: comm
-      integer(c_int), intent(out) :: flag
+      integer(c_int), intent(inout) :: flag
       integer(c_int) :: ierror
     end function c_ep_comm_test_inter
 
@@ -105,7 +111,7 @@ module ep_mpi_c
         bind(C, name="EP_Comm_local_info") result(ierror)
       import :: c_int
       integer(c_int), value :: comm
-      integer(c_int), intent(out) :: local_index, local_count, process_rank
+      integer(c_int), intent(inout) :: local_index, local_count, process_rank
       integer(c_int) :: ierror
     end function c_ep_comm_local_info
 
@@ -113,22 +119,22 @@ module ep_mpi_c
     function c_ep_comm_get_attr(comm, key, value, flag) bind(C, name="EP_Comm_get_attr") result(ierror)
       import :: c_int, c_ptr
       integer(c_int), value :: comm, key
-      type(c_ptr), intent(out) :: value
-      integer(c_int), intent(out) :: flag
+      type(c_ptr), intent(inout) :: value
+      integer(c_int), intent(inout) :: flag
       integer(c_int) :: ierror
     end function c_ep_comm_get_attr
 
     function c_ep_comm_compare(comm1, comm2, result) bind(C, name="EP_Comm_compare") result(ierror)
       import :: c_int
       integer(c_int), value :: comm1, comm2
-      integer(c_int), intent(out) :: result
+      integer(c_int), intent(inout) :: result
       integer(c_int) :: ierror
     end function c_ep_comm_compare
 
     function c_ep_comm_dup(comm, newcomm) bind(C, name="EP_Comm_dup") result(ierror)
       import :: c_int
       integer(c_int), value :: comm
-      integer(c_int), intent(out) :: newcomm
+      integer(c_int), intent(inout) :: newcomm
       integer(c_int) :: ierror
     end function c_ep_comm_dup
 
@@ -147,24 +153,24 @@ module ep_mpi_c
     function c_ep_comm_get_errhandler(comm, handler) bind(C, name="EP_Comm_get_errhandler") result(ierror)
       import :: c_int
       integer(c_int), value :: comm
-      integer(c_int), intent(out) :: handler
+      integer(c_int), intent(inout) :: handler
       integer(c_int) :: ierror
     end function c_ep_comm_get_errhandler
 
     function epmpi_f_comm_split(comm, color, key, newcomm) bind(C, name="epmpi_f_comm_split") result(ierror)
       import :: c_int
       integer(c_int), value :: comm, color, key
-      integer(c_int), intent(out) :: newcomm
+      integer(c_int), intent(inout) :: newcomm
       integer(c_int) :: ierror
     end function epmpi_f_comm_split
 
     !> `f_type_shared` is Fortran's `MPI_COMM_TYPE_SHARED`, mapped to C's.
     function epmpi_f_comm_split_type(comm, split_type, key, info, newcomm, f_type_shared) &
         bind(C, name="epmpi_f_comm_split_type") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       integer(c_int), value :: comm, split_type, key, f_type_shared
-      integer(mpi_kind), value :: info
-      integer(c_int), intent(out) :: newcomm
+      integer(c_int), value :: info
+      integer(c_int), intent(inout) :: newcomm
       integer(c_int) :: ierror
     end function epmpi_f_comm_split_type
 
@@ -172,52 +178,52 @@ module ep_mpi_c
 
     function epmpi_f_send(buf, count, datatype, dest, tag, comm, f_bottom) &
         bind(C, name="epmpi_f_send") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: buf
       integer(c_int), value :: count, dest, tag, comm
-      integer(mpi_kind), value :: datatype
+      integer(c_int), value :: datatype
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
     end function epmpi_f_send
 
     function epmpi_f_ssend(buf, count, datatype, dest, tag, comm, f_bottom) &
         bind(C, name="epmpi_f_ssend") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: buf
       integer(c_int), value :: count, dest, tag, comm
-      integer(mpi_kind), value :: datatype
+      integer(c_int), value :: datatype
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
     end function epmpi_f_ssend
 
     function epmpi_f_isend(buf, count, datatype, dest, tag, comm, request, f_bottom) &
         bind(C, name="epmpi_f_isend") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in), asynchronous :: buf
       integer(c_int), value :: count, dest, tag, comm
-      integer(mpi_kind), value :: datatype
-      integer(c_int), intent(out) :: request
+      integer(c_int), value :: datatype
+      integer(c_int), intent(inout) :: request
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
     end function epmpi_f_isend
 
     function epmpi_f_issend(buf, count, datatype, dest, tag, comm, request, f_bottom) &
         bind(C, name="epmpi_f_issend") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in), asynchronous :: buf
       integer(c_int), value :: count, dest, tag, comm
-      integer(mpi_kind), value :: datatype
-      integer(c_int), intent(out) :: request
+      integer(c_int), value :: datatype
+      integer(c_int), intent(inout) :: request
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
     end function epmpi_f_issend
 
     function epmpi_f_recv(buf, count, datatype, source, tag, comm, status, f_bottom) &
         bind(C, name="epmpi_f_recv") result(ierror)
-      import :: c_int, c_ptr, mpi_kind
+      import :: c_int, c_ptr
       type(*), dimension(..), intent(inout) :: buf
       integer(c_int), value :: count, source, tag, comm
-      integer(mpi_kind), value :: datatype
+      integer(c_int), value :: datatype
       type(c_ptr), value :: status
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
@@ -225,22 +231,22 @@ module ep_mpi_c
 
     function epmpi_f_irecv(buf, count, datatype, source, tag, comm, request, f_bottom) &
         bind(C, name="epmpi_f_irecv") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(inout), asynchronous :: buf
       integer(c_int), value :: count, source, tag, comm
-      integer(mpi_kind), value :: datatype
-      integer(c_int), intent(out) :: request
+      integer(c_int), value :: datatype
+      integer(c_int), intent(inout) :: request
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
     end function epmpi_f_irecv
 
     function epmpi_f_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
         recvtype, source, recvtag, comm, status, f_bottom) bind(C, name="epmpi_f_sendrecv") result(ierror)
-      import :: c_int, c_ptr, mpi_kind
+      import :: c_int, c_ptr
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       integer(c_int), value :: sendcount, dest, sendtag, recvcount, source, recvtag, comm
-      integer(mpi_kind), value :: sendtype, recvtype
+      integer(c_int), value :: sendtype, recvtype
       type(c_ptr), value :: status
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
@@ -249,7 +255,7 @@ module ep_mpi_c
     function c_ep_iprobe(source, tag, comm, flag, status) bind(C, name="EP_Iprobe") result(ierror)
       import :: c_int, c_ptr
       integer(c_int), value :: source, tag, comm
-      integer(c_int), intent(out) :: flag
+      integer(c_int), intent(inout) :: flag
       type(c_ptr), value :: status
       integer(c_int) :: ierror
     end function c_ep_iprobe
@@ -264,7 +270,7 @@ module ep_mpi_c
     function c_ep_improbe(source, tag, comm, flag, message, status) bind(C, name="EP_Improbe") result(ierror)
       import :: c_int, c_ptr
       integer(c_int), value :: source, tag, comm
-      integer(c_int), intent(out) :: flag, message
+      integer(c_int), intent(inout) :: flag, message
       type(c_ptr), value :: status
       integer(c_int) :: ierror
     end function c_ep_improbe
@@ -272,17 +278,17 @@ module ep_mpi_c
     function c_ep_mprobe(source, tag, comm, message, status) bind(C, name="EP_Mprobe") result(ierror)
       import :: c_int, c_ptr
       integer(c_int), value :: source, tag, comm
-      integer(c_int), intent(out) :: message
+      integer(c_int), intent(inout) :: message
       type(c_ptr), value :: status
       integer(c_int) :: ierror
     end function c_ep_mprobe
 
     function epmpi_f_mrecv(buf, count, datatype, message, status, f_bottom) &
         bind(C, name="epmpi_f_mrecv") result(ierror)
-      import :: c_int, c_ptr, mpi_kind
+      import :: c_int, c_ptr
       type(*), dimension(..), intent(inout) :: buf
       integer(c_int), value :: count
-      integer(mpi_kind), value :: datatype
+      integer(c_int), value :: datatype
       integer(c_int), intent(inout) :: message
       type(c_ptr), value :: status
       type(*), intent(in) :: f_bottom
@@ -291,21 +297,21 @@ module ep_mpi_c
 
     function epmpi_f_imrecv(buf, count, datatype, message, request, f_bottom) &
         bind(C, name="epmpi_f_imrecv") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(inout), asynchronous :: buf
       integer(c_int), value :: count
-      integer(mpi_kind), value :: datatype
+      integer(c_int), value :: datatype
       integer(c_int), intent(inout) :: message
-      integer(c_int), intent(out) :: request
+      integer(c_int), intent(inout) :: request
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
     end function epmpi_f_imrecv
 
     function epmpi_f_get_count(status, datatype, count) bind(C, name="epmpi_f_get_count") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       integer(c_int), dimension(*), intent(in) :: status
-      integer(mpi_kind), value :: datatype
-      integer(c_int), intent(out) :: count
+      integer(c_int), value :: datatype
+      integer(c_int), intent(inout) :: count
       integer(c_int) :: ierror
     end function epmpi_f_get_count
 
@@ -321,7 +327,7 @@ module ep_mpi_c
     function c_ep_test(request, flag, status) bind(C, name="EP_Test") result(ierror)
       import :: c_int, c_ptr
       integer(c_int), intent(inout) :: request
-      integer(c_int), intent(out) :: flag
+      integer(c_int), intent(inout) :: flag
       type(c_ptr), value :: status
       integer(c_int) :: ierror
     end function c_ep_test
@@ -338,7 +344,7 @@ module ep_mpi_c
       import :: c_int, c_ptr
       integer(c_int), value :: count
       integer(c_int), dimension(*), intent(inout) :: requests
-      integer(c_int), intent(out) :: flag
+      integer(c_int), intent(inout) :: flag
       type(c_ptr), value :: statuses
       integer(c_int) :: ierror
     end function c_ep_testall
@@ -347,7 +353,7 @@ module ep_mpi_c
       import :: c_int, c_ptr
       integer(c_int), value :: count
       integer(c_int), dimension(*), intent(inout) :: requests
-      integer(c_int), intent(out) :: index
+      integer(c_int), intent(inout) :: index
       type(c_ptr), value :: status
       integer(c_int) :: ierror
     end function c_ep_waitany
@@ -356,7 +362,7 @@ module ep_mpi_c
       import :: c_int, c_ptr
       integer(c_int), value :: count
       integer(c_int), dimension(*), intent(inout) :: requests
-      integer(c_int), intent(out) :: index, flag
+      integer(c_int), intent(inout) :: index, flag
       type(c_ptr), value :: status
       integer(c_int) :: ierror
     end function c_ep_testany
@@ -366,8 +372,8 @@ module ep_mpi_c
       import :: c_int, c_ptr
       integer(c_int), value :: incount
       integer(c_int), dimension(*), intent(inout) :: requests
-      integer(c_int), intent(out) :: outcount
-      integer(c_int), dimension(*), intent(out) :: indices
+      integer(c_int), intent(inout) :: outcount
+      integer(c_int), dimension(*), intent(inout) :: indices
       type(c_ptr), value :: statuses
       integer(c_int) :: ierror
     end function c_ep_waitsome
@@ -377,8 +383,8 @@ module ep_mpi_c
       import :: c_int, c_ptr
       integer(c_int), value :: incount
       integer(c_int), dimension(*), intent(inout) :: requests
-      integer(c_int), intent(out) :: outcount
-      integer(c_int), dimension(*), intent(out) :: indices
+      integer(c_int), intent(inout) :: outcount
+      integer(c_int), dimension(*), intent(inout) :: indices
       type(c_ptr), value :: statuses
       integer(c_int) :: ierror
     end function c_ep_testsome
@@ -398,7 +404,7 @@ module ep_mpi_c
     function c_ep_test_cancelled(status, flag) bind(C, name="EP_Test_cancelled") result(ierror)
       import :: c_int
       integer(c_int), dimension(*), intent(in) :: status
-      integer(c_int), intent(out) :: flag
+      integer(c_int), intent(inout) :: flag
       integer(c_int) :: ierror
     end function c_ep_test_cancelled
 
@@ -413,169 +419,169 @@ module ep_mpi_c
 
     function epmpi_f_bcast(buf, count, datatype, root, comm, f_bottom) &
         bind(C, name="epmpi_f_bcast") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(inout) :: buf
       integer(c_int), value :: count, root, comm
-      integer(mpi_kind), value :: datatype
+      integer(c_int), value :: datatype
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
     end function epmpi_f_bcast
 
     function epmpi_f_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, f_bottom, f_in_place) &
         bind(C, name="epmpi_f_reduce") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       integer(c_int), value :: count, root, comm
-      integer(mpi_kind), value :: datatype, op
+      integer(c_int), value :: datatype, op
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_reduce
 
     function epmpi_f_allreduce(sendbuf, recvbuf, count, datatype, op, comm, f_bottom, f_in_place) &
         bind(C, name="epmpi_f_allreduce") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       integer(c_int), value :: count, comm
-      integer(mpi_kind), value :: datatype, op
+      integer(c_int), value :: datatype, op
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_allreduce
 
     function epmpi_f_scan(sendbuf, recvbuf, count, datatype, op, comm, f_bottom, f_in_place) &
         bind(C, name="epmpi_f_scan") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       integer(c_int), value :: count, comm
-      integer(mpi_kind), value :: datatype, op
+      integer(c_int), value :: datatype, op
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_scan
 
     function epmpi_f_exscan(sendbuf, recvbuf, count, datatype, op, comm, f_bottom, f_in_place) &
         bind(C, name="epmpi_f_exscan") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       integer(c_int), value :: count, comm
-      integer(mpi_kind), value :: datatype, op
+      integer(c_int), value :: datatype, op
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_exscan
 
     function epmpi_f_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, f_bottom, &
         f_in_place) bind(C, name="epmpi_f_reduce_scatter_block") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       integer(c_int), value :: recvcount, comm
-      integer(mpi_kind), value :: datatype, op
+      integer(c_int), value :: datatype, op
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_reduce_scatter_block
 
     function epmpi_f_reduce_scatter(sendbuf, recvbuf, recvcounts, count_bytes, datatype, op, comm, &
         f_bottom, f_in_place) bind(C, name="epmpi_f_reduce_scatter") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       type(*), dimension(*), intent(in) :: recvcounts
       integer(c_int), value :: count_bytes, comm
-      integer(mpi_kind), value :: datatype, op
+      integer(c_int), value :: datatype, op
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_reduce_scatter
 
     function epmpi_f_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
         f_bottom, f_in_place) bind(C, name="epmpi_f_gather") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       integer(c_int), value :: sendcount, recvcount, root, comm
-      integer(mpi_kind), value :: sendtype, recvtype
+      integer(c_int), value :: sendtype, recvtype
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_gather
 
     function epmpi_f_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, count_bytes, &
         recvtype, root, comm, f_bottom, f_in_place) bind(C, name="epmpi_f_gatherv") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       type(*), dimension(*), intent(in) :: recvcounts, displs
       integer(c_int), value :: sendcount, count_bytes, root, comm
-      integer(mpi_kind), value :: sendtype, recvtype
+      integer(c_int), value :: sendtype, recvtype
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_gatherv
 
     function epmpi_f_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
         f_bottom, f_in_place) bind(C, name="epmpi_f_scatter") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       integer(c_int), value :: sendcount, recvcount, root, comm
-      integer(mpi_kind), value :: sendtype, recvtype
+      integer(c_int), value :: sendtype, recvtype
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_scatter
 
     function epmpi_f_scatterv(sendbuf, sendcounts, displs, count_bytes, sendtype, recvbuf, recvcount, &
         recvtype, root, comm, f_bottom, f_in_place) bind(C, name="epmpi_f_scatterv") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(*), intent(in) :: sendcounts, displs
       type(*), dimension(..), intent(inout) :: recvbuf
       integer(c_int), value :: count_bytes, recvcount, root, comm
-      integer(mpi_kind), value :: sendtype, recvtype
+      integer(c_int), value :: sendtype, recvtype
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_scatterv
 
     function epmpi_f_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         f_bottom, f_in_place) bind(C, name="epmpi_f_allgather") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       integer(c_int), value :: sendcount, recvcount, comm
-      integer(mpi_kind), value :: sendtype, recvtype
+      integer(c_int), value :: sendtype, recvtype
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_allgather
 
     function epmpi_f_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, count_bytes, &
         recvtype, comm, f_bottom, f_in_place) bind(C, name="epmpi_f_allgatherv") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       type(*), dimension(*), intent(in) :: recvcounts, displs
       integer(c_int), value :: sendcount, count_bytes, comm
-      integer(mpi_kind), value :: sendtype, recvtype
+      integer(c_int), value :: sendtype, recvtype
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_allgatherv
 
     function epmpi_f_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
         f_bottom, f_in_place) bind(C, name="epmpi_f_alltoall") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       integer(c_int), value :: sendcount, recvcount, comm
-      integer(mpi_kind), value :: sendtype, recvtype
+      integer(c_int), value :: sendtype, recvtype
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_alltoall
 
     function epmpi_f_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
         count_bytes, recvtype, comm, f_bottom, f_in_place) bind(C, name="epmpi_f_alltoallv") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(in) :: sendbuf
       type(*), dimension(..), intent(inout) :: recvbuf
       type(*), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
       integer(c_int), value :: count_bytes, comm
-      integer(mpi_kind), value :: sendtype, recvtype
+      integer(c_int), value :: sendtype, recvtype
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
     end function epmpi_f_alltoallv
@@ -583,17 +589,17 @@ module ep_mpi_c
     function epmpi_f_ibarrier(comm, request) bind(C, name="epmpi_f_ibarrier") result(ierror)
       import :: c_int
       integer(c_int), value :: comm
-      integer(c_int), intent(out) :: request
+      integer(c_int), intent(inout) :: request
       integer(c_int) :: ierror
     end function epmpi_f_ibarrier
 
     function epmpi_f_ibcast(buf, count, datatype, root, comm, request, f_bottom) &
         bind(C, name="epmpi_f_ibcast") result(ierror)
-      import :: c_int, mpi_kind
+      import :: c_int
       type(*), dimension(..), intent(inout), asynchronous :: buf
       integer(c_int), value :: count, root, comm
-      integer(mpi_kind), value :: datatype
-      integer(c_int), intent(out) :: request
+      integer(c_int), value :: datatype
+      integer(c_int), intent(inout) :: request
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
     end function epmpi_f_ibcast
@@ -603,15 +609,15 @@ module ep_mpi_c
     function c_ep_error_string(code, string, resultlen) bind(C, name="EP_Error_string") result(ierror)
       import :: c_int, c_char
       integer(c_int), value :: code
-      character(kind=c_char), dimension(*), intent(out) :: string
-      integer(c_int), intent(out) :: resultlen
+      character(kind=c_char), dimension(*), intent(inout) :: string
+      integer(c_int), intent(inout) :: resultlen
       integer(c_int) :: ierror
     end function c_ep_error_string
 
     function c_ep_error_class(code, cls) bind(C, name="EP_Error_class") result(ierror)
       import :: c_int
       integer(c_int), value :: code
-      integer(c_int), intent(out) :: cls
+      integer(c_int), intent(inout) :: cls
       integer(c_int) :: ierror
     end function c_ep_error_class
 
@@ -629,19 +635,37 @@ module ep_mpi_c
     function c_ep_get_library_version(version, resultlen) bind(C, name="EP_Get_library_version") &
         result(ierror)
       import :: c_int, c_char
-      character(kind=c_char), dimension(*), intent(out) :: version
-      integer(c_int), intent(out) :: resultlen
+      character(kind=c_char), dimension(*), intent(inout) :: version
+      integer(c_int), intent(inout) :: resultlen
       integer(c_int) :: ierror
     end function c_ep_get_library_version
 
     function c_ep_debug_live_handles(comms, requests, messages) bind(C, name="EP_Debug_live_handles") &
         result(ierror)
       import :: c_int
-      integer(c_int), intent(out) :: comms, requests, messages
+      integer(c_int), intent(inout) :: comms, requests, messages
       integer(c_int) :: ierror
     end function c_ep_debug_live_handles
 
-    ! ---- intercommunicators (issue 4) and windows (issue 5) come here -------------------
+    ! ---- intercommunicators -------------------------------------------------------------
+
+    function epmpi_f_intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm) &
+        bind(C, name="epmpi_f_intercomm_create") result(ierror)
+      import :: c_int
+      integer(c_int), value :: local_comm, local_leader, peer_comm, remote_leader, tag
+      integer(c_int), intent(inout) :: newintercomm
+      integer(c_int) :: ierror
+    end function epmpi_f_intercomm_create
+
+    function epmpi_f_intercomm_merge(intercomm, high, newintracomm) bind(C, name="epmpi_f_intercomm_merge") &
+        result(ierror)
+      import :: c_int
+      integer(c_int), value :: intercomm, high
+      integer(c_int), intent(inout) :: newintracomm
+      integer(c_int) :: ierror
+    end function epmpi_f_intercomm_merge
+
+    ! ---- one-sided windows (issue 5) come here -------------------------------------------
 
   end interface
 

@@ -22,8 +22,9 @@
  * the Fortran routine is printed and the job aborts.
  *
  * Transitional: until the collective and split functions (issue 3) are in include/ep_mpi.h,
- * compile with -DEPMPI_GLUE_WITHOUT_COLLECTIVES; their Fortran routines then return
- * EP_ERR_UNSUPPORTED. Remove the switch once every supported header has them.
+ * compile with -DEPMPI_GLUE_WITHOUT_COLLECTIVES, and until the intercommunicator functions
+ * (issue 4) are, with -DEPMPI_GLUE_WITHOUT_INTERCOMM; their Fortran routines then return
+ * EP_ERR_UNSUPPORTED. Remove the switches once every supported header has them.
  */
 #include <ISO_Fortran_binding.h>
 #include <ep_mpi.h>
@@ -31,6 +32,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The module passes `use mpi` handles as C ints (integer(c_int)). */
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not a C int on this MPI");
 
 /* ---------------------------------------------------------------------------------------- */
 /* Errors                                                                                   */
@@ -792,3 +796,41 @@ UNSUPPORTED(comm_split_type, EP_Comm comm, int split_type, int key, MPI_Fint inf
 }
 
 #endif /* EPMPI_GLUE_WITHOUT_COLLECTIVES */
+
+/* ---------------------------------------------------------------------------------------- */
+/* Intercommunicators (issue 4)                                                             */
+/* ---------------------------------------------------------------------------------------- */
+
+#ifndef EPMPI_GLUE_WITHOUT_INTERCOMM
+
+int epmpi_f_intercomm_create(EP_Comm local_comm, int local_leader, EP_Comm peer_comm, int remote_leader, int tag,
+                             EP_Comm *newintercomm)
+{
+    return EP_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
+}
+
+int epmpi_f_intercomm_merge(EP_Comm intercomm, int high, EP_Comm *newintracomm)
+{
+    return EP_Intercomm_merge(intercomm, high, newintracomm);
+}
+
+#else /* EPMPI_GLUE_WITHOUT_INTERCOMM: the library does not have them yet */
+
+int epmpi_f_intercomm_create(EP_Comm local_comm, int local_leader, EP_Comm peer_comm, int remote_leader, int tag,
+                             EP_Comm *newintercomm)
+{
+    (void)local_leader, (void)peer_comm, (void)remote_leader, (void)tag, (void)newintercomm;
+    return glue_error(local_comm, EP_ERR_UNSUPPORTED, "ep_intercomm_create",
+                      "this EPMPI library has no intercommunicators yet (glue built with EPMPI_GLUE_WITHOUT_INTERCOMM)");
+}
+
+int epmpi_f_intercomm_merge(EP_Comm intercomm, int high, EP_Comm *newintracomm)
+{
+    (void)high, (void)newintracomm;
+    return glue_error(intercomm, EP_ERR_UNSUPPORTED, "ep_intercomm_merge",
+                      "this EPMPI library has no intercommunicators yet (glue built with EPMPI_GLUE_WITHOUT_INTERCOMM)");
+}
+
+#endif /* EPMPI_GLUE_WITHOUT_INTERCOMM */
+
+/* One-sided windows (issue 5) come here. */
