@@ -36,13 +36,15 @@
 !>   `asynchronous` too.
 !>
 !> Thread safety: any OpenMP thread may call, each on its own endpoints, as in C. This module
-!> keeps no state: no saved or initialised locals, and every routine is `recursive` so its
-!> locals live on the stack of the calling thread whatever the compiler flags.
+!> keeps no state: no saved or initialised locals, and every routine is `recursive` (the two
+!> elemental helpers have no locals) so locals live on the calling thread's stack whatever the
+!> compiler flags (-fopenmp or not). `EP_STATUS_IGNORE`/`EP_STATUSES_IGNORE` are module
+!> variables that are never read or written, only compared by address.
 module ep_mpi
   use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_ptr, c_null_ptr, c_null_char, &
     c_loc, c_associated, c_f_pointer
   use mpi, only: MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_ADDRESS_KIND, &
-    MPI_COMM_TYPE_SHARED
+    MPI_COMM_TYPE_SHARED, MPI_UNDEFINED
   use ep_mpi_c
   implicit none
   private
@@ -395,32 +397,40 @@ contains
 
   !> Splits a communicator by `color` (C: `EP_Comm_split`; MPI 4.1 section 7.4.2):
   !> collective, once per endpoint. Endpoints with the same color >= 0 get a communicator
-  !> ranked by `key`, ties by old rank; color EP_UNDEFINED (or the host's MPI_UNDEFINED,
-  !> the same value) gives EP_COMM_NULL. Errors: EP_ERR_COMM, EP_ERR_ARG (negative color).
+  !> ranked by `key`, ties by old rank; color EP_UNDEFINED (or the host's MPI_UNDEFINED)
+  !> gives EP_COMM_NULL. Errors: EP_ERR_COMM, EP_ERR_ARG (negative color).
   recursive subroutine ep_comm_split(comm, color, key, newcomm, ierror)
     integer, intent(in) :: comm, color, key
     integer, intent(out) :: newcomm
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_newcomm
+    integer(c_int) :: c_ierror, c_newcomm, c_color
     c_newcomm = EP_COMM_NULL
-    c_ierror = epmpi_f_comm_split(c_arg(comm), c_arg(color), c_arg(key), c_newcomm)
+    c_color = c_arg(color)
+    if (color == MPI_UNDEFINED) c_color = EP_UNDEFINED
+    c_ierror = epmpi_f_comm_split(c_arg(comm), c_color, c_arg(key), c_newcomm)
     newcomm = int(c_newcomm)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_comm_split
 
   !> Splits a communicator by type (C: `EP_Comm_split_type`; MPI 4.1 section 7.4.2): with the
-  !> host's `MPI_COMM_TYPE_SHARED` (from `use mpi`), the endpoints of each node form one
-  !> communicator ranked by `key`, ties by old rank; EP_UNDEFINED gives EP_COMM_NULL.
-  !> info: `use mpi` info, accepted and ignored. Errors: EP_ERR_COMM, EP_ERR_ARG.
+  !> host's `MPI_COMM_TYPE_SHARED`, the endpoints of each node form one communicator ranked by
+  !> `key`, ties by old rank; `MPI_UNDEFINED` (or EP_UNDEFINED, the same value) gives
+  !> EP_COMM_NULL. split_type is a `use mpi` value, of the kind `use mpi` gives it; info: `use
+  !> mpi` info, accepted and ignored. Errors: EP_ERR_COMM, EP_ERR_ARG (another split type).
   recursive subroutine ep_comm_split_type(comm, split_type, key, info, newcomm, ierror)
-    integer, intent(in) :: comm, split_type, key
-    integer(mpi_kind), intent(in) :: info
+    integer, intent(in) :: comm, key
+    integer(mpi_kind), intent(in) :: split_type, info
     integer, intent(out) :: newcomm
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_newcomm
+    integer(c_int) :: c_ierror, c_newcomm, c_split_type
     c_newcomm = EP_COMM_NULL
-    c_ierror = epmpi_f_comm_split_type(c_arg(comm), c_arg(split_type), c_arg(key), int(info, c_int), &
-      c_newcomm, int(MPI_COMM_TYPE_SHARED, c_int))
+    if (split_type == MPI_UNDEFINED) then
+      c_split_type = EP_UNDEFINED
+    else
+      c_split_type = int(split_type, c_int)
+    end if
+    c_ierror = epmpi_f_comm_split_type(c_arg(comm), c_split_type, c_arg(key), int(info, c_int), c_newcomm, &
+      int(MPI_COMM_TYPE_SHARED, c_int))
     newcomm = int(c_newcomm)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_comm_split_type

@@ -26,12 +26,14 @@
  * (issue 4) are, with -DEPMPI_GLUE_WITHOUT_INTERCOMM; their Fortran routines then return
  * EP_ERR_UNSUPPORTED. Remove the switches once every supported header has them.
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <ISO_Fortran_binding.h>
 #include <ep_mpi.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The module passes `use mpi` handles as C ints (integer(c_int)). */
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not a C int on this MPI");
@@ -58,8 +60,13 @@ static int glue_error(EP_Comm comm, int cls, const char *routine, const char *wh
     int initialized = 0, finalized = 0;
     MPI_Initialized(&initialized);
     MPI_Finalized(&finalized);
-    if (initialized && !finalized)
+    if (initialized && !finalized) {
+        /* As the library does: the launcher may tear the job down as soon as MPI_Abort reaches
+         * it (MPICH's hydra does), before it has forwarded our stderr. */
+        struct timespec pause = {0, 200 * 1000 * 1000};
+        nanosleep(&pause, NULL);
         MPI_Abort(MPI_COMM_WORLD, cls);
+    }
     abort();
 }
 

@@ -289,8 +289,8 @@ contains
     call ep_comm_rank(node, nrank)
     call check(nsize == size .and. nrank == me, 'one node: split_type keeps everybody in order')
     call ep_comm_free(node, ierr)
-    call ep_comm_split_type(comm, EP_UNDEFINED, me, MPI_INFO_NULL, node, ierr)
-    call check(ierr == EP_SUCCESS .and. node == EP_COMM_NULL, 'split_type EP_UNDEFINED')
+    call ep_comm_split_type(comm, MPI_UNDEFINED, me, MPI_INFO_NULL, node, ierr)
+    call check(ierr == EP_SUCCESS .and. node == EP_COMM_NULL, 'split_type MPI_UNDEFINED')
   end subroutine splits
 
 end program coll
