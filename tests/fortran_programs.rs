@@ -56,17 +56,23 @@ fn mpif90() -> String {
     }
 }
 
-/// The module's sources in compile order, from `fortran/sources.cmake`.
+/// The module's sources in compile order: the `set(EPMPI_FORTRAN_SOURCES ...)` of
+/// `fortran/sources.cmake`, names relative to `fortran/`.
 fn module_sources() -> Vec<PathBuf> {
     let list = project_dir().join("fortran/sources.cmake");
     let text = std::fs::read_to_string(&list).expect("fortran/sources.cmake is readable");
-    let sources: Vec<PathBuf> = text
-        .lines()
-        .map(str::trim)
-        .filter_map(|l| l.strip_prefix("${CMAKE_CURRENT_LIST_DIR}/"))
-        .map(|f| project_dir().join("fortran").join(f))
+    let code: String = text.lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join(" ");
+    let start = code.find("set(EPMPI_FORTRAN_SOURCES").expect("sources.cmake sets EPMPI_FORTRAN_SOURCES")
+        + "set(EPMPI_FORTRAN_SOURCES".len();
+    let end = start + code[start..].find(')').expect("closing parenthesis");
+    let sources: Vec<PathBuf> = code[start..end]
+        .split_whitespace()
+        .map(|f| project_dir().join("fortran").join(f.trim_start_matches("${CMAKE_CURRENT_LIST_DIR}/")))
         .collect();
     assert!(!sources.is_empty(), "no source in {}", list.display());
+    for s in &sources {
+        assert!(s.exists(), "{} (listed in {}) does not exist", s.display(), list.display());
+    }
     sources
 }
 
@@ -157,6 +163,7 @@ fn compile_program(name: &str, kinds: Kinds) -> PathBuf {
     let lib = library_dir();
     assert!(lib.join("libepmpi.so").exists(), "libepmpi.so not found in {}", lib.display());
     let exe = dir.join(name);
+    std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
     let mut cmd = Command::new(mpif90());
     cmd.args(FFLAGS)
         .args(TEST_FFLAGS)
@@ -252,9 +259,11 @@ fn module_is_clean_without_openmp() {
     }
 }
 
-/// Runs `tests/fortran/fatal.f90` on 2 processes with `mode`: (success, stdout, stderr).
+/// Runs `tests/fortran/aborting/fatal.f90` on 2 processes with `mode`: (success, stdout,
+/// stderr). It lives apart from the programs that must print PASS in every shape (the CMake
+/// tests run every program of `tests/fortran` so).
 fn run_fatal(mode: &str) -> (bool, String, String) {
-    let exe = compile_program("fatal", Kinds::Default);
+    let exe = compile_program("aborting/fatal", Kinds::Default);
     let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
     let out = mpirun_program(&exe, 2, "1", &[mode], Duration::from_secs(60));
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
