@@ -1,0 +1,1419 @@
+!> `use ep_mpi`: the Fortran interface of EPMPI, MPI endpoints on top of the host MPI.
+!>
+!> Every C function of `ep_mpi.h` has a subroutine here named in lower case (`EP_Send` ->
+!> `ep_send`), with MPI's argument order; `ep_wtime` is a function. Conventions, as in MPI's
+!> `use mpi`:
+!>
+!> * Handles (communicators, requests, messages) are default integers with the C values, so a
+!>   handle may cross between C and Fortran unchanged. Datatypes, reduction ops, `MPI_Info`
+!>   and the parent communicator of a creation are the host's `use mpi` integers
+!>   (`MPI_DOUBLE_PRECISION`, `MPI_SUM`, `MPI_INFO_NULL`, `MPI_COMM_WORLD`), of the kind
+!>   `use mpi` gives them (`kind(MPI_COMM_WORLD)`), converted to C handles inside.
+!> * Counts, ranks, tags, handles, flags (`logical`) and `ierror` are of default kind, so code
+!>   compiled with `-fdefault-integer-8` passes its own integers (this module must then be
+!>   compiled with the same flags, as any Fortran module). Values outside the C `int` range
+!>   reach the library as -huge(0_c_int), an invalid count, rank, tag or handle.
+!> * `ierror` is optional and last. When present it receives `EP_SUCCESS` or an error code
+!>   (`ep_error_class` gives its `EP_ERR_*` class, `ep_error_string` its message). Errors go
+!>   through the error handler of the communicator concerned first: with the default
+!>   `EP_ERRORS_ARE_FATAL` the job aborts with a message naming the call; with
+!>   `EP_ERRORS_RETURN` (`ep_comm_set_errhandler`) the code is returned, and dropped when
+!>   `ierror` is absent.
+!> * Statuses are `integer :: status(EP_STATUS_SIZE)` with `status(EP_SOURCE)`,
+!>   `status(EP_TAG)`, `status(EP_ERROR)`; arrays of statuses are
+!>   `integer :: statuses(EP_STATUS_SIZE, n)`. Pass `EP_STATUS_IGNORE` / `EP_STATUSES_IGNORE`
+!>   to ignore them (the host's `MPI_STATUS_IGNORE` / `MPI_STATUSES_IGNORE` are recognised
+!>   too, but their size differs between MPIs: do not declare statuses with
+!>   `MPI_STATUS_SIZE`). Indices returned by `ep_waitany`, `ep_waitsome`... are 1-based, as
+!>   in MPI's Fortran; ranks, endpoint indices and tags are the same numbers as in C.
+!> * Choice buffers (`buf`, `sendbuf`, `recvbuf`) are `type(*), dimension(..)`: any type,
+!>   kind and rank, scalars included; counts are in elements of the datatype, never bytes,
+!>   read from the first element on. `MPI_BOTTOM` (any buffer) and `MPI_IN_PLACE` (where the
+!>   MPI call allows it) of `use mpi` are recognised. Blocking calls copy a non-contiguous
+!>   array section into a contiguous temporary and back, as `use mpi` does; nonblocking
+!>   calls refuse it with `EP_ERR_BUFFER` (their buffer must stay in place until
+!>   completion); their buffers are `asynchronous`, so declare the actual arguments
+!>   `asynchronous` too.
+!>
+!> Thread safety: any OpenMP thread may call, each on its own endpoints, as in C. This module
+!> keeps no state: no saved or initialised locals, and every routine is `recursive` (the two
+!> elemental helpers have no locals) so locals live on the calling thread's stack whatever the
+!> compiler flags (-fopenmp or not). `EP_STATUS_IGNORE`/`EP_STATUSES_IGNORE` are module
+!> variables that are never read or written, only compared by address.
+module ep_mpi
+  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_ptr, c_null_ptr, c_null_char, &
+    c_loc, c_associated, c_f_pointer
+  use mpi, only: MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_ADDRESS_KIND, &
+    MPI_COMM_TYPE_SHARED, MPI_UNDEFINED
+  use ep_mpi_c
+  implicit none
+  private
+
+  ! ---- constants: the values of include/ep_mpi.h (tests/fortran_constants.rs keeps them equal)
+
+  !> Number of integers in a status; `integer :: status(EP_STATUS_SIZE)`.
+  integer, parameter, public :: EP_STATUS_SIZE = 6
+  !> Status indices (Fortran only): source rank, tag, error code of a completed operation.
+  integer, parameter, public :: EP_SOURCE = 1, EP_TAG = 2, EP_ERROR = 3
+  !> Wildcard source rank of receives and probes.
+  integer, parameter, public :: EP_ANY_SOURCE = -2
+  !> Wildcard tag of receives and probes.
+  integer, parameter, public :: EP_ANY_TAG = -1
+  !> Null peer: sends to it do nothing, receives from it complete at once.
+  integer, parameter, public :: EP_PROC_NULL = -1
+  !> Undefined value (`ep_get_count` of a partial element, `ep_waitany` with no active request).
+  integer, parameter, public :: EP_UNDEFINED = -32766
+  !> Room for the longest error string (`character(len=EP_MAX_ERROR_STRING)`).
+  integer, parameter, public :: EP_MAX_ERROR_STRING = 512
+  !> Largest tag EPMPI carries, on every host MPI.
+  integer, parameter, public :: EP_TAG_UB_VALUE = 2147483647
+  !> Results of `ep_comm_compare`.
+  integer, parameter, public :: EP_IDENT = 0, EP_CONGRUENT = 1, EP_SIMILAR = 2, EP_UNEQUAL = 3
+  !> Attribute keys of `ep_comm_get_attr`: largest tag; kind of communicator.
+  integer, parameter, public :: EP_TAG_UB = 1, EP_COMM_FLAVOR = 2
+  !> `EP_COMM_FLAVOR` of an endpoints communicator.
+  integer, parameter, public :: EP_FLAVOR_ENDPOINTS = 1
+  !> Error handlers: print a message naming the call and abort (default); return the code.
+  integer, parameter, public :: EP_ERRORS_ARE_FATAL = 1, EP_ERRORS_RETURN = 2
+  !> Success, and the error classes (see include/ep_mpi.h for each one's meaning).
+  integer, parameter, public :: EP_SUCCESS = 0
+  integer, parameter, public :: EP_ERR_BUFFER = 1, EP_ERR_COUNT = 2, EP_ERR_TYPE = 3, EP_ERR_TAG = 4
+  integer, parameter, public :: EP_ERR_COMM = 5, EP_ERR_RANK = 6, EP_ERR_REQUEST = 7, EP_ERR_ROOT = 8
+  integer, parameter, public :: EP_ERR_OP = 9, EP_ERR_ARG = 10, EP_ERR_TRUNCATE = 11
+  integer, parameter, public :: EP_ERR_IN_STATUS = 12, EP_ERR_PENDING = 13, EP_ERR_WIN = 14
+  integer, parameter, public :: EP_ERR_THREAD_LEVEL = 15, EP_ERR_NOT_INITIALIZED = 16
+  integer, parameter, public :: EP_ERR_UNSUPPORTED = 17, EP_ERR_INTERN = 18, EP_ERR_OTHER = 19
+  integer, parameter, public :: EP_ERR_LASTCODE = 19
+  !> Null handles, and the message of a matched probe on `EP_PROC_NULL`.
+  integer, parameter, public :: EP_COMM_NULL = 0, EP_REQUEST_NULL = 0, EP_MESSAGE_NULL = 0
+  integer, parameter, public :: EP_MESSAGE_NO_PROC = 1, EP_WIN_NULL = 0
+
+  !> Pass as `status` to ignore it. Only its address is used: it is never read or written.
+  integer, public :: EP_STATUS_IGNORE(EP_STATUS_SIZE)
+  !> Pass as the status array to ignore all statuses. Only its address is used.
+  integer, public :: EP_STATUSES_IGNORE(EP_STATUS_SIZE, 1)
+
+  ! ---- routines ----------------------------------------------------------------------------
+
+  public :: ep_comm_create_endpoints, ep_comm_create_endpoint
+  public :: ep_comm_rank, ep_comm_size, ep_comm_remote_size, ep_comm_test_inter, ep_comm_local_info
+  public :: ep_comm_get_attr, ep_comm_compare, ep_comm_dup, ep_comm_free
+  public :: ep_comm_set_errhandler, ep_comm_get_errhandler, ep_comm_split, ep_comm_split_type
+  public :: ep_intercomm_create, ep_intercomm_merge
+  public :: ep_send, ep_ssend, ep_isend, ep_issend, ep_recv, ep_irecv, ep_sendrecv
+  public :: ep_iprobe, ep_probe, ep_improbe, ep_mprobe, ep_mrecv, ep_imrecv, ep_get_count
+  public :: ep_wait, ep_test, ep_waitall, ep_testall, ep_waitany, ep_testany, ep_waitsome, ep_testsome
+  public :: ep_request_free, ep_cancel, ep_test_cancelled
+  public :: ep_barrier, ep_bcast, ep_reduce, ep_allreduce, ep_gather, ep_gatherv, ep_scatter, ep_scatterv
+  public :: ep_allgather, ep_allgatherv, ep_alltoall, ep_alltoallv, ep_reduce_scatter
+  public :: ep_reduce_scatter_block, ep_scan, ep_exscan, ep_ibarrier, ep_ibcast
+  public :: ep_error_string, ep_error_class, ep_abort, ep_wtime, ep_get_library_version
+  public :: ep_debug_live_handles
+
+contains
+
+  ! ==========================================================================================
+  ! Helpers (private)
+  ! ==========================================================================================
+
+  !> A default integer as a C int; values outside the int range become -huge(0_c_int), which
+  !> every argument rejects (invalid count, rank, tag or handle).
+  elemental function c_arg(x) result(c)
+    integer, intent(in) :: x
+    integer(c_int) :: c
+    if (x >= int(-huge(0_c_int), kind(x)) .and. x <= int(huge(0_c_int), kind(x))) then
+      c = int(x, c_int)
+    else
+      c = -huge(0_c_int)
+    end if
+  end function c_arg
+
+  !> Whether actual argument `x` is the variable `y` itself (same address).
+  pure recursive function same_variable(x, y) result(same)
+    type(*), dimension(*), intent(in) :: x, y
+    logical :: same
+    same = c_associated(epmpi_f_loc(x), epmpi_f_loc(y))
+  end function same_variable
+
+  !> Whether a status argument is `EP_STATUS_IGNORE` or the host's `MPI_STATUS_IGNORE`.
+  pure recursive function ignores_status(status) result(ignore)
+    integer, dimension(*), intent(in) :: status
+    logical :: ignore
+    ignore = same_variable(status, EP_STATUS_IGNORE) .or. same_variable(status, MPI_STATUS_IGNORE)
+  end function ignores_status
+
+  !> Whether a status array argument is `EP_STATUSES_IGNORE` or the host's `MPI_STATUSES_IGNORE`.
+  pure recursive function ignores_statuses(statuses) result(ignore)
+    integer, dimension(EP_STATUS_SIZE, *), intent(in) :: statuses
+    logical :: ignore
+    ignore = same_variable(statuses, EP_STATUSES_IGNORE) .or. same_variable(statuses, MPI_STATUSES_IGNORE)
+  end function ignores_statuses
+
+  !> Reports a failed allocation of routine `routine` through the handler of `comm`.
+  recursive function no_memory(comm, routine) result(c_ierror)
+    integer(c_int), intent(in) :: comm
+    character(len=*), intent(in) :: routine
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_raise(comm, int(EP_ERR_OTHER, c_int), routine // c_null_char, &
+      'no memory for a temporary copy of an array argument' // c_null_char)
+  end function no_memory
+
+  !> Copies C text into a Fortran string, blank-padded; `length` gets the characters copied.
+  recursive subroutine c_text_to_fortran(c_text, c_length, string, length)
+    character(kind=c_char), dimension(*), intent(in) :: c_text
+    integer(c_int), intent(in) :: c_length
+    character(len=*), intent(out) :: string
+    integer, intent(out) :: length
+    integer :: i
+    string = ' '
+    length = min(int(c_length), len(string))
+    do i = 1, length
+      string(i:i) = c_text(i)
+    end do
+  end subroutine c_text_to_fortran
+
+  ! ==========================================================================================
+  ! Creation of endpoints communicators (MPI Forum endpoints proposal)
+  ! ==========================================================================================
+
+  !> Creates an endpoints communicator from a host communicator, array form (C:
+  !> `EP_Comm_create_endpoints`; MPI Forum endpoints proposal, `MPI_Comm_create_endpoints`).
+  !> Collective over `parent_comm`, called by one thread per process; ranks are ordered by
+  !> (rank in `parent_comm`, index), and `out_comm_handles(i)` is this process's endpoint of
+  !> index i-1, to hand to OpenMP thread i-1.
+  !>
+  !> parent_comm      `use mpi` communicator (e.g. `MPI_COMM_WORLD`)
+  !> my_num_ep        endpoints of this process, >= 0 (0: the process takes no part)
+  !> info             `use mpi` info (`MPI_INFO_NULL`); accepted and ignored
+  !> out_comm_handles integer, dimension(my_num_ep): the endpoint handles
+  !> Errors: EP_ERR_NOT_INITIALIZED, EP_ERR_THREAD_LEVEL (host not at MPI_THREAD_MULTIPLE),
+  !> EP_ERR_ARG (my_num_ep < 0 or too large), EP_ERR_COMM (MPI_COMM_NULL).
+  recursive subroutine ep_comm_create_endpoints(parent_comm, my_num_ep, info, out_comm_handles, ierror)
+    integer(mpi_kind), intent(in) :: parent_comm, info
+    integer, intent(in) :: my_num_ep
+    integer, dimension(*), intent(out) :: out_comm_handles
+    integer, intent(out), optional :: ierror
+    integer(c_int), allocatable :: c_handles(:)
+    integer(c_int) :: c_ierror, n
+    integer :: alloc_stat
+    n = c_arg(my_num_ep)
+    allocate(c_handles(max(n, 1_c_int)), stat=alloc_stat)
+    if (alloc_stat /= 0) then
+      c_ierror = no_memory(int(EP_COMM_NULL, c_int), 'ep_comm_create_endpoints')
+    else
+      c_ierror = epmpi_f_comm_create_endpoints(int(parent_comm, c_int), n, int(info, c_int), c_handles)
+      if (c_ierror == EP_SUCCESS .and. n > 0) out_comm_handles(1:n) = int(c_handles(1:n))
+    end if
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_create_endpoints
+
+  !> Creates an endpoints communicator, team form (C: `EP_Comm_create_endpoint`): called by
+  !> `my_num_ep` threads of each process (e.g. inside `!$omp parallel`), each with its own
+  !> `index` in 0..my_num_ep-1, each getting the handle of endpoint `index`. The same
+  !> communicator as `ep_comm_create_endpoints` with the same counts; a process with no
+  !> endpoint calls `ep_comm_create_endpoints(parent_comm, 0, ...)` instead. The threads of a
+  !> process wait for each other.
+  !>
+  !> parent_comm `use mpi` communicator; my_num_ep endpoints of this process (>= 1);
+  !> index 0-based endpoint index (not necessarily the OpenMP thread number);
+  !> comm (out) the endpoint's handle.
+  !> Errors: those of `ep_comm_create_endpoints`; EP_ERR_ARG (index out of range, or a
+  !> my_num_ep other than the one the other threads gave).
+  recursive subroutine ep_comm_create_endpoint(parent_comm, my_num_ep, index, comm, ierror)
+    integer(mpi_kind), intent(in) :: parent_comm
+    integer, intent(in) :: my_num_ep, index
+    integer, intent(out) :: comm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_comm
+    c_comm = EP_COMM_NULL
+    c_ierror = epmpi_f_comm_create_endpoint(int(parent_comm, c_int), c_arg(my_num_ep), c_arg(index), c_comm)
+    comm = int(c_comm)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_create_endpoint
+
+  ! ==========================================================================================
+  ! Communicators: queries, dup, split, free, error handlers (MPI 4.1 chapters 7 and 9)
+  ! ==========================================================================================
+
+  !> Rank of endpoint `comm` in its communicator (C: `EP_Comm_rank`; MPI 4.1 section 7.4.1).
+  !> rank (out) 0-based. Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_rank(comm, rank, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: rank
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_rank
+    c_rank = -1
+    c_ierror = c_ep_comm_rank(c_arg(comm), c_rank)
+    rank = int(c_rank)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_rank
+
+  !> Number of endpoints (ranks) of the communicator (C: `EP_Comm_size`; MPI 4.1 section
+  !> 7.4.1). Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_size(comm, size, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: size
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_size
+    c_size = 0
+    c_ierror = c_ep_comm_size(c_arg(comm), c_size)
+    size = int(c_size)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_size
+
+  !> Size of the remote group of an intercommunicator (C: `EP_Comm_remote_size`; MPI 4.1
+  !> section 7.6.1). Errors: EP_ERR_COMM (also for an intracommunicator).
+  recursive subroutine ep_comm_remote_size(comm, size, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: size
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_size
+    c_size = 0
+    c_ierror = c_ep_comm_remote_size(c_arg(comm), c_size)
+    size = int(c_size)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_remote_size
+
+  !> `flag` is .true. for an intercommunicator (C: `EP_Comm_test_inter`; MPI 4.1 section
+  !> 7.6.1). Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_test_inter(comm, flag, ierror)
+    integer, intent(in) :: comm
+    logical, intent(out) :: flag
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_flag
+    c_flag = 0
+    c_ierror = c_ep_comm_test_inter(c_arg(comm), c_flag)
+    flag = c_flag /= 0
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_test_inter
+
+  !> Where endpoint `comm` lives (C: `EP_Comm_local_info`; EPMPI extension): its 0-based
+  !> index among its process's endpoints of this communicator, that count, and the 0-based
+  !> rank of its process among the communicator's processes. Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_local_info(comm, local_index, local_count, process_rank, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: local_index, local_count, process_rank
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_index, c_count, c_process
+    c_index = -1
+    c_count = 0
+    c_process = -1
+    c_ierror = c_ep_comm_local_info(c_arg(comm), c_index, c_count, c_process)
+    local_index = int(c_index)
+    local_count = int(c_count)
+    process_rank = int(c_process)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_local_info
+
+  !> Reads a predefined attribute (C: `EP_Comm_get_attr`; MPI 4.1 section 7.7.2), as MPI's
+  !> Fortran binding does: `attribute_val` receives the value itself.
+  !> comm_keyval EP_TAG_UB (largest tag, EP_TAG_UB_VALUE) or EP_COMM_FLAVOR
+  !> (EP_FLAVOR_ENDPOINTS); attribute_val integer(MPI_ADDRESS_KIND) (out); flag (out) .true.
+  !> when the attribute is set. Errors: EP_ERR_COMM, EP_ERR_ARG (unknown key).
+  recursive subroutine ep_comm_get_attr(comm, comm_keyval, attribute_val, flag, ierror)
+    integer, intent(in) :: comm, comm_keyval
+    integer(MPI_ADDRESS_KIND), intent(out) :: attribute_val
+    logical, intent(out) :: flag
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_flag
+    type(c_ptr) :: c_value
+    integer(c_int), pointer :: value
+    c_flag = 0
+    c_value = c_null_ptr
+    attribute_val = 0
+    c_ierror = c_ep_comm_get_attr(c_arg(comm), c_arg(comm_keyval), c_value, c_flag)
+    flag = c_ierror == EP_SUCCESS .and. c_flag /= 0 .and. c_associated(c_value)
+    if (flag) then
+      call c_f_pointer(c_value, value)
+      attribute_val = int(value, MPI_ADDRESS_KIND)
+    end if
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_get_attr
+
+  !> Compares two communicators (C: `EP_Comm_compare`; MPI 4.1 section 7.4.1): `result` is
+  !> EP_IDENT (same communicator), EP_CONGRUENT (same endpoints, same order: a dup),
+  !> EP_SIMILAR (same endpoints, other order) or EP_UNEQUAL. Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_compare(comm1, comm2, result, ierror)
+    integer, intent(in) :: comm1, comm2
+    integer, intent(out) :: result
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_result
+    c_result = EP_UNEQUAL
+    c_ierror = c_ep_comm_compare(c_arg(comm1), c_arg(comm2), c_result)
+    result = int(c_result)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_compare
+
+  !> Duplicates a communicator (C: `EP_Comm_dup`; MPI 4.1 section 7.4.2): collective, once per
+  !> endpoint; `newcomm` gets the same rank and error handler, and a new context.
+  !> Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_dup(comm, newcomm, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: newcomm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_newcomm
+    c_newcomm = EP_COMM_NULL
+    c_ierror = c_ep_comm_dup(c_arg(comm), c_newcomm)
+    newcomm = int(c_newcomm)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_dup
+
+  !> Frees this endpoint's handle and sets `comm` to EP_COMM_NULL (C: `EP_Comm_free`; MPI 4.1
+  !> section 7.4.3); once per endpoint. Errors: EP_ERR_COMM (null or already freed handle).
+  recursive subroutine ep_comm_free(comm, ierror)
+    integer, intent(inout) :: comm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_comm
+    c_comm = c_arg(comm)
+    c_ierror = c_ep_comm_free(c_comm)
+    comm = int(c_comm)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_free
+
+  !> Sets the error handler of an endpoint, or with EP_COMM_NULL the process default
+  !> inherited by communicators created afterwards (C: `EP_Comm_set_errhandler`; MPI 4.1
+  !> section 9.3.1). errhandler: EP_ERRORS_ARE_FATAL or EP_ERRORS_RETURN.
+  !> Errors: EP_ERR_COMM, EP_ERR_ARG (unknown handler).
+  recursive subroutine ep_comm_set_errhandler(comm, errhandler, ierror)
+    integer, intent(in) :: comm, errhandler
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_comm_set_errhandler(c_arg(comm), c_arg(errhandler))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_set_errhandler
+
+  !> Reads the error handler of an endpoint, or the process default for EP_COMM_NULL (C:
+  !> `EP_Comm_get_errhandler`; MPI 4.1 section 9.3.1). Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_get_errhandler(comm, errhandler, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: errhandler
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_handler
+    c_handler = EP_ERRORS_ARE_FATAL
+    c_ierror = c_ep_comm_get_errhandler(c_arg(comm), c_handler)
+    errhandler = int(c_handler)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_get_errhandler
+
+  !> Splits a communicator by `color` (C: `EP_Comm_split`; MPI 4.1 section 7.4.2):
+  !> collective, once per endpoint. Endpoints with the same color >= 0 get a communicator
+  !> ranked by `key`, ties by old rank; color EP_UNDEFINED (or the host's MPI_UNDEFINED)
+  !> gives EP_COMM_NULL. Errors: EP_ERR_COMM, EP_ERR_ARG (negative color).
+  recursive subroutine ep_comm_split(comm, color, key, newcomm, ierror)
+    integer, intent(in) :: comm, color, key
+    integer, intent(out) :: newcomm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_newcomm, c_color
+    c_newcomm = EP_COMM_NULL
+    c_color = c_arg(color)
+    if (color == MPI_UNDEFINED) c_color = EP_UNDEFINED
+    c_ierror = epmpi_f_comm_split(c_arg(comm), c_color, c_arg(key), c_newcomm)
+    newcomm = int(c_newcomm)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_split
+
+  !> Splits a communicator by type (C: `EP_Comm_split_type`; MPI 4.1 section 7.4.2): with the
+  !> host's `MPI_COMM_TYPE_SHARED`, the endpoints of each node form one communicator ranked by
+  !> `key`, ties by old rank; `MPI_UNDEFINED` (or EP_UNDEFINED, the same value) gives
+  !> EP_COMM_NULL. split_type is a `use mpi` value, of the kind `use mpi` gives it; info: `use
+  !> mpi` info, accepted and ignored. Errors: EP_ERR_COMM, EP_ERR_ARG (another split type).
+  recursive subroutine ep_comm_split_type(comm, split_type, key, info, newcomm, ierror)
+    integer, intent(in) :: comm, key
+    integer(mpi_kind), intent(in) :: split_type, info
+    integer, intent(out) :: newcomm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_newcomm, c_split_type
+    c_newcomm = EP_COMM_NULL
+    if (split_type == MPI_UNDEFINED) then
+      c_split_type = EP_UNDEFINED
+    else
+      c_split_type = int(split_type, c_int)
+    end if
+    c_ierror = epmpi_f_comm_split_type(c_arg(comm), c_split_type, c_arg(key), int(info, c_int), c_newcomm, &
+      int(MPI_COMM_TYPE_SHARED, c_int))
+    newcomm = int(c_newcomm)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_split_type
+
+  ! ==========================================================================================
+  ! Intercommunicators (MPI 4.1 section 7.6)
+  ! ==========================================================================================
+
+  !> Creates an intercommunicator (C: `EP_Intercomm_create`; MPI 4.1 section 7.6.2) between
+  !> the group of `local_comm` (an endpoint intracommunicator; every endpoint calls) and the
+  !> group whose leader is rank `remote_leader` of `peer_comm`. `local_leader` is a rank of
+  !> `local_comm`; `peer_comm`, `remote_leader` and `tag` matter only on the local leader
+  !> (others may pass EP_COMM_NULL). The groups may be on disjoint processes or share
+  !> processes. Ranks of `newintercomm` (out) name the remote group in point-to-point calls;
+  !> `ep_comm_rank`/`ep_comm_size` give the local group, `ep_comm_remote_size` the other.
+  !> Errors: EP_ERR_COMM (invalid handles, an intercommunicator as local_comm, null
+  !> peer_comm on the leader), EP_ERR_RANK (leader ranks).
+  recursive subroutine ep_intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, &
+      newintercomm, ierror)
+    integer, intent(in) :: local_comm, local_leader, peer_comm, remote_leader, tag
+    integer, intent(out) :: newintercomm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_newintercomm
+    c_newintercomm = EP_COMM_NULL
+    c_ierror = epmpi_f_intercomm_create(c_arg(local_comm), c_arg(local_leader), c_arg(peer_comm), &
+      c_arg(remote_leader), c_arg(tag), c_newintercomm)
+    newintercomm = int(c_newintercomm)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_intercomm_create
+
+  !> Merges the two groups of an intercommunicator into an intracommunicator (C:
+  !> `EP_Intercomm_merge`; MPI 4.1 section 7.6.2): the group whose endpoints pass
+  !> `high = .false.` comes first, each group in its own rank order. Every endpoint of both
+  !> groups calls it. newintracomm (out). Errors: EP_ERR_COMM (not an intercommunicator).
+  recursive subroutine ep_intercomm_merge(intercomm, high, newintracomm, ierror)
+    integer, intent(in) :: intercomm
+    logical, intent(in) :: high
+    integer, intent(out) :: newintracomm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_newintracomm, c_high
+    c_newintracomm = EP_COMM_NULL
+    c_high = 0
+    if (high) c_high = 1
+    c_ierror = epmpi_f_intercomm_merge(c_arg(intercomm), c_high, c_newintracomm)
+    newintracomm = int(c_newintracomm)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_intercomm_merge
+
+  ! ==========================================================================================
+  ! Point-to-point (MPI 4.1 chapter 3)
+  ! ==========================================================================================
+
+  !> Blocking standard-mode send (C: `EP_Send`; MPI 4.1 section 3.2.1) of `count` elements of
+  !> `datatype` from `buf` to rank `dest` (or EP_PROC_NULL) of `comm`, with `tag`
+  !> (0..EP_TAG_UB_VALUE). buf: any type, kind, rank (see the module notes).
+  !> Errors: EP_ERR_COMM, EP_ERR_COUNT, EP_ERR_TYPE, EP_ERR_BUFFER, EP_ERR_RANK, EP_ERR_TAG.
+  recursive subroutine ep_send(buf, count, datatype, dest, tag, comm, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count, dest, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_send(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(tag), &
+      c_arg(comm), MPI_BOTTOM)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_send
+
+  !> Synchronous-mode blocking send: returns once the matching receive has started (C:
+  !> `EP_Ssend`; MPI 4.1 section 3.4). Arguments and errors as `ep_send`.
+  recursive subroutine ep_ssend(buf, count, datatype, dest, tag, comm, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count, dest, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_ssend(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(tag), &
+      c_arg(comm), MPI_BOTTOM)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_ssend
+
+  !> Nonblocking standard-mode send (C: `EP_Isend`; MPI 4.1 section 3.7.2): `request` (out)
+  !> is completed by `ep_wait`, `ep_test`...; `buf` (contiguous, asynchronous) must not change
+  !> until then. Errors: those of `ep_send`; EP_ERR_BUFFER for a non-contiguous section.
+  recursive subroutine ep_isend(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: buf
+    integer, intent(in) :: count, dest, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_isend(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(tag), &
+      c_arg(comm), c_request, MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_isend
+
+  !> Nonblocking synchronous-mode send (C: `EP_Issend`; MPI 4.1 section 3.7.2): completes
+  !> once the matching receive has started. Arguments and errors as `ep_isend`.
+  recursive subroutine ep_issend(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: buf
+    integer, intent(in) :: count, dest, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_issend(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(tag), &
+      c_arg(comm), c_request, MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_issend
+
+  !> Blocking receive (C: `EP_Recv`; MPI 4.1 section 3.2.4) of at most `count` elements of
+  !> `datatype` into `buf` from rank `source` (or EP_ANY_SOURCE, EP_PROC_NULL) with `tag`
+  !> (or EP_ANY_TAG). status: integer(EP_STATUS_SIZE) (out), or EP_STATUS_IGNORE.
+  !> Errors: EP_ERR_TRUNCATE (message longer than the buffer: its first part is received,
+  !> status filled), EP_ERR_COMM, EP_ERR_COUNT, EP_ERR_TYPE, EP_ERR_BUFFER, EP_ERR_RANK,
+  !> EP_ERR_TAG.
+  recursive subroutine ep_recv(buf, count, datatype, source, tag, comm, status, ierror)
+    type(*), dimension(..), intent(inout) :: buf
+    integer, intent(in) :: count, source, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror
+    status_ptr = c_null_ptr
+    if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+    c_ierror = epmpi_f_recv(buf, c_arg(count), int(datatype, c_int), c_arg(source), c_arg(tag), &
+      c_arg(comm), status_ptr, MPI_BOTTOM)
+    if (c_associated(status_ptr)) status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_recv
+
+  !> Nonblocking receive (C: `EP_Irecv`; MPI 4.1 section 3.7.2): arguments as `ep_recv`,
+  !> `request` (out) instead of the status; `buf` must be contiguous (asynchronous).
+  !> Errors: those of `ep_recv` but EP_ERR_TRUNCATE (reported at completion);
+  !> EP_ERR_BUFFER for a non-contiguous section.
+  recursive subroutine ep_irecv(buf, count, datatype, source, tag, comm, request, ierror)
+    type(*), dimension(..), intent(inout), asynchronous :: buf
+    integer, intent(in) :: count, source, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_irecv(buf, c_arg(count), int(datatype, c_int), c_arg(source), c_arg(tag), &
+      c_arg(comm), c_request, MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_irecv
+
+  !> Sends one message and receives one without deadlock against a matching `ep_sendrecv`
+  !> (C: `EP_Sendrecv`; MPI 4.1 section 3.10). The buffers must not overlap.
+  !> Errors: those of `ep_send` and `ep_recv`.
+  recursive subroutine ep_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, status, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: sendcount, dest, sendtag, recvcount, source, recvtag, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror
+    status_ptr = c_null_ptr
+    if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+    c_ierror = epmpi_f_sendrecv(sendbuf, c_arg(sendcount), int(sendtype, c_int), c_arg(dest), &
+      c_arg(sendtag), recvbuf, c_arg(recvcount), int(recvtype, c_int), c_arg(source), c_arg(recvtag), &
+      c_arg(comm), status_ptr, MPI_BOTTOM)
+    if (c_associated(status_ptr)) status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_sendrecv
+
+  !> Nonblocking probe (C: `EP_Iprobe`; MPI 4.1 section 3.8.1): `flag` (out) is .true. and
+  !> `status` filled when a message matching (`source`, `tag`) can be received; it stays
+  !> queued. Errors: EP_ERR_COMM, EP_ERR_RANK, EP_ERR_TAG.
+  recursive subroutine ep_iprobe(source, tag, comm, flag, status, ierror)
+    integer, intent(in) :: source, tag, comm
+    logical, intent(out) :: flag
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror, c_flag
+    c_flag = 0
+    status_ptr = c_null_ptr
+    if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+    c_ierror = c_ep_iprobe(c_arg(source), c_arg(tag), c_arg(comm), c_flag, status_ptr)
+    flag = c_flag /= 0
+    if (flag .and. c_associated(status_ptr)) status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_iprobe
+
+  !> Blocking probe (C: `EP_Probe`; MPI 4.1 section 3.8.1): waits for a message matching
+  !> (`source`, `tag`) and fills `status` without receiving it. Errors as `ep_iprobe`.
+  recursive subroutine ep_probe(source, tag, comm, status, ierror)
+    integer, intent(in) :: source, tag, comm
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror
+    status_ptr = c_null_ptr
+    if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+    c_ierror = c_ep_probe(c_arg(source), c_arg(tag), c_arg(comm), status_ptr)
+    if (c_associated(status_ptr)) status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_probe
+
+  !> Nonblocking matched probe (C: `EP_Improbe`; MPI 4.1 section 3.8.2): when a message
+  !> matches, it leaves matching, `flag` is .true., `message` (out) is its handle
+  !> (EP_MESSAGE_NO_PROC for EP_PROC_NULL) and `status` is filled; receive it with
+  !> `ep_mrecv`/`ep_imrecv`. Errors as `ep_iprobe`.
+  recursive subroutine ep_improbe(source, tag, comm, flag, message, status, ierror)
+    integer, intent(in) :: source, tag, comm
+    logical, intent(out) :: flag
+    integer, intent(out) :: message
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror, c_flag, c_message
+    c_flag = 0
+    c_message = EP_MESSAGE_NULL
+    status_ptr = c_null_ptr
+    if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+    c_ierror = c_ep_improbe(c_arg(source), c_arg(tag), c_arg(comm), c_flag, c_message, status_ptr)
+    flag = c_flag /= 0
+    message = int(c_message)
+    if (flag .and. c_associated(status_ptr)) status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_improbe
+
+  !> Blocking matched probe (C: `EP_Mprobe`; MPI 4.1 section 3.8.2): waits for a matching
+  !> message, then as `ep_improbe`. Errors as `ep_iprobe`.
+  recursive subroutine ep_mprobe(source, tag, comm, message, status, ierror)
+    integer, intent(in) :: source, tag, comm
+    integer, intent(out) :: message
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror, c_message
+    c_message = EP_MESSAGE_NULL
+    status_ptr = c_null_ptr
+    if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+    c_ierror = c_ep_mprobe(c_arg(source), c_arg(tag), c_arg(comm), c_message, status_ptr)
+    message = int(c_message)
+    if (c_associated(status_ptr)) status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_mprobe
+
+  !> Receives a message taken by `ep_mprobe`/`ep_improbe` (C: `EP_Mrecv`; MPI 4.1 section
+  !> 3.8.3) into `buf` (at most `count` elements of `datatype`); `message` becomes
+  !> EP_MESSAGE_NULL. Errors: EP_ERR_REQUEST (invalid or already received message),
+  !> EP_ERR_TRUNCATE, EP_ERR_COUNT, EP_ERR_TYPE, EP_ERR_BUFFER.
+  recursive subroutine ep_mrecv(buf, count, datatype, message, status, ierror)
+    type(*), dimension(..), intent(inout) :: buf
+    integer, intent(in) :: count
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(inout) :: message
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror, c_message
+    c_message = c_arg(message)
+    status_ptr = c_null_ptr
+    if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+    c_ierror = epmpi_f_mrecv(buf, c_arg(count), int(datatype, c_int), c_message, status_ptr, MPI_BOTTOM)
+    message = int(c_message)
+    if (c_associated(status_ptr)) status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_mrecv
+
+  !> Nonblocking receive of a matched message (C: `EP_Imrecv`; MPI 4.1 section 3.8.3):
+  !> `request` (out) completes the receive, `message` becomes EP_MESSAGE_NULL; `buf` must be
+  !> contiguous (asynchronous). Errors as `ep_mrecv` (truncation at completion);
+  !> EP_ERR_BUFFER for a non-contiguous section.
+  recursive subroutine ep_imrecv(buf, count, datatype, message, request, ierror)
+    type(*), dimension(..), intent(inout), asynchronous :: buf
+    integer, intent(in) :: count
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(inout) :: message
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_message, c_request
+    c_message = c_arg(message)
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_imrecv(buf, c_arg(count), int(datatype, c_int), c_message, c_request, MPI_BOTTOM)
+    message = int(c_message)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_imrecv
+
+  !> Number of whole `datatype` elements received, from a status filled by a receive, probe
+  !> or completion call (C: `EP_Get_count`; MPI 4.1 section 3.2.5); EP_UNDEFINED when the
+  !> bytes are not a whole number of elements. Errors: EP_ERR_TYPE.
+  recursive subroutine ep_get_count(status, datatype, count, ierror)
+    integer, dimension(EP_STATUS_SIZE), intent(in) :: status
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: count
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_count
+    c_count = EP_UNDEFINED
+    c_ierror = epmpi_f_get_count(c_arg(status), int(datatype, c_int), c_count)
+    count = int(c_count)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_get_count
+
+  ! ==========================================================================================
+  ! Completion (MPI 4.1 sections 3.7 and 3.8)
+  ! ==========================================================================================
+
+  !> Waits for one request (C: `EP_Wait`; MPI 4.1 section 3.7.3); `request` becomes
+  !> EP_REQUEST_NULL; a null request returns at once with an empty status.
+  !> status: integer(EP_STATUS_SIZE) (out) or EP_STATUS_IGNORE.
+  !> Errors: EP_ERR_REQUEST (invalid or freed), EP_ERR_TRUNCATE (receive truncated).
+  recursive subroutine ep_wait(request, status, ierror)
+    integer, intent(inout) :: request
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror, c_request
+    c_request = c_arg(request)
+    status_ptr = c_null_ptr
+    if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+    c_ierror = c_ep_wait(c_request, status_ptr)
+    request = int(c_request)
+    if (c_associated(status_ptr)) status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_wait
+
+  !> Tests one request (C: `EP_Test`; MPI 4.1 section 3.7.3): `flag` .true., `request` freed
+  !> and `status` filled when it is complete. Errors as `ep_wait`.
+  recursive subroutine ep_test(request, flag, status, ierror)
+    integer, intent(inout) :: request
+    logical, intent(out) :: flag
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror, c_request, c_flag
+    c_request = c_arg(request)
+    c_flag = 0
+    status_ptr = c_null_ptr
+    if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+    c_ierror = c_ep_test(c_request, c_flag, status_ptr)
+    request = int(c_request)
+    flag = c_flag /= 0
+    if (flag .and. c_associated(status_ptr)) status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_test
+
+  !> Waits for all `count` requests (C: `EP_Waitall`; MPI 4.1 section 3.7.5).
+  !> array_of_requests integer(count) (inout), each becomes EP_REQUEST_NULL;
+  !> array_of_statuses integer(EP_STATUS_SIZE, count) (out), or EP_STATUSES_IGNORE.
+  !> Errors: EP_ERR_IN_STATUS (see each status(EP_ERROR)), EP_ERR_REQUEST, EP_ERR_COUNT.
+  recursive subroutine ep_waitall(count, array_of_requests, array_of_statuses, ierror)
+    integer, intent(in) :: count
+    integer, dimension(*), intent(inout) :: array_of_requests
+    integer, dimension(EP_STATUS_SIZE, *), intent(out) :: array_of_statuses
+    integer, intent(out), optional :: ierror
+    integer(c_int), allocatable :: c_requests(:)
+    integer(c_int), allocatable, target :: c_statuses(:, :)
+    type(c_ptr) :: statuses_ptr
+    integer(c_int) :: c_ierror, n
+    integer :: alloc_stat
+    n = c_arg(count)
+    allocate(c_requests(max(n, 1_c_int)), c_statuses(EP_STATUS_SIZE, max(n, 1_c_int)), stat=alloc_stat)
+    if (alloc_stat /= 0) then
+      c_ierror = no_memory(int(EP_COMM_NULL, c_int), 'ep_waitall')
+    else
+      statuses_ptr = c_null_ptr
+      if (.not. ignores_statuses(array_of_statuses)) statuses_ptr = c_loc(c_statuses)
+      if (n > 0) c_requests(1:n) = c_arg(array_of_requests(1:n))
+      c_ierror = c_ep_waitall(n, c_requests, statuses_ptr)
+      if (n > 0) then
+        array_of_requests(1:n) = int(c_requests(1:n))
+        if (c_associated(statuses_ptr)) array_of_statuses(:, 1:n) = int(c_statuses(:, 1:n))
+      end if
+    end if
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_waitall
+
+  !> Tests all requests (C: `EP_Testall`; MPI 4.1 section 3.7.5): `flag` .true. with every
+  !> request freed and the statuses filled when all are complete, otherwise nothing changes.
+  !> Arguments and errors as `ep_waitall`.
+  recursive subroutine ep_testall(count, array_of_requests, flag, array_of_statuses, ierror)
+    integer, intent(in) :: count
+    integer, dimension(*), intent(inout) :: array_of_requests
+    logical, intent(out) :: flag
+    integer, dimension(EP_STATUS_SIZE, *), intent(out) :: array_of_statuses
+    integer, intent(out), optional :: ierror
+    integer(c_int), allocatable :: c_requests(:)
+    integer(c_int), allocatable, target :: c_statuses(:, :)
+    type(c_ptr) :: statuses_ptr
+    integer(c_int) :: c_ierror, n, c_flag
+    integer :: alloc_stat
+    n = c_arg(count)
+    c_flag = 0
+    allocate(c_requests(max(n, 1_c_int)), c_statuses(EP_STATUS_SIZE, max(n, 1_c_int)), stat=alloc_stat)
+    if (alloc_stat /= 0) then
+      c_ierror = no_memory(int(EP_COMM_NULL, c_int), 'ep_testall')
+    else
+      statuses_ptr = c_null_ptr
+      if (.not. ignores_statuses(array_of_statuses)) statuses_ptr = c_loc(c_statuses)
+      if (n > 0) c_requests(1:n) = c_arg(array_of_requests(1:n))
+      c_ierror = c_ep_testall(n, c_requests, c_flag, statuses_ptr)
+      if (n > 0) then
+        array_of_requests(1:n) = int(c_requests(1:n))
+        if (c_flag /= 0 .and. c_associated(statuses_ptr)) array_of_statuses(:, 1:n) = int(c_statuses(:, 1:n))
+      end if
+    end if
+    flag = c_flag /= 0
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_testall
+
+  !> Waits for any one request (C: `EP_Waitany`; MPI 4.1 section 3.7.5): `index` (out) is its
+  !> 1-based position, its request is freed and `status` filled; with no active request
+  !> `index` is EP_UNDEFINED. Errors: EP_ERR_TRUNCATE, EP_ERR_REQUEST, EP_ERR_COUNT.
+  recursive subroutine ep_waitany(count, array_of_requests, index, status, ierror)
+    integer, intent(in) :: count
+    integer, dimension(*), intent(inout) :: array_of_requests
+    integer, intent(out) :: index
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), allocatable :: c_requests(:)
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror, n, c_index
+    integer :: alloc_stat
+    n = c_arg(count)
+    c_index = EP_UNDEFINED
+    allocate(c_requests(max(n, 1_c_int)), stat=alloc_stat)
+    if (alloc_stat /= 0) then
+      c_ierror = no_memory(int(EP_COMM_NULL, c_int), 'ep_waitany')
+    else
+      status_ptr = c_null_ptr
+      if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+      if (n > 0) c_requests(1:n) = c_arg(array_of_requests(1:n))
+      c_ierror = c_ep_waitany(n, c_requests, c_index, status_ptr)
+      if (n > 0) array_of_requests(1:n) = int(c_requests(1:n))
+      if (c_associated(status_ptr)) status = int(c_status)
+    end if
+    index = one_based(c_index)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_waitany
+
+  !> Tests for any one complete request (C: `EP_Testany`; MPI 4.1 section 3.7.5): `flag`
+  !> .true. with `index` (1-based) set when one completed, or with `index` EP_UNDEFINED when
+  !> none is active. Errors as `ep_waitany`.
+  recursive subroutine ep_testany(count, array_of_requests, index, flag, status, ierror)
+    integer, intent(in) :: count
+    integer, dimension(*), intent(inout) :: array_of_requests
+    integer, intent(out) :: index
+    logical, intent(out) :: flag
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), allocatable :: c_requests(:)
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror, n, c_index, c_flag
+    integer :: alloc_stat
+    n = c_arg(count)
+    c_index = EP_UNDEFINED
+    c_flag = 0
+    allocate(c_requests(max(n, 1_c_int)), stat=alloc_stat)
+    if (alloc_stat /= 0) then
+      c_ierror = no_memory(int(EP_COMM_NULL, c_int), 'ep_testany')
+    else
+      status_ptr = c_null_ptr
+      if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+      if (n > 0) c_requests(1:n) = c_arg(array_of_requests(1:n))
+      c_ierror = c_ep_testany(n, c_requests, c_index, c_flag, status_ptr)
+      if (n > 0) array_of_requests(1:n) = int(c_requests(1:n))
+      if (c_flag /= 0 .and. c_associated(status_ptr)) status = int(c_status)
+    end if
+    index = one_based(c_index)
+    flag = c_flag /= 0
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_testany
+
+  !> Waits until at least one request completes and completes all that have (C:
+  !> `EP_Waitsome`; MPI 4.1 section 3.7.5): `outcount` (out) of them, their 1-based
+  !> positions in `array_of_indices(1:outcount)`, statuses likewise; `outcount` is
+  !> EP_UNDEFINED when none is active. array_of_indices integer(incount);
+  !> array_of_statuses integer(EP_STATUS_SIZE, incount) or EP_STATUSES_IGNORE.
+  !> Errors: EP_ERR_IN_STATUS, EP_ERR_REQUEST, EP_ERR_COUNT.
+  recursive subroutine ep_waitsome(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror)
+    integer, intent(in) :: incount
+    integer, dimension(*), intent(inout) :: array_of_requests
+    integer, intent(out) :: outcount
+    integer, dimension(*), intent(out) :: array_of_indices
+    integer, dimension(EP_STATUS_SIZE, *), intent(out) :: array_of_statuses
+    integer, intent(out), optional :: ierror
+    call some(.true., incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierror)
+  end subroutine ep_waitsome
+
+  !> Completes every request that is complete, without waiting (C: `EP_Testsome`; MPI 4.1
+  !> section 3.7.5); `outcount` may be 0. Arguments and errors as `ep_waitsome`.
+  recursive subroutine ep_testsome(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror)
+    integer, intent(in) :: incount
+    integer, dimension(*), intent(inout) :: array_of_requests
+    integer, intent(out) :: outcount
+    integer, dimension(*), intent(out) :: array_of_indices
+    integer, dimension(EP_STATUS_SIZE, *), intent(out) :: array_of_statuses
+    integer, intent(out), optional :: ierror
+    call some(.false., incount, array_of_requests, outcount, array_of_indices, array_of_statuses, ierror)
+  end subroutine ep_testsome
+
+  !> The body of `ep_waitsome` (`wait`) and `ep_testsome`.
+  recursive subroutine some(wait, incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror)
+    logical, intent(in) :: wait
+    integer, intent(in) :: incount
+    integer, dimension(*), intent(inout) :: array_of_requests
+    integer, intent(out) :: outcount
+    integer, dimension(*), intent(out) :: array_of_indices
+    integer, dimension(EP_STATUS_SIZE, *), intent(out) :: array_of_statuses
+    integer, intent(out), optional :: ierror
+    integer(c_int), allocatable :: c_requests(:), c_indices(:)
+    integer(c_int), allocatable, target :: c_statuses(:, :)
+    type(c_ptr) :: statuses_ptr
+    integer(c_int) :: c_ierror, n, c_outcount
+    integer :: alloc_stat
+    n = c_arg(incount)
+    c_outcount = EP_UNDEFINED
+    allocate(c_requests(max(n, 1_c_int)), c_indices(max(n, 1_c_int)), &
+      c_statuses(EP_STATUS_SIZE, max(n, 1_c_int)), stat=alloc_stat)
+    if (alloc_stat /= 0) then
+      c_ierror = no_memory(int(EP_COMM_NULL, c_int), merge('ep_waitsome', 'ep_testsome', wait))
+    else
+      statuses_ptr = c_null_ptr
+      if (.not. ignores_statuses(array_of_statuses)) statuses_ptr = c_loc(c_statuses)
+      if (n > 0) c_requests(1:n) = c_arg(array_of_requests(1:n))
+      if (wait) then
+        c_ierror = c_ep_waitsome(n, c_requests, c_outcount, c_indices, statuses_ptr)
+      else
+        c_ierror = c_ep_testsome(n, c_requests, c_outcount, c_indices, statuses_ptr)
+      end if
+      if (n > 0) array_of_requests(1:n) = int(c_requests(1:n))
+      if (c_outcount > 0 .and. c_outcount <= n) then
+        array_of_indices(1:c_outcount) = int(c_indices(1:c_outcount)) + 1
+        if (c_associated(statuses_ptr)) array_of_statuses(:, 1:c_outcount) = int(c_statuses(:, 1:c_outcount))
+      end if
+    end if
+    outcount = int(c_outcount)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine some
+
+  !> A 0-based C index as MPI's Fortran gives it: 1-based, EP_UNDEFINED unchanged.
+  elemental function one_based(c_index) result(index)
+    integer(c_int), intent(in) :: c_index
+    integer :: index
+    if (c_index >= 0) then
+      index = int(c_index) + 1
+    else
+      index = int(c_index)
+    end if
+  end function one_based
+
+  !> Frees a request handle and sets it to EP_REQUEST_NULL (C: `EP_Request_free`; MPI 4.1
+  !> section 3.7.3); an active operation still completes. Errors: EP_ERR_REQUEST.
+  recursive subroutine ep_request_free(request, ierror)
+    integer, intent(inout) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = c_arg(request)
+    c_ierror = c_ep_request_free(c_request)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_request_free
+
+  !> Marks a request for cancellation (C: `EP_Cancel`; MPI 4.1 section 3.8.4); complete it
+  !> with a completion call, then ask `ep_test_cancelled`. Errors: EP_ERR_REQUEST.
+  recursive subroutine ep_cancel(request, ierror)
+    integer, intent(in) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = c_arg(request)
+    c_ierror = c_ep_cancel(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_cancel
+
+  !> `flag` (out) is .true. when `status` is that of a cancelled operation (C:
+  !> `EP_Test_cancelled`; MPI 4.1 section 3.8.4).
+  recursive subroutine ep_test_cancelled(status, flag, ierror)
+    integer, dimension(EP_STATUS_SIZE), intent(in) :: status
+    logical, intent(out) :: flag
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_flag
+    c_flag = 0
+    c_ierror = c_ep_test_cancelled(c_arg(status), c_flag)
+    flag = c_flag /= 0
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_test_cancelled
+
+  ! ==========================================================================================
+  ! Collectives (MPI 4.1 chapter 6): blocking, called once per endpoint
+  ! ==========================================================================================
+
+  !> Blocks until every endpoint of `comm` has entered the barrier (C: `EP_Barrier`; MPI 4.1
+  !> section 6.3). Errors: EP_ERR_COMM.
+  recursive subroutine ep_barrier(comm, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_barrier(c_arg(comm))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_barrier
+
+  !> Broadcasts `count` elements of `datatype` in `buffer` from rank `root` to every endpoint
+  !> (C: `EP_Bcast`; MPI 4.1 section 6.4). Errors: EP_ERR_COMM, EP_ERR_ROOT, EP_ERR_COUNT,
+  !> EP_ERR_TYPE, EP_ERR_BUFFER.
+  recursive subroutine ep_bcast(buffer, count, datatype, root, comm, ierror)
+    type(*), dimension(..), intent(inout) :: buffer
+    integer, intent(in) :: count, root, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_bcast(buffer, c_arg(count), int(datatype, c_int), c_arg(root), c_arg(comm), &
+      MPI_BOTTOM)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_bcast
+
+  !> Combines `count` elements of every endpoint with `op` into `recvbuf` of rank `root` (C:
+  !> `EP_Reduce`; MPI 4.1 section 6.9.1). `sendbuf` may be MPI_IN_PLACE at the root (input
+  !> taken from `recvbuf`); `recvbuf` matters only at the root. op: `use mpi` op (predefined
+  !> or user-defined). Errors: EP_ERR_COMM, EP_ERR_ROOT, EP_ERR_OP, EP_ERR_COUNT,
+  !> EP_ERR_TYPE, EP_ERR_BUFFER.
+  recursive subroutine ep_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: count, root, comm
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_reduce(sendbuf, recvbuf, c_arg(count), int(datatype, c_int), int(op, c_int), &
+      c_arg(root), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_reduce
+
+  !> Combines `count` elements of every endpoint with `op`; every endpoint gets the result in
+  !> `recvbuf` (C: `EP_Allreduce`; MPI 4.1 section 6.9.6). `sendbuf` may be MPI_IN_PLACE.
+  !> Errors as `ep_reduce`.
+  recursive subroutine ep_allreduce(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: count, comm
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_allreduce(sendbuf, recvbuf, c_arg(count), int(datatype, c_int), int(op, c_int), &
+      c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_allreduce
+
+  !> Gathers `sendcount` elements of every endpoint into `recvbuf` of rank `root`, rank i's
+  !> block at element offset i*recvcount (C: `EP_Gather`; MPI 4.1 section 6.5). At the root
+  !> `sendbuf` may be MPI_IN_PLACE; receive arguments matter only there.
+  !> Errors: EP_ERR_COMM, EP_ERR_ROOT, EP_ERR_COUNT, EP_ERR_TYPE, EP_ERR_BUFFER.
+  recursive subroutine ep_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_gather(sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, &
+      c_arg(recvcount), int(recvtype, c_int), c_arg(root), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_gather
+
+  !> Gathers `sendcount` elements of every endpoint into `recvbuf` of rank `root`: rank i's
+  !> `recvcounts(i+1)` elements at element displacement `displs(i+1)` (C: `EP_Gatherv`; MPI
+  !> 4.1 section 6.5). recvcounts, displs: integer(comm size), read at the root only.
+  !> MPI_IN_PLACE as `ep_gather`. Errors as `ep_gather`.
+  recursive subroutine ep_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: sendcount, root, comm
+    integer, dimension(*), intent(in) :: recvcounts, displs
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_gatherv(sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, recvcounts, &
+      displs, int(storage_size(recvcounts) / 8, c_int), int(recvtype, c_int), c_arg(root), c_arg(comm), &
+      MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_gatherv
+
+  !> Scatters `sendbuf` of rank `root`: rank i gets the block at element offset i*sendcount
+  !> in its `recvbuf` (C: `EP_Scatter`; MPI 4.1 section 6.6). At the root `recvbuf` may be
+  !> MPI_IN_PLACE; send arguments matter only there. Errors as `ep_gather`.
+  recursive subroutine ep_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_scatter(sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, &
+      c_arg(recvcount), int(recvtype, c_int), c_arg(root), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_scatter
+
+  !> Scatters `sendbuf` of rank `root`: rank i gets `sendcounts(i+1)` elements from element
+  !> displacement `displs(i+1)` (C: `EP_Scatterv`; MPI 4.1 section 6.6). sendcounts, displs:
+  !> integer(comm size), read at the root only. MPI_IN_PLACE as `ep_scatter`.
+  !> Errors as `ep_gather`.
+  recursive subroutine ep_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, displs
+    integer, intent(in) :: recvcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_scatterv(sendbuf, sendcounts, displs, int(storage_size(sendcounts) / 8, c_int), &
+      int(sendtype, c_int), recvbuf, c_arg(recvcount), int(recvtype, c_int), c_arg(root), c_arg(comm), &
+      MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_scatterv
+
+  !> Gathers `sendcount` elements of every endpoint into every endpoint's `recvbuf`, rank i's
+  !> block at element offset i*recvcount (C: `EP_Allgather`; MPI 4.1 section 6.7).
+  !> `sendbuf` may be MPI_IN_PLACE. Errors: EP_ERR_COMM, EP_ERR_COUNT, EP_ERR_TYPE,
+  !> EP_ERR_BUFFER.
+  recursive subroutine ep_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_allgather(sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, &
+      c_arg(recvcount), int(recvtype, c_int), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_allgather
+
+  !> `ep_allgather` with `recvcounts(i+1)` elements of rank i at element displacement
+  !> `displs(i+1)` (C: `EP_Allgatherv`; MPI 4.1 section 6.7); recvcounts, displs:
+  !> integer(comm size). Errors as `ep_allgather`.
+  recursive subroutine ep_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: sendcount, comm
+    integer, dimension(*), intent(in) :: recvcounts, displs
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_allgatherv(sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, recvcounts, &
+      displs, int(storage_size(recvcounts) / 8, c_int), int(recvtype, c_int), c_arg(comm), MPI_BOTTOM, &
+      MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_allgatherv
+
+  !> Every endpoint sends block j of `sendbuf` (element offset j*sendcount) to rank j, which
+  !> stores it as block i of its `recvbuf` (C: `EP_Alltoall`; MPI 4.1 section 6.8).
+  !> `sendbuf` may be MPI_IN_PLACE. Errors as `ep_allgather`.
+  recursive subroutine ep_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_alltoall(sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, &
+      c_arg(recvcount), int(recvtype, c_int), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_alltoall
+
+  !> `ep_alltoall` with per-rank counts and element displacements on both sides (C:
+  !> `EP_Alltoallv`; MPI 4.1 section 6.8); each array is integer(comm size). `sendbuf` may be
+  !> MPI_IN_PLACE. Errors as `ep_allgather`.
+  recursive subroutine ep_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+      recvtype, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_alltoallv(sendbuf, sendcounts, sdispls, int(sendtype, c_int), recvbuf, &
+      recvcounts, rdispls, int(storage_size(recvcounts) / 8, c_int), int(recvtype, c_int), c_arg(comm), &
+      MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_alltoallv
+
+  !> Reduces sum(recvcounts) elements of every endpoint with `op` and scatters the result:
+  !> rank i gets `recvcounts(i+1)` elements (C: `EP_Reduce_scatter`; MPI 4.1 section 6.10.2).
+  !> recvcounts: integer(comm size). `sendbuf` may be MPI_IN_PLACE (input in `recvbuf`).
+  !> Errors as `ep_reduce`.
+  recursive subroutine ep_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, dimension(*), intent(in) :: recvcounts
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_reduce_scatter(sendbuf, recvbuf, recvcounts, int(storage_size(recvcounts) / 8, &
+      c_int), int(datatype, c_int), int(op, c_int), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_reduce_scatter
+
+  !> Reduces recvcount*size elements of every endpoint with `op` and scatters the result:
+  !> rank i gets elements i*recvcount+1 .. (i+1)*recvcount (C: `EP_Reduce_scatter_block`;
+  !> MPI 4.1 section 6.10.1). `sendbuf` may be MPI_IN_PLACE. Errors as `ep_reduce`.
+  recursive subroutine ep_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: recvcount, comm
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_reduce_scatter_block(sendbuf, recvbuf, c_arg(recvcount), int(datatype, c_int), &
+      int(op, c_int), c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_reduce_scatter_block
+
+  !> Inclusive prefix reduction: rank i gets sendbuf(rank 0) op ... op sendbuf(rank i) (C:
+  !> `EP_Scan`; MPI 4.1 section 6.11.1). `sendbuf` may be MPI_IN_PLACE. Errors as `ep_reduce`.
+  recursive subroutine ep_scan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: count, comm
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_scan(sendbuf, recvbuf, c_arg(count), int(datatype, c_int), int(op, c_int), &
+      c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_scan
+
+  !> Exclusive prefix reduction: rank i > 0 gets sendbuf(rank 0) op ... op sendbuf(rank i-1);
+  !> rank 0's `recvbuf` is left as it is (C: `EP_Exscan`; MPI 4.1 section 6.11.2). `sendbuf`
+  !> may be MPI_IN_PLACE. Errors as `ep_reduce`.
+  recursive subroutine ep_exscan(sendbuf, recvbuf, count, datatype, op, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: count, comm
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_exscan(sendbuf, recvbuf, c_arg(count), int(datatype, c_int), int(op, c_int), &
+      c_arg(comm), MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_exscan
+
+  !> Starts a barrier (C: `EP_Ibarrier`; MPI 4.1 section 6.12.1): `request` (out) completes
+  !> once every endpoint has entered it. Start them in the same order on every endpoint.
+  !> Errors: EP_ERR_COMM.
+  recursive subroutine ep_ibarrier(comm, request, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_ibarrier(c_arg(comm), c_request)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_ibarrier
+
+  !> Starts a broadcast (C: `EP_Ibcast`; MPI 4.1 section 6.12.2): arguments as `ep_bcast`,
+  !> `request` (out); `buffer` (contiguous, asynchronous) may be neither read nor written
+  !> until the request completes. Errors: those of `ep_bcast`; EP_ERR_BUFFER for a
+  !> non-contiguous section.
+  recursive subroutine ep_ibcast(buffer, count, datatype, root, comm, request, ierror)
+    type(*), dimension(..), intent(inout), asynchronous :: buffer
+    integer, intent(in) :: count, root, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_ibcast(buffer, c_arg(count), int(datatype, c_int), c_arg(root), c_arg(comm), &
+      c_request, MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_ibcast
+
+  ! ==========================================================================================
+  ! One-sided windows (issue 5): ep_win_create, ep_put, ... come here
+  ! ==========================================================================================
+
+  ! ==========================================================================================
+  ! Errors, abort, time, version (MPI 4.1 chapters 9 and 11)
+  ! ==========================================================================================
+
+  !> The message of an error code (C: `EP_Error_string`; MPI 4.1 section 9.4): for codes
+  !> returned by EPMPI, the call and the cause. string: character(len=EP_MAX_ERROR_STRING)
+  !> (out, blank-padded, cut to its length); resultlen (out): characters written.
+  !> Errors: EP_ERR_ARG (not an error code).
+  recursive subroutine ep_error_string(errorcode, string, resultlen, ierror)
+    integer, intent(in) :: errorcode
+    character(len=*), intent(out) :: string
+    integer, intent(out) :: resultlen
+    integer, intent(out), optional :: ierror
+    character(kind=c_char) :: c_string(EP_MAX_ERROR_STRING)
+    integer(c_int) :: c_ierror, c_length
+    c_length = 0
+    c_ierror = c_ep_error_string(c_arg(errorcode), c_string, c_length)
+    if (c_ierror /= EP_SUCCESS) c_length = 0
+    call c_text_to_fortran(c_string, c_length, string, resultlen)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_error_string
+
+  !> The class (EP_SUCCESS or an EP_ERR_*) of an error code (C: `EP_Error_class`; MPI 4.1
+  !> section 9.5). Errors: EP_ERR_ARG (not an error code).
+  recursive subroutine ep_error_class(errorcode, errorclass, ierror)
+    integer, intent(in) :: errorcode
+    integer, intent(out) :: errorclass
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_class
+    c_class = EP_ERR_ARG
+    c_ierror = c_ep_error_class(c_arg(errorcode), c_class)
+    errorclass = int(c_class)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_error_class
+
+  !> Aborts every process of the job with `errorcode`, printing which endpoint asked (C:
+  !> `EP_Abort`; MPI 4.1 section 11.5). `comm` may be any handle. Does not return.
+  recursive subroutine ep_abort(comm, errorcode, ierror)
+    integer, intent(in) :: comm, errorcode
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_abort(c_arg(comm), c_arg(errorcode))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_abort
+
+  !> Wall-clock time in seconds since an arbitrary point in the past (C: `EP_Wtime`, the
+  !> host's MPI_Wtime; MPI 4.1 section 9.6). Always real(c_double), whatever the default
+  !> real kind.
+  recursive function ep_wtime() result(seconds)
+    real(c_double) :: seconds
+    seconds = c_ep_wtime()
+  end function ep_wtime
+
+  !> "EPMPI <version> on <host MPI version>" (C: `EP_Get_library_version`; MPI 4.1 section
+  !> 9.1.1). version: character(len=EP_MAX_ERROR_STRING) (out, blank-padded); resultlen
+  !> (out): characters written.
+  recursive subroutine ep_get_library_version(version, resultlen, ierror)
+    character(len=*), intent(out) :: version
+    integer, intent(out) :: resultlen
+    integer, intent(out), optional :: ierror
+    character(kind=c_char) :: c_version(EP_MAX_ERROR_STRING)
+    integer(c_int) :: c_ierror, c_length
+    c_length = 0
+    c_ierror = c_ep_get_library_version(c_version, c_length)
+    if (c_ierror /= EP_SUCCESS) c_length = 0
+    call c_text_to_fortran(c_version, c_length, version, resultlen)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_get_library_version
+
+  !> Live handles of this process: communicator endpoints, requests and matched messages
+  !> (C: `EP_Debug_live_handles`; EPMPI extension, for leak checks).
+  recursive subroutine ep_debug_live_handles(comms, requests, messages, ierror)
+    integer, intent(out) :: comms, requests, messages
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_comms, c_requests, c_messages
+    c_comms = 0
+    c_requests = 0
+    c_messages = 0
+    c_ierror = c_ep_debug_live_handles(c_comms, c_requests, c_messages)
+    comms = int(c_comms)
+    requests = int(c_requests)
+    messages = int(c_messages)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_debug_live_handles
+
+end module ep_mpi

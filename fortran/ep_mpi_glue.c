@@ -1,0 +1,843 @@
+/*
+ * ep_mpi_glue.c: the C half of the Fortran module `ep_mpi`.
+ *
+ * Compile it with the host MPI's C compiler wrapper (`mpicc`) of the MPI whose `use mpi` the
+ * module is built against, and with the C compiler that goes with the Fortran compiler (gcc
+ * for gfortran): it reads Fortran array descriptors through <ISO_Fortran_binding.h>.
+ *
+ * What only C can do for the module:
+ *  - convert the Fortran integers of `use mpi` (datatypes, ops, info, communicators) to C
+ *    handles: MPICH's MPI_Type_f2c and friends are macros, Open MPI's are functions;
+ *  - resolve choice buffers (`type(*), dimension(..)`, passed as descriptors): the address
+ *    of Fortran's MPI_BOTTOM / MPI_IN_PLACE becomes C's, a non-contiguous section is copied
+ *    into a contiguous temporary for blocking calls and refused for nonblocking ones;
+ *  - accept count/displacement arrays of default Fortran integers of either size
+ *    (`-fdefault-integer-8`).
+ * The addresses of Fortran's MPI_BOTTOM and MPI_IN_PLACE arrive as arguments of every call
+ * (the module passes the `use mpi` variables by reference), so this file keeps no state.
+ *
+ * Errors found here (a non-contiguous buffer for a nonblocking call, no memory) go through
+ * the error handler of the communicator concerned, as the library's own errors do: with
+ * EP_ERRORS_RETURN the error class is returned, with EP_ERRORS_ARE_FATAL a message naming
+ * the Fortran routine is printed and the job aborts.
+ *
+ * Transitional: until the collective and split functions (issue 3) are in include/ep_mpi.h,
+ * compile with -DEPMPI_GLUE_WITHOUT_COLLECTIVES, and until the intercommunicator functions
+ * (issue 4) are, with -DEPMPI_GLUE_WITHOUT_INTERCOMM; their Fortran routines then return
+ * EP_ERR_UNSUPPORTED. Remove the switches once every supported header has them.
+ */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <ISO_Fortran_binding.h>
+#include <ep_mpi.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The module passes `use mpi` handles as C ints (integer(c_int)). */
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not a C int on this MPI");
+
+/* ---------------------------------------------------------------------------------------- */
+/* Errors                                                                                   */
+/* ---------------------------------------------------------------------------------------- */
+
+/*
+ * Reports an error found in the glue through the error handler of `comm` (EP_COMM_NULL: the
+ * process default). Returns the code to give back to Fortran.
+ */
+static int glue_error(EP_Comm comm, int cls, const char *routine, const char *why)
+{
+    int handler = EP_ERRORS_ARE_FATAL;
+    int rc = EP_Comm_get_errhandler(comm, &handler);
+    if (rc != EP_SUCCESS)
+        return rc; /* an invalid communicator: the library's handler has dealt with that */
+    if (handler == EP_ERRORS_RETURN)
+        return cls;
+    fprintf(stderr, "EPMPI fatal error in %s: %s; aborting (set EP_ERRORS_RETURN to handle errors)\n",
+            routine, why);
+    fflush(stderr);
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (initialized && !finalized) {
+        /* As the library does: the launcher may tear the job down as soon as MPI_Abort reaches
+         * it (MPICH's hydra does), before it has forwarded our stderr. */
+        struct timespec pause = {0, 200 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        MPI_Abort(MPI_COMM_WORLD, cls);
+    }
+    abort();
+}
+
+/*
+ * Reports an error found by the Fortran module itself (e.g. a failed allocation) through
+ * the handler of `comm`; `routine` and `why` are NUL-terminated.
+ */
+int epmpi_f_raise(EP_Comm comm, int cls, const char *routine, const char *why)
+{
+    return glue_error(comm, cls, routine, why);
+}
+
+/* The address of a Fortran variable (for comparing with sentinels such as MPI_STATUS_IGNORE). */
+void *epmpi_f_loc(void *x)
+{
+    return x;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Choice buffers                                                                           */
+/* ---------------------------------------------------------------------------------------- */
+
+/* A Fortran choice buffer resolved for a C call. */
+typedef struct {
+    void *addr;              /* what the C function gets */
+    void *copy;              /* contiguous copy of a non-contiguous section, or NULL */
+    const CFI_cdesc_t *desc; /* the section the copy came from */
+} fbuf;
+
+/* Number of elements of an array section (1 for a scalar). */
+static size_t section_elements(const CFI_cdesc_t *d)
+{
+    size_t n = 1;
+    for (int r = 0; r < d->rank; r++)
+        n *= d->dim[r].extent > 0 ? (size_t)d->dim[r].extent : 0;
+    return n;
+}
+
+/* Copies a section into a contiguous buffer (`to_copy`) or back, in array element order. */
+static void section_transfer(const CFI_cdesc_t *d, char *flat, int to_copy)
+{
+    size_t n = section_elements(d), len = d->elem_len;
+    CFI_index_t idx[CFI_MAX_RANK] = {0};
+    for (size_t k = 0; k < n; k++) {
+        char *elem = (char *)d->base_addr;
+        for (int r = 0; r < d->rank; r++)
+            elem += idx[r] * d->dim[r].sm;
+        if (to_copy)
+            memcpy(flat + k * len, elem, len);
+        else
+            memcpy(elem, flat + k * len, len);
+        for (int r = 0; r < d->rank; r++) { /* next index, first dimension fastest */
+            if (++idx[r] < d->dim[r].extent)
+                break;
+            idx[r] = 0;
+        }
+    }
+}
+
+/*
+ * Resolves the buffer of a call: Fortran's MPI_BOTTOM (`f_bottom`) and MPI_IN_PLACE
+ * (`f_in_place`, NULL where the call takes none) become C's; a contiguous buffer is used as
+ * it is; a non-contiguous section is refused when `nonblocking`, else copied into a
+ * contiguous temporary (the data of the section, so a receive that fills only part of it
+ * leaves the rest as it was) that fbuf_close copies back. Returns EP_SUCCESS or an error
+ * code that went through the handler of `comm`.
+ */
+static int fbuf_open(fbuf *b, const CFI_cdesc_t *d, const void *f_bottom, const void *f_in_place,
+                     int nonblocking, EP_Comm comm, const char *routine)
+{
+    b->copy = NULL;
+    b->desc = d;
+    b->addr = d->base_addr;
+    if (d->base_addr != NULL && d->base_addr == f_bottom) {
+        b->addr = MPI_BOTTOM;
+        return EP_SUCCESS;
+    }
+    if (d->base_addr != NULL && d->base_addr == f_in_place) {
+        b->addr = MPI_IN_PLACE;
+        return EP_SUCCESS;
+    }
+    if (CFI_is_contiguous(d))
+        return EP_SUCCESS;
+    if (nonblocking)
+        return glue_error(comm, EP_ERR_BUFFER, routine,
+                          "the buffer is a non-contiguous array section; a nonblocking call "
+                          "needs contiguous memory that stays in place (pass a contiguous array)");
+    size_t bytes = section_elements(d) * d->elem_len;
+    b->copy = malloc(bytes ? bytes : 1);
+    if (b->copy == NULL)
+        return glue_error(comm, EP_ERR_OTHER, routine, "no memory for a copy of a non-contiguous buffer");
+    section_transfer(d, b->copy, 1);
+    b->addr = b->copy;
+    return EP_SUCCESS;
+}
+
+/* Ends the use of a buffer: copies received data back into a section (`copy_back`). */
+static void fbuf_close(fbuf *b, int copy_back)
+{
+    if (b->copy == NULL)
+        return;
+    if (copy_back)
+        section_transfer(b->desc, b->copy, 0);
+    free(b->copy);
+    b->copy = NULL;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Communicator creation                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+int epmpi_f_comm_create_endpoints(MPI_Fint parent, int my_num_ep, MPI_Fint info, EP_Comm *out_comms)
+{
+    return EP_Comm_create_endpoints(MPI_Comm_f2c(parent), my_num_ep, MPI_Info_f2c(info), out_comms);
+}
+
+int epmpi_f_comm_create_endpoint(MPI_Fint parent, int my_num_ep, int index, EP_Comm *comm)
+{
+    return EP_Comm_create_endpoint(MPI_Comm_f2c(parent), my_num_ep, index, comm);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Point-to-point                                                                           */
+/* ---------------------------------------------------------------------------------------- */
+
+/* mode: 0 standard, 1 synchronous. */
+static int send_blocking(int mode, CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int tag,
+                         EP_Comm comm, const void *f_bottom, const char *routine)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 0, comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    MPI_Datatype t = MPI_Type_f2c(datatype);
+    rc = mode ? EP_Ssend(b.addr, count, t, dest, tag, comm) : EP_Send(b.addr, count, t, dest, tag, comm);
+    fbuf_close(&b, 0);
+    return rc;
+}
+
+int epmpi_f_send(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int tag, EP_Comm comm,
+                 const void *f_bottom)
+{
+    return send_blocking(0, buf, count, datatype, dest, tag, comm, f_bottom, "ep_send");
+}
+
+int epmpi_f_ssend(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int tag, EP_Comm comm,
+                  const void *f_bottom)
+{
+    return send_blocking(1, buf, count, datatype, dest, tag, comm, f_bottom, "ep_ssend");
+}
+
+static int send_nonblocking(int mode, CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int tag,
+                            EP_Comm comm, EP_Request *request, const void *f_bottom, const char *routine)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 1, comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    MPI_Datatype t = MPI_Type_f2c(datatype);
+    return mode ? EP_Issend(b.addr, count, t, dest, tag, comm, request)
+                : EP_Isend(b.addr, count, t, dest, tag, comm, request);
+}
+
+int epmpi_f_isend(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int tag, EP_Comm comm,
+                  EP_Request *request, const void *f_bottom)
+{
+    return send_nonblocking(0, buf, count, datatype, dest, tag, comm, request, f_bottom, "ep_isend");
+}
+
+int epmpi_f_issend(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int tag, EP_Comm comm,
+                   EP_Request *request, const void *f_bottom)
+{
+    return send_nonblocking(1, buf, count, datatype, dest, tag, comm, request, f_bottom, "ep_issend");
+}
+
+int epmpi_f_recv(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int source, int tag, EP_Comm comm,
+                 EP_Status *status, const void *f_bottom)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 0, comm, "ep_recv");
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = EP_Recv(b.addr, count, MPI_Type_f2c(datatype), source, tag, comm, status);
+    fbuf_close(&b, 1);
+    return rc;
+}
+
+int epmpi_f_irecv(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int source, int tag, EP_Comm comm,
+                  EP_Request *request, const void *f_bottom)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 1, comm, "ep_irecv");
+    if (rc != EP_SUCCESS)
+        return rc;
+    return EP_Irecv(b.addr, count, MPI_Type_f2c(datatype), source, tag, comm, request);
+}
+
+int epmpi_f_sendrecv(CFI_cdesc_t *sendbuf, int sendcount, MPI_Fint sendtype, int dest, int sendtag,
+                     CFI_cdesc_t *recvbuf, int recvcount, MPI_Fint recvtype, int source, int recvtag,
+                     EP_Comm comm, EP_Status *status, const void *f_bottom)
+{
+    fbuf s, r;
+    int rc = fbuf_open(&s, sendbuf, f_bottom, NULL, 0, comm, "ep_sendrecv");
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = fbuf_open(&r, recvbuf, f_bottom, NULL, 0, comm, "ep_sendrecv");
+    if (rc != EP_SUCCESS) {
+        fbuf_close(&s, 0);
+        return rc;
+    }
+    rc = EP_Sendrecv(s.addr, sendcount, MPI_Type_f2c(sendtype), dest, sendtag, r.addr, recvcount,
+                     MPI_Type_f2c(recvtype), source, recvtag, comm, status);
+    fbuf_close(&s, 0);
+    fbuf_close(&r, 1);
+    return rc;
+}
+
+int epmpi_f_mrecv(CFI_cdesc_t *buf, int count, MPI_Fint datatype, EP_Message *message, EP_Status *status,
+                  const void *f_bottom)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 0, EP_COMM_NULL, "ep_mrecv");
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = EP_Mrecv(b.addr, count, MPI_Type_f2c(datatype), message, status);
+    fbuf_close(&b, 1);
+    return rc;
+}
+
+int epmpi_f_imrecv(CFI_cdesc_t *buf, int count, MPI_Fint datatype, EP_Message *message, EP_Request *request,
+                   const void *f_bottom)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 1, EP_COMM_NULL, "ep_imrecv");
+    if (rc != EP_SUCCESS)
+        return rc;
+    return EP_Imrecv(b.addr, count, MPI_Type_f2c(datatype), message, request);
+}
+
+int epmpi_f_get_count(const EP_Status *status, MPI_Fint datatype, int *count)
+{
+    return EP_Get_count(status, MPI_Type_f2c(datatype), count);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Collectives and split (issue 3)                                                          */
+/* ---------------------------------------------------------------------------------------- */
+
+#ifndef EPMPI_GLUE_WITHOUT_COLLECTIVES
+
+/* Arrays of default Fortran integers (counts, displacements). */
+
+/* An int array for a C call, converted from Fortran integers of `elem_bytes` bytes. */
+typedef struct {
+    const int *ints;
+    int *owned;
+} fints;
+
+/*
+ * Makes `n` Fortran integers of `elem_bytes` bytes readable as C ints: 4-byte integers are
+ * used in place, 8-byte ones (-fdefault-integer-8) are converted, values outside the int
+ * range becoming -INT_MAX (an invalid count or displacement). n < 0 converts nothing.
+ */
+static int fints_open(fints *a, const void *f, int elem_bytes, int n, EP_Comm comm, const char *routine)
+{
+    a->owned = NULL;
+    a->ints = f;
+    if (elem_bytes == (int)sizeof(int))
+        return EP_SUCCESS;
+    if (elem_bytes != 8)
+        return glue_error(comm, EP_ERR_ARG, routine, "unsupported default integer size");
+    a->owned = malloc((n > 0 ? (size_t)n : 1) * sizeof(int));
+    if (a->owned == NULL)
+        return glue_error(comm, EP_ERR_OTHER, routine, "no memory for a count array");
+    const long long *v = f;
+    for (int i = 0; i < n; i++)
+        a->owned[i] = (v[i] >= -2147483647LL && v[i] <= 2147483647LL) ? (int)v[i] : -2147483647;
+    a->ints = a->owned;
+    return EP_SUCCESS;
+}
+
+static void fints_close(fints *a)
+{
+    free(a->owned);
+    a->owned = NULL;
+}
+
+/* Number of ranks whose entries a count array of `comm` holds, when this endpoint reads it
+ * (`root` < 0: every endpoint does; else only the root); 0 when it does not. */
+static int count_entries(EP_Comm comm, int root, int elem_bytes)
+{
+    int rank = -1, size = 0;
+    if (elem_bytes == (int)sizeof(int))
+        return 0; /* used in place: the length does not matter */
+    if (root >= 0 && (EP_Comm_rank(comm, &rank) != EP_SUCCESS || rank != root))
+        return 0;
+    if (EP_Comm_size(comm, &size) != EP_SUCCESS)
+        return 0;
+    return size;
+}
+
+int epmpi_f_barrier(EP_Comm comm)
+{
+    return EP_Barrier(comm);
+}
+
+int epmpi_f_bcast(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int root, EP_Comm comm, const void *f_bottom)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 0, comm, "ep_bcast");
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = EP_Bcast(b.addr, count, MPI_Type_f2c(datatype), root, comm);
+    fbuf_close(&b, 1);
+    return rc;
+}
+
+/* The shape of Reduce, Allreduce, Scan, Exscan, Reduce_scatter_block. */
+enum reduction { R_REDUCE, R_ALLREDUCE, R_SCAN, R_EXSCAN, R_REDUCE_SCATTER_BLOCK };
+
+static int reduction(enum reduction kind, CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, int count,
+                     MPI_Fint datatype, MPI_Fint op, int root, EP_Comm comm, const void *f_bottom,
+                     const void *f_in_place, const char *routine)
+{
+    fbuf s, r;
+    int rc = fbuf_open(&s, sendbuf, f_bottom, f_in_place, 0, comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = fbuf_open(&r, recvbuf, f_bottom, NULL, 0, comm, routine);
+    if (rc != EP_SUCCESS) {
+        fbuf_close(&s, 0);
+        return rc;
+    }
+    MPI_Datatype t = MPI_Type_f2c(datatype);
+    MPI_Op o = MPI_Op_f2c(op);
+    switch (kind) {
+    case R_REDUCE:
+        rc = EP_Reduce(s.addr, r.addr, count, t, o, root, comm);
+        break;
+    case R_ALLREDUCE:
+        rc = EP_Allreduce(s.addr, r.addr, count, t, o, comm);
+        break;
+    case R_SCAN:
+        rc = EP_Scan(s.addr, r.addr, count, t, o, comm);
+        break;
+    case R_EXSCAN:
+        rc = EP_Exscan(s.addr, r.addr, count, t, o, comm);
+        break;
+    case R_REDUCE_SCATTER_BLOCK:
+        rc = EP_Reduce_scatter_block(s.addr, r.addr, count, t, o, comm);
+        break;
+    }
+    fbuf_close(&s, 0);
+    fbuf_close(&r, 1);
+    return rc;
+}
+
+int epmpi_f_reduce(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, int count, MPI_Fint datatype, MPI_Fint op,
+                   int root, EP_Comm comm, const void *f_bottom, const void *f_in_place)
+{
+    return reduction(R_REDUCE, sendbuf, recvbuf, count, datatype, op, root, comm, f_bottom, f_in_place,
+                     "ep_reduce");
+}
+
+int epmpi_f_allreduce(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, int count, MPI_Fint datatype, MPI_Fint op,
+                      EP_Comm comm, const void *f_bottom, const void *f_in_place)
+{
+    return reduction(R_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, 0, comm, f_bottom, f_in_place,
+                     "ep_allreduce");
+}
+
+int epmpi_f_scan(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, int count, MPI_Fint datatype, MPI_Fint op,
+                 EP_Comm comm, const void *f_bottom, const void *f_in_place)
+{
+    return reduction(R_SCAN, sendbuf, recvbuf, count, datatype, op, 0, comm, f_bottom, f_in_place, "ep_scan");
+}
+
+int epmpi_f_exscan(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, int count, MPI_Fint datatype, MPI_Fint op,
+                   EP_Comm comm, const void *f_bottom, const void *f_in_place)
+{
+    return reduction(R_EXSCAN, sendbuf, recvbuf, count, datatype, op, 0, comm, f_bottom, f_in_place,
+                     "ep_exscan");
+}
+
+int epmpi_f_reduce_scatter_block(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, int recvcount, MPI_Fint datatype,
+                                 MPI_Fint op, EP_Comm comm, const void *f_bottom, const void *f_in_place)
+{
+    return reduction(R_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, datatype, op, 0, comm, f_bottom,
+                     f_in_place, "ep_reduce_scatter_block");
+}
+
+int epmpi_f_reduce_scatter(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const void *recvcounts, int count_bytes,
+                           MPI_Fint datatype, MPI_Fint op, EP_Comm comm, const void *f_bottom,
+                           const void *f_in_place)
+{
+    const char *routine = "ep_reduce_scatter";
+    fbuf s, r;
+    fints rc_;
+    int rc = fints_open(&rc_, recvcounts, count_bytes, count_entries(comm, -1, count_bytes), comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = fbuf_open(&s, sendbuf, f_bottom, f_in_place, 0, comm, routine);
+    if (rc == EP_SUCCESS) {
+        rc = fbuf_open(&r, recvbuf, f_bottom, NULL, 0, comm, routine);
+        if (rc == EP_SUCCESS) {
+            rc = EP_Reduce_scatter(s.addr, r.addr, rc_.ints, MPI_Type_f2c(datatype), MPI_Op_f2c(op), comm);
+            fbuf_close(&r, 1);
+        }
+        fbuf_close(&s, 0);
+    }
+    fints_close(&rc_);
+    return rc;
+}
+
+/* The shape of Gather, Scatter, Allgather, Alltoall. */
+enum exchange { X_GATHER, X_SCATTER, X_ALLGATHER, X_ALLTOALL };
+
+static int exchange(enum exchange kind, CFI_cdesc_t *sendbuf, int sendcount, MPI_Fint sendtype,
+                    CFI_cdesc_t *recvbuf, int recvcount, MPI_Fint recvtype, int root, EP_Comm comm,
+                    const void *f_bottom, const void *f_in_place, const char *routine)
+{
+    /* MPI_IN_PLACE is the receive buffer of a scatter, the send buffer of the others. */
+    const void *send_in_place = kind == X_SCATTER ? NULL : f_in_place;
+    const void *recv_in_place = kind == X_SCATTER ? f_in_place : NULL;
+    fbuf s, r;
+    int rc = fbuf_open(&s, sendbuf, f_bottom, send_in_place, 0, comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = fbuf_open(&r, recvbuf, f_bottom, recv_in_place, 0, comm, routine);
+    if (rc != EP_SUCCESS) {
+        fbuf_close(&s, 0);
+        return rc;
+    }
+    MPI_Datatype st = MPI_Type_f2c(sendtype), rt = MPI_Type_f2c(recvtype);
+    switch (kind) {
+    case X_GATHER:
+        rc = EP_Gather(s.addr, sendcount, st, r.addr, recvcount, rt, root, comm);
+        break;
+    case X_SCATTER:
+        rc = EP_Scatter(s.addr, sendcount, st, r.addr, recvcount, rt, root, comm);
+        break;
+    case X_ALLGATHER:
+        rc = EP_Allgather(s.addr, sendcount, st, r.addr, recvcount, rt, comm);
+        break;
+    case X_ALLTOALL:
+        rc = EP_Alltoall(s.addr, sendcount, st, r.addr, recvcount, rt, comm);
+        break;
+    }
+    fbuf_close(&s, 0);
+    fbuf_close(&r, 1);
+    return rc;
+}
+
+int epmpi_f_gather(CFI_cdesc_t *sendbuf, int sendcount, MPI_Fint sendtype, CFI_cdesc_t *recvbuf, int recvcount,
+                   MPI_Fint recvtype, int root, EP_Comm comm, const void *f_bottom, const void *f_in_place)
+{
+    return exchange(X_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, f_bottom,
+                    f_in_place, "ep_gather");
+}
+
+int epmpi_f_scatter(CFI_cdesc_t *sendbuf, int sendcount, MPI_Fint sendtype, CFI_cdesc_t *recvbuf, int recvcount,
+                    MPI_Fint recvtype, int root, EP_Comm comm, const void *f_bottom, const void *f_in_place)
+{
+    return exchange(X_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, f_bottom,
+                    f_in_place, "ep_scatter");
+}
+
+int epmpi_f_allgather(CFI_cdesc_t *sendbuf, int sendcount, MPI_Fint sendtype, CFI_cdesc_t *recvbuf,
+                      int recvcount, MPI_Fint recvtype, EP_Comm comm, const void *f_bottom, const void *f_in_place)
+{
+    return exchange(X_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0, comm, f_bottom,
+                    f_in_place, "ep_allgather");
+}
+
+int epmpi_f_alltoall(CFI_cdesc_t *sendbuf, int sendcount, MPI_Fint sendtype, CFI_cdesc_t *recvbuf, int recvcount,
+                     MPI_Fint recvtype, EP_Comm comm, const void *f_bottom, const void *f_in_place)
+{
+    return exchange(X_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0, comm, f_bottom,
+                    f_in_place, "ep_alltoall");
+}
+
+int epmpi_f_gatherv(CFI_cdesc_t *sendbuf, int sendcount, MPI_Fint sendtype, CFI_cdesc_t *recvbuf,
+                    const void *recvcounts, const void *displs, int count_bytes, MPI_Fint recvtype, int root,
+                    EP_Comm comm, const void *f_bottom, const void *f_in_place)
+{
+    const char *routine = "ep_gatherv";
+    int n = count_entries(comm, root, count_bytes);
+    fints c, d;
+    fbuf s, r;
+    int rc = fints_open(&c, recvcounts, count_bytes, n, comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = fints_open(&d, displs, count_bytes, n, comm, routine);
+    if (rc == EP_SUCCESS) {
+        rc = fbuf_open(&s, sendbuf, f_bottom, f_in_place, 0, comm, routine);
+        if (rc == EP_SUCCESS) {
+            rc = fbuf_open(&r, recvbuf, f_bottom, NULL, 0, comm, routine);
+            if (rc == EP_SUCCESS) {
+                rc = EP_Gatherv(s.addr, sendcount, MPI_Type_f2c(sendtype), r.addr, c.ints, d.ints,
+                                MPI_Type_f2c(recvtype), root, comm);
+                fbuf_close(&r, 1);
+            }
+            fbuf_close(&s, 0);
+        }
+        fints_close(&d);
+    }
+    fints_close(&c);
+    return rc;
+}
+
+int epmpi_f_scatterv(CFI_cdesc_t *sendbuf, const void *sendcounts, const void *displs, int count_bytes,
+                     MPI_Fint sendtype, CFI_cdesc_t *recvbuf, int recvcount, MPI_Fint recvtype, int root,
+                     EP_Comm comm, const void *f_bottom, const void *f_in_place)
+{
+    const char *routine = "ep_scatterv";
+    int n = count_entries(comm, root, count_bytes);
+    fints c, d;
+    fbuf s, r;
+    int rc = fints_open(&c, sendcounts, count_bytes, n, comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = fints_open(&d, displs, count_bytes, n, comm, routine);
+    if (rc == EP_SUCCESS) {
+        rc = fbuf_open(&s, sendbuf, f_bottom, NULL, 0, comm, routine);
+        if (rc == EP_SUCCESS) {
+            rc = fbuf_open(&r, recvbuf, f_bottom, f_in_place, 0, comm, routine);
+            if (rc == EP_SUCCESS) {
+                rc = EP_Scatterv(s.addr, c.ints, d.ints, MPI_Type_f2c(sendtype), r.addr, recvcount,
+                                 MPI_Type_f2c(recvtype), root, comm);
+                fbuf_close(&r, 1);
+            }
+            fbuf_close(&s, 0);
+        }
+        fints_close(&d);
+    }
+    fints_close(&c);
+    return rc;
+}
+
+int epmpi_f_allgatherv(CFI_cdesc_t *sendbuf, int sendcount, MPI_Fint sendtype, CFI_cdesc_t *recvbuf,
+                       const void *recvcounts, const void *displs, int count_bytes, MPI_Fint recvtype,
+                       EP_Comm comm, const void *f_bottom, const void *f_in_place)
+{
+    const char *routine = "ep_allgatherv";
+    int n = count_entries(comm, -1, count_bytes);
+    fints c, d;
+    fbuf s, r;
+    int rc = fints_open(&c, recvcounts, count_bytes, n, comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = fints_open(&d, displs, count_bytes, n, comm, routine);
+    if (rc == EP_SUCCESS) {
+        rc = fbuf_open(&s, sendbuf, f_bottom, f_in_place, 0, comm, routine);
+        if (rc == EP_SUCCESS) {
+            rc = fbuf_open(&r, recvbuf, f_bottom, NULL, 0, comm, routine);
+            if (rc == EP_SUCCESS) {
+                rc = EP_Allgatherv(s.addr, sendcount, MPI_Type_f2c(sendtype), r.addr, c.ints, d.ints,
+                                   MPI_Type_f2c(recvtype), comm);
+                fbuf_close(&r, 1);
+            }
+            fbuf_close(&s, 0);
+        }
+        fints_close(&d);
+    }
+    fints_close(&c);
+    return rc;
+}
+
+int epmpi_f_alltoallv(CFI_cdesc_t *sendbuf, const void *sendcounts, const void *sdispls, MPI_Fint sendtype,
+                      CFI_cdesc_t *recvbuf, const void *recvcounts, const void *rdispls, int count_bytes,
+                      MPI_Fint recvtype, EP_Comm comm, const void *f_bottom, const void *f_in_place)
+{
+    const char *routine = "ep_alltoallv";
+    int n = count_entries(comm, -1, count_bytes);
+    fints sc, sd, rc_, rd;
+    fbuf s, r;
+    int rc = fints_open(&sc, sendcounts, count_bytes, n, comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = fints_open(&sd, sdispls, count_bytes, n, comm, routine);
+    if (rc == EP_SUCCESS) {
+        rc = fints_open(&rc_, recvcounts, count_bytes, n, comm, routine);
+        if (rc == EP_SUCCESS) {
+            rc = fints_open(&rd, rdispls, count_bytes, n, comm, routine);
+            if (rc == EP_SUCCESS) {
+                rc = fbuf_open(&s, sendbuf, f_bottom, f_in_place, 0, comm, routine);
+                if (rc == EP_SUCCESS) {
+                    rc = fbuf_open(&r, recvbuf, f_bottom, NULL, 0, comm, routine);
+                    if (rc == EP_SUCCESS) {
+                        rc = EP_Alltoallv(s.addr, sc.ints, sd.ints, MPI_Type_f2c(sendtype), r.addr, rc_.ints,
+                                          rd.ints, MPI_Type_f2c(recvtype), comm);
+                        fbuf_close(&r, 1);
+                    }
+                    fbuf_close(&s, 0);
+                }
+                fints_close(&rd);
+            }
+            fints_close(&rc_);
+        }
+        fints_close(&sd);
+    }
+    fints_close(&sc);
+    return rc;
+}
+
+int epmpi_f_ibarrier(EP_Comm comm, EP_Request *request)
+{
+    return EP_Ibarrier(comm, request);
+}
+
+int epmpi_f_ibcast(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int root, EP_Comm comm, EP_Request *request,
+                   const void *f_bottom)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 1, comm, "ep_ibcast");
+    if (rc != EP_SUCCESS)
+        return rc;
+    return EP_Ibcast(b.addr, count, MPI_Type_f2c(datatype), root, comm, request);
+}
+
+int epmpi_f_comm_split(EP_Comm comm, int color, int key, EP_Comm *newcomm)
+{
+    return EP_Comm_split(comm, color, key, newcomm);
+}
+
+/* `split_type` is a Fortran value: Fortran's MPI_COMM_TYPE_SHARED (`f_type_shared`) becomes C's. */
+int epmpi_f_comm_split_type(EP_Comm comm, int split_type, int key, MPI_Fint info, EP_Comm *newcomm,
+                            int f_type_shared)
+{
+    int c_type = split_type == f_type_shared ? MPI_COMM_TYPE_SHARED : split_type;
+    return EP_Comm_split_type(comm, c_type, key, MPI_Info_f2c(info), newcomm);
+}
+
+#else /* EPMPI_GLUE_WITHOUT_COLLECTIVES: the library does not have them yet */
+
+static int without_collectives(EP_Comm comm, const char *routine)
+{
+    return glue_error(comm, EP_ERR_UNSUPPORTED, routine,
+                      "this EPMPI library has no collectives yet (glue built with EPMPI_GLUE_WITHOUT_COLLECTIVES)");
+}
+
+#define UNSUPPORTED(name, ...)                                                                                 \
+    int epmpi_f_##name(__VA_ARGS__)
+UNSUPPORTED(barrier, EP_Comm comm) { return without_collectives(comm, "ep_barrier"); }
+UNSUPPORTED(bcast, CFI_cdesc_t *b, int n, MPI_Fint t, int root, EP_Comm comm, const void *fb)
+{
+    (void)b, (void)n, (void)t, (void)root, (void)fb;
+    return without_collectives(comm, "ep_bcast");
+}
+#define UNSUPPORTED_REDUCTION(name)                                                                            \
+    UNSUPPORTED(name, CFI_cdesc_t *s, CFI_cdesc_t *r, int n, MPI_Fint t, MPI_Fint o, EP_Comm comm,             \
+                const void *fb, const void *fi)                                                                \
+    {                                                                                                          \
+        (void)s, (void)r, (void)n, (void)t, (void)o, (void)fb, (void)fi;                                       \
+        return without_collectives(comm, "ep_" #name);                                                         \
+    }
+UNSUPPORTED_REDUCTION(allreduce)
+UNSUPPORTED_REDUCTION(scan)
+UNSUPPORTED_REDUCTION(exscan)
+UNSUPPORTED_REDUCTION(reduce_scatter_block)
+UNSUPPORTED(reduce, CFI_cdesc_t *s, CFI_cdesc_t *r, int n, MPI_Fint t, MPI_Fint o, int root, EP_Comm comm,
+            const void *fb, const void *fi)
+{
+    (void)s, (void)r, (void)n, (void)t, (void)o, (void)root, (void)fb, (void)fi;
+    return without_collectives(comm, "ep_reduce");
+}
+UNSUPPORTED(reduce_scatter, CFI_cdesc_t *s, CFI_cdesc_t *r, const void *c, int cb, MPI_Fint t, MPI_Fint o,
+            EP_Comm comm, const void *fb, const void *fi)
+{
+    (void)s, (void)r, (void)c, (void)cb, (void)t, (void)o, (void)fb, (void)fi;
+    return without_collectives(comm, "ep_reduce_scatter");
+}
+#define UNSUPPORTED_ROOTED(name)                                                                               \
+    UNSUPPORTED(name, CFI_cdesc_t *s, int sn, MPI_Fint st, CFI_cdesc_t *r, int rn, MPI_Fint rt, int root,       \
+                EP_Comm comm, const void *fb, const void *fi)                                                  \
+    {                                                                                                          \
+        (void)s, (void)sn, (void)st, (void)r, (void)rn, (void)rt, (void)root, (void)fb, (void)fi;              \
+        return without_collectives(comm, "ep_" #name);                                                         \
+    }
+UNSUPPORTED_ROOTED(gather)
+UNSUPPORTED_ROOTED(scatter)
+#define UNSUPPORTED_ALL(name)                                                                                  \
+    UNSUPPORTED(name, CFI_cdesc_t *s, int sn, MPI_Fint st, CFI_cdesc_t *r, int rn, MPI_Fint rt, EP_Comm comm,  \
+                const void *fb, const void *fi)                                                                \
+    {                                                                                                          \
+        (void)s, (void)sn, (void)st, (void)r, (void)rn, (void)rt, (void)fb, (void)fi;                          \
+        return without_collectives(comm, "ep_" #name);                                                         \
+    }
+UNSUPPORTED_ALL(allgather)
+UNSUPPORTED_ALL(alltoall)
+UNSUPPORTED(gatherv, CFI_cdesc_t *s, int sn, MPI_Fint st, CFI_cdesc_t *r, const void *c, const void *d, int cb,
+            MPI_Fint rt, int root, EP_Comm comm, const void *fb, const void *fi)
+{
+    (void)s, (void)sn, (void)st, (void)r, (void)c, (void)d, (void)cb, (void)rt, (void)root, (void)fb, (void)fi;
+    return without_collectives(comm, "ep_gatherv");
+}
+UNSUPPORTED(scatterv, CFI_cdesc_t *s, const void *c, const void *d, int cb, MPI_Fint st, CFI_cdesc_t *r, int rn,
+            MPI_Fint rt, int root, EP_Comm comm, const void *fb, const void *fi)
+{
+    (void)s, (void)c, (void)d, (void)cb, (void)st, (void)r, (void)rn, (void)rt, (void)root, (void)fb, (void)fi;
+    return without_collectives(comm, "ep_scatterv");
+}
+UNSUPPORTED(allgatherv, CFI_cdesc_t *s, int sn, MPI_Fint st, CFI_cdesc_t *r, const void *c, const void *d, int cb,
+            MPI_Fint rt, EP_Comm comm, const void *fb, const void *fi)
+{
+    (void)s, (void)sn, (void)st, (void)r, (void)c, (void)d, (void)cb, (void)rt, (void)fb, (void)fi;
+    return without_collectives(comm, "ep_allgatherv");
+}
+UNSUPPORTED(alltoallv, CFI_cdesc_t *s, const void *sc, const void *sd, MPI_Fint st, CFI_cdesc_t *r,
+            const void *rc, const void *rd, int cb, MPI_Fint rt, EP_Comm comm, const void *fb, const void *fi)
+{
+    (void)s, (void)sc, (void)sd, (void)st, (void)r, (void)rc, (void)rd, (void)cb, (void)rt, (void)fb, (void)fi;
+    return without_collectives(comm, "ep_alltoallv");
+}
+UNSUPPORTED(ibarrier, EP_Comm comm, EP_Request *req)
+{
+    (void)req;
+    return without_collectives(comm, "ep_ibarrier");
+}
+UNSUPPORTED(ibcast, CFI_cdesc_t *b, int n, MPI_Fint t, int root, EP_Comm comm, EP_Request *req, const void *fb)
+{
+    (void)b, (void)n, (void)t, (void)root, (void)req, (void)fb;
+    return without_collectives(comm, "ep_ibcast");
+}
+UNSUPPORTED(comm_split, EP_Comm comm, int color, int key, EP_Comm *newcomm)
+{
+    (void)color, (void)key, (void)newcomm;
+    return without_collectives(comm, "ep_comm_split");
+}
+UNSUPPORTED(comm_split_type, EP_Comm comm, int split_type, int key, MPI_Fint info, EP_Comm *newcomm, int fs)
+{
+    (void)split_type, (void)key, (void)info, (void)newcomm, (void)fs;
+    return without_collectives(comm, "ep_comm_split_type");
+}
+
+#endif /* EPMPI_GLUE_WITHOUT_COLLECTIVES */
+
+/* ---------------------------------------------------------------------------------------- */
+/* Intercommunicators (issue 4)                                                             */
+/* ---------------------------------------------------------------------------------------- */
+
+#ifndef EPMPI_GLUE_WITHOUT_INTERCOMM
+
+int epmpi_f_intercomm_create(EP_Comm local_comm, int local_leader, EP_Comm peer_comm, int remote_leader, int tag,
+                             EP_Comm *newintercomm)
+{
+    return EP_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
+}
+
+int epmpi_f_intercomm_merge(EP_Comm intercomm, int high, EP_Comm *newintracomm)
+{
+    return EP_Intercomm_merge(intercomm, high, newintracomm);
+}
+
+#else /* EPMPI_GLUE_WITHOUT_INTERCOMM: the library does not have them yet */
+
+int epmpi_f_intercomm_create(EP_Comm local_comm, int local_leader, EP_Comm peer_comm, int remote_leader, int tag,
+                             EP_Comm *newintercomm)
+{
+    (void)local_leader, (void)peer_comm, (void)remote_leader, (void)tag, (void)newintercomm;
+    return glue_error(local_comm, EP_ERR_UNSUPPORTED, "ep_intercomm_create",
+                      "this EPMPI library has no intercommunicators yet (glue built with EPMPI_GLUE_WITHOUT_INTERCOMM)");
+}
+
+int epmpi_f_intercomm_merge(EP_Comm intercomm, int high, EP_Comm *newintracomm)
+{
+    (void)high, (void)newintracomm;
+    return glue_error(intercomm, EP_ERR_UNSUPPORTED, "ep_intercomm_merge",
+                      "this EPMPI library has no intercommunicators yet (glue built with EPMPI_GLUE_WITHOUT_INTERCOMM)");
+}
+
+#endif /* EPMPI_GLUE_WITHOUT_INTERCOMM */
+
+/* One-sided windows (issue 5) come here. */
