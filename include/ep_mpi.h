@@ -20,16 +20,6 @@
 
 
 /**
- * Bytes an endpoint can hand over inline in [`Board::exchange`].
- */
-#define INLINE_BYTES 512
-
-/**
- * Most endpoints per process for which [`Board::exchange`] pays (each reads every slot).
- */
-#define EXCHANGE_MAX_ENDPOINTS 16
-
-/**
  * Number of `int`s in an `EP_Status` (the Fortran status array size).
  */
 #define EP_STATUS_SIZE 6
@@ -293,10 +283,6 @@ typedef int EP_Win;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
-
-extern int epmpi_host_native_types(MPI_Datatype *out, int *cls, int max);
-
-extern int epmpi_host_predefined_ops(MPI_Op *out, int max);
 
 /**
  * Blocks until all endpoints of the communicator have entered the barrier (MPI 4.1 section

@@ -53,10 +53,10 @@ struct Slot {
 }
 
 /// Bytes an endpoint can hand over inline in [`Board::exchange`].
-pub const INLINE_BYTES: usize = 512;
+pub(crate) const INLINE_BYTES: usize = 512;
 
 /// Most endpoints per process for which [`Board::exchange`] pays (each reads every slot).
-pub const EXCHANGE_MAX_ENDPOINTS: usize = 16;
+pub(crate) const EXCHANGE_MAX_ENDPOINTS: usize = 16;
 
 #[repr(align(64))]
 struct Inline([u8; INLINE_BYTES]);
