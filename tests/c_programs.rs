@@ -44,7 +44,10 @@ fn intercomm() {
 /// Compiles `tests/c/<name>.c` and runs it once on 2 processes with `args`: (success,
 /// stdout, stderr).
 fn run_once(name: &str, args: &[&str]) -> (bool, String, String) {
-    let exe = compile_c(&project_dir().join("tests/c").join(format!("{name}.c")), name);
+    // One executable per (program, arguments): tests run in parallel threads, and two of
+    // them rebuilding one file while the other launches it fail with "Text file busy".
+    let exe_name = std::iter::once(name).chain(args.iter().copied()).collect::<Vec<_>>().join("-");
+    let exe = compile_c(&project_dir().join("tests/c").join(format!("{name}.c")), &exe_name);
     let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
     let out = mpirun_program(&exe, 2, "1", args, Duration::from_secs(60));
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();

@@ -59,6 +59,8 @@ pub unsafe extern "C" fn EP_Abort(comm: EP_Comm, errorcode: c_int) -> c_int {
     };
     crate::error::write_stderr_line(&format!("EPMPI: EP_Abort called by {who} with error code {errorcode}"));
     if host::mpi_is_active() {
+        // As for fatal errors: let the launcher forward the line before it tears the job down.
+        std::thread::sleep(std::time::Duration::from_millis(200));
         sys::MPI_Abort(HOST.comm_world, errorcode);
     }
     std::process::exit(if errorcode == 0 { 1 } else { errorcode })
