@@ -6,8 +6,7 @@
 //! `cargo bench --bench collectives` (launches itself under mpirun with 2 processes; the MPI
 //! is the one `MPICC` names). Not a timed test: a report.
 
-#[path = "../tests/support/mod.rs"]
-mod support;
+mod common;
 
 use epmpi::host::{sys, HOST};
 use epmpi::*;
@@ -94,28 +93,13 @@ fn plain_mpi(op: Op) -> Vec<f64> {
         .collect()
 }
 
-/// A sleeping wait for process 0's "done" message, so an idle process leaves the cores to
-/// the threads being measured.
-fn idle_until_done() {
-    loop {
-        let mut flag = 0;
-        unsafe { sys::MPI_Iprobe(0, 99, HOST.comm_world, &mut flag, HOST.status_ignore) };
-        if flag != 0 {
-            let mut x = 0i32;
-            unsafe { sys::MPI_Recv(&mut x as *mut i32 as *mut c_void, 1, HOST.int_, 0, 99, HOST.comm_world, HOST.status_ignore) };
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
-
 /// Two endpoints of process 0, one thread each; process 1 sleeps.
 fn one_process_two_endpoints(rank: i32, op: Op) -> Vec<f64> {
     let n = if rank == 0 { 2 } else { 0 };
     let mut comms = [EP_COMM_NULL; 2];
     unsafe { EP_Comm_create_endpoints(HOST.comm_world, n, HOST.info_null, comms.as_mut_ptr()) };
     if rank != 0 {
-        idle_until_done();
+        common::idle_until_done();
         return Vec::new();
     }
     let times = std::thread::scope(|s| {
@@ -132,8 +116,7 @@ fn one_process_two_endpoints(rank: i32, op: Op) -> Vec<f64> {
             .collect();
         hs.into_iter().map(|h| h.join().unwrap()).collect::<Vec<_>>()
     });
-    let x = 0i32;
-    unsafe { sys::MPI_Send(&x as *const i32 as *const c_void, 1, HOST.int_, 1, 99, HOST.comm_world) };
+    common::release_idle();
     times[0].clone()
 }
 
@@ -150,11 +133,6 @@ fn two_processes_one_endpoint(op: Op) -> Vec<f64> {
         .collect();
     unsafe { EP_Comm_free(&mut c) };
     v
-}
-
-fn summary(mut v: Vec<f64>) -> (f64, f64, f64) {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (v[v.len() / 2], v[0], v[v.len() - 1])
 }
 
 fn child() {
@@ -174,7 +152,7 @@ fn child() {
         let remote = two_processes_one_endpoint(op);
         if rank == 0 {
             let cell = |v: &Vec<f64>| {
-                let (m, lo, hi) = summary(v.clone());
+                let (m, lo, hi) = common::summary(v.clone());
                 (m, format!("{:.3} [{:.3}, {:.3}]", m * 1e6, lo * 1e6, hi * 1e6))
             };
             let (p, pt) = cell(&plain);
@@ -187,15 +165,5 @@ fn child() {
 }
 
 fn main() {
-    if std::env::args().any(|a| a == "--child") {
-        child();
-        return;
-    }
-    let exe = std::env::current_exe().unwrap();
-    let out = support::mpirun_program(&exe, 2, "1", &["--child"], Duration::from_secs(900));
-    print!("{}", String::from_utf8_lossy(&out.stdout));
-    if !out.status.success() {
-        eprint!("{}", String::from_utf8_lossy(&out.stderr));
-        std::process::exit(1);
-    }
+    common::main_with(child, Duration::from_secs(900));
 }

@@ -6,8 +6,7 @@
 //! `cargo bench --bench pingpong` (launches itself under mpirun with 2 processes; the MPI is
 //! the one `MPICC` names, as for the build). Not a timed test: a report.
 
-#[path = "../tests/support/mod.rs"]
-mod support;
+mod common;
 
 use epmpi::host::{sys, HOST};
 use epmpi::*;
@@ -32,12 +31,6 @@ fn pingpong(first: bool, iters: usize, mut send: impl FnMut(), mut recv: impl Fn
         }
     }
     (unsafe { sys::MPI_Wtime() } - t0) / (2 * iters) as f64
-}
-
-/// Median and (min, max) of repeated one-way times.
-fn summary(mut v: Vec<f64>) -> (f64, f64, f64) {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (v[v.len() / 2], v[0], v[v.len() - 1])
 }
 
 fn plain_mpi(rank: i32, bytes: usize, iters: usize) -> Vec<f64> {
@@ -78,33 +71,13 @@ fn ep_pingpong(comm: EP_Comm, me: i32, bytes: usize, iters: usize) -> f64 {
     )
 }
 
-/// A sleeping wait for process 0's "done" message, so an idle process leaves the cores to
-/// the threads being measured.
-fn idle_until_done() {
-    loop {
-        let mut flag = 0;
-        unsafe { sys::MPI_Iprobe(0, 99, HOST.comm_world, &mut flag, HOST.status_ignore) };
-        if flag != 0 {
-            let mut x = 0i32;
-            unsafe { sys::MPI_Recv(&mut x as *mut i32 as *mut c_void, 1, HOST.int_, 0, 99, HOST.comm_world, HOST.status_ignore) };
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-}
-
-fn release_idle() {
-    let x = 0i32;
-    unsafe { sys::MPI_Send(&x as *const i32 as *const c_void, 1, HOST.int_, 1, 99, HOST.comm_world) };
-}
-
 /// Two endpoints of process 0, one thread each.
 fn same_process(rank: i32, bytes: usize, iters: usize) -> Vec<f64> {
     let n = if rank == 0 { 2 } else { 0 };
     let mut comms = [EP_COMM_NULL; 2];
     unsafe { EP_Comm_create_endpoints(HOST.comm_world, n, HOST.info_null, comms.as_mut_ptr()) };
     if rank != 0 {
-        idle_until_done();
+        common::idle_until_done();
         return Vec::new();
     }
     let times = std::thread::scope(|s| {
@@ -120,7 +93,7 @@ fn same_process(rank: i32, bytes: usize, iters: usize) -> Vec<f64> {
             .collect();
         hs.into_iter().map(|h| h.join().unwrap()).collect::<Vec<_>>()
     });
-    release_idle();
+    common::release_idle();
     times[0].clone()
 }
 
@@ -157,11 +130,11 @@ fn child() {
         println!("# {version}; {REPS} repetitions, median [min, max]");
         println!("| method | 8 B latency (us) | ratio | 1 MiB bandwidth (GB/s) | ratio |");
         println!("|---|---|---|---|---|");
-        let (base_lat, _, _) = summary(rows[0].1.clone());
-        let base_bw = BW_BYTES as f64 / summary(rows[0].2.clone()).0 / 1e9;
+        let (base_lat, _, _) = common::summary(rows[0].1.clone());
+        let base_bw = BW_BYTES as f64 / common::summary(rows[0].2.clone()).0 / 1e9;
         for (name, lat, bw) in rows.iter() {
-            let (l, lmin, lmax) = summary(lat.clone());
-            let (b, bmin, bmax) = summary(bw.clone());
+            let (l, lmin, lmax) = common::summary(lat.clone());
+            let (b, bmin, bmax) = common::summary(bw.clone());
             let gbs = |t: f64| BW_BYTES as f64 / t / 1e9;
             println!(
                 "| {name} | {:.3} [{:.3}, {:.3}] | {:.2}x | {:.2} [{:.2}, {:.2}] | {:.2}x |",
@@ -180,15 +153,5 @@ fn child() {
 }
 
 fn main() {
-    if std::env::args().any(|a| a == "--child") {
-        child();
-        return;
-    }
-    let exe = std::env::current_exe().unwrap();
-    let out = support::mpirun_program(&exe, 2, "1", &["--child"], Duration::from_secs(600));
-    print!("{}", String::from_utf8_lossy(&out.stdout));
-    if !out.status.success() {
-        eprint!("{}", String::from_utf8_lossy(&out.stderr));
-        std::process::exit(1);
-    }
+    common::main_with(child, Duration::from_secs(600));
 }

@@ -190,3 +190,24 @@ pub fn install_finalize_hook() {
 pub fn finalizing() -> bool {
     FINALIZING.load(std::sync::atomic::Ordering::Relaxed)
 }
+
+/// `MPI_Comm_create_group` of the ranks `ranks` (in that order) of `parent`: collective over
+/// those processes only. Note that Open MPI exchanges point-to-point messages on `parent`
+/// with `tag`, so `parent` must carry no wildcard receive that could take them.
+pub fn create_group_comm(parent: HostComm, ranks: &[u32], tag: c_int) -> EpResult<HostComm> {
+    let ranks: Vec<c_int> = ranks.iter().map(|&r| r as c_int).collect();
+    let mut host = HostComm(HOST.comm_null);
+    unsafe {
+        let mut parent_group = std::mem::zeroed::<sys::MPI_Group>();
+        check(sys::MPI_Comm_group(parent.0, &mut parent_group), "MPI_Comm_group")?;
+        let mut group = std::mem::zeroed::<sys::MPI_Group>();
+        let mut rc = check(sys::MPI_Group_incl(parent_group, ranks.len() as c_int, ranks.as_ptr(), &mut group), "MPI_Group_incl");
+        if rc.is_ok() {
+            rc = check(sys::MPI_Comm_create_group(parent.0, group, tag, &mut host.0), "MPI_Comm_create_group");
+            sys::MPI_Group_free(&mut group);
+        }
+        sys::MPI_Group_free(&mut parent_group);
+        rc?;
+    }
+    Ok(host)
+}

@@ -38,13 +38,7 @@ fn swap_lists(ep: &Endpoint, peer: i32, tag: c_int, data: &[u64]) -> EpResult<Ve
     let env = super::envelope::Envelope { source: ep.rank, tag };
     let len = [data.len() as u64];
     let bytes = |v: &[u64]| UserBuf::new(v.as_ptr() as *const c_void, (v.len() * 8) as c_int, HOST.byte);
-    let send = |b: UserBuf| -> EpResult<p2p::SendState> {
-        if loc.proc == s.my_proc {
-            super::local::send(s, ep.local, loc.local, env, b, false)
-        } else {
-            super::remote::send(s, loc, env, b, false, false)
-        }
-    };
+    let send = |b: UserBuf| p2p::start_send(s, ep.local, loc, env, b, false, false);
     let s1 = send(bytes(&len)?)?;
     let s2 = send(bytes(data)?)?;
     let pattern = Pattern { source: peer, tag };
@@ -140,7 +134,6 @@ pub fn create(ep: &Endpoint, local_leader: c_int, peer: Option<&Endpoint>, remot
 
 /// The host communicator over the processes of `worlds` (world ranks, ascending).
 fn union_host(worlds: &[u32], key: (u64, u64, c_int)) -> EpResult<HostComm> {
-    let mut host = HostComm(HOST.comm_null);
     let tag_ub = host::tag_ub()? as u64;
     // Distinct creations that overlap in processes run concurrently only with distinct
     // keys; the tag keeps their host messages apart. Open MPI sends them as point-to-point
@@ -148,18 +141,7 @@ fn union_host(worlds: &[u32], key: (u64, u64, c_int)) -> EpResult<HostComm> {
     // range, away from the small tags applications use there.
     let hash = (key.0 ^ key.1.rotate_left(17) ^ key.2 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33;
     let tag = tag_ub - hash % (tag_ub / 2 + 1);
-    unsafe {
-        let mut world_group = std::mem::zeroed::<sys::MPI_Group>();
-        check(sys::MPI_Comm_group(HOST.comm_world, &mut world_group), "MPI_Comm_group")?;
-        let ranks: Vec<c_int> = worlds.iter().map(|&w| w as c_int).collect();
-        let mut group = std::mem::zeroed::<sys::MPI_Group>();
-        check(sys::MPI_Group_incl(world_group, ranks.len() as c_int, ranks.as_ptr(), &mut group), "MPI_Group_incl")?;
-        let rc = check(sys::MPI_Comm_create_group(HOST.comm_world, group, tag as c_int, &mut host.0), "MPI_Comm_create_group");
-        sys::MPI_Group_free(&mut group);
-        sys::MPI_Group_free(&mut world_group);
-        rc?;
-    }
-    Ok(host)
+    host::create_group_comm(HostComm(HOST.comm_world), worlds, tag as c_int)
 }
 
 type Key = (u64, u64, c_int);

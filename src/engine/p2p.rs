@@ -15,6 +15,7 @@ use super::datatype::UserBuf;
 use super::envelope::{Envelope, Pattern, PROC_NULL};
 use super::local::{self, INLINE_BYTES};
 use super::matching::MatchQueues;
+use super::rankmap::Location;
 use super::remote;
 use super::request::Backoff;
 use crate::error::{EpResult, ERR_TRUNCATE};
@@ -435,6 +436,18 @@ impl SendState {
 }
 
 /// Posts a receive on endpoint `local`: matches the first fitting unexpected message, or
+/// Starts a send from endpoint `local` to the endpoint at `to`: the local transport when it
+/// lives in this process, the host otherwise. `blocking` lets a host send of a small message
+/// go out at once from the caller's stack.
+#[inline]
+pub fn start_send(shared: &CommShared, local: u32, to: Location, env: Envelope, buf: UserBuf, sync: bool, blocking: bool) -> EpResult<SendState> {
+    if to.proc == shared.my_proc {
+        local::send(shared, local, to.local, env, buf, sync)
+    } else {
+        remote::send(shared, to, env, buf, sync, blocking)
+    }
+}
+
 /// joins the posted queue.
 pub fn post_recv(shared: &CommShared, local: u32, pattern: Pattern, buf: UserBuf) -> EpResult<Arc<RecvOp>> {
     if pattern.source == PROC_NULL {

@@ -215,19 +215,8 @@ fn create_per_color(
     let tag_ub = host::tag_ub()?;
     for &color in my_colors {
         let g = group_of(old, &table, color);
-        let mut host = HostComm(HOST.comm_null);
-        unsafe {
-            let mut world_group = std::mem::zeroed::<sys::MPI_Group>();
-            check(sys::MPI_Comm_group(parent.0, &mut world_group), "MPI_Comm_group")?;
-            let ranks: Vec<c_int> = g.procs.iter().map(|&p| p as c_int).collect();
-            let mut group = std::mem::zeroed::<sys::MPI_Group>();
-            check(sys::MPI_Group_incl(world_group, ranks.len() as c_int, ranks.as_ptr(), &mut group), "MPI_Group_incl")?;
-            let tag = (all_colors[&color] as i64 % (tag_ub as i64 + 1)) as c_int;
-            let rc = check(sys::MPI_Comm_create_group(parent.0, group, tag, &mut host.0), "MPI_Comm_create_group");
-            sys::MPI_Group_free(&mut group);
-            sys::MPI_Group_free(&mut world_group);
-            rc?;
-        }
+        let tag = (all_colors[&color] as i64 % (tag_ub as i64 + 1)) as c_int;
+        let host = host::create_group_comm(parent, &g.procs, tag)?;
         place(old, table, color, host, placement)?;
     }
     Ok(())

@@ -91,14 +91,20 @@ pub fn fail(name: &str, e: EpError) -> c_int {
     if handler == ERRORS_RETURN {
         return code;
     }
-    crate::error::write_stderr_line(&format!("EPMPI fatal error in {text} ({}); aborting (set EP_ERRORS_RETURN to handle errors)", error::class_text(e.class)));
+    abort_job(&format!("EPMPI fatal error in {text} ({}); aborting (set EP_ERRORS_RETURN to handle errors)", error::class_text(e.class)), e.class);
+    std::process::abort();
+}
+
+/// Prints `line` on stderr and aborts every process of the job with `code` (when MPI is
+/// active; returns otherwise, for the caller to end the process).
+pub fn abort_job(line: &str, code: c_int) {
+    error::write_stderr_line(line);
     if host::mpi_is_active() && !host::finalizing() {
         // The launcher forwards our stderr through a pipe and may tear the job down as soon
         // as MPI_Abort reaches it (MPICH's hydra does): give it a moment to pass the message on.
         std::thread::sleep(std::time::Duration::from_millis(200));
-        unsafe { host::sys::MPI_Abort(host::HOST.comm_world, e.class) };
+        unsafe { host::sys::MPI_Abort(host::HOST.comm_world, code) };
     }
-    std::process::abort();
 }
 
 fn lookup_error(what: &str, h: c_int, why: Lookup, class: c_int) -> EpError {

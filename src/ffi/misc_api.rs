@@ -4,7 +4,7 @@ use super::boundary::{out, COMMS, MESSAGES, REQUESTS};
 use super::types::*;
 use crate::ep_err;
 use crate::error::{self, ERR_ARG};
-use crate::host::{self, sys, HOST};
+use crate::host::sys;
 use crate::{ep_call, ffi::boundary};
 use std::os::raw::{c_char, c_int};
 
@@ -57,12 +57,7 @@ pub unsafe extern "C" fn EP_Abort(comm: EP_Comm, errorcode: c_int) -> c_int {
         Ok(ep) => format!("rank {}", ep.rank),
         Err(_) => format!("communicator handle {comm}"),
     };
-    crate::error::write_stderr_line(&format!("EPMPI: EP_Abort called by {who} with error code {errorcode}"));
-    if host::mpi_is_active() {
-        // As for fatal errors: let the launcher forward the line before it tears the job down.
-        std::thread::sleep(std::time::Duration::from_millis(200));
-        sys::MPI_Abort(HOST.comm_world, errorcode);
-    }
+    boundary::abort_job(&format!("EPMPI: EP_Abort called by {who} with error code {errorcode}"), errorcode);
     std::process::exit(if errorcode == 0 { 1 } else { errorcode })
 }
 

@@ -7,7 +7,6 @@ use crate::engine::comm::Endpoint;
 use crate::engine::datatype::{type_info, UserBuf};
 use crate::engine::envelope::{Envelope, Pattern};
 use crate::engine::p2p::{self, Completion, RecvOp, SendState};
-use crate::engine::{local, remote};
 use crate::engine::request::{self, Backoff, Op, Request};
 use crate::error::{EpResult, ERR_INTERN, ERR_RANK, ERR_TAG};
 use crate::host::sys::MPI_Datatype;
@@ -53,12 +52,7 @@ fn start_send(
     let loc = shared.peer_location(ep.local, dest).ok_or_else(|| {
         ep_err!(ERR_RANK, "destination rank {dest} is outside 0..{}", shared.peer_map(ep.local).size())
     })?;
-    let env = Envelope { source: ep.rank, tag };
-    if loc.proc == shared.my_proc {
-        local::send(shared, ep.local, loc.local, env, ubuf, sync)
-    } else {
-        remote::send(shared, loc, env, ubuf, sync, blocking)
-    }
+    p2p::start_send(shared, ep.local, loc, Envelope { source: ep.rank, tag }, ubuf, sync, blocking)
 }
 
 fn send_blocking(comm: EP_Comm, buf: *const c_void, count: c_int, dt: MPI_Datatype, dest: c_int, tag: c_int, sync: bool) -> EpResult<()> {

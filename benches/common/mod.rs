@@ -1,0 +1,53 @@
+//! What the benchmarks share: launching themselves under mpirun, summaries of repetitions,
+//! and a sleeping idle process.
+#![allow(dead_code)]
+
+#[path = "../../tests/support/mod.rs"]
+mod support;
+
+use epmpi::host::{sys, HOST};
+use std::os::raw::c_void;
+use std::time::Duration;
+
+/// Median and (min, max) of repeated times.
+pub fn summary(mut v: Vec<f64>) -> (f64, f64, f64) {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    (v[v.len() / 2], v[0], v[v.len() - 1])
+}
+
+/// A sleeping wait for process 0's "done" message, so an idle process leaves the cores to
+/// the threads being measured.
+pub fn idle_until_done() {
+    loop {
+        let mut flag = 0;
+        unsafe { sys::MPI_Iprobe(0, 99, HOST.comm_world, &mut flag, HOST.status_ignore) };
+        if flag != 0 {
+            let mut x = 0i32;
+            unsafe { sys::MPI_Recv(&mut x as *mut i32 as *mut c_void, 1, HOST.int_, 0, 99, HOST.comm_world, HOST.status_ignore) };
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// Ends process 1's [`idle_until_done`].
+pub fn release_idle() {
+    let x = 0i32;
+    unsafe { sys::MPI_Send(&x as *const i32 as *const c_void, 1, HOST.int_, 1, 99, HOST.comm_world) };
+}
+
+/// `main` of a benchmark: with `--child` run `child` (under mpirun), else relaunch this
+/// executable on 2 processes and print its report.
+pub fn main_with(child: fn(), timeout: Duration) {
+    if std::env::args().any(|a| a == "--child") {
+        child();
+        return;
+    }
+    let exe = std::env::current_exe().unwrap();
+    let out = support::mpirun_program(&exe, 2, "1", &["--child"], timeout);
+    print!("{}", String::from_utf8_lossy(&out.stdout));
+    if !out.status.success() {
+        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        std::process::exit(1);
+    }
+}
