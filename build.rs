@@ -1,6 +1,6 @@
 //! Build script: compiles the host-MPI shim and generates the C header.
 //!
-//! * `src/host_shim.c` is compiled with the host MPI's C compiler wrapper (`$MPICC`, default
+//! * `src/host_shim.c` (and `src/host_rma_shim.c`, the one-sided constants) is compiled with the host MPI's C compiler wrapper (`$MPICC`, default
 //!   `mpicc`), because predefined handles such as `MPI_BYTE` or `MPI_IN_PLACE` are macros or
 //!   link-time objects that bindgen (inside mpi-sys) cannot see.
 //! * cbindgen writes `ep_mpi.h` into `OUT_DIR`. The committed `include/ep_mpi.h` is only
@@ -19,6 +19,7 @@ fn main() {
     cc::Build::new()
         .compiler(&mpicc)
         .file("src/host_shim.c")
+        .file("src/host_rma_shim.c")
         .warnings(true)
         .extra_warnings(true)
         .compile("epmpi_host_shim");

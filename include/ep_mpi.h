@@ -200,9 +200,34 @@
 #define EP_ERR_OTHER 19
 
 /**
+ * One-sided operation or synchronisation outside its epoch (MPI's `MPI_ERR_RMA_SYNC`).
+ */
+#define EP_ERR_RMA_SYNC 20
+
+/**
+ * Target memory outside the target endpoint's window (MPI's `MPI_ERR_RMA_RANGE`).
+ */
+#define EP_ERR_RMA_RANGE 21
+
+/**
+ * Invalid lock type (MPI's `MPI_ERR_LOCKTYPE`).
+ */
+#define EP_ERR_LOCKTYPE 22
+
+/**
+ * Invalid displacement or displacement unit (MPI's `MPI_ERR_DISP`).
+ */
+#define EP_ERR_DISP 23
+
+/**
+ * Invalid size argument (MPI's `MPI_ERR_SIZE`).
+ */
+#define EP_ERR_SIZE 24
+
+/**
  * Last error class.
  */
-#define EP_ERR_LASTCODE 19
+#define EP_ERR_LASTCODE 24
 
 /**
  * Handle of one endpoint (one rank) of an endpoint communicator. Same value in C and Fortran.
@@ -929,6 +954,301 @@ int EP_Imrecv(void *buf,
  * Thread safety: any thread.
  */
 int EP_Get_count(const EP_Status *status, MPI_Datatype datatype, int *count);
+
+/**
+ * Creates a window exposing `size` bytes at `base` of each endpoint (MPI 4.1 section
+ * 12.2.1, `MPI_Win_create`).
+ *
+ * Collective: every endpoint of the intracommunicator `comm` calls it once, each with its
+ * own memory (`size` may be 0 and differ between endpoints; `disp_unit` in bytes, > 0, may
+ * differ too). `info` goes to the host window of the endpoint's local index. `*win`
+ * receives this endpoint's window handle. Origins name targets by endpoint rank; a target
+ * displacement `d` addresses byte `d * disp_unit` of the target's memory.
+ *
+ * Errors: `EP_ERR_COMM` (bad handle, intercommunicator), `EP_ERR_SIZE` (negative size),
+ * `EP_ERR_DISP` (`disp_unit <= 0`), `EP_ERR_BUFFER` (NULL base with size > 0),
+ * `EP_ERR_ARG` (NULL `win`); host failures as `EP_ERR_WIN` with the host's message.
+ * Thread safety: the endpoints of a process call concurrently, each from its own thread.
+ */
+int EP_Win_create(void *base,
+                  MPI_Aint size,
+                  int disp_unit,
+                  MPI_Info info,
+                  EP_Comm comm,
+                  EP_Win *win);
+
+/**
+ * Allocates `size` bytes per endpoint and creates a window over them (MPI 4.1 section
+ * 12.2.2, `MPI_Win_allocate`): `baseptr` is a `void **` that receives the address of this
+ * endpoint's memory (freed by `EP_Win_free`). Collective like `EP_Win_create`.
+ *
+ * Errors: as `EP_Win_create`; `EP_ERR_ARG` for a NULL `baseptr` or `win`.
+ * Thread safety: as `EP_Win_create`.
+ */
+int EP_Win_allocate(MPI_Aint size,
+                    int disp_unit,
+                    MPI_Info info,
+                    EP_Comm comm,
+                    void *baseptr,
+                    EP_Win *win);
+
+/**
+ * Creates a window with no memory yet (MPI 4.1 section 12.2.4, `MPI_Win_create_dynamic`):
+ * each endpoint then exposes regions with `EP_Win_attach`; origins use the host addresses
+ * of those regions (`MPI_Get_address`, `MPI_Aint_add`) as target displacements, with a
+ * displacement unit of 1. Collective like `EP_Win_create`.
+ *
+ * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `win`), host failures as `EP_ERR_WIN`.
+ * Thread safety: as `EP_Win_create`.
+ */
+int EP_Win_create_dynamic(MPI_Info info, EP_Comm comm, EP_Win *win);
+
+/**
+ * Exposes `size` bytes at `base` in this endpoint's part of a dynamic window (MPI 4.1
+ * section 12.2.4). Local: no other endpoint takes part. Several regions may be attached.
+ *
+ * Errors: `EP_ERR_WIN` (bad handle, not a dynamic window, host refusal), `EP_ERR_SIZE`,
+ * `EP_ERR_BUFFER` (NULL base with size > 0). Thread safety: the endpoint's thread.
+ */
+int EP_Win_attach(EP_Win win, void *base, MPI_Aint size);
+
+/**
+ * Withdraws a region attached with `EP_Win_attach` at `base` (MPI 4.1 section 12.2.4).
+ * Errors: `EP_ERR_WIN` (bad handle, not dynamic, region not attached), `EP_ERR_ARG` (NULL).
+ * Thread safety: the endpoint's thread.
+ */
+int EP_Win_detach(EP_Win win, const void *base);
+
+/**
+ * Frees this endpoint's window handle and sets it to `EP_WIN_NULL` (MPI 4.1 section
+ * 12.2.5). Collective: returns when every endpoint of the window has called it; the host
+ * windows (and `EP_Win_allocate` memory) go then. No lock may be held.
+ *
+ * Errors: `EP_ERR_WIN` (bad or freed handle), `EP_ERR_RMA_SYNC` (locks held: the handle
+ * stays valid), `EP_ERR_ARG` (NULL). Thread safety: each endpoint from its own thread.
+ */
+int EP_Win_free(EP_Win *win);
+
+/**
+ * Active-target synchronisation (MPI 4.1 section 12.5.1, `MPI_Win_fence`): collective
+ * over all endpoints of the window; completes every operation issued since the previous
+ * fence and opens the next epoch (unless `assert` has `MPI_MODE_NOSUCCEED`). `assert` is a
+ * combination of the host's `MPI_MODE_*` bits, or 0.
+ *
+ * Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (inside a lock epoch), host failures.
+ * Thread safety: each endpoint from its own thread.
+ */
+int EP_Win_fence(int assert, EP_Win win);
+
+/**
+ * Starts a passive-target epoch on endpoint `rank` (MPI 4.1 section 12.5.3,
+ * `MPI_Win_lock`): `lock_type` is the host's `MPI_LOCK_SHARED` or `MPI_LOCK_EXCLUSIVE`;
+ * `assert` 0 or `MPI_MODE_NOCHECK`. An exclusive lock excludes every other endpoint, of any
+ * process, this one's included; the call may block until the lock is granted.
+ * `EP_PROC_NULL` does nothing.
+ *
+ * Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_LOCKTYPE`, `EP_ERR_RMA_SYNC` (already
+ * locked by this endpoint, or inside `EP_Win_lock_all`). Thread safety: the endpoint's thread.
+ */
+int EP_Win_lock(int lock_type, int rank, int assert, EP_Win win);
+
+/**
+ * Ends the passive-target epoch on `rank` (MPI 4.1 section 12.5.3, `MPI_Win_unlock`):
+ * every operation this endpoint issued to it is complete at origin and target.
+ * Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_RMA_SYNC` (not locked). Thread safety: the
+ * endpoint's thread.
+ */
+int EP_Win_unlock(int rank, EP_Win win);
+
+/**
+ * Starts a shared passive-target epoch on every endpoint of the window (MPI 4.1 section
+ * 12.5.3, `MPI_Win_lock_all`); `assert` 0 or `MPI_MODE_NOCHECK`.
+ * Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (already in a lock epoch). Thread safety: the
+ * endpoint's thread.
+ */
+int EP_Win_lock_all(int assert, EP_Win win);
+
+/**
+ * Ends the `EP_Win_lock_all` epoch (MPI 4.1 section 12.5.3, `MPI_Win_unlock_all`).
+ * Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (no lock_all). Thread safety: the endpoint's thread.
+ */
+int EP_Win_unlock_all(EP_Win win);
+
+/**
+ * Completes, at origin and target, every operation this endpoint issued to `rank` (MPI
+ * 4.1 section 12.5.4, `MPI_Win_flush`); inside a lock or lock_all epoch on it.
+ * Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_RMA_SYNC`. Thread safety: the endpoint's thread.
+ */
+int EP_Win_flush(int rank, EP_Win win);
+
+/**
+ * `EP_Win_flush` of every target this endpoint has locked (MPI 4.1 section 12.5.4,
+ * `MPI_Win_flush_all`). Errors: `EP_ERR_WIN`. Thread safety: the endpoint's thread.
+ */
+int EP_Win_flush_all(EP_Win win);
+
+/**
+ * Completes at the origin (buffers reusable) the operations this endpoint issued to
+ * `rank` (MPI 4.1 section 12.5.4, `MPI_Win_flush_local`).
+ * Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_RMA_SYNC`. Thread safety: the endpoint's thread.
+ */
+int EP_Win_flush_local(int rank, EP_Win win);
+
+/**
+ * Synchronises the public and private copies of this endpoint's window memory (MPI 4.1
+ * section 12.5.4, `MPI_Win_sync`): a full memory barrier (both hosts use the unified model).
+ * Errors: `EP_ERR_WIN`. Thread safety: the endpoint's thread.
+ */
+int EP_Win_sync(EP_Win win);
+
+/**
+ * Writes `origin_count` elements of `origin_datatype` at `origin_addr` into endpoint
+ * `target_rank`'s window at displacement `target_disp` (in its displacement units) as
+ * `target_count` elements of `target_datatype` (MPI 4.1 section 12.3.1, `MPI_Put`).
+ * Complete at the next fence, unlock or flush. `EP_PROC_NULL` does nothing.
+ *
+ * Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`,
+ * `EP_ERR_DISP` (negative displacement), `EP_ERR_RMA_RANGE` (past the target's window),
+ * `EP_ERR_RMA_SYNC` (outside an access epoch on the target). Thread safety: the endpoint's thread.
+ */
+int EP_Put(const void *origin_addr,
+           int origin_count,
+           MPI_Datatype origin_datatype,
+           int target_rank,
+           MPI_Aint target_disp,
+           int target_count,
+           MPI_Datatype target_datatype,
+           EP_Win win);
+
+/**
+ * Reads `target_count` elements of `target_datatype` at `target_disp` of endpoint
+ * `target_rank`'s window into `origin_addr` (MPI 4.1 section 12.3.2, `MPI_Get`); the data
+ * is there after the next fence, unlock or flush. Errors: as `EP_Put`.
+ * Thread safety: the endpoint's thread.
+ */
+int EP_Get(void *origin_addr,
+           int origin_count,
+           MPI_Datatype origin_datatype,
+           int target_rank,
+           MPI_Aint target_disp,
+           int target_count,
+           MPI_Datatype target_datatype,
+           EP_Win win);
+
+/**
+ * `EP_Put` with a request (MPI 4.1 section 12.3.5, `MPI_Rput`), inside a passive-target
+ * epoch: completing `*request` (`EP_Wait`, `EP_Test`, ...) makes the origin buffer
+ * reusable; the data is at the target after a flush or unlock. Errors: as `EP_Put`;
+ * `EP_ERR_ARG` for a NULL `request`. Thread safety: the endpoint's thread.
+ */
+int EP_Rput(const void *origin_addr,
+            int origin_count,
+            MPI_Datatype origin_datatype,
+            int target_rank,
+            MPI_Aint target_disp,
+            int target_count,
+            MPI_Datatype target_datatype,
+            EP_Win win,
+            EP_Request *request);
+
+/**
+ * `EP_Get` with a request (MPI 4.1 section 12.3.5, `MPI_Rget`): the data is in
+ * `origin_addr` once `*request` completes. Errors: as `EP_Rput`.
+ * Thread safety: the endpoint's thread.
+ */
+int EP_Rget(void *origin_addr,
+            int origin_count,
+            MPI_Datatype origin_datatype,
+            int target_rank,
+            MPI_Aint target_disp,
+            int target_count,
+            MPI_Datatype target_datatype,
+            EP_Win win,
+            EP_Request *request);
+
+/**
+ * Combines origin data into the target with `op` (MPI 4.1 section 12.3.4,
+ * `MPI_Accumulate`): a predefined op (`MPI_REPLACE` included), element-wise atomic against
+ * every other accumulate on the same memory, from endpoints of any process, this one's
+ * included. Errors: as `EP_Put`; `EP_ERR_OP`. Thread safety: the endpoint's thread.
+ */
+int EP_Accumulate(const void *origin_addr,
+                  int origin_count,
+                  MPI_Datatype origin_datatype,
+                  int target_rank,
+                  MPI_Aint target_disp,
+                  int target_count,
+                  MPI_Datatype target_datatype,
+                  MPI_Op op,
+                  EP_Win win);
+
+/**
+ * Fetches the target data into `result_addr`, then accumulates the origin data into it
+ * with `op`, atomically (MPI 4.1 section 12.3.4, `MPI_Get_accumulate`); `MPI_NO_OP` only
+ * fetches (the origin buffer is then not read). Errors: as `EP_Accumulate`.
+ * Thread safety: the endpoint's thread.
+ */
+int EP_Get_accumulate(const void *origin_addr,
+                      int origin_count,
+                      MPI_Datatype origin_datatype,
+                      void *result_addr,
+                      int result_count,
+                      MPI_Datatype result_datatype,
+                      int target_rank,
+                      MPI_Aint target_disp,
+                      int target_count,
+                      MPI_Datatype target_datatype,
+                      MPI_Op op,
+                      EP_Win win);
+
+/**
+ * One-element `EP_Get_accumulate` (MPI 4.1 section 12.3.4, `MPI_Fetch_and_op`): the old
+ * target element goes to `result_addr`, the target becomes `old op origin`. `datatype` is
+ * a predefined type (`MPI_AINT`, `MPI_INT64_T`, ...); `MPI_SUM`, `MPI_REPLACE`, `MPI_NO_OP`
+ * and the other predefined ops. Errors: as `EP_Accumulate`. Thread safety: the endpoint's thread.
+ */
+int EP_Fetch_and_op(const void *origin_addr,
+                    void *result_addr,
+                    MPI_Datatype datatype,
+                    int target_rank,
+                    MPI_Aint target_disp,
+                    MPI_Op op,
+                    EP_Win win);
+
+/**
+ * Atomically replaces the target element with `*origin_addr` if it equals
+ * `*compare_addr`; the old element goes to `result_addr` either way (MPI 4.1 section
+ * 12.3.4, `MPI_Compare_and_swap`). `datatype`: a predefined integer, logical or byte type.
+ * Errors: as `EP_Put`. Thread safety: the endpoint's thread.
+ */
+int EP_Compare_and_swap(const void *origin_addr,
+                        const void *compare_addr,
+                        void *result_addr,
+                        MPI_Datatype datatype,
+                        int target_rank,
+                        MPI_Aint target_disp,
+                        EP_Win win);
+
+/**
+ * Sets the error handler of this endpoint's window handle (MPI 4.1 section 9.3.2):
+ * `EP_ERRORS_ARE_FATAL` or `EP_ERRORS_RETURN`. A window starts with the handler of the
+ * communicator endpoint that created it. Errors: `EP_ERR_WIN`, `EP_ERR_ARG`.
+ * Thread safety: any thread.
+ */
+int EP_Win_set_errhandler(EP_Win win, int handler);
+
+/**
+ * Reads the error handler of a window handle (MPI 4.1 section 9.3.2).
+ * Errors: `EP_ERR_WIN`, `EP_ERR_ARG` (NULL). Thread safety: any thread.
+ */
+int EP_Win_get_errhandler(EP_Win win, int *handler);
+
+/**
+ * Counts this process's live window handles (one per endpoint per window), for leak
+ * checks in tests and long runs. Thread safety: any thread (a snapshot). EPMPI extension,
+ * companion of `EP_Debug_live_handles`. Errors: `EP_ERR_ARG` (NULL).
+ */
+int EP_Debug_live_windows(int *windows);
 
 #ifdef __cplusplus
 }  // extern "C"

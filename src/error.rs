@@ -26,7 +26,6 @@ pub(crate) const ERR_TRUNCATE: c_int = 11;
 pub(crate) const ERR_IN_STATUS: c_int = 12;
 #[allow(dead_code)] // used once collectives and windows land
 pub(crate) const ERR_PENDING: c_int = 13;
-#[allow(dead_code)] // used once collectives and windows land
 pub(crate) const ERR_WIN: c_int = 14;
 pub(crate) const ERR_THREAD_LEVEL: c_int = 15;
 pub(crate) const ERR_NOT_INITIALIZED: c_int = 16;
@@ -35,10 +34,15 @@ pub(crate) const ERR_UNSUPPORTED: c_int = 17;
 pub(crate) const ERR_INTERN: c_int = 18;
 #[allow(dead_code)] // used once collectives and windows land
 pub(crate) const ERR_OTHER: c_int = 19;
-pub(crate) const ERR_LASTCODE: c_int = 19;
+pub(crate) const ERR_RMA_SYNC: c_int = 20;
+pub(crate) const ERR_RMA_RANGE: c_int = 21;
+pub(crate) const ERR_LOCKTYPE: c_int = 22;
+pub(crate) const ERR_DISP: c_int = 23;
+pub(crate) const ERR_SIZE: c_int = 24;
+pub(crate) const ERR_LASTCODE: c_int = 24;
 
 /// Text of each class, indexed by class.
-const CLASS_TEXT: [&str; 20] = [
+const CLASS_TEXT: [&str; 25] = [
     "no error",
     "invalid buffer pointer",
     "invalid count argument",
@@ -59,6 +63,11 @@ const CLASS_TEXT: [&str; 20] = [
     "operation not supported",
     "internal error in EPMPI",
     "other error",
+    "one-sided operation or synchronisation outside its epoch",
+    "target memory out of the window",
+    "invalid lock type",
+    "invalid displacement or displacement unit",
+    "invalid size",
 ];
 
 /// The text of an error class (unknown classes give "unknown error class").

@@ -41,6 +41,11 @@ fn intercomm() {
     c_test("intercomm");
 }
 
+#[test]
+fn win() {
+    c_test("win");
+}
+
 /// Compiles `tests/c/<name>.c` and runs it once on 2 processes with `args`: (success,
 /// stdout, stderr).
 fn run_once(name: &str, args: &[&str]) -> (bool, String, String) {

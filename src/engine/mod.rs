@@ -14,3 +14,4 @@ pub mod split;
 pub mod remote;
 pub mod request;
 pub mod team;
+pub mod win;

@@ -9,6 +9,7 @@ use super::coll::nonblocking::CollRequest;
 use super::comm::Endpoint;
 use super::p2p::{self, Completion, Drain, RecvOp, SendState};
 use crate::error::EpResult;
+use crate::host::{check, sys, HostRequest, HOST};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -17,11 +18,15 @@ pub enum Op {
     Recv(Arc<RecvOp>),
     /// A nonblocking collective (`EP_Ibarrier`, `EP_Ibcast`).
     Coll(CollRequest),
+    /// A request-based one-sided operation (`EP_Rput`, `EP_Rget`): the host's request,
+    /// `None` once complete. Its window's host progresses it.
+    Rma(Option<HostRequest>),
 }
 
 pub struct Request {
     /// The endpoint whose progress completes the request; `None` for a request that is
-    /// complete from the start (`EP_Imrecv` of `EP_MESSAGE_NO_PROC`).
+    /// complete from the start (`EP_Imrecv` of `EP_MESSAGE_NO_PROC`) or that the host
+    /// completes (`EP_Rput`, `EP_Rget`).
     pub ep: Option<Arc<Endpoint>>,
     /// What testing this request pulls in when it is not complete, fixed at creation: a
     /// receive, what its pattern needs; a send through the host, everything (see
@@ -35,7 +40,7 @@ impl Request {
         let drain = match &op {
             Op::Recv(r) => Drain::for_pattern(&ep.shared, ep.local, &r.pattern),
             Op::Send(SendState::Host { .. }) => Drain::All,
-            Op::Send(_) | Op::Coll(_) => Drain::Local,
+            Op::Send(_) | Op::Coll(_) | Op::Rma(_) => Drain::Local,
         };
         Arc::new(Request { ep: Some(ep), drain, op: Mutex::new(op) })
     }
@@ -63,6 +68,17 @@ impl Request {
             Op::Send(s) => Ok(s.test()?.then(Completion::default)),
             Op::Recv(r) => Ok(r.poll_host()?.then(|| r.completion())),
             Op::Coll(c) => Ok(c.test()?.then(Completion::default)),
+            Op::Rma(r) => {
+                if let Some(h) = r {
+                    let mut flag = 0;
+                    check(unsafe { sys::MPI_Test(&mut h.0, &mut flag, HOST.status_ignore) }, "MPI_Test")?;
+                    if flag == 0 {
+                        return Ok(None);
+                    }
+                    *r = None;
+                }
+                Ok(Some(Completion::default()))
+            }
         }
     }
 
@@ -79,6 +95,11 @@ impl Request {
     /// Hands an active request whose handle is being freed to its endpoint, whose progress
     /// completes it (host requests tested, buffers released) when nobody waits for it.
     pub fn orphan(self: &Arc<Self>) {
+        if let Op::Rma(Some(h)) = &mut *self.op.lock() {
+            // The host completes a freed request by itself (MPI 4.1 section 3.7.3).
+            unsafe { sys::MPI_Request_free(&mut h.0) };
+            return;
+        }
         if let Some(ep) = &self.ep {
             ep.state().queues.lock().orphans.push(self.clone());
         }

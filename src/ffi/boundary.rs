@@ -12,6 +12,7 @@ use crate::engine::comm::{Endpoint, ERRORS_ARE_FATAL, ERRORS_RETURN};
 use crate::engine::envelope::Envelope;
 use crate::engine::p2p::{Completion, Payload};
 use crate::engine::request::Request;
+use crate::engine::win::WinEndpoint;
 use crate::ep_err;
 use crate::error::{self, EpError, EpResult, ERR_ARG, ERR_COMM, ERR_INTERN, ERR_NOT_INITIALIZED, ERR_REQUEST};
 use crate::handles::{Kind, Lookup, Table};
@@ -33,6 +34,7 @@ pub struct MessageObj {
 pub static COMMS: Lazy<Table<Endpoint>> = Lazy::new(|| Table::new(Kind::Comm));
 pub static REQUESTS: Lazy<Table<Request>> = Lazy::new(|| Table::new(Kind::Request));
 pub static MESSAGES: Lazy<Table<MessageObj>> = Lazy::new(|| Table::new(Kind::Message));
+pub static WINS: Lazy<Table<WinEndpoint>> = Lazy::new(|| Table::new(Kind::Win));
 
 /// Handler for errors that concern no valid endpoint, and inherited by new communicators.
 pub static DEFAULT_HANDLER: AtomicI32 = AtomicI32::new(ERRORS_ARE_FATAL);
@@ -191,6 +193,13 @@ pub fn message(h: EP_Message) -> EpResult<Arc<MessageObj>> {
     let m = MESSAGES.get(h).map_err(|why| lookup_error("message", h, why, crate::error::ERR_REQUEST))?;
     note_handler(m.ep.errhandler());
     Ok(m)
+}
+
+/// The window endpoint behind a window handle.
+pub fn window(h: super::types::EP_Win) -> EpResult<Arc<WinEndpoint>> {
+    let w = WINS.get(h).map_err(|why| lookup_error("window", h, why, crate::error::ERR_WIN))?;
+    note_handler(w.errhandler());
+    Ok(w)
 }
 
 /// Withdraws the pre-posted host receives of every endpoint still alive at `MPI_Finalize`

@@ -9,6 +9,7 @@ pub mod completion_api;
 pub mod misc_api;
 pub mod p2p_api;
 pub mod types;
+pub mod win_api;
 
 pub use coll_api::*;
 pub use comm_api::*;
@@ -16,3 +17,4 @@ pub use completion_api::*;
 pub use misc_api::*;
 pub use p2p_api::*;
 pub use types::*;
+pub use win_api::*;

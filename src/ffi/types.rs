@@ -119,8 +119,18 @@ pub const EP_ERR_UNSUPPORTED: c_int = 17;
 pub const EP_ERR_INTERN: c_int = 18;
 /// Other error.
 pub const EP_ERR_OTHER: c_int = 19;
+/// One-sided operation or synchronisation outside its epoch (MPI's `MPI_ERR_RMA_SYNC`).
+pub const EP_ERR_RMA_SYNC: c_int = 20;
+/// Target memory outside the target endpoint's window (MPI's `MPI_ERR_RMA_RANGE`).
+pub const EP_ERR_RMA_RANGE: c_int = 21;
+/// Invalid lock type (MPI's `MPI_ERR_LOCKTYPE`).
+pub const EP_ERR_LOCKTYPE: c_int = 22;
+/// Invalid displacement or displacement unit (MPI's `MPI_ERR_DISP`).
+pub const EP_ERR_DISP: c_int = 23;
+/// Invalid size argument (MPI's `MPI_ERR_SIZE`).
+pub const EP_ERR_SIZE: c_int = 24;
 /// Last error class.
-pub const EP_ERR_LASTCODE: c_int = 19;
+pub const EP_ERR_LASTCODE: c_int = 24;
 
 #[cfg(test)]
 mod tests {
@@ -146,6 +156,8 @@ mod tests {
             (EP_ERR_WIN, error::ERR_WIN), (EP_ERR_THREAD_LEVEL, error::ERR_THREAD_LEVEL),
             (EP_ERR_NOT_INITIALIZED, error::ERR_NOT_INITIALIZED), (EP_ERR_UNSUPPORTED, error::ERR_UNSUPPORTED),
             (EP_ERR_INTERN, error::ERR_INTERN), (EP_ERR_OTHER, error::ERR_OTHER),
+            (EP_ERR_RMA_SYNC, error::ERR_RMA_SYNC), (EP_ERR_RMA_RANGE, error::ERR_RMA_RANGE),
+            (EP_ERR_LOCKTYPE, error::ERR_LOCKTYPE), (EP_ERR_DISP, error::ERR_DISP), (EP_ERR_SIZE, error::ERR_SIZE),
             (EP_ERR_LASTCODE, error::ERR_LASTCODE),
         ];
         for (public, engine) in pairs {

@@ -1,0 +1,171 @@
+//! Window creation and free: collective over the endpoints of the communicator. The
+//! endpoints of a process meet; the last to arrive creates (or frees) the host windows, one
+//! per local index, in the same order in every process.
+
+use super::host::{check_rma, HostWin, SendPtr, RMA};
+use super::locks::LockTable;
+use super::{Exposed, WinEndpoint, WinFlavor, WinShared};
+use crate::engine::coll::host_bytes;
+use crate::engine::comm::{CommShared, Endpoint};
+use crate::engine::meeting::Meeting;
+use crate::ep_err;
+use crate::error::{EpResult, ERR_BUFFER, ERR_COMM, ERR_DISP, ERR_RMA_SYNC, ERR_SIZE};
+use crate::host::{sys, HOST};
+use parking_lot::Mutex;
+use std::os::raw::{c_int, c_void};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::Arc;
+
+/// A host info handle handed to the creating endpoint (used during the call only).
+#[derive(Clone, Copy)]
+pub struct HostInfo(pub sys::MPI_Info);
+unsafe impl Send for HostInfo {}
+
+/// What one endpoint brings to window creation.
+#[derive(Clone, Copy)]
+struct Offer {
+    base: SendPtr,
+    size: i64,
+    disp_unit: c_int,
+    info: HostInfo,
+}
+
+type Created = EpResult<(Arc<WinShared>, Vec<SendPtr>)>;
+
+/// `EP_Win_create`, `EP_Win_allocate`, `EP_Win_create_dynamic` for one endpoint of `ep`'s
+/// communicator: `base` is the user's memory (`Create`), ignored otherwise; `size` in bytes.
+pub fn create(ep: &Endpoint, flavor: WinFlavor, base: *mut c_void, size: i64, disp_unit: c_int, info: sys::MPI_Info) -> EpResult<WinEndpoint> {
+    let shared = ep.shared.clone();
+    if shared.is_inter() {
+        return Err(ep_err!(ERR_COMM, "windows need an intracommunicator (merge the intercommunicator first)"));
+    }
+    if size < 0 {
+        return Err(ep_err!(ERR_SIZE, "window size {size} is negative"));
+    }
+    if disp_unit <= 0 {
+        return Err(ep_err!(ERR_DISP, "displacement unit {disp_unit} is not positive"));
+    }
+    if flavor == WinFlavor::Create && base.is_null() && size > 0 {
+        return Err(ep_err!(ERR_BUFFER, "base is NULL with size {size}"));
+    }
+    let offer = Offer { base: SendPtr(base as *mut u8), size, disp_unit, info: HostInfo(info) };
+    let n = shared.local_count();
+    let comm = shared.clone();
+    let result = shared.meeting.meet(n, ep.local as usize, offer, move |offers: Vec<Offer>| -> Created {
+        create_host_windows(&comm, flavor, &offers)
+    });
+    let (win, bases) = result.as_ref().as_ref().map_err(|e| e.clone())?;
+    Ok(WinEndpoint {
+        shared: win.clone(),
+        local: ep.local,
+        rank: ep.rank,
+        base: bases[ep.local as usize],
+        epochs: Mutex::new(Default::default()),
+        errhandler: AtomicI32::new(ep.errhandler()),
+    })
+}
+
+/// Frees host windows made so far when creation fails half-way.
+struct FreeOnError(Vec<HostWin>);
+impl Drop for FreeOnError {
+    fn drop(&mut self) {
+        for w in self.0.iter_mut() {
+            unsafe { sys::MPI_Win_free(&mut w.0) };
+        }
+    }
+}
+
+/// The leader's part of creation: host window `j` for local index `j`, then the sizes and
+/// displacement units of every rank (for range checks at the origins).
+fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &[Offer]) -> Created {
+    let map = &comm.map;
+    let nwins = (0..map.nprocs() as u32).map(|p| map.ranks_of(p).len()).max().unwrap_or(0);
+    let mut made = FreeOnError(Vec::with_capacity(nwins));
+    let mut bases = Vec::with_capacity(offers.len());
+    for j in 0..nwins {
+        let none = Offer { base: SendPtr(std::ptr::null_mut()), size: 0, disp_unit: 1, info: HostInfo(HOST.info_null) };
+        let o = offers.get(j).copied().unwrap_or(none);
+        let mut win = HostWin(RMA.win_null);
+        let mut base = o.base;
+        unsafe {
+            match flavor {
+                WinFlavor::Create => check_rma(
+                    sys::MPI_Win_create(o.base.0 as *mut c_void, o.size as sys::MPI_Aint, o.disp_unit, o.info.0, comm.host.0, &mut win.0),
+                    "MPI_Win_create",
+                )?,
+                WinFlavor::Allocate => check_rma(
+                    sys::MPI_Win_allocate(
+                        o.size as sys::MPI_Aint,
+                        o.disp_unit,
+                        o.info.0,
+                        comm.host.0,
+                        &mut base.0 as *mut *mut u8 as *mut c_void,
+                        &mut win.0,
+                    ),
+                    "MPI_Win_allocate",
+                )?,
+                WinFlavor::Dynamic => check_rma(sys::MPI_Win_create_dynamic(o.info.0, comm.host.0, &mut win.0), "MPI_Win_create_dynamic")?,
+            }
+            made.0.push(win);
+            check_rma(sys::MPI_Win_set_errhandler(win.0, RMA.errors_return), "MPI_Win_set_errhandler")?;
+        }
+        if j < offers.len() {
+            bases.push(if flavor == WinFlavor::Dynamic { SendPtr(std::ptr::null_mut()) } else { base });
+        }
+    }
+    let exposed = if flavor == WinFlavor::Dynamic { Vec::new() } else { gather_exposed(comm, offers)? };
+    let wins: Box<[HostWin]> = std::mem::take(&mut made.0).into_boxed_slice();
+    let shared = WinShared {
+        locks: (0..wins.len()).map(|_| LockTable::default()).collect(),
+        wins,
+        map: map.clone(),
+        exposed: exposed.into_boxed_slice(),
+        flavor,
+        meeting: Meeting::default(),
+        freed: AtomicBool::new(false),
+    };
+    Ok((Arc::new(shared), bases))
+}
+
+/// Every rank's (size, displacement unit), through one host allgather of each process's.
+fn gather_exposed(comm: &CommShared, offers: &[Offer]) -> EpResult<Vec<Exposed>> {
+    let map = &comm.map;
+    let mine: Vec<u8> = offers.iter().flat_map(|o| [o.size, o.disp_unit as i64]).flat_map(i64::to_ne_bytes).collect();
+    let counts: Vec<c_int> = (0..map.nprocs() as u32).map(|p| (map.ranks_of(p).len() * 16) as c_int).collect();
+    let displs = host_bytes::displs_of(&counts)?;
+    let mut all = vec![0u8; counts.iter().map(|&c| c as usize).sum()];
+    host_bytes::allgatherv(&mine, all.as_mut_ptr(), &counts, &displs, comm.host)?;
+    let mut exposed = vec![Exposed::default(); map.size()];
+    for p in 0..map.nprocs() as u32 {
+        for (local, &rank) in map.ranks_of(p).iter().enumerate() {
+            let at = displs[p as usize] as usize + local * 16;
+            let word = |k: usize| i64::from_ne_bytes(all[at + 8 * k..at + 8 * k + 8].try_into().unwrap());
+            exposed[rank as usize] = Exposed { size: word(0), disp_unit: word(1) };
+        }
+    }
+    Ok(exposed)
+}
+
+/// `EP_Win_free` for one endpoint: collective; the host windows go when every endpoint of
+/// every process has called (MPI 4.1 section 12.2.5: no lock may be held).
+pub fn free(w: &WinEndpoint) -> EpResult<()> {
+    if w.epochs.lock().in_passive() {
+        return Err(ep_err!(ERR_RMA_SYNC, "the endpoint still holds passive-target locks (unlock them before freeing)"));
+    }
+    let shared = w.shared.clone();
+    let result = w.shared.meeting.meet(w.local_count(), w.local as usize, (), move |_| -> EpResult<()> {
+        if shared.freed.swap(true, Ordering::AcqRel) {
+            return Ok(());
+        }
+        let mut first_error = Ok(());
+        for win in shared.wins.iter() {
+            let mut h = win.0;
+            let rc = check_rma(unsafe { sys::MPI_Win_free(&mut h) }, "MPI_Win_free");
+            if first_error.is_ok() {
+                first_error = rc;
+            }
+        }
+        first_error
+    });
+    result.as_ref().clone()
+}

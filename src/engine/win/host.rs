@@ -1,0 +1,118 @@
+//! The host MPI's side of windows: its one-sided constants (read through
+//! `host_rma_shim.c`), a window handle the engine can share between threads, and the
+//! mapping of host one-sided error classes onto EPMPI's.
+
+use crate::error::{EpError, EpResult, ERR_ARG, ERR_DISP, ERR_LOCKTYPE, ERR_OP, ERR_RANK, ERR_RMA_RANGE, ERR_RMA_SYNC, ERR_SIZE, ERR_TYPE, ERR_WIN};
+use crate::host::{sys, HOST};
+use once_cell::sync::Lazy;
+use std::os::raw::{c_char, c_int};
+
+/// Host one-sided constants, filled once by `epmpi_host_rma_constants_get` (same layout as
+/// the C struct in `src/host_rma_shim.c`).
+#[repr(C)]
+pub struct HostRmaConstants {
+    pub win_null: sys::MPI_Win,
+    pub errors_return: sys::MPI_Errhandler,
+    pub aint: sys::MPI_Datatype,
+    pub op_replace: sys::MPI_Op,
+    pub op_no_op: sys::MPI_Op,
+    pub lock_exclusive: c_int,
+    pub lock_shared: c_int,
+    pub mode_nocheck: c_int,
+    pub mode_nosucceed: c_int,
+    pub mode_noprecede: c_int,
+    pub mode_noput: c_int,
+    pub mode_nostore: c_int,
+    pub err_rma_sync: c_int,
+    pub err_rma_range: c_int,
+    pub err_rma_conflict: c_int,
+    pub err_rma_attach: c_int,
+    pub err_disp: c_int,
+    pub err_type: c_int,
+    pub err_op: c_int,
+    pub err_rank: c_int,
+    pub err_locktype: c_int,
+    pub err_assert: c_int,
+    pub err_size: c_int,
+    pub err_arg: c_int,
+    /// The host serves remote one-sided requests only in its general progress engine.
+    pub needs_target_progress: c_int,
+}
+
+// SAFETY: immutable handle values of the host library.
+unsafe impl Send for HostRmaConstants {}
+unsafe impl Sync for HostRmaConstants {}
+
+extern "C" {
+    fn epmpi_host_rma_constants_get(out: *mut HostRmaConstants);
+}
+
+/// The host's one-sided constants, read on first use.
+pub static RMA: Lazy<HostRmaConstants> = Lazy::new(|| unsafe {
+    let mut c = std::mem::MaybeUninit::<HostRmaConstants>::uninit();
+    epmpi_host_rma_constants_get(c.as_mut_ptr());
+    c.assume_init()
+});
+
+/// A host window owned by the engine. `Send`/`Sync`: host handles may be used from any
+/// thread under `MPI_THREAD_MULTIPLE`, which communicator creation checks.
+#[derive(Clone, Copy)]
+pub struct HostWin(pub sys::MPI_Win);
+unsafe impl Send for HostWin {}
+unsafe impl Sync for HostWin {}
+
+/// Runs the host's progress engine once where the host needs it to serve other processes'
+/// one-sided requests on this process's windows (Open MPI: see `host_rma_shim.c`). Called
+/// by every synchronisation call, so an endpoint that only locks its own window (XIOS's
+/// clients do, while the server reads) still lets the server's locks through.
+pub fn progress_targets() {
+    if RMA.needs_target_progress != 0 {
+        let mut flag = 0;
+        // An Iprobe runs the progress engine; MPI_COMM_SELF and a wildcard take nothing.
+        unsafe { sys::MPI_Iprobe(HOST.any_source, HOST.any_tag, HOST.comm_self, &mut flag, HOST.status_ignore) };
+    }
+}
+
+/// Serialises, within the process, the host calls that touch dynamic windows' regions where
+/// the host needs it: Open MPI 4.1's UCX component keeps the remote keys of dynamic windows
+/// in tables it does not lock, and threads attaching or issuing operations at once corrupt
+/// them ("failed to unpack remote key", then a crash). Only operations and attach/detach
+/// take it (never a call that waits for another process); MPICH runs without it.
+pub static DYNAMIC_SERIAL: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
+
+/// A pointer handed between the endpoints of a process during window creation.
+#[derive(Clone, Copy)]
+pub struct SendPtr(pub *mut u8);
+unsafe impl Send for SendPtr {}
+unsafe impl Sync for SendPtr {}
+
+/// Turns the return code of a host one-sided call into an engine error whose class says
+/// what the host found (`EP_ERR_RMA_SYNC` for an operation outside an epoch, ...) and whose
+/// message carries the host's own text.
+pub fn check_rma(rc: c_int, what: &str) -> EpResult<()> {
+    if rc == HOST.success {
+        return Ok(());
+    }
+    let mut host_class = 0;
+    let mut text = vec![0 as c_char; sys::MPI_MAX_ERROR_STRING as usize + 1];
+    let mut len = 0;
+    unsafe {
+        sys::MPI_Error_class(rc, &mut host_class);
+        sys::MPI_Error_string(rc, text.as_mut_ptr(), &mut len);
+    }
+    let text: String = text[..len.clamp(0, sys::MPI_MAX_ERROR_STRING as c_int) as usize].iter().map(|&c| c as u8 as char).collect();
+    let r = &*RMA;
+    let class = match host_class {
+        c if c == r.err_rma_sync => ERR_RMA_SYNC,
+        c if c == r.err_rma_range => ERR_RMA_RANGE,
+        c if c == r.err_disp => ERR_DISP,
+        c if c == r.err_type => ERR_TYPE,
+        c if c == r.err_op => ERR_OP,
+        c if c == r.err_rank => ERR_RANK,
+        c if c == r.err_locktype => ERR_LOCKTYPE,
+        c if c == r.err_size => ERR_SIZE,
+        c if c == r.err_arg || c == r.err_assert => ERR_ARG,
+        _ => ERR_WIN,
+    };
+    Err(EpError::new(class, format!("host MPI call {what} failed: {}", text.trim_end())))
+}

@@ -1,0 +1,98 @@
+//! One-sided communication on endpoint communicators (MPI 4.1 chapter 12).
+//!
+//! A window over an endpoint communicator is one host window per local index (the XIOS
+//! note, section 8, generalised): host window `j` spans the processes of the communicator,
+//! and each process exposes in it the memory of its endpoint with local index `j` (nothing
+//! when it has none). An operation on endpoint rank `r` at (process `p`, local index `j`) is
+//! the host operation on window `j`, target `p`. So the host's target of a lock is exactly
+//! one endpoint, the host's atomicity of accumulates covers every origin (endpoints of the
+//! target's own process included, which go through the host too), and dynamic windows take
+//! the host's addresses unchanged. Endpoints of one process share host locks through
+//! [`locks::LockTable`].
+
+pub mod create;
+pub mod epoch;
+pub mod host;
+pub mod locks;
+pub mod ops;
+pub mod sync;
+
+use super::meeting::Meeting;
+use super::rankmap::{Location, RankMap};
+use crate::ep_err;
+use crate::error::{EpResult, ERR_RANK};
+use epoch::Epochs;
+use host::HostWin;
+use locks::LockTable;
+use parking_lot::Mutex;
+use std::os::raw::c_int;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::Arc;
+
+/// How a window's memory came about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinFlavor {
+    /// `EP_Win_create`: memory of the user.
+    Create,
+    /// `EP_Win_allocate`: memory of the host (`MPI_Win_allocate`).
+    Allocate,
+    /// `EP_Win_create_dynamic`: regions attached later; displacements are addresses.
+    Dynamic,
+}
+
+/// What one endpoint exposes: used for range checks at every origin.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Exposed {
+    /// Bytes of the window at the endpoint.
+    pub size: i64,
+    /// Displacement unit in bytes.
+    pub disp_unit: i64,
+}
+
+/// State of one window shared by this process's endpoints.
+pub struct WinShared {
+    /// Host window `j` exposes the endpoints of local index `j`.
+    pub wins: Box<[HostWin]>,
+    /// Lock state of each host window's targets for this process's endpoints.
+    pub locks: Box<[LockTable]>,
+    /// Ranks of the window's communicator.
+    pub map: RankMap,
+    /// Size and displacement unit of every rank (empty for dynamic windows).
+    pub exposed: Box<[Exposed]>,
+    pub flavor: WinFlavor,
+    /// Where this process's endpoints meet for fence and free.
+    pub meeting: Meeting,
+    /// Host windows are freed (by `EP_Win_free`).
+    pub freed: std::sync::atomic::AtomicBool,
+}
+
+/// The object behind an `EP_Win` handle: one endpoint's view of a window.
+pub struct WinEndpoint {
+    pub shared: Arc<WinShared>,
+    /// Local index of the endpoint (its host window).
+    pub local: u32,
+    pub rank: i32,
+    /// Memory this endpoint exposes (`EP_Win_allocate` returns it; the base attribute).
+    pub base: host::SendPtr,
+    pub epochs: Mutex<Epochs>,
+    pub errhandler: AtomicI32,
+}
+
+impl WinEndpoint {
+    pub fn errhandler(&self) -> c_int {
+        self.errhandler.load(Ordering::Relaxed)
+    }
+
+    /// The host window and target process of endpoint rank `rank`.
+    pub fn target(&self, rank: i32) -> EpResult<(HostWin, Location)> {
+        let loc = self.shared.map.location(rank).ok_or_else(|| {
+            ep_err!(ERR_RANK, "target rank {rank} is not in the window's communicator (size {})", self.shared.map.size())
+        })?;
+        Ok((self.shared.wins[loc.local as usize], loc))
+    }
+
+    /// Number of local endpoints of this process in the window.
+    pub fn local_count(&self) -> usize {
+        self.shared.map.my_count()
+    }
+}

@@ -1,0 +1,176 @@
+//! One-sided operations with endpoint target ranks (MPI 4.1 sections 12.3, 12.4): each is
+//! the host operation on the target endpoint's host window, after the checks MPI asks for
+//! (rank, epoch, counts, datatypes, and the target memory against the window's extent).
+
+use super::host::{check_rma, HostWin, DYNAMIC_SERIAL, RMA};
+use super::{WinEndpoint, WinFlavor};
+use crate::engine::datatype::{type_info, UserBuf};
+use crate::engine::envelope::PROC_NULL;
+use crate::ep_err;
+use crate::error::{EpResult, ERR_COUNT, ERR_DISP, ERR_OP, ERR_RMA_RANGE};
+use crate::host::{handle_bits, sys, HostRequest, HOST};
+use std::os::raw::{c_int, c_void};
+
+/// Where an operation lands: host window and target process (rank in its communicator).
+#[derive(Clone, Copy)]
+pub struct HostTarget {
+    pub win: HostWin,
+    pub proc: c_int,
+    /// Issue under [`DYNAMIC_SERIAL`](super::host::DYNAMIC_SERIAL).
+    serial: bool,
+}
+
+impl HostTarget {
+    /// Makes one host call that starts an operation (it never blocks on other processes).
+    fn issue(&self, what: &str, call: impl FnOnce() -> c_int) -> EpResult<()> {
+        let _serial = self.serial.then(|| DYNAMIC_SERIAL.lock());
+        check_rma(call(), what)
+    }
+}
+
+/// Target memory of an operation: `count` elements of `dtype` at displacement `disp`.
+#[derive(Clone, Copy)]
+pub struct TargetMem {
+    pub rank: i32,
+    pub disp: sys::MPI_Aint,
+    pub count: c_int,
+    pub dtype: sys::MPI_Datatype,
+}
+
+impl WinEndpoint {
+    /// Checks an operation on `t` and finds its host target; `None` for `EP_PROC_NULL`
+    /// (the operation does nothing, MPI 4.1 section 12.3).
+    pub fn prepare(&self, t: &TargetMem) -> EpResult<Option<HostTarget>> {
+        if t.rank == PROC_NULL {
+            return Ok(None);
+        }
+        let (win, loc) = self.target(t.rank)?;
+        self.epochs.lock().check_access(t.rank)?;
+        if t.count < 0 {
+            return Err(ep_err!(ERR_COUNT, "target count {} is negative", t.count));
+        }
+        let info = type_info(t.dtype)?;
+        if self.shared.flavor != WinFlavor::Dynamic && t.count > 0 {
+            let ex = self.shared.exposed[t.rank as usize];
+            if t.disp < 0 {
+                return Err(ep_err!(ERR_DISP, "target displacement {} is negative", t.disp));
+            }
+            let first = (t.disp as i128) * ex.disp_unit as i128 + info.true_lb as i128;
+            let end = first + info.span(t.count as usize) as i128;
+            if first < 0 || end > ex.size as i128 {
+                return Err(ep_err!(
+                    ERR_RMA_RANGE,
+                    "target bytes {first}..{end} (displacement {} x unit {}) lie outside rank {}'s window of {} bytes",
+                    t.disp,
+                    ex.disp_unit,
+                    t.rank,
+                    ex.size
+                ));
+            }
+        }
+        let serial = RMA.needs_target_progress != 0 && self.shared.flavor == WinFlavor::Dynamic;
+        Ok(Some(HostTarget { win, proc: loc.proc as c_int, serial }))
+    }
+
+    /// `EP_Put`.
+    pub fn put(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<()> {
+        UserBuf::new(origin, ocount, otype)?;
+        let Some(h) = self.prepare(t)? else { return Ok(()) };
+        h.issue("MPI_Put", || unsafe { sys::MPI_Put(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0) })
+    }
+
+    /// `EP_Get`.
+    pub fn get(&self, origin: *mut c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<()> {
+        UserBuf::new(origin, ocount, otype)?;
+        let Some(h) = self.prepare(t)? else { return Ok(()) };
+        h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0) })
+    }
+
+    /// `EP_Rput`: `None` for `EP_PROC_NULL` (a request complete from the start).
+    pub fn rput(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
+        UserBuf::new(origin, ocount, otype)?;
+        let Some(h) = self.prepare(t)? else { return Ok(None) };
+        let mut req = HostRequest(HOST.request_null);
+        h.issue("MPI_Rput", || unsafe { sys::MPI_Rput(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
+        Ok(Some(req))
+    }
+
+    /// `EP_Rget`: `None` for `EP_PROC_NULL`.
+    pub fn rget(&self, origin: *mut c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
+        UserBuf::new(origin, ocount, otype)?;
+        let Some(h) = self.prepare(t)? else { return Ok(None) };
+        let mut req = HostRequest(HOST.request_null);
+        h.issue("MPI_Rget", || unsafe { sys::MPI_Rget(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
+        Ok(Some(req))
+    }
+
+    /// `EP_Accumulate`.
+    pub fn accumulate(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem, op: sys::MPI_Op) -> EpResult<()> {
+        check_op(op)?;
+        UserBuf::new(origin, ocount, otype)?;
+        let Some(h) = self.prepare(t)? else { return Ok(()) };
+        h.issue("MPI_Accumulate", || unsafe { sys::MPI_Accumulate(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, op, h.win.0) })
+    }
+
+    /// `EP_Get_accumulate`; with `MPI_NO_OP` the origin buffer is not read.
+    #[allow(clippy::too_many_arguments)]
+    pub fn get_accumulate(
+        &self,
+        origin: *const c_void,
+        ocount: c_int,
+        otype: sys::MPI_Datatype,
+        result: *mut c_void,
+        rcount: c_int,
+        rtype: sys::MPI_Datatype,
+        t: &TargetMem,
+        op: sys::MPI_Op,
+    ) -> EpResult<()> {
+        check_op(op)?;
+        if !is_no_op(op) {
+            UserBuf::new(origin, ocount, otype)?;
+        }
+        UserBuf::new(result, rcount, rtype)?;
+        let Some(h) = self.prepare(t)? else { return Ok(()) };
+        h.issue("MPI_Get_accumulate", || unsafe { sys::MPI_Get_accumulate(origin, ocount, otype, result, rcount, rtype, h.proc, t.disp, t.count, t.dtype, op, h.win.0) })
+    }
+
+    /// `EP_Fetch_and_op`: one element; with `MPI_NO_OP` the origin is not read.
+    pub fn fetch_and_op(&self, origin: *const c_void, result: *mut c_void, dtype: sys::MPI_Datatype, rank: i32, disp: sys::MPI_Aint, op: sys::MPI_Op) -> EpResult<()> {
+        check_op(op)?;
+        if !is_no_op(op) {
+            UserBuf::new(origin, 1, dtype)?;
+        }
+        UserBuf::new(result, 1, dtype)?;
+        let Some(h) = self.prepare(&TargetMem { rank, disp, count: 1, dtype })? else { return Ok(()) };
+        h.issue("MPI_Fetch_and_op", || unsafe { sys::MPI_Fetch_and_op(origin, result, dtype, h.proc, disp, op, h.win.0) })
+    }
+
+    /// `EP_Compare_and_swap`: one element.
+    #[allow(clippy::too_many_arguments)]
+    pub fn compare_and_swap(
+        &self,
+        origin: *const c_void,
+        compare: *const c_void,
+        result: *mut c_void,
+        dtype: sys::MPI_Datatype,
+        rank: i32,
+        disp: sys::MPI_Aint,
+    ) -> EpResult<()> {
+        UserBuf::new(origin, 1, dtype)?;
+        UserBuf::new(compare, 1, dtype)?;
+        UserBuf::new(result, 1, dtype)?;
+        let Some(h) = self.prepare(&TargetMem { rank, disp, count: 1, dtype })? else { return Ok(()) };
+        h.issue("MPI_Compare_and_swap", || unsafe { sys::MPI_Compare_and_swap(origin, compare, result, dtype, h.proc, disp, h.win.0) })
+    }
+}
+
+fn is_no_op(op: sys::MPI_Op) -> bool {
+    handle_bits(op) == handle_bits(RMA.op_no_op)
+}
+
+fn check_op(op: sys::MPI_Op) -> EpResult<()> {
+    if handle_bits(op) == handle_bits(HOST.op_null) {
+        return Err(ep_err!(ERR_OP, "op is MPI_OP_NULL"));
+    }
+    Ok(())
+}

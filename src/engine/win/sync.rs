@@ -1,0 +1,207 @@
+//! Synchronisation (MPI 4.1 section 12.5): fence over all endpoints, passive-target locks
+//! through the process's [`LockTable`](super::locks::LockTable)s, flushes, and the
+//! attachment of memory to dynamic windows (section 12.2.4).
+
+use super::host::{check_rma, progress_targets, HostWin, DYNAMIC_SERIAL, RMA};
+use super::{WinEndpoint, WinFlavor};
+use crate::engine::envelope::PROC_NULL;
+use crate::ep_err;
+use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_LOCKTYPE, ERR_RMA_SYNC, ERR_SIZE, ERR_WIN};
+use crate::host::sys;
+use std::os::raw::{c_int, c_void};
+use std::sync::atomic::{fence as memory_fence, Ordering};
+
+impl WinEndpoint {
+    /// `EP_Win_fence`: collective over the window's endpoints. The process's endpoints meet
+    /// (so every operation they issued is in the host's hands), the last one fences each host
+    /// window, everyone leaves in the new epoch.
+    pub fn fence(&self, assert: c_int) -> EpResult<()> {
+        if self.epochs.lock().in_passive() {
+            return Err(ep_err!(ERR_RMA_SYNC, "fence inside a passive-target epoch (unlock first)"));
+        }
+        let shared = self.shared.clone();
+        let result = self.shared.meeting.meet(self.local_count(), self.local as usize, (), move |_| -> EpResult<()> {
+            for w in shared.wins.iter() {
+                check_rma(unsafe { sys::MPI_Win_fence(assert, w.0) }, "MPI_Win_fence")?;
+            }
+            Ok(())
+        });
+        result.as_ref().clone()?;
+        self.epochs.lock().fence = assert & RMA.mode_nosucceed == 0;
+        Ok(())
+    }
+
+    /// `EP_Win_lock`: starts a passive-target epoch on endpoint `rank` (`lock_type` is the
+    /// host's `MPI_LOCK_SHARED` or `MPI_LOCK_EXCLUSIVE`).
+    pub fn lock(&self, lock_type: c_int, rank: i32, assert: c_int) -> EpResult<()> {
+        let exclusive = match lock_type {
+            t if t == RMA.lock_exclusive => true,
+            t if t == RMA.lock_shared => false,
+            t => return Err(ep_err!(ERR_LOCKTYPE, "lock type {t} is neither MPI_LOCK_SHARED nor MPI_LOCK_EXCLUSIVE")),
+        };
+        if rank == PROC_NULL {
+            return Ok(());
+        }
+        let (win, loc) = self.target(rank)?;
+        {
+            let mut e = self.epochs.lock();
+            if e.lock_all || e.lock_of(rank).is_some() {
+                return Err(ep_err!(ERR_RMA_SYNC, "target rank {rank} is already locked by this endpoint"));
+            }
+            // A fence that no operation followed started no epoch (MPI 4.1 section 12.5.1).
+            e.fence = false;
+        }
+        self.shared.locks[loc.local as usize].lock(win, loc.proc, exclusive, assert)?;
+        self.epochs.lock().locked.push((rank, exclusive));
+        Ok(())
+    }
+
+    /// `EP_Win_unlock`: ends the epoch on `rank`; its operations are complete there.
+    pub fn unlock(&self, rank: i32) -> EpResult<()> {
+        if rank == PROC_NULL {
+            return Ok(());
+        }
+        let (win, loc) = self.target(rank)?;
+        let mut e = self.epochs.lock();
+        let Some(at) = e.locked.iter().position(|l| l.0 == rank) else {
+            return Err(ep_err!(ERR_RMA_SYNC, "target rank {rank} is not locked by this endpoint"));
+        };
+        e.locked.swap_remove(at);
+        drop(e);
+        self.shared.locks[loc.local as usize].unlock(win, loc.proc)
+    }
+
+    /// `EP_Win_lock_all`: a shared lock on every endpoint of the window.
+    pub fn lock_all(&self, assert: c_int) -> EpResult<()> {
+        {
+            let mut e = self.epochs.lock();
+            if e.in_passive() {
+                return Err(ep_err!(ERR_RMA_SYNC, "lock_all inside another passive-target epoch of this endpoint"));
+            }
+            e.fence = false;
+        }
+        for rank in 0..self.shared.map.size() as i32 {
+            let (win, loc) = self.target(rank)?;
+            if let Err(err) = self.shared.locks[loc.local as usize].lock(win, loc.proc, false, assert) {
+                for done in 0..rank {
+                    let (win, loc) = self.target(done)?;
+                    let _ = self.shared.locks[loc.local as usize].unlock(win, loc.proc);
+                }
+                return Err(err);
+            }
+        }
+        self.epochs.lock().lock_all = true;
+        Ok(())
+    }
+
+    /// `EP_Win_unlock_all`: ends the `lock_all` epoch; every operation is complete.
+    pub fn unlock_all(&self) -> EpResult<()> {
+        if !std::mem::take(&mut self.epochs.lock().lock_all) {
+            return Err(ep_err!(ERR_RMA_SYNC, "unlock_all without lock_all"));
+        }
+        let mut first_error = Ok(());
+        for rank in 0..self.shared.map.size() as i32 {
+            let (win, loc) = self.target(rank)?;
+            let rc = self.shared.locks[loc.local as usize].unlock(win, loc.proc);
+            if first_error.is_ok() {
+                first_error = rc;
+            }
+        }
+        first_error
+    }
+
+    /// `EP_Win_flush` (`local` false) and `EP_Win_flush_local` (`local` true) of `rank`.
+    pub fn flush(&self, rank: i32, local: bool) -> EpResult<()> {
+        if rank == PROC_NULL {
+            return Ok(());
+        }
+        let (win, loc) = self.target(rank)?;
+        self.epochs.lock().check_passive(rank)?;
+        flush_target(win, loc.proc as c_int, local)
+    }
+
+    /// `EP_Win_flush_all`: completes every operation of this endpoint at every target.
+    pub fn flush_all(&self) -> EpResult<()> {
+        progress_targets();
+        let e = self.epochs.lock();
+        if e.lock_all {
+            for w in self.shared.wins.iter() {
+                check_rma(unsafe { sys::MPI_Win_flush_all(w.0) }, "MPI_Win_flush_all")?;
+            }
+            return Ok(());
+        }
+        for &(rank, _) in e.locked.iter() {
+            let (win, loc) = self.target(rank)?;
+            flush_target(win, loc.proc as c_int, false)?;
+        }
+        Ok(())
+    }
+
+    /// `EP_Win_sync`: a full memory barrier between this endpoint's loads and stores and the
+    /// window's public copy. Both host MPIs have the unified memory model here, where this
+    /// is what `MPI_Win_sync` does; it is called on each host window the endpoint holds
+    /// locks in, where the host allows it.
+    pub fn sync(&self) -> EpResult<()> {
+        memory_fence(Ordering::SeqCst);
+        progress_targets();
+        let e = self.epochs.lock();
+        let mut windows: Vec<usize> = if e.lock_all {
+            (0..self.shared.wins.len()).collect()
+        } else {
+            e.locked.iter().filter_map(|&(r, _)| self.shared.map.location(r)).map(|l| l.local as usize).collect()
+        };
+        windows.sort_unstable();
+        windows.dedup();
+        for j in windows {
+            check_rma(unsafe { sys::MPI_Win_sync(self.shared.wins[j].0) }, "MPI_Win_sync")?;
+        }
+        Ok(())
+    }
+
+    /// `EP_Win_attach`: exposes `size` bytes at `base` through this endpoint's part of a
+    /// dynamic window; origins address them with `MPI_Get_address` values.
+    pub fn attach(&self, base: *mut c_void, size: i64) -> EpResult<()> {
+        self.check_dynamic()?;
+        if size < 0 {
+            return Err(ep_err!(ERR_SIZE, "size {size} is negative"));
+        }
+        if base.is_null() && size > 0 {
+            return Err(ep_err!(ERR_BUFFER, "base is NULL with size {size}"));
+        }
+        let _one_at_a_time = DYNAMIC_SERIAL.lock();
+        check_rma(unsafe { sys::MPI_Win_attach(self.my_win().0, base, size as sys::MPI_Aint) }, "MPI_Win_attach")
+    }
+
+    /// `EP_Win_detach`: withdraws a region attached by this endpoint.
+    pub fn detach(&self, base: *const c_void) -> EpResult<()> {
+        self.check_dynamic()?;
+        if base.is_null() {
+            return Err(ep_err!(ERR_ARG, "base is NULL"));
+        }
+        let _one_at_a_time = DYNAMIC_SERIAL.lock();
+        check_rma(unsafe { sys::MPI_Win_detach(self.my_win().0, base) }, "MPI_Win_detach")
+    }
+
+    fn check_dynamic(&self) -> EpResult<()> {
+        if self.shared.flavor != WinFlavor::Dynamic {
+            return Err(ep_err!(ERR_WIN, "the window was not made by EP_Win_create_dynamic"));
+        }
+        Ok(())
+    }
+
+    /// The host window that exposes this endpoint's memory.
+    fn my_win(&self) -> HostWin {
+        self.shared.wins[self.local as usize]
+    }
+}
+
+fn flush_target(win: HostWin, proc: c_int, local: bool) -> EpResult<()> {
+    progress_targets();
+    unsafe {
+        if local {
+            check_rma(sys::MPI_Win_flush_local(proc, win.0), "MPI_Win_flush_local")
+        } else {
+            check_rma(sys::MPI_Win_flush(proc, win.0), "MPI_Win_flush")
+        }
+    }
+}

@@ -1,0 +1,433 @@
+//! One-sided communication on endpoint communicators (MPI 4.1 chapter 12; DESIGN.md
+//! section 3). Target ranks are endpoint ranks of the window's communicator; datatypes, ops,
+//! `MPI_Info`, `MPI_Aint`, lock types (`MPI_LOCK_SHARED`, `MPI_LOCK_EXCLUSIVE`) and
+//! assertions (`MPI_MODE_*`) are the host MPI's own. Memory for windows and addresses for
+//! dynamic windows come from the host (`MPI_Alloc_mem`, `MPI_Get_address`, `MPI_Aint_add`).
+//!
+//! Thread safety: each window handle is used by one thread at a time (its endpoint's);
+//! different endpoints' handles are used concurrently. Open MPI 4.1 needs
+//! `OMPI_MCA_osc=ucx` on systems where its default one-sided component fails (README).
+
+use super::boundary::{endpoint, new_request, out, window, WINS};
+use super::types::*;
+use crate::engine::comm::{ERRORS_ARE_FATAL, ERRORS_RETURN};
+use crate::engine::request::{Op, Request};
+use crate::engine::win::create;
+use crate::engine::win::ops::TargetMem;
+use crate::engine::win::WinFlavor;
+use crate::ep_call;
+use crate::ep_err;
+use crate::error::{EpResult, ERR_ARG, ERR_INTERN, ERR_WIN};
+use crate::host::sys::{MPI_Aint, MPI_Datatype, MPI_Info, MPI_Op};
+use std::os::raw::{c_int, c_void};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+fn insert_window(w: crate::engine::win::WinEndpoint) -> EpResult<EP_Win> {
+    let local = w.local as usize;
+    WINS.insert_near(Arc::new(w), local).ok_or_else(|| ep_err!(ERR_INTERN, "too many live window handles"))
+}
+
+/// Creates a window exposing `size` bytes at `base` of each endpoint (MPI 4.1 section
+/// 12.2.1, `MPI_Win_create`).
+///
+/// Collective: every endpoint of the intracommunicator `comm` calls it once, each with its
+/// own memory (`size` may be 0 and differ between endpoints; `disp_unit` in bytes, > 0, may
+/// differ too). `info` goes to the host window of the endpoint's local index. `*win`
+/// receives this endpoint's window handle. Origins name targets by endpoint rank; a target
+/// displacement `d` addresses byte `d * disp_unit` of the target's memory.
+///
+/// Errors: `EP_ERR_COMM` (bad handle, intercommunicator), `EP_ERR_SIZE` (negative size),
+/// `EP_ERR_DISP` (`disp_unit <= 0`), `EP_ERR_BUFFER` (NULL base with size > 0),
+/// `EP_ERR_ARG` (NULL `win`); host failures as `EP_ERR_WIN` with the host's message.
+/// Thread safety: the endpoints of a process call concurrently, each from its own thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_create(base: *mut c_void, size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: EP_Comm, win: *mut EP_Win) -> c_int {
+    ep_call!("EP_Win_create", {
+        let ep = endpoint(comm)?;
+        let win = out(win, "win")?;
+        *win = insert_window(create::create(&ep, WinFlavor::Create, base, size as i64, disp_unit, info)?)?;
+        Ok(())
+    })
+}
+
+/// Allocates `size` bytes per endpoint and creates a window over them (MPI 4.1 section
+/// 12.2.2, `MPI_Win_allocate`): `baseptr` is a `void **` that receives the address of this
+/// endpoint's memory (freed by `EP_Win_free`). Collective like `EP_Win_create`.
+///
+/// Errors: as `EP_Win_create`; `EP_ERR_ARG` for a NULL `baseptr` or `win`.
+/// Thread safety: as `EP_Win_create`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_allocate(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: EP_Comm, baseptr: *mut c_void, win: *mut EP_Win) -> c_int {
+    ep_call!("EP_Win_allocate", {
+        let ep = endpoint(comm)?;
+        let baseptr = out(baseptr as *mut *mut c_void, "baseptr")?;
+        let win = out(win, "win")?;
+        let w = create::create(&ep, WinFlavor::Allocate, std::ptr::null_mut(), size as i64, disp_unit, info)?;
+        *baseptr = w.base.0 as *mut c_void;
+        *win = insert_window(w)?;
+        Ok(())
+    })
+}
+
+/// Creates a window with no memory yet (MPI 4.1 section 12.2.4, `MPI_Win_create_dynamic`):
+/// each endpoint then exposes regions with `EP_Win_attach`; origins use the host addresses
+/// of those regions (`MPI_Get_address`, `MPI_Aint_add`) as target displacements, with a
+/// displacement unit of 1. Collective like `EP_Win_create`.
+///
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `win`), host failures as `EP_ERR_WIN`.
+/// Thread safety: as `EP_Win_create`.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_create_dynamic(info: MPI_Info, comm: EP_Comm, win: *mut EP_Win) -> c_int {
+    ep_call!("EP_Win_create_dynamic", {
+        let ep = endpoint(comm)?;
+        let win = out(win, "win")?;
+        *win = insert_window(create::create(&ep, WinFlavor::Dynamic, std::ptr::null_mut(), 0, 1, info)?)?;
+        Ok(())
+    })
+}
+
+/// Exposes `size` bytes at `base` in this endpoint's part of a dynamic window (MPI 4.1
+/// section 12.2.4). Local: no other endpoint takes part. Several regions may be attached.
+///
+/// Errors: `EP_ERR_WIN` (bad handle, not a dynamic window, host refusal), `EP_ERR_SIZE`,
+/// `EP_ERR_BUFFER` (NULL base with size > 0). Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_attach(win: EP_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
+    ep_call!("EP_Win_attach", { window(win)?.attach(base, size as i64) })
+}
+
+/// Withdraws a region attached with `EP_Win_attach` at `base` (MPI 4.1 section 12.2.4).
+/// Errors: `EP_ERR_WIN` (bad handle, not dynamic, region not attached), `EP_ERR_ARG` (NULL).
+/// Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_detach(win: EP_Win, base: *const c_void) -> c_int {
+    ep_call!("EP_Win_detach", { window(win)?.detach(base) })
+}
+
+/// Frees this endpoint's window handle and sets it to `EP_WIN_NULL` (MPI 4.1 section
+/// 12.2.5). Collective: returns when every endpoint of the window has called it; the host
+/// windows (and `EP_Win_allocate` memory) go then. No lock may be held.
+///
+/// Errors: `EP_ERR_WIN` (bad or freed handle), `EP_ERR_RMA_SYNC` (locks held: the handle
+/// stays valid), `EP_ERR_ARG` (NULL). Thread safety: each endpoint from its own thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_free(win: *mut EP_Win) -> c_int {
+    ep_call!("EP_Win_free", {
+        let h = out(win, "win")?;
+        let w = window(*h)?;
+        create::free(&w)?;
+        WINS.remove(*h).map_err(|_| ep_err!(ERR_WIN, "window handle {} was freed", *h))?;
+        *h = EP_WIN_NULL;
+        Ok(())
+    })
+}
+
+/// Active-target synchronisation (MPI 4.1 section 12.5.1, `MPI_Win_fence`): collective
+/// over all endpoints of the window; completes every operation issued since the previous
+/// fence and opens the next epoch (unless `assert` has `MPI_MODE_NOSUCCEED`). `assert` is a
+/// combination of the host's `MPI_MODE_*` bits, or 0.
+///
+/// Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (inside a lock epoch), host failures.
+/// Thread safety: each endpoint from its own thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_fence(assert: c_int, win: EP_Win) -> c_int {
+    ep_call!("EP_Win_fence", { window(win)?.fence(assert) })
+}
+
+/// Starts a passive-target epoch on endpoint `rank` (MPI 4.1 section 12.5.3,
+/// `MPI_Win_lock`): `lock_type` is the host's `MPI_LOCK_SHARED` or `MPI_LOCK_EXCLUSIVE`;
+/// `assert` 0 or `MPI_MODE_NOCHECK`. An exclusive lock excludes every other endpoint, of any
+/// process, this one's included; the call may block until the lock is granted.
+/// `EP_PROC_NULL` does nothing.
+///
+/// Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_LOCKTYPE`, `EP_ERR_RMA_SYNC` (already
+/// locked by this endpoint, or inside `EP_Win_lock_all`). Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_lock(lock_type: c_int, rank: c_int, assert: c_int, win: EP_Win) -> c_int {
+    ep_call!("EP_Win_lock", { window(win)?.lock(lock_type, rank, assert) })
+}
+
+/// Ends the passive-target epoch on `rank` (MPI 4.1 section 12.5.3, `MPI_Win_unlock`):
+/// every operation this endpoint issued to it is complete at origin and target.
+/// Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_RMA_SYNC` (not locked). Thread safety: the
+/// endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_unlock(rank: c_int, win: EP_Win) -> c_int {
+    ep_call!("EP_Win_unlock", { window(win)?.unlock(rank) })
+}
+
+/// Starts a shared passive-target epoch on every endpoint of the window (MPI 4.1 section
+/// 12.5.3, `MPI_Win_lock_all`); `assert` 0 or `MPI_MODE_NOCHECK`.
+/// Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (already in a lock epoch). Thread safety: the
+/// endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_lock_all(assert: c_int, win: EP_Win) -> c_int {
+    ep_call!("EP_Win_lock_all", { window(win)?.lock_all(assert) })
+}
+
+/// Ends the `EP_Win_lock_all` epoch (MPI 4.1 section 12.5.3, `MPI_Win_unlock_all`).
+/// Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (no lock_all). Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_unlock_all(win: EP_Win) -> c_int {
+    ep_call!("EP_Win_unlock_all", { window(win)?.unlock_all() })
+}
+
+/// Completes, at origin and target, every operation this endpoint issued to `rank` (MPI
+/// 4.1 section 12.5.4, `MPI_Win_flush`); inside a lock or lock_all epoch on it.
+/// Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_RMA_SYNC`. Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_flush(rank: c_int, win: EP_Win) -> c_int {
+    ep_call!("EP_Win_flush", { window(win)?.flush(rank, false) })
+}
+
+/// `EP_Win_flush` of every target this endpoint has locked (MPI 4.1 section 12.5.4,
+/// `MPI_Win_flush_all`). Errors: `EP_ERR_WIN`. Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_flush_all(win: EP_Win) -> c_int {
+    ep_call!("EP_Win_flush_all", { window(win)?.flush_all() })
+}
+
+/// Completes at the origin (buffers reusable) the operations this endpoint issued to
+/// `rank` (MPI 4.1 section 12.5.4, `MPI_Win_flush_local`).
+/// Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_RMA_SYNC`. Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_flush_local(rank: c_int, win: EP_Win) -> c_int {
+    ep_call!("EP_Win_flush_local", { window(win)?.flush(rank, true) })
+}
+
+/// Synchronises the public and private copies of this endpoint's window memory (MPI 4.1
+/// section 12.5.4, `MPI_Win_sync`): a full memory barrier (both hosts use the unified model).
+/// Errors: `EP_ERR_WIN`. Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_sync(win: EP_Win) -> c_int {
+    ep_call!("EP_Win_sync", { window(win)?.sync() })
+}
+
+fn target(rank: c_int, disp: MPI_Aint, count: c_int, dtype: MPI_Datatype) -> TargetMem {
+    TargetMem { rank, disp, count, dtype }
+}
+
+/// Writes `origin_count` elements of `origin_datatype` at `origin_addr` into endpoint
+/// `target_rank`'s window at displacement `target_disp` (in its displacement units) as
+/// `target_count` elements of `target_datatype` (MPI 4.1 section 12.3.1, `MPI_Put`).
+/// Complete at the next fence, unlock or flush. `EP_PROC_NULL` does nothing.
+///
+/// Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`,
+/// `EP_ERR_DISP` (negative displacement), `EP_ERR_RMA_RANGE` (past the target's window),
+/// `EP_ERR_RMA_SYNC` (outside an access epoch on the target). Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Put(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    win: EP_Win,
+) -> c_int {
+    ep_call!("EP_Put", {
+        window(win)?.put(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype))
+    })
+}
+
+/// Reads `target_count` elements of `target_datatype` at `target_disp` of endpoint
+/// `target_rank`'s window into `origin_addr` (MPI 4.1 section 12.3.2, `MPI_Get`); the data
+/// is there after the next fence, unlock or flush. Errors: as `EP_Put`.
+/// Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Get(
+    origin_addr: *mut c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    win: EP_Win,
+) -> c_int {
+    ep_call!("EP_Get", {
+        window(win)?.get(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype))
+    })
+}
+
+fn rma_request(r: Option<crate::host::HostRequest>) -> EpResult<EP_Request> {
+    new_request(Request::completed(Op::Rma(r)))
+}
+
+/// `EP_Put` with a request (MPI 4.1 section 12.3.5, `MPI_Rput`), inside a passive-target
+/// epoch: completing `*request` (`EP_Wait`, `EP_Test`, ...) makes the origin buffer
+/// reusable; the data is at the target after a flush or unlock. Errors: as `EP_Put`;
+/// `EP_ERR_ARG` for a NULL `request`. Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Rput(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    win: EP_Win,
+    request: *mut EP_Request,
+) -> c_int {
+    ep_call!("EP_Rput", {
+        let request = out(request, "request")?;
+        let w = window(win)?;
+        let r = w.rput(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype))?;
+        *request = rma_request(r)?;
+        Ok(())
+    })
+}
+
+/// `EP_Get` with a request (MPI 4.1 section 12.3.5, `MPI_Rget`): the data is in
+/// `origin_addr` once `*request` completes. Errors: as `EP_Rput`.
+/// Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Rget(
+    origin_addr: *mut c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    win: EP_Win,
+    request: *mut EP_Request,
+) -> c_int {
+    ep_call!("EP_Rget", {
+        let request = out(request, "request")?;
+        let w = window(win)?;
+        let r = w.rget(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype))?;
+        *request = rma_request(r)?;
+        Ok(())
+    })
+}
+
+/// Combines origin data into the target with `op` (MPI 4.1 section 12.3.4,
+/// `MPI_Accumulate`): a predefined op (`MPI_REPLACE` included), element-wise atomic against
+/// every other accumulate on the same memory, from endpoints of any process, this one's
+/// included. Errors: as `EP_Put`; `EP_ERR_OP`. Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Accumulate(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: EP_Win,
+) -> c_int {
+    ep_call!("EP_Accumulate", {
+        window(win)?.accumulate(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype), op)
+    })
+}
+
+/// Fetches the target data into `result_addr`, then accumulates the origin data into it
+/// with `op`, atomically (MPI 4.1 section 12.3.4, `MPI_Get_accumulate`); `MPI_NO_OP` only
+/// fetches (the origin buffer is then not read). Errors: as `EP_Accumulate`.
+/// Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Get_accumulate(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    result_addr: *mut c_void,
+    result_count: c_int,
+    result_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: EP_Win,
+) -> c_int {
+    ep_call!("EP_Get_accumulate", {
+        window(win)?.get_accumulate(
+            origin_addr,
+            origin_count,
+            origin_datatype,
+            result_addr,
+            result_count,
+            result_datatype,
+            &target(target_rank, target_disp, target_count, target_datatype),
+            op,
+        )
+    })
+}
+
+/// One-element `EP_Get_accumulate` (MPI 4.1 section 12.3.4, `MPI_Fetch_and_op`): the old
+/// target element goes to `result_addr`, the target becomes `old op origin`. `datatype` is
+/// a predefined type (`MPI_AINT`, `MPI_INT64_T`, ...); `MPI_SUM`, `MPI_REPLACE`, `MPI_NO_OP`
+/// and the other predefined ops. Errors: as `EP_Accumulate`. Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Fetch_and_op(
+    origin_addr: *const c_void,
+    result_addr: *mut c_void,
+    datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    op: MPI_Op,
+    win: EP_Win,
+) -> c_int {
+    ep_call!("EP_Fetch_and_op", { window(win)?.fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op) })
+}
+
+/// Atomically replaces the target element with `*origin_addr` if it equals
+/// `*compare_addr`; the old element goes to `result_addr` either way (MPI 4.1 section
+/// 12.3.4, `MPI_Compare_and_swap`). `datatype`: a predefined integer, logical or byte type.
+/// Errors: as `EP_Put`. Thread safety: the endpoint's thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Compare_and_swap(
+    origin_addr: *const c_void,
+    compare_addr: *const c_void,
+    result_addr: *mut c_void,
+    datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    win: EP_Win,
+) -> c_int {
+    ep_call!("EP_Compare_and_swap", {
+        window(win)?.compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp)
+    })
+}
+
+/// Sets the error handler of this endpoint's window handle (MPI 4.1 section 9.3.2):
+/// `EP_ERRORS_ARE_FATAL` or `EP_ERRORS_RETURN`. A window starts with the handler of the
+/// communicator endpoint that created it. Errors: `EP_ERR_WIN`, `EP_ERR_ARG`.
+/// Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_set_errhandler(win: EP_Win, handler: c_int) -> c_int {
+    ep_call!("EP_Win_set_errhandler", {
+        if handler != ERRORS_ARE_FATAL && handler != ERRORS_RETURN {
+            return Err(ep_err!(ERR_ARG, "unknown error handler {handler}"));
+        }
+        window(win)?.errhandler.store(handler, Ordering::Relaxed);
+        Ok(())
+    })
+}
+
+/// Reads the error handler of a window handle (MPI 4.1 section 9.3.2).
+/// Errors: `EP_ERR_WIN`, `EP_ERR_ARG` (NULL). Thread safety: any thread.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Win_get_errhandler(win: EP_Win, handler: *mut c_int) -> c_int {
+    ep_call!("EP_Win_get_errhandler", {
+        let h = window(win)?.errhandler();
+        *out(handler, "handler")? = h;
+        Ok(())
+    })
+}
+
+/// Counts this process's live window handles (one per endpoint per window), for leak
+/// checks in tests and long runs. Thread safety: any thread (a snapshot). EPMPI extension,
+/// companion of `EP_Debug_live_handles`. Errors: `EP_ERR_ARG` (NULL).
+#[no_mangle]
+pub unsafe extern "C" fn EP_Debug_live_windows(windows: *mut c_int) -> c_int {
+    ep_call!("EP_Debug_live_windows", {
+        *out(windows, "windows")? = WINS.live() as c_int;
+        Ok(())
+    })
+}

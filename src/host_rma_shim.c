@@ -1,0 +1,71 @@
+/*
+ * Host MPI constants of one-sided communication (MPI 4.1 chapter 12) that the Rust side
+ * cannot read through mpi-sys: lock types, assertion bits, error classes and handles are
+ * macros whose values differ between Open MPI and MPICH.
+ */
+#include <mpi.h>
+
+typedef struct epmpi_host_rma_constants {
+    MPI_Win win_null;
+    MPI_Errhandler errors_return;
+    MPI_Datatype aint;
+    MPI_Op op_replace;
+    MPI_Op op_no_op;
+    int lock_exclusive;
+    int lock_shared;
+    int mode_nocheck;
+    int mode_nosucceed;
+    int mode_noprecede;
+    int mode_noput;
+    int mode_nostore;
+    int err_rma_sync;
+    int err_rma_range;
+    int err_rma_conflict;
+    int err_rma_attach;
+    int err_disp;
+    int err_type;
+    int err_op;
+    int err_rank;
+    int err_locktype;
+    int err_assert;
+    int err_size;
+    int err_arg;
+    int needs_target_progress;
+} epmpi_host_rma_constants;
+
+void epmpi_host_rma_constants_get(epmpi_host_rma_constants *out)
+{
+    out->win_null = MPI_WIN_NULL;
+    out->errors_return = MPI_ERRORS_RETURN;
+    out->aint = MPI_AINT;
+    out->op_replace = MPI_REPLACE;
+    out->op_no_op = MPI_NO_OP;
+    out->lock_exclusive = MPI_LOCK_EXCLUSIVE;
+    out->lock_shared = MPI_LOCK_SHARED;
+    out->mode_nocheck = MPI_MODE_NOCHECK;
+    out->mode_nosucceed = MPI_MODE_NOSUCCEED;
+    out->mode_noprecede = MPI_MODE_NOPRECEDE;
+    out->mode_noput = MPI_MODE_NOPUT;
+    out->mode_nostore = MPI_MODE_NOSTORE;
+    out->err_rma_sync = MPI_ERR_RMA_SYNC;
+    out->err_rma_range = MPI_ERR_RMA_RANGE;
+    out->err_rma_conflict = MPI_ERR_RMA_CONFLICT;
+    out->err_rma_attach = MPI_ERR_RMA_ATTACH;
+    out->err_disp = MPI_ERR_DISP;
+    out->err_type = MPI_ERR_TYPE;
+    out->err_op = MPI_ERR_OP;
+    out->err_rank = MPI_ERR_RANK;
+    out->err_locktype = MPI_ERR_LOCKTYPE;
+    out->err_assert = MPI_ERR_ASSERT;
+    out->err_size = MPI_ERR_SIZE;
+    out->err_arg = MPI_ERR_ARG;
+#ifdef OPEN_MPI
+    /* Open MPI's UCX one-sided component serves other processes' lock and atomic requests
+     * only inside its progress engine, which its calls on the process's own windows do not
+     * run: a process that only locks its own window starves every origin (measured with
+     * Open MPI 4.1.4, plain MPI too). */
+    out->needs_target_progress = 1;
+#else
+    out->needs_target_progress = 0;
+#endif
+}

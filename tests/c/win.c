@@ -1,0 +1,468 @@
+/*
+ * One-sided communication on endpoint communicators (MPI 4.1 chapter 12), in every shape of
+ * tests/support (targets in the same process and in other processes alike):
+ * - ring put/get with fence (EP_Win_create), count 0 and EP_PROC_NULL operations;
+ * - windows of size 0 on some endpoints, and the errors MPI defines: target rank out of
+ *   range, displacement out of the target's window, negative displacement, operation
+ *   outside an epoch, double lock, unlock without lock, bad lock type;
+ * - passive-target accumulate from every endpoint into one counter (exact sum), shared and
+ *   exclusive locks mixed, get_accumulate;
+ * - a fetch-and-op ticket counter on MPI_AINT under lock_all(MPI_MODE_NOCHECK): every
+ *   ticket distinct, none missing; MPI_NO_OP reads, MPI_REPLACE;
+ * - a compare-and-swap mutex protecting a non-atomic read-modify-write (get, put, flush):
+ *   the counter is exact only if the mutex excludes endpoints of the same process too;
+ * - dynamic windows with several attached regions addressed by MPI_Get_address values;
+ * - the XIOS 3 client-server pattern: every client endpoint makes a 1-to-1 communicator
+ *   (split, intercomm_create with the server, merge), exposes MPI_Alloc_mem buffers through
+ *   a dynamic window, writes them under an exclusive lock of its own rank; the server locks
+ *   each client's window shared, Rgets at MPI_Aint_add(address, offset), puts an MPI_AINT
+ *   acknowledgement into the client's control window, and drains every client.
+ * Everything is freed: no communicator, request or window handle is left.
+ */
+#include "ep_test.h"
+#include <stdint.h>
+
+#define K 40 /* operations per endpoint in the counter tests */
+
+/* Checks that `call` fails with error class `cls`. */
+#define CHECK_CLASS(call, cls)                                                             \
+    do {                                                                                   \
+        int rc_ = (call);                                                                  \
+        CHECK(ep_class(rc_) == (cls), "got class %d, expected %s", ep_class(rc_), #cls);   \
+    } while (0)
+
+static void ring_with_fence(EP_Comm comm)
+{
+    int me, size, left, right;
+    ep_test_ring(comm, &me, &size, &left, &right);
+    /* Heap memory: MPICH 4.0.2 over UCX loses one-sided updates of stack memory, in plain
+     * MPI too (NOTES.md). */
+    int *slots = malloc(2 * sizeof(int)), got = -1;
+    slots[0] = -1;
+    slots[1] = 1000 + me;
+    EP_Win win;
+    CHECK_OK(EP_Win_create(slots, 2 * sizeof(int), sizeof(int), MPI_INFO_NULL, comm, &win));
+    CHECK_OK(EP_Win_fence(0, win));
+    CHECK_OK(EP_Put(&me, 1, MPI_INT, right, 0, 1, MPI_INT, win));
+    CHECK_OK(EP_Get(&got, 1, MPI_INT, left, 1, 1, MPI_INT, win));
+    CHECK_OK(EP_Put(&me, 0, MPI_INT, right, 1, 0, MPI_INT, win));      /* count 0 */
+    CHECK_OK(EP_Put(&me, 1, MPI_INT, EP_PROC_NULL, 0, 1, MPI_INT, win)); /* no-op */
+    CHECK_OK(EP_Win_fence(0, win));
+    CHECK(slots[0] == left, "rank %d: slot 0 holds %d, expected %d", me, slots[0], left);
+    CHECK(got == 1000 + left, "rank %d: got %d from rank %d", me, got, left);
+    CHECK(slots[1] == 1000 + me, "rank %d: slot 1 changed to %d", me, slots[1]);
+    /* The next epoch's puts would race with the loads above. */
+    CHECK_OK(EP_Barrier(comm));
+    /* A second epoch: a strided origin (every other int) into contiguous target slots. */
+    int pair[4] = {7 * me, -1, 7 * me + 1, -1};
+    MPI_Datatype every_other;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &every_other);
+    MPI_Type_commit(&every_other);
+    CHECK_OK(EP_Put(pair, 1, every_other, left, 0, 2, MPI_INT, win));
+    CHECK_OK(EP_Win_fence(MPI_MODE_NOSUCCEED, win));
+    CHECK(slots[0] == 7 * right && slots[1] == 7 * right + 1, "rank %d: strided put gave %d %d", me, slots[0], slots[1]);
+    MPI_Type_free(&every_other);
+    CHECK_OK(EP_Win_free(&win));
+    CHECK(win == EP_WIN_NULL, "handle not reset by free");
+    free(slots);
+}
+
+static void zero_sizes_and_errors(EP_Comm comm)
+{
+    int me, size, left, right;
+    ep_test_ring(comm, &me, &size, &left, &right);
+    int exposes = me % 2 == 0;
+    int *arr = calloc(size, sizeof(int));
+    EP_Win win;
+    CHECK_OK(EP_Win_create(exposes ? arr : NULL, exposes ? size * (MPI_Aint)sizeof(int) : 0, sizeof(int), MPI_INFO_NULL, comm, &win));
+    CHECK_OK(EP_Win_set_errhandler(win, EP_ERRORS_RETURN));
+    int v = me + 1;
+    /* Outside any epoch. */
+    CHECK_CLASS(EP_Put(&v, 1, MPI_INT, 0, me, 1, MPI_INT, win), EP_ERR_RMA_SYNC);
+    CHECK_OK(EP_Win_fence(0, win));
+    for (int t = 0; t < size; t += 2)
+        CHECK_OK(EP_Put(&v, 1, MPI_INT, t, me, 1, MPI_INT, win));
+    CHECK_CLASS(EP_Put(&v, 1, MPI_INT, size, 0, 1, MPI_INT, win), EP_ERR_RANK);
+    CHECK_CLASS(EP_Put(&v, 1, MPI_INT, -7, 0, 1, MPI_INT, win), EP_ERR_RANK);
+    CHECK_CLASS(EP_Put(&v, 1, MPI_INT, 0, size, 1, MPI_INT, win), EP_ERR_RMA_RANGE);
+    CHECK_CLASS(EP_Put(&v, 2, MPI_INT, 0, size - 1, 2, MPI_INT, win), EP_ERR_RMA_RANGE);
+    CHECK_CLASS(EP_Get(&v, 1, MPI_INT, 0, -1, 1, MPI_INT, win), EP_ERR_DISP);
+    if (size > 1)
+        CHECK_CLASS(EP_Put(&v, 1, MPI_INT, 1, 0, 1, MPI_INT, win), EP_ERR_RMA_RANGE); /* size 0 */
+    CHECK_CLASS(EP_Put(&v, -1, MPI_INT, 0, 0, 1, MPI_INT, win), EP_ERR_COUNT);
+    CHECK_CLASS(EP_Put(NULL, 1, MPI_INT, 0, 0, 1, MPI_INT, win), EP_ERR_BUFFER);
+    CHECK_CLASS(EP_Accumulate(&v, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_OP_NULL, win), EP_ERR_OP);
+    CHECK_OK(EP_Win_fence(MPI_MODE_NOSUCCEED, win));
+    if (exposes)
+        for (int q = 0; q < size; q++)
+            CHECK(arr[q] == q + 1, "rank %d: arr[%d] = %d", me, q, arr[q]);
+    /* Passive-target misuse. */
+    CHECK_CLASS(EP_Win_unlock(0, win), EP_ERR_RMA_SYNC);
+    CHECK_CLASS(EP_Win_lock(12345, 0, 0, win), EP_ERR_LOCKTYPE);
+    CHECK_OK(EP_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+    CHECK_CLASS(EP_Win_lock(MPI_LOCK_SHARED, 0, 0, win), EP_ERR_RMA_SYNC);
+    CHECK_CLASS(EP_Win_flush(size > 1 ? 1 : EP_PROC_NULL, win), size > 1 ? EP_ERR_RMA_SYNC : EP_SUCCESS);
+    CHECK_CLASS(EP_Win_free(&win), EP_ERR_RMA_SYNC);
+    CHECK_OK(EP_Win_unlock(0, win));
+    CHECK_CLASS(EP_Win_attach(win, arr, 4), EP_ERR_WIN); /* not dynamic */
+    EP_Win bogus = win + 1;
+    CHECK_CLASS(EP_Win_fence(0, bogus), EP_ERR_WIN);
+    CHECK_CLASS(EP_Win_fence(0, (EP_Win)comm), EP_ERR_WIN);
+    CHECK_OK(EP_Win_free(&win));
+    CHECK_CLASS(EP_Win_fence(0, win), EP_ERR_WIN);
+    CHECK_CLASS(EP_Win_create(arr, -1, 4, MPI_INFO_NULL, comm, &win), EP_ERR_SIZE);
+    CHECK_CLASS(EP_Win_create(arr, 4, 0, MPI_INFO_NULL, comm, &win), EP_ERR_DISP);
+    free(arr);
+}
+
+/* Allocates `bytes` at `rank 0` (nothing elsewhere) and zeroes them under an exclusive lock. */
+static EP_Win counter_window(EP_Comm comm, int me, int owner, MPI_Aint bytes, void **mem)
+{
+    EP_Win win;
+    CHECK_OK(EP_Win_allocate(me == owner ? bytes : 0, 1, MPI_INFO_NULL, comm, mem, &win));
+    if (me == owner) {
+        CHECK_OK(EP_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, win));
+        memset(*mem, 0, bytes);
+        CHECK_OK(EP_Win_unlock(me, win));
+    }
+    CHECK_OK(EP_Barrier(comm));
+    return win;
+}
+
+static void accumulate_into_one_counter(EP_Comm comm)
+{
+    int me, size, left, right;
+    ep_test_ring(comm, &me, &size, &left, &right);
+    long long *mem;
+    EP_Win win = counter_window(comm, me, 0, 2 * sizeof(long long), (void **)&mem);
+    long long mine = me + 1, before = -1, sum_before = 0;
+    for (int k = 0; k < K; k++) {
+        int type = k % 3 == 0 ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
+        CHECK_OK(EP_Win_lock(type, 0, 0, win));
+        CHECK_OK(EP_Accumulate(&mine, 1, MPI_LONG_LONG, 0, 0, 1, MPI_LONG_LONG, MPI_SUM, win));
+        CHECK_OK(EP_Get_accumulate(&mine, 1, MPI_LONG_LONG, &before, 1, MPI_LONG_LONG, 0, sizeof(long long), 1, MPI_LONG_LONG, MPI_SUM, win));
+        CHECK_OK(EP_Win_unlock(0, win));
+        CHECK(before >= sum_before, "get_accumulate went backwards: %lld after %lld", before, sum_before);
+        sum_before = before + mine;
+    }
+    CHECK_OK(EP_Barrier(comm));
+    if (me == 0) {
+        long long expect = (long long)K * size * (size + 1) / 2;
+        CHECK_OK(EP_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+        CHECK(mem[0] == expect && mem[1] == expect, "counters %lld %lld, expected %lld", mem[0], mem[1], expect);
+        CHECK_OK(EP_Win_unlock(0, win));
+    }
+    CHECK_OK(EP_Win_free(&win));
+}
+
+static int cmp_aint(const void *a, const void *b)
+{
+    MPI_Aint x = *(const MPI_Aint *)a, y = *(const MPI_Aint *)b;
+    return (x > y) - (x < y);
+}
+
+static void ticket_counter(EP_Comm comm)
+{
+    int me, size, left, right;
+    ep_test_ring(comm, &me, &size, &left, &right);
+    int owner = size - 1;
+    MPI_Aint *mem, one = 1, tickets[K], seen = -1;
+    EP_Win win = counter_window(comm, me, owner, sizeof(MPI_Aint), (void **)&mem);
+    CHECK_OK(EP_Win_lock_all(MPI_MODE_NOCHECK, win));
+    for (int k = 0; k < K; k++) {
+        CHECK_OK(EP_Fetch_and_op(&one, &tickets[k], MPI_AINT, owner, 0, MPI_SUM, win));
+        CHECK_OK(EP_Win_flush(owner, win));
+    }
+    CHECK_OK(EP_Fetch_and_op(NULL, &seen, MPI_AINT, owner, 0, MPI_NO_OP, win));
+    CHECK_OK(EP_Win_flush_all(win));
+    CHECK(seen > tickets[K - 1], "MPI_NO_OP read %ld, not above my last ticket %ld", (long)seen, (long)tickets[K - 1]);
+    CHECK_OK(EP_Win_unlock_all(win));
+    MPI_Aint *all = me == 0 ? malloc(sizeof(MPI_Aint) * K * size) : NULL;
+    CHECK_OK(EP_Gather(tickets, K, MPI_AINT, all, K, MPI_AINT, 0, comm));
+    if (me == 0) {
+        qsort(all, (size_t)K * size, sizeof(MPI_Aint), cmp_aint);
+        for (int i = 0; i < K * size; i++)
+            CHECK(all[i] == i, "ticket %d is %ld (duplicate or missing)", i, (long)all[i]);
+        free(all);
+    }
+    /* MPI_REPLACE resets the counter and returns the final count. */
+    CHECK_OK(EP_Barrier(comm));
+    if (me == 0) {
+        MPI_Aint zero = 0, last = -1;
+        CHECK_OK(EP_Win_lock(MPI_LOCK_SHARED, owner, 0, win));
+        CHECK_OK(EP_Fetch_and_op(&zero, &last, MPI_AINT, owner, 0, MPI_REPLACE, win));
+        CHECK_OK(EP_Win_unlock(owner, win));
+        CHECK(last == (MPI_Aint)K * size, "final count %ld", (long)last);
+    }
+    CHECK_OK(EP_Win_free(&win));
+}
+
+static void cas_mutex(EP_Comm comm)
+{
+    int me, size, left, right;
+    ep_test_ring(comm, &me, &size, &left, &right);
+    long *mem;
+    EP_Win win = counter_window(comm, me, 0, 2 * sizeof(long), (void **)&mem);
+    long mine = me + 1, zero = 0, old, counter;
+    CHECK_OK(EP_Win_lock_all(0, win));
+    for (int k = 0; k < K / 2; k++) {
+        do {
+            CHECK_OK(EP_Compare_and_swap(&mine, &zero, &old, MPI_LONG, 0, 0, win));
+            CHECK_OK(EP_Win_flush(0, win));
+        } while (old != 0);
+        /* Not atomic: correct only while the mutex excludes every other endpoint. */
+        CHECK_OK(EP_Get(&counter, 1, MPI_LONG, 0, sizeof(long), 1, MPI_LONG, win));
+        CHECK_OK(EP_Win_flush(0, win));
+        counter++;
+        CHECK_OK(EP_Put(&counter, 1, MPI_LONG, 0, sizeof(long), 1, MPI_LONG, win));
+        CHECK_OK(EP_Win_flush(0, win));
+        CHECK_OK(EP_Fetch_and_op(&zero, &old, MPI_LONG, 0, 0, MPI_REPLACE, win));
+        CHECK_OK(EP_Win_flush(0, win));
+        CHECK(old == mine, "rank %d released a mutex held by %ld", me, old - 1);
+    }
+    CHECK_OK(EP_Win_unlock_all(win));
+    CHECK_OK(EP_Barrier(comm));
+    if (me == 0) {
+        CHECK_OK(EP_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+        CHECK(mem[1] == (long)size * (K / 2), "protected counter %ld, expected %ld", mem[1], (long)size * (K / 2));
+        CHECK(mem[0] == 0, "mutex left held by %ld", mem[0] - 1);
+        CHECK_OK(EP_Win_unlock(0, win));
+    }
+    CHECK_OK(EP_Win_free(&win));
+}
+
+/* Open MPI 4.1.4's UCX one-sided component crashes with a second region attached to a
+ * dynamic window (plain MPI as well: "failed to unpack remote key", NOTES.md), so there
+ * each endpoint attaches one region; MPICH gets two. */
+#ifdef OPEN_MPI
+#define DYN_REGIONS 1
+#else
+#define DYN_REGIONS 2
+#endif
+
+static void dynamic_regions(EP_Comm comm)
+{
+    int me, size, left, right;
+    ep_test_ring(comm, &me, &size, &left, &right);
+    EP_Win win;
+    CHECK_OK(EP_Win_create_dynamic(MPI_INFO_NULL, comm, &win));
+    int *reg[DYN_REGIONS];
+    MPI_Aint mine[DYN_REGIONS], *addrs = malloc(DYN_REGIONS * size * sizeof(MPI_Aint));
+    for (int k = 0; k < DYN_REGIONS; k++) {
+        MPI_Alloc_mem(8 * sizeof(int), MPI_INFO_NULL, &reg[k]);
+        for (int i = 0; i < 8; i++)
+            reg[k][i] = -1;
+        CHECK_OK(EP_Win_attach(win, reg[k], 8 * sizeof(int)));
+        MPI_Get_address(reg[k], &mine[k]);
+    }
+    CHECK_OK(EP_Allgather(mine, DYN_REGIONS, MPI_AINT, addrs, DYN_REGIONS, MPI_AINT, comm));
+    int vals[3];
+    CHECK_OK(EP_Win_lock_all(0, win));
+    for (int k = 0; k < DYN_REGIONS; k++) {
+        for (int i = 0; i < 3; i++)
+            vals[i] = me * 100 + k * 10 + i;
+        /* Three ints at int offset 2 + k of the region, addressed with MPI_Aint_add. */
+        MPI_Aint at = MPI_Aint_add(addrs[DYN_REGIONS * right + k], (2 + k) * sizeof(int));
+        CHECK_OK(EP_Put(vals, 3, MPI_INT, right, at, 3, MPI_INT, win));
+    }
+    CHECK_OK(EP_Win_unlock_all(win));
+    CHECK_OK(EP_Barrier(comm));
+    CHECK_OK(EP_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, win));
+    for (int k = 0; k < DYN_REGIONS; k++)
+        for (int i = 0; i < 8; i++) {
+            int j = i - 2 - k, expect = j >= 0 && j < 3 ? left * 100 + k * 10 + j : -1;
+            CHECK(reg[k][i] == expect, "rank %d: region %d [%d] = %d, expected %d", me, k, i, reg[k][i], expect);
+        }
+    CHECK_OK(EP_Win_unlock(me, win));
+    CHECK_OK(EP_Barrier(comm));
+    for (int k = 0; k < DYN_REGIONS; k++)
+        CHECK_OK(EP_Win_detach(win, reg[k]));
+    CHECK_OK(EP_Win_free(&win));
+    for (int k = 0; k < DYN_REGIONS; k++)
+        MPI_Free_mem(reg[k]);
+    free(addrs);
+}
+
+/* ---- The XIOS 3 client-server pattern ---- */
+
+#define XIOS_STEPS 6
+#define XIOS_HALF 4096 /* doubles per half of a client's double buffer */
+
+static double field(int client, int step, int i)
+{
+    return client * 1e6 + step * 1e4 + i;
+}
+
+/* One 1-to-1 link: the merged communicator (client rank 0, server rank 1) and its windows. */
+typedef struct {
+    EP_Comm merged;
+    EP_Win data, ctrl;
+} Link;
+
+static Link make_link(EP_Comm self1, EP_Comm world, int remote_leader, int tag, int high, void *ctrl_mem, MPI_Aint ctrl_bytes)
+{
+    Link l;
+    EP_Comm inter;
+    CHECK_OK(EP_Intercomm_create(self1, 0, world, remote_leader, tag, &inter));
+    CHECK_OK(EP_Intercomm_merge(inter, high, &l.merged));
+    CHECK_OK(EP_Comm_free(&inter));
+    CHECK_OK(EP_Win_create_dynamic(MPI_INFO_NULL, l.merged, &l.data));
+    CHECK_OK(EP_Win_create(ctrl_mem, ctrl_bytes, 1, MPI_INFO_NULL, l.merged, &l.ctrl));
+    return l;
+}
+
+static void free_link(Link *l)
+{
+    CHECK_OK(EP_Win_free(&l->data));
+    CHECK_OK(EP_Win_free(&l->ctrl));
+    CHECK_OK(EP_Comm_free(&l->merged));
+}
+
+static void xios3_client(EP_Comm intra, EP_Comm world, int server)
+{
+    int crank;
+    EP_Comm_rank(intra, &crank);
+    EP_Comm self1;
+    CHECK_OK(EP_Comm_split(intra, crank, crank, &self1));
+    MPI_Aint *ack;
+    MPI_Alloc_mem(sizeof(MPI_Aint), MPI_INFO_NULL, &ack);
+    *ack = -1;
+    Link l = make_link(self1, world, server, 100 + crank, 0, ack, sizeof(MPI_Aint));
+    int r;
+    EP_Comm_rank(l.merged, &r);
+    CHECK(r == 0, "client is rank %d of its merged communicator", r);
+    double *buf;
+    MPI_Alloc_mem(2 * XIOS_HALF * sizeof(double), MPI_INFO_NULL, &buf);
+    CHECK_OK(EP_Win_attach(l.data, buf, 2 * XIOS_HALF * sizeof(double)));
+    MPI_Aint addr;
+    MPI_Get_address(buf, &addr);
+    CHECK_OK(EP_Send(&addr, 1, MPI_AINT, 1, 0, l.merged));
+    for (int step = 0; step < XIOS_STEPS; step++) {
+        int half = step % 2, count = XIOS_HALF - 97 * step;
+        CHECK_OK(EP_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, l.data));
+        for (int i = 0; i < count; i++)
+            buf[half * XIOS_HALF + i] = field(crank, step, i);
+        CHECK_OK(EP_Win_unlock(0, l.data));
+        MPI_Aint note[3] = {half * XIOS_HALF * (MPI_Aint)sizeof(double), count, step};
+        CHECK_OK(EP_Send(note, 3, MPI_AINT, 1, 1, l.merged));
+        MPI_Aint seen = -1;
+        while (seen != step) { /* the server acknowledges into our control window */
+            CHECK_OK(EP_Win_lock(MPI_LOCK_SHARED, 0, 0, l.ctrl));
+            CHECK_OK(EP_Get(&seen, 1, MPI_AINT, 0, 0, 1, MPI_AINT, l.ctrl));
+            CHECK_OK(EP_Win_unlock(0, l.ctrl));
+        }
+    }
+    CHECK_OK(EP_Win_detach(l.data, buf));
+    free_link(&l);
+    MPI_Free_mem(buf);
+    MPI_Free_mem(ack);
+    CHECK_OK(EP_Comm_free(&self1));
+}
+
+static void xios3_server(EP_Comm intra, EP_Comm world, int nclients)
+{
+    EP_Comm self1;
+    CHECK_OK(EP_Comm_split(intra, 0, 0, &self1));
+    Link *links = malloc(nclients * sizeof(Link));
+    MPI_Aint *addr = malloc(nclients * sizeof(MPI_Aint));
+    double *got = malloc(XIOS_HALF * sizeof(double));
+    for (int c = 0; c < nclients; c++) {
+        links[c] = make_link(self1, world, c, 100 + c, 1, NULL, 0);
+        CHECK_OK(EP_Recv(&addr[c], 1, MPI_AINT, 0, 0, links[c].merged, EP_STATUS_IGNORE));
+    }
+    for (int step = 0; step < XIOS_STEPS; step++) {
+        for (int c = 0; c < nclients; c++) {
+            MPI_Aint note[3];
+            Link *l = &links[c];
+            CHECK_OK(EP_Recv(note, 3, MPI_AINT, 0, 1, l->merged, EP_STATUS_IGNORE));
+            int count = (int)note[1];
+            CHECK(note[2] == step, "client %d announced step %ld at step %d", c, (long)note[2], step);
+            EP_Request req;
+            CHECK_OK(EP_Win_lock(MPI_LOCK_SHARED, 0, 0, l->data));
+            CHECK_OK(EP_Rget(got, count, MPI_DOUBLE, 0, MPI_Aint_add(addr[c], note[0]), count, MPI_DOUBLE, l->data, &req));
+            CHECK_OK(EP_Wait(&req, EP_STATUS_IGNORE));
+            int bad = 0;
+            for (int i = 0; i < count; i++)
+                bad += got[i] != field(c, step, i);
+            CHECK(bad == 0, "client %d step %d: %d of %d values wrong (got[0] = %g)", c, step, bad, count, got[0]);
+            MPI_Aint done = step;
+            CHECK_OK(EP_Win_lock(MPI_LOCK_SHARED, 0, 0, l->ctrl));
+            CHECK_OK(EP_Put(&done, 1, MPI_AINT, 0, 0, 1, MPI_AINT, l->ctrl));
+            CHECK_OK(EP_Win_unlock(0, l->ctrl));
+            CHECK_OK(EP_Win_unlock(0, l->data));
+        }
+    }
+    for (int c = 0; c < nclients; c++)
+        free_link(&links[c]);
+    free(links);
+    free(addr);
+    free(got);
+    CHECK_OK(EP_Comm_free(&self1));
+}
+
+/* Clients: every endpoint but the last; server: the last endpoint (alone in its process in
+ * some shapes, sharing one with clients in others). */
+static void xios3_pattern(EP_Comm world)
+{
+    int me, size;
+    EP_Comm_rank(world, &me);
+    EP_Comm_size(world, &size);
+    if (size < 2)
+        return;
+#ifdef OPEN_MPI
+    /* Open MPI 4.1.4's UCX one-sided component fails ("failed to unpack remote key", then a
+     * crash) when one process's threads use several dynamic windows towards other processes
+     * at once, in plain MPI too; left for a host workaround (NOTES.md). Run the pattern
+     * where the host copes: one process, or one endpoint per process. */
+    int wsize, most = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    for (int p = 0; p < wsize; p++)
+        most = ep_test_count_for(p) > most ? ep_test_count_for(p) : most;
+    if (wsize > 1 && most > 1)
+        return;
+#endif
+    int server = size - 1;
+    EP_Comm intra;
+    CHECK_OK(EP_Comm_split(world, me == server, me, &intra));
+    if (me == server)
+        xios3_server(intra, world, size - 1);
+    else
+        xios3_client(intra, world, server);
+    CHECK_OK(EP_Comm_free(&intra));
+}
+
+static void body(EP_Comm world)
+{
+    CHECK_OK(EP_Comm_set_errhandler(world, EP_ERRORS_RETURN));
+    ring_with_fence(world);
+    zero_sizes_and_errors(world);
+    accumulate_into_one_counter(world);
+    ticket_counter(world);
+    cas_mutex(world);
+    dynamic_regions(world);
+    xios3_pattern(world);
+}
+
+int main(int argc, char **argv)
+{
+    int wr, ws;
+    ep_test_init(&argc, &argv, &wr, &ws);
+    int n = ep_test_count_for(wr);
+    if (n == 0) {
+        EP_Comm none;
+        CHECK_OK(EP_Comm_create_endpoints(MPI_COMM_WORLD, 0, MPI_INFO_NULL, &none));
+    } else {
+#pragma omp parallel num_threads(n)
+        {
+            EP_Comm world;
+            CHECK_OK(EP_Comm_create_endpoint(MPI_COMM_WORLD, n, omp_get_thread_num(), &world));
+            body(world);
+            CHECK_OK(EP_Comm_free(&world));
+        }
+    }
+    int comms = -1, requests = -1, windows = -1;
+    EP_Debug_live_handles(&comms, &requests, NULL);
+    EP_Debug_live_windows(&windows);
+    CHECK(comms == 0 && requests == 0 && windows == 0, "live handles: %d communicators, %d requests, %d windows", comms, requests, windows);
+    return ep_test_finish("win", wr);
+}
