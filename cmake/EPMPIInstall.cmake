@@ -6,6 +6,7 @@
 #   lib/libepmpi_fortran.*                       (Fortran component)
 #   include/ep_mpi.h
 #   include/epmpi/<compiler-id>-<version>/*.mod  (Fortran component)
+#   lib/libepmpi_xios_adapter.*, include/epmpi/xios/ep_lib.hpp  (xios_adapter component)
 #   lib/cmake/EPMPI/EPMPIConfig.cmake, ...ConfigVersion.cmake, EPMPITargets.cmake, ...
 #   lib/pkgconfig/epmpi.pc                       (and epmpi-fortran.pc)
 include(CMakePackageConfigHelpers)
@@ -70,6 +71,10 @@ install(FILES
     DESTINATION "${EPMPI_INSTALL_CMAKEDIR}" COMPONENT development)
 if(EPMPI_FORTRAN)
     install(EXPORT EPMPIFortranTargets NAMESPACE EPMPI::
+        DESTINATION "${EPMPI_INSTALL_CMAKEDIR}" COMPONENT development)
+endif()
+if(EPMPI_XIOS_ADAPTER)
+    install(EXPORT EPMPIXiosAdapterTargets NAMESPACE EPMPI::
         DESTINATION "${EPMPI_INSTALL_CMAKEDIR}" COMPONENT development)
 endif()
 

@@ -6,6 +6,7 @@
 #                           (thread_level and fatal_error have their own expectations)
 #   tests/fortran/*.f90     files with a `program` are test programs run in every shape, the
 #   tests/fortran/*.F90     others are helper modules linked into each
+#   tests/xios/*.cpp        the XIOS adapter replay, in the shapes of tests/xios_adapter.rs
 #   examples/               the consumer programs and the client/server demo
 find_package(OpenMP COMPONENTS C)
 if(NOT OpenMP_C_FOUND)
@@ -107,6 +108,33 @@ target_link_libraries(example_client_server_demo PRIVATE ${EPMPI_PRIMARY_TARGET}
 # 2 model processes x 3 client threads + 1 server process, as examples/run_demo.sh.
 epmpi_add_mpi_test(example.client_server_demo TARGET example_client_server_demo PROCS 3 EPS 3
     PASS "all data correct")
+
+# ---- XIOS adapter: tests/xios programs (C++), the C++ consumer ----
+if(EPMPI_XIOS_ADAPTER)
+    find_package(OpenMP COMPONENTS CXX)
+    find_package(Threads)
+    if(NOT OpenMP_CXX_FOUND OR NOT Threads_FOUND)
+        message(WARNING "OpenMP for C++ or threads not found: the XIOS adapter tests are not built")
+    else()
+        add_executable(test_xios_replay "${PROJECT_SOURCE_DIR}/tests/xios/xios_replay.cpp")
+        set_target_properties(test_xios_replay PROPERTIES
+            OUTPUT_NAME xios_replay RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/tests/xios")
+        target_include_directories(test_xios_replay PRIVATE "${PROJECT_SOURCE_DIR}/tests/c")
+        target_link_libraries(test_xios_replay PRIVATE EPMPI::xios_adapter OpenMP::OpenMP_CXX Threads::Threads)
+        # The shapes of tests/xios_adapter.rs: client threads per process, servers, codes, teams.
+        epmpi_add_mpi_test(xios.replay.2x2+1 TARGET test_xios_replay PROCS 3 EPS 2 ARGS 1 1 omp
+            PASS "xios_replay: PASS")
+        epmpi_add_mpi_test(xios.replay.3-1+2 TARGET test_xios_replay PROCS 4 EPS 3,1 ARGS 2 2 omp
+            PASS "xios_replay: PASS")
+        epmpi_add_mpi_test(xios.replay.std TARGET test_xios_replay PROCS 3 EPS 1,3 ARGS 1 2 std
+            PASS "xios_replay: PASS")
+
+        add_executable(example_consumer_xios "${PROJECT_SOURCE_DIR}/examples/consumer_xios/consumer.cpp")
+        target_link_libraries(example_consumer_xios PRIVATE EPMPI::xios_adapter OpenMP::OpenMP_CXX)
+        epmpi_add_mpi_test(example.consumer_xios TARGET example_consumer_xios PROCS 2 EPS 2
+            PASS "consumer_xios: PASS")
+    endif()
+endif()
 
 # ---- Fortran ----
 if(EPMPI_FORTRAN)

@@ -44,7 +44,7 @@ module ep_mpi
   use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_ptr, c_null_ptr, c_null_char, &
     c_loc, c_associated, c_f_pointer
   use mpi, only: MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_ADDRESS_KIND, &
-    MPI_COMM_TYPE_SHARED, MPI_UNDEFINED
+    MPI_COMM_TYPE_SHARED, MPI_UNDEFINED, MPI_COMM_NULL
   use ep_mpi_c
   implicit none
   private
@@ -99,6 +99,7 @@ module ep_mpi
 
   public :: ep_comm_create_endpoints, ep_comm_create_endpoint
   public :: ep_comm_rank, ep_comm_size, ep_comm_remote_size, ep_comm_test_inter, ep_comm_local_info
+  public :: ep_comm_get_host_comm
   public :: ep_comm_get_attr, ep_comm_compare, ep_comm_dup, ep_comm_free
   public :: ep_comm_set_errhandler, ep_comm_get_errhandler, ep_comm_split, ep_comm_split_type
   public :: ep_intercomm_create, ep_intercomm_merge
@@ -306,6 +307,27 @@ contains
     process_rank = int(c_process)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_comm_local_info
+
+  !> The host communicator under an endpoint communicator (C: `EP_Comm_get_host_comm`), for
+  !> process-level libraries such as parallel NetCDF: one rank per process that has endpoints
+  !> in `comm` (both groups' for an intercommunicator), this process's rank being the
+  !> `process_rank` of `ep_comm_local_info`; the same for every endpoint of a process.
+  !> It belongs to EPMPI: valid until this process's last endpoint has freed `comm`; do not
+  !> free it; collectives from one thread per process only (not during EPMPI collectives on
+  !> `comm`), no point-to-point; MPI_Comm_dup it for unrestricted use.
+  !>
+  !> comm endpoint handle; host_comm (out) `use mpi` communicator.
+  !> Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_get_host_comm(comm, host_comm, ierror)
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(out) :: host_comm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_host
+    c_host = int(MPI_COMM_NULL, c_int)
+    c_ierror = epmpi_f_comm_get_host_comm(c_arg(comm), c_host)
+    host_comm = int(c_host, mpi_kind)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_get_host_comm
 
   !> Reads a predefined attribute (C: `EP_Comm_get_attr`; MPI 4.1 section 7.7.2), as MPI's
   !> Fortran binding does: `attribute_val` receives the value itself.

@@ -19,7 +19,7 @@ module ep_mpi_c
   integer, parameter, public :: mpi_kind = kind(MPI_COMM_WORLD)
 
   public :: epmpi_f_loc, epmpi_f_raise
-  public :: epmpi_f_comm_create_endpoints, epmpi_f_comm_create_endpoint
+  public :: epmpi_f_comm_create_endpoints, epmpi_f_comm_create_endpoint, epmpi_f_comm_get_host_comm
   public :: c_ep_comm_rank, c_ep_comm_size, c_ep_comm_remote_size, c_ep_comm_test_inter
   public :: c_ep_comm_local_info, c_ep_comm_get_attr, c_ep_comm_compare, c_ep_comm_dup
   public :: c_ep_comm_free, c_ep_comm_set_errhandler, c_ep_comm_get_errhandler
@@ -76,6 +76,14 @@ module ep_mpi_c
       integer(c_int), intent(inout) :: comm
       integer(c_int) :: ierror
     end function epmpi_f_comm_create_endpoint
+
+    function epmpi_f_comm_get_host_comm(comm, host_comm) &
+        bind(C, name="epmpi_f_comm_get_host_comm") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(inout) :: host_comm
+      integer(c_int) :: ierror
+    end function epmpi_f_comm_get_host_comm
 
     ! ---- communicator queries and management -------------------------------------------
 

@@ -188,6 +188,16 @@ int epmpi_f_comm_create_endpoint(MPI_Fint parent, int my_num_ep, int index, EP_C
     return EP_Comm_create_endpoint(MPI_Comm_f2c(parent), my_num_ep, index, comm);
 }
 
+/* The host communicator under `comm`, as a `use mpi` integer; `*host` is untouched on error. */
+int epmpi_f_comm_get_host_comm(EP_Comm comm, MPI_Fint *host)
+{
+    MPI_Comm c;
+    int rc = EP_Comm_get_host_comm(comm, &c);
+    if (rc == EP_SUCCESS)
+        *host = MPI_Comm_c2f(c);
+    return rc;
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* Point-to-point                                                                           */
 /* ---------------------------------------------------------------------------------------- */

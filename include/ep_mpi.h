@@ -768,6 +768,24 @@ int EP_Cancel(EP_Request *req);
 int EP_Test_cancelled(const EP_Status *status, int *flag);
 
 /**
+ * Gives in `*host_comm` the host MPI communicator over the processes of the endpoint
+ * communicator `comm`: one host rank per process that has endpoints in `comm` (both groups'
+ * processes for an intercommunicator, an intracommunicator in either case), the process's
+ * host rank being the `process_rank` of `EP_Comm_local_info`. Every endpoint of a process gets
+ * the same host communicator.
+ *
+ * It belongs to EPMPI: valid until the last endpoint of this process has freed `comm`; do not
+ * free it. Use it for collective calls from one thread per process, not at the same time as
+ * EPMPI collectives on `comm`, and not for point-to-point messages (EPMPI's own traffic runs
+ * on it); libraries that duplicate it first (MPI-IO, parallel NetCDF and HDF5 do) are fine.
+ * `MPI_Comm_dup` it (collective over its processes) to get one without these limits.
+ *
+ * Errors: `EP_ERR_COMM` (invalid handle), `EP_ERR_ARG` (NULL `host_comm`).
+ * Thread safety: any thread; no communication.
+ */
+int EP_Comm_get_host_comm(EP_Comm comm, MPI_Comm *host_comm);
+
+/**
  * Writes the message of an error code into `buf` (room for `EP_MAX_ERROR_STRING` chars):
  * for codes returned by EPMPI, the call and the cause (e.g. "EP_Send: send tag -3 is
  * negative ..."); for a class, the class text. `*len` receives the length without the NUL.

@@ -9,7 +9,8 @@
 //! not notice a change of MPI), so only the first run compiles the release library.
 //!
 //! The Fortran consumer runs when the package has the Fortran component (`fortran/sources.cmake`
-//! exists and gfortran is there); otherwise it is skipped with a message.
+//! exists and gfortran is there), the C++ consumer of the XIOS adapter when it has the
+//! xios_adapter component; otherwise each is skipped with a message.
 //! `EPMPI_TEST_FORTRAN_SOURCE_DIR=<dir>` builds the Fortran module from another directory (to
 //! test the plumbing with a stand-in module).
 
@@ -78,17 +79,30 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// Consumers of optional components: (project, targets file of the component, the component
+/// and when EPMPI builds it).
+const OPTIONAL_CONSUMERS: &[(&str, &str, &str)] = &[
+    (
+        "consumer_fortran",
+        "EPMPIFortranTargets.cmake",
+        "Fortran component (EPMPI builds it when fortran/sources.cmake exists and a Fortran compiler is found)",
+    ),
+    (
+        "consumer_xios",
+        "EPMPIXiosAdapterTargets.cmake",
+        "xios_adapter component (EPMPI builds it when xios_adapter/sources.cmake exists and a C++ compiler is found)",
+    ),
+];
+
 /// Configures, builds and runs one consumer project against the package in `prefix`; returns
 /// false when it was skipped.
 fn consumer(name: &str, programs: &[&str], prefix: &Path, work: &Path, round: &str) -> bool {
-    if name == "consumer_fortran" && !config_dir(prefix).join("EPMPIFortranTargets.cmake").exists() {
-        // Straight to stderr, past the test harness's capture: a skip must be seen.
-        let _ = writeln!(
-            std::io::stderr(),
-            "cmake_package: SKIPPED {name}: the installed package has no Fortran component \
-             (EPMPI builds it when fortran/sources.cmake exists and a Fortran compiler is found)"
-        );
-        return false;
+    if let Some((_, targets, component)) = OPTIONAL_CONSUMERS.iter().find(|(n, _, _)| *n == name) {
+        if !config_dir(prefix).join(targets).exists() {
+            // Straight to stderr, past the test harness's capture: a skip must be seen.
+            let _ = writeln!(std::io::stderr(), "cmake_package: SKIPPED {name}: the installed package has no {component}");
+            return false;
+        }
     }
     let source = project_dir().join("examples").join(name);
     let build = work.join(format!("{name}-{round}"));
@@ -212,6 +226,7 @@ fn install_build_consumers_move_prefix_build_again() {
         &work,
         "installed",
     );
+    let xios = consumer("consumer_xios", &["consumer_xios"], &prefix, &work, "installed");
 
     // Move the installation; the old path no longer exists, so nothing can fall back on it.
     let moved = work.join("moved").join("elsewhere");
@@ -226,6 +241,9 @@ fn install_build_consumers_move_prefix_build_again() {
     );
     if fortran {
         consumer("consumer_fortran", &["consumer_fortran"], &moved, &work, "moved");
+    }
+    if xios {
+        consumer("consumer_xios", &["consumer_xios"], &moved, &work, "moved");
     }
 
     std::fs::remove_dir_all(&work).unwrap();

@@ -47,33 +47,13 @@ impl Kinds {
 
 /// The host MPI's Fortran wrapper: `EPMPI_MPIF90`, or the one named like `$MPICC`.
 fn mpif90() -> String {
-    if let Ok(f) = std::env::var("EPMPI_MPIF90") {
-        return f;
-    }
-    match mpicc().rsplit_once("mpicc") {
-        Some((prefix, suffix)) => format!("{prefix}mpif90{suffix}"),
-        None => "mpif90".into(),
-    }
+    std::env::var("EPMPI_MPIF90").unwrap_or_else(|_| mpi_tool("mpif90"))
 }
 
 /// The module's sources in compile order: the `set(EPMPI_FORTRAN_SOURCES ...)` of
 /// `fortran/sources.cmake`, names relative to `fortran/`.
 fn module_sources() -> Vec<PathBuf> {
-    let list = project_dir().join("fortran/sources.cmake");
-    let text = std::fs::read_to_string(&list).expect("fortran/sources.cmake is readable");
-    let code: String = text.lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join(" ");
-    let start = code.find("set(EPMPI_FORTRAN_SOURCES").expect("sources.cmake sets EPMPI_FORTRAN_SOURCES")
-        + "set(EPMPI_FORTRAN_SOURCES".len();
-    let end = start + code[start..].find(')').expect("closing parenthesis");
-    let sources: Vec<PathBuf> = code[start..end]
-        .split_whitespace()
-        .map(|f| project_dir().join("fortran").join(f.trim_start_matches("${CMAKE_CURRENT_LIST_DIR}/")))
-        .collect();
-    assert!(!sources.is_empty(), "no source in {}", list.display());
-    for s in &sources {
-        assert!(s.exists(), "{} (listed in {}) does not exist", s.display(), list.display());
-    }
-    sources
+    cmake_source_list(&project_dir().join("fortran/sources.cmake"), "EPMPI_FORTRAN_SOURCES")
 }
 
 /// Whether the library's header declares `function` (`"EP_Bcast"`).

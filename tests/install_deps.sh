@@ -1,12 +1,13 @@
 #!/bin/sh
 # Installs what the build and tests need on Debian when it is missing: Open MPI, MPICH,
-# gfortran, cmake, libclang (bindgen in mpi-sys). Used by tests/run_all.sh, examples/run_demo.sh
-# and CI. Needs root or sudo when something is missing.
+# gfortran, g++ (the XIOS adapter), cmake, libclang (bindgen in mpi-sys). Used by
+# tests/run_all.sh, examples/run_demo.sh and CI. Needs root or sudo when something is missing.
 set -eu
 need=""
 command -v mpicc.openmpi >/dev/null 2>&1 || need="$need libopenmpi-dev openmpi-bin"
 command -v mpicc.mpich >/dev/null 2>&1 || need="$need libmpich-dev mpich"
 command -v gfortran >/dev/null 2>&1 || need="$need gfortran"
+command -v g++ >/dev/null 2>&1 || need="$need g++"
 command -v cmake >/dev/null 2>&1 || need="$need cmake"
 ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || need="$need libclang-dev"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"

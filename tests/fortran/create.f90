@@ -2,7 +2,8 @@
 !> endpoints: the array form (one call per process, handles handed to the threads of a
 !> parallel region) and the team form (every thread calls with its index; here thread t
 !> takes index n-1-t, so the index and not the thread number names the endpoint). Queries,
-!> dup, compare, free; a process may have no endpoint (shape 3x(2,0,1)).
+!> dup, compare, free, the host communicator under it; a process may have no endpoint (shape
+!> 3x(2,0,1)).
 program create
   use omp_lib
   use mpi
@@ -50,6 +51,7 @@ contains
     integer, intent(in) :: comm_in, index
     integer :: comm, dup, me, size, local_index, local_count, process_rank, result, ierr
     integer :: left, right, x, y, version_length, status(EP_STATUS_SIZE), rsize
+    integer :: host_comm, host_rank, host_size, procs_with_endpoints
     integer(MPI_ADDRESS_KIND) :: value
     logical :: flag
     character(len=EP_MAX_ERROR_STRING) :: version
@@ -65,6 +67,17 @@ contains
     call ep_comm_local_info(comm, local_index, local_count, process_rank, ierr)
     call check_ok(ierr, 'ep_comm_local_info')
     call check(local_index == index .and. local_count == n, 'local info')
+    ! The host communicator under it: one rank per process with endpoints.
+    call ep_comm_get_host_comm(comm, host_comm, ierr)
+    call check_ok(ierr, 'ep_comm_get_host_comm')
+    call MPI_Comm_rank(host_comm, host_rank, ierr)
+    call MPI_Comm_size(host_comm, host_size, ierr)
+    procs_with_endpoints = 0
+    do x = 0, world_size - 1
+      if (test_count_for(x) > 0) procs_with_endpoints = procs_with_endpoints + 1
+    end do
+    call check(ierr == MPI_SUCCESS .and. host_rank == process_rank .and. host_size == procs_with_endpoints, &
+      'host communicator')
 
     call ep_comm_get_attr(comm, EP_TAG_UB, value, flag, ierr)
     call check_ok(ierr, 'get_attr tag_ub')

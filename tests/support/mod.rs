@@ -34,15 +34,36 @@ pub fn mpicc() -> String {
     std::env::var("MPICC").unwrap_or_else(|_| "mpicc".into())
 }
 
+/// The host MPI's program `tool` (`mpirun`, `mpicxx`, `mpif90`) named like `$MPICC`:
+/// `mpicc.mpich` -> `mpicxx.mpich`.
+pub fn mpi_tool(tool: &str) -> String {
+    match mpicc().rsplit_once("mpicc") {
+        Some((prefix, suffix)) => format!("{prefix}{tool}{suffix}"),
+        None => tool.into(),
+    }
+}
+
 pub fn mpirun() -> String {
-    if let Ok(m) = std::env::var("EPMPI_MPIRUN") {
-        return m;
+    std::env::var("EPMPI_MPIRUN").unwrap_or_else(|_| mpi_tool("mpirun"))
+}
+
+/// The files of `set(<var> ...)` in a `sources.cmake` list, relative to the list's directory.
+pub fn cmake_source_list(list: &Path, var: &str) -> Vec<PathBuf> {
+    let text = std::fs::read_to_string(list).unwrap_or_else(|e| panic!("{}: {e}", list.display()));
+    let code: String = text.lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join(" ");
+    let open = format!("set({var}");
+    let start = code.find(&open).unwrap_or_else(|| panic!("{} sets no {var}", list.display())) + open.len();
+    let end = start + code[start..].find(')').expect("closing parenthesis");
+    let dir = list.parent().unwrap();
+    let sources: Vec<PathBuf> = code[start..end]
+        .split_whitespace()
+        .map(|f| dir.join(f.trim_start_matches("${CMAKE_CURRENT_LIST_DIR}/")))
+        .collect();
+    assert!(!sources.is_empty(), "no source in {}", list.display());
+    for s in &sources {
+        assert!(s.exists(), "{} (listed in {}) does not exist", s.display(), list.display());
     }
-    let cc = mpicc();
-    match cc.rsplit_once("mpicc") {
-        Some((prefix, suffix)) => format!("{prefix}mpirun{suffix}"),
-        None => "mpirun".into(),
-    }
+    sources
 }
 
 pub fn is_open_mpi() -> bool {
@@ -81,16 +102,23 @@ pub fn project_dir() -> PathBuf {
 
 /// Compiles a C program of `tests/c` (or any path) against the header and shared library.
 pub fn compile_c(src: &Path, name: &str) -> PathBuf {
+    let flags = ["-std=c11", "-O1", "-g", "-fopenmp", "-Wall", "-Wextra", "-Wno-unused-function"];
+    compile_program(&mpicc(), &flags, &[src.to_path_buf()], name)
+}
+
+/// Compiles and links `sources` with `compiler` and `flags` (plus `-I` of `include/` and
+/// `tests/c/`) against the shared library, into `<target>/c-tests/<name>`.
+pub fn compile_program(compiler: &str, flags: &[&str], sources: &[PathBuf], name: &str) -> PathBuf {
     let lib = library_dir();
     assert!(lib.join("libepmpi.so").exists(), "libepmpi.so not found in {}", lib.display());
     let out_dir = target_profile_dir().join("c-tests");
     std::fs::create_dir_all(&out_dir).unwrap();
     let exe = out_dir.join(name);
-    let status = Command::new(mpicc())
-        .args(["-std=c11", "-O1", "-g", "-fopenmp", "-Wall", "-Wextra", "-Wno-unused-function"])
+    let status = Command::new(compiler)
+        .args(flags)
         .arg(format!("-I{}", project_dir().join("include").display()))
         .arg(format!("-I{}", project_dir().join("tests/c").display()))
-        .arg(src)
+        .args(sources)
         .arg("-o")
         .arg(&exe)
         .arg(format!("-L{}", lib.display()))
@@ -98,8 +126,8 @@ pub fn compile_c(src: &Path, name: &str) -> PathBuf {
         // RPATH, not RUNPATH: cargo's LD_LIBRARY_PATH may name an older libepmpi.so.
         .arg(format!("-Wl,--disable-new-dtags,-rpath,{}", lib.display()))
         .status()
-        .expect("run mpicc");
-    assert!(status.success(), "compiling {} failed", src.display());
+        .unwrap_or_else(|e| panic!("run {compiler}: {e}"));
+    assert!(status.success(), "compiling {name} from {sources:?} failed");
     exe
 }
 

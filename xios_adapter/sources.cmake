@@ -1,0 +1,14 @@
+# Sources of the XIOS adapter library (namespace ep_lib over EPMPI), relative to this
+# directory. Included by the CMake package (cmake/EPMPIXiosAdapter.cmake); tests/xios_adapter.rs
+# reads it too, so this list is the one place that names them.
+#
+# Build them with the host MPI's C++ compiler wrapper (mpicxx of the MPI libepmpi was built
+# against), C++11 or later, with include/ and xios_adapter/include/ on the include path; link
+# the result with libepmpi. Users include <ep_lib.hpp> (installed in include/epmpi/xios/).
+set(EPMPI_XIOS_ADAPTER_SOURCES
+    src/detail.cpp
+    src/env.cpp
+    src/comm.cpp
+    src/p2p.cpp
+    src/coll.cpp
+)

@@ -1,0 +1,77 @@
+/*
+ * detail.hpp: helpers shared by the adapter's sources (not installed): reporting errors the
+ * adapter finds itself, reaching the EPMPI handle of a communicator, statuses, wildcards.
+ */
+#ifndef EPMPI_XIOS_DETAIL_HPP
+#define EPMPI_XIOS_DETAIL_HPP
+
+#include "ep_lib.hpp"
+
+namespace ep_lib
+{
+namespace detail
+{
+
+/** Reports an error found by the adapter (not by EPMPI) in ep_lib call `call`, as EPMPI reports
+ *  its own: through the error handler of endpoint `about` (EP_COMM_NULL: the process default).
+ *  With EP_ERRORS_RETURN gives back `error_class`; with EP_ERRORS_ARE_FATAL prints
+ *  "EPMPI fatal error in ep_lib::<call>: <why>" and aborts the job (EP_Abort). Any thread. */
+int fail(EP_Comm about, int error_class, const char *call, const char *why);
+
+/** The EPMPI handle of `comm` in `*handle`; for a null or host communicator reports
+ *  EP_ERR_COMM (see fail) into `*rc` and returns false. */
+bool endpoint(const MPI_Comm &comm, const char *call, EP_Comm *handle, int *rc);
+
+/** True for a host communicator (not an endpoint one, not null). */
+inline bool is_host(const MPI_Comm &comm) { return comm.ep_comm == EP_COMM_NULL && !comm.is_null(); }
+
+/** False with EP_ERR_ARG reported into `*rc` when the output pointer `p` (named `what`) is
+ *  NULL. */
+bool present(const void *p, const char *what, const char *call, EP_Comm about, int *rc);
+
+/** The EPMPI source rank of an ep_lib source argument: XIOS's wildcard literal -2 is
+ *  EP_ANY_SOURCE (whatever value EPMPI gives it), other values are ranks or EP_PROC_NULL. */
+int source(int rank);
+
+/** `call_ep(handle)` on the endpoint of `comm`: the error of a null or host communicator
+ *  (see endpoint) otherwise. */
+template <typename F> int on_endpoint(const MPI_Comm &comm, const char *call, F call_ep)
+{
+    EP_Comm h;
+    int rc;
+    return endpoint(comm, call, &h, &rc) ? call_ep(h) : rc;
+}
+
+/** on_endpoint, the required output pointer `out` (named `what`) checked first. */
+template <typename F> int on_endpoint(const MPI_Comm &comm, const void *out, const char *what, const char *call, F call_ep)
+{
+    EP_Comm h;
+    int rc;
+    return endpoint(comm, call, &h, &rc) && present(out, what, call, h, &rc) ? call_ep(h) : rc;
+}
+
+/** `rc`, and when it is EP_SUCCESS the communicator of `handle` in `*out`. */
+int adopt(int rc, EP_Comm handle, MPI_Comm *out);
+
+/** A call that makes a communicator: `call_ep(handle, &created)` on the endpoint of `comm`, then
+ *  `*out` (required, named `what`) becomes the communicator of `created`. */
+template <typename F> int creating(const MPI_Comm &comm, MPI_Comm *out, const char *what, const char *call, F call_ep)
+{
+    return on_endpoint(comm, out, what, call, [&](EP_Comm h) {
+        EP_Comm created = EP_COMM_NULL;
+        int rc = call_ep(h, &created);
+        return adopt(rc, created, out);
+    });
+}
+
+/** EPMPI's view of an optional status (NULL: EP_STATUS_IGNORE). */
+inline EP_Status *raw(MPI_Status *status) { return status; }
+
+/** Copies MPI_SOURCE and MPI_TAG into XIOS's ep_src and ep_tag (status may be NULL). Called
+ *  after every call that may fill the status: an untouched status keeps agreeing with itself. */
+void publish(MPI_Status *status);
+
+} // namespace detail
+} // namespace ep_lib
+
+#endif /* EPMPI_XIOS_DETAIL_HPP */
