@@ -11,6 +11,7 @@ typedef struct epmpi_host_rma_constants {
     MPI_Datatype aint;
     MPI_Op op_replace;
     MPI_Op op_no_op;
+    MPI_Op op_sum;
     int lock_exclusive;
     int lock_shared;
     int mode_nocheck;
@@ -40,6 +41,7 @@ void epmpi_host_rma_constants_get(epmpi_host_rma_constants *out)
     out->aint = MPI_AINT;
     out->op_replace = MPI_REPLACE;
     out->op_no_op = MPI_NO_OP;
+    out->op_sum = MPI_SUM;
     out->lock_exclusive = MPI_LOCK_EXCLUSIVE;
     out->lock_shared = MPI_LOCK_SHARED;
     out->mode_nocheck = MPI_MODE_NOCHECK;

@@ -36,7 +36,7 @@ static void ring_with_fence(EP_Comm comm)
     int me, size, left, right;
     ep_test_ring(comm, &me, &size, &left, &right);
     /* Heap memory: MPICH 4.0.2 over UCX loses one-sided updates of stack memory, in plain
-     * MPI too (NOTES.md). */
+     * MPI too (README, host limitations). */
     int *slots = malloc(2 * sizeof(int)), got = -1;
     slots[0] = -1;
     slots[1] = 1000 + me;
@@ -232,7 +232,7 @@ static void cas_mutex(EP_Comm comm)
 }
 
 /* Open MPI 4.1.4's UCX one-sided component crashes with a second region attached to a
- * dynamic window (plain MPI as well: "failed to unpack remote key", NOTES.md), so there
+ * dynamic window (plain MPI as well: "failed to unpack remote key", README host limitations), so there
  * each endpoint attaches one region; MPICH gets two. */
 #ifdef OPEN_MPI
 #define DYN_REGIONS 1
@@ -412,7 +412,7 @@ static void xios3_pattern(EP_Comm world)
 #ifdef OPEN_MPI
     /* Open MPI 4.1.4's UCX one-sided component fails ("failed to unpack remote key", then a
      * crash) when one process's threads use several dynamic windows towards other processes
-     * at once, in plain MPI too; left for a host workaround (NOTES.md). Run the pattern
+     * at once, in plain MPI too; left for a host workaround (README, host limitations). Run the pattern
      * where the host copes: one process, or one endpoint per process. */
     int wsize, most = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &wsize);

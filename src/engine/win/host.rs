@@ -16,6 +16,7 @@ pub struct HostRmaConstants {
     pub aint: sys::MPI_Datatype,
     pub op_replace: sys::MPI_Op,
     pub op_no_op: sys::MPI_Op,
+    pub op_sum: sys::MPI_Op,
     pub lock_exclusive: c_int,
     pub lock_shared: c_int,
     pub mode_nocheck: c_int,
