@@ -34,6 +34,15 @@
 !>   calls refuse it with `EP_ERR_BUFFER` (their buffer must stay in place until
 !>   completion); their buffers are `asynchronous`, so declare the actual arguments
 !>   `asynchronous` too.
+!> * Windows: handles are default integers (the C values), targets are endpoint ranks,
+!>   window sizes and target displacements `integer(MPI_ADDRESS_KIND)`; lock types and
+!>   assertions are the host's `use mpi` values (`MPI_LOCK_EXCLUSIVE`, `MPI_MODE_NOCHECK`,
+!>   combined with `ior`), of the kind `use mpi` gives them, mapped to C's inside.
+!>   `ep_win_allocate` returns a `type(c_ptr)` (map it with `c_f_pointer`). Window memory
+!>   and the buffers of one-sided operations are used after the call returns, so they must
+!>   be contiguous (sections get `EP_ERR_BUFFER`, through the window's error handler) and
+!>   are `asynchronous`: declare the actual arguments `asynchronous` too, and expose heap
+!>   memory (allocatable or pointer arrays).
 !>
 !> Thread safety: any OpenMP thread may call, each on its own endpoints, as in C. This module
 !> keeps no state: no saved or initialised locals, and every routine is `recursive` (the two
@@ -41,10 +50,11 @@
 !> compiler flags (-fopenmp or not). `EP_STATUS_IGNORE`/`EP_STATUSES_IGNORE` are module
 !> variables that are never read or written, only compared by address.
 module ep_mpi
-  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_ptr, c_null_ptr, c_null_char, &
+  use, intrinsic :: iso_c_binding, only: c_int, c_intptr_t, c_double, c_char, c_ptr, c_null_ptr, c_null_char, &
     c_loc, c_associated, c_f_pointer
   use mpi, only: MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_ADDRESS_KIND, &
-    MPI_COMM_TYPE_SHARED, MPI_UNDEFINED, MPI_COMM_NULL
+    MPI_COMM_TYPE_SHARED, MPI_UNDEFINED, MPI_LOCK_SHARED, MPI_LOCK_EXCLUSIVE, MPI_MODE_NOCHECK, &
+    MPI_MODE_NOSTORE, MPI_MODE_NOPUT, MPI_MODE_NOPRECEDE, MPI_MODE_NOSUCCEED, MPI_COMM_NULL
   use ep_mpi_c
   implicit none
   private
@@ -95,6 +105,12 @@ module ep_mpi
   !> Pass as the status array to ignore all statuses. Only its address is used.
   integer, public :: EP_STATUSES_IGNORE(EP_STATUS_SIZE, 1)
 
+  !> The host's lock types and assertions as `use mpi` has them, in the order the glue maps
+  !> them to C's (`f_rma` of ep_mpi_glue.c): lock shared, lock exclusive, MPI_MODE_NOCHECK,
+  !> MPI_MODE_NOSTORE, MPI_MODE_NOPUT, MPI_MODE_NOPRECEDE, MPI_MODE_NOSUCCEED.
+  integer(c_int), parameter :: rma_constants(7) = int([MPI_LOCK_SHARED, MPI_LOCK_EXCLUSIVE, &
+    MPI_MODE_NOCHECK, MPI_MODE_NOSTORE, MPI_MODE_NOPUT, MPI_MODE_NOPRECEDE, MPI_MODE_NOSUCCEED], c_int)
+
   ! ---- routines ----------------------------------------------------------------------------
 
   public :: ep_comm_create_endpoints, ep_comm_create_endpoint
@@ -111,7 +127,12 @@ module ep_mpi
   public :: ep_allgather, ep_allgatherv, ep_alltoall, ep_alltoallv, ep_reduce_scatter
   public :: ep_reduce_scatter_block, ep_scan, ep_exscan, ep_ibarrier, ep_ibcast
   public :: ep_error_string, ep_error_class, ep_abort, ep_wtime, ep_get_library_version
-  public :: ep_debug_live_handles
+  public :: ep_debug_live_handles, ep_debug_live_windows
+  public :: ep_win_create, ep_win_allocate, ep_win_create_dynamic, ep_win_attach, ep_win_detach, ep_win_free
+  public :: ep_win_fence, ep_win_lock, ep_win_unlock, ep_win_lock_all, ep_win_unlock_all
+  public :: ep_win_flush, ep_win_flush_all, ep_win_flush_local, ep_win_sync
+  public :: ep_put, ep_get, ep_rput, ep_rget, ep_accumulate, ep_get_accumulate, ep_fetch_and_op
+  public :: ep_compare_and_swap, ep_win_set_errhandler, ep_win_get_errhandler
 
 contains
 
@@ -1352,8 +1373,394 @@ contains
   end subroutine ep_ibcast
 
   ! ==========================================================================================
-  ! One-sided windows (issue 5): ep_win_create, ep_put, ... come here
+  ! One-sided windows (MPI 4.1 chapter 12): window handles are default integers (C values),
+  ! targets are endpoint ranks, sizes and displacements integer(MPI_ADDRESS_KIND)
   ! ==========================================================================================
+
+  !> Creates a window exposing `size` bytes of `base` on each endpoint (C: `EP_Win_create`;
+  !> MPI 4.1 section 12.2.1). Collective: every endpoint of the intracommunicator `comm` calls
+  !> it once with its own memory; `size` (bytes, integer(MPI_ADDRESS_KIND)) may be 0 and
+  !> differ between endpoints, as may `disp_unit` (bytes, > 0): a target displacement d
+  !> addresses byte d*disp_unit of the target's `base`. base: contiguous memory of any type
+  !> and rank that stays in place until `ep_win_free` (an allocatable or pointer array, not a
+  !> temporary); declare it `asynchronous` (or `volatile`), as it changes behind the
+  !> compiler's back. info: `use mpi` info. win (out): this endpoint's window handle.
+  !> Errors: EP_ERR_COMM, EP_ERR_SIZE (negative size), EP_ERR_DISP (disp_unit <= 0),
+  !> EP_ERR_BUFFER (non-contiguous section); host failures as EP_ERR_WIN.
+  recursive subroutine ep_win_create(base, size, disp_unit, info, comm, win, ierror)
+    type(*), dimension(..), asynchronous :: base
+    integer(MPI_ADDRESS_KIND), intent(in) :: size
+    integer, intent(in) :: disp_unit, comm
+    integer(mpi_kind), intent(in) :: info
+    integer, intent(out) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_win
+    c_win = EP_WIN_NULL
+    c_ierror = epmpi_f_win_create(base, int(size, c_intptr_t), c_arg(disp_unit), int(info, c_int), c_arg(comm), &
+      c_win)
+    win = int(c_win)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_create
+
+  !> Allocates `size` bytes on each endpoint and creates a window over them (C:
+  !> `EP_Win_allocate`; MPI 4.1 section 12.2.2, the `ISO_C_BINDING` form of
+  !> `MPI_Win_allocate`): `baseptr` (out, type(c_ptr)) is the address of this endpoint's
+  !> memory, to map with `c_f_pointer(baseptr, array, [n])`; it is freed by `ep_win_free`.
+  !> Arguments otherwise as `ep_win_create`. Errors: those of `ep_win_create`.
+  recursive subroutine ep_win_allocate(size, disp_unit, info, comm, baseptr, win, ierror)
+    integer(MPI_ADDRESS_KIND), intent(in) :: size
+    integer, intent(in) :: disp_unit, comm
+    integer(mpi_kind), intent(in) :: info
+    type(c_ptr), intent(out) :: baseptr
+    integer, intent(out) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_win
+    c_win = EP_WIN_NULL
+    baseptr = c_null_ptr
+    c_ierror = epmpi_f_win_allocate(int(size, c_intptr_t), c_arg(disp_unit), int(info, c_int), c_arg(comm), &
+      baseptr, c_win)
+    win = int(c_win)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_allocate
+
+  !> Creates a window with no memory yet (C: `EP_Win_create_dynamic`; MPI 4.1 section
+  !> 12.2.4): each endpoint then exposes regions with `ep_win_attach`; origins address them by
+  !> the host addresses of the target's regions (`MPI_Get_address`, `MPI_Aint_add`) as target
+  !> displacements (displacement unit 1). Collective like `ep_win_create`.
+  !> Errors: EP_ERR_COMM; host failures as EP_ERR_WIN.
+  recursive subroutine ep_win_create_dynamic(info, comm, win, ierror)
+    integer(mpi_kind), intent(in) :: info
+    integer, intent(in) :: comm
+    integer, intent(out) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_win
+    c_win = EP_WIN_NULL
+    c_ierror = epmpi_f_win_create_dynamic(int(info, c_int), c_arg(comm), c_win)
+    win = int(c_win)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_create_dynamic
+
+  !> Exposes `size` bytes (integer(MPI_ADDRESS_KIND)) of `base` in this endpoint's part of a
+  !> dynamic window (C: `EP_Win_attach`; MPI 4.1 section 12.2.4); local, several regions may
+  !> be attached. base: contiguous memory that stays in place until `ep_win_detach`
+  !> (asynchronous, as for `ep_win_create`). Errors: EP_ERR_WIN (not a dynamic window, host
+  !> refusal), EP_ERR_SIZE, EP_ERR_BUFFER (non-contiguous section).
+  recursive subroutine ep_win_attach(win, base, size, ierror)
+    integer, intent(in) :: win
+    type(*), dimension(..), asynchronous :: base
+    integer(MPI_ADDRESS_KIND), intent(in) :: size
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_win_attach(c_arg(win), base, int(size, c_intptr_t))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_attach
+
+  !> Withdraws the region attached at `base` (its first element) from a dynamic window (C:
+  !> `EP_Win_detach`; MPI 4.1 section 12.2.4). Errors: EP_ERR_WIN (not dynamic, region not
+  !> attached).
+  recursive subroutine ep_win_detach(win, base, ierror)
+    integer, intent(in) :: win
+    type(*), dimension(..), asynchronous :: base
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_win_detach(c_arg(win), base)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_detach
+
+  !> Frees this endpoint's window handle and sets `win` to EP_WIN_NULL (C: `EP_Win_free`; MPI
+  !> 4.1 section 12.2.5). Collective: returns once every endpoint of the window has called it;
+  !> `ep_win_allocate` memory goes then. Errors: EP_ERR_WIN (null or freed handle),
+  !> EP_ERR_RMA_SYNC (locks held: the handle stays valid).
+  recursive subroutine ep_win_free(win, ierror)
+    integer, intent(inout) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_win
+    c_win = c_arg(win)
+    c_ierror = c_ep_win_free(c_win)
+    win = int(c_win)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_free
+
+  !> Active-target synchronisation (C: `EP_Win_fence`; MPI 4.1 section 12.5.1): collective over
+  !> the window's endpoints; completes every operation since the previous fence and opens the
+  !> next epoch. assert: 0 or an `ior` of the host's `use mpi` MPI_MODE_* values (of the kind
+  !> `use mpi` gives them), mapped to C's. Errors: EP_ERR_WIN, EP_ERR_RMA_SYNC (inside a lock
+  !> epoch).
+  recursive subroutine ep_win_fence(assert, win, ierror)
+    integer(mpi_kind), intent(in) :: assert
+    integer, intent(in) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_win_fence(int(assert, c_int), c_arg(win), rma_constants)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_fence
+
+  !> Starts a passive-target epoch on endpoint `rank` (C: `EP_Win_lock`; MPI 4.1 section
+  !> 12.5.3); may block until granted. lock_type: the host's `use mpi` MPI_LOCK_SHARED or
+  !> MPI_LOCK_EXCLUSIVE (an exclusive lock excludes every other endpoint, of this process
+  !> too); assert 0 or MPI_MODE_NOCHECK; both of the kind `use mpi` gives them. EP_PROC_NULL
+  !> does nothing. Errors: EP_ERR_WIN, EP_ERR_RANK, EP_ERR_LOCKTYPE, EP_ERR_RMA_SYNC (already
+  !> locked, or inside `ep_win_lock_all`).
+  recursive subroutine ep_win_lock(lock_type, rank, assert, win, ierror)
+    integer(mpi_kind), intent(in) :: lock_type, assert
+    integer, intent(in) :: rank, win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_win_lock(int(lock_type, c_int), c_arg(rank), int(assert, c_int), c_arg(win), &
+      rma_constants)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_lock
+
+  !> Ends the passive-target epoch on `rank`: every operation this endpoint issued to it is
+  !> complete at origin and target (C: `EP_Win_unlock`; MPI 4.1 section 12.5.3).
+  !> Errors: EP_ERR_WIN, EP_ERR_RANK, EP_ERR_RMA_SYNC (not locked).
+  recursive subroutine ep_win_unlock(rank, win, ierror)
+    integer, intent(in) :: rank, win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_win_unlock(c_arg(rank), c_arg(win))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_unlock
+
+  !> Starts a shared passive-target epoch on every endpoint of the window (C:
+  !> `EP_Win_lock_all`; MPI 4.1 section 12.5.3). assert: 0 or MPI_MODE_NOCHECK, as in
+  !> `ep_win_lock`. Errors: EP_ERR_WIN, EP_ERR_RMA_SYNC (already in a lock epoch).
+  recursive subroutine ep_win_lock_all(assert, win, ierror)
+    integer(mpi_kind), intent(in) :: assert
+    integer, intent(in) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_win_lock_all(int(assert, c_int), c_arg(win), rma_constants)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_lock_all
+
+  !> Ends the `ep_win_lock_all` epoch (C: `EP_Win_unlock_all`; MPI 4.1 section 12.5.3).
+  !> Errors: EP_ERR_WIN, EP_ERR_RMA_SYNC (no lock_all).
+  recursive subroutine ep_win_unlock_all(win, ierror)
+    integer, intent(in) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_win_unlock_all(c_arg(win))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_unlock_all
+
+  !> Completes, at origin and target, every operation this endpoint issued to `rank`, inside
+  !> a lock or lock_all epoch on it (C: `EP_Win_flush`; MPI 4.1 section 12.5.4).
+  !> Errors: EP_ERR_WIN, EP_ERR_RANK, EP_ERR_RMA_SYNC.
+  recursive subroutine ep_win_flush(rank, win, ierror)
+    integer, intent(in) :: rank, win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_win_flush(c_arg(rank), c_arg(win))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_flush
+
+  !> `ep_win_flush` of every target this endpoint has locked (C: `EP_Win_flush_all`; MPI 4.1
+  !> section 12.5.4). Errors: EP_ERR_WIN.
+  recursive subroutine ep_win_flush_all(win, ierror)
+    integer, intent(in) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_win_flush_all(c_arg(win))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_flush_all
+
+  !> Completes at the origin (buffers reusable) the operations this endpoint issued to `rank`
+  !> (C: `EP_Win_flush_local`; MPI 4.1 section 12.5.4). Errors as `ep_win_flush`.
+  recursive subroutine ep_win_flush_local(rank, win, ierror)
+    integer, intent(in) :: rank, win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_win_flush_local(c_arg(rank), c_arg(win))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_flush_local
+
+  !> Synchronises the public and private copies of this endpoint's window memory, a full
+  !> memory barrier (C: `EP_Win_sync`; MPI 4.1 section 12.5.4). Errors: EP_ERR_WIN.
+  recursive subroutine ep_win_sync(win, ierror)
+    integer, intent(in) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_win_sync(c_arg(win))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_sync
+
+  !> Writes `origin_count` elements of `origin_datatype` from `origin_addr` into endpoint
+  !> `target_rank`'s window at displacement `target_disp` (integer(MPI_ADDRESS_KIND), in the
+  !> target's displacement units) as `target_count` elements of `target_datatype` (C:
+  !> `EP_Put`; MPI 4.1 section 12.3.1). Complete at the next fence, unlock or flush, until
+  !> which `origin_addr` (contiguous, asynchronous) must not change. EP_PROC_NULL does nothing.
+  !> Errors: EP_ERR_WIN, EP_ERR_RANK, EP_ERR_COUNT, EP_ERR_TYPE, EP_ERR_BUFFER (also for a
+  !> non-contiguous section), EP_ERR_DISP (negative displacement), EP_ERR_RMA_RANGE (past the
+  !> target's window), EP_ERR_RMA_SYNC (outside an access epoch on the target).
+  recursive subroutine ep_put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: origin_addr
+    integer, intent(in) :: origin_count, target_rank, target_count, win
+    integer(mpi_kind), intent(in) :: origin_datatype, target_datatype
+    integer(MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_put(origin_addr, c_arg(origin_count), int(origin_datatype, c_int), c_arg(target_rank), &
+      int(target_disp, c_intptr_t), c_arg(target_count), int(target_datatype, c_int), c_arg(win), MPI_BOTTOM)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_put
+
+  !> Reads `target_count` elements of `target_datatype` at `target_disp` of endpoint
+  !> `target_rank`'s window into `origin_addr` (contiguous, asynchronous) as `origin_count`
+  !> elements of `origin_datatype` (C: `EP_Get`; MPI 4.1 section 12.3.2); the data is there
+  !> after the next fence, unlock or flush. Errors as `ep_put`.
+  recursive subroutine ep_get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, ierror)
+    type(*), dimension(..), intent(inout), asynchronous :: origin_addr
+    integer, intent(in) :: origin_count, target_rank, target_count, win
+    integer(mpi_kind), intent(in) :: origin_datatype, target_datatype
+    integer(MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_get(origin_addr, c_arg(origin_count), int(origin_datatype, c_int), c_arg(target_rank), &
+      int(target_disp, c_intptr_t), c_arg(target_count), int(target_datatype, c_int), c_arg(win), MPI_BOTTOM)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_get
+
+  !> `ep_put` with a request, inside a passive-target epoch (C: `EP_Rput`; MPI 4.1 section
+  !> 12.3.5): completing `request` (out; `ep_wait`, `ep_test`...) makes `origin_addr` reusable;
+  !> the data is at the target after a flush or unlock. Errors as `ep_put`.
+  recursive subroutine ep_rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: origin_addr
+    integer, intent(in) :: origin_count, target_rank, target_count, win
+    integer(mpi_kind), intent(in) :: origin_datatype, target_datatype
+    integer(MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_rput(origin_addr, c_arg(origin_count), int(origin_datatype, c_int), c_arg(target_rank), &
+      int(target_disp, c_intptr_t), c_arg(target_count), int(target_datatype, c_int), c_arg(win), c_request, &
+      MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_rput
+
+  !> `ep_get` with a request (C: `EP_Rget`; MPI 4.1 section 12.3.5): the data is in
+  !> `origin_addr` once `request` (out) completes. Errors as `ep_put`.
+  recursive subroutine ep_rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, win, request, ierror)
+    type(*), dimension(..), intent(inout), asynchronous :: origin_addr
+    integer, intent(in) :: origin_count, target_rank, target_count, win
+    integer(mpi_kind), intent(in) :: origin_datatype, target_datatype
+    integer(MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_rget(origin_addr, c_arg(origin_count), int(origin_datatype, c_int), c_arg(target_rank), &
+      int(target_disp, c_intptr_t), c_arg(target_count), int(target_datatype, c_int), c_arg(win), c_request, &
+      MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_rget
+
+  !> Combines the origin data into the target with `op` (C: `EP_Accumulate`; MPI 4.1 section
+  !> 12.3.4): a predefined `use mpi` op (MPI_REPLACE included), element-wise atomic against
+  !> every other accumulate on the same memory, from endpoints of any process. Arguments
+  !> otherwise as `ep_put`. Errors: those of `ep_put`; EP_ERR_OP.
+  recursive subroutine ep_accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, op, win, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: origin_addr
+    integer, intent(in) :: origin_count, target_rank, target_count, win
+    integer(mpi_kind), intent(in) :: origin_datatype, target_datatype, op
+    integer(MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_accumulate(origin_addr, c_arg(origin_count), int(origin_datatype, c_int), &
+      c_arg(target_rank), int(target_disp, c_intptr_t), c_arg(target_count), int(target_datatype, c_int), &
+      int(op, c_int), c_arg(win), MPI_BOTTOM)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_accumulate
+
+  !> Fetches the target data into `result_addr` (`result_count` elements of
+  !> `result_datatype`), then accumulates the origin data into the target with `op`,
+  !> atomically (C: `EP_Get_accumulate`; MPI 4.1 section 12.3.4); MPI_NO_OP only fetches.
+  !> Both buffers contiguous and asynchronous; the result is there after the next fence,
+  !> unlock or flush. Errors as `ep_accumulate`.
+  recursive subroutine ep_get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, &
+      result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: origin_addr
+    type(*), dimension(..), intent(inout), asynchronous :: result_addr
+    integer, intent(in) :: origin_count, result_count, target_rank, target_count, win
+    integer(mpi_kind), intent(in) :: origin_datatype, result_datatype, target_datatype, op
+    integer(MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_get_accumulate(origin_addr, c_arg(origin_count), int(origin_datatype, c_int), &
+      result_addr, c_arg(result_count), int(result_datatype, c_int), c_arg(target_rank), &
+      int(target_disp, c_intptr_t), c_arg(target_count), int(target_datatype, c_int), int(op, c_int), &
+      c_arg(win), MPI_BOTTOM)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_get_accumulate
+
+  !> One-element `ep_get_accumulate` (C: `EP_Fetch_and_op`; MPI 4.1 section 12.3.4): the old
+  !> target element goes to `result_addr`, the target becomes `old op origin`. datatype: a
+  !> predefined `use mpi` type (MPI_INTEGER8, MPI_AINT for integer(MPI_ADDRESS_KIND)...);
+  !> op: MPI_SUM, MPI_REPLACE, MPI_NO_OP (origin not read) or another predefined op.
+  !> Errors as `ep_accumulate`.
+  recursive subroutine ep_fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win, &
+      ierror)
+    type(*), dimension(..), intent(in), asynchronous :: origin_addr
+    type(*), dimension(..), intent(inout), asynchronous :: result_addr
+    integer, intent(in) :: target_rank, win
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer(MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_fetch_and_op(origin_addr, result_addr, int(datatype, c_int), c_arg(target_rank), &
+      int(target_disp, c_intptr_t), int(op, c_int), c_arg(win), MPI_BOTTOM)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_fetch_and_op
+
+  !> Atomically replaces the target element with `origin_addr` if it equals `compare_addr`;
+  !> the old element goes to `result_addr` either way (C: `EP_Compare_and_swap`; MPI 4.1
+  !> section 12.3.4). datatype: a predefined integer, logical or byte type of `use mpi`.
+  !> Errors as `ep_put`.
+  recursive subroutine ep_compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, &
+      target_disp, win, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: origin_addr, compare_addr
+    type(*), dimension(..), intent(inout), asynchronous :: result_addr
+    integer, intent(in) :: target_rank, win
+    integer(mpi_kind), intent(in) :: datatype
+    integer(MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_compare_and_swap(origin_addr, compare_addr, result_addr, int(datatype, c_int), &
+      c_arg(target_rank), int(target_disp, c_intptr_t), c_arg(win), MPI_BOTTOM)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_compare_and_swap
+
+  !> Sets the error handler of this endpoint's window handle (C: `EP_Win_set_errhandler`; MPI
+  !> 4.1 section 9.3.2): EP_ERRORS_ARE_FATAL or EP_ERRORS_RETURN. A window starts with the
+  !> handler of the communicator endpoint that created it. Errors: EP_ERR_WIN, EP_ERR_ARG.
+  recursive subroutine ep_win_set_errhandler(win, errhandler, ierror)
+    integer, intent(in) :: win, errhandler
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_win_set_errhandler(c_arg(win), c_arg(errhandler))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_set_errhandler
+
+  !> Reads the error handler of a window handle (C: `EP_Win_get_errhandler`; MPI 4.1 section
+  !> 9.3.2). Errors: EP_ERR_WIN.
+  recursive subroutine ep_win_get_errhandler(win, errhandler, ierror)
+    integer, intent(in) :: win
+    integer, intent(out) :: errhandler
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_handler
+    c_handler = EP_ERRORS_ARE_FATAL
+    c_ierror = c_ep_win_get_errhandler(c_arg(win), c_handler)
+    errhandler = int(c_handler)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_get_errhandler
 
   ! ==========================================================================================
   ! Errors, abort, time, version (MPI 4.1 chapters 9 and 11)
@@ -1439,5 +1846,17 @@ contains
     messages = int(c_messages)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_debug_live_handles
+
+  !> Live window handles of this process, one per endpoint per window (C:
+  !> `EP_Debug_live_windows`; EPMPI extension, for leak checks).
+  recursive subroutine ep_debug_live_windows(windows, ierror)
+    integer, intent(out) :: windows
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_windows
+    c_windows = 0
+    c_ierror = c_ep_debug_live_windows(c_windows)
+    windows = int(c_windows)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_debug_live_windows
 
 end module ep_mpi

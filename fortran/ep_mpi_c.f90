@@ -9,7 +9,7 @@
 !>
 !> Private to EPMPI: use `ep_mpi`. Nothing here keeps state.
 module ep_mpi_c
-  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_char, c_ptr
+  use, intrinsic :: iso_c_binding, only: c_int, c_intptr_t, c_double, c_char, c_ptr
   use mpi, only: MPI_COMM_WORLD
   implicit none
   private
@@ -37,6 +37,12 @@ module ep_mpi_c
   public :: epmpi_f_ibarrier, epmpi_f_ibcast
   public :: c_ep_error_string, c_ep_error_class, c_ep_abort, c_ep_wtime
   public :: c_ep_get_library_version, c_ep_debug_live_handles
+  public :: epmpi_f_win_create, epmpi_f_win_allocate, epmpi_f_win_create_dynamic, epmpi_f_win_attach
+  public :: epmpi_f_win_detach, c_ep_win_free, epmpi_f_win_fence, epmpi_f_win_lock, c_ep_win_unlock
+  public :: epmpi_f_win_lock_all, c_ep_win_unlock_all, c_ep_win_flush, c_ep_win_flush_all
+  public :: c_ep_win_flush_local, c_ep_win_sync, epmpi_f_put, epmpi_f_get, epmpi_f_rput, epmpi_f_rget
+  public :: epmpi_f_accumulate, epmpi_f_get_accumulate, epmpi_f_fetch_and_op, epmpi_f_compare_and_swap
+  public :: c_ep_win_set_errhandler, c_ep_win_get_errhandler, c_ep_debug_live_windows
 
   interface
 
@@ -673,7 +679,234 @@ module ep_mpi_c
       integer(c_int) :: ierror
     end function epmpi_f_intercomm_merge
 
-    ! ---- one-sided windows (issue 5) come here -------------------------------------------
+    ! ---- one-sided windows --------------------------------------------------------------
+    ! Sizes and displacements are MPI_Aint (integer(c_intptr_t); the glue checks the size).
+    ! f_rma: the Fortran values of MPI_LOCK_SHARED, MPI_LOCK_EXCLUSIVE, MPI_MODE_NOCHECK,
+    ! MPI_MODE_NOSTORE, MPI_MODE_NOPUT, MPI_MODE_NOPRECEDE, MPI_MODE_NOSUCCEED, mapped to C's.
+
+    function epmpi_f_win_create(base, size, disp_unit, info, comm, win) bind(C, name="epmpi_f_win_create") &
+        result(ierror)
+      import :: c_int, c_intptr_t
+      type(*), dimension(..), asynchronous :: base
+      integer(c_intptr_t), value :: size
+      integer(c_int), value :: disp_unit, comm
+      integer(c_int), value :: info
+      integer(c_int), intent(inout) :: win
+      integer(c_int) :: ierror
+    end function epmpi_f_win_create
+
+    !> `baseptr` receives the address of the memory (a `void **` in C).
+    function epmpi_f_win_allocate(size, disp_unit, info, comm, baseptr, win) &
+        bind(C, name="epmpi_f_win_allocate") result(ierror)
+      import :: c_int, c_intptr_t, c_ptr
+      integer(c_intptr_t), value :: size
+      integer(c_int), value :: disp_unit, comm
+      integer(c_int), value :: info
+      type(c_ptr), intent(inout) :: baseptr
+      integer(c_int), intent(inout) :: win
+      integer(c_int) :: ierror
+    end function epmpi_f_win_allocate
+
+    function epmpi_f_win_create_dynamic(info, comm, win) bind(C, name="epmpi_f_win_create_dynamic") &
+        result(ierror)
+      import :: c_int
+      integer(c_int), value :: info
+      integer(c_int), value :: comm
+      integer(c_int), intent(inout) :: win
+      integer(c_int) :: ierror
+    end function epmpi_f_win_create_dynamic
+
+    function epmpi_f_win_attach(win, base, size) bind(C, name="epmpi_f_win_attach") result(ierror)
+      import :: c_int, c_intptr_t
+      integer(c_int), value :: win
+      type(*), dimension(..), asynchronous :: base
+      integer(c_intptr_t), value :: size
+      integer(c_int) :: ierror
+    end function epmpi_f_win_attach
+
+    function epmpi_f_win_detach(win, base) bind(C, name="epmpi_f_win_detach") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win
+      type(*), dimension(..), asynchronous :: base
+      integer(c_int) :: ierror
+    end function epmpi_f_win_detach
+
+    function c_ep_win_free(win) bind(C, name="EP_Win_free") result(ierror)
+      import :: c_int
+      integer(c_int), intent(inout) :: win
+      integer(c_int) :: ierror
+    end function c_ep_win_free
+
+    function epmpi_f_win_fence(assert, win, f_rma) bind(C, name="epmpi_f_win_fence") result(ierror)
+      import :: c_int
+      integer(c_int), value :: assert, win
+      integer(c_int), dimension(*), intent(in) :: f_rma
+      integer(c_int) :: ierror
+    end function epmpi_f_win_fence
+
+    function epmpi_f_win_lock(lock_type, rank, assert, win, f_rma) bind(C, name="epmpi_f_win_lock") &
+        result(ierror)
+      import :: c_int
+      integer(c_int), value :: lock_type, rank, assert, win
+      integer(c_int), dimension(*), intent(in) :: f_rma
+      integer(c_int) :: ierror
+    end function epmpi_f_win_lock
+
+    function c_ep_win_unlock(rank, win) bind(C, name="EP_Win_unlock") result(ierror)
+      import :: c_int
+      integer(c_int), value :: rank, win
+      integer(c_int) :: ierror
+    end function c_ep_win_unlock
+
+    function epmpi_f_win_lock_all(assert, win, f_rma) bind(C, name="epmpi_f_win_lock_all") result(ierror)
+      import :: c_int
+      integer(c_int), value :: assert, win
+      integer(c_int), dimension(*), intent(in) :: f_rma
+      integer(c_int) :: ierror
+    end function epmpi_f_win_lock_all
+
+    function c_ep_win_unlock_all(win) bind(C, name="EP_Win_unlock_all") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win
+      integer(c_int) :: ierror
+    end function c_ep_win_unlock_all
+
+    function c_ep_win_flush(rank, win) bind(C, name="EP_Win_flush") result(ierror)
+      import :: c_int
+      integer(c_int), value :: rank, win
+      integer(c_int) :: ierror
+    end function c_ep_win_flush
+
+    function c_ep_win_flush_all(win) bind(C, name="EP_Win_flush_all") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win
+      integer(c_int) :: ierror
+    end function c_ep_win_flush_all
+
+    function c_ep_win_flush_local(rank, win) bind(C, name="EP_Win_flush_local") result(ierror)
+      import :: c_int
+      integer(c_int), value :: rank, win
+      integer(c_int) :: ierror
+    end function c_ep_win_flush_local
+
+    function c_ep_win_sync(win) bind(C, name="EP_Win_sync") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win
+      integer(c_int) :: ierror
+    end function c_ep_win_sync
+
+    function epmpi_f_put(origin, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+        target_datatype, win, f_bottom) bind(C, name="epmpi_f_put") result(ierror)
+      import :: c_int, c_intptr_t
+      type(*), dimension(..), intent(in), asynchronous :: origin
+      integer(c_int), value :: origin_count, target_rank, target_count, win
+      integer(c_int), value :: origin_datatype, target_datatype
+      integer(c_intptr_t), value :: target_disp
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_put
+
+    function epmpi_f_get(origin, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+        target_datatype, win, f_bottom) bind(C, name="epmpi_f_get") result(ierror)
+      import :: c_int, c_intptr_t
+      type(*), dimension(..), intent(inout), asynchronous :: origin
+      integer(c_int), value :: origin_count, target_rank, target_count, win
+      integer(c_int), value :: origin_datatype, target_datatype
+      integer(c_intptr_t), value :: target_disp
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_get
+
+    function epmpi_f_rput(origin, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+        target_datatype, win, request, f_bottom) bind(C, name="epmpi_f_rput") result(ierror)
+      import :: c_int, c_intptr_t
+      type(*), dimension(..), intent(in), asynchronous :: origin
+      integer(c_int), value :: origin_count, target_rank, target_count, win
+      integer(c_int), value :: origin_datatype, target_datatype
+      integer(c_intptr_t), value :: target_disp
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_rput
+
+    function epmpi_f_rget(origin, origin_count, origin_datatype, target_rank, target_disp, target_count, &
+        target_datatype, win, request, f_bottom) bind(C, name="epmpi_f_rget") result(ierror)
+      import :: c_int, c_intptr_t
+      type(*), dimension(..), intent(inout), asynchronous :: origin
+      integer(c_int), value :: origin_count, target_rank, target_count, win
+      integer(c_int), value :: origin_datatype, target_datatype
+      integer(c_intptr_t), value :: target_disp
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_rget
+
+    function epmpi_f_accumulate(origin, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, op, win, f_bottom) bind(C, name="epmpi_f_accumulate") result(ierror)
+      import :: c_int, c_intptr_t
+      type(*), dimension(..), intent(in), asynchronous :: origin
+      integer(c_int), value :: origin_count, target_rank, target_count, win
+      integer(c_int), value :: origin_datatype, target_datatype, op
+      integer(c_intptr_t), value :: target_disp
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_accumulate
+
+    function epmpi_f_get_accumulate(origin, origin_count, origin_datatype, result, result_count, &
+        result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, f_bottom) &
+        bind(C, name="epmpi_f_get_accumulate") result(ierror)
+      import :: c_int, c_intptr_t
+      type(*), dimension(..), intent(in), asynchronous :: origin
+      type(*), dimension(..), intent(inout), asynchronous :: result
+      integer(c_int), value :: origin_count, result_count, target_rank, target_count, win
+      integer(c_int), value :: origin_datatype, result_datatype, target_datatype, op
+      integer(c_intptr_t), value :: target_disp
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_get_accumulate
+
+    function epmpi_f_fetch_and_op(origin, result, datatype, target_rank, target_disp, op, win, f_bottom) &
+        bind(C, name="epmpi_f_fetch_and_op") result(ierror)
+      import :: c_int, c_intptr_t
+      type(*), dimension(..), intent(in), asynchronous :: origin
+      type(*), dimension(..), intent(inout), asynchronous :: result
+      integer(c_int), value :: target_rank, win
+      integer(c_int), value :: datatype, op
+      integer(c_intptr_t), value :: target_disp
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_fetch_and_op
+
+    function epmpi_f_compare_and_swap(origin, compare, result, datatype, target_rank, target_disp, win, &
+        f_bottom) bind(C, name="epmpi_f_compare_and_swap") result(ierror)
+      import :: c_int, c_intptr_t
+      type(*), dimension(..), intent(in), asynchronous :: origin, compare
+      type(*), dimension(..), intent(inout), asynchronous :: result
+      integer(c_int), value :: target_rank, win
+      integer(c_int), value :: datatype
+      integer(c_intptr_t), value :: target_disp
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_compare_and_swap
+
+    function c_ep_win_set_errhandler(win, handler) bind(C, name="EP_Win_set_errhandler") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win, handler
+      integer(c_int) :: ierror
+    end function c_ep_win_set_errhandler
+
+    function c_ep_win_get_errhandler(win, handler) bind(C, name="EP_Win_get_errhandler") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win
+      integer(c_int), intent(inout) :: handler
+      integer(c_int) :: ierror
+    end function c_ep_win_get_errhandler
+
+    function c_ep_debug_live_windows(windows) bind(C, name="EP_Debug_live_windows") result(ierror)
+      import :: c_int
+      integer(c_int), intent(inout) :: windows
+      integer(c_int) :: ierror
+    end function c_ep_debug_live_windows
 
   end interface
 

@@ -12,14 +12,17 @@
  *    of Fortran's MPI_BOTTOM / MPI_IN_PLACE becomes C's, a non-contiguous section is copied
  *    into a contiguous temporary for blocking calls and refused for nonblocking ones;
  *  - accept count/displacement arrays of default Fortran integers of either size
- *    (`-fdefault-integer-8`).
+ *    (`-fdefault-integer-8`);
+ *  - map the Fortran values of MPI_LOCK_SHARED/EXCLUSIVE and MPI_MODE_* (passed by the module)
+ *    to C's, and refuse non-contiguous window memory and one-sided buffers (used after the
+ *    call returns, so a temporary copy cannot serve).
  * The addresses of Fortran's MPI_BOTTOM and MPI_IN_PLACE arrive as arguments of every call
  * (the module passes the `use mpi` variables by reference), so this file keeps no state.
  *
- * Errors found here (a non-contiguous buffer for a nonblocking call, no memory) go through
- * the error handler of the communicator concerned, as the library's own errors do: with
- * EP_ERRORS_RETURN the error class is returned, with EP_ERRORS_ARE_FATAL a message naming
- * the Fortran routine is printed and the job aborts.
+ * Errors found here (a non-contiguous buffer for a nonblocking or one-sided call, no memory)
+ * go through the error handler of the communicator or window concerned, as the library's own
+ * errors do: with EP_ERRORS_RETURN the error class is returned, with EP_ERRORS_ARE_FATAL a
+ * message naming the Fortran routine is printed and the job aborts.
  *
  * Transitional: until the collective and split functions (issue 3) are in include/ep_mpi.h,
  * compile with -DEPMPI_GLUE_WITHOUT_COLLECTIVES, and until the intercommunicator functions
@@ -30,6 +33,7 @@
 #include <ISO_Fortran_binding.h>
 #include <ep_mpi.h>
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,16 +46,10 @@ _Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not a C int on this
 /* Errors                                                                                   */
 /* ---------------------------------------------------------------------------------------- */
 
-/*
- * Reports an error found in the glue through the error handler of `comm` (EP_COMM_NULL: the
- * process default). Returns the code to give back to Fortran.
- */
-static int glue_error(EP_Comm comm, int cls, const char *routine, const char *why)
+/* Applies error handler `handler` to an error found in the glue: returns `cls` with
+ * EP_ERRORS_RETURN, prints and aborts otherwise. */
+static int handle_error(int handler, int cls, const char *routine, const char *why)
 {
-    int handler = EP_ERRORS_ARE_FATAL;
-    int rc = EP_Comm_get_errhandler(comm, &handler);
-    if (rc != EP_SUCCESS)
-        return rc; /* an invalid communicator: the library's handler has dealt with that */
     if (handler == EP_ERRORS_RETURN)
         return cls;
     fprintf(stderr, "EPMPI fatal error in %s: %s; aborting (set EP_ERRORS_RETURN to handle errors)\n",
@@ -68,6 +66,26 @@ static int glue_error(EP_Comm comm, int cls, const char *routine, const char *wh
         MPI_Abort(MPI_COMM_WORLD, cls);
     }
     abort();
+}
+
+/*
+ * Reports an error found in the glue through the error handler of `comm` (EP_COMM_NULL: the
+ * process default). Returns the code to give back to Fortran.
+ */
+static int glue_error(EP_Comm comm, int cls, const char *routine, const char *why)
+{
+    int handler = EP_ERRORS_ARE_FATAL;
+    int rc = EP_Comm_get_errhandler(comm, &handler);
+    /* An invalid communicator: the library's handler has dealt with that. */
+    return rc != EP_SUCCESS ? rc : handle_error(handler, cls, routine, why);
+}
+
+/* As glue_error, through the error handler of window `win`. */
+static int glue_win_error(EP_Win win, int cls, const char *routine, const char *why)
+{
+    int handler = EP_ERRORS_ARE_FATAL;
+    int rc = EP_Win_get_errhandler(win, &handler);
+    return rc != EP_SUCCESS ? rc : handle_error(handler, cls, routine, why);
 }
 
 /*
@@ -850,4 +868,206 @@ int epmpi_f_intercomm_merge(EP_Comm intercomm, int high, EP_Comm *newintracomm)
 
 #endif /* EPMPI_GLUE_WITHOUT_INTERCOMM */
 
-/* One-sided windows (issue 5) come here. */
+/* ---------------------------------------------------------------------------------------- */
+/* One-sided windows (issue 5)                                                              */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Sizes and displacements arrive as integer(c_intptr_t), the module's conversion of
+ * integer(MPI_ADDRESS_KIND). */
+_Static_assert(sizeof(MPI_Aint) == sizeof(intptr_t), "MPI_Aint is not the size of intptr_t on this MPI");
+
+/* The host's lock types and MPI_MODE_* assertion bits as C has them, in the order of the
+ * Fortran values the module passes as `f_rma` (its `rma_constants`): lock shared, lock
+ * exclusive, then the modes. Both MPIs of NOTES.md give Fortran and C the same values
+ * (MPICH 235/234 and 1024..16384, Open MPI 2/1 and 1..16); the conversion costs nothing
+ * and keeps a host where they differ right. */
+enum { F_LOCK_SHARED, F_LOCK_EXCLUSIVE, F_FIRST_MODE, N_RMA_CONSTANTS = F_FIRST_MODE + 5 };
+static const int c_modes[N_RMA_CONSTANTS - F_FIRST_MODE] = {
+    MPI_MODE_NOCHECK, MPI_MODE_NOSTORE, MPI_MODE_NOPUT, MPI_MODE_NOPRECEDE, MPI_MODE_NOSUCCEED};
+
+/* A Fortran assertion (an ior of `use mpi` MPI_MODE_* values, or 0) as C bits; bits that
+ * are no mode pass unchanged, for the library to judge. */
+static int c_assert(int f_assert, const int *f_rma)
+{
+    int c = 0;
+    for (int i = 0; i < N_RMA_CONSTANTS - F_FIRST_MODE; i++) {
+        int f_bit = f_rma[F_FIRST_MODE + i];
+        if ((f_assert & f_bit) == f_bit) {
+            c |= c_modes[i];
+            f_assert &= ~f_bit;
+        }
+    }
+    return c | f_assert;
+}
+
+/* A Fortran lock type as C's; other values pass unchanged (EP_ERR_LOCKTYPE). */
+static int c_lock_type(int f_lock_type, const int *f_rma)
+{
+    if (f_lock_type == f_rma[F_LOCK_SHARED])
+        return MPI_LOCK_SHARED;
+    if (f_lock_type == f_rma[F_LOCK_EXCLUSIVE])
+        return MPI_LOCK_EXCLUSIVE;
+    return f_lock_type;
+}
+
+static const char rma_noncontiguous[] =
+    "the buffer is a non-contiguous array section; window memory and the buffers of one-sided "
+    "operations are used after the call returns (until the next synchronisation) and must be "
+    "contiguous memory that stays in place (pass a contiguous array)";
+
+/*
+ * The address of window memory or of a one-sided operation's buffer: Fortran's MPI_BOTTOM
+ * (`f_bottom`, NULL where the call takes none) becomes C's. Returns 0 for a non-contiguous
+ * section: the memory is used after the call returns, so a temporary copy cannot serve.
+ */
+static int rma_addr(void **addr, const CFI_cdesc_t *d, const void *f_bottom)
+{
+    if (d->base_addr != NULL && d->base_addr == f_bottom) {
+        *addr = MPI_BOTTOM;
+        return 1;
+    }
+    *addr = d->base_addr;
+    return CFI_is_contiguous(d);
+}
+
+int epmpi_f_win_create(CFI_cdesc_t *base, MPI_Aint size, int disp_unit, MPI_Fint info, EP_Comm comm, EP_Win *win)
+{
+    void *b;
+    if (!rma_addr(&b, base, NULL))
+        return glue_error(comm, EP_ERR_BUFFER, "ep_win_create", rma_noncontiguous);
+    return EP_Win_create(b, size, disp_unit, MPI_Info_f2c(info), comm, win);
+}
+
+int epmpi_f_win_allocate(MPI_Aint size, int disp_unit, MPI_Fint info, EP_Comm comm, void **baseptr, EP_Win *win)
+{
+    return EP_Win_allocate(size, disp_unit, MPI_Info_f2c(info), comm, baseptr, win);
+}
+
+int epmpi_f_win_create_dynamic(MPI_Fint info, EP_Comm comm, EP_Win *win)
+{
+    return EP_Win_create_dynamic(MPI_Info_f2c(info), comm, win);
+}
+
+int epmpi_f_win_attach(EP_Win win, CFI_cdesc_t *base, MPI_Aint size)
+{
+    void *b;
+    if (!rma_addr(&b, base, NULL))
+        return glue_win_error(win, EP_ERR_BUFFER, "ep_win_attach", rma_noncontiguous);
+    return EP_Win_attach(win, b, size);
+}
+
+/* Only the address counts: the region attached at the first element of `base`. */
+int epmpi_f_win_detach(EP_Win win, CFI_cdesc_t *base)
+{
+    return EP_Win_detach(win, base->base_addr);
+}
+
+int epmpi_f_win_fence(int assert, EP_Win win, const int *f_rma)
+{
+    return EP_Win_fence(c_assert(assert, f_rma), win);
+}
+
+int epmpi_f_win_lock(int lock_type, int rank, int assert, EP_Win win, const int *f_rma)
+{
+    return EP_Win_lock(c_lock_type(lock_type, f_rma), rank, c_assert(assert, f_rma), win);
+}
+
+int epmpi_f_win_lock_all(int assert, EP_Win win, const int *f_rma)
+{
+    return EP_Win_lock_all(c_assert(assert, f_rma), win);
+}
+
+/* The shape of Put, Get, Rput, Rget. */
+enum transfer { T_PUT, T_GET, T_RPUT, T_RGET };
+
+static int transfer(enum transfer kind, CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count, MPI_Fint target_datatype, EP_Win win,
+                    EP_Request *request, const void *f_bottom, const char *routine)
+{
+    void *o;
+    if (!rma_addr(&o, origin, f_bottom))
+        return glue_win_error(win, EP_ERR_BUFFER, routine, rma_noncontiguous);
+    MPI_Datatype ot = MPI_Type_f2c(origin_datatype), tt = MPI_Type_f2c(target_datatype);
+    switch (kind) {
+    case T_PUT:
+        return EP_Put(o, origin_count, ot, target_rank, target_disp, target_count, tt, win);
+    case T_GET:
+        return EP_Get(o, origin_count, ot, target_rank, target_disp, target_count, tt, win);
+    case T_RPUT:
+        return EP_Rput(o, origin_count, ot, target_rank, target_disp, target_count, tt, win, request);
+    case T_RGET:
+        return EP_Rget(o, origin_count, ot, target_rank, target_disp, target_count, tt, win, request);
+    }
+    return EP_ERR_INTERN;
+}
+
+int epmpi_f_put(CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype, int target_rank,
+                MPI_Aint target_disp, int target_count, MPI_Fint target_datatype, EP_Win win, const void *f_bottom)
+{
+    return transfer(T_PUT, origin, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, win, NULL, f_bottom, "ep_put");
+}
+
+int epmpi_f_get(CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype, int target_rank,
+                MPI_Aint target_disp, int target_count, MPI_Fint target_datatype, EP_Win win, const void *f_bottom)
+{
+    return transfer(T_GET, origin, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, win, NULL, f_bottom, "ep_get");
+}
+
+int epmpi_f_rput(CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype, int target_rank,
+                 MPI_Aint target_disp, int target_count, MPI_Fint target_datatype, EP_Win win, EP_Request *request,
+                 const void *f_bottom)
+{
+    return transfer(T_RPUT, origin, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, win, request, f_bottom, "ep_rput");
+}
+
+int epmpi_f_rget(CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype, int target_rank,
+                 MPI_Aint target_disp, int target_count, MPI_Fint target_datatype, EP_Win win, EP_Request *request,
+                 const void *f_bottom)
+{
+    return transfer(T_RGET, origin, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                    target_datatype, win, request, f_bottom, "ep_rget");
+}
+
+int epmpi_f_accumulate(CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype, int target_rank,
+                       MPI_Aint target_disp, int target_count, MPI_Fint target_datatype, MPI_Fint op, EP_Win win,
+                       const void *f_bottom)
+{
+    void *o;
+    if (!rma_addr(&o, origin, f_bottom))
+        return glue_win_error(win, EP_ERR_BUFFER, "ep_accumulate", rma_noncontiguous);
+    return EP_Accumulate(o, origin_count, MPI_Type_f2c(origin_datatype), target_rank, target_disp, target_count,
+                         MPI_Type_f2c(target_datatype), MPI_Op_f2c(op), win);
+}
+
+int epmpi_f_get_accumulate(CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype, CFI_cdesc_t *result,
+                           int result_count, MPI_Fint result_datatype, int target_rank, MPI_Aint target_disp,
+                           int target_count, MPI_Fint target_datatype, MPI_Fint op, EP_Win win, const void *f_bottom)
+{
+    void *o, *r;
+    if (!rma_addr(&o, origin, f_bottom) || !rma_addr(&r, result, f_bottom))
+        return glue_win_error(win, EP_ERR_BUFFER, "ep_get_accumulate", rma_noncontiguous);
+    return EP_Get_accumulate(o, origin_count, MPI_Type_f2c(origin_datatype), r, result_count,
+                             MPI_Type_f2c(result_datatype), target_rank, target_disp, target_count,
+                             MPI_Type_f2c(target_datatype), MPI_Op_f2c(op), win);
+}
+
+int epmpi_f_fetch_and_op(CFI_cdesc_t *origin, CFI_cdesc_t *result, MPI_Fint datatype, int target_rank,
+                         MPI_Aint target_disp, MPI_Fint op, EP_Win win, const void *f_bottom)
+{
+    void *o, *r;
+    if (!rma_addr(&o, origin, f_bottom) || !rma_addr(&r, result, f_bottom))
+        return glue_win_error(win, EP_ERR_BUFFER, "ep_fetch_and_op", rma_noncontiguous);
+    return EP_Fetch_and_op(o, r, MPI_Type_f2c(datatype), target_rank, target_disp, MPI_Op_f2c(op), win);
+}
+
+int epmpi_f_compare_and_swap(CFI_cdesc_t *origin, CFI_cdesc_t *compare, CFI_cdesc_t *result, MPI_Fint datatype,
+                             int target_rank, MPI_Aint target_disp, EP_Win win, const void *f_bottom)
+{
+    void *o, *c, *r;
+    if (!rma_addr(&o, origin, f_bottom) || !rma_addr(&c, compare, f_bottom) || !rma_addr(&r, result, f_bottom))
+        return glue_win_error(win, EP_ERR_BUFFER, "ep_compare_and_swap", rma_noncontiguous);
+    return EP_Compare_and_swap(o, c, r, MPI_Type_f2c(datatype), target_rank, target_disp, win);
+}

@@ -221,6 +221,18 @@ fn xios_startup() {
     fortran_test("xios_startup", Kinds::Default);
 }
 
+/// One-sided windows: ticket counter, fence ring, passive target, dynamic window, errors.
+#[test]
+fn win() {
+    fortran_test("win", Kinds::Default);
+}
+
+/// The same with 8-byte default kinds (the program's integers are MPI_INTEGER8 then).
+#[test]
+fn win_default_integer_8_real_8() {
+    fortran_test("win", Kinds::Eight);
+}
+
 /// The module builds cleanly without OpenMP too (a CMake project may compile it so).
 #[test]
 fn module_is_clean_without_openmp() {

@@ -277,6 +277,8 @@ static void dynamic_regions(EP_Comm comm)
     CHECK_OK(EP_Barrier(comm));
     for (int k = 0; k < DYN_REGIONS; k++)
         CHECK_OK(EP_Win_detach(win, reg[k]));
+    CHECK_OK(EP_Win_set_errhandler(win, EP_ERRORS_RETURN));
+    CHECK_CLASS(EP_Win_detach(win, reg[0]), EP_ERR_WIN); /* no longer attached */
     CHECK_OK(EP_Win_free(&win));
     for (int k = 0; k < DYN_REGIONS; k++)
         MPI_Free_mem(reg[k]);

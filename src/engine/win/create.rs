@@ -61,6 +61,7 @@ pub fn create(ep: &Endpoint, flavor: WinFlavor, base: *mut c_void, size: i64, di
         rank: ep.rank,
         base: bases[ep.local as usize],
         epochs: Mutex::new(Default::default()),
+        attached: Mutex::new(Vec::new()),
         errhandler: AtomicI32::new(ep.errhandler()),
     })
 }

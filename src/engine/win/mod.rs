@@ -75,6 +75,8 @@ pub struct WinEndpoint {
     /// Memory this endpoint exposes (`EP_Win_allocate` returns it; the base attribute).
     pub base: host::SendPtr,
     pub epochs: Mutex<Epochs>,
+    /// Regions this endpoint attached to a dynamic window (start addresses).
+    pub attached: Mutex<Vec<usize>>,
     pub errhandler: AtomicI32,
 }
 

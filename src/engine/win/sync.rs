@@ -169,7 +169,9 @@ impl WinEndpoint {
             return Err(ep_err!(ERR_BUFFER, "base is NULL with size {size}"));
         }
         let _one_at_a_time = DYNAMIC_SERIAL.lock();
-        check_rma(unsafe { sys::MPI_Win_attach(self.my_win().0, base, size as sys::MPI_Aint) }, "MPI_Win_attach")
+        check_rma(unsafe { sys::MPI_Win_attach(self.my_win().0, base, size as sys::MPI_Aint) }, "MPI_Win_attach")?;
+        self.attached.lock().push(base as usize);
+        Ok(())
     }
 
     /// `EP_Win_detach`: withdraws a region attached by this endpoint.
@@ -178,8 +180,15 @@ impl WinEndpoint {
         if base.is_null() {
             return Err(ep_err!(ERR_ARG, "base is NULL"));
         }
+        // Hosts differ on a region that is not attached (MPICH returns success): check here.
+        let mut attached = self.attached.lock();
+        let Some(at) = attached.iter().position(|&a| a == base as usize) else {
+            return Err(ep_err!(ERR_WIN, "no region attached by this endpoint starts at {base:p}"));
+        };
         let _one_at_a_time = DYNAMIC_SERIAL.lock();
-        check_rma(unsafe { sys::MPI_Win_detach(self.my_win().0, base) }, "MPI_Win_detach")
+        check_rma(unsafe { sys::MPI_Win_detach(self.my_win().0, base) }, "MPI_Win_detach")?;
+        attached.swap_remove(at);
+        Ok(())
     }
 
     fn check_dynamic(&self) -> EpResult<()> {
