@@ -61,6 +61,9 @@ module ep_mpi
   integer, parameter, public :: EP_ANY_TAG = -1
   !> Null peer: sends to it do nothing, receives from it complete at once.
   integer, parameter, public :: EP_PROC_NULL = -1
+  !> Root argument of an intercommunicator collective at its root (MPI's MPI_ROOT); the
+  !> root group's other endpoints pass EP_PROC_NULL, the remote group the root's rank.
+  integer, parameter, public :: EP_ROOT = -3
   !> Undefined value (`ep_get_count` of a partial element, `ep_waitany` with no active request).
   integer, parameter, public :: EP_UNDEFINED = -32766
   !> Room for the longest error string (`character(len=EP_MAX_ERROR_STRING)`).

@@ -57,6 +57,9 @@ pub struct CommShared {
     pub nb_collectives: Mutex<HashMap<u64, Arc<coll::nonblocking::Instance>>>,
     /// Distinguishes communicators (`EP_Comm_compare` says IDENT only for the same one).
     pub serial: u64,
+    /// Intercommunicators: what their collectives other than the barrier run on, built by
+    /// the first of them (see [`coll::inter`]).
+    pub(crate) inter_coll: std::sync::OnceLock<EpResult<Arc<coll::inter::Groups>>>,
     next_data_tag: AtomicU32,
     data_tag_modulus: u32,
 }
@@ -113,6 +116,7 @@ impl CommShared {
             board: Board::new(local_count),
             nb_collectives: Mutex::new(HashMap::new()),
             serial: COMM_SERIAL.fetch_add(1, Ordering::Relaxed),
+            inter_coll: std::sync::OnceLock::new(),
             next_data_tag: AtomicU32::new(0),
             data_tag_modulus: (tag_ub as u32).saturating_add(1),
         })
