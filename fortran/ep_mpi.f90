@@ -1054,8 +1054,10 @@ contains
   end subroutine ep_barrier
 
   !> Broadcasts `count` elements of `datatype` in `buffer` from rank `root` to every endpoint
-  !> (C: `EP_Bcast`; MPI 4.1 section 6.4). Errors: EP_ERR_COMM, EP_ERR_ROOT, EP_ERR_COUNT,
-  !> EP_ERR_TYPE, EP_ERR_BUFFER.
+  !> (C: `EP_Bcast`; MPI 4.1 section 6.4). On an intercommunicator the root passes EP_ROOT,
+  !> the rest of its group EP_PROC_NULL, the other group the root's rank (MPI 4.1 section
+  !> 6.2.2). Errors: EP_ERR_COMM, EP_ERR_ROOT, EP_ERR_COUNT, EP_ERR_TYPE, EP_ERR_BUFFER,
+  !> EP_ERR_TRUNCATE.
   recursive subroutine ep_bcast(buffer, count, datatype, root, comm, ierror)
     type(*), dimension(..), intent(inout) :: buffer
     integer, intent(in) :: count, root, comm
@@ -1085,8 +1087,9 @@ contains
   end subroutine ep_reduce
 
   !> Combines `count` elements of every endpoint with `op`; every endpoint gets the result in
-  !> `recvbuf` (C: `EP_Allreduce`; MPI 4.1 section 6.9.6). `sendbuf` may be MPI_IN_PLACE.
-  !> Errors as `ep_reduce`.
+  !> `recvbuf` (C: `EP_Allreduce`; MPI 4.1 section 6.9.6). `sendbuf` may be MPI_IN_PLACE on
+  !> an intracommunicator; on an intercommunicator each group gets the other group's
+  !> reduction (MPI_IN_PLACE is EP_ERR_BUFFER there). Errors as `ep_reduce`.
   recursive subroutine ep_allreduce(sendbuf, recvbuf, count, datatype, op, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
     type(*), dimension(..), intent(inout) :: recvbuf
