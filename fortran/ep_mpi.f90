@@ -71,6 +71,9 @@ module ep_mpi
   integer, parameter, public :: EP_ANY_TAG = -1
   !> Null peer: sends to it do nothing, receives from it complete at once.
   integer, parameter, public :: EP_PROC_NULL = -1
+  !> Root argument of an intercommunicator collective at its root (MPI's MPI_ROOT); the
+  !> root group's other endpoints pass EP_PROC_NULL, the remote group the root's rank.
+  integer, parameter, public :: EP_ROOT = -3
   !> Undefined value (`ep_get_count` of a partial element, `ep_waitany` with no active request).
   integer, parameter, public :: EP_UNDEFINED = -32766
   !> Room for the longest error string (`character(len=EP_MAX_ERROR_STRING)`).
@@ -1096,8 +1099,10 @@ contains
   end subroutine ep_barrier
 
   !> Broadcasts `count` elements of `datatype` in `buffer` from rank `root` to every endpoint
-  !> (C: `EP_Bcast`; MPI 4.1 section 6.4). Errors: EP_ERR_COMM, EP_ERR_ROOT, EP_ERR_COUNT,
-  !> EP_ERR_TYPE, EP_ERR_BUFFER.
+  !> (C: `EP_Bcast`; MPI 4.1 section 6.4). On an intercommunicator the root passes EP_ROOT,
+  !> the rest of its group EP_PROC_NULL, the other group the root's rank (MPI 4.1 section
+  !> 6.2.2). Errors: EP_ERR_COMM, EP_ERR_ROOT, EP_ERR_COUNT, EP_ERR_TYPE, EP_ERR_BUFFER,
+  !> EP_ERR_TRUNCATE.
   recursive subroutine ep_bcast(buffer, count, datatype, root, comm, ierror)
     type(*), dimension(..), intent(inout) :: buffer
     integer, intent(in) :: count, root, comm
@@ -1127,8 +1132,9 @@ contains
   end subroutine ep_reduce
 
   !> Combines `count` elements of every endpoint with `op`; every endpoint gets the result in
-  !> `recvbuf` (C: `EP_Allreduce`; MPI 4.1 section 6.9.6). `sendbuf` may be MPI_IN_PLACE.
-  !> Errors as `ep_reduce`.
+  !> `recvbuf` (C: `EP_Allreduce`; MPI 4.1 section 6.9.6). `sendbuf` may be MPI_IN_PLACE on
+  !> an intracommunicator; on an intercommunicator each group gets the other group's
+  !> reduction (MPI_IN_PLACE is EP_ERR_BUFFER there). Errors as `ep_reduce`.
   recursive subroutine ep_allreduce(sendbuf, recvbuf, count, datatype, op, comm, ierror)
     type(*), dimension(..), intent(in) :: sendbuf
     type(*), dimension(..), intent(inout) :: recvbuf

@@ -40,6 +40,13 @@
 #define EP_PROC_NULL -1
 
 /**
+ * Root argument of an intercommunicator collective at its root endpoint (the root group's
+ * other endpoints pass `EP_PROC_NULL`, the remote group the root's rank); MPI's `MPI_ROOT`
+ * (MPI 4.1 section 6.2.2). Intracommunicator collectives refuse it with `EP_ERR_ROOT`.
+ */
+#define EP_ROOT -3
+
+/**
  * Undefined value (`EP_Get_count` of a partial element, `EP_Waitany` with no active request).
  */
 #define EP_UNDEFINED -32766
@@ -318,6 +325,19 @@ int EP_Barrier(EP_Comm comm);
 /**
  * Broadcasts `count` elements of `datatype` in `buf` from rank `root` to every endpoint
  * (MPI 4.1 section 6.4). Endpoints may use different datatypes with the same type signature.
+ *
+ * On an intercommunicator (MPI 4.1 sections 6.2.2 and 6.4) the data goes from the root to
+ * every endpoint of the other group: the root passes `root = EP_ROOT`, the other endpoints
+ * of its group `EP_PROC_NULL` (their `buf`, `count`, `datatype` are not used; they return at
+ * once, except that the first collective on an intercommunicator waits for the process's
+ * other endpoints of it), the endpoints of the other group the root's rank in the root's
+ * group.
+ *
+ * Errors: `EP_ERR_COMM`, `EP_ERR_ROOT` (intracommunicator: root outside `0..size`;
+ * intercommunicator: none of `EP_ROOT`, `EP_PROC_NULL`, `0..remote_size`), `EP_ERR_COUNT`,
+ * `EP_ERR_TYPE`, `EP_ERR_BUFFER` (NULL with data, or `MPI_IN_PLACE`), `EP_ERR_TRUNCATE`
+ * (type signature differing from the root's). Thread safety: one call per endpoint, all
+ * endpoints concurrently.
  */
 int EP_Bcast(void *buf, int count, MPI_Datatype datatype, int root, EP_Comm comm);
 
@@ -337,7 +357,18 @@ int EP_Reduce(const void *sendbuf,
 
 /**
  * Combines `count` elements from every endpoint with `op`; every endpoint gets the result
- * in `recvbuf` (MPI 4.1 section 6.9.6). `sendbuf` may be `MPI_IN_PLACE`.
+ * in `recvbuf` (MPI 4.1 section 6.9.6), in rank order for non-commutative ops. `sendbuf`
+ * may be `MPI_IN_PLACE` on an intracommunicator (input taken from `recvbuf`).
+ *
+ * On an intercommunicator each endpoint gets the reduction of the other group's inputs (in
+ * that group's rank order); `MPI_IN_PLACE` is not allowed there (MPI defines the in-place
+ * option for intracommunicators only), `count` and the type signature are the same in both
+ * groups.
+ *
+ * Errors: `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_OP`, `EP_ERR_BUFFER` (NULL
+ * with data, `MPI_IN_PLACE` as `recvbuf`, or on an intercommunicator as `sendbuf`),
+ * `EP_ERR_TRUNCATE` (intercommunicator: type signatures of the groups differ). Thread
+ * safety: one call per endpoint, all endpoints concurrently.
  */
 int EP_Allreduce(const void *sendbuf,
                  void *recvbuf,

@@ -36,6 +36,7 @@ pub struct HostConstants {
     pub thread_multiple: c_int,
     pub success: c_int,
     pub comm_type_shared: c_int,
+    pub root: c_int,
 }
 
 // SAFETY: the struct holds immutable handle values and addresses of host globals.

@@ -34,6 +34,7 @@ typedef struct epmpi_host_constants {
     int thread_multiple;
     int success;
     int comm_type_shared;
+    int root;
 } epmpi_host_constants;
 
 void epmpi_host_constants_get(epmpi_host_constants *out)
@@ -62,6 +63,7 @@ void epmpi_host_constants_get(epmpi_host_constants *out)
     out->thread_multiple = MPI_THREAD_MULTIPLE;
     out->success = MPI_SUCCESS;
     out->comm_type_shared = MPI_COMM_TYPE_SHARED;
+    out->root = MPI_ROOT;
 }
 
 /*

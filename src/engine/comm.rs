@@ -1,10 +1,12 @@
 //! Endpoint communicators: the state shared by a process's endpoints of one communicator,
 //! the endpoint objects behind `EP_Comm` handles, creation (array and team forms) and dup.
 //!
-//! Each communicator owns two host communicators over the processes that have endpoints in
-//! it: `host` carries headers and eager messages (host tag = destination local index),
-//! `host_data` carries rendezvous payloads (host tags from a per-communicator counter). Their
-//! own contexts keep communicators apart, as MPI contexts do.
+//! Each communicator owns a host communicator over the processes that have endpoints in it,
+//! whose own context keeps communicators apart, as MPI contexts do. It carries headers and
+//! eager messages (host tag = destination local index) and rendezvous payloads (host tags
+//! from a per-communicator counter, above every local index of every process, so payloads
+//! never match the pre-posted header receives). Only a host whose tag range is too small for
+//! that gets a second host communicator for payloads.
 
 use super::coll::{self, board::Board};
 use super::meeting::Meeting;
@@ -24,6 +26,10 @@ use std::sync::Arc;
 /// the real bound is the host's tag range (one host tag per local index), checked too.
 pub(crate) const MAX_ENDPOINTS_PER_PROCESS: i32 = 1 << 16;
 
+/// Payloads share the header communicator when the host has at least this many tags above
+/// the header tags (Open MPI and MPICH have hundreds of millions).
+pub(crate) const MIN_DATA_TAGS: u32 = 1 << 20;
+
 /// The kind of communicator, reported by the `EP_COMM_FLAVOR` attribute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flavor {
@@ -33,6 +39,8 @@ pub enum Flavor {
 /// State shared by all endpoints of one communicator in this process.
 pub struct CommShared {
     pub host: HostComm,
+    /// Where rendezvous payloads travel: `host` itself, or its duplicate when the host's tag
+    /// range is small (see [`CommShared::next_data_tag`]).
     pub host_data: HostComm,
     /// Rank of this process in `host`.
     pub my_proc: u32,
@@ -57,7 +65,12 @@ pub struct CommShared {
     pub nb_collectives: Mutex<HashMap<u64, Arc<coll::nonblocking::Instance>>>,
     /// Distinguishes communicators (`EP_Comm_compare` says IDENT only for the same one).
     pub serial: u64,
+    /// Intercommunicators: what their collectives other than the barrier run on, built by
+    /// the first of them (see [`coll::inter`]).
+    pub(crate) inter_coll: std::sync::OnceLock<EpResult<Arc<coll::inter::Groups>>>,
     next_data_tag: AtomicU32,
+    /// Payload tags are `data_tag_base + (counter % data_tag_modulus)`.
+    data_tag_base: u32,
     data_tag_modulus: u32,
 }
 
@@ -77,7 +90,9 @@ impl Drop for CommShared {
         for e in self.endpoints.iter() {
             e.queues.lock().remote_rx = None;
         }
-        host::free_comm(self.host_data);
+        if host::handle_bits(self.host_data.0) != host::handle_bits(self.host.0) {
+            host::free_comm(self.host_data);
+        }
         host::free_comm(self.host);
     }
 }
@@ -93,9 +108,17 @@ impl CommShared {
     /// Shared state of an intracommunicator (`other` = `None`) or intercommunicator.
     pub(crate) fn with_groups(host: HostComm, map: RankMap, other: Option<RankMap>, flavor: Flavor) -> EpResult<CommShared> {
         let (my_proc, nprocs) = host::rank_size(host)?;
-        let mut host_data = HostComm(HOST.comm_null);
-        unsafe { check(sys::MPI_Comm_dup(host.0, &mut host_data.0), "MPI_Comm_dup")? };
-        let tag_ub = host::tag_ub()?;
+        // Payload tags start above the largest number of endpoints any process has here.
+        let per_proc = |p: u32| map.ranks_of(p).len() + other.as_ref().map_or(0, |o| o.ranks_of(p).len());
+        let headers = (0..nprocs as u32).map(per_proc).max().unwrap_or(0) as u32;
+        let tag_ub = host::tag_ub()? as u32;
+        let (host_data, data_tag_base) = if tag_ub.saturating_sub(headers) >= MIN_DATA_TAGS {
+            (host, headers)
+        } else {
+            let mut data = HostComm(HOST.comm_null);
+            unsafe { check(sys::MPI_Comm_dup(host.0, &mut data.0), "MPI_Comm_dup")? };
+            (data, 0)
+        };
         let local_count = map.my_count() + other.as_ref().map_or(0, |o| o.my_count());
         let channels = Channels::new(local_count);
         let endpoints = (0..local_count).map(|_| EndpointState { queues: Mutex::new(Queues::default()), nb_seq: AtomicU64::new(0) }).collect();
@@ -113,15 +136,18 @@ impl CommShared {
             board: Board::new(local_count),
             nb_collectives: Mutex::new(HashMap::new()),
             serial: COMM_SERIAL.fetch_add(1, Ordering::Relaxed),
+            inter_coll: std::sync::OnceLock::new(),
             next_data_tag: AtomicU32::new(0),
-            data_tag_modulus: (tag_ub as u32).saturating_add(1),
+            data_tag_base,
+            data_tag_modulus: (tag_ub - data_tag_base).saturating_add(1),
         })
     }
 
-    /// A host tag for one rendezvous payload, unique among this process's outstanding ones
-    /// on this communicator (the counter wraps after `MPI_TAG_UB + 1` messages).
+    /// A host tag for one rendezvous payload on `host_data`, unique among this process's
+    /// outstanding ones on this communicator (the counter wraps after at least
+    /// [`MIN_DATA_TAGS`] messages).
     pub fn next_data_tag(&self) -> i32 {
-        (self.next_data_tag.fetch_add(1, Ordering::Relaxed) % self.data_tag_modulus) as i32
+        (self.data_tag_base + self.next_data_tag.fetch_add(1, Ordering::Relaxed) % self.data_tag_modulus) as i32
     }
 
     /// True when the communicator spans several processes (remote traffic is possible).

@@ -29,35 +29,71 @@ use std::collections::HashMap;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
-/// Sends `data` to `dest` and receives the peer's list from `source` on `ep`'s communicator
-/// with `tag`: a length message, then the identities (nonblocking sends, so two leaders
-/// exchanging at once cannot block each other).
+/// Lists travel as one message of the length and up to this many entries, and a second
+/// message with the rest when they are longer: one message for groups of up to 63 endpoints.
+const FIRST_PART: usize = 64;
+
+/// The first message of a list: its length and its first entries, `FIRST_PART` slots.
+fn first_part(list: &[u64]) -> [u64; FIRST_PART] {
+    let mut first = [0u64; FIRST_PART];
+    let n = list.len().min(FIRST_PART - 1);
+    first[0] = list.len() as u64;
+    first[1..=n].copy_from_slice(&list[..n]);
+    first
+}
+
+/// The list announced by `first`, with room for the entries of the second message (returned
+/// as the range to fill).
+fn list_from_first(first: &[u64; FIRST_PART]) -> (Vec<u64>, std::ops::Range<usize>) {
+    let len = first[0] as usize;
+    let n = len.min(FIRST_PART - 1);
+    let mut list = first[1..=n].to_vec();
+    list.resize(len, 0);
+    (list, n..len)
+}
+
+/// Bytes of `v` as a buffer to send from or receive into.
+fn u64_buf(v: &mut [u64]) -> EpResult<UserBuf> {
+    UserBuf::new(v.as_mut_ptr() as *const c_void, (v.len() * 8) as c_int, HOST.byte)
+}
+
+/// Sends `data` to `peer` and receives the peer's list from it on `ep`'s communicator with
+/// `tag` (nonblocking sends, so two leaders exchanging at once cannot block each other).
 fn swap_lists(ep: &Endpoint, peer: i32, tag: c_int, data: &[u64]) -> EpResult<Vec<u64>> {
     let s = &ep.shared;
     let loc = s.peer_location(ep.local, peer).ok_or_else(|| ep_err!(ERR_RANK, "remote_leader {peer} is not a rank of peer_comm"))?;
     let env = super::envelope::Envelope { source: ep.rank, tag };
-    let len = [data.len() as u64];
-    let bytes = |v: &[u64]| UserBuf::new(v.as_ptr() as *const c_void, (v.len() * 8) as c_int, HOST.byte);
     let send = |b: UserBuf| p2p::start_send(s, ep.local, loc, env, b, false, false);
-    let s1 = send(bytes(&len)?)?;
-    let s2 = send(bytes(data)?)?;
+    let (mut mine, mut rest_of_mine) = (first_part(data), data.get(FIRST_PART - 1..).unwrap_or(&[]).to_vec());
+    let s1 = send(u64_buf(&mut mine)?)?;
+    let s2 = if rest_of_mine.is_empty() { None } else { Some(send(u64_buf(&mut rest_of_mine)?)?) };
     let pattern = Pattern { source: peer, tag };
-    let mut their_len = [0u64];
-    p2p::recv_blocking(s, ep.local, pattern, UserBuf::new(their_len.as_mut_ptr() as *const c_void, 8, HOST.byte)?)?;
-    let mut theirs = vec![0u64; their_len[0] as usize];
-    let b = UserBuf::new(theirs.as_mut_ptr() as *const c_void, (theirs.len() * 8) as c_int, HOST.byte)?;
-    p2p::recv_blocking(s, ep.local, pattern, b)?;
+    let mut first = [0u64; FIRST_PART];
+    p2p::recv_blocking(s, ep.local, pattern, u64_buf(&mut first)?)?;
+    let (mut theirs, rest) = list_from_first(&first);
+    if !rest.is_empty() {
+        p2p::recv_blocking(s, ep.local, pattern, u64_buf(&mut theirs[rest])?)?;
+    }
     request::wait_send(ep, s1)?;
-    request::wait_send(ep, s2)?;
+    if let Some(s2) = s2 {
+        request::wait_send(ep, s2)?;
+    }
     Ok(theirs)
 }
 
 /// Broadcasts a list of u64 from `root` over the intracommunicator of `ep`.
 fn bcast_list(ep: &Endpoint, root: i32, list: &mut Vec<u64>) -> EpResult<()> {
-    let mut len = [list.len() as u64];
-    coll::bcast(ep, UserBuf::new(len.as_mut_ptr() as *const c_void, 8, HOST.byte)?, root)?;
-    list.resize(len[0] as usize, 0);
-    coll::bcast(ep, UserBuf::new(list.as_mut_ptr() as *const c_void, (list.len() * 8) as c_int, HOST.byte)?, root)
+    let mut first = first_part(list);
+    coll::bcast(ep, u64_buf(&mut first)?, root)?;
+    let (mut all, rest) = list_from_first(&first);
+    if !rest.is_empty() {
+        if ep.rank == root {
+            all.copy_from_slice(list);
+        }
+        coll::bcast(ep, u64_buf(&mut all[rest])?, root)?;
+    }
+    *list = all;
+    Ok(())
 }
 
 fn world_of(id: Identity) -> u32 {
@@ -270,4 +306,22 @@ fn merge_shared(s: &CommShared, inputs: &[(u8, bool)]) -> EpResult<Merged> {
         e
     })?;
     Ok((Arc::new(shared), new_locals))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lists of every length around the split survive first part + rest.
+    #[test]
+    fn lists_split_and_join() {
+        for len in [0, 1, 2, FIRST_PART - 2, FIRST_PART - 1, FIRST_PART, FIRST_PART + 1, 3 * FIRST_PART] {
+            let list: Vec<u64> = (0..len as u64).map(|i| i * 7 + 1).collect();
+            let first = first_part(&list);
+            let (mut joined, rest) = list_from_first(&first);
+            assert_eq!(rest.len(), len.saturating_sub(FIRST_PART - 1), "length {len}");
+            joined[rest.clone()].copy_from_slice(&list[rest]);
+            assert_eq!(joined, list, "length {len}");
+        }
+    }
 }

@@ -26,12 +26,15 @@ use crate::host::HOST;
 use crate::{ep_call, ep_err};
 use std::os::raw::{c_int, c_void};
 
-/// The endpoint of an intracommunicator: collectives other than `EP_Barrier` on
-/// intercommunicators are not implemented yet and say so.
+/// The endpoint of an intracommunicator: collectives other than `EP_Barrier`, `EP_Bcast` and
+/// `EP_Allreduce` on intercommunicators are not implemented yet and say so.
 fn intra_endpoint(comm: EP_Comm) -> EpResult<Arc<Endpoint>> {
     let ep = endpoint(comm)?;
     if ep.shared.is_inter() {
-        return Err(ep_err!(ERR_UNSUPPORTED, "this collective is not supported on intercommunicators yet (EP_Barrier is)"));
+        return Err(ep_err!(
+            ERR_UNSUPPORTED,
+            "this collective is not supported on intercommunicators yet (EP_Barrier, EP_Bcast and EP_Allreduce are)"
+        ));
     }
     Ok(ep)
 }
@@ -43,9 +46,27 @@ fn is_in_place(p: *const c_void) -> bool {
 fn check_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
     let size = ep.shared.map.size() as c_int;
     if !(0..size).contains(&root) {
-        return Err(ep_err!(ERR_ROOT, "root {root} is outside 0..{size}"));
+        let hint = if root == EP_ROOT { " (EP_ROOT is for intercommunicators)" } else { "" };
+        return Err(ep_err!(ERR_ROOT, "root {root} is outside 0..{size}{hint}"));
     }
     Ok(())
+}
+
+/// The root argument of an intercommunicator collective (MPI 4.1 section 6.2.2): `EP_ROOT`,
+/// `EP_PROC_NULL` or a rank of the remote group.
+fn check_inter_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
+    let remote = ep.shared.peer_map(ep.local).size() as c_int;
+    if root == EP_ROOT || root == EP_PROC_NULL || (0..remote).contains(&root) {
+        return Ok(());
+    }
+    let hint = if root == HOST.root && root != EP_ROOT {
+        " (that is the host's MPI_ROOT: pass EP_ROOT)"
+    } else if root == HOST.proc_null && root != EP_PROC_NULL {
+        " (that is the host's MPI_PROC_NULL: pass EP_PROC_NULL)"
+    } else {
+        ""
+    };
+    Err(ep_err!(ERR_ROOT, "root {root} of an intercommunicator collective is none of EP_ROOT, EP_PROC_NULL, 0..{remote}{hint}"))
 }
 
 /// A user buffer that must not be `MPI_IN_PLACE`.
@@ -104,10 +125,28 @@ pub unsafe extern "C" fn EP_Barrier(comm: EP_Comm) -> c_int {
 
 /// Broadcasts `count` elements of `datatype` in `buf` from rank `root` to every endpoint
 /// (MPI 4.1 section 6.4). Endpoints may use different datatypes with the same type signature.
+///
+/// On an intercommunicator (MPI 4.1 sections 6.2.2 and 6.4) the data goes from the root to
+/// every endpoint of the other group: the root passes `root = EP_ROOT`, the other endpoints
+/// of its group `EP_PROC_NULL` (their `buf`, `count`, `datatype` are not used; they return at
+/// once, except that the first collective on an intercommunicator waits for the process's
+/// other endpoints of it), the endpoints of the other group the root's rank in the root's
+/// group.
+///
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ROOT` (intracommunicator: root outside `0..size`;
+/// intercommunicator: none of `EP_ROOT`, `EP_PROC_NULL`, `0..remote_size`), `EP_ERR_COUNT`,
+/// `EP_ERR_TYPE`, `EP_ERR_BUFFER` (NULL with data, or `MPI_IN_PLACE`), `EP_ERR_TRUNCATE`
+/// (type signature differing from the root's). Thread safety: one call per endpoint, all
+/// endpoints concurrently.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Bcast(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: EP_Comm) -> c_int {
     ep_call!("EP_Bcast", {
-        let ep = intra_endpoint(comm)?;
+        let ep = endpoint(comm)?;
+        if ep.shared.is_inter() {
+            check_inter_root(&ep, root)?;
+            let b = if root == EP_PROC_NULL { None } else { Some(data_buf(buf, count, datatype, "buf")?) };
+            return coll::bcast_inter(&ep, b, root);
+        }
         check_root(&ep, root)?;
         coll::bcast(&ep, data_buf(buf, count, datatype, "buf")?, root)
     })
@@ -140,7 +179,18 @@ pub unsafe extern "C" fn EP_Reduce(
 }
 
 /// Combines `count` elements from every endpoint with `op`; every endpoint gets the result
-/// in `recvbuf` (MPI 4.1 section 6.9.6). `sendbuf` may be `MPI_IN_PLACE`.
+/// in `recvbuf` (MPI 4.1 section 6.9.6), in rank order for non-commutative ops. `sendbuf`
+/// may be `MPI_IN_PLACE` on an intracommunicator (input taken from `recvbuf`).
+///
+/// On an intercommunicator each endpoint gets the reduction of the other group's inputs (in
+/// that group's rank order); `MPI_IN_PLACE` is not allowed there (MPI defines the in-place
+/// option for intracommunicators only), `count` and the type signature are the same in both
+/// groups.
+///
+/// Errors: `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_OP`, `EP_ERR_BUFFER` (NULL
+/// with data, `MPI_IN_PLACE` as `recvbuf`, or on an intercommunicator as `sendbuf`),
+/// `EP_ERR_TRUNCATE` (intercommunicator: type signatures of the groups differ). Thread
+/// safety: one call per endpoint, all endpoints concurrently.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Allreduce(
     sendbuf: *const c_void,
@@ -151,12 +201,20 @@ pub unsafe extern "C" fn EP_Allreduce(
     comm: EP_Comm,
 ) -> c_int {
     ep_call!("EP_Allreduce", {
-        let ep = intra_endpoint(comm)?;
+        let ep = endpoint(comm)?;
+        let inter = ep.shared.is_inter();
+        if inter && is_in_place(sendbuf) {
+            return Err(ep_err!(ERR_BUFFER, "sendbuf is MPI_IN_PLACE, which MPI does not allow on an intercommunicator"));
+        }
         let (input, in_place) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
         let recv = Some(data_buf(recvbuf, count, datatype, "recvbuf")?);
         let commutative = op_commutative(op)?;
         let args = ReduceArgs { input, in_place, recv, op: HostOp(op), commutative, root: None, scatter: None };
-        coll::reduce(&ep, &args)
+        if inter {
+            coll::allreduce_inter(&ep, &args)
+        } else {
+            coll::reduce(&ep, &args)
+        }
     })
 }
 

@@ -51,6 +51,10 @@ pub const EP_ANY_SOURCE: c_int = -2;
 pub const EP_ANY_TAG: c_int = -1;
 /// Null peer: sends to it do nothing, receives from it complete at once.
 pub const EP_PROC_NULL: c_int = -1;
+/// Root argument of an intercommunicator collective at its root endpoint (the root group's
+/// other endpoints pass `EP_PROC_NULL`, the remote group the root's rank); MPI's `MPI_ROOT`
+/// (MPI 4.1 section 6.2.2). Intracommunicator collectives refuse it with `EP_ERR_ROOT`.
+pub const EP_ROOT: c_int = -3;
 /// Undefined value (`EP_Get_count` of a partial element, `EP_Waitany` with no active request).
 pub const EP_UNDEFINED: c_int = -32766;
 /// Room for the longest error string, terminating NUL included.
@@ -144,6 +148,7 @@ mod tests {
         assert_eq!(EP_ANY_SOURCE, envelope::ANY_SOURCE);
         assert_eq!(EP_ANY_TAG, envelope::ANY_TAG);
         assert_eq!(EP_PROC_NULL, envelope::PROC_NULL);
+        assert_eq!(EP_ROOT, crate::engine::coll::inter::ROOT);
         assert_eq!(EP_FLAVOR_ENDPOINTS, comm::Flavor::Endpoints as c_int);
         assert_eq!(EP_ERRORS_ARE_FATAL, comm::ERRORS_ARE_FATAL);
         assert_eq!(EP_ERRORS_RETURN, comm::ERRORS_RETURN);

@@ -19,6 +19,7 @@ mod bcast;
 mod gather;
 mod alltoall;
 pub mod host_bytes;
+pub mod inter;
 pub mod native;
 pub mod nonblocking;
 mod reduce;
@@ -27,6 +28,7 @@ pub mod typed;
 
 pub use alltoall::{alltoallv, AlltoallvArgs};
 pub use bcast::{barrier, bcast};
+pub use inter::{allreduce_inter, bcast_inter};
 pub use gather::{allgatherv, gatherv, scatterv, AllgathervArgs, GathervArgs, ScattervArgs};
 pub use reduce::{reduce, reduce_scatter, ReduceArgs};
 pub use scan::{scan, ScanArgs};
