@@ -76,6 +76,10 @@ static void zero_sizes_and_errors(EP_Comm comm)
     EP_Win win;
     CHECK_OK(EP_Win_create(exposes ? arr : NULL, exposes ? size * (MPI_Aint)sizeof(int) : 0, sizeof(int), MPI_INFO_NULL, comm, &win));
     CHECK_OK(EP_Win_set_errhandler(win, EP_ERRORS_RETURN));
+    int handler = -1;
+    CHECK_OK(EP_Win_get_errhandler(win, &handler));
+    CHECK(handler == EP_ERRORS_RETURN, "window error handler %d", handler);
+    CHECK_CLASS(EP_Win_set_errhandler(win, 77), EP_ERR_ARG);
     int v = me + 1;
     /* Outside any epoch. */
     CHECK_CLASS(EP_Put(&v, 1, MPI_INT, 0, me, 1, MPI_INT, win), EP_ERR_RMA_SYNC);
@@ -123,6 +127,7 @@ static EP_Win counter_window(EP_Comm comm, int me, int owner, MPI_Aint bytes, vo
     if (me == owner) {
         CHECK_OK(EP_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, win));
         memset(*mem, 0, bytes);
+        CHECK_OK(EP_Win_sync(win)); /* local stores before the public copy */
         CHECK_OK(EP_Win_unlock(me, win));
     }
     CHECK_OK(EP_Barrier(comm));
@@ -212,9 +217,12 @@ static void cas_mutex(EP_Comm comm)
         } while (old != 0);
         /* Not atomic: correct only while the mutex excludes every other endpoint. */
         CHECK_OK(EP_Get(&counter, 1, MPI_LONG, 0, sizeof(long), 1, MPI_LONG, win));
-        CHECK_OK(EP_Win_flush(0, win));
+        CHECK_OK(EP_Win_flush_local(0, win)); /* the value is here once complete locally */
         counter++;
-        CHECK_OK(EP_Put(&counter, 1, MPI_LONG, 0, sizeof(long), 1, MPI_LONG, win));
+        EP_Request req;
+        CHECK_OK(EP_Rput(&counter, 1, MPI_LONG, 0, sizeof(long), 1, MPI_LONG, win, &req));
+        CHECK_OK(EP_Wait(&req, EP_STATUS_IGNORE));
+        CHECK(req == EP_REQUEST_NULL, "EP_Wait left the request handle set");
         CHECK_OK(EP_Win_flush(0, win));
         CHECK_OK(EP_Fetch_and_op(&zero, &old, MPI_LONG, 0, 0, MPI_REPLACE, win));
         CHECK_OK(EP_Win_flush(0, win));

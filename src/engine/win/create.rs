@@ -13,12 +13,12 @@ use crate::error::{EpResult, ERR_BUFFER, ERR_COMM, ERR_DISP, ERR_RMA_SYNC, ERR_S
 use crate::host::{sys, HOST};
 use parking_lot::Mutex;
 use std::os::raw::{c_int, c_void};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::AtomicI32;
 use std::sync::Arc;
 
 /// A host info handle handed to the creating endpoint (used during the call only).
 #[derive(Clone, Copy)]
-pub struct HostInfo(pub sys::MPI_Info);
+struct HostInfo(sys::MPI_Info);
 unsafe impl Send for HostInfo {}
 
 /// What one endpoint brings to window creation.
@@ -123,7 +123,6 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &[Offer]) -
         exposed: exposed.into_boxed_slice(),
         flavor,
         meeting: Meeting::default(),
-        freed: AtomicBool::new(false),
     };
     Ok((Arc::new(shared), bases))
 }
@@ -155,9 +154,6 @@ pub fn free(w: &WinEndpoint) -> EpResult<()> {
     }
     let shared = w.shared.clone();
     let result = w.shared.meeting.meet(w.local_count(), w.local as usize, (), move |_| -> EpResult<()> {
-        if shared.freed.swap(true, Ordering::AcqRel) {
-            return Ok(());
-        }
         let mut first_error = Ok(());
         for win in shared.wins.iter() {
             let mut h = win.0;

@@ -62,8 +62,6 @@ pub struct WinShared {
     pub flavor: WinFlavor,
     /// Where this process's endpoints meet for fence and free.
     pub meeting: Meeting,
-    /// Host windows are freed (by `EP_Win_free`).
-    pub freed: std::sync::atomic::AtomicBool,
 }
 
 /// The object behind an `EP_Win` handle: one endpoint's view of a window.
