@@ -12,3 +12,16 @@ set(EPMPI_XIOS_ADAPTER_SOURCES
     src/p2p.cpp
     src/coll.cpp
 )
+
+# The XIOS client/server protocol (C11, <ep_xios.h>), relative to this directory: start-up,
+# context registration, two-sided and one-sided client buffers. Build with the host MPI's C
+# wrapper, with include/, xios_adapter/include/ and xios_adapter/protocol/ on the include path.
+set(EPMPI_XIOS_PROTOCOL_SOURCES
+    protocol/handles.c
+    protocol/records.c
+    protocol/startup.c
+    protocol/context.c
+    protocol/events.c
+    protocol/two_sided.c
+    protocol/one_sided.c
+)
