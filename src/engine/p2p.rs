@@ -449,7 +449,7 @@ pub fn start_send(shared: &CommShared, local: u32, to: Location, env: Envelope, 
 }
 
 /// joins the posted queue.
-pub fn post_recv(shared: &CommShared, local: u32, pattern: Pattern, buf: UserBuf) -> EpResult<Arc<RecvOp>> {
+pub fn post_recv(shared: &Arc<CommShared>, local: u32, pattern: Pattern, buf: UserBuf) -> EpResult<Arc<RecvOp>> {
     if pattern.source == PROC_NULL {
         return Ok(RecvOp::completed(buf, Completion::proc_null()));
     }
@@ -461,9 +461,62 @@ pub fn post_recv(shared: &CommShared, local: u32, pattern: Pattern, buf: UserBuf
             drop(q);
             deliver(shared, &recv, &env, payload)?;
         }
-        None => q.matching.push_posted(pattern, recv.clone()),
+        None => {
+            q.matching.push_posted(pattern, recv.clone());
+            drop(q);
+            note_posted(shared, local);
+        }
     }
     Ok(recv)
+}
+
+thread_local! {
+    /// Endpoints on which this thread left posted receives: (communicator, local index).
+    static POSTED_BY_THIS_THREAD: std::cell::RefCell<Vec<(std::sync::Weak<CommShared>, u32)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Remembers that this thread posted a receive on endpoint `local` of `shared`, so that its
+/// blocking calls on other communicators keep that receive progressing.
+fn note_posted(shared: &Arc<CommShared>, local: u32) {
+    POSTED_BY_THIS_THREAD.with(|list| {
+        let mut list = list.borrow_mut();
+        let known = list.iter().any(|(w, l)| *l == local && std::ptr::eq(w.as_ptr(), Arc::as_ptr(shared)));
+        if !known {
+            list.push((Arc::downgrade(shared), local));
+        }
+    });
+}
+
+/// Progress for the receives this thread posted on any communicator: called by blocking calls
+/// while they wait. Matching is per communicator and a blocked call drains only its own, so
+/// without this an endpoint blocked in, say, a synchronous send on one communicator would never
+/// match the large or synchronous message a peer sends it on another against a receive it
+/// posted there, and two such endpoints would wait for each other forever. MPI's progress rule
+/// (MPI 4.1 section 3.5) says a posted receive and its matching send complete whatever else the
+/// receiver does. Endpoints without posted receives left, and freed communicators, drop out.
+pub(crate) fn progress_posted_elsewhere() {
+    let Ok(mut entries) = POSTED_BY_THIS_THREAD.try_with(|list| std::mem::take(&mut *list.borrow_mut())) else {
+        return;
+    };
+    if entries.is_empty() {
+        return;
+    }
+    entries.retain(|(weak, local)| {
+        let Some(shared) = weak.upgrade() else { return false };
+        let Some(mut q) = shared.endpoints[*local as usize].queues.try_lock() else { return true };
+        if q.matching.posted_len() == 0 {
+            return false;
+        }
+        // Errors belong to the calls on that communicator, which meet them again themselves.
+        let _ = drain(&shared, *local, &mut q, Drain::All);
+        q.matching.posted_len() > 0
+    });
+    let _ = POSTED_BY_THIS_THREAD.try_with(|list| {
+        let mut list = list.borrow_mut();
+        entries.append(&mut list); // entries noted meanwhile (none expected) are kept too
+        *list = entries;
+    });
 }
 
 /// Blocking receive (`EP_Recv`, the receive of `EP_Sendrecv`) without a posted-queue entry.

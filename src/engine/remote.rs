@@ -144,6 +144,13 @@ pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Optio
             }
             Protocol::Rendezvous { data_tag } => Payload::Remote { proc: st.MPI_SOURCE, data_tag, bytes: h.bytes },
         };
+        // A message the blocking receive matches that goes to the unexpected queue (a
+        // rendezvous header) is the one it must get: no later packet may be caught past it,
+        // or a small message would overtake a large one from the same source (MPI 4.1
+        // section 3.5, non-overtaking).
+        if catcher.as_ref().is_some_and(|c| c.pattern.matches(&env)) {
+            catcher = None;
+        }
         arrive(shared, q, env, payload)?;
     }
 }

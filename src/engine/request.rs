@@ -121,7 +121,7 @@ impl Backoff {
         if self.0 < 1024 {
             self.0 += 1;
         } else {
-            std::thread::yield_now();
+            Self::yield_now();
         }
     }
 
@@ -131,8 +131,16 @@ impl Backoff {
             std::hint::spin_loop();
             self.0 += 1;
         } else {
-            std::thread::yield_now();
+            Self::yield_now();
         }
+    }
+
+    /// Once patient: keep this thread's receives on other communicators progressing (MPI's
+    /// progress rule, see `p2p::progress_posted_elsewhere`), then let others run.
+    #[cold]
+    fn yield_now() {
+        super::p2p::progress_posted_elsewhere();
+        std::thread::yield_now();
     }
 }
 
