@@ -13,6 +13,19 @@ set(EPMPI_XIOS_ADAPTER_SOURCES
     src/coll.cpp
 )
 
+# The XIOS client/server protocol (C11, <ep_xios.h>), relative to this directory: start-up,
+# context registration, two-sided and one-sided client buffers. Build with the host MPI's C
+# wrapper, with include/, xios_adapter/include/ and xios_adapter/protocol/ on the include path.
+set(EPMPI_XIOS_PROTOCOL_SOURCES
+    protocol/handles.c
+    protocol/records.c
+    protocol/startup.c
+    protocol/context.c
+    protocol/events.c
+    protocol/two_sided.c
+    protocol/one_sided.c
+)
+
 # Sources of the Fortran module `ep_xios` (the binding of include/ep_xios.h), relative to this
 # directory, in compile order. Build ep_xios_glue.c with the host MPI's C compiler (C11,
 # include/ and xios_adapter/include/ on the include path; it reads Fortran descriptors through
