@@ -111,11 +111,11 @@ contains
     total = 0
     call ep_reduce(sent, total, 1, MPI_INTEGER8, MPI_SUM, 0, model_comm)
     if (rank == 0) then
-      write (seconds, '(f0.3)') elapsed
+      write (seconds, '(f12.3)') elapsed
       write (output_unit, '(*(g0))') 'xios_demo model: ', clients, ' clients (', maxval(layout(1, :)) + 1, &
         ' processes x threads ', thread_list(layout), ') sent ', DEMO_FIELD_COUNT, ' fields x ', opt%timesteps, &
         ' timesteps of ', opt%nx, 'x', opt%ny, 'x', opt%nz, ' + coordinates (', total, ' bytes) to ', servers, &
-        ' server(s), ', trim(transport_name(opt%transport)), ', in ', trim(seconds), ' s'
+        ' server(s), ', trim(transport_name(opt%transport)), ', in ', trim(adjustl(seconds)), ' s'
       flush (output_unit)
     end if
     call ep_comm_free(model_comm)
