@@ -310,3 +310,49 @@ fn ep_xios_module_is_clean_with_default_integer_8() {
     let objects = module_objects(&dir, &["-fdefault-integer-8", "-fdefault-real-8"]);
     assert!(dir.join("ep_xios.mod").exists() && objects.len() >= 5, "no ep_xios.mod in {}", dir.display());
 }
+
+/// Module `ep_xios` keeps step with `xios_adapter/include/ep_xios.h`: every `#define EPX_*` is
+/// a parameter of the module with the same value, and every function `EPX_*` has its public
+/// subroutine `epx_*`. No MPI needed: this reads the two files.
+#[test]
+fn ep_xios_module_matches_the_header() {
+    let header = std::fs::read_to_string(project_dir().join("xios_adapter/include/ep_xios.h")).unwrap();
+    let module = std::fs::read_to_string(project_dir().join("xios_adapter/fortran/ep_xios.f90")).unwrap();
+    // `NAME = value` of the module's parameters, values as written (kind suffixes dropped).
+    let mut parameters = std::collections::BTreeMap::new();
+    for line in module.lines().map(str::trim).filter(|l| l.contains("parameter, public ::")) {
+        for decl in line.split_once("::").unwrap().1.split(", ") {
+            if let Some((name, value)) = decl.split_once('=') {
+                let value = value.trim().split('_').next().unwrap().trim_matches('\'').to_string();
+                parameters.insert(name.trim().to_string(), value);
+            }
+        }
+    }
+    let mut defines = 0;
+    for line in header.lines().filter(|l| l.starts_with("#define EPX_")) {
+        let mut words = line.splitn(3, char::is_whitespace).skip(1);
+        let name = words.next().unwrap();
+        let text = words.next().unwrap().trim();
+        let value = match text {
+            "(1 << 20)" => "1048576".to_string(),
+            t if t.starts_with('(') => t.trim_matches(|c| c == '(' || c == ')').to_string(),
+            t => t.trim_matches('"').to_string(),
+        };
+        assert_eq!(parameters.get(name), Some(&value), "{name} (header: {text}) in ep_xios.f90: {parameters:?}");
+        defines += 1;
+    }
+    assert!(defines >= 10, "only {defines} #define EPX_* found in the header");
+    let lower = module.to_ascii_lowercase();
+    let mut functions = 0;
+    for name in header.lines().filter_map(|l| l.strip_prefix("int EPX_")).map(|l| l.split('(').next().unwrap()) {
+        let routine = format!("epx_{}", name.to_ascii_lowercase());
+        assert!(lower.contains(&format!("subroutine {routine}(")), "EPX_{name} has no subroutine {routine}");
+        assert!(
+            lower.lines().any(|l| l.trim_start().starts_with("public ::")
+                && (l.contains(&format!(" {routine},")) || l.ends_with(&format!(" {routine}")))),
+            "{routine} is not public"
+        );
+        functions += 1;
+    }
+    assert_eq!(functions, 13, "functions of ep_xios.h");
+}
