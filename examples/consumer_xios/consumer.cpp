@@ -2,12 +2,14 @@
  * Smallest XIOS-style program on the adapter: as XIOS does, the master thread creates two
  * endpoints per process from MPI_COMM_WORLD and hands them to an OpenMP team through
  * ep_lib::passage; each thread (an endpoint) sums the ranks with MPI_Allreduce and exchanges
- * a message with the endpoint half the communicator away. World rank 0 prints
+ * a message with the endpoint half the communicator away; the protocol header <ep_xios.h>
+ * (same library) refuses a made-up context handle. World rank 0 prints
  * "consumer_xios: PASS ..." when every endpoint of every process got what it expected.
  *
  *   mpiexec -n 2 ./consumer_xios
  */
 #include <ep_lib.hpp>
+#include <ep_xios.h>
 #include <omp.h>
 #include <stdio.h>
 
@@ -49,6 +51,7 @@ int main(int argc, char **argv)
         ep_lib::MPI_Comm_free(&comm);
     }
     delete[] endpoints;
+    failures += EPX_Context_info(12345, nullptr, nullptr, nullptr) != EP_ERR_ARG;
 
     ::MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, ep_lib::host::comm_world());
     if (world_rank == 0)
