@@ -81,6 +81,8 @@ fn module_objects(dir: &Path, kinds: &[&str]) -> Vec<PathBuf> {
 struct Demo {
     model: PathBuf,
     server: PathBuf,
+    /// tests/xios/fortran_server.f90: the server side of `ep_xios`, checking every event.
+    fortran_server: PathBuf,
 }
 
 /// Builds the demo once per test binary.
@@ -111,6 +113,21 @@ fn demo() -> &'static Demo {
             Command::new(mpif90()).arg("-fopenmp").args(&model_objects).args(&protocol).arg("-o").arg(&model).args(&link),
             "linking the model",
         );
+        // The Fortran server: the modules and demo_fields/demo_options (not the model's client).
+        let mut fortran_server_objects: Vec<PathBuf> =
+            model_objects.iter().filter(|o| !o.ends_with("demo_client.o") && !o.ends_with("model.o")).cloned().collect();
+        fortran_server_objects.push(compile(&project_dir().join("tests/xios/fortran_server.f90"), &dir, &[], &[]));
+        let fortran_server = dir.join("fortran_server");
+        run(
+            Command::new(mpif90())
+                .arg("-fopenmp")
+                .args(&fortran_server_objects)
+                .args(&protocol)
+                .arg("-o")
+                .arg(&fortran_server)
+                .args(&link),
+            "linking the Fortran server",
+        );
 
         let nc_cflags = nc_config("--cflags");
         let server_objects: Vec<PathBuf> =
@@ -127,7 +144,7 @@ fn demo() -> &'static Demo {
                 .args(["-fopenmp", "-lm"]),
             "linking the server",
         );
-        Demo { model, server }
+        Demo { model, server, fortran_server }
     })
 }
 
@@ -298,6 +315,39 @@ fn uneven_threads_two_servers_one_sided() {
 #[test]
 fn uneven_threads_two_servers_two_sided() {
     Run { clients: 2, threads: "1,3", servers: 2, transport: "two-sided", timesteps: 3, grid: (37, 23, 3) }.check();
+}
+
+/// The model with `tests/xios/fortran_server.f90` as servers: module `ep_xios` on the server
+/// side (accept, test/wait, metadata and payload copies, errors through ierror, finalize).
+fn fortran_servers(transport: &str) {
+    let demo = demo();
+    let model_args = ["--threads", "2,1", "--transport", transport, "--timesteps", "2", "--grid", "13x11x2"];
+    let server_args = ["--grid", "13x11x2"];
+    let _guard = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+    let out = mpirun_mpmd(
+        &[
+            App { procs: 2, exe: &demo.model, args: &model_args },
+            App { procs: 2, exe: &demo.fortran_server, args: &server_args },
+        ],
+        Duration::from_secs(60),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // 3 clients x 2 fields x 2 timesteps, to each of the 2 servers.
+    assert!(
+        out.status.success() && stdout.contains("xios_fortran_server: PASS 2 servers, 3 clients, 24 field events checked"),
+        "Fortran servers ({transport}) failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+}
+
+#[test]
+fn fortran_servers_one_sided() {
+    fortran_servers("one-sided");
+}
+
+#[test]
+fn fortran_servers_two_sided() {
+    fortran_servers("two-sided");
 }
 
 /// `ep_xios` builds cleanly with 8-byte default integers and reals too (with `ep_mpi`, as a
