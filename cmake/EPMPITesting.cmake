@@ -103,11 +103,6 @@ if(EPMPI_SHARED AND EPMPI_STATIC)
     epmpi_add_mpi_test(example.consumer_c_static TARGET example_consumer_c_static PROCS 2 EPS 2
         PASS "consumer_c: PASS")
 endif()
-add_executable(example_client_server_demo "${PROJECT_SOURCE_DIR}/examples/client_server_demo.c")
-target_link_libraries(example_client_server_demo PRIVATE ${EPMPI_PRIMARY_TARGET} OpenMP::OpenMP_C)
-# 2 model processes x 3 client threads + 1 server process, as examples/run_demo.sh.
-epmpi_add_mpi_test(example.client_server_demo TARGET example_client_server_demo PROCS 3 EPS 3
-    PASS "all data correct")
 
 # ---- XIOS adapter: tests/xios programs (C++), the C++ consumer ----
 if(EPMPI_XIOS_ADAPTER)

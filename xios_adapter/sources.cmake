@@ -25,3 +25,14 @@ set(EPMPI_XIOS_PROTOCOL_SOURCES
     protocol/two_sided.c
     protocol/one_sided.c
 )
+
+# Sources of the Fortran module `ep_xios` (the binding of include/ep_xios.h), relative to this
+# directory, in compile order. Build ep_xios_glue.c with the host MPI's C compiler (C11,
+# include/ and xios_adapter/include/ on the include path; it reads Fortran descriptors through
+# <ISO_Fortran_binding.h>) and ep_xios.f90 with its Fortran compiler (it uses `mpi`); link with
+# the protocol sources and libepmpi. Users compile against ep_xios.mod with the same Fortran
+# compiler and default-kind flags. tests/xios_demo.rs reads this list.
+set(EPMPI_XIOS_FORTRAN_SOURCES
+    fortran/ep_xios_glue.c
+    fortran/ep_xios.f90
+)

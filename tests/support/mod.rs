@@ -179,3 +179,46 @@ pub fn run_in_all_shapes(exe: &Path, name: &str) {
         eprintln!("{name} {}: PASS in {:.1} s", shape.name, t.elapsed().as_secs_f64());
     }
 }
+
+/// One program of an MPMD job: processes, executable, arguments.
+pub struct App<'a> {
+    pub procs: u32,
+    pub exe: &'a Path,
+    pub args: &'a [&'a str],
+}
+
+/// Runs an MPMD job (`mpirun -np P1 exe1 args1 : -np P2 exe2 args2 ...`, as XIOS's models and
+/// servers are launched), killing it after `limit`. Open MPI gets the flags and the one-sided
+/// component of `mpirun_program`; OpenMP threads wait passively (the machine is small).
+pub fn mpirun_mpmd(apps: &[App], limit: Duration) -> Output {
+    let mut cmd = Command::new(mpirun());
+    if is_open_mpi() {
+        cmd.args(["--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]);
+        cmd.env("OMPI_MCA_osc", "ucx");
+    }
+    for (n, app) in apps.iter().enumerate() {
+        if n > 0 {
+            cmd.arg(":");
+        }
+        cmd.arg("-np").arg(app.procs.to_string()).arg(app.exe).args(app.args);
+    }
+    cmd.env("OMP_WAIT_POLICY", "passive");
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("spawn mpirun");
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "MPMD job {cmd:?} timed out after {limit:?}\nstdout:\n{}\nstderr:\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
