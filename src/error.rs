@@ -29,7 +29,6 @@ pub(crate) const ERR_PENDING: c_int = 13;
 pub(crate) const ERR_WIN: c_int = 14;
 pub(crate) const ERR_THREAD_LEVEL: c_int = 15;
 pub(crate) const ERR_NOT_INITIALIZED: c_int = 16;
-#[allow(dead_code)] // reserved for calls EPMPI declines
 pub(crate) const ERR_UNSUPPORTED: c_int = 17;
 pub(crate) const ERR_INTERN: c_int = 18;
 #[allow(dead_code)] // used once collectives and windows land

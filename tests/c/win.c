@@ -239,14 +239,18 @@ static void cas_mutex(EP_Comm comm)
     CHECK_OK(EP_Win_free(&win));
 }
 
-/* Open MPI 4.1.4's UCX one-sided component crashes with a second region attached to a
- * dynamic window (plain MPI as well: "failed to unpack remote key", README host limitations), so there
- * each endpoint attaches one region; MPICH gets two. */
-#ifdef OPEN_MPI
-#define DYN_REGIONS 1
-#else
-#define DYN_REGIONS 2
-#endif
+/* Three regions per endpoint, attached in increasing address order (Open MPI 4's UCX
+ * component misplaced a region above all attached ones and then lost the others, README host
+ * limitations); every rank writes into each region of its right neighbour with EP_Put and
+ * EP_Rput, reads it back with EP_Get and EP_Rget, and touches the last int of each region. */
+#define DYN_REGIONS 3
+#define DYN_INTS 8
+
+static int cmp_ptr(const void *a, const void *b)
+{
+    char *x = *(char *const *)a, *y = *(char *const *)b;
+    return (x > y) - (x < y);
+}
 
 static void dynamic_regions(EP_Comm comm)
 {
@@ -256,32 +260,62 @@ static void dynamic_regions(EP_Comm comm)
     CHECK_OK(EP_Win_create_dynamic(MPI_INFO_NULL, comm, &win));
     int *reg[DYN_REGIONS];
     MPI_Aint mine[DYN_REGIONS], *addrs = malloc(DYN_REGIONS * size * sizeof(MPI_Aint));
+    for (int k = 0; k < DYN_REGIONS; k++)
+        MPI_Alloc_mem(DYN_INTS * sizeof(int), MPI_INFO_NULL, &reg[k]);
+    qsort(reg, DYN_REGIONS, sizeof(int *), cmp_ptr);
     for (int k = 0; k < DYN_REGIONS; k++) {
-        MPI_Alloc_mem(8 * sizeof(int), MPI_INFO_NULL, &reg[k]);
-        for (int i = 0; i < 8; i++)
+        for (int i = 0; i < DYN_INTS; i++)
             reg[k][i] = -1;
-        CHECK_OK(EP_Win_attach(win, reg[k], 8 * sizeof(int)));
+        CHECK_OK(EP_Win_attach(win, reg[k], DYN_INTS * sizeof(int)));
         MPI_Get_address(reg[k], &mine[k]);
     }
     CHECK_OK(EP_Allgather(mine, DYN_REGIONS, MPI_AINT, addrs, DYN_REGIONS, MPI_AINT, comm));
-    int vals[3];
+    int vals[3], last;
     CHECK_OK(EP_Win_lock_all(0, win));
     for (int k = 0; k < DYN_REGIONS; k++) {
         for (int i = 0; i < 3; i++)
             vals[i] = me * 100 + k * 10 + i;
         /* Three ints at int offset 2 + k of the region, addressed with MPI_Aint_add. */
         MPI_Aint at = MPI_Aint_add(addrs[DYN_REGIONS * right + k], (2 + k) * sizeof(int));
-        CHECK_OK(EP_Put(vals, 3, MPI_INT, right, at, 3, MPI_INT, win));
+        if (k == 1) {
+            EP_Request req;
+            CHECK_OK(EP_Rput(vals, 3, MPI_INT, right, at, 3, MPI_INT, win, &req));
+            CHECK_OK(EP_Wait(&req, EP_STATUS_IGNORE));
+        } else {
+            CHECK_OK(EP_Put(vals, 3, MPI_INT, right, at, 3, MPI_INT, win));
+        }
+        last = me * 100 + k * 10 + 9;
+        MPI_Aint end = MPI_Aint_add(addrs[DYN_REGIONS * right + k], (DYN_INTS - 1) * sizeof(int));
+        CHECK_OK(EP_Put(&last, 1, MPI_INT, right, end, 1, MPI_INT, win));
     }
     CHECK_OK(EP_Win_unlock_all(win));
     CHECK_OK(EP_Barrier(comm));
     CHECK_OK(EP_Win_lock(MPI_LOCK_EXCLUSIVE, me, 0, win));
     for (int k = 0; k < DYN_REGIONS; k++)
-        for (int i = 0; i < 8; i++) {
-            int j = i - 2 - k, expect = j >= 0 && j < 3 ? left * 100 + k * 10 + j : -1;
+        for (int i = 0; i < DYN_INTS; i++) {
+            int j = i - 2 - k, expect = j >= 0 && j < 3 ? left * 100 + k * 10 + j : i == DYN_INTS - 1 ? left * 100 + k * 10 + 9 : -1;
             CHECK(reg[k][i] == expect, "rank %d: region %d [%d] = %d, expected %d", me, k, i, reg[k][i], expect);
         }
     CHECK_OK(EP_Win_unlock(me, win));
+    CHECK_OK(EP_Barrier(comm));
+    /* Read the right neighbour's regions back (what it received from us). */
+    CHECK_OK(EP_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+    for (int k = 0; k < DYN_REGIONS; k++) {
+        int got[DYN_INTS];
+        if (k == 0) {
+            EP_Request req;
+            CHECK_OK(EP_Rget(got, DYN_INTS, MPI_INT, right, addrs[DYN_REGIONS * right + k], DYN_INTS, MPI_INT, win, &req));
+            CHECK_OK(EP_Wait(&req, EP_STATUS_IGNORE));
+        } else {
+            CHECK_OK(EP_Get(got, DYN_INTS, MPI_INT, right, addrs[DYN_REGIONS * right + k], DYN_INTS, MPI_INT, win));
+            CHECK_OK(EP_Win_flush_local(right, win));
+        }
+        for (int i = 0; i < DYN_INTS; i++) {
+            int j = i - 2 - k, expect = j >= 0 && j < 3 ? me * 100 + k * 10 + j : i == DYN_INTS - 1 ? me * 100 + k * 10 + 9 : -1;
+            CHECK(got[i] == expect, "rank %d: rank %d's region %d [%d] = %d, expected %d", me, right, k, i, got[i], expect);
+        }
+    }
+    CHECK_OK(EP_Win_unlock(right, win));
     CHECK_OK(EP_Barrier(comm));
     for (int k = 0; k < DYN_REGIONS; k++)
         CHECK_OK(EP_Win_detach(win, reg[k]));
@@ -419,16 +453,6 @@ static void xios3_pattern(EP_Comm world)
     EP_Comm_size(world, &size);
     if (size < 2)
         return;
-#ifdef OPEN_MPI
-    /* Open MPI 4.1.4's UCX one-sided component intermittently fails ("failed to unpack
-     * remote key", then a crash) when a process reads several dynamic windows of other
-     * processes, in plain MPI too; left for a host workaround (README, host limitations).
-     * Run the pattern where the host copes: in one process. */
-    int wsize;
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
-    if (wsize > 1)
-        return;
-#endif
     int server = size - 1;
     EP_Comm intra;
     CHECK_OK(EP_Comm_split(world, me == server, me, &intra));

@@ -78,7 +78,8 @@ pub fn progress_targets() {
 /// the host needs it: Open MPI 4.1's UCX component keeps the remote keys of dynamic windows
 /// in tables it does not lock, and threads attaching or issuing operations at once corrupt
 /// them ("failed to unpack remote key", then a crash). Only operations and attach/detach
-/// take it (never a call that waits for another process); MPICH runs without it.
+/// take it; the only wait under it is the local completion of an operation on Open MPI 4
+/// (`ompi4.rs`), which needs no other thread of this process. MPICH runs without it.
 pub static DYNAMIC_SERIAL: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
 
 /// A pointer handed between the endpoints of a process during window creation.

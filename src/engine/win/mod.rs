@@ -14,6 +14,7 @@ pub mod create;
 pub mod epoch;
 pub mod host;
 pub mod locks;
+pub mod ompi4;
 pub mod ops;
 pub mod sync;
 

@@ -3,6 +3,7 @@
 //! (rank, epoch, counts, datatypes, and the target memory against the window's extent).
 
 use super::host::{check_rma, HostWin, DYNAMIC_SERIAL, RMA};
+use super::ompi4::HOST_IS_OMPI4;
 use super::{WinEndpoint, WinFlavor};
 use crate::engine::datatype::{type_info, UserBuf};
 use crate::engine::envelope::PROC_NULL;
@@ -18,13 +19,24 @@ pub struct HostTarget {
     pub proc: c_int,
     /// Issue under [`DYNAMIC_SERIAL`](super::host::DYNAMIC_SERIAL).
     serial: bool,
+    /// Complete the operation locally before the next one (`MPI_Win_flush_local`): dynamic
+    /// windows on Open MPI 4, in a passive-target epoch (see [`super::ompi4`]).
+    flush_local: bool,
+    /// `MPI_Rput`/`MPI_Rget` are broken on this window: use `MPI_Put`/`MPI_Get` completed
+    /// locally (Open MPI 4, dynamic windows; see [`super::ompi4`]).
+    no_request_ops: bool,
 }
 
 impl HostTarget {
-    /// Makes one host call that starts an operation (it never blocks on other processes).
+    /// Makes one host call that starts an operation (it waits for other processes only in
+    /// the local completion that `flush_local` asks for).
     fn issue(&self, what: &str, call: impl FnOnce() -> c_int) -> EpResult<()> {
         let _serial = self.serial.then(|| DYNAMIC_SERIAL.lock());
-        check_rma(call(), what)
+        check_rma(call(), what)?;
+        if self.flush_local {
+            check_rma(unsafe { sys::MPI_Win_flush_local(self.proc, self.win.0) }, "MPI_Win_flush_local")?;
+        }
+        Ok(())
     }
 }
 
@@ -45,7 +57,11 @@ impl WinEndpoint {
             return Ok(None);
         }
         let (win, loc) = self.target(t.rank)?;
-        self.epochs.lock().check_access(t.rank)?;
+        let passive = {
+            let e = self.epochs.lock();
+            e.check_access(t.rank)?;
+            e.check_passive(t.rank).is_ok()
+        };
         if t.count < 0 {
             return Err(ep_err!(ERR_COUNT, "target count {} is negative", t.count));
         }
@@ -68,8 +84,10 @@ impl WinEndpoint {
                 ));
             }
         }
-        let serial = RMA.needs_target_progress != 0 && self.shared.flavor == WinFlavor::Dynamic;
-        Ok(Some(HostTarget { win, proc: loc.proc as c_int, serial }))
+        let dynamic = self.shared.flavor == WinFlavor::Dynamic;
+        let serial = RMA.needs_target_progress != 0 && dynamic;
+        let ompi4_dynamic = HOST_IS_OMPI4 && dynamic;
+        Ok(Some(HostTarget { win, proc: loc.proc as c_int, serial, flush_local: ompi4_dynamic && passive, no_request_ops: ompi4_dynamic }))
     }
 
     /// `EP_Put`.
@@ -86,19 +104,31 @@ impl WinEndpoint {
         h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0) })
     }
 
-    /// `EP_Rput`: `None` for `EP_PROC_NULL` (a request complete from the start).
+    /// `EP_Rput`: `None` for `EP_PROC_NULL` and where the operation completes at once (a
+    /// request complete from the start).
     pub fn rput(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
         UserBuf::new(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(None) };
+        if h.no_request_ops {
+            self.epochs.lock().check_passive(t.rank)?;
+            // Complete from the start: `issue` completes it locally (passive epoch).
+            h.issue("MPI_Put", || unsafe { sys::MPI_Put(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0) })?;
+            return Ok(None);
+        }
         let mut req = HostRequest(HOST.request_null);
         h.issue("MPI_Rput", || unsafe { sys::MPI_Rput(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
         Ok(Some(req))
     }
 
-    /// `EP_Rget`: `None` for `EP_PROC_NULL`.
+    /// `EP_Rget`: `None` for `EP_PROC_NULL` and where the operation completes at once.
     pub fn rget(&self, origin: *mut c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
         UserBuf::new(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(None) };
+        if h.no_request_ops {
+            self.epochs.lock().check_passive(t.rank)?;
+            h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0) })?;
+            return Ok(None);
+        }
         let mut req = HostRequest(HOST.request_null);
         h.issue("MPI_Rget", || unsafe { sys::MPI_Rget(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
         Ok(Some(req))

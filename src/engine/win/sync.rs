@@ -3,10 +3,11 @@
 //! attachment of memory to dynamic windows (section 12.2.4).
 
 use super::host::{check_rma, progress_targets, HostWin, DYNAMIC_SERIAL, RMA};
+use super::ompi4::{lookup_fixed, HOST_IS_OMPI4};
 use super::{WinEndpoint, WinFlavor};
 use crate::engine::envelope::PROC_NULL;
 use crate::ep_err;
-use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_LOCKTYPE, ERR_RMA_SYNC, ERR_SIZE, ERR_WIN};
+use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_LOCKTYPE, ERR_RMA_SYNC, ERR_SIZE, ERR_UNSUPPORTED, ERR_WIN};
 use crate::host::sys;
 use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{fence as memory_fence, Ordering};
@@ -168,9 +169,18 @@ impl WinEndpoint {
         if base.is_null() && size > 0 {
             return Err(ep_err!(ERR_BUFFER, "base is NULL with size {size}"));
         }
+        let mut attached = self.attached.lock();
+        // The host window of this endpoint holds exactly the regions in `attached`.
+        if HOST_IS_OMPI4 && !lookup_fixed() && attached.iter().all(|&a| a < base as usize) && !attached.is_empty() {
+            return Err(ep_err!(
+                ERR_UNSUPPORTED,
+                "Open MPI 4's osc/ucx corrupts its region table when a region is attached above all attached ones, and this program does not use EPMPI's fix \
+                 (link libepmpi.so into the program; README, host limitations): attach regions in decreasing address order"
+            ));
+        }
         let _one_at_a_time = DYNAMIC_SERIAL.lock();
         check_rma(unsafe { sys::MPI_Win_attach(self.my_win().0, base, size as sys::MPI_Aint) }, "MPI_Win_attach")?;
-        self.attached.lock().push(base as usize);
+        attached.push(base as usize);
         Ok(())
     }
 
