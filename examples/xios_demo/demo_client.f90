@@ -4,7 +4,7 @@ module demo_client
   use, intrinsic :: iso_fortran_env, only: int64, real64, output_unit
   use, intrinsic :: iso_c_binding, only: c_null_char
   use mpi, only: MPI_COMM_WORLD, MPI_INTEGER, MPI_INTEGER8, MPI_SUM
-  use ep_mpi, only: ep_comm_local_info, ep_comm_size, ep_gather, ep_reduce, ep_comm_free, ep_wtime
+  use ep_mpi, only: ep_comm_local_info, ep_gather, ep_reduce, ep_comm_free, ep_wtime
   use ep_xios
   use demo_fields
   use demo_options, only: options
@@ -16,13 +16,14 @@ module demo_client
 contains
 
   !> Size of the buffers per (client, server) pair: room for two of the largest field events
-  !> (a slab of ceil(nx / clients) columns over all rows, as if there were one server), at
-  !> least EPX_DEFAULT_BUFFER_BYTES.
-  pure function buffer_bytes(opt, clients) result(bytes)
+  !> (a slab of ceil(nx / clients) columns over a band of ceil(ny / servers) rows), at least
+  !> EPX_DEFAULT_BUFFER_BYTES.
+  pure function buffer_bytes(opt, clients, servers) result(bytes)
     type(options), intent(in) :: opt
-    integer, intent(in) :: clients
+    integer, intent(in) :: clients, servers
     integer(int64) :: bytes, largest
-    largest = 8 * ((opt%nx + clients - 1) / clients) * opt%ny * opt%nz + 24 + 8 * 8
+    largest = 8 * ((opt%nx + clients - 1) / clients) * ((opt%ny + servers - 1) / servers) * opt%nz &
+        + 24 + 8 * 8
     bytes = max(EPX_DEFAULT_BUFFER_BYTES, 2 * largest)
   end function buffer_bytes
 
@@ -43,8 +44,8 @@ contains
 
     call epx_init_client(MPI_COMM_WORLD, nthreads, thread, 'model', model_comm, client)
     call ep_comm_local_info(model_comm, local_index, local_count, process_rank)
-    call ep_comm_size(model_comm, size_comm)
-    call epx_context_init(client, 'demo', opt%transport, buffer_bytes(opt, size_comm), context)
+    call epx_client_info(client, size_comm, servers, rank)
+    call epx_context_init(client, 'demo', opt%transport, buffer_bytes(opt, size_comm, servers), context)
     call epx_context_info(context, clients, servers, rank)
     start = ep_wtime()
     sent = 0

@@ -72,6 +72,10 @@ static void run_client(int proc, int thread, int threads, int transport)
     CHECK_OK(EP_Comm_rank(model, &me));
     CHECK_OK(EP_Comm_size(model, &nclients));
     CHECK(me == ep_test_expected_rank(proc, thread), "model rank %d, expected %d", me, ep_test_expected_rank(proc, thread));
+    int ci = -1, si = -1, ri = -1;
+    CHECK_OK(EPX_Client_info(client, &ci, &si, &ri));
+    CHECK(ci == nclients && si == servers && ri == me, "client info %d %d %d", ci, si, ri);
+    CHECK(EPX_Client_info(EPX_CLIENT_NULL, &ci, NULL, NULL) == EP_ERR_ARG, "null client handle");
 
     EPX_Context ctx;
     CHECK_OK(EPX_Context_init(client, "small", transport, SMALL_BUFFER, &ctx));

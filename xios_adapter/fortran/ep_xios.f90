@@ -72,7 +72,7 @@ module ep_xios
     type(c_ptr) :: data           !< the payload
   end type epx_event
 
-  public :: epx_init_client, epx_init_server, epx_server_comm, epx_context_init
+  public :: epx_init_client, epx_client_info, epx_init_server, epx_server_comm, epx_context_init
   public :: epx_server_accept_context, epx_context_info, epx_context_send_event, epx_context_flush
   public :: epx_context_wait_event, epx_context_test_event, epx_context_finalize
   public :: epx_finalize_client, epx_finalize_server, epx_event_get_meta, epx_event_get_data
@@ -122,6 +122,13 @@ module ep_xios
       integer(c_int), intent(inout) :: context
       integer(c_int) :: ierror
     end function c_server_accept_context
+
+    function c_client_info(client, clients, servers, my_rank) bind(C, name="EPX_Client_info") result(ierror)
+      import :: c_int
+      integer(c_int), value :: client
+      integer(c_int), intent(inout) :: clients, servers, my_rank
+      integer(c_int) :: ierror
+    end function c_client_info
 
     function c_context_info(context, clients, servers, my_rank) bind(C, name="EPX_Context_info") result(ierror)
       import :: c_int
@@ -336,6 +343,24 @@ contains
     end do
     call finish(c_ierror, 'epx_server_accept_context', ierror)
   end subroutine epx_server_accept_context
+
+  !> Sizes seen from a client endpoint from start-up on (C: `EPX_Client_info`), e.g. to size
+  !> buffers before a context exists: endpoints of its code, server endpoints, and its rank in
+  !> the code (0-based, = its model_comm rank). Errors: EP_ERR_ARG (bad handle).
+  recursive subroutine epx_client_info(client, clients, servers, my_rank, ierror)
+    integer, intent(in) :: client
+    integer, intent(out) :: clients, servers, my_rank
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_clients, c_servers, c_rank
+    c_clients = 0
+    c_servers = 0
+    c_rank = -1
+    c_ierror = c_client_info(c_arg(client), c_clients, c_servers, c_rank)
+    clients = int(c_clients)
+    servers = int(c_servers)
+    my_rank = int(c_rank)
+    call finish(c_ierror, 'epx_client_info', ierror)
+  end subroutine epx_client_info
 
   !> Sizes and ranks of a context (C: `EPX_Context_info`): client endpoints, server
   !> endpoints, and this endpoint's rank in its own group (client or server rank, 0-based).

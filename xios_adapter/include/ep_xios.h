@@ -113,6 +113,14 @@ int EPX_Init_client(MPI_Comm world, int num_threads, int thread, const char *cod
                     EP_Comm *model_comm, EPX_Client *client);
 
 /**
+ * Sizes seen from a client endpoint, known from start-up on (before any context, e.g. to size
+ * buffers): endpoints of its code (`clients`), server endpoints (`servers`), and its rank in
+ * the code (= its model_comm rank and its client rank in the code's contexts). Any output may
+ * be NULL. Errors: EP_ERR_ARG (bad handle).
+ */
+int EPX_Client_info(EPX_Client client, int *clients, int *servers, int *my_rank);
+
+/**
  * Starts a server endpoint (XIOS's CServer::initialize): one per server process, called by one
  * thread, collective with EPX_Init_client of the clients. Errors: EP_ERR_ARG (NULL output),
  * EP_ERR_COMM, and those of the EPMPI calls above.
@@ -177,7 +185,11 @@ int EPX_Context_send_event(EPX_Context context, int server, int type, const int6
 /**
  * Client: makes every event sent so far leave for its server (two-sided: the partly filled
  * buffers are sent; one-sided: nothing is pending, events are readable once sent). Does not
- * wait for the servers. Errors: EP_ERR_ARG, those of EPMPI.
+ * wait for the servers. Call it where servers need everything sent so far, e.g. at the end of
+ * a timestep (XIOS's clients check their buffers there): two-sided events otherwise wait in a
+ * partly filled buffer until it fills (a client that must wait for one server's buffer sends
+ * every other partly filled buffer first, so waiting servers are not starved meanwhile).
+ * Errors: EP_ERR_ARG, those of EPMPI.
  */
 int EPX_Context_flush(EPX_Context context);
 

@@ -1,6 +1,6 @@
 /*
  * startup.c: EPX_Init_client, EPX_Init_server, EPX_Server_comm, EPX_Finalize_client,
- * EPX_Finalize_server. Start-up follows XIOS's CClient/CServer::initialize: endpoints on the
+ * EPX_Finalize_server, EPX_Client_info. Start-up follows XIOS's CClient/CServer::initialize: endpoints on the
  * world communicator, an allgather of a 64-bit hash of each endpoint's code id (MPI_LONG), a
  * split by code, and intercommunicators between each client code and the servers.
  */
@@ -197,6 +197,18 @@ int EPX_Init_server(MPI_Comm world, EPX_Server *server)
     codes_free(&s->codes);
     free(s);
     return rc;
+}
+
+int EPX_Client_info(EPX_Client client, int *clients, int *servers, int *my_rank)
+{
+    struct epx_client *c = epx_handle_get(client, EPX_KIND_CLIENT);
+    if (!c)
+        return EP_ERR_ARG;
+    if (clients)
+        *clients = c->codes.size[c->code];
+    if (servers)
+        *servers = c->codes.size[c->codes.server_code];
+    return my_rank ? EP_Comm_rank(c->intra, my_rank) : EP_SUCCESS;
 }
 
 int EPX_Server_comm(EPX_Server server, EP_Comm *servers_comm)

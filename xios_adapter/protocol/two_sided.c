@@ -7,6 +7,7 @@
  */
 #include "epx_internal.h"
 
+#include <sched.h>
 #include <stdlib.h>
 
 int epx_two_sided_setup(struct epx_context *ctx)
@@ -27,8 +28,11 @@ int epx_two_sided_setup(struct epx_context *ctx)
     return EP_SUCCESS;
 }
 
+static int release_others(struct epx_context *ctx, int server);
+
 /* Sends the current buffer towards `server` if it holds anything, then makes the other buffer
- * current, waiting for its previous send. */
+ * current, waiting for its previous send; while it waits, the other servers' partly filled
+ * buffers leave as soon as they can (release_others). */
 static int switch_buffer(struct epx_context *ctx, int server)
 {
     struct epx_out_buffer *o = &ctx->out[server];
@@ -41,9 +45,38 @@ static int switch_buffer(struct epx_context *ctx, int server)
         return rc;
     cur ^= 1;
     o->current = cur;
-    rc = EP_Wait(&o->req[cur], EP_STATUS_IGNORE);
+    for (;;) {
+        int done = 0;
+        rc = EP_Test(&o->req[cur], &done, EP_STATUS_IGNORE);
+        if (rc != EP_SUCCESS || done)
+            break;
+        rc = release_others(ctx, server);
+        if (rc != EP_SUCCESS)
+            break;
+        sched_yield();
+    }
     o->used[cur] = 0;
     return rc;
+}
+
+/* Sends every partly filled buffer, except `server`'s, whose other half is free. A client
+ * about to wait for one server must not hold back events another server waits for: that
+ * server may be what the first one waits for (servers meet in collectives), and both would
+ * wait forever. Never blocks: buffers whose other half is still in flight stay. */
+static int release_others(struct epx_context *ctx, int server)
+{
+    for (int s = 0; s < ctx->servers; s++) {
+        struct epx_out_buffer *o = &ctx->out[s];
+        if (s == server || o->used[o->current] == 0)
+            continue;
+        int free_half = 0;
+        int rc = EP_Test(&o->req[o->current ^ 1], &free_half, EP_STATUS_IGNORE);
+        if (rc == EP_SUCCESS && free_half)
+            rc = switch_buffer(ctx, s); /* its wait is over at once */
+        if (rc != EP_SUCCESS)
+            return rc;
+    }
+    return EP_SUCCESS;
 }
 
 int epx_two_sided_send(struct epx_context *ctx, int server, int type, const int64_t *meta,
