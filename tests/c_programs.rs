@@ -83,3 +83,26 @@ fn abort_stops_the_job_and_says_who() {
     assert!(!stdout.contains("still running"), "{stdout}");
     assert!(stderr.contains("EP_Abort called by rank 0 with error code 3"), "stderr:\n{stderr}");
 }
+
+/// Point-to-point and collectives with the host forced onto TCP (no shared memory, no UCX
+/// shared-memory transports), in two shapes: the suites must pass unchanged whatever path the
+/// host takes (issue 10, transport faults). Open MPI: the ob1 PML over the tcp BTL; MPICH
+/// (ch4:ucx): UCX restricted to its tcp transport.
+#[test]
+fn p2p_and_coll_over_tcp() {
+    let env: &[(&str, &str)] =
+        if is_open_mpi() { &[("OMPI_MCA_pml", "ob1"), ("OMPI_MCA_btl", "tcp,self")] } else { &[("UCX_TLS", "tcp,self")] };
+    for name in ["p2p", "coll"] {
+        let exe = compile_c(&project_dir().join("tests/c").join(format!("{name}.c")), &format!("{name}-tcp"));
+        for (procs, eps) in [(2, "2"), (3, "1,2,3")] {
+            let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+            let out = mpirun_program_env(&exe, procs, eps, &[], env, Duration::from_secs(240));
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                out.status.success() && stdout.contains(&format!("{name}: PASS")),
+                "{name} over TCP on {procs} processes ({eps}) failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
+            );
+        }
+    }
+}

@@ -10,8 +10,11 @@ mod support;
 use std::time::{Duration, Instant};
 use support::*;
 
+/// The program, built once per test binary: the tests run in parallel threads, and one
+/// rebuilding the executable while the other launches it breaks the launch.
 fn stress_program() -> std::path::PathBuf {
-    compile_c(&project_dir().join("tests/c/stress.c"), "stress")
+    static EXE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    EXE.get_or_init(|| compile_c(&project_dir().join("tests/c/stress.c"), "stress")).clone()
 }
 
 fn run(exe: &std::path::Path, procs: u32, eps: &str, messages: u32, seed: u32) {

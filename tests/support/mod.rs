@@ -133,7 +133,13 @@ pub fn compile_program(compiler: &str, flags: &[&str], sources: &[PathBuf], name
 
 /// Runs `exe` on `procs` processes with `EPMPI_TEST_EPS=eps`, killing it after `limit`.
 pub fn mpirun_program(exe: &Path, procs: u32, eps: &str, args: &[&str], limit: Duration) -> Output {
+    mpirun_program_env(exe, procs, eps, args, &[], limit)
+}
+
+/// [`mpirun_program`] with extra environment variables for the launcher and the processes.
+pub fn mpirun_program_env(exe: &Path, procs: u32, eps: &str, args: &[&str], env: &[(&str, &str)], limit: Duration) -> Output {
     let mut cmd = Command::new(mpirun());
+    cmd.envs(env.iter().copied());
     if is_open_mpi() {
         // Endpoint threads of one process need more than the one core Open MPI binds it to.
         cmd.args(["--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]);
