@@ -15,9 +15,10 @@
  *        EP_Issend(tag 20) on the context's intercommunicator while the client fills the other;
  *        the server loops Iprobe(ANY_SOURCE, 20) + Get_count + Recv;
  *      EPX_ONE_SIDED (XIOS 3): per server a ring of `buffer_bytes` in a window of the merged
- *        communicator; the client writes events into its own memory under an exclusive lock on
- *        itself, the server pulls them with Get under a shared lock and Puts back how far it
- *        read, which frees ring space (passive target, no message from the client);
+ *        communicator, both sides in one lock_all epoch; the client stores events into its own
+ *        memory and publishes a `written` counter (Win_sync, atomic replace), the server fetches
+ *        the counter atomically, Gets the new bytes and replaces an `acked` counter, which frees
+ *        ring space (passive target, no message from the client);
  *  - finalize: every context sends a finalize event to every server; the code's rank 0 then tells
  *    the server leader (tag 0), which ends the servers' accept loop once every code has.
  *

@@ -47,6 +47,9 @@ static void context_delete(struct epx_context *ctx)
     free(ctx->out);
     free(ctx->staging);
     free(ctx->read);
+    free(ctx->acked);
+    free(ctx->written);
+    free(ctx->known_acked);
     free(ctx->client_done);
     free(ctx);
 }

@@ -128,6 +128,10 @@ struct epx_context {
     int64_t staging_len, staging_pos;
     int staging_client;
     int64_t *read;              /* one-sided: [clients] bytes read from each client's ring */
+    int64_t *acked;             /* one-sided: [clients] read position last sent back (origin
+                                 * buffers of the acknowledgements, stable until flushed) */
+    int64_t *written;           /* one-sided client: [servers] bytes written into each ring */
+    int64_t *known_acked;       /* one-sided client: [servers] last acknowledgement read */
     char *client_done;          /* [clients] finalize record seen */
     int finalized_clients;
     int next_client;            /* one-sided: where the next polling round starts */
