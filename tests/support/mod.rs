@@ -138,16 +138,28 @@ pub fn mpirun_program(exe: &Path, procs: u32, eps: &str, args: &[&str], limit: D
 
 /// [`mpirun_program`] with extra environment variables for the launcher and the processes.
 pub fn mpirun_program_env(exe: &Path, procs: u32, eps: &str, args: &[&str], env: &[(&str, &str)], limit: Duration) -> Output {
-    let mut cmd = Command::new(mpirun());
+    let mut cmd = mpirun_command();
     cmd.envs(env.iter().copied());
+    cmd.arg("-np").arg(procs.to_string()).arg(exe).args(args);
+    cmd.env("EPMPI_TEST_EPS", eps);
+    run_with_limit(cmd, limit, &format!("{} on {procs} processes ({eps})", exe.display()))
+}
+
+/// The launcher with what every job here needs: under Open MPI the flags for running as root
+/// with endpoint threads (more than the one core it binds a process to) and its working
+/// one-sided component (NOTES.md); OpenMP threads that wait passively (the machine is small).
+fn mpirun_command() -> Command {
+    let mut cmd = Command::new(mpirun());
     if is_open_mpi() {
-        // Endpoint threads of one process need more than the one core Open MPI binds it to.
         cmd.args(["--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]);
-        // Open MPI's one-sided default misbehaves on this machine (NOTES.md).
         cmd.env("OMPI_MCA_osc", "ucx");
     }
-    cmd.arg("-np").arg(procs.to_string()).arg(exe).args(args);
-    cmd.env("EPMPI_TEST_EPS", eps).env("OMP_WAIT_POLICY", "passive");
+    cmd.env("OMP_WAIT_POLICY", "passive");
+    cmd
+}
+
+/// Runs `cmd` with its output captured; kills it and panics with the output after `limit`.
+fn run_with_limit(mut cmd: Command, limit: Duration, what: &str) -> Output {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("spawn mpirun");
     let start = Instant::now();
@@ -159,8 +171,7 @@ pub fn mpirun_program_env(exe: &Path, procs: u32, eps: &str, args: &[&str], env:
             let _ = child.kill();
             let out = child.wait_with_output().unwrap();
             panic!(
-                "{} on {procs} processes ({eps}) timed out after {limit:?}\nstdout:\n{}\nstderr:\n{}",
-                exe.display(),
+                "{what} timed out after {limit:?}\nstdout:\n{}\nstderr:\n{}",
                 String::from_utf8_lossy(&out.stdout),
                 String::from_utf8_lossy(&out.stderr)
             );
@@ -194,37 +205,15 @@ pub struct App<'a> {
 }
 
 /// Runs an MPMD job (`mpirun -np P1 exe1 args1 : -np P2 exe2 args2 ...`, as XIOS's models and
-/// servers are launched), killing it after `limit`. Open MPI gets the flags and the one-sided
-/// component of `mpirun_program`; OpenMP threads wait passively (the machine is small).
+/// servers are launched), killing it after `limit`.
 pub fn mpirun_mpmd(apps: &[App], limit: Duration) -> Output {
-    let mut cmd = Command::new(mpirun());
-    if is_open_mpi() {
-        cmd.args(["--allow-run-as-root", "--oversubscribe", "--bind-to", "none"]);
-        cmd.env("OMPI_MCA_osc", "ucx");
-    }
+    let mut cmd = mpirun_command();
     for (n, app) in apps.iter().enumerate() {
         if n > 0 {
             cmd.arg(":");
         }
         cmd.arg("-np").arg(app.procs.to_string()).arg(app.exe).args(app.args);
     }
-    cmd.env("OMP_WAIT_POLICY", "passive");
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("spawn mpirun");
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "MPMD job {cmd:?} timed out after {limit:?}\nstdout:\n{}\nstderr:\n{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let what = format!("MPMD job {cmd:?}");
+    run_with_limit(cmd, limit, &what)
 }

@@ -97,6 +97,24 @@ static int context_publish(struct epx_context *ctx, EPX_Context *context)
     return EP_SUCCESS;
 }
 
+/* Both sides, once the intercommunicator is made (`rc` says how that went): builds and
+ * publishes the context, or undoes it. */
+static int context_complete(struct epx_context *ctx, int rc, EPX_Context *context)
+{
+    if (rc == EP_SUCCESS)
+        rc = context_build(ctx);
+    if (rc == EP_SUCCESS)
+        rc = context_publish(ctx, context);
+    if (rc != EP_SUCCESS) {
+        if (ctx->win != EP_WIN_NULL) {
+            EP_Win_unlock_all(ctx->win); /* fails harmlessly when the epoch never began */
+            EP_Win_free(&ctx->win);
+        }
+        context_delete(ctx);
+    }
+    return rc;
+}
+
 int EPX_Context_init(EPX_Client client, const char *context_id, int transport,
                      int64_t buffer_bytes, EPX_Context *context)
 {
@@ -118,16 +136,7 @@ int EPX_Context_init(EPX_Client client, const char *context_id, int transport,
     if (rc == EP_SUCCESS)
         rc = EP_Intercomm_create(c->intra, 0, c->world, c->server_leader, EPX_TAG_CONTEXT_BASE + c->code,
                                  &ctx->inter);
-    if (rc == EP_SUCCESS)
-        rc = context_build(ctx);
-    if (rc == EP_SUCCESS)
-        rc = context_publish(ctx, context);
-    if (rc != EP_SUCCESS) {
-        if (ctx->win != EP_WIN_NULL)
-            EP_Win_free(&ctx->win);
-        context_delete(ctx);
-    }
-    return rc;
+    return context_complete(ctx, rc, context);
 }
 
 /* Server leader: receives registrations and code finalizations until a code has registered a
@@ -213,19 +222,10 @@ int EPX_Server_accept_context(EPX_Server server, char *context_id, EPX_Context *
         return EP_ERR_OTHER;
     rc = EP_Intercomm_create(s->intra, 0, s->world, s->codes.leader[fwd.code],
                              EPX_TAG_CONTEXT_BASE + fwd.code, &ctx->inter);
-    if (rc == EP_SUCCESS)
-        rc = context_build(ctx);
-    if (rc == EP_SUCCESS)
-        rc = context_publish(ctx, context);
-    if (rc != EP_SUCCESS) {
-        if (ctx->win != EP_WIN_NULL)
-            EP_Win_free(&ctx->win);
-        context_delete(ctx);
-        return rc;
-    }
-    if (context_id)
+    rc = context_complete(ctx, rc, context);
+    if (rc == EP_SUCCESS && context_id)
         strcpy(context_id, fwd.id);
-    return EP_SUCCESS;
+    return rc;
 }
 
 int EPX_Context_info(EPX_Context context, int *clients, int *servers, int *my_rank)

@@ -106,6 +106,30 @@ static void free_comm(EP_Comm *comm)
         EP_Comm_free(comm);
 }
 
+/* Frees a client's communicators and memory (not its handle). */
+static void client_delete(struct epx_client *c)
+{
+    free_comm(&c->inter);
+    free_comm(&c->intra);
+    free_comm(&c->world);
+    codes_free(&c->codes);
+    free(c);
+}
+
+/* Frees a server's communicators and memory (not its handle). */
+static void server_delete(struct epx_server *s)
+{
+    for (int code = 0; s->inter && code < s->codes.count; code++)
+        free_comm(&s->inter[code]);
+    free_comm(&s->intra);
+    free_comm(&s->world);
+    free(s->inter);
+    free(s->registered);
+    free(s->pending_id);
+    codes_free(&s->codes);
+    free(s);
+}
+
 int EPX_Init_client(MPI_Comm world, int num_threads, int thread, const char *code_id,
                     EP_Comm *model_comm, EPX_Client *client)
 {
@@ -142,11 +166,7 @@ int EPX_Init_client(MPI_Comm world, int num_threads, int thread, const char *cod
         rc = EP_ERR_OTHER;
         EP_Comm_free(model_comm);
     }
-    free_comm(&c->inter);
-    free_comm(&c->intra);
-    free_comm(&c->world);
-    codes_free(&c->codes);
-    free(c);
+    client_delete(c);
     return rc;
 }
 
@@ -187,15 +207,7 @@ int EPX_Init_server(MPI_Comm world, EPX_Server *server)
             return EP_SUCCESS;
         rc = EP_ERR_OTHER;
     }
-    for (int code = 0; s->inter && code < n; code++)
-        free_comm(&s->inter[code]);
-    free_comm(&s->intra);
-    free_comm(&s->world);
-    free(s->inter);
-    free(s->registered);
-    free(s->pending_id);
-    codes_free(&s->codes);
-    free(s);
+    server_delete(s);
     return rc;
 }
 
@@ -234,11 +246,7 @@ int EPX_Finalize_client(EPX_Client *client)
         return rc;
     epx_handle_free(*client);
     *client = EPX_CLIENT_NULL;
-    free_comm(&c->inter);
-    free_comm(&c->intra);
-    free_comm(&c->world);
-    codes_free(&c->codes);
-    free(c);
+    client_delete(c);
     return EP_SUCCESS;
 }
 
@@ -249,14 +257,6 @@ int EPX_Finalize_server(EPX_Server *server)
         return EP_ERR_ARG;
     epx_handle_free(*server);
     *server = EPX_SERVER_NULL;
-    for (int code = 0; code < s->codes.count; code++)
-        free_comm(&s->inter[code]);
-    free_comm(&s->intra);
-    free_comm(&s->world);
-    free(s->inter);
-    free(s->registered);
-    free(s->pending_id);
-    codes_free(&s->codes);
-    free(s);
+    server_delete(s);
     return EP_SUCCESS;
 }
