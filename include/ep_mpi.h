@@ -187,7 +187,10 @@
 #define EP_ERR_THREAD_LEVEL 15
 
 /**
- * Called before `MPI_Init_thread` or after `MPI_Finalize`.
+ * Called before `MPI_Init_thread` or after `MPI_Finalize`: any failing call then has this
+ * class, except `EP_Error_class`, `EP_Error_string`, `EP_Get_library_version`,
+ * `EP_Comm_set_errhandler`/`EP_Comm_get_errhandler` (process default), `EP_Debug_live_*`,
+ * `EP_Get_count` and `EP_Test_cancelled`, which work at any time.
  */
 #define EP_ERR_NOT_INITIALIZED 16
 

@@ -76,6 +76,31 @@ fn fatal_handler_names_the_call_and_aborts() {
     );
 }
 
+/// One representative bad call per family under the default handler: (mode of
+/// `fatal_error.c`, the call, a piece of the cause).
+const FATAL_CASES: &[(&str, &str, &str)] = &[
+    ("coll-root", "EP_Bcast", "root 1000000"),
+    ("freed-comm", "EP_Comm_rank", "was freed"),
+    ("win-epoch", "EP_Put", "not in an access epoch"),
+    ("bad-request", "EP_Wait", "request handle 424242"),
+    ("before-init", "EP_Comm_rank", "not initialized"),
+];
+
+#[test]
+fn fatal_handler_aborts_cleanly_in_every_family() {
+    for (mode, call, cause) in FATAL_CASES {
+        let (ok, stdout, stderr) = run_once("fatal_error", &[mode]);
+        assert!(!ok, "{mode}: job survived a fatal error\n{stdout}\n{stderr}");
+        assert!(!stdout.contains("still running"), "{mode}: {stdout}");
+        let line = stderr.lines().find(|l| l.contains("EPMPI fatal error in")).unwrap_or("");
+        assert!(
+            line.contains(&format!("EPMPI fatal error in {call}: ")) && line.contains(cause),
+            "{mode}: stderr does not name {call} and '{cause}':\n{stderr}"
+        );
+        assert!(!stderr.contains("internal error"), "{mode}: a panic instead of a clean abort:\n{stderr}");
+    }
+}
+
 #[test]
 fn abort_stops_the_job_and_says_who() {
     let (ok, stdout, stderr) = run_once("fatal_error", &["abort"]);

@@ -233,6 +233,13 @@ fn win_default_integer_8_real_8() {
     fortran_test("win", Kinds::Eight);
 }
 
+/// Bad input through `ierror` (issue 10 item 1): bad handles, ranks, tags, truncation, a freed
+/// communicator, one-sided calls outside an epoch; the other endpoints keep working.
+#[test]
+fn bad_input() {
+    fortran_test("bad_input", Kinds::Default);
+}
+
 /// The module builds cleanly without OpenMP too (a CMake project may compile it so).
 #[test]
 fn module_is_clean_without_openmp() {

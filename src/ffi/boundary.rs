@@ -64,13 +64,33 @@ fn install_panic_hook() {
     });
 }
 
+/// The calls that work at any time, before `MPI_Init_thread` and after `MPI_Finalize` too
+/// (MPI 4.1 section 11.4.1 allows `MPI_Error_class`, `MPI_Error_string` and
+/// `MPI_Get_library_version` so; the others touch no MPI state): their argument errors keep
+/// their own class.
+const ANY_TIME: &[&str] = &[
+    "EP_Error_string",
+    "EP_Error_class",
+    "EP_Get_library_version",
+    "EP_Comm_set_errhandler",
+    "EP_Comm_get_errhandler",
+    "EP_Debug_live_handles",
+    "EP_Debug_live_windows",
+    "EP_Get_count",
+    "EP_Test_cancelled",
+];
+
 /// Runs the body of exported function `name`: never unwinds, returns `EP_SUCCESS` or an
-/// error code, and aborts when the applicable handler is `EP_ERRORS_ARE_FATAL`.
+/// error code, and aborts when the applicable handler is `EP_ERRORS_ARE_FATAL`. Outside
+/// `MPI_Init_thread` .. `MPI_Finalize`, a failing call (all but those of [`ANY_TIME`]) reports
+/// `EP_ERR_NOT_INITIALIZED` whatever else was wrong: before initialization no handle exists
+/// (a bad-handle class would mislead), after finalization the handles are dead.
 pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
     install_panic_hook();
     note_handler(0);
+    let any_time = || ANY_TIME.contains(&name);
     let result = catch_unwind(AssertUnwindSafe(|| {
-        if host::finalizing() {
+        if host::finalizing() && !any_time() {
             return Err(ep_err!(ERR_NOT_INITIALIZED, "called after MPI_Finalize"));
         }
         body()
@@ -78,6 +98,11 @@ pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
     .unwrap_or_else(|_| Err(EpError::new(ERR_INTERN, "internal panic (see the message above)")));
     match result {
         Ok(()) => error::SUCCESS,
+        // Only on the error path: the check costs two host calls.
+        Err(e) if e.class != ERR_NOT_INITIALIZED && !any_time() && !host::mpi_is_active() => fail(
+            name,
+            ep_err!(ERR_NOT_INITIALIZED, "MPI is not initialized (call MPI_Init_thread first) or is finalized; besides, {}", e.msg),
+        ),
         Err(e) => fail(name, e),
     }
 }

@@ -101,6 +101,16 @@ fn blocks<'a>(base: *mut c_void, t: MPI_Datatype, layout: Layout<'a>, what: &str
     if is_in_place(base) {
         return Err(ep_err!(ERR_BUFFER, "{what} is MPI_IN_PLACE, which MPI does not allow here"));
     }
+    // Checked here, before the endpoint joins the collective: an endpoint that fails after
+    // joining leaves its process's other endpoints waiting for a collective that never comes.
+    let has_data = info.size > 0
+        && match layout {
+            Layout::Uniform(c) => c > 0,
+            Layout::Varied { counts, .. } => counts.iter().any(|&c| c > 0),
+        };
+    if base.is_null() && has_data {
+        return Err(ep_err!(ERR_BUFFER, "{what} is NULL with data to hold"));
+    }
     Ok(Blocks { base, dtype: t, info, layout })
 }
 

@@ -115,7 +115,10 @@ pub const EP_ERR_PENDING: c_int = 13;
 pub const EP_ERR_WIN: c_int = 14;
 /// The host MPI was not initialized with `MPI_THREAD_MULTIPLE`.
 pub const EP_ERR_THREAD_LEVEL: c_int = 15;
-/// Called before `MPI_Init_thread` or after `MPI_Finalize`.
+/// Called before `MPI_Init_thread` or after `MPI_Finalize`: any failing call then has this
+/// class, except `EP_Error_class`, `EP_Error_string`, `EP_Get_library_version`,
+/// `EP_Comm_set_errhandler`/`EP_Comm_get_errhandler` (process default), `EP_Debug_live_*`,
+/// `EP_Get_count` and `EP_Test_cancelled`, which work at any time.
 pub const EP_ERR_NOT_INITIALIZED: c_int = 16;
 /// Operation not supported by EPMPI.
 pub const EP_ERR_UNSUPPORTED: c_int = 17;

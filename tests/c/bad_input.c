@@ -1,0 +1,501 @@
+/*
+ * Bad-input suite (issue 10 item 1), under EP_ERRORS_RETURN: every public function of
+ * ep_mpi.h with bad handles (made up, forged, freed, of another kind, null; tables in
+ * bad_input_handles.h), NULL output pointers, out-of-range ranks, roots, tags, counts,
+ * displacements and sizes, NULL buffers with data, mismatched datatypes and truncation,
+ * double frees, use after free, one-sided calls outside an epoch. Each call must return its
+ * documented class with a message naming the call (bad_input.h).
+ *
+ * Rank 0 of the endpoint communicator makes the bad calls while the other endpoints exchange
+ * messages in a ring among themselves; afterwards every endpoint checks that point-to-point,
+ * collectives and the window still work. World rank 0 prints the functions covered, which
+ * tests/bad_input.rs compares with the header. Calls before MPI_Init_thread and after
+ * MPI_Finalize are in bad_init.c; the default handler's aborts in fatal_error.c.
+ */
+#include "bad_input_handles.h"
+
+#define RING_TAG 77
+#define RING_ROUNDS 200
+
+/* Functions that cannot fail on an argument: recorded after calling them correctly. */
+static void cover_argumentless(void)
+{
+    /* MPI promises elapsed time from an arbitrary origin (Open MPI's is near 0 at start). */
+    double t0 = EP_Wtime(), t1 = EP_Wtime();
+    CHECK(t1 >= t0, "EP_Wtime went back: %g then %g", t0, t1);
+    bad_cover("EP_Wtime");
+    /* EP_Abort ends the job: its case is fatal_error.c's "abort" mode. */
+    bad_cover("EP_Abort");
+}
+
+/* Creation, errors, version and debug calls: local checks, made before any endpoint exists. */
+static void creation_and_misc_cases(void)
+{
+    EP_Comm c[2] = { 0, 0 };
+    int x = 0, cls = 0;
+    char text[EP_MAX_ERROR_STRING];
+    EXPECT(EP_Comm_create_endpoints, EP_ERR_ARG, "my_num_ep = -1", EP_Comm_create_endpoints(MPI_COMM_WORLD, -1, MPI_INFO_NULL, c));
+    EXPECT(EP_Comm_create_endpoints, EP_ERR_ARG, "my_num_ep above 65536", EP_Comm_create_endpoints(MPI_COMM_WORLD, 70000, MPI_INFO_NULL, c));
+    EXPECT(EP_Comm_create_endpoints, EP_ERR_ARG, "NULL out_comms", EP_Comm_create_endpoints(MPI_COMM_WORLD, 2, MPI_INFO_NULL, NULL));
+    EXPECT(EP_Comm_create_endpoints, EP_ERR_COMM, "MPI_COMM_NULL parent", EP_Comm_create_endpoints(MPI_COMM_NULL, 1, MPI_INFO_NULL, c));
+    EXPECT(EP_Comm_create_endpoint, EP_ERR_ARG, "index = my_num_ep", EP_Comm_create_endpoint(MPI_COMM_WORLD, 2, 2, c));
+    EXPECT(EP_Comm_create_endpoint, EP_ERR_ARG, "index -1", EP_Comm_create_endpoint(MPI_COMM_WORLD, 2, -1, c));
+    EXPECT(EP_Comm_create_endpoint, EP_ERR_ARG, "my_num_ep = 0", EP_Comm_create_endpoint(MPI_COMM_WORLD, 0, 0, c));
+    EXPECT(EP_Comm_create_endpoint, EP_ERR_ARG, "NULL comm", EP_Comm_create_endpoint(MPI_COMM_WORLD, 1, 0, NULL));
+    EXPECT(EP_Error_class, EP_ERR_ARG, "code -3", EP_Error_class(-3, &cls));
+    EXPECT(EP_Error_class, EP_ERR_ARG, "code 127 (class past EP_ERR_LASTCODE)", EP_Error_class(127, &cls));
+    EXPECT(EP_Error_class, EP_ERR_ARG, "NULL class", EP_Error_class(EP_ERR_TAG, NULL));
+    EXPECT(EP_Error_string, EP_ERR_ARG, "code -3", EP_Error_string(-3, text, &x));
+    EXPECT(EP_Error_string, EP_ERR_ARG, "NULL buffer", EP_Error_string(EP_ERR_TAG, NULL, &x));
+    EXPECT(EP_Error_string, EP_ERR_ARG, "NULL length", EP_Error_string(EP_ERR_TAG, text, NULL));
+    EXPECT(EP_Get_library_version, EP_ERR_ARG, "NULL buffer", EP_Get_library_version(NULL, &x));
+    EXPECT(EP_Get_library_version, EP_ERR_ARG, "NULL length", EP_Get_library_version(text, NULL));
+    EXPECT(EP_Debug_live_windows, EP_ERR_ARG, "NULL count", EP_Debug_live_windows(NULL));
+    EXPECT(EP_Comm_set_errhandler, EP_ERR_ARG, "handler 77 on the default", EP_Comm_set_errhandler(EP_COMM_NULL, 77));
+    EXPECT(EP_Comm_get_errhandler, EP_ERR_ARG, "NULL handler", EP_Comm_get_errhandler(EP_COMM_NULL, NULL));
+    /* Every pointer of EP_Debug_live_handles may be NULL: its case is success. */
+    EXPECT(EP_Debug_live_handles, EP_SUCCESS, "all NULL", EP_Debug_live_handles(NULL, NULL, NULL));
+    /* Status queries. */
+    EP_Status st;
+    memset(&st, 0, sizeof st);
+    EXPECT(EP_Get_count, EP_ERR_ARG, "NULL status", EP_Get_count(NULL, MPI_INT, &x));
+    EXPECT(EP_Get_count, EP_ERR_ARG, "NULL count", EP_Get_count(&st, MPI_INT, NULL));
+    EXPECT(EP_Get_count, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Get_count(&st, MPI_DATATYPE_NULL, &x));
+    EXPECT(EP_Test_cancelled, EP_ERR_ARG, "NULL status", EP_Test_cancelled(NULL, &x));
+    EXPECT(EP_Test_cancelled, EP_ERR_ARG, "NULL flag", EP_Test_cancelled(&st, NULL));
+}
+
+/* Bad communicator, window, request and message handles through every function. */
+static void handle_cases(EP_Comm freed_comm, EP_Win freed_win, EP_Request freed_req)
+{
+    EP_Request req = EP_REQUEST_NULL;
+    /* A live request, to pass where a communicator or window is expected. */
+    CHECK_OK(EP_Irecv(B.rbuf, 1, MPI_INT, 0, 424, B.comm, &req));
+    int forged_comm = (B.comm & ~0xffff) | 0xfff0;
+    int forged_win = (B.win & ~0xffff) | 0xfff0;
+    const bad_handle comms[] = {
+        { 987654, "made-up handle 987654", 0 }, { -5, "negative handle", 0 },
+        { forged_comm, "forged communicator handle (right kind, unused slot)", 0 },
+        { freed_comm, "freed communicator", 0 }, { B.win, "window handle as communicator", 0 },
+        { req, "request handle as communicator", 0 }, { EP_COMM_NULL, "EP_COMM_NULL", 1 },
+    };
+    const bad_handle wins[] = {
+        { 987654, "made-up handle 987654", 0 }, { forged_win, "forged window handle", 0 },
+        { freed_win, "freed window", 0 }, { B.comm, "communicator handle as window", 0 },
+        { EP_WIN_NULL, "EP_WIN_NULL", 1 },
+    };
+    const bad_handle reqs[] = {
+        { 424242, "made-up handle 424242", 0 }, { freed_req, "completed (freed) request", 0 },
+        { B.comm, "communicator handle as request or message", 0 }, { B.win, "window handle as request", 0 },
+        { EP_REQUEST_NULL, "null request or message", 1 },
+    };
+    bad_run_handle_table(bad_comm_fns, BAD_COUNT(bad_comm_fns), comms, BAD_COUNT(comms), EP_ERR_COMM);
+    bad_run_handle_table(bad_win_fns, BAD_COUNT(bad_win_fns), wins, BAD_COUNT(wins), EP_ERR_WIN);
+    bad_run_handle_table(bad_req_fns, BAD_COUNT(bad_req_fns), reqs, BAD_COUNT(reqs), EP_ERR_REQUEST);
+    CHECK_OK(EP_Cancel(&req));
+    CHECK_OK(EP_Wait(&req, EP_STATUS_IGNORE));
+}
+
+/* NULL output pointers (EP_ERR_ARG). */
+static void null_output_cases(void)
+{
+    EP_Comm c = B.comm;
+    EP_Win w = B.win;
+    int x;
+    void *p;
+    EXPECT(EP_Comm_rank, EP_ERR_ARG, "NULL rank", EP_Comm_rank(c, NULL));
+    EXPECT(EP_Comm_size, EP_ERR_ARG, "NULL size", EP_Comm_size(c, NULL));
+    EXPECT(EP_Comm_remote_size, EP_ERR_ARG, "NULL size", EP_Comm_remote_size(c, NULL));
+    EXPECT(EP_Comm_test_inter, EP_ERR_ARG, "NULL flag", EP_Comm_test_inter(c, NULL));
+    EXPECT(EP_Comm_get_attr, EP_ERR_ARG, "NULL value", EP_Comm_get_attr(c, EP_TAG_UB, NULL, &x));
+    EXPECT(EP_Comm_get_attr, EP_ERR_ARG, "NULL flag", EP_Comm_get_attr(c, EP_TAG_UB, &p, NULL));
+    EXPECT(EP_Comm_compare, EP_ERR_ARG, "NULL result", EP_Comm_compare(c, c, NULL));
+    EXPECT(EP_Comm_dup, EP_ERR_ARG, "NULL newcomm", EP_Comm_dup(c, NULL));
+    EXPECT(EP_Comm_free, EP_ERR_ARG, "NULL pointer", EP_Comm_free(NULL));
+    EXPECT(EP_Comm_get_errhandler, EP_ERR_ARG, "NULL handler", EP_Comm_get_errhandler(c, NULL));
+    EXPECT(EP_Comm_split, EP_ERR_ARG, "NULL newcomm", EP_Comm_split(c, 0, 0, NULL));
+    EXPECT(EP_Comm_split_type, EP_ERR_ARG, "NULL newcomm", EP_Comm_split_type(c, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, NULL));
+    EXPECT(EP_Comm_get_host_comm, EP_ERR_ARG, "NULL host_comm", EP_Comm_get_host_comm(c, NULL));
+    EXPECT(EP_Intercomm_create, EP_ERR_ARG, "NULL newintercomm", EP_Intercomm_create(c, 0, c, 0, 7, NULL));
+    EXPECT(EP_Intercomm_merge, EP_ERR_ARG, "NULL newintracomm", EP_Intercomm_merge(c, 0, NULL));
+    EXPECT(EP_Ibarrier, EP_ERR_ARG, "NULL request", EP_Ibarrier(c, NULL));
+    EXPECT(EP_Ibcast, EP_ERR_ARG, "NULL request", EP_Ibcast(B.sbuf, 1, MPI_INT, 0, c, NULL));
+    EXPECT(EP_Isend, EP_ERR_ARG, "NULL request", EP_Isend(B.sbuf, 1, MPI_INT, 0, 0, c, NULL));
+    EXPECT(EP_Issend, EP_ERR_ARG, "NULL request", EP_Issend(B.sbuf, 1, MPI_INT, 0, 0, c, NULL));
+    EXPECT(EP_Irecv, EP_ERR_ARG, "NULL request", EP_Irecv(B.rbuf, 1, MPI_INT, 0, 0, c, NULL));
+    EXPECT(EP_Iprobe, EP_ERR_ARG, "NULL flag", EP_Iprobe(0, 0, c, NULL, EP_STATUS_IGNORE));
+    EXPECT(EP_Improbe, EP_ERR_ARG, "NULL flag", EP_Improbe(0, 0, c, NULL, &x, EP_STATUS_IGNORE));
+    EXPECT(EP_Improbe, EP_ERR_ARG, "NULL message", EP_Improbe(0, 0, c, &x, NULL, EP_STATUS_IGNORE));
+    EXPECT(EP_Mprobe, EP_ERR_ARG, "NULL message", EP_Mprobe(0, 0, c, NULL, EP_STATUS_IGNORE));
+    EXPECT(EP_Mrecv, EP_ERR_ARG, "NULL message", EP_Mrecv(B.rbuf, 1, MPI_INT, NULL, EP_STATUS_IGNORE));
+    EXPECT(EP_Imrecv, EP_ERR_ARG, "NULL message", EP_Imrecv(B.rbuf, 1, MPI_INT, NULL, &x));
+    EXPECT(EP_Wait, EP_ERR_ARG, "NULL request", EP_Wait(NULL, EP_STATUS_IGNORE));
+    EXPECT(EP_Test, EP_ERR_ARG, "NULL request", EP_Test(NULL, &x, EP_STATUS_IGNORE));
+    EXPECT(EP_Test, EP_ERR_ARG, "NULL flag", EP_Test(&bad_reqs[0], NULL, EP_STATUS_IGNORE));
+    EXPECT(EP_Waitall, EP_ERR_ARG, "NULL array, count 1", EP_Waitall(1, NULL, EP_STATUSES_IGNORE));
+    EXPECT(EP_Testall, EP_ERR_ARG, "NULL flag", EP_Testall(0, NULL, NULL, EP_STATUSES_IGNORE));
+    EXPECT(EP_Waitany, EP_ERR_ARG, "NULL index", EP_Waitany(0, NULL, NULL, EP_STATUS_IGNORE));
+    EXPECT(EP_Testany, EP_ERR_ARG, "NULL flag", EP_Testany(0, NULL, &x, NULL, EP_STATUS_IGNORE));
+    EXPECT(EP_Waitsome, EP_ERR_ARG, "NULL indices", EP_Waitsome(1, bad_reqs, &x, NULL, EP_STATUSES_IGNORE));
+    EXPECT(EP_Testsome, EP_ERR_ARG, "NULL outcount", EP_Testsome(0, NULL, NULL, NULL, EP_STATUSES_IGNORE));
+    EXPECT(EP_Request_free, EP_ERR_ARG, "NULL request", EP_Request_free(NULL));
+    EXPECT(EP_Cancel, EP_ERR_ARG, "NULL request", EP_Cancel(NULL));
+    EXPECT(EP_Win_create, EP_ERR_ARG, "NULL win", EP_Win_create(B.rbuf, 4, 4, MPI_INFO_NULL, c, NULL));
+    EXPECT(EP_Win_allocate, EP_ERR_ARG, "NULL baseptr", EP_Win_allocate(4, 4, MPI_INFO_NULL, c, NULL, &x));
+    EXPECT(EP_Win_allocate, EP_ERR_ARG, "NULL win", EP_Win_allocate(4, 4, MPI_INFO_NULL, c, &p, NULL));
+    EXPECT(EP_Win_create_dynamic, EP_ERR_ARG, "NULL win", EP_Win_create_dynamic(MPI_INFO_NULL, c, NULL));
+    EXPECT(EP_Win_free, EP_ERR_ARG, "NULL pointer", EP_Win_free(NULL));
+    EXPECT(EP_Win_get_errhandler, EP_ERR_ARG, "NULL handler", EP_Win_get_errhandler(w, NULL));
+    EXPECT(EP_Win_detach, EP_ERR_WIN, "not a dynamic window", EP_Win_detach(w, B.rbuf));
+    EXPECT(EP_Rput, EP_ERR_ARG, "NULL request", EP_Rput(B.sbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, w, NULL));
+    EXPECT(EP_Rget, EP_ERR_ARG, "NULL request", EP_Rget(B.rbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, w, NULL));
+}
+
+/* Out-of-range ranks, tags, counts, NULL buffers and bad datatypes in point-to-point calls. */
+static void p2p_argument_cases(void)
+{
+    EP_Comm c = B.comm;
+    int n = B.size, x = 0, flag;
+    EP_Request r;
+    EP_Message m;
+    EXPECT(EP_Send, EP_ERR_RANK, "dest = size", EP_Send(&x, 1, MPI_INT, n, 0, c));
+    EXPECT(EP_Send, EP_ERR_RANK, "dest -7", EP_Send(&x, 1, MPI_INT, -7, 0, c));
+    EXPECT(EP_Send, EP_ERR_RANK, "dest EP_ANY_SOURCE", EP_Send(&x, 1, MPI_INT, EP_ANY_SOURCE, 0, c));
+    EXPECT(EP_Send, EP_ERR_TAG, "tag -5", EP_Send(&x, 1, MPI_INT, 0, -5, c));
+    EXPECT(EP_Send, EP_ERR_TAG, "tag EP_ANY_TAG", EP_Send(&x, 1, MPI_INT, 0, EP_ANY_TAG, c));
+    EXPECT(EP_Send, EP_ERR_COUNT, "count -1", EP_Send(&x, -1, MPI_INT, 0, 0, c));
+    EXPECT(EP_Send, EP_ERR_BUFFER, "NULL buffer, count 1", EP_Send(NULL, 1, MPI_INT, 0, 0, c));
+    EXPECT(EP_Send, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Send(&x, 1, MPI_DATATYPE_NULL, 0, 0, c));
+    EXPECT(EP_Ssend, EP_ERR_RANK, "dest = size", EP_Ssend(&x, 1, MPI_INT, n, 0, c));
+    EXPECT(EP_Ssend, EP_ERR_TAG, "tag -1", EP_Ssend(&x, 1, MPI_INT, 0, -1, c));
+    EXPECT(EP_Isend, EP_ERR_RANK, "dest = size", EP_Isend(&x, 1, MPI_INT, n, 0, c, &r));
+    EXPECT(EP_Isend, EP_ERR_BUFFER, "NULL buffer, count 2", EP_Isend(NULL, 2, MPI_INT, 0, 0, c, &r));
+    EXPECT(EP_Issend, EP_ERR_COUNT, "count -3", EP_Issend(&x, -3, MPI_INT, 0, 0, c, &r));
+    EXPECT(EP_Issend, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Issend(&x, 1, MPI_DATATYPE_NULL, 0, 0, c, &r));
+    EXPECT(EP_Recv, EP_ERR_RANK, "source = size", EP_Recv(&x, 1, MPI_INT, n, 0, c, EP_STATUS_IGNORE));
+    EXPECT(EP_Recv, EP_ERR_TAG, "tag -8", EP_Recv(&x, 1, MPI_INT, 0, -8, c, EP_STATUS_IGNORE));
+    EXPECT(EP_Recv, EP_ERR_COUNT, "count -1", EP_Recv(&x, -1, MPI_INT, 0, 0, c, EP_STATUS_IGNORE));
+    EXPECT(EP_Recv, EP_ERR_BUFFER, "NULL buffer, count 1", EP_Recv(NULL, 1, MPI_INT, 0, 0, c, EP_STATUS_IGNORE));
+    EXPECT(EP_Recv, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Recv(&x, 1, MPI_DATATYPE_NULL, 0, 0, c, EP_STATUS_IGNORE));
+    EXPECT(EP_Irecv, EP_ERR_RANK, "source -9", EP_Irecv(&x, 1, MPI_INT, -9, 0, c, &r));
+    EXPECT(EP_Irecv, EP_ERR_BUFFER, "NULL buffer", EP_Irecv(NULL, 1, MPI_INT, 0, 0, c, &r));
+    EXPECT(EP_Sendrecv, EP_ERR_RANK, "dest = size", EP_Sendrecv(&x, 1, MPI_INT, n, 0, &x, 1, MPI_INT, 0, 0, c, EP_STATUS_IGNORE));
+    EXPECT(EP_Sendrecv, EP_ERR_RANK, "source = size", EP_Sendrecv(&x, 1, MPI_INT, 0, 0, &x, 1, MPI_INT, n, 0, c, EP_STATUS_IGNORE));
+    EXPECT(EP_Sendrecv, EP_ERR_TAG, "recvtag -4", EP_Sendrecv(&x, 1, MPI_INT, 0, 0, &x, 1, MPI_INT, 0, -4, c, EP_STATUS_IGNORE));
+    EXPECT(EP_Iprobe, EP_ERR_RANK, "source = size", EP_Iprobe(n, 0, c, &flag, EP_STATUS_IGNORE));
+    EXPECT(EP_Iprobe, EP_ERR_TAG, "tag -3", EP_Iprobe(0, -3, c, &flag, EP_STATUS_IGNORE));
+    EXPECT(EP_Probe, EP_ERR_RANK, "source = size", EP_Probe(n, 0, c, EP_STATUS_IGNORE));
+    EXPECT(EP_Probe, EP_ERR_TAG, "tag -3", EP_Probe(0, -3, c, EP_STATUS_IGNORE));
+    EXPECT(EP_Improbe, EP_ERR_RANK, "source = size", EP_Improbe(n, 0, c, &flag, &m, EP_STATUS_IGNORE));
+    EXPECT(EP_Mprobe, EP_ERR_TAG, "tag -3", EP_Mprobe(0, -3, c, &m, EP_STATUS_IGNORE));
+    EXPECT(EP_Waitall, EP_ERR_COUNT, "count -1", EP_Waitall(-1, bad_reqs, EP_STATUSES_IGNORE));
+    EXPECT(EP_Testall, EP_ERR_COUNT, "count -1", EP_Testall(-1, bad_reqs, &flag, EP_STATUSES_IGNORE));
+    EXPECT(EP_Waitany, EP_ERR_COUNT, "count -1", EP_Waitany(-1, bad_reqs, &x, EP_STATUS_IGNORE));
+    EXPECT(EP_Testany, EP_ERR_COUNT, "count -1", EP_Testany(-1, bad_reqs, &x, &flag, EP_STATUS_IGNORE));
+    EXPECT(EP_Waitsome, EP_ERR_COUNT, "count -1", EP_Waitsome(-1, bad_reqs, &x, bad_indices, EP_STATUSES_IGNORE));
+    EXPECT(EP_Testsome, EP_ERR_COUNT, "count -1", EP_Testsome(-1, bad_reqs, &x, bad_indices, EP_STATUSES_IGNORE));
+}
+
+/* Truncation, mismatched datatypes, double frees and matched-message reuse, with messages
+ * this endpoint sends to itself. */
+static void truncation_and_free_cases(void)
+{
+    EP_Comm c = B.comm;
+    int big[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, small[4] = { 0 }, x, flag;
+    double d = 2.5;
+    EP_Request s, r, two[2];
+    EP_Status st, sts[2];
+    EP_Message m;
+    /* Blocking receive: the first part arrives, the status is filled. */
+    CHECK_OK(EP_Isend(big, 8, MPI_INT, 0, 31, c, &s));
+    EXPECT(EP_Recv, EP_ERR_TRUNCATE, "8 ints into 4", EP_Recv(small, 4, MPI_INT, 0, 31, c, &st));
+    CHECK(small[3] == 4 && st.MPI_SOURCE == 0 && st.MPI_TAG == 31, "truncated data or status");
+    CHECK_OK(EP_Wait(&s, EP_STATUS_IGNORE));
+    /* Nonblocking receive: reported by the completion call. */
+    CHECK_OK(EP_Isend(big, 8, MPI_INT, 0, 32, c, &s));
+    CHECK_OK(EP_Irecv(small, 4, MPI_INT, 0, 32, c, &r));
+    EXPECT(EP_Wait, EP_ERR_TRUNCATE, "8 ints into 4", EP_Wait(&r, &st));
+    CHECK(r == EP_REQUEST_NULL, "failed request not freed");
+    CHECK_OK(EP_Wait(&s, EP_STATUS_IGNORE));
+    /* Multiple completion: EP_ERR_IN_STATUS, the truncation in the status. */
+    CHECK_OK(EP_Isend(big, 8, MPI_INT, 0, 33, c, &two[0]));
+    CHECK_OK(EP_Irecv(small, 4, MPI_INT, 0, 33, c, &two[1]));
+    EXPECT(EP_Waitall, EP_ERR_IN_STATUS, "one receive truncated", EP_Waitall(2, two, sts));
+    CHECK(ep_class(sts[1].MPI_ERROR) == EP_ERR_TRUNCATE && ep_class(sts[0].MPI_ERROR) == EP_SUCCESS,
+          "statuses of waitall: %d %d", sts[0].MPI_ERROR, sts[1].MPI_ERROR);
+    /* Mismatched datatypes: one double received as one int is a truncation ... */
+    CHECK_OK(EP_Isend(&d, 1, MPI_DOUBLE, 0, 34, c, &s));
+    EXPECT(EP_Sendrecv, EP_ERR_TRUNCATE, "a double into an int", EP_Sendrecv(NULL, 0, MPI_INT, EP_PROC_NULL, 0, &x, 1, MPI_INT, 0, 34, c, &st));
+    CHECK_OK(EP_Wait(&s, EP_STATUS_IGNORE));
+    /* ... and 3 bytes counted as ints are EP_UNDEFINED. */
+    CHECK_OK(EP_Isend(big, 3, MPI_BYTE, 0, 35, c, &s));
+    CHECK_OK(EP_Recv(small, 4, MPI_INT, 0, 35, c, &st));
+    CHECK_OK(EP_Get_count(&st, MPI_INT, &x));
+    CHECK(x == EP_UNDEFINED, "EP_Get_count of 3 bytes as MPI_INT gave %d", x);
+    CHECK_OK(EP_Wait(&s, EP_STATUS_IGNORE));
+    /* Matched probe: truncation, then the message handle used twice. */
+    CHECK_OK(EP_Isend(big, 8, MPI_INT, 0, 36, c, &s));
+    CHECK_OK(EP_Mprobe(0, 36, c, &m, &st));
+    int m_copy = m;
+    EXPECT(EP_Mrecv, EP_ERR_TRUNCATE, "8 ints into 4", EP_Mrecv(small, 4, MPI_INT, &m, &st));
+    CHECK(m == EP_MESSAGE_NULL, "message handle not reset");
+    EXPECT(EP_Mrecv, EP_ERR_REQUEST, "message received twice", EP_Mrecv(small, 4, MPI_INT, &m_copy, &st));
+    EXPECT(EP_Imrecv, EP_ERR_REQUEST, "message received twice", EP_Imrecv(small, 4, MPI_INT, &m_copy, &r));
+    CHECK_OK(EP_Wait(&s, EP_STATUS_IGNORE));
+    CHECK_OK(EP_Isend(big, 8, MPI_INT, 0, 37, c, &s));
+    do
+        CHECK_OK(EP_Improbe(0, 37, c, &flag, &m, &st));
+    while (!flag);
+    CHECK_OK(EP_Imrecv(small, 4, MPI_INT, &m, &r));
+    CHECK_OK(EP_Wait(&s, EP_STATUS_IGNORE));
+    int rc;
+    do
+        rc = EP_Test(&r, &flag, &st);
+    while (rc == EP_SUCCESS && !flag);
+    EXPECT(EP_Test, EP_ERR_TRUNCATE, "imrecv of 8 ints into 4", rc);
+    /* Request double free. */
+    CHECK_OK(EP_Isend(&x, 1, MPI_INT, 0, 38, c, &s));
+    int s_copy = s;
+    CHECK_OK(EP_Request_free(&s));
+    EXPECT(EP_Request_free, EP_ERR_REQUEST, "freed twice", EP_Request_free(&s_copy));
+    EXPECT(EP_Wait, EP_ERR_REQUEST, "wait on a freed request", EP_Wait(&s_copy, EP_STATUS_IGNORE));
+    CHECK_OK(EP_Recv(&x, 1, MPI_INT, 0, 38, c, EP_STATUS_IGNORE));
+    /* Cancel and the cancelled status. */
+    CHECK_OK(EP_Irecv(&x, 1, MPI_INT, 0, 39, c, &r));
+    CHECK_OK(EP_Cancel(&r));
+    CHECK_OK(EP_Wait(&r, &st));
+    CHECK_OK(EP_Test_cancelled(&st, &flag));
+    CHECK(flag == 1, "cancelled receive not reported");
+    /* Communicator arguments checked before any communication. */
+    EXPECT(EP_Comm_set_errhandler, EP_ERR_ARG, "handler 77", EP_Comm_set_errhandler(c, 77));
+    EXPECT(EP_Comm_get_attr, EP_ERR_ARG, "unknown key 99", EP_Comm_get_attr(c, 99, &bad_ptr_out, &flag));
+    EXPECT(EP_Comm_remote_size, EP_ERR_COMM, "intracommunicator", EP_Comm_remote_size(c, &x));
+    EXPECT(EP_Comm_split, EP_ERR_ARG, "color -5", EP_Comm_split(c, -5, 0, &bad_comm_out));
+    EXPECT(EP_Comm_split_type, EP_ERR_ARG, "split type 12345", EP_Comm_split_type(c, 12345, 0, MPI_INFO_NULL, &bad_comm_out));
+    EXPECT(EP_Intercomm_create, EP_ERR_TAG, "tag -1", EP_Intercomm_create(c, 0, c, 0, -1, &bad_comm_out));
+    EXPECT(EP_Intercomm_merge, EP_ERR_COMM, "intracommunicator", EP_Intercomm_merge(c, 0, &bad_comm_out));
+}
+
+/* Collective arguments out of range (checked before any communication). */
+static void collective_argument_cases(void)
+{
+    EP_Comm c = B.comm;
+    int n = B.size, *s = B.sbuf, *rb = B.rbuf, *cn = B.counts, *dp = B.displs;
+    int neg[64];
+    for (int i = 0; i < n && i < 64; i++)
+        neg[i] = i == n - 1 ? -1 : 1;
+    EP_Request r;
+    EXPECT(EP_Bcast, EP_ERR_ROOT, "root = size", EP_Bcast(s, 1, MPI_INT, n, c));
+    EXPECT(EP_Bcast, EP_ERR_ROOT, "root -1", EP_Bcast(s, 1, MPI_INT, -1, c));
+    EXPECT(EP_Bcast, EP_ERR_ROOT, "EP_ROOT on an intracommunicator", EP_Bcast(s, 1, MPI_INT, EP_ROOT, c));
+    EXPECT(EP_Bcast, EP_ERR_COUNT, "count -1", EP_Bcast(s, -1, MPI_INT, 0, c));
+    EXPECT(EP_Bcast, EP_ERR_BUFFER, "NULL buffer", EP_Bcast(NULL, 1, MPI_INT, 0, c));
+    EXPECT(EP_Bcast, EP_ERR_BUFFER, "MPI_IN_PLACE", EP_Bcast(MPI_IN_PLACE, 1, MPI_INT, 0, c));
+    EXPECT(EP_Bcast, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Bcast(s, 1, MPI_DATATYPE_NULL, 0, c));
+    EXPECT(EP_Ibcast, EP_ERR_ROOT, "root = size", EP_Ibcast(s, 1, MPI_INT, n, c, &r));
+    EXPECT(EP_Reduce, EP_ERR_ROOT, "root = size", EP_Reduce(s, rb, 1, MPI_INT, MPI_SUM, n, c));
+    EXPECT(EP_Reduce, EP_ERR_OP, "MPI_OP_NULL", EP_Reduce(s, rb, 1, MPI_INT, MPI_OP_NULL, 0, c));
+    EXPECT(EP_Reduce, EP_ERR_COUNT, "count -1", EP_Reduce(s, rb, -1, MPI_INT, MPI_SUM, 0, c));
+    EXPECT(EP_Allreduce, EP_ERR_OP, "MPI_OP_NULL", EP_Allreduce(s, rb, 1, MPI_INT, MPI_OP_NULL, c));
+    EXPECT(EP_Allreduce, EP_ERR_BUFFER, "NULL recvbuf", EP_Allreduce(s, NULL, 1, MPI_INT, MPI_SUM, c));
+    EXPECT(EP_Allreduce, EP_ERR_BUFFER, "MPI_IN_PLACE recvbuf", EP_Allreduce(s, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, c));
+    EXPECT(EP_Allreduce, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Allreduce(s, rb, 1, MPI_DATATYPE_NULL, MPI_SUM, c));
+    EXPECT(EP_Reduce_scatter_block, EP_ERR_COUNT, "recvcount -1", EP_Reduce_scatter_block(s, rb, -1, MPI_INT, MPI_SUM, c));
+    EXPECT(EP_Reduce_scatter, EP_ERR_ARG, "NULL recvcounts", EP_Reduce_scatter(s, rb, NULL, MPI_INT, MPI_SUM, c));
+    EXPECT(EP_Reduce_scatter, EP_ERR_COUNT, "negative recvcounts entry", EP_Reduce_scatter(s, rb, neg, MPI_INT, MPI_SUM, c));
+    EXPECT(EP_Scan, EP_ERR_OP, "MPI_OP_NULL", EP_Scan(s, rb, 1, MPI_INT, MPI_OP_NULL, c));
+    EXPECT(EP_Exscan, EP_ERR_COUNT, "count -2", EP_Exscan(s, rb, -2, MPI_INT, MPI_SUM, c));
+    EXPECT(EP_Gather, EP_ERR_ROOT, "root = size", EP_Gather(s, 1, MPI_INT, rb, 1, MPI_INT, n, c));
+    EXPECT(EP_Gather, EP_ERR_COUNT, "recvcount -1 at the root", EP_Gather(s, 1, MPI_INT, rb, -1, MPI_INT, 0, c));
+    EXPECT(EP_Gather, EP_ERR_BUFFER, "NULL sendbuf", EP_Gather(NULL, 1, MPI_INT, rb, 1, MPI_INT, 0, c));
+    EXPECT(EP_Gatherv, EP_ERR_ARG, "NULL recvcounts at the root", EP_Gatherv(s, 1, MPI_INT, rb, NULL, dp, MPI_INT, 0, c));
+    EXPECT(EP_Gatherv, EP_ERR_ARG, "NULL displs at the root", EP_Gatherv(s, 1, MPI_INT, rb, cn, NULL, MPI_INT, 0, c));
+    EXPECT(EP_Gatherv, EP_ERR_COUNT, "negative recvcounts entry", EP_Gatherv(s, 1, MPI_INT, rb, neg, dp, MPI_INT, 0, c));
+    EXPECT(EP_Scatter, EP_ERR_ROOT, "root -2", EP_Scatter(s, 1, MPI_INT, rb, 1, MPI_INT, -2, c));
+    EXPECT(EP_Scatter, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Scatter(s, 1, MPI_DATATYPE_NULL, rb, 1, MPI_INT, 0, c));
+    EXPECT(EP_Scatterv, EP_ERR_ARG, "NULL sendcounts at the root", EP_Scatterv(s, NULL, dp, MPI_INT, rb, 1, MPI_INT, 0, c));
+    EXPECT(EP_Scatterv, EP_ERR_COUNT, "negative sendcounts entry", EP_Scatterv(s, neg, dp, MPI_INT, rb, 1, MPI_INT, 0, c));
+    EXPECT(EP_Allgather, EP_ERR_COUNT, "sendcount -1", EP_Allgather(s, -1, MPI_INT, rb, 1, MPI_INT, c));
+    EXPECT(EP_Allgather, EP_ERR_BUFFER, "NULL recvbuf", EP_Allgather(s, 1, MPI_INT, NULL, 1, MPI_INT, c));
+    EXPECT(EP_Allgatherv, EP_ERR_ARG, "NULL displs", EP_Allgatherv(s, 1, MPI_INT, rb, cn, NULL, MPI_INT, c));
+    EXPECT(EP_Allgatherv, EP_ERR_COUNT, "negative recvcounts entry", EP_Allgatherv(s, 1, MPI_INT, rb, neg, dp, MPI_INT, c));
+    EXPECT(EP_Alltoall, EP_ERR_COUNT, "recvcount -1", EP_Alltoall(s, 1, MPI_INT, rb, -1, MPI_INT, c));
+    EXPECT(EP_Alltoall, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Alltoall(s, 1, MPI_DATATYPE_NULL, rb, 1, MPI_INT, c));
+    EXPECT(EP_Alltoallv, EP_ERR_ARG, "NULL sdispls", EP_Alltoallv(s, cn, NULL, MPI_INT, rb, cn, dp, MPI_INT, c));
+    EXPECT(EP_Alltoallv, EP_ERR_COUNT, "negative sendcounts entry", EP_Alltoallv(s, neg, dp, MPI_INT, rb, cn, dp, MPI_INT, c));
+}
+
+/* One-sided calls outside an epoch, out of range, and double frees. */
+static void window_cases(EP_Win dynwin)
+{
+    EP_Win w = B.win;
+    int n = B.size, one = 1, res;
+    EP_Request r;
+    /* Outside any epoch (no fence, lock or lock_all yet). */
+    EXPECT(EP_Put, EP_ERR_RMA_SYNC, "no epoch", EP_Put(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, w));
+    EXPECT(EP_Get, EP_ERR_RMA_SYNC, "no epoch", EP_Get(&res, 1, MPI_INT, 0, 0, 1, MPI_INT, w));
+    EXPECT(EP_Accumulate, EP_ERR_RMA_SYNC, "no epoch", EP_Accumulate(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, w));
+    EXPECT(EP_Get_accumulate, EP_ERR_RMA_SYNC, "no epoch", EP_Get_accumulate(&one, 1, MPI_INT, &res, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, w));
+    EXPECT(EP_Fetch_and_op, EP_ERR_RMA_SYNC, "no epoch", EP_Fetch_and_op(&one, &res, MPI_INT, 0, 0, MPI_SUM, w));
+    EXPECT(EP_Compare_and_swap, EP_ERR_RMA_SYNC, "no epoch", EP_Compare_and_swap(&one, &one, &res, MPI_INT, 0, 0, w));
+    EXPECT(EP_Rput, EP_ERR_RMA_SYNC, "no epoch", EP_Rput(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, w, &r));
+    EXPECT(EP_Rget, EP_ERR_RMA_SYNC, "no epoch", EP_Rget(&res, 1, MPI_INT, 0, 0, 1, MPI_INT, w, &r));
+    EXPECT(EP_Win_unlock, EP_ERR_RMA_SYNC, "not locked", EP_Win_unlock(0, w));
+    EXPECT(EP_Win_unlock_all, EP_ERR_RMA_SYNC, "no lock_all", EP_Win_unlock_all(w));
+    EXPECT(EP_Win_flush, EP_ERR_RMA_SYNC, "not locked", EP_Win_flush(0, w));
+    EXPECT(EP_Win_flush_local, EP_ERR_RMA_SYNC, "not locked", EP_Win_flush_local(0, w));
+    /* Lock arguments. */
+    EXPECT(EP_Win_lock, EP_ERR_LOCKTYPE, "lock type 12345", EP_Win_lock(12345, 0, 0, w));
+    EXPECT(EP_Win_lock, EP_ERR_RANK, "rank = size", EP_Win_lock(MPI_LOCK_SHARED, n, 0, w));
+    EXPECT(EP_Win_flush, EP_ERR_RANK, "rank = size", EP_Win_flush(n, w));
+    EXPECT(EP_Win_flush_local, EP_ERR_RANK, "rank -5", EP_Win_flush_local(-5, w));
+    EXPECT(EP_Win_unlock, EP_ERR_RANK, "rank = size", EP_Win_unlock(n, w));
+    /* Inside a lock epoch on this endpoint's own memory. */
+    CHECK_OK(EP_Win_lock(MPI_LOCK_SHARED, 0, 0, w));
+    EXPECT(EP_Win_lock, EP_ERR_RMA_SYNC, "locked twice", EP_Win_lock(MPI_LOCK_SHARED, 0, 0, w));
+    EXPECT(EP_Win_lock_all, EP_ERR_RMA_SYNC, "inside a lock", EP_Win_lock_all(0, w));
+    EXPECT(EP_Win_fence, EP_ERR_RMA_SYNC, "inside a lock", EP_Win_fence(0, w));
+    EXPECT(EP_Win_free, EP_ERR_RMA_SYNC, "lock held", EP_Win_free(&w));
+    CHECK(w == B.win, "handle changed by a refused free");
+    EXPECT(EP_Put, EP_ERR_RANK, "target = size", EP_Put(&one, 1, MPI_INT, n, 0, 1, MPI_INT, w));
+    EXPECT(EP_Put, EP_ERR_DISP, "displacement -1", EP_Put(&one, 1, MPI_INT, 0, -1, 1, MPI_INT, w));
+    EXPECT(EP_Put, EP_ERR_RMA_RANGE, "past the window", EP_Put(&one, 1, MPI_INT, 0, 4 * n, 1, MPI_INT, w));
+    EXPECT(EP_Put, EP_ERR_COUNT, "origin count -1", EP_Put(&one, -1, MPI_INT, 0, 0, 1, MPI_INT, w));
+    EXPECT(EP_Put, EP_ERR_BUFFER, "NULL origin", EP_Put(NULL, 1, MPI_INT, 0, 0, 1, MPI_INT, w));
+    EXPECT(EP_Put, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Put(&one, 1, MPI_DATATYPE_NULL, 0, 0, 1, MPI_INT, w));
+    EXPECT(EP_Get, EP_ERR_RMA_RANGE, "past the window", EP_Get(&res, 1, MPI_INT, 0, 4 * n, 1, MPI_INT, w));
+    EXPECT(EP_Accumulate, EP_ERR_OP, "MPI_OP_NULL", EP_Accumulate(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_OP_NULL, w));
+    EXPECT(EP_Get_accumulate, EP_ERR_DISP, "displacement -3", EP_Get_accumulate(&one, 1, MPI_INT, &res, 1, MPI_INT, 0, -3, 1, MPI_INT, MPI_SUM, w));
+    EXPECT(EP_Fetch_and_op, EP_ERR_RANK, "target = size", EP_Fetch_and_op(&one, &res, MPI_INT, n, 0, MPI_SUM, w));
+    EXPECT(EP_Compare_and_swap, EP_ERR_RMA_RANGE, "past the window", EP_Compare_and_swap(&one, &one, &res, MPI_INT, 0, 4 * n, w));
+    EXPECT(EP_Rput, EP_ERR_RANK, "target -4", EP_Rput(&one, 1, MPI_INT, -4, 0, 1, MPI_INT, w, &r));
+    EXPECT(EP_Rget, EP_ERR_DISP, "displacement -1", EP_Rget(&res, 1, MPI_INT, 0, -1, 1, MPI_INT, w, &r));
+    CHECK_OK(EP_Win_flush_all(w));
+    CHECK_OK(EP_Win_sync(w));
+    CHECK_OK(EP_Win_unlock(0, w));
+    EXPECT(EP_Win_flush_all, EP_SUCCESS, "no lock: nothing to flush", EP_Win_flush_all(w));
+    EXPECT(EP_Win_sync, EP_SUCCESS, "outside an epoch (a memory barrier)", EP_Win_sync(w));
+    /* Handlers and dynamic windows. */
+    EXPECT(EP_Win_set_errhandler, EP_ERR_ARG, "handler 77", EP_Win_set_errhandler(w, 77));
+    EXPECT(EP_Win_attach, EP_ERR_WIN, "not a dynamic window", EP_Win_attach(w, B.rbuf, 4));
+    EXPECT(EP_Win_attach, EP_ERR_SIZE, "size -1", EP_Win_attach(dynwin, B.rbuf, -1));
+    EXPECT(EP_Win_attach, EP_ERR_BUFFER, "NULL base, size 4", EP_Win_attach(dynwin, NULL, 4));
+    EXPECT(EP_Win_detach, EP_ERR_WIN, "region not attached", EP_Win_detach(dynwin, B.rbuf));
+    EXPECT(EP_Win_detach, EP_ERR_ARG, "NULL base", EP_Win_detach(dynwin, NULL));
+    /* Creation arguments: checked before the collective part. */
+    EXPECT(EP_Win_create, EP_ERR_SIZE, "size -1", EP_Win_create(B.rbuf, -1, 4, MPI_INFO_NULL, B.comm, &bad_win_out));
+    EXPECT(EP_Win_create, EP_ERR_DISP, "disp_unit 0", EP_Win_create(B.rbuf, 4, 0, MPI_INFO_NULL, B.comm, &bad_win_out));
+    EXPECT(EP_Win_create, EP_ERR_BUFFER, "NULL base, size 4", EP_Win_create(NULL, 4, 4, MPI_INFO_NULL, B.comm, &bad_win_out));
+    EXPECT(EP_Win_allocate, EP_ERR_SIZE, "size -8", EP_Win_allocate(-8, 4, MPI_INFO_NULL, B.comm, &bad_ptr_out, &bad_win_out));
+    EXPECT(EP_Win_allocate, EP_ERR_DISP, "disp_unit -1", EP_Win_allocate(8, -1, MPI_INFO_NULL, B.comm, &bad_ptr_out, &bad_win_out));
+}
+
+/* Ring traffic among ranks 1..size-1 while rank 0 runs the cases. */
+static void ring_without_rank0(EP_Comm comm, int me, int size)
+{
+    int others = size - 1, k = me - 1;
+    int right = 1 + (k + 1) % others, left = 1 + (k - 1 + others) % others;
+    for (int round = 0; round < RING_ROUNDS; round++) {
+        int out = 1000 * me + round, in = -1;
+        CHECK_OK(EP_Sendrecv(&out, 1, MPI_INT, right, RING_TAG, &in, 1, MPI_INT, left, RING_TAG, comm, EP_STATUS_IGNORE));
+        CHECK(in == 1000 * left + round, "ring round %d: got %d from %d", round, in, left);
+    }
+}
+
+/* Point-to-point, a collective and the window work on every endpoint. */
+static void check_still_working(EP_Comm comm, EP_Win win, int *mem, int me, int size, int left, int right)
+{
+    int out = me, in = -1, sum = -1;
+    CHECK_OK(EP_Sendrecv(&out, 1, MPI_INT, right, RING_TAG + 1, &in, 1, MPI_INT, left, RING_TAG + 1, comm, EP_STATUS_IGNORE));
+    CHECK(in == left, "ring after the cases: got %d from %d", in, left);
+    CHECK_OK(EP_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, comm));
+    CHECK(sum == size * (size - 1) / 2, "allreduce after the cases: %d", sum);
+    CHECK_OK(EP_Win_fence(0, win));
+    CHECK_OK(EP_Put(&me, 1, MPI_INT, right, 0, 1, MPI_INT, win));
+    CHECK_OK(EP_Win_fence(0, win));
+    CHECK(mem[0] == left, "put after the cases: %d, expected %d", mem[0], left);
+    CHECK_OK(EP_Barrier(comm));
+}
+
+static void endpoint_main(EP_Comm comm)
+{
+    int me, size, left, right;
+    ep_test_ring(comm, &me, &size, &left, &right);
+    int *sbuf = calloc(4 * size, sizeof(int)), *rbuf = calloc(4 * size, sizeof(int));
+    int *counts = malloc(size * sizeof(int)), *displs = malloc(size * sizeof(int));
+    for (int i = 0; i < size; i++) {
+        counts[i] = 1;
+        displs[i] = i;
+    }
+    /* Collective set-up: a window, a freed window, a dynamic window, a freed communicator. */
+    EP_Win win, freed_win, dynwin;
+    int *mem, *other;
+    EP_Comm dup;
+    CHECK_OK(EP_Win_allocate(4 * size * sizeof(int), sizeof(int), MPI_INFO_NULL, comm, &mem, &win));
+    memset(mem, 0, 4 * size * sizeof(int));
+    CHECK_OK(EP_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, comm, &other, &freed_win));
+    EP_Win freed_win_value = freed_win;
+    CHECK_OK(EP_Win_free(&freed_win));
+    CHECK_OK(EP_Win_create_dynamic(MPI_INFO_NULL, comm, &dynwin));
+    CHECK_OK(EP_Comm_dup(comm, &dup));
+    EP_Comm freed_comm = dup;
+    CHECK_OK(EP_Comm_free(&dup));
+    /* Double frees, on every endpoint. */
+    EP_Comm comm_again = freed_comm;
+    EXPECT(EP_Comm_free, EP_ERR_COMM, "freed twice", EP_Comm_free(&comm_again));
+    CHECK(comm_again == freed_comm, "refused free changed the handle");
+    EP_Win win_again = freed_win_value;
+    EXPECT(EP_Win_free, EP_ERR_WIN, "freed twice", EP_Win_free(&win_again));
+    CHECK_OK(EP_Barrier(comm));
+
+    if (me == 0) {
+        EP_Request done;
+        int x = 0;
+        CHECK_OK(EP_Isend(&x, 1, MPI_INT, 0, 5, comm, &done));
+        EP_Request freed_req = done;
+        CHECK_OK(EP_Recv(&x, 1, MPI_INT, 0, 5, comm, EP_STATUS_IGNORE));
+        CHECK_OK(EP_Wait(&done, EP_STATUS_IGNORE));
+        B = (bad_ctx){ comm, win, size, sbuf, rbuf, counts, displs };
+        handle_cases(freed_comm, freed_win_value, freed_req);
+        null_output_cases();
+        p2p_argument_cases();
+        truncation_and_free_cases();
+        collective_argument_cases();
+        window_cases(dynwin);
+    } else {
+        ring_without_rank0(comm, me, size);
+    }
+    CHECK_OK(EP_Barrier(comm));
+    check_still_working(comm, win, mem, me, size, left, right);
+    CHECK_OK(EP_Win_free(&win));
+    CHECK_OK(EP_Win_free(&dynwin));
+    CHECK_OK(EP_Comm_free(&comm));
+    free(sbuf);
+    free(rbuf);
+    free(counts);
+    free(displs);
+}
+
+int main(int argc, char **argv)
+{
+    int world_rank, world_size;
+    ep_test_init(&argc, &argv, &world_rank, &world_size);
+    int n = ep_test_count_for(world_rank);
+    cover_argumentless();
+    creation_and_misc_cases();
+    EP_Comm *handles = calloc(n > 0 ? n : 1, sizeof(EP_Comm));
+    CHECK_OK(EP_Comm_create_endpoints(MPI_COMM_WORLD, n, MPI_INFO_NULL, handles));
+    if (n > 0) {
+#pragma omp parallel num_threads(n)
+        endpoint_main(handles[omp_get_thread_num()]);
+    }
+    int comms = -1, reqs = -1, msgs = -1, wins = -1;
+    CHECK_OK(EP_Debug_live_handles(&comms, &reqs, &msgs));
+    CHECK_OK(EP_Debug_live_windows(&wins));
+    CHECK(comms == 0 && reqs == 0 && msgs == 0 && wins == 0, "live handles left: %d comms, %d requests, %d messages, %d windows",
+          comms, reqs, msgs, wins);
+    if (world_rank == 0)
+        bad_print_coverage("bad_input");
+    free(handles);
+    return ep_test_finish("bad_input", world_rank);
+}
