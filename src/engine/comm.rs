@@ -72,6 +72,7 @@ pub struct CommShared {
     /// Payload tags are `data_tag_base + (counter % data_tag_modulus)`.
     data_tag_base: u32,
     data_tag_modulus: u32,
+    _live: crate::live::Counted,
 }
 
 /// Per-endpoint state inside a communicator. Aligned to two cache lines so that one
@@ -140,6 +141,7 @@ impl CommShared {
             next_data_tag: AtomicU32::new(0),
             data_tag_base,
             data_tag_modulus: (tag_ub - data_tag_base).saturating_add(1),
+            _live: crate::live::Counted::new(&crate::live::COMM_STATES),
         })
     }
 

@@ -33,6 +33,7 @@ pub struct Request {
     /// [`wait_send`]); a local send, the local channels.
     drain: Drain,
     op: Mutex<Op>,
+    _live: crate::live::Counted,
 }
 
 impl Request {
@@ -42,12 +43,12 @@ impl Request {
             Op::Send(SendState::Host { .. }) => Drain::All,
             Op::Send(_) | Op::Coll(_) | Op::Rma(_) => Drain::Local,
         };
-        Arc::new(Request { ep: Some(ep), drain, op: Mutex::new(op) })
+        Arc::new(Request { ep: Some(ep), drain, op: Mutex::new(op), _live: crate::live::Counted::new(&crate::live::REQUESTS) })
     }
 
     /// A request that is already complete and belongs to no endpoint.
     pub fn completed(op: Op) -> Arc<Request> {
-        Arc::new(Request { ep: None, drain: Drain::Local, op: Mutex::new(op) })
+        Arc::new(Request { ep: None, drain: Drain::Local, op: Mutex::new(op), _live: crate::live::Counted::new(&crate::live::REQUESTS) })
     }
 
     /// The outcome if the operation is complete, making progress on the endpoint first when
