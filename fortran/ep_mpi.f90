@@ -130,7 +130,7 @@ module ep_mpi
   public :: ep_allgather, ep_allgatherv, ep_alltoall, ep_alltoallv, ep_reduce_scatter
   public :: ep_reduce_scatter_block, ep_scan, ep_exscan, ep_ibarrier, ep_ibcast
   public :: ep_error_string, ep_error_class, ep_abort, ep_wtime, ep_get_library_version
-  public :: ep_debug_live_handles, ep_debug_live_windows
+  public :: ep_debug_live_handles, ep_debug_live_windows, ep_debug_live_objects
   public :: ep_win_create, ep_win_allocate, ep_win_create_dynamic, ep_win_attach, ep_win_detach, ep_win_free
   public :: ep_win_fence, ep_win_lock, ep_win_unlock, ep_win_lock_all, ep_win_unlock_all
   public :: ep_win_flush, ep_win_flush_all, ep_win_flush_local, ep_win_sync
@@ -1852,6 +1852,23 @@ contains
     messages = int(c_messages)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_debug_live_handles
+
+  !> Live engine objects of this process: shared states of communicators, request objects,
+  !> shared states of windows; all 0 once everything is freed (C: `EP_Debug_live_objects`;
+  !> EPMPI extension, for leak checks).
+  recursive subroutine ep_debug_live_objects(comm_states, requests, win_states, ierror)
+    integer, intent(out) :: comm_states, requests, win_states
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_comm_states, c_requests, c_win_states
+    c_comm_states = 0
+    c_requests = 0
+    c_win_states = 0
+    c_ierror = c_ep_debug_live_objects(c_comm_states, c_requests, c_win_states)
+    comm_states = int(c_comm_states)
+    requests = int(c_requests)
+    win_states = int(c_win_states)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_debug_live_objects
 
   !> Live window handles of this process, one per endpoint per window (C:
   !> `EP_Debug_live_windows`; EPMPI extension, for leak checks).

@@ -36,7 +36,7 @@ module ep_mpi_c
   public :: epmpi_f_reduce_scatter, epmpi_f_reduce_scatter_block, epmpi_f_scan, epmpi_f_exscan
   public :: epmpi_f_ibarrier, epmpi_f_ibcast
   public :: c_ep_error_string, c_ep_error_class, c_ep_abort, c_ep_wtime
-  public :: c_ep_get_library_version, c_ep_debug_live_handles
+  public :: c_ep_get_library_version, c_ep_debug_live_handles, c_ep_debug_live_objects
   public :: epmpi_f_win_create, epmpi_f_win_allocate, epmpi_f_win_create_dynamic, epmpi_f_win_attach
   public :: epmpi_f_win_detach, c_ep_win_free, epmpi_f_win_fence, epmpi_f_win_lock, c_ep_win_unlock
   public :: epmpi_f_win_lock_all, c_ep_win_unlock_all, c_ep_win_flush, c_ep_win_flush_all
@@ -660,6 +660,13 @@ module ep_mpi_c
       integer(c_int), intent(inout) :: comms, requests, messages
       integer(c_int) :: ierror
     end function c_ep_debug_live_handles
+
+    function c_ep_debug_live_objects(comm_states, requests, win_states) bind(C, name="EP_Debug_live_objects") &
+        result(ierror)
+      import :: c_int
+      integer(c_int), intent(inout) :: comm_states, requests, win_states
+      integer(c_int) :: ierror
+    end function c_ep_debug_live_objects
 
     ! ---- intercommunicators -------------------------------------------------------------
 

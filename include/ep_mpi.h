@@ -862,6 +862,17 @@ int EP_Get_library_version(char *version, int *len);
 int EP_Debug_live_handles(int *comms, int *requests, int *messages);
 
 /**
+ * Counts the live engine objects of this process behind the handles (any pointer may be
+ * NULL): shared states of communicators (one per communicator per process, holding its host
+ * communicators), request objects, and shared states of windows. They outlive their handles
+ * while the engine still needs them (a freed active request until it completes, a freed
+ * communicator while one of its requests is alive); after every handle is freed and every
+ * request completed, all three are 0, or something leaked. For leak checks in tests.
+ * Thread safety: any thread (counts are a snapshot). EPMPI extension.
+ */
+int EP_Debug_live_objects(int *comm_states, int *requests, int *win_states);
+
+/**
  * Standard-mode blocking send of `count` elements of `datatype` from `buf` to rank `dest`
  * (or `EP_PROC_NULL`) with `tag` (0..=`EP_TAG_UB`) (MPI 4.1 section 3.2.1). Small messages are
  * buffered (eager); large ones may wait for the matching receive.

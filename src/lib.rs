@@ -17,5 +17,6 @@ pub mod error;
 pub mod ffi;
 pub mod handles;
 pub mod host;
+pub mod live;
 
 pub use ffi::*;

@@ -19,7 +19,7 @@ use crate::host::{self, check, sys, HostComm, HOST};
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::os::raw::c_int;
-use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Most endpoints one process may have in one communicator. Far above what threads need;
@@ -72,6 +72,7 @@ pub struct CommShared {
     /// Payload tags are `data_tag_base + (counter % data_tag_modulus)`.
     data_tag_base: u32,
     data_tag_modulus: u32,
+    _live: crate::live::Counted,
 }
 
 /// Per-endpoint state inside a communicator. Aligned to two cache lines so that one
@@ -140,6 +141,7 @@ impl CommShared {
             next_data_tag: AtomicU32::new(0),
             data_tag_base,
             data_tag_modulus: (tag_ub - data_tag_base).saturating_add(1),
+            _live: crate::live::Counted::new(&crate::live::COMM_STATES),
         })
     }
 
@@ -220,12 +222,14 @@ pub struct Endpoint {
     pub local: u32,
     pub rank: i32,
     pub errhandler: AtomicI32,
+    /// Set (under the endpoint's queue lock) when its handle is freed.
+    freed: AtomicBool,
 }
 
 impl Endpoint {
     pub fn new(shared: Arc<CommShared>, local: u32, errhandler: c_int) -> Endpoint {
         let rank = shared.group_map(shared.group_of(local)).my_rank(local);
-        Endpoint { shared, local, rank, errhandler: AtomicI32::new(errhandler) }
+        Endpoint { shared, local, rank, errhandler: AtomicI32::new(errhandler), freed: AtomicBool::new(false) }
     }
 
     pub fn state(&self) -> &EndpointState {
@@ -234,6 +238,15 @@ impl Endpoint {
 
     pub fn errhandler(&self) -> c_int {
         self.errhandler.load(Ordering::Relaxed)
+    }
+
+    /// True once the endpoint's handle is freed (read under its queue lock).
+    pub(crate) fn is_freed(&self) -> bool {
+        self.freed.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn mark_freed(&self) {
+        self.freed.store(true, Ordering::Relaxed);
     }
 }
 

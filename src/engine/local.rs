@@ -19,11 +19,7 @@ use super::datatype::UserBuf;
 use super::envelope::Envelope;
 use super::p2p::{arrive, LocalSend, Payload, Queues, SendState};
 use crate::error::EpResult;
-use parking_lot::Mutex;
-use std::cell::UnsafeCell;
-use std::collections::VecDeque;
-use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
 /// Local messages up to this size are copied at send time (eager); larger ones wait for the
@@ -35,109 +31,13 @@ pub(crate) const INLINE_BYTES: usize = 32;
 /// into a list (never blocks).
 const RING_CELLS: u64 = 16;
 
+/// One sender's channel to one receiver (the ring is model-checked in `tests/loom`).
+pub type Channel = super::spsc::Channel<LocalMessage>;
+
 /// A message on its way.
 pub struct LocalMessage {
     envelope: Envelope,
     payload: Payload,
-}
-
-#[repr(align(64))]
-struct Cell {
-    /// `i + 1` when the cell holds message `i`; `i + RING_CELLS` once message `i` is taken,
-    /// which is the value the sender of message `i + RING_CELLS` waits for.
-    seq: AtomicU64,
-    message: UnsafeCell<MaybeUninit<LocalMessage>>,
-}
-
-#[repr(align(64))]
-struct Counter(AtomicU64);
-
-/// One sender's channel to one receiver.
-pub struct Channel {
-    cells: Box<[Cell]>,
-    /// Next message number to send (sender side).
-    tail: Counter,
-    /// Next message number to take (receiver side).
-    head: Counter,
-    /// Messages sent while the ring was full, and everything after them until the receiver
-    /// empties it; `overflowing` says it is not empty (both change under its lock).
-    overflow: Mutex<VecDeque<LocalMessage>>,
-    overflowing: AtomicBool,
-}
-
-// SAFETY: a cell's message is written only by the sender before it publishes `seq`, read only
-// by the receiver after it sees `seq` (release/acquire), and the two never hold the same cell.
-unsafe impl Send for Channel {}
-unsafe impl Sync for Channel {}
-
-impl Channel {
-    fn new() -> Channel {
-        Channel {
-            cells: (0..RING_CELLS)
-                .map(|i| Cell { seq: AtomicU64::new(i), message: UnsafeCell::new(MaybeUninit::uninit()) })
-                .collect(),
-            tail: Counter(AtomicU64::new(0)),
-            head: Counter(AtomicU64::new(0)),
-            overflow: Mutex::new(VecDeque::new()),
-            overflowing: AtomicBool::new(false),
-        }
-    }
-
-    fn push(&self, m: LocalMessage) {
-        if !self.overflowing.load(Ordering::Acquire) {
-            let t = self.tail.0.load(Ordering::Relaxed);
-            let cell = &self.cells[(t % RING_CELLS) as usize];
-            if cell.seq.load(Ordering::Acquire) == t {
-                unsafe { (*cell.message.get()).write(m) };
-                cell.seq.store(t + 1, Ordering::Release);
-                self.tail.0.store(t + 1, Ordering::Relaxed);
-                return;
-            }
-        }
-        // Ring full, or earlier messages already wait in the overflow: keep the order.
-        let mut o = self.overflow.lock();
-        o.push_back(m);
-        self.overflowing.store(true, Ordering::Release);
-    }
-
-    fn pop(&self) -> Option<LocalMessage> {
-        let h = self.head.0.load(Ordering::Relaxed);
-        let cell = &self.cells[(h % RING_CELLS) as usize];
-        if cell.seq.load(Ordering::Acquire) != h + 1 {
-            return None;
-        }
-        let m = unsafe { (*cell.message.get()).assume_init_read() };
-        cell.seq.store(h + RING_CELLS, Ordering::Release);
-        self.head.0.store(h + 1, Ordering::Relaxed);
-        Some(m)
-    }
-
-    /// Takes every message in order. While the overflow is in use the sender leaves the
-    /// ring alone, so the ring then holds only messages older than the overflow's: they are
-    /// taken first, under the overflow lock, even those the sender wrote after this call's
-    /// first look at the ring.
-    fn drain(&self, mut each: impl FnMut(LocalMessage) -> EpResult<()>) -> EpResult<()> {
-        while let Some(m) = self.pop() {
-            each(m)?;
-        }
-        if self.overflowing.load(Ordering::Acquire) {
-            let mut o = self.overflow.lock();
-            let mut batch: Vec<LocalMessage> = std::iter::from_fn(|| self.pop()).collect();
-            batch.extend(o.drain(..));
-            self.overflowing.store(false, Ordering::Release);
-            drop(o);
-            for m in batch {
-                each(m)?;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Channel {
-    fn drop(&mut self) {
-        while self.pop().is_some() {}
-    }
 }
 
 /// The channels of one communicator in this process, `[receiver][sender]`, created lazily.
@@ -156,7 +56,7 @@ impl Channels {
     }
 
     fn get_or_create(&self, receiver: u32, sender: u32) -> &Channel {
-        self.table[receiver as usize * self.n + sender as usize].get_or_init(|| Box::new(Channel::new()))
+        self.table[receiver as usize * self.n + sender as usize].get_or_init(|| Box::new(Channel::new(RING_CELLS)))
     }
 }
 
@@ -206,7 +106,7 @@ mod tests {
         let mut v = Vec::new();
         ch.drain(|m| {
             v.push(m.envelope.tag);
-            Ok(())
+            Ok::<(), ()>(())
         })
         .unwrap();
         v
@@ -214,11 +114,11 @@ mod tests {
 
     #[test]
     fn order_kept_through_ring_and_overflow() {
-        let ch = Channel::new();
+        let ch = Channel::new(RING_CELLS);
         for t in 0..40 {
             ch.push(msg(t));
         }
-        assert!(ch.overflowing.load(Ordering::Relaxed));
+        assert!(ch.is_overflowing());
         assert_eq!(drain_tags(&ch), (0..40).collect::<Vec<_>>());
         for t in 40..45 {
             ch.push(msg(t));
@@ -228,7 +128,7 @@ mod tests {
 
     #[test]
     fn concurrent_sender_and_receiver_keep_order() {
-        let ch = Arc::new(Channel::new());
+        let ch = Arc::new(Channel::new(RING_CELLS));
         let n = 200_000;
         let sender = {
             let ch = ch.clone();
@@ -252,7 +152,7 @@ mod tests {
     fn undelivered_messages_are_dropped_with_the_channel() {
         let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false) });
         {
-            let ch = Channel::new();
+            let ch = Channel::new(RING_CELLS);
             ch.push(LocalMessage { envelope: Envelope { source: 0, tag: 0 }, payload: Payload::Local(ls.clone()) });
             assert_eq!(Arc::strong_count(&ls), 2);
         }

@@ -10,6 +10,7 @@ pub mod matching;
 pub mod meeting;
 pub mod p2p;
 pub mod rankmap;
+pub mod spsc;
 pub mod split;
 pub mod remote;
 pub mod request;

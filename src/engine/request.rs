@@ -11,6 +11,7 @@ use super::p2p::{self, Completion, Drain, RecvOp, SendState};
 use crate::error::EpResult;
 use crate::host::{check, sys, HostRequest, HOST};
 use parking_lot::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 pub enum Op {
@@ -33,6 +34,7 @@ pub struct Request {
     /// [`wait_send`]); a local send, the local channels.
     drain: Drain,
     op: Mutex<Op>,
+    _live: crate::live::Counted,
 }
 
 impl Request {
@@ -42,12 +44,12 @@ impl Request {
             Op::Send(SendState::Host { .. }) => Drain::All,
             Op::Send(_) | Op::Coll(_) | Op::Rma(_) => Drain::Local,
         };
-        Arc::new(Request { ep: Some(ep), drain, op: Mutex::new(op) })
+        Arc::new(Request { ep: Some(ep), drain, op: Mutex::new(op), _live: crate::live::Counted::new(&crate::live::REQUESTS) })
     }
 
     /// A request that is already complete and belongs to no endpoint.
     pub fn completed(op: Op) -> Arc<Request> {
-        Arc::new(Request { ep: None, drain: Drain::Local, op: Mutex::new(op) })
+        Arc::new(Request { ep: None, drain: Drain::Local, op: Mutex::new(op), _live: crate::live::Counted::new(&crate::live::REQUESTS) })
     }
 
     /// The outcome if the operation is complete, making progress on the endpoint first when
@@ -93,7 +95,8 @@ impl Request {
     }
 
     /// Hands an active request whose handle is being freed to its endpoint, whose progress
-    /// completes it (host requests tested, buffers released) when nobody waits for it.
+    /// completes it (host requests tested, buffers released) when nobody waits for it; to
+    /// the process's [`ORPHANAGE`] when the endpoint's handle is already freed.
     pub fn orphan(self: &Arc<Self>) {
         if let Op::Rma(Some(h)) = &mut *self.op.lock() {
             // The host completes a freed request by itself (MPI 4.1 section 3.7.3).
@@ -101,9 +104,64 @@ impl Request {
             return;
         }
         if let Some(ep) = &self.ep {
-            ep.state().queues.lock().orphans.push(self.clone());
+            let mut q = ep.state().queues.lock();
+            if ep.is_freed() {
+                drop(q);
+                adopt(vec![self.clone()]);
+            } else {
+                q.orphans.push(self.clone());
+            }
         }
     }
+}
+
+/// Freed active requests of endpoints whose handles are freed too. An orphan holds its
+/// endpoint and so its communicator, whose endpoint queue held the orphan: a cycle, which
+/// kept the communicator and its host communicators alive forever once no call on the
+/// endpoint came to complete the orphan. Here they are completed by any thread's
+/// `EP_Comm_free` and patient waits, and the communicator goes with the last of them
+/// (MPI 4.1 section 6.4.3: a freed communicator goes once its pending operations complete).
+static ORPHANAGE: Mutex<Vec<Arc<Request>>> = Mutex::new(Vec::new());
+static ORPHANAGE_LEN: AtomicUsize = AtomicUsize::new(0);
+
+/// Called when an endpoint's handle is freed: its orphans move to the [`ORPHANAGE`].
+pub fn endpoint_freed(ep: &Endpoint) {
+    let orphans = {
+        let mut q = ep.state().queues.lock();
+        ep.mark_freed();
+        std::mem::take(&mut q.orphans)
+    };
+    if !orphans.is_empty() {
+        adopt(orphans);
+    }
+    progress_orphanage();
+}
+
+fn adopt(orphans: Vec<Arc<Request>>) {
+    let mut o = ORPHANAGE.lock();
+    o.extend(orphans);
+    ORPHANAGE_LEN.store(o.len(), Ordering::Relaxed);
+}
+
+/// Tests the orphans of freed endpoints once; drops those that completed (and with the last
+/// of a communicator's, the communicator).
+pub fn progress_orphanage() {
+    if ORPHANAGE_LEN.load(Ordering::Relaxed) == 0 {
+        return;
+    }
+    // Tested outside the lock: testing progresses endpoints, whose orphans may come here.
+    let mut orphans = std::mem::take(&mut *ORPHANAGE.lock());
+    // Errors belong to nobody now (the handles are gone): such a request counts as complete.
+    orphans.retain(|r| matches!(r.test(), Ok(None)));
+    let mut o = ORPHANAGE.lock();
+    o.extend(orphans);
+    ORPHANAGE_LEN.store(o.len(), Ordering::Relaxed);
+}
+
+/// The endpoints of the orphans still waiting (for the withdrawal of host receives before
+/// `MPI_Finalize`).
+pub fn orphanage_endpoints() -> Vec<Arc<Endpoint>> {
+    ORPHANAGE.lock().iter().filter_map(|r| r.ep.clone()).collect()
 }
 
 /// Spin-then-yield backoff for blocking calls: many endpoints may share few cores, so a
@@ -140,6 +198,7 @@ impl Backoff {
     #[cold]
     fn yield_now() {
         super::p2p::progress_posted_elsewhere();
+        progress_orphanage();
         std::thread::yield_now();
     }
 }

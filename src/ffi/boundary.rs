@@ -200,6 +200,7 @@ pub fn remove_endpoint(h: EP_Comm) -> Result<Arc<Endpoint>, Lookup> {
     let ep = COMMS.remove(h)?;
     COMM_EPOCH.fetch_add(1, Ordering::AcqRel);
     COMM_CACHE.with(|c| c.borrow_mut().entries = Default::default());
+    crate::engine::request::endpoint_freed(&ep);
     Ok(ep)
 }
 
@@ -231,6 +232,9 @@ pub fn window(h: super::types::EP_Win) -> EpResult<Arc<WinEndpoint>> {
 /// (a program that never freed its communicators), so the host finalizes cleanly.
 pub fn withdraw_host_receives() {
     COMMS.for_each(|ep| ep.state().queues.lock().remote_rx = None);
+    for ep in crate::engine::request::orphanage_endpoints() {
+        ep.state().queues.lock().remote_rx = None;
+    }
 }
 
 /// Stores a request, returning its handle.

@@ -114,3 +114,28 @@ pub unsafe extern "C" fn EP_Debug_live_handles(comms: *mut c_int, requests: *mut
     })
 }
 
+/// Counts the live engine objects of this process behind the handles (any pointer may be
+/// NULL): shared states of communicators (one per communicator per process, holding its host
+/// communicators), request objects, and shared states of windows. They outlive their handles
+/// while the engine still needs them (a freed active request until it completes, a freed
+/// communicator while one of its requests is alive); after every handle is freed and every
+/// request completed, all three are 0, or something leaked. For leak checks in tests.
+/// Thread safety: any thread (counts are a snapshot). EPMPI extension.
+#[no_mangle]
+pub unsafe extern "C" fn EP_Debug_live_objects(comm_states: *mut c_int, requests: *mut c_int, win_states: *mut c_int) -> c_int {
+    ep_call!("EP_Debug_live_objects", {
+        use crate::live;
+        use std::sync::atomic::Ordering::Relaxed;
+        if let Some(p) = comm_states.as_mut() {
+            *p = live::COMM_STATES.load(Relaxed) as c_int;
+        }
+        if let Some(p) = requests.as_mut() {
+            *p = live::REQUESTS.load(Relaxed) as c_int;
+        }
+        if let Some(p) = win_states.as_mut() {
+            *p = live::WIN_STATES.load(Relaxed) as c_int;
+        }
+        Ok(())
+    })
+}
+

@@ -110,10 +110,33 @@ static void ep_test_barrier(EP_Comm comm)
     }
 }
 
-/* Sums failures over all processes; prints PASS or FAIL on world rank 0; returns exit code. */
+/* Checks that this process holds no EPMPI handle and no engine object any more: every test
+ * frees all it creates, so anything left is a leak (of the test or of the library). A
+ * program that keeps something on purpose defines EP_TEST_NO_LEAK_CHECK before including
+ * this header. */
+static void ep_test_check_no_leak(void)
+{
+#ifndef EP_TEST_NO_LEAK_CHECK
+    int comms = -1, requests = -1, messages = -1, windows = -1;
+    int comm_states = -1, request_objects = -1, win_states = -1;
+    CHECK_OK(EP_Debug_live_handles(&comms, &requests, &messages));
+    CHECK_OK(EP_Debug_live_windows(&windows));
+    CHECK_OK(EP_Debug_live_objects(&comm_states, &request_objects, &win_states));
+    CHECK(comms == 0 && requests == 0 && messages == 0 && windows == 0,
+          "live handles at the end: %d communicators, %d requests, %d messages, %d windows", comms, requests,
+          messages, windows);
+    CHECK(comm_states == 0 && request_objects == 0 && win_states == 0,
+          "live engine objects at the end: %d communicator states, %d requests, %d window states", comm_states,
+          request_objects, win_states);
+#endif
+}
+
+/* Checks for leaks, sums failures over all processes; prints PASS or FAIL on world rank 0;
+ * returns exit code. */
 static int ep_test_finish(const char *name, int world_rank)
 {
     int total = 0;
+    ep_test_check_no_leak();
     MPI_Allreduce(&ep_test_failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (world_rank == 0)
         printf("%s: %s (%d failures)\n", name, total ? "FAIL" : "PASS", total);

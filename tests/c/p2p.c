@@ -372,6 +372,38 @@ static void t_cancel_free(EP_Comm c)
     free(big_out);
 }
 
+/* A communicator freed while requests freed active on it are not complete yet (MPI 4.1
+ * section 6.4.3: the communicator goes once its pending operations complete): large and
+ * synchronous sends whose requests are freed at once, the communicator freed right after the
+ * matching receives, with no further call on it. Nothing may stay behind (the leak check of
+ * ep_test_finish): the engine once kept such requests, and with them the communicator and
+ * its host communicators, forever. */
+static void t_free_comm_with_freed_requests(EP_Comm c)
+{
+    int me, size, left, right;
+    ep_test_ring(c, &me, &size, &left, &right);
+    EP_Comm d;
+    CHECK_OK(EP_Comm_dup(c, &d));
+    enum { N = 50000 };
+    int *out = malloc(N * sizeof(int)), *in = calloc(N, sizeof(int));
+    for (int i = 0; i < N; i++)
+        out[i] = me + i;
+    int x = me, y = -1;
+    EP_Request r1, r2;
+    CHECK_OK(EP_Isend(out, N, MPI_INT, right, 1, d, &r1));
+    CHECK_OK(EP_Request_free(&r1));
+    CHECK_OK(EP_Issend(&x, 1, MPI_INT, right, 2, d, &r2));
+    CHECK_OK(EP_Request_free(&r2));
+    CHECK_OK(EP_Recv(in, N, MPI_INT, left, 1, d, EP_STATUS_IGNORE));
+    CHECK_OK(EP_Recv(&y, 1, MPI_INT, left, 2, d, EP_STATUS_IGNORE));
+    CHECK(in[N - 1] == left + N - 1 && y == left, "data of freed sends: %d %d", in[N - 1], y);
+    CHECK_OK(EP_Comm_free(&d));
+    /* The send buffer may be reused once the receiver has the data (the barrier). */
+    ep_test_barrier(c);
+    free(out);
+    free(in);
+}
+
 /* A message longer than the receive buffer: EP_ERR_TRUNCATE, status filled, the buffer holds
  * the first part, and the next message is unaffected. Small (eager) and large. */
 static void t_truncate(EP_Comm c)
@@ -566,6 +598,7 @@ int main(int argc, char **argv)
             RUN(t_large);
             RUN(t_ssend);
             RUN(t_cancel_free);
+            RUN(t_free_comm_with_freed_requests);
             RUN(t_truncate);
             RUN(t_completion_family);
             RUN(t_proc_null);

@@ -123,6 +123,7 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &[Offer]) -
         exposed: exposed.into_boxed_slice(),
         flavor,
         meeting: Meeting::default(),
+        _live: crate::live::Counted::new(&crate::live::WIN_STATES),
     };
     Ok((Arc::new(shared), bases))
 }

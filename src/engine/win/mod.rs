@@ -63,6 +63,7 @@ pub struct WinShared {
     pub flavor: WinFlavor,
     /// Where this process's endpoints meet for fence and free.
     pub meeting: Meeting,
+    pub(crate) _live: crate::live::Counted,
 }
 
 /// The object behind an `EP_Win` handle: one endpoint's view of a window.
