@@ -76,6 +76,7 @@ const ANY_TIME: &[&str] = &[
     "EP_Comm_get_errhandler",
     "EP_Debug_live_handles",
     "EP_Debug_live_windows",
+    "EP_Debug_live_objects",
     "EP_Get_count",
     "EP_Test_cancelled",
 ];

@@ -53,8 +53,9 @@ static void creation_and_misc_cases(void)
     EXPECT(EP_Debug_live_windows, EP_ERR_ARG, "NULL count", EP_Debug_live_windows(NULL));
     EXPECT(EP_Comm_set_errhandler, EP_ERR_ARG, "handler 77 on the default", EP_Comm_set_errhandler(EP_COMM_NULL, 77));
     EXPECT(EP_Comm_get_errhandler, EP_ERR_ARG, "NULL handler", EP_Comm_get_errhandler(EP_COMM_NULL, NULL));
-    /* Every pointer of EP_Debug_live_handles may be NULL: its case is success. */
+    /* Every pointer of EP_Debug_live_handles and _objects may be NULL: their case is success. */
     EXPECT(EP_Debug_live_handles, EP_SUCCESS, "all NULL", EP_Debug_live_handles(NULL, NULL, NULL));
+    EXPECT(EP_Debug_live_objects, EP_SUCCESS, "all NULL", EP_Debug_live_objects(NULL, NULL, NULL));
     /* Status queries. */
     EP_Status st;
     memset(&st, 0, sizeof st);
