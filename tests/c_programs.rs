@@ -109,14 +109,18 @@ fn abort_stops_the_job_and_says_who() {
     assert!(stderr.contains("EP_Abort called by rank 0 with error code 3"), "stderr:\n{stderr}");
 }
 
-/// Point-to-point and collectives with the host forced onto TCP (no shared memory, no UCX
-/// shared-memory transports), in two shapes: the suites must pass unchanged whatever path the
-/// host takes (issue 10, transport faults). Open MPI: the ob1 PML over the tcp BTL; MPICH
-/// (ch4:ucx): UCX restricted to its tcp transport.
+/// Point-to-point and collectives with the host forced onto TCP (Open MPI's ob1 PML over the
+/// tcp BTL: no shared memory, no UCX), in two shapes: the suites must pass unchanged whatever
+/// path the host takes (issue 10, transport faults). MPICH 4.0.2 (ch4:ucx) has no usable TCP-only
+/// mode here: with `UCX_TLS=tcp` even a plain MPI program hangs in MPI_Finalize in most runs
+/// (README, host limitations), so the test runs under Open MPI only.
 #[test]
 fn p2p_and_coll_over_tcp() {
-    let env: &[(&str, &str)] =
-        if is_open_mpi() { &[("OMPI_MCA_pml", "ob1"), ("OMPI_MCA_btl", "tcp,self")] } else { &[("UCX_TLS", "tcp,self")] };
+    if !is_open_mpi() {
+        eprintln!("p2p_and_coll_over_tcp: skipped (MPICH's UCX TCP-only mode hangs in MPI_Finalize, plain MPI too)");
+        return;
+    }
+    let env: &[(&str, &str)] = &[("OMPI_MCA_pml", "ob1"), ("OMPI_MCA_btl", "tcp,self")];
     for name in ["p2p", "coll"] {
         let exe = compile_c(&project_dir().join("tests/c").join(format!("{name}.c")), &format!("{name}-tcp"));
         for (procs, eps) in [(2, "2"), (3, "1,2,3")] {
