@@ -1,9 +1,13 @@
 //! What the benchmarks share: launching themselves under mpirun, summaries of repetitions,
-//! and a sleeping idle process.
+//! a sleeping idle process, size lists and repetition counts from the environment, and CSV
+//! rows ([`record`]).
 #![allow(dead_code)]
 
 #[path = "../../tests/support/mod.rs"]
 mod support;
+
+pub mod record;
+pub mod sizes;
 
 use epmpi::host::{sys, HOST};
 use std::os::raw::c_void;
@@ -39,15 +43,29 @@ pub fn release_idle() {
 /// `main` of a benchmark: with `--child` run `child` (under mpirun), else relaunch this
 /// executable on 2 processes and print its report.
 pub fn main_with(child: fn(), timeout: Duration) {
+    main_with_procs(child, &[2], timeout);
+}
+
+/// [`main_with`] launching the job once for each process count of `procs`, in turn.
+pub fn main_with_procs(child: fn(), procs: &[u32], timeout: Duration) {
     if std::env::args().any(|a| a == "--child") {
         child();
         return;
     }
     let exe = std::env::current_exe().unwrap();
-    let out = support::mpirun_program(&exe, 2, "1", &["--child"], timeout);
-    print!("{}", String::from_utf8_lossy(&out.stdout));
-    if !out.status.success() {
-        eprint!("{}", String::from_utf8_lossy(&out.stderr));
-        std::process::exit(1);
+    for &np in procs {
+        let out = support::mpirun_program(&exe, np, "1", &["--child"], timeout);
+        print!("{}", String::from_utf8_lossy(&out.stdout));
+        if !out.status.success() {
+            eprint!("{}", String::from_utf8_lossy(&out.stderr));
+            std::process::exit(1);
+        }
     }
+}
+
+/// Number of processes of `MPI_COMM_WORLD`.
+pub fn world_size() -> i32 {
+    let mut n = 0;
+    unsafe { sys::MPI_Comm_size(HOST.comm_world, &mut n) };
+    n
 }
