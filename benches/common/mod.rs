@@ -13,12 +13,6 @@ use epmpi::host::{sys, HOST};
 use std::os::raw::c_void;
 use std::time::Duration;
 
-/// Median and (min, max) of repeated times.
-pub fn summary(mut v: Vec<f64>) -> (f64, f64, f64) {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (v[v.len() / 2], v[0], v[v.len() - 1])
-}
-
 /// A sleeping wait for process 0's "done" message, so an idle process leaves the cores to
 /// the threads being measured.
 pub fn idle_until_done() {
@@ -46,14 +40,19 @@ pub fn main_with(child: fn(), timeout: Duration) {
     main_with_procs(child, &[2], timeout);
 }
 
-/// [`main_with`] launching the job once for each process count of `procs`, in turn.
+/// [`main_with`] launching the job once for each process count of `procs` (or of
+/// `EPMPI_BENCH_PROCS`, comma-separated, when set), in turn.
 pub fn main_with_procs(child: fn(), procs: &[u32], timeout: Duration) {
+    let procs: Vec<u32> = match std::env::var("EPMPI_BENCH_PROCS") {
+        Ok(t) => t.split(',').filter_map(|p| p.trim().parse().ok()).collect(),
+        Err(_) => procs.to_vec(),
+    };
     if std::env::args().any(|a| a == "--child") {
         child();
         return;
     }
     let exe = std::env::current_exe().unwrap();
-    for &np in procs {
+    for np in procs {
         let out = support::mpirun_program(&exe, np, "1", &["--child"], timeout);
         print!("{}", String::from_utf8_lossy(&out.stdout));
         if !out.status.success() {

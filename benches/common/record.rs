@@ -84,10 +84,12 @@ impl Recorder {
     }
 
     /// The baseline median of `metric` at `size`: plain MPI's at that size, else plain MPI's
-    /// only row of that metric (a cost that has no size, such as `MPI_Comm_dup`'s).
+    /// only row of that metric (a cost that has no size, such as `MPI_Comm_dup`'s); None when
+    /// there is none or it is not positive.
     fn baseline(&self, metric: &str, size: u64) -> Option<f64> {
         let plain: Vec<&Row> = self.rows.iter().filter(|r| r.metric == metric && r.method.starts_with(BASELINE_PREFIX)).collect();
-        plain.iter().find(|r| r.size == size).or(if plain.len() == 1 { plain.first() } else { None }).map(|r| r.median)
+        let base = plain.iter().find(|r| r.size == size).or(if plain.len() == 1 { plain.first() } else { None })?.median;
+        (base.is_finite() && base > 0.0).then_some(base)
     }
 
     /// The CSV text, header included.
