@@ -49,6 +49,15 @@ pub struct Recorder {
     rows: Vec<Row>,
 }
 
+/// A CSV field: in double quotes (inner quotes doubled) when it holds a comma or a quote.
+fn quoted(field: &str) -> String {
+    if field.contains([',', '"']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_string()
+    }
+}
+
 /// Median, minimum and maximum of `v` (empty: NaN).
 pub fn stats(v: &[f64]) -> (f64, f64, f64) {
     if v.is_empty() {
@@ -101,8 +110,8 @@ impl Recorder {
                 out,
                 "{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{}",
                 self.bench,
-                r.metric,
-                r.method,
+                quoted(&r.metric),
+                quoted(&r.method),
                 self.procs,
                 r.size,
                 r.xunit.text(),
