@@ -12,7 +12,7 @@
 mod common;
 
 use common::record::{Recorder, XUnit};
-use epmpi::host::{sys, HOST};
+use epmpi::host::{sys, HostComm, HOST};
 use epmpi::*;
 use std::os::raw::c_void;
 use std::time::Duration;
@@ -43,7 +43,8 @@ fn windowed(send: bool, mut post: impl FnMut(usize), mut wait: impl FnMut(), mut
 }
 
 /// One plain MPI thread: sends to (or receives from) process `1 - rank` on `comm`.
-fn plain_thread(rank: i32, comm: sys::MPI_Comm) -> f64 {
+fn plain_thread(rank: i32, comm: HostComm) -> f64 {
+    let comm = comm.0;
     let mut buf = vec![0u8; WINDOW * BYTES as usize];
     let mut reqs: Vec<sys::MPI_Request> = vec![unsafe { std::mem::zeroed() }; WINDOW];
     let b = buf.as_mut_ptr();
@@ -73,11 +74,11 @@ fn plain_thread(rank: i32, comm: sys::MPI_Comm) -> f64 {
 
 /// Message rate repetitions of plain MPI with `threads` threads per process.
 fn plain_mpi(rank: i32, threads: usize) -> Vec<f64> {
-    let comms: Vec<sys::MPI_Comm> = (0..threads)
+    let comms: Vec<HostComm> = (0..threads)
         .map(|_| {
             let mut c = HOST.comm_null;
             unsafe { sys::MPI_Comm_dup(HOST.comm_world, &mut c) };
-            c
+            HostComm(c) // sendable to the threads
         })
         .collect();
     let v = (0..common::sizes::reps() + 1)
@@ -92,7 +93,7 @@ fn plain_mpi(rank: i32, threads: usize) -> Vec<f64> {
         .skip(1)
         .collect();
     for mut c in comms {
-        unsafe { sys::MPI_Comm_free(&mut c) };
+        unsafe { sys::MPI_Comm_free(&mut c.0) };
     }
     v
 }
