@@ -205,7 +205,8 @@ fn child() {
     let mut rank = 0;
     unsafe { sys::MPI_Comm_rank(HOST.comm_world, &mut rank) };
     let np = common::world_size();
-    let (procs, plain) = (format!("{np} processes"), format!("plain MPI, {np} processes"));
+    let procs = if np == 1 { "1 process".to_string() } else { format!("{np} processes") };
+    let plain = format!("plain MPI, {procs}");
     let mut rec = Recorder::new("creation", np);
     let (mem_ep, mem_ep_comm, mem_plain_comm) = memory();
     let (dup, split) = plain_mpi(rank);

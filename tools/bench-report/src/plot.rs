@@ -3,7 +3,7 @@
 //! (`EPMPI_REPORT_FONT`, else a few usual system paths).
 
 use crate::csv::Row;
-use crate::table::{distinct, size_text};
+use crate::table::distinct;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -15,6 +15,26 @@ const FONT_PATHS: &[&str] = &[
     "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",
     "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
 ];
+
+/// Line colours, one per method in order (plain MPI first in every benchmark).
+const COLORS: &[RGBColor] = &[
+    RGBColor(0, 0, 0),
+    RGBColor(214, 39, 40),
+    RGBColor(31, 119, 180),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+];
+
+/// A log-axis tick label: bytes in decimal units (ticks fall on powers of ten), else the number.
+fn axis_text(x: f64, xunit: &str) -> String {
+    match xunit {
+        "bytes" if x >= 1e6 => format!("{} MB", x / 1e6),
+        "bytes" if x >= 1e3 => format!("{} kB", x / 1e3),
+        "bytes" => format!("{x} B"),
+        _ => format!("{x}"),
+    }
+}
 
 /// Registers a font for the plots' text; the path used, or None when none was found.
 pub fn register_font() -> Option<PathBuf> {
@@ -60,11 +80,12 @@ pub fn draw(group: &[&Row], title: &str, path: &Path) -> Result<(), Box<dyn std:
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc(format!("{} ({})", first.metric, first.unit))
-        .x_label_formatter(&|x| size_text(x.round() as u64, &xunit).replace(" ep/process", ""))
+        .light_line_style(WHITE)
+        .x_label_formatter(&|x| axis_text(*x, &xunit))
         .y_label_formatter(&|y| crate::table::num(*y))
         .draw()?;
     for (i, method) in distinct(group, |r| r.method.clone()).into_iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
+        let color = COLORS[i % COLORS.len()];
         let mut pts: Vec<&Row> = group.iter().copied().filter(|r| r.method == method).collect();
         pts.sort_by_key(|r| r.size);
         chart
