@@ -26,7 +26,7 @@ for mpi in ${EPMPI_MPIS:-openmpi mpich}; do
     MPICC="mpicc.$mpi" CARGO_TARGET_DIR="target/$mpi" cargo bench --locked --no-run $targets
     start=$(date +%s)
     {
-        echo "host MPI: $mpi, $(mpirun."$mpi" --version 2>&1 | grep -m 1 -E 'OpenRTE|Open MPI|Version:' | tr -s ' ')"
+        echo "host MPI: $mpi, $(mpirun."$mpi" --version 2>&1 | grep -m 1 -E 'OpenRTE|Open MPI|Version:' | sed 's/^[[:space:]]*//; s/[[:space:]][[:space:]]*/ /g')"
         echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(uname -srm), $(nproc) cores, load average $(cut -d ' ' -f 1-3 /proc/loadavg)"
         echo "repetitions: ${EPMPI_BENCH_REPS:-7}; benchmarks: $benches"
     } >"$dir/run.txt"

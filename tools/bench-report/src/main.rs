@@ -47,7 +47,7 @@ fn main() {
         let _ = writeln!(md, "## {title}\n\n{}", table::table(&group));
         if font.is_some() && plot::plottable(&group) {
             let name = plot::file_name(&group);
-            match plot::draw(&group, &format!("{}: {} ({})", r.bench, r.metric, r.unit), &dir.join(&name)) {
+            match plot::draw(&group, &format!("{label} - {}: {} ({})", r.bench, r.metric, r.unit), &dir.join(&name)) {
                 Ok(()) => {
                     let _ = writeln!(md, "![{title}]({name})\n");
                 }
