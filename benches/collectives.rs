@@ -52,7 +52,7 @@ impl Op {
 fn ops() -> Vec<Op> {
     let sizes: Vec<u64> = common::sizes::sizes(&[8, 64, 512, 4 << 10, 32 << 10, 256 << 10, 1 << 20], 8, 1 << 30)
         .into_iter()
-        .filter(|s| s % 8 == 0)
+        .filter(|s| s.is_multiple_of(8))
         .collect();
     let mut v = vec![Op::Barrier];
     for make in [Op::Allreduce as fn(u64) -> Op, Op::Bcast, Op::Allgather] {
