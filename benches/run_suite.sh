@@ -32,7 +32,9 @@ for mpi in ${EPMPI_MPIS:-openmpi mpich}; do
     } >"$dir/run.txt"
     for b in $benches; do
         echo "=== $mpi: $b"
+        t=$(date +%s)
         EPMPI_BENCH_DIR="$dir" MPICC="mpicc.$mpi" CARGO_TARGET_DIR="target/$mpi" cargo bench --locked --bench "$b"
+        echo "$b: $(($(date +%s) - t)) s" >>"$dir/run.txt"
     done
     echo "benchmarks ran in $(($(date +%s) - start)) s (build excluded); load average at the end $(cut -d ' ' -f 1-3 /proc/loadavg)" >>"$dir/run.txt"
     target/report/release/epmpi-bench-report "$dir" "$mpi"

@@ -14,8 +14,11 @@ pub const BASELINE_PREFIX: &str = "plain MPI";
 /// What the size column counts: bytes of a message, or endpoints per process.
 #[derive(Clone, Copy, PartialEq)]
 pub enum XUnit {
+    /// Message size in bytes.
     Bytes,
+    /// Endpoints per process.
     Endpoints,
+    /// Number of objects created (memory measurements).
     Count,
 }
 
@@ -31,11 +34,16 @@ impl XUnit {
 
 /// One summarised measurement.
 pub struct Row {
+    /// What is measured (`latency`, `Allreduce`, ...).
     pub metric: String,
+    /// Who is measured (`plain MPI, 2 processes`, `EP, same process`, ...).
     pub method: String,
+    /// Where on the x axis, in `xunit`.
     pub size: u64,
     pub xunit: XUnit,
+    /// Unit of the values (`us`, `GB/s`, ...).
     pub unit: &'static str,
+    /// Number of repetitions summarised.
     pub reps: usize,
     pub median: f64,
     pub min: f64,

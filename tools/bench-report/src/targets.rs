@@ -6,6 +6,7 @@ use crate::csv::Row;
 /// One target: `method`'s median of `bench`/`metric` at `size` over plain MPI's, at most
 /// (`at_most`) or at least `bound`.
 pub struct Target {
+    /// The target in words.
     pub what: &'static str,
     pub bench: &'static str,
     pub metric: &'static str,
