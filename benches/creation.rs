@@ -3,7 +3,8 @@
 //! colours by rank parity) + free, at 1, 2, 4 and 8 endpoints per process, on 1 and 2
 //! processes (one job each); plain MPI's `MPI_Comm_dup` + free and `MPI_Comm_split` + free on
 //! the same processes as the baseline. Memory: the resident set growth of one process creating
-//! 64 endpoints (per endpoint), and of 64 `EP_Comm_dup`s of a 2-endpoint-per-process
+//! 64 endpoints (per endpoint; again after each has run a barrier and two eager messages, less
+//! the stacks of as many idle threads), and of 64 `EP_Comm_dup`s of a 2-endpoint-per-process
 //! communicator against 64 `MPI_Comm_dup`s (per communicator and process). Medians over
 //! repetitions with the spread, ratios to plain MPI (CSV rows with `EPMPI_BENCH_DIR`, see
 //! `common/record.rs`; size = endpoints per process, or the count created for memory).
@@ -16,6 +17,7 @@ mod common;
 use common::record::{Recorder, XUnit};
 use epmpi::host::{sys, HOST};
 use epmpi::*;
+use std::os::raw::c_void;
 use std::sync::{Barrier, Mutex};
 use std::time::Duration;
 
@@ -199,6 +201,68 @@ fn memory() -> (f64, f64, f64) {
     (per_endpoint, per_ep_comm, per_plain_comm)
 }
 
+/// Largest message the engine sends eagerly to another process (`src/engine/remote.rs`): the
+/// size of each pre-posted receive buffer's payload.
+const EAGER_BYTES: usize = 16 << 10;
+
+/// Resident set growth in KiB per endpoint of a 64-endpoint-per-process communicator once
+/// every endpoint has run a barrier and exchanged two eager messages of [`EAGER_BYTES`] with
+/// its peer (the same local index in the next process, or its neighbour in a single process),
+/// minus the growth of as many idle threads (their stacks).
+fn used_endpoint_memory(np: i32) -> f64 {
+    let n = MEM_COUNT;
+    let team = Barrier::new(n + 1);
+    host_barrier();
+    let base = rss_kib();
+    let idle = std::thread::scope(|s| {
+        for _ in 0..n {
+            s.spawn(|| {
+                team.wait();
+                team.wait();
+            });
+        }
+        team.wait();
+        let grown = rss_kib() - base;
+        team.wait();
+        grown
+    });
+    let mut recv: Vec<Vec<u8>> = (0..n).map(|_| vec![1u8; EAGER_BYTES]).collect();
+    let send = vec![2u8; EAGER_BYTES];
+    host_barrier();
+    let before = rss_kib();
+    let mut eps = vec![EP_COMM_NULL; n];
+    unsafe { check(EP_Comm_create_endpoints(HOST.comm_world, n as i32, HOST.info_null, eps.as_mut_ptr())) };
+    let grown = std::thread::scope(|s| {
+        for (&c, buf) in eps.iter().zip(recv.iter_mut()) {
+            let (team, send) = (&team, &send);
+            s.spawn(move || {
+                let mut me = 0;
+                let total = n as i32 * np;
+                unsafe {
+                    check(EP_Comm_rank(c, &mut me));
+                    check(EP_Barrier(c));
+                }
+                let peer = if np > 1 { (me + n as i32) % total } else { me ^ 1 };
+                for _ in 0..2 {
+                    let (sp, rp) = (send.as_ptr() as *const c_void, buf.as_mut_ptr() as *mut c_void);
+                    let len = EAGER_BYTES as i32;
+                    unsafe { check(EP_Sendrecv(sp, len, HOST.byte, peer, 7, rp, len, HOST.byte, peer, 7, c, std::ptr::null_mut())) };
+                }
+                unsafe { check(EP_Barrier(c)) };
+                team.wait();
+                team.wait();
+                let mut c = c;
+                unsafe { check(EP_Comm_free(&mut c)) };
+            });
+        }
+        team.wait();
+        let grown = rss_kib() - before;
+        team.wait();
+        grown
+    });
+    (grown - idle) / n as f64
+}
+
 fn child() {
     let mut provided = 0;
     unsafe { sys::MPI_Init_thread(std::ptr::null_mut(), std::ptr::null_mut(), HOST.thread_multiple, &mut provided) };
@@ -209,6 +273,7 @@ fn child() {
     let plain = format!("plain MPI, {procs}");
     let mut rec = Recorder::new("creation", np);
     let (mem_ep, mem_ep_comm, mem_plain_comm) = memory();
+    let mem_used_ep = used_endpoint_memory(np);
     let (dup, split) = plain_mpi(rank);
     rec.add_us(CREATE, &format!("{plain} (MPI_Comm_dup+free)"), 1, XUnit::Endpoints, &dup);
     rec.add_us(SPLIT, &plain, 1, XUnit::Endpoints, &split);
@@ -219,6 +284,7 @@ fn child() {
     }
     let n = MEM_COUNT as u64;
     rec.add("memory per endpoint", &format!("EP, {procs}"), n, XUnit::Count, "KiB", &[mem_ep]);
+    rec.add("memory per endpoint", &format!("EP, {procs}, after traffic"), n, XUnit::Count, "KiB", &[mem_used_ep]);
     rec.add("memory per communicator", &format!("{plain} (MPI_Comm_dup)"), n, XUnit::Count, "KiB", &[mem_plain_comm]);
     rec.add("memory per communicator", &format!("EP, {procs} x 2 endpoints (EP_Comm_dup)"), n, XUnit::Count, "KiB", &[mem_ep_comm]);
     if rank == 0 {
