@@ -77,7 +77,11 @@ fn targets_section(rows: &[csv::Row]) -> String {
             _ => "n/a".into(),
         };
         let bound = format!("{} {:.2}x", if t.at_most { "<=" } else { ">=" }, t.bound);
-        let result = if pass { "PASS" } else { "MISS" };
+        let result = match (row.and_then(|r| r.ratio), pass) {
+            (None, _) => "not run",
+            (_, true) => "PASS",
+            (_, false) => "MISS",
+        };
         let _ = writeln!(md, "| {} ({}) | {} | {} | {ratio} | {best} | {bound} | {result} |", t.what, t.method, value(row), value(plain));
     }
     md.push('\n');
