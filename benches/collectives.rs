@@ -1,71 +1,75 @@
-//! Collective latency, side by side in one run: plain host MPI on 2 processes, EPMPI with
-//! 2 endpoints in 1 process (shared-memory path, no host call), and EPMPI with 1 endpoint in
-//! each of 2 processes (host collective). `EP_Barrier`, `EP_Allreduce` of 8 doubles and of
-//! 1 MiB, `EP_Bcast` of 1 MiB; medians over repetitions with the spread, ratios to plain MPI.
+//! Collective latency against message size, side by side in one run: plain host MPI on 2
+//! processes, EPMPI with 2 endpoints in 1 process (shape 1x2: shared-memory path, no host
+//! call), and EPMPI with 1 endpoint in each of 2 processes (shape 2x1: host collective).
+//! `EP_Barrier`, and `EP_Allreduce` (sum of doubles), `EP_Bcast` and `EP_Allgather` (bytes
+//! per endpoint) at 8 B .. 1 MiB by powers of 8; medians over repetitions with the spread,
+//! ratios to plain MPI (CSV rows with `EPMPI_BENCH_DIR`, see `common/record.rs`; sizes from
+//! `EPMPI_BENCH_SIZES`, multiples of 8).
 //!
 //! `cargo bench --bench collectives` (launches itself under mpirun with 2 processes; the MPI
 //! is the one `MPICC` names). Not a timed test: a report.
 
 mod common;
 
+use common::record::{Recorder, XUnit};
 use epmpi::host::{sys, HOST};
 use epmpi::*;
 use std::os::raw::c_void;
 use std::time::Duration;
 
-const REPS: usize = 7;
-
+/// One collective and its size in bytes (per endpoint for `Allgather`).
 #[derive(Clone, Copy)]
 enum Op {
     Barrier,
-    Allreduce(usize),
-    Bcast(usize),
+    Allreduce(u64),
+    Bcast(u64),
+    Allgather(u64),
 }
 
 impl Op {
-    fn name(&self) -> String {
+    fn metric(&self) -> &'static str {
         match self {
-            Op::Barrier => "Barrier".into(),
-            Op::Allreduce(n) => format!("Allreduce {}", size_text(n * 8)),
-            Op::Bcast(n) => format!("Bcast {}", size_text(n * 8)),
+            Op::Barrier => "Barrier",
+            Op::Allreduce(_) => "Allreduce",
+            Op::Bcast(_) => "Bcast",
+            Op::Allgather(_) => "Allgather",
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        match self {
+            Op::Barrier => 0,
+            Op::Allreduce(b) | Op::Bcast(b) | Op::Allgather(b) => *b,
         }
     }
 
     fn iters(&self) -> usize {
-        match self {
-            Op::Barrier | Op::Allreduce(1..=64) => 20_000,
-            _ => 60,
-        }
-    }
-
-    fn doubles(&self) -> usize {
-        match self {
-            Op::Barrier => 0,
-            Op::Allreduce(n) | Op::Bcast(n) => *n,
-        }
+        common::sizes::iters(self.bytes(), 5_000, 32 << 20)
     }
 }
 
-fn size_text(bytes: usize) -> String {
-    if bytes >= 1 << 20 {
-        format!("{} MiB", bytes >> 20)
-    } else {
-        format!("{bytes} B")
+/// The operations measured: the barrier, then each collective at every size.
+fn ops() -> Vec<Op> {
+    let sizes: Vec<u64> = common::sizes::sizes(&[8, 64, 512, 4 << 10, 32 << 10, 256 << 10, 1 << 20], 8, 1 << 30)
+        .into_iter()
+        .filter(|s| s.is_multiple_of(8))
+        .collect();
+    let mut v = vec![Op::Barrier];
+    for make in [Op::Allreduce as fn(u64) -> Op, Op::Bcast, Op::Allgather] {
+        v.extend(sizes.iter().map(|&s| make(s)));
     }
+    v
 }
 
-/// The host's MPI_DOUBLE and MPI_SUM (mpi-sys exports them).
-fn double_and_sum() -> (sys::MPI_Datatype, sys::MPI_Op) {
-    (unsafe { sys::RSMPI_DOUBLE }, unsafe { sys::RSMPI_SUM })
-}
-
-/// Seconds per call of `op` on plain MPI or an endpoint (`comm` = None: MPI_COMM_WORLD).
+/// Seconds per call of `op` on plain MPI or an endpoint (`comm` = None: MPI_COMM_WORLD of 2
+/// processes; every communicator measured here has 2 ranks).
 fn time_op(op: Op, comm: Option<EP_Comm>) -> f64 {
-    let (double, sum) = double_and_sum();
-    let n = op.doubles();
+    let (double, sum) = unsafe { (sys::RSMPI_DOUBLE, sys::RSMPI_SUM) };
+    let n = (op.bytes() / 8) as usize;
     let send = vec![1.0f64; n.max(1)];
-    let mut recv = vec![0.0f64; n.max(1)];
+    let mut recv = vec![0.0f64; 2 * n.max(1)];
     let (s, r) = (send.as_ptr() as *const c_void, recv.as_mut_ptr() as *mut c_void);
+    let n = n as i32;
     let iters = op.iters();
     let t0 = unsafe { sys::MPI_Wtime() };
     for _ in 0..iters {
@@ -73,28 +77,42 @@ fn time_op(op: Op, comm: Option<EP_Comm>) -> f64 {
             match (op, comm) {
                 (Op::Barrier, None) => sys::MPI_Barrier(HOST.comm_world),
                 (Op::Barrier, Some(c)) => EP_Barrier(c),
-                (Op::Allreduce(_), None) => sys::MPI_Allreduce(s, r, n as i32, double, sum, HOST.comm_world),
-                (Op::Allreduce(_), Some(c)) => EP_Allreduce(s, r, n as i32, double, sum, c),
-                (Op::Bcast(_), None) => sys::MPI_Bcast(r, n as i32, double, 0, HOST.comm_world),
-                (Op::Bcast(_), Some(c)) => EP_Bcast(r, n as i32, double, 0, c),
+                (Op::Allreduce(_), None) => sys::MPI_Allreduce(s, r, n, double, sum, HOST.comm_world),
+                (Op::Allreduce(_), Some(c)) => EP_Allreduce(s, r, n, double, sum, c),
+                (Op::Bcast(_), None) => sys::MPI_Bcast(r, n, double, 0, HOST.comm_world),
+                (Op::Bcast(_), Some(c)) => EP_Bcast(r, n, double, 0, c),
+                (Op::Allgather(_), None) => sys::MPI_Allgather(s, n, double, r, n, double, HOST.comm_world),
+                (Op::Allgather(_), Some(c)) => EP_Allgather(s, n, double, r, n, double, c),
             };
         }
     }
     (unsafe { sys::MPI_Wtime() } - t0) / iters as f64
 }
 
-fn plain_mpi(op: Op) -> Vec<f64> {
-    (0..REPS + 1)
-        .map(|_| {
-            unsafe { sys::MPI_Barrier(HOST.comm_world) };
-            time_op(op, None)
+/// Repetitions (after a warm-up) of every op; `sync` runs before each repetition.
+fn all_ops(comm: Option<EP_Comm>, sync: impl Fn()) -> Vec<Vec<f64>> {
+    ops()
+        .into_iter()
+        .map(|op| {
+            (0..common::sizes::reps() + 1)
+                .map(|_| {
+                    sync();
+                    time_op(op, comm)
+                })
+                .skip(1)
+                .collect()
         })
-        .skip(1)
         .collect()
 }
 
+fn plain_mpi() -> Vec<Vec<f64>> {
+    all_ops(None, || unsafe {
+        sys::MPI_Barrier(HOST.comm_world);
+    })
+}
+
 /// Two endpoints of process 0, one thread each; process 1 sleeps.
-fn one_process_two_endpoints(rank: i32, op: Op) -> Vec<f64> {
+fn one_process_two_endpoints(rank: i32) -> Vec<Vec<f64>> {
     let n = if rank == 0 { 2 } else { 0 };
     let mut comms = [EP_COMM_NULL; 2];
     unsafe { EP_Comm_create_endpoints(HOST.comm_world, n, HOST.info_null, comms.as_mut_ptr()) };
@@ -107,7 +125,9 @@ fn one_process_two_endpoints(rank: i32, op: Op) -> Vec<f64> {
             .iter()
             .map(|&c| {
                 s.spawn(move || {
-                    let v: Vec<f64> = (0..REPS + 1).map(|_| time_op(op, Some(c))).skip(1).collect();
+                    let v = all_ops(Some(c), || unsafe {
+                        EP_Barrier(c);
+                    });
                     let mut c = c;
                     unsafe { EP_Comm_free(&mut c) };
                     v
@@ -121,16 +141,12 @@ fn one_process_two_endpoints(rank: i32, op: Op) -> Vec<f64> {
 }
 
 /// One endpoint in each of the 2 processes.
-fn two_processes_one_endpoint(op: Op) -> Vec<f64> {
+fn two_processes_one_endpoint() -> Vec<Vec<f64>> {
     let mut c = EP_COMM_NULL;
     unsafe { EP_Comm_create_endpoints(HOST.comm_world, 1, HOST.info_null, &mut c) };
-    let v = (0..REPS + 1)
-        .map(|_| {
-            unsafe { sys::MPI_Barrier(HOST.comm_world) };
-            time_op(op, Some(c))
-        })
-        .skip(1)
-        .collect();
+    let v = all_ops(Some(c), || unsafe {
+        sys::MPI_Barrier(HOST.comm_world);
+    });
     unsafe { EP_Comm_free(&mut c) };
     v
 }
@@ -140,26 +156,19 @@ fn child() {
     unsafe { sys::MPI_Init_thread(std::ptr::null_mut(), std::ptr::null_mut(), HOST.thread_multiple, &mut provided) };
     let mut rank = 0;
     unsafe { sys::MPI_Comm_rank(HOST.comm_world, &mut rank) };
-    let ops = [Op::Barrier, Op::Allreduce(8), Op::Allreduce(1 << 17), Op::Bcast(1 << 17)];
+    let rows = [
+        ("plain MPI, 2 processes", plain_mpi()),
+        ("EP, 1 process x 2 endpoints", one_process_two_endpoints(rank)),
+        ("EP, 2 processes x 1 endpoint", two_processes_one_endpoint()),
+    ];
     if rank == 0 {
-        println!("# collectives: {REPS} repetitions, median [min, max] in microseconds per call; ratio to plain MPI");
-        println!("| operation | plain MPI 2x1 | EP 1 process x 2 endpoints | ratio | EP 2 processes x 1 endpoint | ratio |");
-        println!("|---|---|---|---|---|---|");
-    }
-    for op in ops {
-        let plain = plain_mpi(op);
-        let local = one_process_two_endpoints(rank, op);
-        let remote = two_processes_one_endpoint(op);
-        if rank == 0 {
-            let cell = |v: &Vec<f64>| {
-                let (m, lo, hi) = common::summary(v.clone());
-                (m, format!("{:.3} [{:.3}, {:.3}]", m * 1e6, lo * 1e6, hi * 1e6))
-            };
-            let (p, pt) = cell(&plain);
-            let (l, lt) = cell(&local);
-            let (r, rt) = cell(&remote);
-            println!("| {} | {pt} | {lt} | {:.2}x | {rt} | {:.2}x |", op.name(), l / p, r / p);
+        let mut rec = Recorder::new("collectives", common::world_size());
+        for (method, times) in rows.iter() {
+            for (op, t) in ops().iter().zip(times) {
+                rec.add_us(op.metric(), method, op.bytes(), XUnit::Bytes, t);
+            }
         }
+        rec.finish();
     }
     unsafe { sys::MPI_Finalize() };
 }

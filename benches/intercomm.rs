@@ -1,11 +1,11 @@
 //! Intercommunicator creation, side by side in one run: `MPI_Intercomm_create` +
 //! `MPI_Intercomm_merge` + frees of plain host MPI between 2 processes (local groups
 //! `MPI_COMM_SELF`), against `EP_Intercomm_create` + `EP_Intercomm_merge` + `EP_Comm_free`s
-//! with one endpoint in each of the 2 processes, and with 2 endpoints in each (one group per
-//! process). The local groups and the peer communicator are made once, outside the timing,
+//! with 1, 2, 4 and 8 endpoints in each of the 2 processes (one group per process). The local groups and the peer communicator are made once, outside the timing,
 //! as `MPI_COMM_SELF` is for plain MPI. Plain MPI repetitions alternate with those of the
 //! 1-endpoint case (this machine is noisy). Medians over repetitions with the spread, ratios
-//! to plain MPI.
+//! to plain MPI (CSV rows with `EPMPI_BENCH_DIR`, see `common/record.rs`: metric
+//! `Intercomm_create+merge`, size = endpoints per process).
 //!
 //! `cargo bench --bench intercomm` (launches itself under mpirun with 2 processes; the MPI is
 //! the one `MPICC` names). Not a timed test: a report.
@@ -14,16 +14,23 @@ mod common;
 
 use epmpi::host::{sys, HOST};
 use epmpi::*;
+use common::record::{Recorder, XUnit};
 use std::time::Duration;
 
-const REPS: usize = 7;
 const ITERS: usize = 200;
+const ENDPOINTS: [usize; 4] = [1, 2, 4, 8];
+
+/// Cycles per repetition with `eps` endpoints per process (fewer as endpoints grow).
+fn cycles(eps: usize) -> usize {
+    common::sizes::iters(eps as u64, ITERS, ITERS as u64)
+}
 const TAG: i32 = 55;
+const METRIC: &str = "Intercomm_create+merge";
 
 /// Seconds per create + merge + free cycle of plain MPI between the two processes.
 fn plain_cycle(rank: i32) -> f64 {
     let t0 = unsafe { sys::MPI_Wtime() };
-    for _ in 0..ITERS {
+    for _ in 0..cycles(1) {
         unsafe {
             let mut inter = HOST.comm_null;
             let mut merged = HOST.comm_null;
@@ -33,14 +40,14 @@ fn plain_cycle(rank: i32) -> f64 {
             sys::MPI_Comm_free(&mut inter);
         }
     }
-    (unsafe { sys::MPI_Wtime() } - t0) / ITERS as f64
+    (unsafe { sys::MPI_Wtime() } - t0) / cycles(1) as f64
 }
 
 /// Seconds per create + merge + free cycle of one endpoint: `local` is its process's group,
 /// `world` the peer communicator, `their_leader` the other group's leader in `world`.
-fn ep_cycle(local: EP_Comm, world: EP_Comm, their_leader: i32, high: i32) -> f64 {
+fn ep_cycle(local: EP_Comm, world: EP_Comm, their_leader: i32, high: i32, n: usize) -> f64 {
     let t0 = unsafe { sys::MPI_Wtime() };
-    for _ in 0..ITERS {
+    for _ in 0..n {
         unsafe {
             let (mut inter, mut merged) = (EP_COMM_NULL, EP_COMM_NULL);
             check(EP_Intercomm_create(local, 0, world, their_leader, TAG, &mut inter));
@@ -49,7 +56,7 @@ fn ep_cycle(local: EP_Comm, world: EP_Comm, their_leader: i32, high: i32) -> f64
             check(EP_Comm_free(&mut inter));
         }
     }
-    (unsafe { sys::MPI_Wtime() } - t0) / ITERS as f64
+    (unsafe { sys::MPI_Wtime() } - t0) / n as f64
 }
 
 fn check(rc: i32) {
@@ -74,7 +81,7 @@ fn endpoints(rank: i32, eps: usize) -> (Vec<f64>, Vec<f64>) {
                         check(EP_Comm_split(w, rank, me, &mut local));
                     }
                     let (mut v, mut plain) = (Vec::new(), Vec::new());
-                    for rep in 0..REPS + 1 {
+                    for rep in 0..common::sizes::reps() + 1 {
                         if eps == 1 {
                             unsafe { sys::MPI_Barrier(HOST.comm_world) };
                             let t = plain_cycle(rank);
@@ -83,7 +90,7 @@ fn endpoints(rank: i32, eps: usize) -> (Vec<f64>, Vec<f64>) {
                             }
                         }
                         unsafe { check(EP_Barrier(w)) };
-                        let t = ep_cycle(local, w, their_leader, rank);
+                        let t = ep_cycle(local, w, their_leader, rank, cycles(eps));
                         if rep > 0 {
                             v.push(t);
                         }
@@ -107,20 +114,16 @@ fn child() {
     unsafe { sys::MPI_Init_thread(std::ptr::null_mut(), std::ptr::null_mut(), HOST.thread_multiple, &mut provided) };
     let mut rank = 0;
     unsafe { sys::MPI_Comm_rank(HOST.comm_world, &mut rank) };
-    let (one, p) = endpoints(rank, 1);
-    let (two, _) = endpoints(rank, 2);
+    let mut rec = Recorder::new("intercomm", common::world_size());
+    for eps in ENDPOINTS {
+        let (times, plain) = endpoints(rank, eps);
+        if eps == 1 {
+            rec.add_us(METRIC, "plain MPI, 2 processes", 1, XUnit::Endpoints, &plain);
+        }
+        rec.add_us(METRIC, "EP, 2 processes", eps as u64, XUnit::Endpoints, &times);
+    }
     if rank == 0 {
-        let cell = |v: &Vec<f64>| {
-            let (m, lo, hi) = common::summary(v.clone());
-            (m, format!("{:.1} [{:.1}, {:.1}]", m * 1e6, lo * 1e6, hi * 1e6))
-        };
-        let (pm, pt) = cell(&p);
-        let (om, ot) = cell(&one);
-        let (tm, tt) = cell(&two);
-        println!("# intercomm create + merge + frees: {REPS} repetitions of {ITERS} cycles, median [min, max] in microseconds per cycle; ratio to plain MPI");
-        println!("| plain MPI 2x1 | EP 2 processes x 1 endpoint | ratio | EP 2 processes x 2 endpoints | ratio |");
-        println!("|---|---|---|---|---|");
-        println!("| {pt} | {ot} | {:.2}x | {tt} | {:.2}x |", om / pm, tm / pm);
+        rec.finish();
     }
     unsafe { sys::MPI_Finalize() };
 }

@@ -1,19 +1,17 @@
 //! What the benchmarks share: launching themselves under mpirun, summaries of repetitions,
-//! and a sleeping idle process.
+//! a sleeping idle process, size lists and repetition counts from the environment, and CSV
+//! rows ([`record`]).
 #![allow(dead_code)]
 
 #[path = "../../tests/support/mod.rs"]
 mod support;
 
+pub mod record;
+pub mod sizes;
+
 use epmpi::host::{sys, HOST};
 use std::os::raw::c_void;
 use std::time::Duration;
-
-/// Median and (min, max) of repeated times.
-pub fn summary(mut v: Vec<f64>) -> (f64, f64, f64) {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (v[v.len() / 2], v[0], v[v.len() - 1])
-}
 
 /// A sleeping wait for process 0's "done" message, so an idle process leaves the cores to
 /// the threads being measured.
@@ -39,15 +37,34 @@ pub fn release_idle() {
 /// `main` of a benchmark: with `--child` run `child` (under mpirun), else relaunch this
 /// executable on 2 processes and print its report.
 pub fn main_with(child: fn(), timeout: Duration) {
+    main_with_procs(child, &[2], timeout);
+}
+
+/// [`main_with`] launching the job once for each process count of `procs` (or of
+/// `EPMPI_BENCH_PROCS`, comma-separated, when set), in turn.
+pub fn main_with_procs(child: fn(), procs: &[u32], timeout: Duration) {
+    let procs: Vec<u32> = match std::env::var("EPMPI_BENCH_PROCS") {
+        Ok(t) => t.split(',').filter_map(|p| p.trim().parse().ok()).collect(),
+        Err(_) => procs.to_vec(),
+    };
     if std::env::args().any(|a| a == "--child") {
         child();
         return;
     }
     let exe = std::env::current_exe().unwrap();
-    let out = support::mpirun_program(&exe, 2, "1", &["--child"], timeout);
-    print!("{}", String::from_utf8_lossy(&out.stdout));
-    if !out.status.success() {
-        eprint!("{}", String::from_utf8_lossy(&out.stderr));
-        std::process::exit(1);
+    for np in procs {
+        let out = support::mpirun_program(&exe, np, "1", &["--child"], timeout);
+        print!("{}", String::from_utf8_lossy(&out.stdout));
+        if !out.status.success() {
+            eprint!("{}", String::from_utf8_lossy(&out.stderr));
+            std::process::exit(1);
+        }
     }
+}
+
+/// Number of processes of `MPI_COMM_WORLD`.
+pub fn world_size() -> i32 {
+    let mut n = 0;
+    unsafe { sys::MPI_Comm_size(HOST.comm_world, &mut n) };
+    n
 }
