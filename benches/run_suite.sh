@@ -2,7 +2,7 @@
 # The benchmark suite, against Open MPI and against MPICH (each in its own target directory):
 # builds in release mode, runs every side-by-side benchmark (plain MPI and EPMPI in the same
 # run) writing CSV files into target/<mpi>/bench/<timestamp>/, then writes report.md and PNG
-# plots there (tools/bench-report). A few minutes per MPI on 2 cores.
+# plots there (benches/report). A few minutes per MPI on 2 cores.
 #
 #   benches/run_suite.sh                    # both MPIs
 #   EPMPI_MPIS=mpich benches/run_suite.sh   # one

@@ -3,7 +3,7 @@
 //!
 //! Rows go to `$EPMPI_BENCH_DIR/<bench>-np<procs>.csv` when that variable names a directory
 //! (`benches/run_suite.sh` sets it), and always to stdout as a Markdown table.
-//! The columns are those `tools/bench-report` reads (it documents them too):
+//! The columns are those `benches/report` reads (it documents them too):
 //! `bench,metric,method,procs,size,xunit,unit,reps,median,min,max,ratio`.
 
 use std::fmt::Write as _;
