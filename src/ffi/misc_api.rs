@@ -125,15 +125,14 @@ pub unsafe extern "C" fn EP_Debug_live_handles(comms: *mut c_int, requests: *mut
 pub unsafe extern "C" fn EP_Debug_live_objects(comm_states: *mut c_int, requests: *mut c_int, win_states: *mut c_int) -> c_int {
     ep_call!("EP_Debug_live_objects", {
         use crate::live;
-        use std::sync::atomic::Ordering::Relaxed;
         if let Some(p) = comm_states.as_mut() {
-            *p = live::COMM_STATES.load(Relaxed) as c_int;
+            *p = live::COMM_STATES.live() as c_int;
         }
         if let Some(p) = requests.as_mut() {
-            *p = live::REQUESTS.load(Relaxed) as c_int;
+            *p = live::REQUESTS.live() as c_int;
         }
         if let Some(p) = win_states.as_mut() {
-            *p = live::WIN_STATES.load(Relaxed) as c_int;
+            *p = live::WIN_STATES.live() as c_int;
         }
         Ok(())
     })
