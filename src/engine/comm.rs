@@ -80,7 +80,7 @@ pub struct CommShared {
 #[repr(align(128))]
 pub struct EndpointState {
     /// Matching state, used by the endpoint's own thread.
-    pub queues: Mutex<Queues>,
+    pub queues: super::spinlock::SpinMutex<Queues>,
     /// Number of nonblocking collectives this endpoint has started on the communicator.
     pub nb_seq: AtomicU64,
 }
@@ -122,7 +122,9 @@ impl CommShared {
         };
         let local_count = map.my_count() + other.as_ref().map_or(0, |o| o.my_count());
         let channels = Channels::new(local_count);
-        let endpoints = (0..local_count).map(|_| EndpointState { queues: Mutex::new(Queues::default()), nb_seq: AtomicU64::new(0) }).collect();
+        let endpoints = (0..local_count)
+            .map(|_| EndpointState { queues: super::spinlock::SpinMutex::new(Queues::default()), nb_seq: AtomicU64::new(0) })
+            .collect();
         Ok(CommShared {
             host,
             host_data,
@@ -216,7 +218,10 @@ impl CommShared {
 pub(crate) const ERRORS_ARE_FATAL: c_int = 1;
 pub(crate) const ERRORS_RETURN: c_int = 2;
 
-/// The object behind an `EP_Comm` handle: one rank of one communicator.
+/// The object behind an `EP_Comm` handle: one rank of one communicator. Aligned to two cache
+/// lines: requests update its reference count, and the endpoints of one process, allocated
+/// one after the other, would otherwise share lines between their threads.
+#[repr(align(128))]
 pub struct Endpoint {
     pub shared: Arc<CommShared>,
     pub local: u32,

@@ -38,28 +38,78 @@ impl TypeInfo {
     }
 }
 
-static PREDEFINED: Lazy<Vec<(u64, usize)>> = Lazy::new(|| {
-    let mut v: Vec<(u64, usize)> = crate::host::predefined_types()
-        .into_iter()
-        .filter(|&t| handle_bits(t) != handle_bits(HOST.datatype_null))
-        .filter_map(|t| {
-            let mut size: c_int = 0;
-            let rc = unsafe { sys::MPI_Type_size(t, &mut size) };
-            (rc == HOST.success).then_some((handle_bits(t), size as usize))
-        })
-        .collect();
-    v.sort_unstable();
-    v.dedup_by_key(|e| e.0);
-    v
+/// Sizes of the predefined datatypes in an open-addressed table keyed by handle bits (never
+/// more than a quarter full): the hot path finds a predefined type in one or two probes, with
+/// no MPI call.
+struct PredefinedSizes {
+    slots: Box<[(u64, usize)]>,
+}
+
+impl PredefinedSizes {
+    /// Empty slots hold key 0, which no predefined handle has (MPICH's are nonzero integers,
+    /// Open MPI's are addresses).
+    fn build(types: impl Iterator<Item = (u64, usize)>) -> PredefinedSizes {
+        let types: Vec<(u64, usize)> = types.filter(|&(bits, _)| bits != 0).collect();
+        let len = (types.len() * 4).next_power_of_two().max(16);
+        let mut table = PredefinedSizes { slots: vec![(0, 0); len].into_boxed_slice() };
+        for (bits, size) in types {
+            let mut i = table.home(bits);
+            while table.slots[i].0 != 0 && table.slots[i].0 != bits {
+                i = (i + 1) & (len - 1);
+            }
+            table.slots[i] = (bits, size);
+        }
+        table
+    }
+
+    /// Fibonacci hashing: handles differ in their middle bits (MPICH) or by small strides
+    /// (Open MPI's objects in one array); the multiply spreads both over the index bits.
+    #[inline]
+    fn home(&self, bits: u64) -> usize {
+        (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & (self.slots.len() - 1)
+    }
+
+    #[inline]
+    fn size_of(&self, bits: u64) -> Option<usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(bits);
+        loop {
+            match self.slots[i] {
+                (0, _) => return None,
+                (k, size) if k == bits => return Some(size),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+}
+
+static PREDEFINED: Lazy<PredefinedSizes> = Lazy::new(|| {
+    PredefinedSizes::build(
+        crate::host::predefined_types()
+            .into_iter()
+            .filter(|&t| handle_bits(t) != handle_bits(HOST.datatype_null))
+            .filter_map(|t| {
+                let mut size: c_int = 0;
+                let rc = unsafe { sys::MPI_Type_size(t, &mut size) };
+                (rc == HOST.success).then_some((handle_bits(t), size as usize))
+            }),
+    )
 });
 
 /// Layout of a datatype; `EP_ERR_TYPE` for `MPI_DATATYPE_NULL`.
+#[inline]
 pub fn type_info(t: sys::MPI_Datatype) -> EpResult<TypeInfo> {
     let bits = handle_bits(t);
-    if let Ok(i) = PREDEFINED.binary_search_by_key(&bits, |e| e.0) {
-        let size = PREDEFINED[i].1;
+    if let Some(size) = PREDEFINED.size_of(bits) {
         return Ok(TypeInfo { size, contiguous: true, true_lb: 0, extent: size as isize, true_extent: size as isize });
     }
+    derived_type_info(t, bits)
+}
+
+/// `type_info` of a datatype that is not predefined: asks the host.
+#[cold]
+#[inline(never)]
+fn derived_type_info(t: sys::MPI_Datatype, bits: u64) -> EpResult<TypeInfo> {
     if bits == handle_bits(HOST.datatype_null) {
         return Err(ep_err!(ERR_TYPE, "datatype is MPI_DATATYPE_NULL"));
     }
@@ -95,7 +145,22 @@ unsafe impl Sync for UserBuf {}
 
 impl UserBuf {
     /// Checks a (buffer, count, datatype) triple as every call does.
+    #[inline]
     pub fn new(addr: *const c_void, count: c_int, dtype: sys::MPI_Datatype) -> EpResult<UserBuf> {
+        // The common case built in place: a predefined type and a usable buffer.
+        if let Some(size) = PREDEFINED.size_of(handle_bits(dtype)) {
+            if count >= 0 && !(addr.is_null() && count > 0 && size > 0) {
+                let info = TypeInfo { size, contiguous: true, true_lb: 0, extent: size as isize, true_extent: size as isize };
+                return Ok(UserBuf { addr: addr as *mut c_void, count, dtype, info });
+            }
+        }
+        Self::new_checked(addr, count, dtype)
+    }
+
+    /// `new` for derived datatypes and bad arguments.
+    #[cold]
+    #[inline(never)]
+    fn new_checked(addr: *const c_void, count: c_int, dtype: sys::MPI_Datatype) -> EpResult<UserBuf> {
         if count < 0 {
             return Err(ep_err!(ERR_COUNT, "count {count} is negative"));
         }
@@ -223,5 +288,31 @@ impl UserBuf {
         let mut tmp = Vec::new();
         src.pack_into(&mut tmp)?;
         self.unpack_from(&tmp[..bytes])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PredefinedSizes;
+
+    #[test]
+    fn predefined_sizes_find_every_key_and_only_those() {
+        // Shapes of both hosts' handles: MPICH-like integers and Open MPI-like addresses with
+        // a fixed stride, plus keys that share their home slot.
+        let mpich: Vec<(u64, usize)> = (0..40u64).map(|i| (0x4c00_0101 + (i << 8), i as usize + 1)).collect();
+        let ompi: Vec<(u64, usize)> = (0..40u64).map(|i| (0x7f00_1234_0000 + i * 0x188, 100 + i as usize)).collect();
+        for keys in [mpich, ompi] {
+            let t = PredefinedSizes::build(keys.iter().copied());
+            for &(k, size) in &keys {
+                assert_eq!(t.size_of(k), Some(size), "key {k:#x}");
+            }
+            assert_eq!(t.size_of(12345), None);
+            assert_eq!(t.size_of(keys[0].0 + 1), None);
+        }
+        let colliding = PredefinedSizes::build([(1u64, 1usize)].into_iter());
+        let home = colliding.home(1);
+        let twin = (2..).find(|&k| colliding.home(k) == home).unwrap();
+        let t = PredefinedSizes::build([(1, 1), (twin, 2)].into_iter());
+        assert_eq!((t.size_of(1), t.size_of(twin)), (Some(1), Some(2)));
     }
 }

@@ -17,7 +17,7 @@
 use super::comm::CommShared;
 use super::datatype::UserBuf;
 use super::envelope::Envelope;
-use super::p2p::{arrive, LocalSend, Payload, Queues, SendState};
+use super::p2p::{arrive, InlineData, LocalSend, Payload, Queues, SendState};
 use crate::error::EpResult;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
@@ -64,8 +64,8 @@ impl Channels {
 pub fn send(shared: &CommShared, me: u32, dest: u32, envelope: Envelope, buf: UserBuf, sync: bool) -> EpResult<SendState> {
     let bytes = buf.bytes();
     let (payload, state) = if !sync && bytes <= INLINE_BYTES && buf.info.contiguous {
-        let mut data = [0u8; INLINE_BYTES];
-        buf.copy_contiguous_to(&mut data[..bytes]);
+        let mut data = InlineData([0u8; INLINE_BYTES]);
+        buf.copy_contiguous_to(&mut data.0[..bytes]);
         (Payload::Inline { len: bytes as u8, data }, SendState::Done)
     } else if !sync && bytes <= LOCAL_EAGER_BYTES {
         let mut data = Vec::new();

@@ -23,7 +23,11 @@ impl<P, U> Default for MatchQueues<P, U> {
 
 impl<P, U> MatchQueues<P, U> {
     /// The first posted receive matching an arriving message, removed.
+    #[inline]
     pub fn take_posted(&mut self, e: &Envelope) -> Option<P> {
+        if self.posted.is_empty() {
+            return None;
+        }
         let i = self.posted.iter().position(|(p, _)| p.matches(e))?;
         self.posted.remove(i).map(|(_, p)| p)
     }
@@ -34,7 +38,11 @@ impl<P, U> MatchQueues<P, U> {
     }
 
     /// The first unexpected message matching a pattern, removed.
+    #[inline]
     pub fn take_unexpected(&mut self, pattern: &Pattern) -> Option<(Envelope, U)> {
+        if self.unexpected.is_empty() {
+            return None;
+        }
         let i = self.unexpected.iter().position(|(e, _)| pattern.matches(e))?;
         self.unexpected.remove(i)
     }

@@ -106,7 +106,9 @@ impl Drop for PrePosted {
 /// posted receive; draining stops there, so later packets keep their place in the host.
 pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Option<&mut Catcher>) -> EpResult<()> {
     let rx = q.remote_rx.get_or_insert_with(PrePosted::new);
-    rx.top_up(shared.host, local)?;
+    if !rx.slots.iter().all(|s| s.active) {
+        rx.top_up(shared.host, local)?;
+    }
     loop {
         let rx = q.remote_rx.as_mut().unwrap();
         let front = rx.front;
@@ -169,11 +171,17 @@ pub fn send(
     let tag = dest.local as c_int;
     if !sync && blocking && buf.info.contiguous && HEADER_BYTES + bytes <= BLOCKING_HOST_SEND_BYTES {
         // The latency path: header and data assembled on the stack, one MPI_Send.
-        let mut packet = [0u8; BLOCKING_HOST_SEND_BYTES];
-        packet[..HEADER_BYTES]
-            .copy_from_slice(&WireHeader { envelope: env, protocol: Protocol::Eager, bytes: bytes as u64 }.encode());
-        buf.copy_contiguous_to(&mut packet[HEADER_BYTES..HEADER_BYTES + bytes]);
-        let len = (HEADER_BYTES + bytes) as c_int;
+        // Only the bytes sent are written: zeroing the whole array cost more than the copy.
+        let mut packet = std::mem::MaybeUninit::<[u8; BLOCKING_HOST_SEND_BYTES]>::uninit();
+        let header = WireHeader { envelope: env, protocol: Protocol::Eager, bytes: bytes as u64 }.encode();
+        // SAFETY: header and data fit (checked above) and are written before MPI_Send reads them.
+        let packet = unsafe {
+            let p = packet.as_mut_ptr() as *mut u8;
+            std::ptr::copy_nonoverlapping(header.as_ptr(), p, HEADER_BYTES);
+            std::ptr::copy_nonoverlapping(buf.data_ptr(), p.add(HEADER_BYTES), bytes);
+            std::slice::from_raw_parts(p, HEADER_BYTES + bytes)
+        };
+        let len = packet.len() as c_int;
         unsafe {
             check(sys::MPI_Send(packet.as_ptr() as *const c_void, len, HOST.byte, proc, tag, shared.host.0), "MPI_Send")?
         };

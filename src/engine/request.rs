@@ -183,6 +183,22 @@ impl Backoff {
         }
     }
 
+    /// One turn of a spin that keeps a lock held: true while still patient (poll again at
+    /// once, after a pause hint unless the turn polled the host), false once the caller should
+    /// release its locks and `snooze`, which then yields.
+    #[inline]
+    pub fn keep_spinning(&mut self, polled_host: bool) -> bool {
+        let patience = if polled_host { 1024 } else { 64 };
+        if self.0 >= patience {
+            return false;
+        }
+        if !polled_host {
+            std::hint::spin_loop();
+        }
+        self.0 += 1;
+        true
+    }
+
     #[inline]
     pub fn snooze(&mut self) {
         if self.0 < 64 {
@@ -232,6 +248,9 @@ pub fn wait_recv_matched(shared: &super::comm::CommShared, local: u32, recv: &Re
 
 /// Blocks until a send completes (local rendezvous or host requests).
 pub fn wait_send(ep: &Endpoint, mut s: SendState) -> EpResult<()> {
+    if matches!(s, SendState::Done) {
+        return Ok(());
+    }
     let mut b = Backoff::new();
     while !s.test()? {
         // Keep our own incoming traffic flowing while we wait: peers blocked in large sends

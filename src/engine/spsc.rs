@@ -51,10 +51,17 @@ mod sync {
 
 #[repr(align(64))]
 struct Cell<T> {
-    /// `i + 1` when the cell holds message `i`; `i + cells` once message `i` is taken,
-    /// which is the value the sender of message `i + cells` waits for.
+    /// `i + 1` once the cell holds message `i` (written by the sender only: the receiver
+    /// never writes a cell, so a message costs the cell's line one trip to the receiver).
     seq: AtomicU64,
     message: UnsafeCell<MaybeUninit<T>>,
+}
+
+/// The sender's own line: the next message number and the last value of `head` it read.
+#[repr(align(64))]
+struct SenderSide {
+    tail: AtomicU64,
+    head_seen: AtomicU64,
 }
 
 #[repr(align(64))]
@@ -64,9 +71,10 @@ struct Counter(AtomicU64);
 /// from one thread at a time (the two may be different threads).
 pub struct Channel<T> {
     cells: Box<[Cell<T>]>,
-    /// Next message number to send (sender side).
-    tail: Counter,
-    /// Next message number to take (receiver side).
+    /// Sender side (only the sender touches it; atomics for `Sync`, all relaxed).
+    sender: SenderSide,
+    /// Next message number to take, published by the receiver after it has read the
+    /// message before it; the sender reads it only when the ring looks full.
     head: Counter,
     /// Messages sent while the ring was full, and everything after them until the receiver
     /// empties it; `overflowing` says it is not empty (both change under its lock).
@@ -74,20 +82,19 @@ pub struct Channel<T> {
     overflowing: AtomicBool,
 }
 
-// SAFETY: a cell's message is written only by the sender before it publishes `seq`, read only
-// by the receiver after it sees `seq` (release/acquire), and the two never hold the same cell.
+// SAFETY: a cell's message is written only by the sender, before it publishes `seq` and
+// after it has seen (acquire) `head` pass the cell's previous message; read only by the
+// receiver after it sees `seq` (acquire) and before it publishes `head` (release).
 unsafe impl<T: Send> Send for Channel<T> {}
 unsafe impl<T: Send> Sync for Channel<T> {}
 
 impl<T> Channel<T> {
-    /// A channel whose ring has `cells` cells, at least 2: with one cell the value that
-    /// says "holds message i" (i + 1) would equal the one that says "free for message i + 1"
-    /// (i + cells), and the sender would overwrite a message not yet taken (loom found it).
+    /// A channel whose ring has `cells` cells (at least 2).
     pub fn new(cells: u64) -> Channel<T> {
         assert!(cells >= 2, "a channel ring needs at least 2 cells");
         Channel {
-            cells: (0..cells).map(|i| Cell { seq: AtomicU64::new(i), message: UnsafeCell::new(MaybeUninit::uninit()) }).collect(),
-            tail: Counter(AtomicU64::new(0)),
+            cells: (0..cells).map(|_| Cell { seq: AtomicU64::new(0), message: UnsafeCell::new(MaybeUninit::uninit()) }).collect(),
+            sender: SenderSide { tail: AtomicU64::new(0), head_seen: AtomicU64::new(0) },
             head: Counter(AtomicU64::new(0)),
             overflow: Mutex::new(VecDeque::new()),
             overflowing: AtomicBool::new(false),
@@ -101,14 +108,21 @@ impl<T> Channel<T> {
     /// Sends a message (never blocks; the sender's side).
     pub fn push(&self, m: T) {
         if !self.overflowing.load(Ordering::Acquire) {
-            let t = self.tail.0.load(Ordering::Relaxed);
-            let cell = &self.cells[(t % self.ring_len()) as usize];
-            if cell.seq.load(Ordering::Acquire) == t {
-                // SAFETY: the receiver released this cell (seq == t) and does not touch it
-                // again before we publish t + 1.
+            let t = self.sender.tail.load(Ordering::Relaxed);
+            let mut head = self.sender.head_seen.load(Ordering::Relaxed);
+            if t - head >= self.ring_len() {
+                // Looks full: see how far the receiver has got (once per lap at most while
+                // it keeps up, so `head`'s line rarely travels).
+                head = self.head.0.load(Ordering::Acquire);
+                self.sender.head_seen.store(head, Ordering::Relaxed);
+            }
+            if t - head < self.ring_len() {
+                let cell = &self.cells[(t % self.ring_len()) as usize];
+                // SAFETY: the receiver has read message t - cells from this cell (head > it,
+                // acquire) and does not look at it again before we publish t + 1.
                 cell.message.with_mut(|p| unsafe { (*p).write(m) });
                 cell.seq.store(t + 1, Ordering::Release);
-                self.tail.0.store(t + 1, Ordering::Relaxed);
+                self.sender.tail.store(t + 1, Ordering::Relaxed);
                 return;
             }
         }
@@ -126,10 +140,9 @@ impl<T> Channel<T> {
             return None;
         }
         // SAFETY: the sender published message h in this cell (seq == h + 1, acquire) and
-        // does not touch it again before we release it.
+        // does not touch it again before it sees head > h.
         let m = cell.message.with_mut(|p| unsafe { (*p).assume_init_read() });
-        cell.seq.store(h + self.ring_len(), Ordering::Release);
-        self.head.0.store(h + 1, Ordering::Relaxed);
+        self.head.0.store(h + 1, Ordering::Release);
         Some(m)
     }
 

@@ -149,58 +149,176 @@ fn lookup_error(what: &str, h: c_int, why: Lookup, class: c_int) -> EpError {
 static COMM_EPOCH: AtomicU64 = AtomicU64::new(0);
 const CACHE_WAYS: usize = 4;
 
+/// A thread's last communicator lookups. Each entry keeps its endpoint alive, which lets a
+/// call borrow the endpoint instead of counting a reference: two atomic read-modify-writes
+/// per call were a fifth of a same-process message's cost.
 struct CommCache {
     epoch: u64,
     next: usize,
     entries: [(EP_Comm, Option<Arc<Endpoint>>); CACHE_WAYS],
+    /// Calls of this thread running on a borrowed entry (more than one when a call runs user
+    /// code, such as a reduction op, that calls EPMPI again).
+    pins: u32,
+    /// Entries dropped from the cache while borrowed: released when the last borrow ends.
+    deferred: Vec<Arc<Endpoint>>,
+}
+
+impl CommCache {
+    /// Forgets every entry (something was freed somewhere).
+    fn forget_all(&mut self) {
+        for e in self.entries.iter_mut() {
+            if let (_, Some(ep)) = std::mem::replace(e, (0, None)) {
+                self.deferred.push(ep);
+            }
+        }
+    }
+
+    fn put(&mut self, h: EP_Comm, ep: Arc<Endpoint>) {
+        let i = self.next;
+        self.next = (i + 1) % CACHE_WAYS;
+        if let (_, Some(old)) = std::mem::replace(&mut self.entries[i], (h, Some(ep))) {
+            self.deferred.push(old);
+        }
+    }
+
+    /// The entries that left the cache, once no call borrows from it: the caller drops them
+    /// outside the cache's borrow (an endpoint's drop may run engine code).
+    fn release_deferred(&mut self) -> Vec<Arc<Endpoint>> {
+        if self.pins == 0 {
+            std::mem::take(&mut self.deferred)
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn find(&self, h: EP_Comm) -> Option<&Arc<Endpoint>> {
+        self.entries
+            .iter()
+            .find(|(k, e)| *k == h && e.is_some())
+            .and_then(|(_, e)| e.as_ref())
+    }
 }
 
 thread_local! {
     /// The last communicator handles this thread used: a thread keeps using its own
     /// endpoint, so most lookups skip the shared table (and its lock's cache line).
     static COMM_CACHE: RefCell<CommCache> = const {
-        RefCell::new(CommCache { epoch: 0, next: 0, entries: [(0, None), (0, None), (0, None), (0, None)] })
+        RefCell::new(CommCache {
+            epoch: 0,
+            next: 0,
+            entries: [(0, None), (0, None), (0, None), (0, None)],
+            pins: 0,
+            deferred: Vec::new(),
+        })
     };
 }
 
-/// The endpoint behind a communicator handle.
+/// The endpoint behind a communicator handle, counted (for objects that outlive the call).
 #[inline]
 pub fn endpoint(h: EP_Comm) -> EpResult<Arc<Endpoint>> {
+    Ok(endpoint_ref(h)?.to_arc())
+}
+
+/// An endpoint borrowed from this thread's lookup cache for the length of one call; it stays
+/// alive even if the handle is freed meanwhile (by user code the call runs, or another
+/// thread), because the cache keeps entries that leave it while borrowed.
+pub struct EpRef {
+    ep: *const Endpoint,
+    /// Not `Send`: the borrow belongs to this thread's cache.
+    _thread: std::marker::PhantomData<*const ()>,
+}
+
+impl EpRef {
+    /// A counted reference, for requests and other objects that outlive the call.
+    pub fn to_arc(&self) -> Arc<Endpoint> {
+        // SAFETY: `ep` came from `Arc::as_ptr` of an Arc the cache keeps while we borrow.
+        unsafe {
+            Arc::increment_strong_count(self.ep);
+            Arc::from_raw(self.ep)
+        }
+    }
+}
+
+impl std::ops::Deref for EpRef {
+    type Target = Endpoint;
+
+    #[inline]
+    fn deref(&self) -> &Endpoint {
+        // SAFETY: see `to_arc`.
+        unsafe { &*self.ep }
+    }
+}
+
+impl Drop for EpRef {
+    #[inline]
+    fn drop(&mut self) {
+        let released = COMM_CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            c.pins -= 1;
+            c.release_deferred()
+        });
+        drop(released);
+    }
+}
+
+/// The endpoint behind a communicator handle, borrowed for this call (see [`EpRef`]).
+#[inline]
+pub fn endpoint_ref(h: EP_Comm) -> EpResult<EpRef> {
     let epoch = COMM_EPOCH.load(Ordering::Acquire);
-    let cached = COMM_CACHE.with(|c| {
+    let hit = COMM_CACHE.with(|c| {
         let mut c = c.borrow_mut();
         if c.epoch != epoch {
             // Something was freed: forget everything (and release what we held).
-            c.entries = Default::default();
+            c.forget_all();
             c.epoch = epoch;
             return None;
         }
-        c.entries.iter().find(|(k, e)| *k == h && e.is_some()).and_then(|(_, e)| e.clone())
+        let ep = Arc::as_ptr(c.find(h)?);
+        c.pins += 1;
+        Some(ep)
     });
-    let ep = match cached {
+    let ep = match hit {
         Some(ep) => ep,
-        None => {
-            let ep = COMMS.get(h).map_err(|why| lookup_error("communicator", h, why, ERR_COMM))?;
-            COMM_CACHE.with(|c| {
-                let mut c = c.borrow_mut();
-                if c.epoch == epoch {
-                    let i = c.next;
-                    c.entries[i] = (h, Some(ep.clone()));
-                    c.next = (i + 1) % CACHE_WAYS;
-                }
-            });
-            ep
-        }
+        None => endpoint_miss(h, epoch)?,
     };
-    note_handler(ep.errhandler());
-    Ok(ep)
+    let r = EpRef {
+        ep,
+        _thread: std::marker::PhantomData,
+    };
+    note_handler(r.errhandler());
+    Ok(r)
+}
+
+/// A lookup the cache could not answer: the shared table, then into the cache (pinned).
+#[cold]
+fn endpoint_miss(h: EP_Comm, epoch: u64) -> EpResult<*const Endpoint> {
+    let ep = COMMS
+        .get(h)
+        .map_err(|why| lookup_error("communicator", h, why, ERR_COMM))?;
+    let ptr = Arc::as_ptr(&ep);
+    COMM_CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        c.pins += 1;
+        if c.epoch == epoch {
+            c.put(h, ep);
+        } else {
+            // Freed meanwhile elsewhere: kept with the borrowed ones, not cached.
+            c.deferred.push(ep);
+        }
+    });
+    Ok(ptr)
 }
 
 /// Removes a communicator handle; cached lookups of it become invalid everywhere.
 pub fn remove_endpoint(h: EP_Comm) -> Result<Arc<Endpoint>, Lookup> {
     let ep = COMMS.remove(h)?;
     COMM_EPOCH.fetch_add(1, Ordering::AcqRel);
-    COMM_CACHE.with(|c| c.borrow_mut().entries = Default::default());
+    let released = COMM_CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        c.forget_all();
+        c.release_deferred()
+    });
+    drop(released);
     crate::engine::request::endpoint_freed(&ep);
     Ok(ep)
 }

@@ -1,7 +1,7 @@
 //! Point-to-point calls (MPI 4.1 chapter 3). Ranks are endpoint ranks of the communicator;
 //! counts are in elements of the host datatype; tags go from 0 to `EP_TAG_UB` (2^31 - 1).
 
-use super::boundary::{completion_error, endpoint, message, new_request, out, status_bytes, write_status, MessageObj, MESSAGES};
+use super::boundary::{completion_error, endpoint_ref, message, new_request, out, status_bytes, write_status, MessageObj, MESSAGES};
 use super::types::*;
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::{type_info, UserBuf};
@@ -56,7 +56,7 @@ fn start_send(
 }
 
 fn send_blocking(comm: EP_Comm, buf: *const c_void, count: c_int, dt: MPI_Datatype, dest: c_int, tag: c_int, sync: bool) -> EpResult<()> {
-    let ep = endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
     let s = start_send(&ep, buf, count, dt, dest, tag, sync, true)?;
     request::wait_send(&ep, s)
 }
@@ -71,10 +71,10 @@ fn send_nonblocking(
     sync: bool,
     req: *mut EP_Request,
 ) -> EpResult<()> {
-    let ep = endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
     let req = out(req, "request")?;
     let s = start_send(&ep, buf, count, dt, dest, tag, sync, false)?;
-    *req = new_request(Request::new(ep, Op::Send(s)))?;
+    *req = new_request(Request::new(ep.to_arc(), Op::Send(s)))?;
     Ok(())
 }
 
@@ -144,7 +144,7 @@ pub unsafe extern "C" fn EP_Recv(
     status: *mut EP_Status,
 ) -> c_int {
     ep_call!("EP_Recv", {
-        let ep = endpoint(comm)?;
+        let ep = endpoint_ref(comm)?;
         let pattern = check_recv_pattern(&ep, source, tag)?;
         let ubuf = UserBuf::new(buf, count, datatype)?;
         let c = p2p::recv_blocking(&ep.shared, ep.local, pattern, ubuf)?;
@@ -167,12 +167,12 @@ pub unsafe extern "C" fn EP_Irecv(
     request: *mut EP_Request,
 ) -> c_int {
     ep_call!("EP_Irecv", {
-        let ep = endpoint(comm)?;
+        let ep = endpoint_ref(comm)?;
         let req = out(request, "request")?;
         let pattern = check_recv_pattern(&ep, source, tag)?;
         let ubuf = UserBuf::new(buf, count, datatype)?;
         let recv = p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?;
-        *req = new_request(Request::new(ep, Op::Recv(recv)))?;
+        *req = new_request(Request::new(ep.to_arc(), Op::Recv(recv)))?;
         Ok(())
     })
 }
@@ -196,7 +196,7 @@ pub unsafe extern "C" fn EP_Sendrecv(
     status: *mut EP_Status,
 ) -> c_int {
     ep_call!("EP_Sendrecv", {
-        let ep = endpoint(comm)?;
+        let ep = endpoint_ref(comm)?;
         let pattern = check_recv_pattern(&ep, source, recvtag)?;
         let rbuf = UserBuf::new(recvbuf, recvcount, recvtype)?;
         let s = start_send(&ep, sendbuf, sendcount, sendtype, dest, sendtag, false, false)?;
@@ -217,7 +217,7 @@ fn probe_status(c: &Completion, status: *mut EP_Status) {
 #[no_mangle]
 pub unsafe extern "C" fn EP_Iprobe(source: c_int, tag: c_int, comm: EP_Comm, flag: *mut c_int, status: *mut EP_Status) -> c_int {
     ep_call!("EP_Iprobe", {
-        let ep = endpoint(comm)?;
+        let ep = endpoint_ref(comm)?;
         let flag = out(flag, "flag")?;
         let pattern = check_recv_pattern(&ep, source, tag)?;
         if source == EP_PROC_NULL {
@@ -241,7 +241,7 @@ pub unsafe extern "C" fn EP_Iprobe(source: c_int, tag: c_int, comm: EP_Comm, fla
 #[no_mangle]
 pub unsafe extern "C" fn EP_Probe(source: c_int, tag: c_int, comm: EP_Comm, status: *mut EP_Status) -> c_int {
     ep_call!("EP_Probe", {
-        let ep = endpoint(comm)?;
+        let ep = endpoint_ref(comm)?;
         let pattern = check_recv_pattern(&ep, source, tag)?;
         if source == EP_PROC_NULL {
             probe_status(&Completion::proc_null(), status);
@@ -294,9 +294,9 @@ pub unsafe extern "C" fn EP_Improbe(
     status: *mut EP_Status,
 ) -> c_int {
     ep_call!("EP_Improbe", {
-        let ep = endpoint(comm)?;
+        let ep = endpoint_ref(comm)?;
         let (flag, message) = (out(flag, "flag")?, out(message, "message")?);
-        take_message(ep, source, tag, flag, message, status)
+        take_message(ep.to_arc(), source, tag, flag, message, status)
     })
 }
 
@@ -305,12 +305,12 @@ pub unsafe extern "C" fn EP_Improbe(
 #[no_mangle]
 pub unsafe extern "C" fn EP_Mprobe(source: c_int, tag: c_int, comm: EP_Comm, message: *mut EP_Message, status: *mut EP_Status) -> c_int {
     ep_call!("EP_Mprobe", {
-        let ep = endpoint(comm)?;
+        let ep = endpoint_ref(comm)?;
         let message = out(message, "message")?;
         let mut b = Backoff::new();
         loop {
             let mut flag = 0;
-            take_message(ep.clone(), source, tag, &mut flag, message, status)?;
+            take_message(ep.to_arc(), source, tag, &mut flag, message, status)?;
             if flag != 0 {
                 return Ok(());
             }
