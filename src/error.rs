@@ -74,16 +74,37 @@ pub fn class_text(class: c_int) -> &'static str {
     usize::try_from(class).ok().and_then(|c| CLASS_TEXT.get(c)).copied().unwrap_or("unknown error class")
 }
 
-/// An engine error: a class and a message saying what exactly was wrong.
+/// An engine error: a class and a message saying what exactly was wrong. Boxed, so that an
+/// `EpResult` is its value plus at most a pointer: the calls on the message path return
+/// results through registers or whole words, not a 32-byte error written piecewise (which
+/// made every caller stall reading it back).
 #[derive(Debug, Clone, PartialEq)]
-pub struct EpError {
+pub struct EpError(Box<ErrorInfo>);
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorInfo {
     pub class: c_int,
     pub msg: String,
 }
 
 impl EpError {
+    #[cold]
     pub fn new(class: c_int, msg: impl Into<String>) -> Self {
-        EpError { class, msg: msg.into() }
+        EpError(Box::new(ErrorInfo { class, msg: msg.into() }))
+    }
+}
+
+impl std::ops::Deref for EpError {
+    type Target = ErrorInfo;
+
+    fn deref(&self) -> &ErrorInfo {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for EpError {
+    fn deref_mut(&mut self) -> &mut ErrorInfo {
+        &mut self.0
     }
 }
 

@@ -16,9 +16,6 @@ use std::os::raw::{c_int, c_void};
 pub struct TypeInfo {
     /// Bytes of data in one element (`MPI_Type_size`).
     pub size: usize,
-    /// One element's data is one block starting at `true_lb` and elements follow each other
-    /// with no gap: `count` elements are `count * size` contiguous bytes.
-    pub contiguous: bool,
     /// Offset of the first byte from the buffer address (`MPI_Type_get_true_extent`).
     pub true_lb: isize,
     /// Distance between consecutive elements in memory (`MPI_Type_get_extent`).
@@ -28,6 +25,15 @@ pub struct TypeInfo {
 }
 
 impl TypeInfo {
+    /// One element's data is one block starting at `true_lb` and elements follow each other
+    /// with no gap: `count` elements are `count * size` contiguous bytes. (Computed, not
+    /// stored: a flag byte at the end of this struct made its moves read back half-written
+    /// words.)
+    #[inline]
+    pub fn contiguous(&self) -> bool {
+        self.true_extent == self.size as isize && self.extent == self.size as isize
+    }
+
     /// Bytes of memory that `count` elements span, from their first byte to their last.
     pub fn span(&self, count: usize) -> usize {
         if count == 0 {
@@ -101,7 +107,7 @@ static PREDEFINED: Lazy<PredefinedSizes> = Lazy::new(|| {
 pub fn type_info(t: sys::MPI_Datatype) -> EpResult<TypeInfo> {
     let bits = handle_bits(t);
     if let Some(size) = PREDEFINED.size_of(bits) {
-        return Ok(TypeInfo { size, contiguous: true, true_lb: 0, extent: size as isize, true_extent: size as isize });
+        return Ok(TypeInfo { size, true_lb: 0, extent: size as isize, true_extent: size as isize });
     }
     derived_type_info(t, bits)
 }
@@ -122,7 +128,6 @@ fn derived_type_info(t: sys::MPI_Datatype, bits: u64) -> EpResult<TypeInfo> {
     }
     Ok(TypeInfo {
         size: size as usize,
-        contiguous: textent == size && extent == size,
         true_lb: tlb as isize,
         extent: extent as isize,
         true_extent: textent as isize,
@@ -150,7 +155,7 @@ impl UserBuf {
         // The common case built in place: a predefined type and a usable buffer.
         if let Some(size) = PREDEFINED.size_of(handle_bits(dtype)) {
             if count >= 0 && !(addr.is_null() && count > 0 && size > 0) {
-                let info = TypeInfo { size, contiguous: true, true_lb: 0, extent: size as isize, true_extent: size as isize };
+                let info = TypeInfo { size, true_lb: 0, extent: size as isize, true_extent: size as isize };
                 return Ok(UserBuf { addr: addr as *mut c_void, count, dtype, info });
             }
         }
@@ -184,7 +189,7 @@ impl UserBuf {
 
     /// Copies the data of a contiguous buffer into `out` (`out.len() == bytes()`).
     pub fn copy_contiguous_to(&self, out: &mut [u8]) {
-        debug_assert!(self.info.contiguous && out.len() == self.bytes());
+        debug_assert!(self.info.contiguous() && out.len() == self.bytes());
         // SAFETY: the user guarantees `count` elements at `addr`.
         unsafe { std::ptr::copy_nonoverlapping(self.data_ptr(), out.as_mut_ptr(), out.len()) };
     }
@@ -195,7 +200,7 @@ impl UserBuf {
         if out.is_empty() {
             return Ok(());
         }
-        if self.info.contiguous {
+        if self.info.contiguous() {
             self.copy_contiguous_to(out);
             return Ok(());
         }
@@ -220,7 +225,7 @@ impl UserBuf {
     pub fn pack_into(&self, out: &mut Vec<u8>) -> EpResult<()> {
         let n = self.bytes();
         out.reserve(n);
-        if self.info.contiguous {
+        if self.info.contiguous() {
             // SAFETY: the user guarantees `count` elements at `addr`.
             unsafe { out.extend_from_slice(std::slice::from_raw_parts(self.data_ptr(), n)) };
             return Ok(());
@@ -251,7 +256,7 @@ impl UserBuf {
         if data.is_empty() {
             return Ok(());
         }
-        if self.info.contiguous {
+        if self.info.contiguous() {
             // SAFETY: the buffer holds `bytes() >= data.len()` bytes.
             unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.data_ptr(), data.len()) };
             return Ok(());
@@ -280,7 +285,7 @@ impl UserBuf {
         if bytes == 0 {
             return Ok(());
         }
-        if self.info.contiguous && src.info.contiguous {
+        if self.info.contiguous() && src.info.contiguous() {
             // SAFETY: both buffers hold at least `bytes` bytes of data (checked by the caller).
             unsafe { std::ptr::copy_nonoverlapping(src.data_ptr(), self.data_ptr(), bytes) };
             return Ok(());

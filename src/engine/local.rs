@@ -17,7 +17,7 @@
 use super::comm::CommShared;
 use super::datatype::UserBuf;
 use super::envelope::Envelope;
-use super::p2p::{arrive, InlineData, LocalSend, Payload, Queues, SendState};
+use super::p2p::{arrive, Catcher, InlineData, LocalSend, Payload, Queues, SendState};
 use crate::error::EpResult;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
@@ -61,12 +61,14 @@ impl Channels {
 }
 
 /// Sends from local endpoint `me` to local endpoint `dest`.
+#[inline]
 pub fn send(shared: &CommShared, me: u32, dest: u32, envelope: Envelope, buf: UserBuf, sync: bool) -> EpResult<SendState> {
     let bytes = buf.bytes();
-    let (payload, state) = if !sync && bytes <= INLINE_BYTES && buf.info.contiguous {
-        let mut data = InlineData([0u8; INLINE_BYTES]);
-        buf.copy_contiguous_to(&mut data.0[..bytes]);
-        (Payload::Inline { len: bytes as u8, data }, SendState::Done)
+    let (payload, state) = if !sync && bytes <= INLINE_BYTES && buf.info.contiguous() {
+        let mut data = InlineData { len: bytes, bytes: [0; INLINE_BYTES / 8] };
+        // SAFETY: `bytes` <= INLINE_BYTES, the size of the array.
+        buf.copy_contiguous_to(unsafe { std::slice::from_raw_parts_mut(data.bytes.as_mut_ptr() as *mut u8, bytes) });
+        (Payload::Inline(data), SendState::Done)
     } else if !sync && bytes <= LOCAL_EAGER_BYTES {
         let mut data = Vec::new();
         buf.pack_into(&mut data)?;
@@ -80,15 +82,18 @@ pub fn send(shared: &CommShared, me: u32, dest: u32, envelope: Envelope, buf: Us
 }
 
 /// Moves the messages sent to endpoint `local` (by local endpoint `from`, or by all) into its
-/// matching state.
-pub fn drain_inbox(shared: &CommShared, local: u32, q: &mut Queues, from: Option<u32>) -> EpResult<()> {
+/// matching state; a blocking receive's `catcher` may take its message on the way.
+pub fn drain_inbox(shared: &CommShared, local: u32, q: &mut Queues, from: Option<u32>, mut catcher: Option<&mut Catcher>) -> EpResult<()> {
     let senders = match from {
         Some(s) => s..s + 1,
         None => 0..shared.local_count() as u32,
     };
     for s in senders {
         if let Some(ch) = shared.channels.get(local, s) {
-            ch.drain(|m| arrive(shared, q, m.envelope, m.payload))?;
+            ch.drain(|m| match catcher.as_deref_mut() {
+                Some(c) => c.offer_local(shared, q, m.envelope, m.payload),
+                None => arrive(shared, q, m.envelope, m.payload),
+            })?;
         }
     }
     Ok(())

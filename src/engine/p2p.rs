@@ -62,7 +62,7 @@ impl LocalSend {
 /// A message that arrived before its receive, or was taken by `EP_Mprobe`.
 pub enum Payload {
     /// Packed data of a small local message, carried inside the inbox cell.
-    Inline { len: u8, data: InlineData },
+    Inline(InlineData),
     /// Packed data.
     Eager(Vec<u8>),
     /// Data still in a local sender's buffer.
@@ -71,17 +71,27 @@ pub enum Payload {
     Remote { proc: c_int, data_tag: c_int, bytes: u64 },
 }
 
-/// The bytes of an inline payload, 8-byte aligned: an unaligned array made every move of a
-/// message read back, at odd offsets, bytes just written in other widths (store-forwarding
-/// stalls were a tenth of a same-process message's cost).
+/// An inline payload, in whole words: a byte-sized length beside an unaligned array made
+/// every move of a message read back, at odd offsets, bytes just written in other widths
+/// (store-forwarding stalls were a tenth of a same-process message's cost).
 #[derive(Clone, Copy)]
-#[repr(C, align(8))]
-pub struct InlineData(pub [u8; INLINE_BYTES]);
+pub struct InlineData {
+    pub len: usize,
+    pub bytes: [u64; INLINE_BYTES / 8],
+}
+
+impl InlineData {
+    #[inline]
+    pub fn data(&self) -> &[u8] {
+        // SAFETY: `bytes` holds INLINE_BYTES initialised bytes; `len` is at most that.
+        unsafe { std::slice::from_raw_parts(self.bytes.as_ptr() as *const u8, self.len) }
+    }
+}
 
 impl Payload {
     pub fn bytes(&self) -> u64 {
         match self {
-            Payload::Inline { len, .. } => *len as u64,
+            Payload::Inline(d) => d.len as u64,
             Payload::Eager(v) => v.len() as u64,
             Payload::Local(ls) => ls.buf.bytes() as u64,
             Payload::Remote { bytes, .. } => *bytes,
@@ -225,7 +235,7 @@ pub(crate) fn deliver_bytes(recv: &RecvOp, env: &Envelope, data: &[u8]) -> EpRes
 /// sender's buffer) into a user buffer.
 fn deliver_into(buf: &UserBuf, env: &Envelope, payload: Payload) -> EpResult<Completion> {
     match payload {
-        Payload::Inline { len, data } => unpack_message(buf, env, &data.0[..len as usize]),
+        Payload::Inline(d) => unpack_message(buf, env, d.data()),
         Payload::Eager(data) => unpack_message(buf, env, &data),
         Payload::Local(ls) => {
             let c = completion_for(env, ls.buf.bytes() as u64, buf.bytes());
@@ -361,25 +371,52 @@ pub struct Catcher<'a> {
     pub pattern: &'a Pattern,
     pub buf: &'a UserBuf,
     pub caught: Option<Completion>,
+    /// Set once a message this receive matches went to the unexpected queue: that one is
+    /// the receive's, and no later message may be caught past it (MPI 4.1 section 3.5,
+    /// non-overtaking).
+    pub closed: bool,
 }
 
 impl Catcher<'_> {
     /// Takes packed data if it matches and nothing was caught yet.
     pub(crate) fn try_catch(&mut self, env: &Envelope, data: &[u8]) -> EpResult<bool> {
-        if self.caught.is_some() || !self.pattern.matches(env) {
+        if self.caught.is_some() || self.closed || !self.pattern.matches(env) {
             return Ok(false);
         }
         self.caught = Some(unpack_message(self.buf, env, data)?);
         Ok(true)
     }
+
+    /// Notes a message queued as unexpected (see `closed`).
+    pub(crate) fn queued(&mut self, env: &Envelope) {
+        if self.pattern.matches(env) {
+            self.closed = true;
+        }
+    }
+
+    /// A message from a local sender: to the first posted receive it matches, else into
+    /// the blocking receive's buffer, else onto the unexpected queue. Catching skips the
+    /// queue's moves of the message, a good part of a same-process message's cost.
+    pub(crate) fn offer_local(&mut self, shared: &CommShared, q: &mut Queues, env: Envelope, payload: Payload) -> EpResult<()> {
+        if let Some(recv) = q.matching.take_posted(&env) {
+            return deliver(shared, &recv, &env, payload);
+        }
+        if self.caught.is_none() && !self.closed && self.pattern.matches(&env) {
+            self.caught = Some(deliver_into(self.buf, &env, payload)?);
+            return Ok(());
+        }
+        self.queued(&env);
+        q.matching.push_unexpected(env, payload);
+        Ok(())
+    }
 }
 
-fn drain_catching(shared: &CommShared, local: u32, q: &mut Queues, drain: Drain, catcher: Option<&mut Catcher>) -> EpResult<()> {
+fn drain_catching(shared: &CommShared, local: u32, q: &mut Queues, drain: Drain, mut catcher: Option<&mut Catcher>) -> EpResult<()> {
     let from = match drain {
         Drain::LocalFrom(s) => Some(s),
         _ => None,
     };
-    local::drain_inbox(shared, local, q, from)?;
+    local::drain_inbox(shared, local, q, from, catcher.as_deref_mut())?;
     if drain == Drain::All && shared.is_multi_process() {
         remote::drain(shared, local, q, catcher)?;
     }
@@ -552,7 +589,7 @@ pub fn recv_blocking(shared: &CommShared, local: u32, pattern: Pattern, buf: Use
                 if let Some(f) = q.matching.take_unexpected(&pattern) {
                     break Some(f);
                 }
-                let mut catcher = Catcher { pattern: &pattern, buf: &buf, caught: None };
+                let mut catcher = Catcher { pattern: &pattern, buf: &buf, caught: None, closed: false };
                 drain_catching(shared, local, &mut q, how.now_and_then_all(), Some(&mut catcher))?;
                 if let Some(c) = catcher.caught {
                     return Ok(c);

@@ -150,8 +150,8 @@ pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Optio
         // rendezvous header) is the one it must get: no later packet may be caught past it,
         // or a small message would overtake a large one from the same source (MPI 4.1
         // section 3.5, non-overtaking).
-        if catcher.as_ref().is_some_and(|c| c.pattern.matches(&env)) {
-            catcher = None;
+        if let Some(c) = catcher.as_deref_mut() {
+            c.queued(&env);
         }
         arrive(shared, q, env, payload)?;
     }
@@ -169,7 +169,7 @@ pub fn send(
     let bytes = buf.bytes();
     let proc = dest.proc as c_int;
     let tag = dest.local as c_int;
-    if !sync && blocking && buf.info.contiguous && HEADER_BYTES + bytes <= BLOCKING_HOST_SEND_BYTES {
+    if !sync && blocking && buf.info.contiguous() && HEADER_BYTES + bytes <= BLOCKING_HOST_SEND_BYTES {
         // The latency path: header and data assembled on the stack, one MPI_Send.
         // Only the bytes sent are written: zeroing the whole array cost more than the copy.
         let mut packet = std::mem::MaybeUninit::<[u8; BLOCKING_HOST_SEND_BYTES]>::uninit();

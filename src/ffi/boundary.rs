@@ -86,26 +86,36 @@ const ANY_TIME: &[&str] = &[
 /// `MPI_Init_thread` .. `MPI_Finalize`, a failing call (all but those of [`ANY_TIME`]) reports
 /// `EP_ERR_NOT_INITIALIZED` whatever else was wrong: before initialization no handle exists
 /// (a bad-handle class would mislead), after finalization the handles are dead.
+#[inline(always)]
 pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
     install_panic_hook();
     note_handler(0);
-    let any_time = || ANY_TIME.contains(&name);
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        if host::finalizing() && !any_time() {
-            return Err(ep_err!(ERR_NOT_INITIALIZED, "called after MPI_Finalize"));
+    // The result becomes a code inside: an `EpResult` carried out of `catch_unwind` was
+    // copied through memory on every call.
+    catch_unwind(AssertUnwindSafe(|| {
+        if host::finalizing() && !ANY_TIME.contains(&name) {
+            return failed(name, ep_err!(ERR_NOT_INITIALIZED, "called after MPI_Finalize"));
         }
-        body()
+        match body() {
+            Ok(()) => error::SUCCESS,
+            Err(e) => failed(name, e),
+        }
     }))
-    .unwrap_or_else(|_| Err(EpError::new(ERR_INTERN, "internal panic (see the message above)")));
-    match result {
-        Ok(()) => error::SUCCESS,
-        // Only on the error path: the check costs two host calls.
-        Err(e) if e.class != ERR_NOT_INITIALIZED && !any_time() && !host::mpi_is_active() => fail(
+    .unwrap_or_else(|_| failed(name, EpError::new(ERR_INTERN, "internal panic (see the message above)")))
+}
+
+/// The error path of [`run`].
+#[cold]
+#[inline(never)]
+fn failed(name: &'static str, e: EpError) -> c_int {
+    // Only here: the check costs two host calls.
+    if e.class != ERR_NOT_INITIALIZED && !ANY_TIME.contains(&name) && !host::mpi_is_active() {
+        return fail(
             name,
             ep_err!(ERR_NOT_INITIALIZED, "MPI is not initialized (call MPI_Init_thread first) or is finalized; besides, {}", e.msg),
-        ),
-        Err(e) => fail(name, e),
+        );
     }
+    fail(name, e)
 }
 
 /// Reports an error through the handler in force; returns its code.

@@ -33,6 +33,7 @@ fn check_recv_pattern(ep: &Endpoint, source: c_int, tag: c_int) -> EpResult<Patt
 }
 
 /// Starts a send of any mode; the one path behind every send call.
+#[inline]
 fn start_send(
     ep: &Endpoint,
     buf: *const c_void,

@@ -75,9 +75,9 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
             // will do, else packed in the scratch space.
             let source = if root_here {
                 let r = all[root_loc.local as usize];
-                (direct && r.buf.info.contiguous).then_some(r)
+                (direct && r.buf.info.contiguous()).then_some(r)
             } else {
-                all.iter().find(|a| direct && a.buf.info.contiguous).copied()
+                all.iter().find(|a| direct && a.buf.info.contiguous()).copied()
             };
             match source {
                 Some(a) => {

@@ -96,7 +96,7 @@ pub fn reduce_local(input: &Elems, inout: *mut c_void, op: HostOp) -> EpResult<(
     if input.count == 0 {
         return Ok(());
     }
-    if input.info.contiguous {
+    if input.info.contiguous() {
         let first = (inout as *mut u8).wrapping_offset(input.info.true_lb);
         // SAFETY: both buffers hold `count` contiguous elements of the datatype.
         if unsafe { super::native::reduce(op.0, input.dtype, input.first_byte(), first, input.count as usize) } {
