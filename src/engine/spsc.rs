@@ -89,9 +89,10 @@ unsafe impl<T: Send> Send for Channel<T> {}
 unsafe impl<T: Send> Sync for Channel<T> {}
 
 impl<T> Channel<T> {
-    /// A channel whose ring has `cells` cells (at least 2).
+    /// A channel whose ring has `cells` cells (a power of two, at least 2: positions are
+    /// masked, as a division by a run-time length cost more than the rest of a push).
     pub fn new(cells: u64) -> Channel<T> {
-        assert!(cells >= 2, "a channel ring needs at least 2 cells");
+        assert!(cells >= 2 && cells.is_power_of_two(), "a channel ring needs a power of two cells, at least 2");
         Channel {
             cells: (0..cells).map(|_| Cell { seq: AtomicU64::new(0), message: UnsafeCell::new(MaybeUninit::uninit()) }).collect(),
             sender: SenderSide { tail: AtomicU64::new(0), head_seen: AtomicU64::new(0) },
@@ -101,8 +102,15 @@ impl<T> Channel<T> {
         }
     }
 
+    #[inline]
     fn ring_len(&self) -> u64 {
         self.cells.len() as u64
+    }
+
+    /// The cell of message `i`.
+    #[inline]
+    fn cell(&self, i: u64) -> &Cell<T> {
+        &self.cells[(i & (self.ring_len() - 1)) as usize]
     }
 
     /// Sends a message (never blocks; the sender's side).
@@ -117,7 +125,7 @@ impl<T> Channel<T> {
                 self.sender.head_seen.store(head, Ordering::Relaxed);
             }
             if t - head < self.ring_len() {
-                let cell = &self.cells[(t % self.ring_len()) as usize];
+                let cell = self.cell(t);
                 // SAFETY: the receiver has read message t - cells from this cell (head > it,
                 // acquire) and does not look at it again before we publish t + 1.
                 cell.message.with_mut(|p| unsafe { (*p).write(m) });
@@ -135,7 +143,7 @@ impl<T> Channel<T> {
     /// Takes the next message of the ring, if any (the receiver's side).
     pub fn pop(&self) -> Option<T> {
         let h = self.head.0.load(Ordering::Relaxed);
-        let cell = &self.cells[(h % self.ring_len()) as usize];
+        let cell = self.cell(h);
         if cell.seq.load(Ordering::Acquire) != h + 1 {
             return None;
         }

@@ -39,12 +39,8 @@ pub static WINS: Lazy<Table<WinEndpoint>> = Lazy::new(|| Table::new(Kind::Win));
 /// Handler for errors that concern no valid endpoint, and inherited by new communicators.
 pub static DEFAULT_HANDLER: AtomicI32 = AtomicI32::new(ERRORS_ARE_FATAL);
 
-thread_local! {
-    static CALL_HANDLER: Cell<c_int> = const { Cell::new(0) };
-}
-
 fn note_handler(h: c_int) {
-    CALL_HANDLER.with(|c| c.set(h));
+    CALL.with(|c| c.handler.set(h));
 }
 
 static PANIC_HOOK: Once = Once::new();
@@ -89,10 +85,13 @@ const ANY_TIME: &[&str] = &[
 #[inline(always)]
 pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
     install_panic_hook();
-    note_handler(0);
+    CALL.with(|c| {
+        c.handler.set(0);
+        c.depth.set(c.depth.get() + 1);
+    });
     // The result becomes a code inside: an `EpResult` carried out of `catch_unwind` was
     // copied through memory on every call.
-    catch_unwind(AssertUnwindSafe(|| {
+    let code = catch_unwind(AssertUnwindSafe(|| {
         if host::finalizing() && !ANY_TIME.contains(&name) {
             return failed(name, ep_err!(ERR_NOT_INITIALIZED, "called after MPI_Finalize"));
         }
@@ -101,7 +100,17 @@ pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
             Err(e) => failed(name, e),
         }
     }))
-    .unwrap_or_else(|_| failed(name, EpError::new(ERR_INTERN, "internal panic (see the message above)")))
+    .unwrap_or_else(|_| failed(name, EpError::new(ERR_INTERN, "internal panic (see the message above)")));
+    let released = CALL.with(|c| {
+        c.depth.set(c.depth.get() - 1);
+        if c.depth.get() == 0 {
+            c.cache.borrow_mut().release_deferred()
+        } else {
+            Vec::new()
+        }
+    });
+    drop(released);
+    code
 }
 
 /// The error path of [`run`].
@@ -122,7 +131,7 @@ fn failed(name: &'static str, e: EpError) -> c_int {
 pub fn fail(name: &str, e: EpError) -> c_int {
     let text = format!("{name}: {}", e.msg);
     let code = error::register(e.class, text.clone());
-    let handler = match CALL_HANDLER.with(|c| c.get()) {
+    let handler = match CALL.with(|c| c.handler.get()) {
         0 => DEFAULT_HANDLER.load(Ordering::Relaxed),
         h => h,
     };
@@ -166,10 +175,8 @@ struct CommCache {
     epoch: u64,
     next: usize,
     entries: [(EP_Comm, Option<Arc<Endpoint>>); CACHE_WAYS],
-    /// Calls of this thread running on a borrowed entry (more than one when a call runs user
-    /// code, such as a reduction op, that calls EPMPI again).
-    pins: u32,
-    /// Entries dropped from the cache while borrowed: released when the last borrow ends.
+    /// Entries dropped from the cache while calls were in progress on this thread (they may
+    /// borrow them): released when the outermost call ends.
     deferred: Vec<Arc<Endpoint>>,
 }
 
@@ -191,35 +198,35 @@ impl CommCache {
         }
     }
 
-    /// The entries that left the cache, once no call borrows from it: the caller drops them
-    /// outside the cache's borrow (an endpoint's drop may run engine code).
+    /// The entries that left the cache, for the caller to drop outside the cache's borrow
+    /// (an endpoint's drop may run engine code); only when no call is in progress.
     fn release_deferred(&mut self) -> Vec<Arc<Endpoint>> {
-        if self.pins == 0 {
-            std::mem::take(&mut self.deferred)
-        } else {
-            Vec::new()
-        }
+        std::mem::take(&mut self.deferred)
     }
 
     fn find(&self, h: EP_Comm) -> Option<&Arc<Endpoint>> {
-        self.entries
-            .iter()
-            .find(|(k, e)| *k == h && e.is_some())
-            .and_then(|(_, e)| e.as_ref())
+        self.entries.iter().find(|(k, e)| *k == h && e.is_some()).and_then(|(_, e)| e.as_ref())
     }
 }
 
+/// What the C boundary keeps per thread: the error handler of the call in progress, how
+/// deeply calls are nested (a call may run user code, such as a reduction op, that calls
+/// EPMPI again), and the last communicator lookups. One thread-local, reached when a call
+/// starts, at each handle lookup and when it ends: every access to a thread-local of a shared
+/// library goes through the dynamic loader.
+struct CallState {
+    handler: Cell<c_int>,
+    depth: Cell<u32>,
+    cache: RefCell<CommCache>,
+}
+
 thread_local! {
-    /// The last communicator handles this thread used: a thread keeps using its own
-    /// endpoint, so most lookups skip the shared table (and its lock's cache line).
-    static COMM_CACHE: RefCell<CommCache> = const {
-        RefCell::new(CommCache {
-            epoch: 0,
-            next: 0,
-            entries: [(0, None), (0, None), (0, None), (0, None)],
-            pins: 0,
-            deferred: Vec::new(),
-        })
+    static CALL: CallState = const {
+        CallState {
+            handler: Cell::new(0),
+            depth: Cell::new(0),
+            cache: RefCell::new(CommCache { epoch: 0, next: 0, entries: [(0, None), (0, None), (0, None), (0, None)], deferred: Vec::new() }),
+        }
     };
 }
 
@@ -229,19 +236,19 @@ pub fn endpoint(h: EP_Comm) -> EpResult<Arc<Endpoint>> {
     Ok(endpoint_ref(h)?.to_arc())
 }
 
-/// An endpoint borrowed from this thread's lookup cache for the length of one call; it stays
-/// alive even if the handle is freed meanwhile (by user code the call runs, or another
-/// thread), because the cache keeps entries that leave it while borrowed.
+/// An endpoint borrowed from this thread's lookup cache for the length of one call: the
+/// cache keeps whatever leaves it until the thread's outermost call ends, so the endpoint
+/// stays alive even if its handle is freed meanwhile (by user code the call runs, or by
+/// another thread). Outside a call the reference is counted instead.
 pub struct EpRef {
     ep: *const Endpoint,
-    /// Not `Send`: the borrow belongs to this thread's cache.
-    _thread: std::marker::PhantomData<*const ()>,
+    _counted: Option<Arc<Endpoint>>,
 }
 
 impl EpRef {
     /// A counted reference, for requests and other objects that outlive the call.
     pub fn to_arc(&self) -> Arc<Endpoint> {
-        // SAFETY: `ep` came from `Arc::as_ptr` of an Arc the cache keeps while we borrow.
+        // SAFETY: `ep` came from `Arc::as_ptr` of an Arc kept alive while we borrow.
         unsafe {
             Arc::increment_strong_count(self.ep);
             Arc::from_raw(self.ep)
@@ -259,76 +266,50 @@ impl std::ops::Deref for EpRef {
     }
 }
 
-impl Drop for EpRef {
-    #[inline]
-    fn drop(&mut self) {
-        let released = COMM_CACHE.with(|c| {
-            let mut c = c.borrow_mut();
-            c.pins -= 1;
-            c.release_deferred()
-        });
-        drop(released);
-    }
-}
-
 /// The endpoint behind a communicator handle, borrowed for this call (see [`EpRef`]).
 #[inline]
 pub fn endpoint_ref(h: EP_Comm) -> EpResult<EpRef> {
     let epoch = COMM_EPOCH.load(Ordering::Acquire);
-    let hit = COMM_CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.epoch != epoch {
-            // Something was freed: forget everything (and release what we held).
-            c.forget_all();
-            c.epoch = epoch;
+    let hit = CALL.with(|c| {
+        let mut cache = c.cache.borrow_mut();
+        if cache.epoch != epoch {
+            // Something was freed: forget everything.
+            cache.forget_all();
+            cache.epoch = epoch;
             return None;
         }
-        let ep = Arc::as_ptr(c.find(h)?);
-        c.pins += 1;
-        Some(ep)
+        let ep = cache.find(h)?;
+        c.handler.set(ep.errhandler());
+        let counted = (c.depth.get() == 0).then(|| ep.clone());
+        Some(EpRef { ep: Arc::as_ptr(ep), _counted: counted })
     });
-    let ep = match hit {
-        Some(ep) => ep,
-        None => endpoint_miss(h, epoch)?,
-    };
-    let r = EpRef {
-        ep,
-        _thread: std::marker::PhantomData,
-    };
-    note_handler(r.errhandler());
-    Ok(r)
+    match hit {
+        Some(r) => Ok(r),
+        None => endpoint_miss(h, epoch),
+    }
 }
 
-/// A lookup the cache could not answer: the shared table, then into the cache (pinned).
+/// A lookup the cache could not answer: the shared table, then into the cache.
 #[cold]
-fn endpoint_miss(h: EP_Comm, epoch: u64) -> EpResult<*const Endpoint> {
-    let ep = COMMS
-        .get(h)
-        .map_err(|why| lookup_error("communicator", h, why, ERR_COMM))?;
-    let ptr = Arc::as_ptr(&ep);
-    COMM_CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        c.pins += 1;
-        if c.epoch == epoch {
-            c.put(h, ep);
-        } else {
-            // Freed meanwhile elsewhere: kept with the borrowed ones, not cached.
-            c.deferred.push(ep);
+fn endpoint_miss(h: EP_Comm, epoch: u64) -> EpResult<EpRef> {
+    let ep = COMMS.get(h).map_err(|why| lookup_error("communicator", h, why, ERR_COMM))?;
+    let r = EpRef { ep: Arc::as_ptr(&ep), _counted: Some(ep.clone()) };
+    CALL.with(|c| {
+        c.handler.set(ep.errhandler());
+        let mut cache = c.cache.borrow_mut();
+        if cache.epoch == epoch {
+            cache.put(h, ep);
         }
     });
-    Ok(ptr)
+    Ok(r)
 }
 
 /// Removes a communicator handle; cached lookups of it become invalid everywhere.
 pub fn remove_endpoint(h: EP_Comm) -> Result<Arc<Endpoint>, Lookup> {
     let ep = COMMS.remove(h)?;
     COMM_EPOCH.fetch_add(1, Ordering::AcqRel);
-    let released = COMM_CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        c.forget_all();
-        c.release_deferred()
-    });
-    drop(released);
+    // Released when this thread's outermost call ends (borrowed ones may be in use).
+    CALL.with(|c| c.cache.borrow_mut().forget_all());
     crate::engine::request::endpoint_freed(&ep);
     Ok(ep)
 }
