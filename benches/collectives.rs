@@ -94,7 +94,7 @@ fn all_ops(comm: Option<EP_Comm>, sync: impl Fn()) -> Vec<Vec<f64>> {
     ops()
         .into_iter()
         .map(|op| {
-            (0..common::sizes::reps() + 1)
+            (0..common::sizes::reps_per_round() + 1)
                 .map(|_| {
                     sync();
                     time_op(op, comm)
@@ -156,11 +156,13 @@ fn child() {
     unsafe { sys::MPI_Init_thread(std::ptr::null_mut(), std::ptr::null_mut(), HOST.thread_multiple, &mut provided) };
     let mut rank = 0;
     unsafe { sys::MPI_Comm_rank(HOST.comm_world, &mut rank) };
-    let rows = [
-        ("plain MPI, 2 processes", plain_mpi()),
-        ("EP, 1 process x 2 endpoints", one_process_two_endpoints(rank)),
-        ("EP, 2 processes x 1 endpoint", two_processes_one_endpoint()),
+    type Phase = fn(i32) -> Vec<Vec<f64>>;
+    let methods: [(&str, Phase); 3] = [
+        ("plain MPI, 2 processes", |_| plain_mpi()),
+        ("EP, 1 process x 2 endpoints", one_process_two_endpoints),
+        ("EP, 2 processes x 1 endpoint", |_| two_processes_one_endpoint()),
     ];
+    let rows = common::interleaved(&methods, |phase| phase(rank));
     if rank == 0 {
         let mut rec = Recorder::new("collectives", common::world_size());
         for (method, times) in rows.iter() {

@@ -44,7 +44,7 @@ fn per_size(sizes: &[u64], mut one: impl FnMut(u64) -> f64, barrier: bool) -> Ve
     sizes
         .iter()
         .map(|&bytes| {
-            (0..common::sizes::reps() + 1)
+            (0..common::sizes::reps_per_round() + 1)
                 .map(|_| {
                     if barrier {
                         unsafe { sys::MPI_Barrier(HOST.comm_world) };
@@ -140,11 +140,10 @@ fn child() {
     let mut default = vec![8];
     default.extend(common::sizes::powers_of_4(1 << 10, 16 << 20));
     let sizes = common::sizes::sizes(&default, 1, 1 << 30);
-    let rows = [
-        ("plain MPI, 2 processes", plain_mpi(rank, &sizes)),
-        ("EP, same process", same_process(rank, &sizes)),
-        ("EP, 2 processes", cross_process(rank, &sizes)),
-    ];
+    type Phase = fn(i32, &[u64]) -> Vec<Vec<f64>>;
+    let methods: [(&str, Phase); 3] =
+        [("plain MPI, 2 processes", plain_mpi), ("EP, same process", same_process), ("EP, 2 processes", cross_process)];
+    let rows = common::interleaved(&methods, |phase| phase(rank, &sizes));
     if rank == 0 {
         let mut rec = Recorder::new("pingpong", common::world_size());
         for (method, per_size) in rows.iter() {

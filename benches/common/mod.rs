@@ -62,6 +62,28 @@ pub fn main_with_procs(child: fn(), procs: &[u32], timeout: Duration) {
     }
 }
 
+/// Runs every method's measurement `sizes::rounds()` times in turn (plain MPI, EP, plain MPI,
+/// EP, ...) and pools each method's repetitions, per size or op. On a shared machine whose
+/// speed drifts over a run, methods measured one after the other differed by up to 1.5x from
+/// run to run; taken in turns, the drift weighs on every method alike and the ratios hold.
+/// `run` returns one list of repetition times per size (empty on processes that record nothing).
+pub fn interleaved<M>(methods: &[(&'static str, M)], run: impl Fn(&M) -> Vec<Vec<f64>>) -> Vec<(&'static str, Vec<Vec<f64>>)> {
+    let mut pooled: Vec<(&'static str, Vec<Vec<f64>>)> = methods.iter().map(|(name, _)| (*name, Vec::new())).collect();
+    for _ in 0..sizes::rounds() {
+        for ((_, m), (_, acc)) in methods.iter().zip(pooled.iter_mut()) {
+            let got = run(m);
+            if acc.is_empty() {
+                *acc = got;
+            } else {
+                for (a, g) in acc.iter_mut().zip(got) {
+                    a.extend(g);
+                }
+            }
+        }
+    }
+    pooled
+}
+
 /// Number of processes of `MPI_COMM_WORLD`.
 pub fn world_size() -> i32 {
     let mut n = 0;

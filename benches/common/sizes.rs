@@ -32,9 +32,21 @@ pub fn sizes(default: &[u64], lo: u64, hi: u64) -> Vec<u64> {
     }
 }
 
-/// Timed repetitions: `EPMPI_BENCH_REPS`, default 7.
+/// Timed repetitions: `EPMPI_BENCH_REPS`, default 9.
 pub fn reps() -> usize {
-    std::env::var("EPMPI_BENCH_REPS").ok().and_then(|t| t.parse().ok()).filter(|&n| n > 0).unwrap_or(7)
+    std::env::var("EPMPI_BENCH_REPS").ok().and_then(|t| t.parse().ok()).filter(|&n| n > 0).unwrap_or(9)
+}
+
+/// Timed repetitions of one round of an interleaved comparison: [`reps`] shared between the
+/// [`rounds`].
+pub fn reps_per_round() -> usize {
+    reps().div_ceil(rounds())
+}
+
+/// Rounds of a comparison: `EPMPI_BENCH_ROUNDS`, default 3 (see `interleaved` in the
+/// common module).
+pub fn rounds() -> usize {
+    std::env::var("EPMPI_BENCH_ROUNDS").ok().and_then(|t| t.parse().ok()).filter(|&n| n > 0).unwrap_or(3)
 }
 
 /// Iterations for one repetition moving `bytes` per iteration: `small` for small messages,
