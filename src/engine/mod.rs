@@ -11,6 +11,7 @@ pub mod meeting;
 pub mod p2p;
 pub mod rankmap;
 pub mod spsc;
+pub mod sync;
 pub mod split;
 pub mod remote;
 pub mod request;
