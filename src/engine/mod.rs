@@ -15,5 +15,6 @@ pub mod request;
 pub mod spinlock;
 pub mod split;
 pub mod spsc;
+pub mod sync;
 pub mod team;
 pub mod win;

@@ -1,53 +1,14 @@
 //! The ring of the local transport's channels (see [`super::local`]): one producer, one
 //! consumer, a ring of cache-line cells plus an overflow list for when the ring is full.
 //!
-//! Self-contained on purpose: `tests/loom` includes this file and model-checks it with
-//! `loom`'s atomics, cell and mutex (the `sync` module below switches on `cfg(loom)`), so
-//! every interleaving of a producer and a consumer is explored for lost, duplicated or
-//! reordered messages and for unsynchronised accesses to a cell.
+//! Depends on nothing but [`crate::engine::sync`] on purpose: `tests/loom` includes this
+//! file and model-checks it with `loom`'s atomics, cell and mutex (that module switches on
+//! `cfg(loom)`), so every interleaving of a producer and a consumer is explored for lost,
+//! duplicated or reordered messages and for unsynchronised accesses to a cell.
 
-use self::sync::{AtomicBool, AtomicU64, Mutex, Ordering, UnsafeCell};
+use crate::engine::sync::{AtomicBool, AtomicU64, Mutex, Ordering, UnsafeCell};
 use std::collections::VecDeque;
 use std::mem::MaybeUninit;
-
-#[cfg(not(loom))]
-mod sync {
-    pub use parking_lot::Mutex;
-    pub use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-    /// `std`'s cell with the access API of `loom::cell::UnsafeCell`.
-    pub struct UnsafeCell<T>(std::cell::UnsafeCell<T>);
-
-    impl<T> UnsafeCell<T> {
-        pub fn new(v: T) -> Self {
-            UnsafeCell(std::cell::UnsafeCell::new(v))
-        }
-
-        #[inline(always)]
-        pub fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
-            f(self.0.get())
-        }
-    }
-}
-
-#[cfg(loom)]
-mod sync {
-    pub use loom::cell::UnsafeCell;
-    pub use loom::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-    /// `loom`'s mutex with `parking_lot`'s API (no poisoning).
-    pub struct Mutex<T>(loom::sync::Mutex<T>);
-
-    impl<T> Mutex<T> {
-        pub fn new(v: T) -> Self {
-            Mutex(loom::sync::Mutex::new(v))
-        }
-
-        pub fn lock(&self) -> loom::sync::MutexGuard<'_, T> {
-            self.0.lock().unwrap()
-        }
-    }
-}
 
 #[repr(align(64))]
 struct Cell<T> {
@@ -92,7 +53,7 @@ impl<T> Channel<T> {
     /// A channel whose ring has `cells` cells (a power of two, at least 2: positions are
     /// masked, as a division by a run-time length cost more than the rest of a push).
     pub fn new(cells: u64) -> Channel<T> {
-        assert!(cells >= 2 && cells.is_power_of_two(), "a channel ring needs a power of two cells, at least 2");
+        assert!(cells >= 2 && cells.is_power_of_two(), "a channel ring needs at least 2 cells, a power of two");
         Channel {
             cells: (0..cells).map(|_| Cell { seq: AtomicU64::new(0), message: UnsafeCell::new(MaybeUninit::uninit()) }).collect(),
             sender: SenderSide { tail: AtomicU64::new(0), head_seen: AtomicU64::new(0) },

@@ -1,7 +1,7 @@
 !> Helpers shared by the Fortran test programs (the Fortran twin of tests/c/ep_test.h):
 !> endpoint counts per process from the environment, checks that count failures instead of
 !> stopping, a barrier made of point-to-point messages (so point-to-point tests do not depend
-!> on the collectives), and the PASS/FAIL line the harness looks for.
+!> on the collectives), the end-of-run leak check, and the PASS/FAIL line the harness looks for.
 !>
 !> Shape: EPMPI_TEST_EPS="1,2,3" gives process p the (p mod 3)-th count; default 2.
 !> Written for any default integer and real kind (the tests also run with
@@ -172,12 +172,36 @@ contains
     end if
   end function default_real_type
 
-  !> Sums failures over all processes, prints "<name>: PASS" or FAIL on world rank 0,
-  !> finalizes MPI and stops with status 1 on failure.
+  !> Checks that this process holds no EPMPI handle and no engine object any more (the
+  !> Fortran twin of `ep_test_check_no_leak` in tests/c/ep_test.h): every test frees all it
+  !> creates, so anything left is a leak, of the test or of the library.
+  subroutine check_no_leak()
+    integer :: comms, requests, messages, windows, comm_states, request_objects, win_states, ierr
+    character(len=200) :: counts
+    call ep_debug_live_handles(comms, requests, messages, ierr)
+    call check_ok(ierr, 'ep_debug_live_handles')
+    call ep_debug_live_windows(windows, ierr)
+    call check_ok(ierr, 'ep_debug_live_windows')
+    call ep_debug_live_objects(comm_states, request_objects, win_states, ierr)
+    call check_ok(ierr, 'ep_debug_live_objects')
+    write (counts, '(4(i0,a))') comms, ' communicators, ', requests, ' requests, ', messages, ' messages, ', &
+      windows, ' windows'
+    call check(comms == 0 .and. requests == 0 .and. messages == 0 .and. windows == 0, &
+               'live handles at the end: ' // trim(counts))
+    write (counts, '(3(i0,a))') comm_states, ' communicator states, ', request_objects, ' requests, ', &
+      win_states, ' window states'
+    call check(comm_states == 0 .and. request_objects == 0 .and. win_states == 0, &
+               'live engine objects at the end: ' // trim(counts))
+  end subroutine check_no_leak
+
+  !> Checks for leaks (see `check_no_leak`; call it after everything is freed), sums failures
+  !> over all processes, prints "<name>: PASS" or FAIL on world rank 0, finalizes MPI and
+  !> stops with status 1 on failure.
   subroutine test_finish(name, world_rank)
     character(len=*), intent(in) :: name
     integer, intent(in) :: world_rank
     integer(mpik) :: mine, total, ierr
+    call check_no_leak()
     mine = int(failures, mpik)
     call MPI_Allreduce(mine, total, 1_mpik, MPI_INTEGER4, MPI_SUM, MPI_COMM_WORLD, ierr)
     if (world_rank == 0) then

@@ -12,12 +12,14 @@
 //! one collective to the next without synchronisation beyond the protocol itself: the leader
 //! writes it only after every endpoint has arrived at the next collective, that is, after
 //! every endpoint has finished reading it in the previous one.
+//!
+//! Model-checked: `tests/loom` compiles this file with `loom`'s atomics and cells (through
+//! [`crate::engine::sync`]) and explores endpoints arriving, the leader's part, the fan-out
+//! and the reuse of the board by the next collectives.
 
+use crate::engine::sync::{AtomicPtr, AtomicU32, AtomicU64, Backoff, Ordering, UnsafeCell};
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_OTHER};
-use crate::engine::request::Backoff;
-use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, Ordering};
 
 /// Which collective an endpoint called; all endpoints of a collective must call the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,7 +136,7 @@ impl Board {
         let seq = slot.seq.load(Ordering::Relaxed) + 1;
         let parity = (seq % 2) as usize;
         // SAFETY: only this endpoint writes its slot, and nobody reads this half now (above).
-        unsafe { (&mut (*slot.inline[parity].get()).0)[..input.len()].copy_from_slice(input) };
+        slot.inline[parity].with_mut(|p| unsafe { (&mut (*p).0)[..input.len()].copy_from_slice(input) });
         slot.inline_len[parity].store(input.len() as u32, Ordering::Relaxed);
         slot.inline_kind[parity].store(kind as u32, Ordering::Relaxed);
         slot.kind.store(kind as u32, Ordering::Relaxed);
@@ -156,8 +158,10 @@ impl Board {
         let mut inputs: [&[u8]; EXCHANGE_MAX_ENDPOINTS] = [&[]; EXCHANGE_MAX_ENDPOINTS];
         for (i, s) in self.slots.iter().enumerate() {
             let len = s.inline_len[parity].load(Ordering::Relaxed) as usize;
-            // SAFETY: published before `seq` (Release/Acquire), untouched until k+2.
-            inputs[i] = unsafe { &(&(*s.inline[parity].get()).0)[..len] };
+            // SAFETY: published before `seq` (Release/Acquire), untouched until k+2. (Under
+            // loom the read is checked here, where the slice is taken: `each` reads it before
+            // this endpoint's next arrival, so no synchronisation comes in between.)
+            inputs[i] = s.inline[parity].with(|p| unsafe { &(&(*p).0)[..len] });
         }
         each(&inputs[..self.slots.len()])
     }
@@ -191,9 +195,7 @@ impl Board {
                     b.snooze();
                 }
             }
-            // SAFETY: every endpoint is waiting for the release; nobody reads these now.
-            let (error, scratch) = unsafe { (&mut *self.error.get(), &mut *self.scratch.get()) };
-            *error = match self.slots.iter().find(|s| s.kind.load(Ordering::Relaxed) != kind as u32) {
+            let outcome = match self.slots.iter().find(|s| s.kind.load(Ordering::Relaxed) != kind as u32) {
                 Some(s) => Some(ep_err!(
                     ERR_OTHER,
                     "endpoints of one process called different collectives at the same point ({kind:?} and kind {}); \
@@ -204,9 +206,12 @@ impl Board {
                     // SAFETY: each pointer is the `&A` of a waiting endpoint (same kind, so
                     // same argument type).
                     let all: Vec<&A> = self.slots.iter().map(|s| unsafe { &*(s.args.load(Ordering::Relaxed) as *const A) }).collect();
-                    leader(&all, scratch).err()
+                    // SAFETY: every endpoint is waiting for the release; nobody reads it now.
+                    self.scratch.with_mut(|scratch| leader(&all, unsafe { &mut *scratch })).err()
                 }
             };
+            // SAFETY: as the scratch space.
+            self.error.with_mut(|error| unsafe { *error = outcome });
             self.released.0.store(seq, Ordering::Release);
         } else {
             let mut b = Backoff::new();
@@ -215,10 +220,9 @@ impl Board {
             }
         }
         // SAFETY: after the release the leader writes neither until everyone arrives again.
-        let (error, scratch) = unsafe { (&*self.error.get(), &*self.scratch.get()) };
-        let result = match error {
-            Some(e) => Err(e.clone()),
-            None => after(args, scratch),
+        let result = match self.error.with(|error| unsafe { (*error).clone() }) {
+            Some(e) => Err(e),
+            None => self.scratch.with(|scratch| after(args, unsafe { &*scratch })),
         };
         if hold && n > 1 {
             // Each endpoint says it is done on its own slot; nobody leaves before all are.
@@ -271,7 +275,8 @@ impl AlignedBuf {
     }
 }
 
-#[cfg(test)]
+// Threads of std, not models: tests/loom compiles this file with loom's atomics and has its own.
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
     use std::sync::Arc;

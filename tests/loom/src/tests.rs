@@ -13,7 +13,7 @@ use loom::thread;
 /// yield before each push and drain (explicit scheduling points). Checked by mutation:
 /// weakening either `Release` store of a cell's `seq` to `Relaxed` makes these models fail
 /// with "Concurrent write accesses to `UnsafeCell`".
-fn model(bound: usize, f: impl Fn() + Sync + Send + 'static) {
+pub(crate) fn model(bound: usize, f: impl Fn() + Sync + Send + 'static) {
     let mut b = loom::model::Builder::new();
     if b.preemption_bound.is_none() {
         b.preemption_bound = Some(bound);

@@ -1,0 +1,171 @@
+//! Models of the collective board (`src/engine/coll/board.rs`): the endpoints of one process
+//! arrive, the leader (local index 0) combines their arguments into the scratch space and
+//! releases them, every endpoint reads its result (and, in collectives that hold, another
+//! endpoint's buffer), and the same board carries the next collectives. loom reports a data
+//! race if the leader could touch the scratch space, or an endpoint its buffer, while another
+//! endpoint still reads it, and the sums below catch a collective mixing with the next one.
+//!
+//! Two endpoints only. With three, loom 0.7 never finishes: while the leader is delayed, the
+//! two others spinning on the release may take turns forever (after a yield loom switches to
+//! any other runnable thread without counting a preemption, and each turn is a new path), so
+//! even one collective at a preemption bound of 1 exceeds any branch limit. The three-slot
+//! cases (the leader's loop over several arrivals, several readers of the scratch space) are
+//! the same code as with two; the board's own tests run four threads for real.
+
+use crate::board::{Board, Kind};
+use crate::tests::model;
+use loom::cell::UnsafeCell;
+use loom::sync::Arc;
+use loom::thread;
+
+/// One collective of the sequence every endpoint runs.
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    /// [`Board::run`]: the leader sums every endpoint's input into the scratch space, each
+    /// endpoint reads the sum; with `hold`, each endpoint also reads its right neighbour's
+    /// input in its `after` part (as collectives that copy straight out of another
+    /// endpoint's buffer do), which is safe only because nobody returns before all are done.
+    Run { hold: bool },
+    /// [`Board::exchange`]: every endpoint sums every endpoint's inline input.
+    Exchange,
+    /// [`Board::run`] with endpoint 1 calling a different collective than the others: every
+    /// endpoint gets the leader's error (and the board goes on working).
+    RunMismatch,
+}
+
+/// An endpoint's user buffer: written by its owner between collectives, read by the leader
+/// (and by a neighbour in collectives that hold) during one.
+struct Input(UnsafeCell<u64>);
+
+impl Input {
+    fn read(&self) -> u64 {
+        self.0.with(|p| unsafe { *p })
+    }
+}
+
+/// What endpoint `me` contributes to collective `round`.
+fn value(me: usize, round: usize) -> u64 {
+    (10 * round + me + 1) as u64
+}
+
+/// Endpoint `me` runs `ops` in order and checks every result.
+fn endpoint(board: &Board, inputs: &[Input], me: usize, ops: &[Op]) {
+    let n = inputs.len();
+    let sum = |round: usize| (0..n).map(|i| value(i, round)).sum::<u64>();
+    for (round, &op) in ops.iter().enumerate() {
+        // A scheduling point of our own before each arrival (see `model`'s caveat on loads
+        // before stores: each endpoint loads its own `seq` before storing it).
+        thread::yield_now();
+        // The user fills the buffer for this collective: this write races with any read of
+        // it still running from the previous collective.
+        inputs[me].0.with_mut(|p| unsafe { *p = value(me, round) });
+        match op {
+            Op::Run { hold } => {
+                let (mut out, mut neighbour) = (0, 0);
+                board
+                    .run(
+                        me,
+                        Kind::Allreduce,
+                        &inputs[me],
+                        hold,
+                        |all, scratch| {
+                            let total: u64 = all.iter().map(|input| input.read()).sum();
+                            scratch.bytes.resize(8).copy_from_slice(&total.to_ne_bytes());
+                            Ok(())
+                        },
+                        |_, scratch| {
+                            out = u64::from_ne_bytes(scratch.bytes.as_ref().try_into().unwrap());
+                            if hold {
+                                neighbour = inputs[(me + 1) % n].read();
+                            }
+                            Ok(())
+                        },
+                    )
+                    .unwrap();
+                assert_eq!(out, sum(round), "endpoint {me}, collective {round}: wrong sum");
+                if hold {
+                    assert_eq!(neighbour, value((me + 1) % n, round), "endpoint {me}, collective {round}: neighbour's buffer");
+                }
+            }
+            Op::Exchange => {
+                let mut out = 0;
+                let mine = inputs[me].read().to_ne_bytes();
+                board
+                    .exchange(me, Kind::Allreduce, &mine, |all| {
+                        out = all.iter().map(|b| u64::from_ne_bytes((*b).try_into().unwrap())).sum();
+                        Ok(())
+                    })
+                    .unwrap();
+                assert_eq!(out, sum(round), "endpoint {me}, exchange {round}: wrong sum");
+            }
+            Op::RunMismatch => {
+                let kind = if me == 1 { Kind::Bcast } else { Kind::Allreduce };
+                let r = board.run(me, kind, &inputs[me], false, |_, _| panic!("leader's part despite the mismatch"), |_, _| {
+                    panic!("after part despite the mismatch")
+                });
+                let e = r.expect_err("mismatched collectives succeeded");
+                assert!(e.msg.contains("different collectives"), "endpoint {me}: {}", e.msg);
+            }
+        }
+    }
+    // The collectives are over: the buffer is the user's again.
+    inputs[me].0.with_mut(|p| unsafe { *p = 0 });
+}
+
+/// Preemption bound of the board models: beyond 12 no new interleaving appears (25 explores
+/// the same number, in about a second), so within loom's reduction the exploration is complete.
+const BOARD_PREEMPTIONS: usize = 12;
+
+/// `n` endpoints (the leader on the model's main thread, the others spawned) run `ops` on one
+/// board, in every interleaving loom finds within [`BOARD_PREEMPTIONS`].
+fn board_model(n: usize, ops: &'static [Op]) {
+    model(BOARD_PREEMPTIONS, move || {
+        let board = Arc::new(Board::new(n));
+        let inputs: Arc<Vec<Input>> = Arc::new((0..n).map(|_| Input(UnsafeCell::new(0))).collect());
+        let others: Vec<_> = (1..n)
+            .map(|me| {
+                let (board, inputs) = (board.clone(), inputs.clone());
+                thread::spawn(move || endpoint(&board, &inputs, me, ops))
+            })
+            .collect();
+        endpoint(&board, &inputs, 0, ops);
+        for t in others {
+            t.join().unwrap();
+        }
+    });
+}
+
+/// Two collectives in a row on two endpoints: the second reuses the slots, the release
+/// counter and the scratch space of the first.
+#[test]
+fn loom_board_two_collectives() {
+    board_model(2, &[Op::Run { hold: false }, Op::Run { hold: false }]);
+}
+
+/// A collective that holds (its `after` parts read another endpoint's buffer) between two
+/// that do not: nobody may refill its buffer before the others have read it.
+#[test]
+fn loom_board_hold() {
+    board_model(2, &[Op::Run { hold: true }, Op::Run { hold: false }]);
+}
+
+/// Three leaderless exchanges: the third reuses the first one's half of the double buffer,
+/// which is safe only once every endpoint has arrived at the second.
+#[test]
+fn loom_board_exchanges_reuse_buffers() {
+    board_model(2, &[Op::Exchange, Op::Exchange, Op::Exchange]);
+}
+
+/// Exchanges and leader rounds mixed on one board (the library picks per collective).
+#[test]
+fn loom_board_exchange_then_run() {
+    board_model(2, &[Op::Exchange, Op::Run { hold: false }, Op::Exchange]);
+}
+
+/// Mismatched collectives: every endpoint gets the leader's error through the board, and
+/// the next collective works.
+#[test]
+fn loom_board_mismatch_then_collective() {
+    board_model(2, &[Op::RunMismatch, Op::Run { hold: false }]);
+}
+
