@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what the build and tests need on Debian when it is missing: Open MPI, MPICH,
 # gfortran, g++ (the XIOS adapter), cmake, libclang (bindgen in mpi-sys), NetCDF (the XIOS demo's
-# server writes its output with libnetcdf; the tests read it back with ncdump). Used by
+# server writes its output with libnetcdf; the tests read it back with ncdump), valgrind (the
+memcheck tests). Used by
 # tests/run_all.sh, examples/run_demo.sh and CI. Needs root or sudo when something is missing.
 set -eu
 need=""
@@ -14,6 +15,7 @@ ls /usr/lib/llvm-*/lib/libclang*.so* >/dev/null 2>&1 || need="$need libclang-dev
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v nc-config >/dev/null 2>&1 || need="$need libnetcdf-dev"
 command -v ncdump >/dev/null 2>&1 || need="$need netcdf-bin"
+command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 if [ -n "$need" ]; then
     echo "installing:$need"
     sudo=""
