@@ -55,6 +55,7 @@ mod imp {
 
     /// The engine's spin-then-yield waiting, in a model: every wait yields at once, which
     /// tells loom that this thread cannot go on until another one runs.
+    #[derive(Default)]
     pub struct Backoff;
 
     impl Backoff {

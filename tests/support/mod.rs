@@ -100,16 +100,23 @@ pub fn project_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Compiler flags of the C test programs.
+pub const C_FLAGS: &[&str] = &["-std=c11", "-O1", "-g", "-fopenmp", "-Wall", "-Wextra", "-Wno-unused-function"];
+
 /// Compiles a C program of `tests/c` (or any path) against the header and shared library.
 pub fn compile_c(src: &Path, name: &str) -> PathBuf {
-    let flags = ["-std=c11", "-O1", "-g", "-fopenmp", "-Wall", "-Wextra", "-Wno-unused-function"];
-    compile_program(&mpicc(), &flags, &[src.to_path_buf()], name)
+    compile_program(&mpicc(), C_FLAGS, &[src.to_path_buf()], name)
 }
 
 /// Compiles and links `sources` with `compiler` and `flags` (plus `-I` of `include/` and
 /// `tests/c/`) against the shared library, into `<target>/c-tests/<name>`.
 pub fn compile_program(compiler: &str, flags: &[&str], sources: &[PathBuf], name: &str) -> PathBuf {
-    let lib = library_dir();
+    compile_program_with_library(compiler, flags, sources, name, &library_dir())
+}
+
+/// [`compile_program`] against the `libepmpi.so` in `lib` (another build of the library,
+/// e.g. one with ThreadSanitizer).
+pub fn compile_program_with_library(compiler: &str, flags: &[&str], sources: &[PathBuf], name: &str, lib: &Path) -> PathBuf {
     assert!(lib.join("libepmpi.so").exists(), "libepmpi.so not found in {}", lib.display());
     let out_dir = target_profile_dir().join("c-tests");
     std::fs::create_dir_all(&out_dir).unwrap();
