@@ -2,8 +2,7 @@
 # Installs what the build and tests need on Debian when it is missing: Open MPI, MPICH,
 # gfortran, g++ (the XIOS adapter), cmake, libclang (bindgen in mpi-sys), NetCDF (the XIOS demo's
 # server writes its output with libnetcdf; the tests read it back with ncdump), valgrind (the
-memcheck tests). Used by
-# tests/run_all.sh, examples/run_demo.sh and CI. Needs root or sudo when something is missing.
+# memcheck tests). Used by tests/run_all.sh, examples/run_demo.sh and CI. Needs root or sudo when something is missing.
 set -eu
 need=""
 command -v mpicc.openmpi >/dev/null 2>&1 || need="$need libopenmpi-dev openmpi-bin"
