@@ -218,10 +218,7 @@ impl CommShared {
 pub(crate) const ERRORS_ARE_FATAL: c_int = 1;
 pub(crate) const ERRORS_RETURN: c_int = 2;
 
-/// The object behind an `EP_Comm` handle: one rank of one communicator. Aligned to two cache
-/// lines: requests update its reference count, and the endpoints of one process, allocated
-/// one after the other, would otherwise share lines between their threads.
-#[repr(align(128))]
+/// The object behind an `EP_Comm` handle: one rank of one communicator.
 pub struct Endpoint {
     pub shared: Arc<CommShared>,
     pub local: u32,

@@ -81,6 +81,7 @@ pub struct InlineData {
 }
 
 impl InlineData {
+    /// The payload's `len` bytes.
     #[inline]
     pub fn data(&self) -> &[u8] {
         // SAFETY: `bytes` holds INLINE_BYTES initialised bytes; `len` is at most that.

@@ -168,6 +168,11 @@ pub fn orphanage_endpoints() -> Vec<Arc<Endpoint>> {
 /// waiting thread must let the one it waits for run.
 pub struct Backoff(u32);
 
+/// Turns a waiter spins before yielding: after host polls (each long enough by itself)...
+const PATIENCE_POLLING: u32 = 1024;
+/// ...and on memory alone.
+const PATIENCE_SPINNING: u32 = 64;
+
 impl Backoff {
     pub fn new() -> Self {
         Backoff(0)
@@ -176,7 +181,7 @@ impl Backoff {
     /// After a host poll, which takes long enough by itself: only yield once patient.
     #[inline]
     pub fn snooze_after_polling(&mut self) {
-        if self.0 < 1024 {
+        if self.0 < PATIENCE_POLLING {
             self.0 += 1;
         } else {
             Self::yield_now();
@@ -188,7 +193,7 @@ impl Backoff {
     /// release its locks and `snooze`, which then yields.
     #[inline]
     pub fn keep_spinning(&mut self, polled_host: bool) -> bool {
-        let patience = if polled_host { 1024 } else { 64 };
+        let patience = if polled_host { PATIENCE_POLLING } else { PATIENCE_SPINNING };
         if self.0 >= patience {
             return false;
         }
@@ -201,7 +206,7 @@ impl Backoff {
 
     #[inline]
     pub fn snooze(&mut self) {
-        if self.0 < 64 {
+        if self.0 < PATIENCE_SPINNING {
             std::hint::spin_loop();
             self.0 += 1;
         } else {

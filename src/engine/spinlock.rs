@@ -15,6 +15,7 @@ const LOCKED: u8 = 1;
 /// Set by a thread waiting for the lock; cleared by every unlock.
 const WANTED: u8 = 2;
 
+/// The raw lock: one byte, LOCKED and WANTED bits.
 pub struct RawSpinLock {
     state: AtomicU8,
 }
