@@ -109,6 +109,8 @@ pub struct Queues {
     pub remote_rx: Option<remote::PrePosted>,
     /// Requests freed while active (`EP_Request_free`), completed by progress.
     pub orphans: Vec<Arc<super::request::Request>>,
+    /// Polls by calls that drain less than everything (see [`Drain::now_and_then_all`]).
+    pub polls: u32,
 }
 
 /// Host part of a receive whose data comes by rendezvous.
@@ -323,24 +325,19 @@ impl Drain {
         }
     }
 
-    /// This drain, widened to `All` on every 16th call of the thread: a wait for a local
-    /// source still pulls in remote headers now and then, so a peer blocked in a large send
-    /// to this endpoint against an already posted receive completes, as MPI's progress rule
-    /// requires (MPI 4.1 section 3.5).
+    /// This drain, widened to `All` on every 16th poll of the endpoint (`polls` is its
+    /// counter, kept in its matching state): a wait for a local source still pulls in remote
+    /// headers now and then, so a peer blocked in a large send to this endpoint against an
+    /// already posted receive completes, as MPI's progress rule requires (MPI 4.1 section
+    /// 3.5). The counter lives beside the queues the caller has locked anyway: a thread-local
+    /// cost a call into the dynamic loader on every poll.
     #[inline]
-    pub fn now_and_then_all(self) -> Drain {
+    pub fn now_and_then_all(self, polls: &mut u32) -> Drain {
         if self == Drain::All {
             return self;
         }
-        thread_local! {
-            static CALLS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-        }
-        let n = CALLS.with(|c| {
-            let n = c.get().wrapping_add(1);
-            c.set(n);
-            n
-        });
-        if n % 16 == 0 {
+        *polls = polls.wrapping_add(1);
+        if *polls % 16 == 0 {
             Drain::All
         } else {
             self
@@ -424,10 +421,12 @@ fn drain_catching(shared: &CommShared, local: u32, q: &mut Queues, drain: Drain,
     Ok(())
 }
 
-/// Progress for one endpoint: pull in its messages, finish its orphaned requests.
+/// Progress for one endpoint: pull in its messages (`how`, widened now and then, see
+/// [`Drain::now_and_then_all`]), finish its orphaned requests.
 pub fn progress(shared: &CommShared, local: u32, how: Drain) -> EpResult<()> {
     {
         let mut q = shared.endpoints[local as usize].queues.lock();
+        let how = how.now_and_then_all(&mut q.polls);
         drain(shared, local, &mut q, how)?;
         if q.orphans.is_empty() {
             return Ok(());
@@ -591,7 +590,8 @@ pub fn recv_blocking(shared: &CommShared, local: u32, pattern: Pattern, buf: Use
                     break Some(f);
                 }
                 let mut catcher = Catcher { pattern: &pattern, buf: &buf, caught: None, closed: false };
-                drain_catching(shared, local, &mut q, how.now_and_then_all(), Some(&mut catcher))?;
+                let now = how.now_and_then_all(&mut q.polls);
+                drain_catching(shared, local, &mut q, now, Some(&mut catcher))?;
                 if let Some(c) = catcher.caught {
                     return Ok(c);
                 }

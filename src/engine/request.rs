@@ -59,7 +59,7 @@ impl Request {
             return Ok(Some(c));
         }
         if let Some(ep) = &self.ep {
-            p2p::progress(&ep.shared, ep.local, self.drain.now_and_then_all())?;
+            p2p::progress(&ep.shared, ep.local, self.drain)?;
         }
         self.test_without_progress()
     }

@@ -85,9 +85,12 @@ const ANY_TIME: &[&str] = &[
 #[inline(always)]
 pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
     install_panic_hook();
-    CALL.with(|c| {
+    // One access to the thread-local per call: in a shared library each one is a call into
+    // the dynamic loader (`__tls_get_addr`).
+    let call: *const CallState = CALL.with(|c| {
         c.handler.set(0);
         c.depth.set(c.depth.get() + 1);
+        c as *const CallState
     });
     // The result becomes a code inside: an `EpResult` carried out of `catch_unwind` was
     // copied through memory on every call.
@@ -101,15 +104,13 @@ pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
         }
     }))
     .unwrap_or_else(|_| failed(name, EpError::new(ERR_INTERN, "internal panic (see the message above)")));
-    let released = CALL.with(|c| {
-        c.depth.set(c.depth.get() - 1);
-        if c.depth.get() == 0 {
-            c.cache.borrow_mut().release_deferred()
-        } else {
-            Vec::new()
-        }
-    });
-    drop(released);
+    // SAFETY: this thread's `CALL`, which lives until the thread ends, after this call.
+    let c = unsafe { &*call };
+    c.depth.set(c.depth.get() - 1);
+    if c.depth.get() == 0 {
+        let released = c.cache.borrow_mut().release_deferred();
+        drop(released);
+    }
     code
 }
 

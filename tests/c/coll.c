@@ -1641,6 +1641,62 @@ static void t_nb_progress(T *t)
 }
 
 /* ==================================================================================== */
+/* A communicator freed by a user op during its own collective                          */
+
+/* MPI 4.1 section 7.4.3: operations pending on a freed communicator complete normally. The
+ * op runs inside the collective's call on the calling thread (the process's leader), so
+ * the free is a call nested in another that borrowed the same endpoint: the library must
+ * keep that endpoint alive until the outer call returns (src/ffi/boundary.rs, EpRef). A use
+ * after free would show under memcheck, a leak in ep_test_finish's live-object check. */
+static EP_Comm free_victim;
+static int freed_in_op;
+#pragma omp threadprivate(free_victim, freed_in_op)
+static MPI_Op FREE_SUM_OP;
+
+static void free_sum_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((int *)in)[i];
+    if (free_victim != EP_COMM_NULL) {
+        int rc = EP_Comm_free(&free_victim);
+        if (rc != EP_SUCCESS || free_victim != EP_COMM_NULL)
+            fprintf(stderr, "EP_Comm_free inside a user op: code %d, handle %d\n", rc, free_victim);
+        freed_in_op += rc == EP_SUCCESS;
+    }
+}
+
+static void t_free_in_op(T *t)
+{
+    stage(t, "communicator freed by a user op during its collective");
+    int n = t->n, x[3], want[3];
+    char what_[160];
+    for (int round = 0; round < 3; round++) {
+        freed_in_op = 0;
+        CHECK_OK(EP_Comm_dup(t->c, &free_victim));
+        /* A first call puts the handle in the thread's lookup cache: the collective's own
+         * lookup then borrows the endpoint instead of counting a reference. */
+        int vr = -1;
+        CHECK_OK(EP_Comm_rank(free_victim, &vr));
+        CHECK(vr == t->me, "rank %d in a dup of the communicator, %d in it", vr, t->me);
+        for (int k = 0; k < 3; k++) {
+            x[k] = t->me * 3 + k + round;
+            want[k] = 3 * n * (n - 1) / 2 + n * (k + round);
+        }
+        int y[3] = {SENTINEL, SENTINEL, SENTINEL};
+        CHECK_OK(EP_Allreduce(x, y, 3, MPI_INT, FREE_SUM_OP, free_victim));
+        expect_ints(t, WHAT("EP_Allreduce (round %d) on the communicator its op frees", round), y, want, 3);
+        if (free_victim != EP_COMM_NULL)
+            CHECK_OK(EP_Comm_free(&free_victim));
+        /* With more than one rank some op call combined two inputs, and freed its thread's
+         * communicator (this check keeps the test from passing with the op never called). */
+        int freed = 0;
+        CHECK_OK(EP_Allreduce(&freed_in_op, &freed, 1, MPI_INT, MPI_SUM, t->c));
+        CHECK(n == 1 || freed >= 1, "rank %d: no op call freed its communicator (round %d)", t->me, round);
+    }
+}
+
+/* ==================================================================================== */
 /* Bad arguments                                                                        */
 
 /* Every rank passes the same bad argument, so the error can be found locally, before any
@@ -1680,6 +1736,7 @@ int main(int argc, char **argv)
     cat_init();
     struct_init();
     MPI_Op_create(vsum_fn, 1, &VSUM_OP);
+    MPI_Op_create(free_sum_fn, 1, &FREE_SUM_OP);
     int live_c0 = -1, live_r0 = -1;
     EP_Debug_live_handles(&live_c0, &live_r0, NULL);
     watchdog_start("coll", wr, 150);
@@ -1709,6 +1766,7 @@ int main(int argc, char **argv)
             t_nb_two_comms(&t);
             t_nb_late(&t);
             t_nb_progress(&t);
+            t_free_in_op(&t);
             t_errors(&t);
             stage(&t, "EP_Comm_free");
             CHECK_OK(EP_Comm_free(&t.c));
@@ -1723,6 +1781,7 @@ int main(int argc, char **argv)
     CHECK(vsum_wrong_type == 0, "the vector sum op was called %d times with a datatype other than the vector type", vsum_wrong_type);
     free(comms);
     MPI_Op_free(&VSUM_OP);
+    MPI_Op_free(&FREE_SUM_OP);
     MPI_Op_free(&CAT_OP);
     MPI_Type_free(&S_TYPE);
     layouts_free();
