@@ -11,7 +11,7 @@
 //! array), `EP_ERR_TRUNCATE` (type signatures that do not match), `EP_ERR_OTHER` (endpoints of
 //! one process calling different collectives at the same point).
 
-use super::boundary::{endpoint, new_request, out};
+use super::boundary::{endpoint_ref, new_request, out, EpRef};
 use super::types::*;
 use crate::engine::coll::board::Kind;
 use crate::engine::coll::typed::{op_commutative, Elems, HostOp};
@@ -20,7 +20,6 @@ use crate::engine::comm::Endpoint;
 use crate::engine::datatype::{type_info, UserBuf};
 use crate::engine::request::{Op, Request};
 use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_COUNT, ERR_ROOT, ERR_UNSUPPORTED};
-use std::sync::Arc;
 use crate::host::sys::{MPI_Datatype, MPI_Op};
 use crate::host::HOST;
 use crate::{ep_call, ep_err};
@@ -28,8 +27,8 @@ use std::os::raw::{c_int, c_void};
 
 /// The endpoint of an intracommunicator: collectives other than `EP_Barrier`, `EP_Bcast` and
 /// `EP_Allreduce` on intercommunicators are not implemented yet and say so.
-fn intra_endpoint(comm: EP_Comm) -> EpResult<Arc<Endpoint>> {
-    let ep = endpoint(comm)?;
+fn intra_endpoint(comm: EP_Comm) -> EpResult<EpRef> {
+    let ep = endpoint_ref(comm)?;
     if ep.shared.is_inter() {
         return Err(ep_err!(
             ERR_UNSUPPORTED,
@@ -130,7 +129,7 @@ fn reduction_input(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t
 /// 6.3). Errors: `EP_ERR_COMM`.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Barrier(comm: EP_Comm) -> c_int {
-    ep_call!("EP_Barrier", { coll::barrier(&*endpoint(comm)?) })
+    ep_call!("EP_Barrier", { coll::barrier(&*endpoint_ref(comm)?) })
 }
 
 /// Broadcasts `count` elements of `datatype` in `buf` from rank `root` to every endpoint
@@ -151,7 +150,7 @@ pub unsafe extern "C" fn EP_Barrier(comm: EP_Comm) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn EP_Bcast(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: EP_Comm) -> c_int {
     ep_call!("EP_Bcast", {
-        let ep = endpoint(comm)?;
+        let ep = endpoint_ref(comm)?;
         if ep.shared.is_inter() {
             check_inter_root(&ep, root)?;
             let b = if root == EP_PROC_NULL { None } else { Some(data_buf(buf, count, datatype, "buf")?) };
@@ -211,7 +210,7 @@ pub unsafe extern "C" fn EP_Allreduce(
     comm: EP_Comm,
 ) -> c_int {
     ep_call!("EP_Allreduce", {
-        let ep = endpoint(comm)?;
+        let ep = endpoint_ref(comm)?;
         let inter = ep.shared.is_inter();
         if inter && is_in_place(sendbuf) {
             return Err(ep_err!(ERR_BUFFER, "sendbuf is MPI_IN_PLACE, which MPI does not allow on an intercommunicator"));
@@ -536,7 +535,7 @@ pub unsafe extern "C" fn EP_Ibarrier(comm: EP_Comm, request: *mut EP_Request) ->
         let ep = intra_endpoint(comm)?;
         let request = out(request, "request")?;
         let c = nonblocking::start(&ep, Kind::Barrier, None)?;
-        *request = new_request(Request::new(ep, Op::Coll(c)))?;
+        *request = new_request(Request::new(ep.to_arc(), Op::Coll(c)))?;
         Ok(())
     })
 }
@@ -552,7 +551,7 @@ pub unsafe extern "C" fn EP_Ibcast(buf: *mut c_void, count: c_int, datatype: MPI
         check_root(&ep, root)?;
         let b = data_buf(buf, count, datatype, "buf")?;
         let c = nonblocking::start(&ep, Kind::Bcast, Some((b, root)))?;
-        *request = new_request(Request::new(ep, Op::Coll(c)))?;
+        *request = new_request(Request::new(ep.to_arc(), Op::Coll(c)))?;
         Ok(())
     })
 }

@@ -205,9 +205,17 @@ impl Board {
                 None => {
                     // SAFETY: each pointer is the `&A` of a waiting endpoint (same kind, so
                     // same argument type).
-                    let all: Vec<&A> = self.slots.iter().map(|s| unsafe { &*(s.args.load(Ordering::Relaxed) as *const A) }).collect();
+                    // A process with one endpoint (the common shape of a job with one thread per
+                    // process) needs no list: an allocation per collective showed in its profile.
+                    let many: Vec<&A>;
+                    let all: &[&A] = if n == 1 {
+                        std::slice::from_ref(&args)
+                    } else {
+                        many = self.slots.iter().map(|s| unsafe { &*(s.args.load(Ordering::Relaxed) as *const A) }).collect();
+                        &many
+                    };
                     // SAFETY: every endpoint is waiting for the release; nobody reads it now.
-                    self.scratch.with_mut(|scratch| leader(&all, unsafe { &mut *scratch })).err()
+                    self.scratch.with_mut(|scratch| leader(all, unsafe { &mut *scratch })).err()
                 }
             };
             // SAFETY: as the scratch space.
