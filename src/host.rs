@@ -104,13 +104,22 @@ pub struct HostType(pub sys::MPI_Datatype);
 unsafe impl Send for HostType {}
 unsafe impl Sync for HostType {}
 
-/// Turns a host return code into an engine error naming the host call.
+/// Turns a host return code into an engine error naming the host call. `MPI_SUCCESS` is 0 in
+/// every MPI (MPI 4.1 section 9.4: "0 = MPI_SUCCESS < MPI_ERR_... <= MPI_ERR_LASTCODE"), so
+/// the check is a comparison with 0, inlined into every host call site.
+#[inline(always)]
 pub fn check(rc: c_int, what: &str) -> EpResult<()> {
-    if rc == HOST.success {
+    if rc == 0 {
         Ok(())
     } else {
-        Err(EpError::new(ERR_INTERN, format!("host MPI call {what} failed with code {rc}")))
+        Err(host_failed(rc, what))
     }
+}
+
+#[cold]
+#[inline(never)]
+fn host_failed(rc: c_int, what: &str) -> EpError {
+    EpError::new(ERR_INTERN, format!("host MPI call {what} failed with code {rc}"))
 }
 
 /// True between `MPI_Init*` and `MPI_Finalize`.

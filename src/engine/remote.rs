@@ -158,6 +158,8 @@ pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Optio
 }
 
 /// Sends to an endpoint of another process. `blocking` lets small packets go by `MPI_Send`.
+/// The latency path is inlined into the send calls; everything else is [`send_general`].
+#[inline(always)]
 pub fn send(
     shared: &CommShared,
     dest: Location,
@@ -187,6 +189,15 @@ pub fn send(
         };
         return Ok(SendState::Done);
     }
+    send_general(shared, dest, env, buf, sync, blocking)
+}
+
+/// The rest of [`send`]: packed eager packets, and rendezvous.
+#[inline(never)]
+fn send_general(shared: &CommShared, dest: Location, env: Envelope, buf: UserBuf, sync: bool, blocking: bool) -> EpResult<SendState> {
+    let bytes = buf.bytes();
+    let proc = dest.proc as c_int;
+    let tag = dest.local as c_int;
     if !sync && bytes <= REMOTE_EAGER_BYTES {
         let mut packet = Vec::with_capacity(HEADER_BYTES + bytes);
         packet.extend_from_slice(&WireHeader { envelope: env, protocol: Protocol::Eager, bytes: bytes as u64 }.encode());

@@ -252,10 +252,16 @@ pub fn wait_recv_matched(shared: &super::comm::CommShared, local: u32, recv: &Re
 }
 
 /// Blocks until a send completes (local rendezvous or host requests).
-pub fn wait_send(ep: &Endpoint, mut s: SendState) -> EpResult<()> {
+#[inline(always)]
+pub fn wait_send(ep: &Endpoint, s: SendState) -> EpResult<()> {
     if matches!(s, SendState::Done) {
         return Ok(());
     }
+    wait_send_pending(ep, s)
+}
+
+#[inline(never)]
+fn wait_send_pending(ep: &Endpoint, mut s: SendState) -> EpResult<()> {
     let mut b = Backoff::new();
     while !s.test()? {
         // Keep our own incoming traffic flowing while we wait: peers blocked in large sends
