@@ -252,6 +252,7 @@ impl UserBuf {
 
     /// Unpacks packed `data` into this buffer. The caller has checked `data.len() <= bytes()`;
     /// with a partial last element only whole elements are written.
+    #[inline(always)]
     pub fn unpack_from(&self, data: &[u8]) -> EpResult<()> {
         if data.is_empty() {
             return Ok(());
@@ -261,6 +262,12 @@ impl UserBuf {
             unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.data_ptr(), data.len()) };
             return Ok(());
         }
+        self.unpack_typed(data)
+    }
+
+    /// [`Self::unpack_from`] for a non-contiguous datatype, through the host.
+    #[inline(never)]
+    fn unpack_typed(&self, data: &[u8]) -> EpResult<()> {
         let elems = if self.info.size == 0 { 0 } else { data.len() / self.info.size };
         let mut pos: c_int = 0;
         unsafe {

@@ -83,6 +83,7 @@ pub fn send(shared: &CommShared, me: u32, dest: u32, envelope: Envelope, buf: Us
 
 /// Moves the messages sent to endpoint `local` (by local endpoint `from`, or by all) into its
 /// matching state; a blocking receive's `catcher` may take its message on the way.
+#[inline(always)]
 pub fn drain_inbox(shared: &CommShared, local: u32, q: &mut Queues, from: Option<u32>, mut catcher: Option<&mut Catcher>) -> EpResult<()> {
     let senders = match from {
         Some(s) => s..s + 1,

@@ -221,6 +221,7 @@ pub(crate) fn completion_for(env: &Envelope, sent: u64, capacity: usize) -> Comp
 
 /// Unpacks a message's packed data into a user buffer (as much as fits) and says how the
 /// receive ended.
+#[inline(always)]
 fn unpack_message(buf: &UserBuf, env: &Envelope, data: &[u8]) -> EpResult<Completion> {
     let c = completion_for(env, data.len() as u64, buf.bytes());
     buf.unpack_from(&data[..c.bytes as usize])?;
@@ -236,6 +237,7 @@ pub(crate) fn deliver_bytes(recv: &RecvOp, env: &Envelope, data: &[u8]) -> EpRes
 
 /// Moves a matched message that is already in this process (inline, packed, or in a local
 /// sender's buffer) into a user buffer.
+#[inline(always)]
 fn deliver_into(buf: &UserBuf, env: &Envelope, payload: Payload) -> EpResult<Completion> {
     match payload {
         Payload::Inline(d) => unpack_message(buf, env, d.data()),
@@ -395,6 +397,7 @@ impl Catcher<'_> {
     /// A message from a local sender: to the first posted receive it matches, else into
     /// the blocking receive's buffer, else onto the unexpected queue. Catching skips the
     /// queue's moves of the message, a good part of a same-process message's cost.
+    #[inline(always)]
     pub(crate) fn offer_local(&mut self, shared: &CommShared, q: &mut Queues, env: Envelope, payload: Payload) -> EpResult<()> {
         if let Some(recv) = q.matching.take_posted(&env) {
             return deliver(shared, &recv, &env, payload);
