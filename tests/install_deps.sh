@@ -2,7 +2,8 @@
 # Installs what the build and tests need on Debian when it is missing: Open MPI, MPICH,
 # gfortran, g++ (the XIOS adapter), cmake, libclang (bindgen in mpi-sys), NetCDF (the XIOS demo's
 # server writes its output with libnetcdf; the tests read it back with ncdump), valgrind (the
-# memcheck tests). Used by tests/run_all.sh, examples/run_demo.sh and CI. Needs root or sudo when something is missing.
+# memcheck tests), and nightly's rust-src when nightly lacks it (the ThreadSanitizer check).
+# Used by tests/run_all.sh, examples/run_demo.sh and CI. Needs root or sudo when something is missing.
 set -eu
 need=""
 command -v mpicc.openmpi >/dev/null 2>&1 || need="$need libopenmpi-dev openmpi-bin"
@@ -24,3 +25,13 @@ if [ -n "$need" ]; then
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
 fi
 command -v cargo >/dev/null 2>&1 || { echo "cargo is missing: install Rust (https://rustup.rs)"; exit 1; }
+# The ThreadSanitizer check (tests/threadcheck.rs; on unless EPMPI_TEST_THREADS=0) rebuilds std
+# with nightly's -Zbuild-std, which needs nightly's rust-src: added when nightly is installed
+# without it. Never fatal here: if it cannot be added, that check fails and says why.
+if [ "${EPMPI_TEST_THREADS:-1}" != 0 ] && command -v rustup >/dev/null 2>&1 \
+    && rustup toolchain list 2>/dev/null | grep -q '^nightly' \
+    && ! rustup component list --toolchain nightly --installed 2>/dev/null | grep -q '^rust-src'; then
+    echo "adding rust-src to the nightly toolchain (ThreadSanitizer check)"
+    rustup component add rust-src --toolchain nightly \
+        || echo "could not add rust-src to nightly: the ThreadSanitizer check will fail (EPMPI_TEST_THREADS=0 leaves it out)"
+fi

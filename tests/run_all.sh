@@ -2,8 +2,10 @@
 # Every test, against Open MPI and against MPICH, each in its own target directory
 # (mpi-sys does not rebuild when the MPI changes): Rust unit tests, the header check, the C
 # programs and the Rust traffic program under mpirun in every shape (tests/support), and the
-# short modes of the hardening checks (issue 10): the loom models and the C tests under
-# valgrind memcheck (set EPMPI_TEST_LOOM=0 or EPMPI_TEST_VALGRIND=0 to leave them out).
+# short modes of the hardening checks (issue 10): the loom models, the C tests under valgrind
+# memcheck and the C tests under ThreadSanitizer (under MPICH on several processes, under Open
+# MPI on one: tests/threadcheck.rs; needs the nightly toolchain with rust-src, and crates.io).
+# Set EPMPI_TEST_LOOM=0, EPMPI_TEST_VALGRIND=0 or EPMPI_TEST_THREADS=0 to leave one out.
 #
 #   tests/run_all.sh            # both MPIs
 #   EPMPI_MPIS=mpich tests/run_all.sh
@@ -12,6 +14,7 @@ cd "$(dirname "$0")/.."
 tests/install_deps.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export EPMPI_TEST_LOOM="${EPMPI_TEST_LOOM:-1}" EPMPI_TEST_VALGRIND="${EPMPI_TEST_VALGRIND:-1}"
+export EPMPI_TEST_THREADS="${EPMPI_TEST_THREADS:-1}"
 for mpi in ${EPMPI_MPIS:-openmpi mpich}; do
     echo "=== tests against $mpi"
     MPICC="mpicc.$mpi" CARGO_TARGET_DIR="target/$mpi" cargo test --locked
