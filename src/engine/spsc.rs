@@ -91,7 +91,6 @@ impl<T> Channel<T> {
                 // acquire) and does not look at it again before we publish t + 1.
                 cell.message.with_mut(|p| unsafe { (*p).write(m) });
                 cell.seq.store(t + 1, Ordering::Release);
-                demote(cell);
                 self.sender.tail.store(t + 1, Ordering::Relaxed);
                 return;
             }
@@ -144,20 +143,6 @@ impl<T> Channel<T> {
     pub fn is_overflowing(&self) -> bool {
         self.overflowing.load(Ordering::Relaxed)
     }
-}
-
-/// Pushes a just-written cell out of this core's private caches into the shared last-level
-/// cache (x86 `CLDEMOTE`), so the receiver's read is served from there instead of by a snoop
-/// of this core. A hint: it executes as a no-op on processors without it.
-#[inline(always)]
-fn demote<C>(cell: &C) {
-    #[cfg(all(target_arch = "x86_64", not(loom)))]
-    // SAFETY: CLDEMOTE only moves a cache line; it never faults and changes no memory.
-    unsafe {
-        std::arch::asm!("cldemote [{0}]", in(reg) cell as *const C, options(nostack, preserves_flags, readonly));
-    }
-    #[cfg(not(all(target_arch = "x86_64", not(loom))))]
-    let _ = cell;
 }
 
 impl<T> Drop for Channel<T> {
