@@ -38,20 +38,25 @@ pub enum Kind {
     Exscan,
 }
 
-#[repr(align(128))]
+/// One endpoint's place on the board. Laid out in order (`repr(C)`, checked by a test) so
+/// that everything a peer reads to see an arrival (sequence number, kinds, input lengths)
+/// shares the first cache line: a barrier costs one line per peer, a small exchange one more
+/// for the data. (Rust's own layout happened to do the same; the 1x2 barrier and allreduce
+/// measured alike with both, 0.36-0.38 and 0.68-0.79 us.)
+#[repr(C, align(128))]
 struct Slot {
     seq: AtomicU64,
     kind: AtomicU32,
+    inline_len: [AtomicU32; 2],
+    /// Kind of the exchange with each parity (a fast endpoint may already have published
+    /// the next one's kind while others still check this one's).
+    inline_kind: [AtomicU32; 2],
     args: AtomicPtr<()>,
     /// Sequence number of the last collective whose `after` part this endpoint finished
     /// (written only for collectives that hold).
     finished: AtomicU64,
     /// Small inputs of [`Board::exchange`], double-buffered by sequence parity.
     inline: [UnsafeCell<Inline>; 2],
-    inline_len: [AtomicU32; 2],
-    /// Kind of the exchange with each parity (a fast endpoint may already have published
-    /// the next one's kind while others still check this one's).
-    inline_kind: [AtomicU32; 2],
 }
 
 /// Bytes an endpoint can hand over inline in [`Board::exchange`].
@@ -373,5 +378,14 @@ mod tests {
         for t in threads {
             t.join().unwrap();
         }
+    }
+
+    #[test]
+    fn arrival_fields_share_the_first_line() {
+        use std::mem::offset_of;
+        for end in [offset_of!(Slot, seq) + 8, offset_of!(Slot, inline_len) + 8, offset_of!(Slot, inline_kind) + 8] {
+            assert!(end <= 64, "a field a peer reads on arrival ends at byte {end} of the slot");
+        }
+        assert_eq!(offset_of!(Slot, inline), 64, "the even-parity input starts in the slot's second line");
     }
 }

@@ -126,7 +126,8 @@ pub fn reduce_scatter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
 /// Folds the inline inputs of a one-process communicator (spans of `template`'s layout, by
 /// local index) in rank order, into a typed buffer on the stack of the caller's closure.
 fn fold_inline(s: &CommShared, inputs: &[&[u8]], template: &Elems, op: HostOp) -> EpResult<InlineResult> {
-    let mut acc = InlineResult { mem: [0u128; INLINE_BYTES / 16], template: *template };
+    // Not zeroed: the first `span` bytes are copied in below, and nothing reads past them.
+    let mut acc = InlineResult { mem: [std::mem::MaybeUninit::uninit(); INLINE_BYTES / 16], template: *template };
     let size = s.map.size() as i32;
     let at = |r: i32| {
         let bytes = inputs[s.location(r).expect("rank").local as usize];
@@ -144,7 +145,7 @@ fn fold_inline(s: &CommShared, inputs: &[&[u8]], template: &Elems, op: HostOp) -
 
 /// A reduction result held in 16-byte aligned stack memory.
 struct InlineResult {
-    mem: [u128; INLINE_BYTES / 16],
+    mem: [std::mem::MaybeUninit<u128>; INLINE_BYTES / 16],
     template: Elems,
 }
 
