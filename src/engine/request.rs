@@ -260,6 +260,7 @@ pub fn wait_send(ep: &Endpoint, s: SendState) -> EpResult<()> {
     wait_send_pending(ep, s)
 }
 
+/// The waiting part of [`wait_send`], out of line so that finished sends stay cheap.
 #[inline(never)]
 fn wait_send_pending(ep: &Endpoint, mut s: SendState) -> EpResult<()> {
     let mut b = Backoff::new();
