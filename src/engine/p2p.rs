@@ -655,3 +655,25 @@ pub fn cancel_recv(shared: &CommShared, local: u32, recv: &Arc<RecvOp>) -> bool 
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Drain;
+
+    /// The progress rule's widening: a wait on a local source drains everything on every
+    /// 16th poll of its endpoint and only its channel otherwise; a full drain stays full and
+    /// does not count.
+    #[test]
+    fn local_waits_widen_every_16th_poll() {
+        let mut polls = 0u32;
+        let seen: Vec<Drain> = (0..32).map(|_| Drain::LocalFrom(3).now_and_then_all(&mut polls)).collect();
+        for (i, d) in seen.iter().enumerate() {
+            let want = if (i + 1) % 16 == 0 { Drain::All } else { Drain::LocalFrom(3) };
+            assert_eq!(*d, want, "poll {}", i + 1);
+        }
+        let before = polls;
+        assert_eq!(Drain::All.now_and_then_all(&mut polls), Drain::All);
+        assert_eq!(polls, before);
+        assert_eq!(Drain::Local.now_and_then_all(&mut polls), Drain::Local);
+    }
+}
