@@ -917,8 +917,9 @@ int EP_Issend(const void *buf,
  * (or `EP_ANY_SOURCE`, `EP_PROC_NULL`) with `tag` (or `EP_ANY_TAG`) (MPI 4.1 section 3.2.4).
  * Messages from one source on one communicator match in the order they were sent.
  * `status` may be `EP_STATUS_IGNORE`.
- * Errors: `EP_ERR_TRUNCATE` when the message is longer than the buffer (the buffer holds its
- * first part, the status is filled), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+ * Errors: `EP_ERR_TRUNCATE` when the message is longer than the buffer (the status is filled;
+ * the buffer holds the message's first part, except for large messages on a communicator in
+ * direct mode, where it is as the host leaves it: docs/errors.md, "Known limits"), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
  * `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`. Thread safety: one thread per endpoint.
  */
 int EP_Recv(void *buf,

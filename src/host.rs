@@ -28,6 +28,7 @@ pub struct HostConstants {
     pub in_place: *mut c_void,
     pub bottom: *mut c_void,
     pub status_ignore: *mut sys::MPI_Status,
+    pub errors_return: sys::MPI_Errhandler,
     pub any_source: c_int,
     pub any_tag: c_int,
     pub proc_null: c_int,
@@ -37,6 +38,10 @@ pub struct HostConstants {
     pub success: c_int,
     pub comm_type_shared: c_int,
     pub root: c_int,
+    /// Error class of a receive whose message is longer than its buffer.
+    pub err_truncate: c_int,
+    /// 1 when the host's point-to-point semantics allow direct mode (see `host_shim.c`).
+    pub direct_p2p: c_int,
 }
 
 // SAFETY: the struct holds immutable handle values and addresses of host globals.
@@ -73,7 +78,11 @@ pub fn handle_bits<T: Copy>(h: T) -> u64 {
     let mut out = 0u64;
     // SAFETY: copies at most 8 bytes of a plain Copy value into a u64.
     unsafe {
-        std::ptr::copy_nonoverlapping(&h as *const T as *const u8, &mut out as *mut u64 as *mut u8, n)
+        std::ptr::copy_nonoverlapping(
+            &h as *const T as *const u8,
+            &mut out as *mut u64 as *mut u8,
+            n,
+        )
     };
     out
 }
@@ -98,6 +107,13 @@ pub struct HostRequest(pub sys::MPI_Request);
 unsafe impl Send for HostRequest {}
 unsafe impl Sync for HostRequest {}
 
+/// A host message taken by a matched probe (`MPI_Improbe`), waiting for its receive.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub struct HostMessage(pub sys::MPI_Message);
+unsafe impl Send for HostMessage {}
+unsafe impl Sync for HostMessage {}
+
 /// A host datatype kept inside an engine object (a receive waiting for its message).
 #[derive(Clone, Copy)]
 pub struct HostType(pub sys::MPI_Datatype);
@@ -118,8 +134,11 @@ pub fn check(rc: c_int, what: &str) -> EpResult<()> {
 
 #[cold]
 #[inline(never)]
-fn host_failed(rc: c_int, what: &str) -> EpError {
-    EpError::new(ERR_INTERN, format!("host MPI call {what} failed with code {rc}"))
+pub(crate) fn host_failed(rc: c_int, what: &str) -> EpError {
+    EpError::new(
+        ERR_INTERN,
+        format!("host MPI call {what} failed with code {rc}"),
+    )
 }
 
 /// True between `MPI_Init*` and `MPI_Finalize`.
@@ -149,11 +168,22 @@ pub fn tag_ub() -> EpResult<i32> {
     let mut flag = 0;
     unsafe {
         check(
-            sys::MPI_Comm_get_attr(comm.0, HOST.tag_ub_key, &mut val as *mut _ as *mut c_void, &mut flag),
+            sys::MPI_Comm_get_attr(
+                comm.0,
+                HOST.tag_ub_key,
+                &mut val as *mut _ as *mut c_void,
+                &mut flag,
+            ),
             "MPI_Comm_get_attr(MPI_TAG_UB)",
         )?;
         if flag == 0 || val.is_null() {
-            return Err(EpError::new(ERR_INTERN, format!("host MPI has no MPI_TAG_UB attribute (key {}, flag {flag})", HOST.tag_ub_key)));
+            return Err(EpError::new(
+                ERR_INTERN,
+                format!(
+                    "host MPI has no MPI_TAG_UB attribute (key {}, flag {flag})",
+                    HOST.tag_ub_key
+                ),
+            ));
         }
         Ok(*val)
     }
@@ -209,11 +239,25 @@ pub fn create_group_comm(parent: HostComm, ranks: &[u32], tag: c_int) -> EpResul
     let mut host = HostComm(HOST.comm_null);
     unsafe {
         let mut parent_group = std::mem::zeroed::<sys::MPI_Group>();
-        check(sys::MPI_Comm_group(parent.0, &mut parent_group), "MPI_Comm_group")?;
+        check(
+            sys::MPI_Comm_group(parent.0, &mut parent_group),
+            "MPI_Comm_group",
+        )?;
         let mut group = std::mem::zeroed::<sys::MPI_Group>();
-        let mut rc = check(sys::MPI_Group_incl(parent_group, ranks.len() as c_int, ranks.as_ptr(), &mut group), "MPI_Group_incl");
+        let mut rc = check(
+            sys::MPI_Group_incl(
+                parent_group,
+                ranks.len() as c_int,
+                ranks.as_ptr(),
+                &mut group,
+            ),
+            "MPI_Group_incl",
+        );
         if rc.is_ok() {
-            rc = check(sys::MPI_Comm_create_group(parent.0, group, tag, &mut host.0), "MPI_Comm_create_group");
+            rc = check(
+                sys::MPI_Comm_create_group(parent.0, group, tag, &mut host.0),
+                "MPI_Comm_create_group",
+            );
             sys::MPI_Group_free(&mut group);
         }
         sys::MPI_Group_free(&mut parent_group);

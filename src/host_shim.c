@@ -26,6 +26,7 @@ typedef struct epmpi_host_constants {
     void *in_place;
     void *bottom;
     MPI_Status *status_ignore;
+    MPI_Errhandler errors_return;
     int any_source;
     int any_tag;
     int proc_null;
@@ -35,6 +36,8 @@ typedef struct epmpi_host_constants {
     int success;
     int comm_type_shared;
     int root;
+    int err_truncate;
+    int direct_p2p;
 } epmpi_host_constants;
 
 void epmpi_host_constants_get(epmpi_host_constants *out)
@@ -55,6 +58,7 @@ void epmpi_host_constants_get(epmpi_host_constants *out)
     out->in_place = MPI_IN_PLACE;
     out->bottom = MPI_BOTTOM;
     out->status_ignore = MPI_STATUS_IGNORE;
+    out->errors_return = MPI_ERRORS_RETURN;
     out->any_source = MPI_ANY_SOURCE;
     out->any_tag = MPI_ANY_TAG;
     out->proc_null = MPI_PROC_NULL;
@@ -64,6 +68,17 @@ void epmpi_host_constants_get(epmpi_host_constants *out)
     out->success = MPI_SUCCESS;
     out->comm_type_shared = MPI_COMM_TYPE_SHARED;
     out->root = MPI_ROOT;
+    out->err_truncate = MPI_ERR_TRUNCATE;
+    /* Direct mode (src/engine/direct.rs) relies on the host's truncation semantics: Open MPI
+     * fills the buffer's first part, reports the message's length and returns the error
+     * through the communicator's handler. MPICH 4.0 leaves the buffer untouched and reports
+     * a truncated nonblocking receive through MPI_COMM_WORLD's handler (fatal by default);
+     * its MPI_TAG_UB (2^28 - 1) is also below EPMPI's. */
+#ifdef OPEN_MPI
+    out->direct_p2p = 1;
+#else
+    out->direct_p2p = 0;
+#endif
 }
 
 /*

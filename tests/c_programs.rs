@@ -7,7 +7,10 @@ use std::time::Duration;
 use support::*;
 
 fn c_test(name: &str) {
-    let exe = compile_c(&project_dir().join("tests/c").join(format!("{name}.c")), name);
+    let exe = compile_c(
+        &project_dir().join("tests/c").join(format!("{name}.c")),
+        name,
+    );
     run_in_all_shapes(&exe, name);
 }
 
@@ -51,18 +54,38 @@ fn win() {
 fn run_once(name: &str, args: &[&str]) -> (bool, String, String) {
     // One executable per (program, arguments): tests run in parallel threads, and two of
     // them rebuilding one file while the other launches it fail with "Text file busy".
-    let exe_name = std::iter::once(name).chain(args.iter().copied()).collect::<Vec<_>>().join("-");
-    let exe = compile_c(&project_dir().join("tests/c").join(format!("{name}.c")), &exe_name);
+    let exe_name = std::iter::once(name)
+        .chain(args.iter().copied())
+        .collect::<Vec<_>>()
+        .join("-");
+    let exe = compile_c(
+        &project_dir().join("tests/c").join(format!("{name}.c")),
+        &exe_name,
+    );
     let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
     let out = mpirun_program(&exe, 2, "1", args, Duration::from_secs(60));
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     (out.status.success(), text(&out.stdout), text(&out.stderr))
 }
 
+/// Direct mode (one endpoint per process, Open MPI) keeps progressing receives posted on
+/// other communicators while it waits (tests/c/direct_progress.c).
+#[test]
+fn direct_mode_keeps_the_progress_rule() {
+    let (ok, stdout, stderr) = run_once("direct_progress", &[]);
+    assert!(
+        ok && stdout.contains("direct_progress: PASS"),
+        "{stdout}\n{stderr}"
+    );
+}
+
 #[test]
 fn thread_level_is_checked() {
     let (ok, stdout, stderr) = run_once("thread_level", &[]);
-    assert!(ok && stdout.contains("thread_level: PASS"), "{stdout}\n{stderr}");
+    assert!(
+        ok && stdout.contains("thread_level: PASS"),
+        "{stdout}\n{stderr}"
+    );
 }
 
 #[test]
@@ -71,7 +94,8 @@ fn fatal_handler_names_the_call_and_aborts() {
     assert!(!ok, "job survived a fatal error\n{stdout}\n{stderr}");
     assert!(!stdout.contains("still running"), "{stdout}");
     assert!(
-        stderr.contains("EPMPI fatal error in EP_Send") && stderr.contains("destination rank 1000000"),
+        stderr.contains("EPMPI fatal error in EP_Send")
+            && stderr.contains("destination rank 1000000"),
         "stderr does not name the call and cause:\n{stderr}"
     );
 }
@@ -90,14 +114,23 @@ const FATAL_CASES: &[(&str, &str, &str)] = &[
 fn fatal_handler_aborts_cleanly_in_every_family() {
     for (mode, call, cause) in FATAL_CASES {
         let (ok, stdout, stderr) = run_once("fatal_error", &[mode]);
-        assert!(!ok, "{mode}: job survived a fatal error\n{stdout}\n{stderr}");
+        assert!(
+            !ok,
+            "{mode}: job survived a fatal error\n{stdout}\n{stderr}"
+        );
         assert!(!stdout.contains("still running"), "{mode}: {stdout}");
-        let line = stderr.lines().find(|l| l.contains("EPMPI fatal error in")).unwrap_or("");
+        let line = stderr
+            .lines()
+            .find(|l| l.contains("EPMPI fatal error in"))
+            .unwrap_or("");
         assert!(
             line.contains(&format!("EPMPI fatal error in {call}: ")) && line.contains(cause),
             "{mode}: stderr does not name {call} and '{cause}':\n{stderr}"
         );
-        assert!(!stderr.contains("internal error"), "{mode}: a panic instead of a clean abort:\n{stderr}");
+        assert!(
+            !stderr.contains("internal error"),
+            "{mode}: a panic instead of a clean abort:\n{stderr}"
+        );
     }
 }
 
@@ -106,7 +139,10 @@ fn abort_stops_the_job_and_says_who() {
     let (ok, stdout, stderr) = run_once("fatal_error", &["abort"]);
     assert!(!ok, "job survived EP_Abort\n{stdout}\n{stderr}");
     assert!(!stdout.contains("still running"), "{stdout}");
-    assert!(stderr.contains("EP_Abort called by rank 0 with error code 3"), "stderr:\n{stderr}");
+    assert!(
+        stderr.contains("EP_Abort called by rank 0 with error code 3"),
+        "stderr:\n{stderr}"
+    );
 }
 
 /// Point-to-point and collectives with the host forced onto TCP (Open MPI's ob1 PML over the
@@ -122,7 +158,10 @@ fn p2p_and_coll_over_tcp() {
     }
     let env: &[(&str, &str)] = &[("OMPI_MCA_pml", "ob1"), ("OMPI_MCA_btl", "tcp,self")];
     for name in ["p2p", "coll"] {
-        let exe = compile_c(&project_dir().join("tests/c").join(format!("{name}.c")), &format!("{name}-tcp"));
+        let exe = compile_c(
+            &project_dir().join("tests/c").join(format!("{name}.c")),
+            &format!("{name}-tcp"),
+        );
         for (procs, eps) in [(2, "2"), (3, "1,2,3")] {
             let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
             let out = mpirun_program_env(&exe, procs, eps, &[], env, Duration::from_secs(240));

@@ -9,8 +9,8 @@
 //! that gets a second host communicator for payloads.
 
 use super::coll::{self, board::Board};
-use super::meeting::Meeting;
 use super::local::Channels;
+use super::meeting::Meeting;
 use super::p2p::Queues;
 use super::rankmap::{Location, RankMap};
 use crate::ep_err;
@@ -68,6 +68,10 @@ pub struct CommShared {
     /// Intercommunicators: what their collectives other than the barrier run on, built by
     /// the first of them (see [`coll::inter`]).
     pub(crate) inter_coll: std::sync::OnceLock<EpResult<Arc<coll::inter::Groups>>>,
+    /// Direct mode (see [`super::direct`]): when each of several processes has exactly one
+    /// endpoint of this intracommunicator, the host communicator its point-to-point calls
+    /// go to (host rank = endpoint rank).
+    pub direct: Option<HostComm>,
     next_data_tag: AtomicU32,
     /// Payload tags are `data_tag_base + (counter % data_tag_modulus)`.
     data_tag_base: u32,
@@ -94,6 +98,9 @@ impl Drop for CommShared {
         if host::handle_bits(self.host_data.0) != host::handle_bits(self.host.0) {
             host::free_comm(self.host_data);
         }
+        if let Some(d) = self.direct {
+            host::free_comm(d);
+        }
         host::free_comm(self.host);
     }
 }
@@ -106,11 +113,53 @@ impl CommShared {
         CommShared::with_groups(host, map, None, flavor)
     }
 
-    /// Shared state of an intracommunicator (`other` = `None`) or intercommunicator.
-    pub(crate) fn with_groups(host: HostComm, map: RankMap, other: Option<RankMap>, flavor: Flavor) -> EpResult<CommShared> {
+    /// Shared state of an intracommunicator (`other` = `None`) or intercommunicator, in direct
+    /// mode when it qualifies (collective over `host`).
+    pub(crate) fn with_groups(
+        host: HostComm,
+        map: RankMap,
+        other: Option<RankMap>,
+        flavor: Flavor,
+    ) -> EpResult<CommShared> {
+        let nprocs = map.nprocs() as u32;
+        let one_each = (0..nprocs).all(|p| map.ranks_of(p).len() == 1);
+        // Made first: a failure after `build` would free `host` twice (here and the caller's).
+        let direct = if other.is_none() && nprocs > 1 && one_each && super::direct::host_supports()?
+        {
+            Some(super::direct::create_comm(host, map.my_rank(0))?)
+        } else {
+            None
+        };
+        match CommShared::build(host, map, other, flavor) {
+            Ok(mut shared) => {
+                shared.direct = direct;
+                Ok(shared)
+            }
+            Err(e) => {
+                if let Some(d) = direct {
+                    host::free_comm(d);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Shared state of a communicator used only inside the library (never in direct mode:
+    /// no user point-to-point travels on it). Not collective beyond what `build` needs.
+    pub(crate) fn internal(host: HostComm, map: RankMap) -> EpResult<CommShared> {
+        CommShared::build(host, map, None, Flavor::Endpoints)
+    }
+
+    fn build(
+        host: HostComm,
+        map: RankMap,
+        other: Option<RankMap>,
+        flavor: Flavor,
+    ) -> EpResult<CommShared> {
         let (my_proc, nprocs) = host::rank_size(host)?;
         // Payload tags start above the largest number of endpoints any process has here.
-        let per_proc = |p: u32| map.ranks_of(p).len() + other.as_ref().map_or(0, |o| o.ranks_of(p).len());
+        let per_proc =
+            |p: u32| map.ranks_of(p).len() + other.as_ref().map_or(0, |o| o.ranks_of(p).len());
         let headers = (0..nprocs as u32).map(per_proc).max().unwrap_or(0) as u32;
         let tag_ub = host::tag_ub()? as u32;
         let (host_data, data_tag_base) = if tag_ub.saturating_sub(headers) >= MIN_DATA_TAGS {
@@ -123,7 +172,10 @@ impl CommShared {
         let local_count = map.my_count() + other.as_ref().map_or(0, |o| o.my_count());
         let channels = Channels::new(local_count);
         let endpoints = (0..local_count)
-            .map(|_| EndpointState { queues: super::spinlock::SpinMutex::new(Queues::default()), nb_seq: AtomicU64::new(0) })
+            .map(|_| EndpointState {
+                queues: super::spinlock::SpinMutex::new(Queues::default()),
+                nb_seq: AtomicU64::new(0),
+            })
             .collect();
         Ok(CommShared {
             host,
@@ -143,6 +195,7 @@ impl CommShared {
             next_data_tag: AtomicU32::new(0),
             data_tag_base,
             data_tag_modulus: (tag_ub - data_tag_base).saturating_add(1),
+            direct: None,
             _live: crate::live::Counted::new(&crate::live::COMM_STATES),
         })
     }
@@ -151,7 +204,9 @@ impl CommShared {
     /// outstanding ones on this communicator (the counter wraps after at least
     /// [`MIN_DATA_TAGS`] messages).
     pub fn next_data_tag(&self) -> i32 {
-        (self.data_tag_base + self.next_data_tag.fetch_add(1, Ordering::Relaxed) % self.data_tag_modulus) as i32
+        (self.data_tag_base
+            + self.next_data_tag.fetch_add(1, Ordering::Relaxed) % self.data_tag_modulus)
+            as i32
     }
 
     /// True when the communicator spans several processes (remote traffic is possible).
@@ -231,7 +286,13 @@ pub struct Endpoint {
 impl Endpoint {
     pub fn new(shared: Arc<CommShared>, local: u32, errhandler: c_int) -> Endpoint {
         let rank = shared.group_map(shared.group_of(local)).my_rank(local);
-        Endpoint { shared, local, rank, errhandler: AtomicI32::new(errhandler), freed: AtomicBool::new(false) }
+        Endpoint {
+            shared,
+            local,
+            rank,
+            errhandler: AtomicI32::new(errhandler),
+            freed: AtomicBool::new(false),
+        }
     }
 
     pub fn state(&self) -> &EndpointState {
@@ -255,7 +316,10 @@ impl Endpoint {
 /// Checks that MPI is initialized at `MPI_THREAD_MULTIPLE`.
 pub fn check_host_ready() -> EpResult<()> {
     if !host::mpi_is_active() {
-        return Err(ep_err!(ERR_NOT_INITIALIZED, "MPI is not initialized (call MPI_Init_thread first) or is finalized"));
+        return Err(ep_err!(
+            ERR_NOT_INITIALIZED,
+            "MPI is not initialized (call MPI_Init_thread first) or is finalized"
+        ));
     }
     let _ = host::BEFORE_FINALIZE.set(crate::ffi::boundary::withdraw_host_receives);
     host::install_finalize_hook();
@@ -274,7 +338,10 @@ pub fn check_host_ready() -> EpResult<()> {
 /// Checks a `my_num_ep` argument.
 pub fn check_num_ep(my_num_ep: c_int) -> EpResult<()> {
     if !(0..=MAX_ENDPOINTS_PER_PROCESS).contains(&my_num_ep) {
-        return Err(ep_err!(ERR_ARG, "my_num_ep = {my_num_ep} is outside 0..={MAX_ENDPOINTS_PER_PROCESS}"));
+        return Err(ep_err!(
+            ERR_ARG,
+            "my_num_ep = {my_num_ep} is outside 0..={MAX_ENDPOINTS_PER_PROCESS}"
+        ));
     }
     Ok(())
 }
@@ -285,14 +352,22 @@ pub fn create_shared(parent: sys::MPI_Comm, my_num_ep: c_int) -> EpResult<Option
     check_host_ready()?;
     check_num_ep(my_num_ep)?;
     if host::handle_bits(parent) == host::handle_bits(HOST.comm_null) {
-        return Err(ep_err!(crate::error::ERR_COMM, "parent communicator is MPI_COMM_NULL"));
+        return Err(ep_err!(
+            crate::error::ERR_COMM,
+            "parent communicator is MPI_COMM_NULL"
+        ));
     }
     // Processes without endpoints leave: the host communicators hold only those with some,
     // so later collectives involve exactly the processes of the endpoint communicator.
     let mut host_comm = HostComm(HOST.comm_null);
     let (parent_rank, _) = host::rank_size(HostComm(parent))?;
     let color = if my_num_ep > 0 { 0 } else { HOST.undefined };
-    unsafe { check(sys::MPI_Comm_split(parent, color, parent_rank, &mut host_comm.0), "MPI_Comm_split")? };
+    unsafe {
+        check(
+            sys::MPI_Comm_split(parent, color, parent_rank, &mut host_comm.0),
+            "MPI_Comm_split",
+        )?
+    };
     if my_num_ep == 0 {
         return Ok(None);
     }
@@ -321,7 +396,11 @@ pub fn create_shared(parent: sys::MPI_Comm, my_num_ep: c_int) -> EpResult<Option
     let bases: Vec<u32> = all.chunks(3).map(|c| c[2] as u32).collect();
     let tag_ub = host::tag_ub()?;
     if my_num_ep - 1 > tag_ub {
-        return Err(ep_err!(ERR_ARG, "my_num_ep = {my_num_ep} exceeds the host's MPI_TAG_UB + 1 = {}", tag_ub as i64 + 1));
+        return Err(ep_err!(
+            ERR_ARG,
+            "my_num_ep = {my_num_ep} exceeds the host's MPI_TAG_UB + 1 = {}",
+            tag_ub as i64 + 1
+        ));
     }
     let (my_proc, _) = host::rank_size(host_comm)?;
     let map = RankMap::from_counts(&counts, &world, &bases, my_proc as u32);
@@ -341,9 +420,15 @@ impl Drop for FreeOnError {
 /// The process's part of `EP_Comm_dup`: same ranks, new contexts.
 pub fn dup_shared(old: &CommShared) -> EpResult<Arc<CommShared>> {
     let mut host_comm = HostComm(HOST.comm_null);
-    unsafe { check(sys::MPI_Comm_dup(old.host.0, &mut host_comm.0), "MPI_Comm_dup")? };
+    unsafe {
+        check(
+            sys::MPI_Comm_dup(old.host.0, &mut host_comm.0),
+            "MPI_Comm_dup",
+        )?
+    };
     let guard = FreeOnError(host_comm);
-    let shared = CommShared::with_groups(host_comm, old.map.clone(), old.other.clone(), old.flavor)?;
+    let shared =
+        CommShared::with_groups(host_comm, old.map.clone(), old.other.clone(), old.flavor)?;
     std::mem::forget(guard);
     Ok(Arc::new(shared))
 }
@@ -353,7 +438,10 @@ pub fn dup_shared(old: &CommShared) -> EpResult<Arc<CommShared>> {
 pub fn dup(ep: &Endpoint) -> EpResult<Endpoint> {
     let shared = ep.shared.clone();
     let n = shared.local_count();
-    let result = ep.shared.meeting.meet(n, ep.local as usize, (), move |_| dup_shared(&shared));
+    let result = ep
+        .shared
+        .meeting
+        .meet(n, ep.local as usize, (), move |_| dup_shared(&shared));
     match &*result {
         Ok(new) => Ok(Endpoint::new(new.clone(), ep.local, ep.errhandler())),
         Err(e) => Err(e.clone()),

@@ -3,6 +3,7 @@
 pub mod coll;
 pub mod comm;
 pub mod datatype;
+pub mod direct;
 pub mod envelope;
 pub mod inter;
 pub mod local;

@@ -43,7 +43,11 @@ pub struct Completion {
 impl Completion {
     /// Status of a receive from `EP_PROC_NULL` (MPI 4.1 section 3.11).
     pub fn proc_null() -> Completion {
-        Completion { source: PROC_NULL, tag: super::envelope::ANY_TAG, ..Default::default() }
+        Completion {
+            source: PROC_NULL,
+            tag: super::envelope::ANY_TAG,
+            ..Default::default()
+        }
     }
 }
 
@@ -68,7 +72,11 @@ pub enum Payload {
     /// Data still in a local sender's buffer.
     Local(Arc<LocalSend>),
     /// Data waiting in the host MPI: from process `proc`, on the data communicator, `data_tag`.
-    Remote { proc: c_int, data_tag: c_int, bytes: u64 },
+    Remote {
+        proc: c_int,
+        data_tag: c_int,
+        bytes: u64,
+    },
 }
 
 /// An inline payload, in whole words: a byte-sized length beside an unaligned array made
@@ -149,13 +157,22 @@ impl RecvOp {
             pattern,
             done: AtomicBool::new(false),
             host_pending: AtomicBool::new(false),
-            state: Mutex::new(RecvState { completion: Completion::default(), host: None }),
+            state: Mutex::new(RecvState {
+                completion: Completion::default(),
+                host: None,
+            }),
         })
     }
 
     /// A receive that is complete from the start (`EP_PROC_NULL`).
     pub fn completed(buf: UserBuf, c: Completion) -> Arc<RecvOp> {
-        let r = RecvOp::new(buf, Pattern { source: c.source, tag: c.tag });
+        let r = RecvOp::new(
+            buf,
+            Pattern {
+                source: c.source,
+                tag: c.tag,
+            },
+        );
         r.finish(c);
         r
     }
@@ -185,9 +202,16 @@ impl RecvOp {
             return Ok(false);
         }
         let mut st = self.state.lock();
-        let Some(h) = st.host.as_mut() else { return Ok(false) };
+        let Some(h) = st.host.as_mut() else {
+            return Ok(false);
+        };
         let mut flag = 0;
-        unsafe { check(sys::MPI_Test(&mut h.request.0, &mut flag, HOST.status_ignore), "MPI_Test")? };
+        unsafe {
+            check(
+                sys::MPI_Test(&mut h.request.0, &mut flag, HOST.status_ignore),
+                "MPI_Test",
+            )?
+        };
         if flag == 0 {
             return Ok(false);
         }
@@ -203,7 +227,10 @@ impl RecvOp {
 
     /// Marks a posted receive cancelled (the caller removed it from the posted queue).
     pub fn cancel(&self) {
-        self.finish(Completion { cancelled: true, ..Completion::default() });
+        self.finish(Completion {
+            cancelled: true,
+            ..Completion::default()
+        });
     }
 }
 
@@ -254,9 +281,18 @@ fn deliver_into(buf: &UserBuf, env: &Envelope, payload: Payload) -> EpResult<Com
 
 /// Moves a matched message into a receive; remote rendezvous data is requested from the host
 /// and arrives later (see [`RecvOp::poll_host`]).
-pub fn deliver(shared: &CommShared, recv: &RecvOp, env: &Envelope, payload: Payload) -> EpResult<()> {
+pub fn deliver(
+    shared: &CommShared,
+    recv: &RecvOp,
+    env: &Envelope,
+    payload: Payload,
+) -> EpResult<()> {
     match payload {
-        Payload::Remote { proc, data_tag, bytes } => {
+        Payload::Remote {
+            proc,
+            data_tag,
+            bytes,
+        } => {
             let c = completion_for(env, bytes, recv.buf.bytes());
             let mut request = HostRequest(HOST.request_null);
             let mut overflow = None;
@@ -349,7 +385,12 @@ impl Drain {
 
 /// Matches one arrived message: into the first fitting posted receive, or onto the
 /// unexpected queue.
-pub(crate) fn arrive(shared: &CommShared, q: &mut Queues, env: Envelope, payload: Payload) -> EpResult<()> {
+pub(crate) fn arrive(
+    shared: &CommShared,
+    q: &mut Queues,
+    env: Envelope,
+    payload: Payload,
+) -> EpResult<()> {
     match q.matching.take_posted(&env) {
         Some(recv) => deliver(shared, &recv, &env, payload),
         None => {
@@ -398,7 +439,13 @@ impl Catcher<'_> {
     /// the blocking receive's buffer, else onto the unexpected queue. Catching skips the
     /// queue's moves of the message, a good part of a same-process message's cost.
     #[inline(always)]
-    pub(crate) fn offer_local(&mut self, shared: &CommShared, q: &mut Queues, env: Envelope, payload: Payload) -> EpResult<()> {
+    pub(crate) fn offer_local(
+        &mut self,
+        shared: &CommShared,
+        q: &mut Queues,
+        env: Envelope,
+        payload: Payload,
+    ) -> EpResult<()> {
         if let Some(recv) = q.matching.take_posted(&env) {
             return deliver(shared, &recv, &env, payload);
         }
@@ -412,7 +459,13 @@ impl Catcher<'_> {
     }
 }
 
-fn drain_catching(shared: &CommShared, local: u32, q: &mut Queues, drain: Drain, mut catcher: Option<&mut Catcher>) -> EpResult<()> {
+fn drain_catching(
+    shared: &CommShared,
+    local: u32,
+    q: &mut Queues,
+    drain: Drain,
+    mut catcher: Option<&mut Catcher>,
+) -> EpResult<()> {
     let from = match drain {
         Drain::LocalFrom(s) => Some(s),
         _ => None,
@@ -447,7 +500,11 @@ fn progress_orphans(shared: &CommShared, local: u32) -> EpResult<()> {
     let mut orphans = std::mem::take(&mut q.orphans);
     drop(q);
     orphans.retain(|r| !matches!(r.test_without_progress(), Ok(Some(_))));
-    shared.endpoints[local as usize].queues.lock().orphans.extend(orphans);
+    shared.endpoints[local as usize]
+        .queues
+        .lock()
+        .orphans
+        .extend(orphans);
     Ok(())
 }
 
@@ -455,7 +512,13 @@ fn progress_orphans(shared: &CommShared, local: u32) -> EpResult<()> {
 pub enum SendState {
     Done,
     Local(Arc<LocalSend>),
-    Host { requests: [HostRequest; 2], active: usize, _keep: Vec<u8> },
+    Host {
+        requests: [HostRequest; 2],
+        active: usize,
+        _keep: Vec<u8>,
+    },
+    /// A direct-mode send (see [`super::direct`]): the host completes it alone.
+    Direct(HostRequest),
 }
 
 impl SendState {
@@ -465,7 +528,9 @@ impl SendState {
         match self {
             SendState::Done => Ok(true),
             SendState::Local(ls) => Ok(ls.is_done()),
-            SendState::Host { requests, active, .. } => {
+            SendState::Host {
+                requests, active, ..
+            } => {
                 let mut flag = 0;
                 unsafe {
                     check(
@@ -483,6 +548,7 @@ impl SendState {
                 }
                 Ok(flag != 0)
             }
+            SendState::Direct(r) => super::direct::test_send(r),
         }
     }
 }
@@ -492,7 +558,15 @@ impl SendState {
 /// lives in this process, the host otherwise. `blocking` lets a host send of a small message
 /// go out at once from the caller's stack.
 #[inline]
-pub fn start_send(shared: &CommShared, local: u32, to: Location, env: Envelope, buf: UserBuf, sync: bool, blocking: bool) -> EpResult<SendState> {
+pub fn start_send(
+    shared: &CommShared,
+    local: u32,
+    to: Location,
+    env: Envelope,
+    buf: UserBuf,
+    sync: bool,
+    blocking: bool,
+) -> EpResult<SendState> {
     if to.proc == shared.my_proc {
         local::send(shared, local, to.local, env, buf, sync)
     } else {
@@ -501,13 +575,23 @@ pub fn start_send(shared: &CommShared, local: u32, to: Location, env: Envelope, 
 }
 
 /// joins the posted queue.
-pub fn post_recv(shared: &Arc<CommShared>, local: u32, pattern: Pattern, buf: UserBuf) -> EpResult<Arc<RecvOp>> {
+pub fn post_recv(
+    shared: &Arc<CommShared>,
+    local: u32,
+    pattern: Pattern,
+    buf: UserBuf,
+) -> EpResult<Arc<RecvOp>> {
     if pattern.source == PROC_NULL {
         return Ok(RecvOp::completed(buf, Completion::proc_null()));
     }
     let recv = RecvOp::new(buf, pattern);
     let mut q = shared.endpoints[local as usize].queues.lock();
-    drain(shared, local, &mut q, Drain::for_pattern(shared, local, &pattern))?;
+    drain(
+        shared,
+        local,
+        &mut q,
+        Drain::for_pattern(shared, local, &pattern),
+    )?;
     match q.matching.take_unexpected(&pattern) {
         Some((env, payload)) => {
             drop(q);
@@ -522,22 +606,49 @@ pub fn post_recv(shared: &Arc<CommShared>, local: u32, pattern: Pattern, buf: Us
     Ok(recv)
 }
 
+/// Endpoints on which a thread left posted receives: (communicator, local index).
+type PostedList = Vec<(std::sync::Weak<CommShared>, u32)>;
+
+/// A thread's [`PostedList`], counted in [`POSTED_ENTRIES`] until the thread ends.
+struct ThreadPosted(std::cell::RefCell<PostedList>);
+
+impl Drop for ThreadPosted {
+    fn drop(&mut self) {
+        POSTED_ENTRIES.fetch_sub(self.0.borrow().len(), Ordering::Relaxed);
+    }
+}
+
+/// Entries in all threads' lists: while it is 0 no thread needs to look at its own (one
+/// shared load instead of a thread-local access, which costs a call into the dynamic loader).
+static POSTED_ENTRIES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 thread_local! {
-    /// Endpoints on which this thread left posted receives: (communicator, local index).
-    static POSTED_BY_THIS_THREAD: std::cell::RefCell<Vec<(std::sync::Weak<CommShared>, u32)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    static POSTED_BY_THIS_THREAD: ThreadPosted = const { ThreadPosted(std::cell::RefCell::new(Vec::new())) };
 }
 
 /// Remembers that this thread posted a receive on endpoint `local` of `shared`, so that its
 /// blocking calls on other communicators keep that receive progressing.
 fn note_posted(shared: &Arc<CommShared>, local: u32) {
     POSTED_BY_THIS_THREAD.with(|list| {
-        let mut list = list.borrow_mut();
-        let known = list.iter().any(|(w, l)| *l == local && std::ptr::eq(w.as_ptr(), Arc::as_ptr(shared)));
+        let mut list = list.0.borrow_mut();
+        let known = list
+            .iter()
+            .any(|(w, l)| *l == local && std::ptr::eq(w.as_ptr(), Arc::as_ptr(shared)));
         if !known {
             list.push((Arc::downgrade(shared), local));
+            POSTED_ENTRIES.fetch_add(1, Ordering::Relaxed);
         }
     });
+}
+
+/// True when this thread has posted receives on some endpoint communicator that its blocking
+/// calls must keep progressing (see [`progress_posted_elsewhere`], which prunes the list).
+#[inline]
+pub(crate) fn thread_posted_elsewhere() -> bool {
+    POSTED_ENTRIES.load(Ordering::Relaxed) != 0
+        && POSTED_BY_THIS_THREAD
+            .try_with(|list| !list.0.borrow().is_empty())
+            .unwrap_or(false)
 }
 
 /// Progress for the receives this thread posted on any communicator: called by blocking calls
@@ -548,15 +659,22 @@ fn note_posted(shared: &Arc<CommShared>, local: u32) {
 /// (MPI 4.1 section 3.5) says a posted receive and its matching send complete whatever else the
 /// receiver does. Endpoints without posted receives left, and freed communicators, drop out.
 pub(crate) fn progress_posted_elsewhere() {
-    let Ok(mut entries) = POSTED_BY_THIS_THREAD.try_with(|list| std::mem::take(&mut *list.borrow_mut())) else {
+    let Ok(mut entries) =
+        POSTED_BY_THIS_THREAD.try_with(|list| std::mem::take(&mut *list.0.borrow_mut()))
+    else {
         return;
     };
     if entries.is_empty() {
         return;
     }
+    let before = entries.len();
     entries.retain(|(weak, local)| {
-        let Some(shared) = weak.upgrade() else { return false };
-        let Some(mut q) = shared.endpoints[*local as usize].queues.try_lock() else { return true };
+        let Some(shared) = weak.upgrade() else {
+            return false;
+        };
+        let Some(mut q) = shared.endpoints[*local as usize].queues.try_lock() else {
+            return true;
+        };
         if q.matching.posted_len() == 0 {
             return false;
         }
@@ -564,8 +682,9 @@ pub(crate) fn progress_posted_elsewhere() {
         let _ = drain(&shared, *local, &mut q, Drain::All);
         q.matching.posted_len() > 0
     });
+    POSTED_ENTRIES.fetch_sub(before - entries.len(), Ordering::Relaxed);
     let _ = POSTED_BY_THIS_THREAD.try_with(|list| {
-        let mut list = list.borrow_mut();
+        let mut list = list.0.borrow_mut();
         entries.append(&mut list); // entries noted meanwhile (none expected) are kept too
         *list = entries;
     });
@@ -575,7 +694,12 @@ pub(crate) fn progress_posted_elsewhere() {
 /// The endpoint's matching state has a single user, so the caller pulls messages in itself:
 /// earlier posted receives take theirs first (in [`arrive`]), and the first unexpected match
 /// is exactly the message a receive posted now would get (MPI 4.1 section 3.5).
-pub fn recv_blocking(shared: &CommShared, local: u32, pattern: Pattern, buf: UserBuf) -> EpResult<Completion> {
+pub fn recv_blocking(
+    shared: &CommShared,
+    local: u32,
+    pattern: Pattern,
+    buf: UserBuf,
+) -> EpResult<Completion> {
     if pattern.source == PROC_NULL {
         return Ok(Completion::proc_null());
     }
@@ -592,7 +716,12 @@ pub fn recv_blocking(shared: &CommShared, local: u32, pattern: Pattern, buf: Use
                 if let Some(f) = q.matching.take_unexpected(&pattern) {
                     break Some(f);
                 }
-                let mut catcher = Catcher { pattern: &pattern, buf: &buf, caught: None, closed: false };
+                let mut catcher = Catcher {
+                    pattern: &pattern,
+                    buf: &buf,
+                    caught: None,
+                    closed: false,
+                };
                 let now = how.now_and_then_all(&mut q.polls);
                 drain_catching(shared, local, &mut q, now, Some(&mut catcher))?;
                 if let Some(c) = catcher.caught {
@@ -630,17 +759,37 @@ pub fn recv_blocking(shared: &CommShared, local: u32, pattern: Pattern, buf: Use
 /// Envelope and size of the first matching message, left in place (`EP_Iprobe`).
 pub fn iprobe(shared: &CommShared, local: u32, pattern: Pattern) -> EpResult<Option<Completion>> {
     let mut q = shared.endpoints[local as usize].queues.lock();
-    drain(shared, local, &mut q, Drain::for_pattern(shared, local, &pattern))?;
+    drain(
+        shared,
+        local,
+        &mut q,
+        Drain::for_pattern(shared, local, &pattern),
+    )?;
     Ok(q.matching.peek_unexpected(&pattern).map(|(env, p)| {
         let b = p.bytes();
-        Completion { source: env.source, tag: env.tag, bytes: b, sent_bytes: b, ..Completion::default() }
+        Completion {
+            source: env.source,
+            tag: env.tag,
+            bytes: b,
+            sent_bytes: b,
+            ..Completion::default()
+        }
     }))
 }
 
 /// The first matching message, removed from the queue (`EP_Improbe`).
-pub fn improbe(shared: &CommShared, local: u32, pattern: Pattern) -> EpResult<Option<(Envelope, Payload)>> {
+pub fn improbe(
+    shared: &CommShared,
+    local: u32,
+    pattern: Pattern,
+) -> EpResult<Option<(Envelope, Payload)>> {
     let mut q = shared.endpoints[local as usize].queues.lock();
-    drain(shared, local, &mut q, Drain::for_pattern(shared, local, &pattern))?;
+    drain(
+        shared,
+        local,
+        &mut q,
+        Drain::for_pattern(shared, local, &pattern),
+    )?;
     Ok(q.matching.take_unexpected(&pattern))
 }
 
@@ -666,9 +815,15 @@ mod tests {
     #[test]
     fn local_waits_widen_every_16th_poll() {
         let mut polls = 0u32;
-        let seen: Vec<Drain> = (0..32).map(|_| Drain::LocalFrom(3).now_and_then_all(&mut polls)).collect();
+        let seen: Vec<Drain> = (0..32)
+            .map(|_| Drain::LocalFrom(3).now_and_then_all(&mut polls))
+            .collect();
         for (i, d) in seen.iter().enumerate() {
-            let want = if (i + 1) % 16 == 0 { Drain::All } else { Drain::LocalFrom(3) };
+            let want = if (i + 1) % 16 == 0 {
+                Drain::All
+            } else {
+                Drain::LocalFrom(3)
+            };
             assert_eq!(*d, want, "poll {}", i + 1);
         }
         let before = polls;

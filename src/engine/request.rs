@@ -7,6 +7,7 @@
 
 use super::coll::nonblocking::CollRequest;
 use super::comm::Endpoint;
+use super::direct::DirectRecv;
 use super::p2p::{self, Completion, Drain, RecvOp, SendState};
 use crate::error::EpResult;
 use crate::host::{check, sys, HostRequest, HOST};
@@ -22,6 +23,9 @@ pub enum Op {
     /// A request-based one-sided operation (`EP_Rput`, `EP_Rget`): the host's request,
     /// `None` once complete. Its window's host progresses it.
     Rma(Option<HostRequest>),
+    /// A receive on a direct-mode communicator (see [`super::direct`]): the host matches and
+    /// completes it.
+    DirectRecv(DirectRecv),
 }
 
 pub struct Request {
@@ -31,8 +35,9 @@ pub struct Request {
     pub ep: Option<Arc<Endpoint>>,
     /// What testing this request pulls in when it is not complete, fixed at creation: a
     /// receive, what its pattern needs; a send through the host, everything (see
-    /// [`wait_send`]); a local send, the local channels.
-    drain: Drain,
+    /// [`wait_send`]); a local send, the local channels; a direct-mode operation, nothing
+    /// (`None`: the host progresses it).
+    drain: Option<Drain>,
     op: Mutex<Op>,
     _live: crate::live::Counted,
 }
@@ -40,16 +45,27 @@ pub struct Request {
 impl Request {
     pub fn new(ep: Arc<Endpoint>, op: Op) -> Arc<Request> {
         let drain = match &op {
-            Op::Recv(r) => Drain::for_pattern(&ep.shared, ep.local, &r.pattern),
-            Op::Send(SendState::Host { .. }) => Drain::All,
-            Op::Send(_) | Op::Coll(_) | Op::Rma(_) => Drain::Local,
+            Op::Recv(r) => Some(Drain::for_pattern(&ep.shared, ep.local, &r.pattern)),
+            Op::Send(SendState::Host { .. }) => Some(Drain::All),
+            Op::Send(SendState::Direct(_)) | Op::DirectRecv(_) => None,
+            Op::Send(_) | Op::Coll(_) | Op::Rma(_) => Some(Drain::Local),
         };
-        Arc::new(Request { ep: Some(ep), drain, op: Mutex::new(op), _live: crate::live::Counted::new(&crate::live::REQUESTS) })
+        Arc::new(Request {
+            ep: Some(ep),
+            drain,
+            op: Mutex::new(op),
+            _live: crate::live::Counted::new(&crate::live::REQUESTS),
+        })
     }
 
     /// A request that is already complete and belongs to no endpoint.
     pub fn completed(op: Op) -> Arc<Request> {
-        Arc::new(Request { ep: None, drain: Drain::Local, op: Mutex::new(op), _live: crate::live::Counted::new(&crate::live::REQUESTS) })
+        Arc::new(Request {
+            ep: None,
+            drain: None,
+            op: Mutex::new(op),
+            _live: crate::live::Counted::new(&crate::live::REQUESTS),
+        })
     }
 
     /// The outcome if the operation is complete, making progress on the endpoint first when
@@ -58,8 +74,8 @@ impl Request {
         if let Some(c) = self.test_without_progress()? {
             return Ok(Some(c));
         }
-        if let Some(ep) = &self.ep {
-            p2p::progress(&ep.shared, ep.local, self.drain)?;
+        if let (Some(ep), Some(drain)) = (&self.ep, self.drain) {
+            p2p::progress(&ep.shared, ep.local, drain)?;
         }
         self.test_without_progress()
     }
@@ -73,7 +89,10 @@ impl Request {
             Op::Rma(r) => {
                 if let Some(h) = r {
                     let mut flag = 0;
-                    check(unsafe { sys::MPI_Test(&mut h.0, &mut flag, HOST.status_ignore) }, "MPI_Test")?;
+                    check(
+                        unsafe { sys::MPI_Test(&mut h.0, &mut flag, HOST.status_ignore) },
+                        "MPI_Test",
+                    )?;
                     if flag == 0 {
                         return Ok(None);
                     }
@@ -81,27 +100,40 @@ impl Request {
                 }
                 Ok(Some(Completion::default()))
             }
+            Op::DirectRecv(r) => r.test(),
         }
     }
 
     /// Cancels a receive that has not matched (MPI 4.1 section 3.8.4); sends are not
     /// cancelled (the request then completes normally and `EP_Test_cancelled` says false).
-    pub fn cancel(&self) {
-        if let (Op::Recv(r), Some(ep)) = (&*self.op.lock(), &self.ep) {
-            if !r.is_done() {
+    pub fn cancel(&self) -> EpResult<()> {
+        match (&mut *self.op.lock(), &self.ep) {
+            (Op::Recv(r), Some(ep)) if !r.is_done() => {
                 p2p::cancel_recv(&ep.shared, ep.local, r);
             }
+            (Op::DirectRecv(r), _) => r.cancel()?,
+            _ => {}
         }
+        Ok(())
     }
 
     /// Hands an active request whose handle is being freed to its endpoint, whose progress
     /// completes it (host requests tested, buffers released) when nobody waits for it; to
     /// the process's [`ORPHANAGE`] when the endpoint's handle is already freed.
     pub fn orphan(self: &Arc<Self>) {
-        if let Op::Rma(Some(h)) = &mut *self.op.lock() {
+        match &mut *self.op.lock() {
             // The host completes a freed request by itself (MPI 4.1 section 3.7.3).
-            unsafe { sys::MPI_Request_free(&mut h.0) };
-            return;
+            Op::Rma(Some(h)) | Op::Send(SendState::Direct(h)) => {
+                if crate::host::handle_bits(h.0) != crate::host::handle_bits(HOST.request_null) {
+                    unsafe { sys::MPI_Request_free(&mut h.0) };
+                }
+                return;
+            }
+            Op::DirectRecv(r) => {
+                r.release();
+                return;
+            }
+            _ => {}
         }
         if let Some(ep) = &self.ep {
             let mut q = ep.state().queues.lock();
@@ -143,6 +175,12 @@ fn adopt(orphans: Vec<Arc<Request>>) {
     ORPHANAGE_LEN.store(o.len(), Ordering::Relaxed);
 }
 
+/// True when orphaned requests of freed endpoints wait for some thread's progress.
+#[inline]
+pub fn orphans_waiting() -> bool {
+    ORPHANAGE_LEN.load(Ordering::Relaxed) != 0
+}
+
 /// Tests the orphans of freed endpoints once; drops those that completed (and with the last
 /// of a communicator's, the communicator).
 pub fn progress_orphanage() {
@@ -161,7 +199,11 @@ pub fn progress_orphanage() {
 /// The endpoints of the orphans still waiting (for the withdrawal of host receives before
 /// `MPI_Finalize`).
 pub fn orphanage_endpoints() -> Vec<Arc<Endpoint>> {
-    ORPHANAGE.lock().iter().filter_map(|r| r.ep.clone()).collect()
+    ORPHANAGE
+        .lock()
+        .iter()
+        .filter_map(|r| r.ep.clone())
+        .collect()
 }
 
 /// Spin-then-yield backoff for blocking calls: many endpoints may share few cores, so a
@@ -193,7 +235,11 @@ impl Backoff {
     /// release its locks and `snooze`, which then yields.
     #[inline]
     pub fn keep_spinning(&mut self, polled_host: bool) -> bool {
-        let patience = if polled_host { PATIENCE_POLLING } else { PATIENCE_SPINNING };
+        let patience = if polled_host {
+            PATIENCE_POLLING
+        } else {
+            PATIENCE_SPINNING
+        };
         if self.0 >= patience {
             return false;
         }
@@ -242,7 +288,11 @@ pub fn wait(req: &Request) -> EpResult<Completion> {
 }
 
 /// Blocks until a matched receive has its data (rendezvous data comes through the host).
-pub fn wait_recv_matched(shared: &super::comm::CommShared, local: u32, recv: &RecvOp) -> EpResult<Completion> {
+pub fn wait_recv_matched(
+    shared: &super::comm::CommShared,
+    local: u32,
+    recv: &RecvOp,
+) -> EpResult<Completion> {
     let mut b = Backoff::new();
     while !recv.poll_host()? {
         p2p::progress(shared, local, Drain::All)?;
@@ -263,11 +313,18 @@ pub fn wait_send(ep: &Endpoint, s: SendState) -> EpResult<()> {
 /// The waiting part of [`wait_send`], out of line so that finished sends stay cheap.
 #[inline(never)]
 fn wait_send_pending(ep: &Endpoint, mut s: SendState) -> EpResult<()> {
+    if let SendState::Direct(r) = s {
+        return super::direct::wait_send(r);
+    }
     let mut b = Backoff::new();
     while !s.test()? {
         // Keep our own incoming traffic flowing while we wait: peers blocked in large sends
         // to us need us to pick up their headers, or sends in a cycle would deadlock.
-        let drain = if matches!(s, SendState::Host { .. }) { Drain::All } else { Drain::Local };
+        let drain = if matches!(s, SendState::Host { .. }) {
+            Drain::All
+        } else {
+            Drain::Local
+        };
         p2p::progress(&ep.shared, ep.local, drain)?;
         b.snooze();
     }

@@ -14,7 +14,9 @@ use crate::engine::p2p::{Completion, Payload};
 use crate::engine::request::Request;
 use crate::engine::win::WinEndpoint;
 use crate::ep_err;
-use crate::error::{self, EpError, EpResult, ERR_ARG, ERR_COMM, ERR_INTERN, ERR_NOT_INITIALIZED, ERR_REQUEST};
+use crate::error::{
+    self, EpError, EpResult, ERR_ARG, ERR_COMM, ERR_INTERN, ERR_NOT_INITIALIZED, ERR_REQUEST,
+};
 use crate::handles::{Kind, Lookup, Table};
 use crate::host;
 use once_cell::sync::Lazy;
@@ -28,7 +30,14 @@ use std::sync::{Arc, Once};
 pub struct MessageObj {
     pub ep: Arc<Endpoint>,
     pub envelope: Envelope,
-    pub payload: parking_lot::Mutex<Option<Payload>>,
+    /// The message itself until `EP_Mrecv`/`EP_Imrecv` takes it.
+    pub taken: parking_lot::Mutex<Option<Taken>>,
+}
+
+/// Where a taken message waits: the engine's payload, or the host (direct mode).
+pub enum Taken {
+    Engine(Payload),
+    Host(crate::host::HostMessage),
 }
 
 pub static COMMS: Lazy<Table<Endpoint>> = Lazy::new(|| Table::new(Kind::Comm));
@@ -54,8 +63,13 @@ fn install_panic_hook() {
                 .map(|s| s.to_string())
                 .or_else(|| info.payload().downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
-            crate::error::write_stderr_line(&format!("EPMPI internal error (a bug, please report it): {msg}{at}"));
+            let at = info
+                .location()
+                .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                .unwrap_or_default();
+            crate::error::write_stderr_line(&format!(
+                "EPMPI internal error (a bug, please report it): {msg}{at}"
+            ));
         }));
     });
 }
@@ -96,14 +110,22 @@ pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
     // copied through memory on every call.
     let code = catch_unwind(AssertUnwindSafe(|| {
         if host::finalizing() && !ANY_TIME.contains(&name) {
-            return failed(name, ep_err!(ERR_NOT_INITIALIZED, "called after MPI_Finalize"));
+            return failed(
+                name,
+                ep_err!(ERR_NOT_INITIALIZED, "called after MPI_Finalize"),
+            );
         }
         match body() {
             Ok(()) => error::SUCCESS,
             Err(e) => failed(name, e),
         }
     }))
-    .unwrap_or_else(|_| failed(name, EpError::new(ERR_INTERN, "internal panic (see the message above)")));
+    .unwrap_or_else(|_| {
+        failed(
+            name,
+            EpError::new(ERR_INTERN, "internal panic (see the message above)"),
+        )
+    });
     // SAFETY: this thread's `CALL`, which lives until the thread ends, after this call.
     let c = unsafe { &*call };
     c.depth.set(c.depth.get() - 1);
@@ -122,7 +144,11 @@ fn failed(name: &'static str, e: EpError) -> c_int {
     if e.class != ERR_NOT_INITIALIZED && !ANY_TIME.contains(&name) && !host::mpi_is_active() {
         return fail(
             name,
-            ep_err!(ERR_NOT_INITIALIZED, "MPI is not initialized (call MPI_Init_thread first) or is finalized; besides, {}", e.msg),
+            ep_err!(
+                ERR_NOT_INITIALIZED,
+                "MPI is not initialized (call MPI_Init_thread first) or is finalized; besides, {}",
+                e.msg
+            ),
         );
     }
     fail(name, e)
@@ -139,7 +165,13 @@ pub fn fail(name: &str, e: EpError) -> c_int {
     if handler == ERRORS_RETURN {
         return code;
     }
-    abort_job(&format!("EPMPI fatal error in {text} ({}); aborting (set EP_ERRORS_RETURN to handle errors)", error::class_text(e.class)), e.class);
+    abort_job(
+        &format!(
+            "EPMPI fatal error in {text} ({}); aborting (set EP_ERRORS_RETURN to handle errors)",
+            error::class_text(e.class)
+        ),
+        e.class,
+    );
     std::process::abort();
 }
 
@@ -206,7 +238,10 @@ impl CommCache {
     }
 
     fn find(&self, h: EP_Comm) -> Option<&Arc<Endpoint>> {
-        self.entries.iter().find(|(k, e)| *k == h && e.is_some()).and_then(|(_, e)| e.as_ref())
+        self.entries
+            .iter()
+            .find(|(k, e)| *k == h && e.is_some())
+            .and_then(|(_, e)| e.as_ref())
     }
 }
 
@@ -282,7 +317,10 @@ pub fn endpoint_ref(h: EP_Comm) -> EpResult<EpRef> {
         let ep = cache.find(h)?;
         c.handler.set(ep.errhandler());
         let counted = (c.depth.get() == 0).then(|| ep.clone());
-        Some(EpRef { ep: Arc::as_ptr(ep), _counted: counted })
+        Some(EpRef {
+            ep: Arc::as_ptr(ep),
+            _counted: counted,
+        })
     });
     match hit {
         Some(r) => Ok(r),
@@ -293,8 +331,13 @@ pub fn endpoint_ref(h: EP_Comm) -> EpResult<EpRef> {
 /// A lookup the cache could not answer: the shared table, then into the cache.
 #[cold]
 fn endpoint_miss(h: EP_Comm, epoch: u64) -> EpResult<EpRef> {
-    let ep = COMMS.get(h).map_err(|why| lookup_error("communicator", h, why, ERR_COMM))?;
-    let r = EpRef { ep: Arc::as_ptr(&ep), _counted: Some(ep.clone()) };
+    let ep = COMMS
+        .get(h)
+        .map_err(|why| lookup_error("communicator", h, why, ERR_COMM))?;
+    let r = EpRef {
+        ep: Arc::as_ptr(&ep),
+        _counted: Some(ep.clone()),
+    };
     CALL.with(|c| {
         c.handler.set(ep.errhandler());
         let mut cache = c.cache.borrow_mut();
@@ -318,7 +361,9 @@ pub fn remove_endpoint(h: EP_Comm) -> Result<Arc<Endpoint>, Lookup> {
 /// The request behind a request handle.
 #[inline]
 pub fn request(h: EP_Request) -> EpResult<Arc<Request>> {
-    let r = REQUESTS.get(h).map_err(|why| lookup_error("request", h, why, ERR_REQUEST))?;
+    let r = REQUESTS
+        .get(h)
+        .map_err(|why| lookup_error("request", h, why, ERR_REQUEST))?;
     if let Some(ep) = &r.ep {
         note_handler(ep.errhandler());
     }
@@ -327,14 +372,18 @@ pub fn request(h: EP_Request) -> EpResult<Arc<Request>> {
 
 /// The message behind a message handle.
 pub fn message(h: EP_Message) -> EpResult<Arc<MessageObj>> {
-    let m = MESSAGES.get(h).map_err(|why| lookup_error("message", h, why, crate::error::ERR_REQUEST))?;
+    let m = MESSAGES
+        .get(h)
+        .map_err(|why| lookup_error("message", h, why, crate::error::ERR_REQUEST))?;
     note_handler(m.ep.errhandler());
     Ok(m)
 }
 
 /// The window endpoint behind a window handle.
 pub fn window(h: super::types::EP_Win) -> EpResult<Arc<WinEndpoint>> {
-    let w = WINS.get(h).map_err(|why| lookup_error("window", h, why, crate::error::ERR_WIN))?;
+    let w = WINS
+        .get(h)
+        .map_err(|why| lookup_error("window", h, why, crate::error::ERR_WIN))?;
     note_handler(w.errhandler());
     Ok(w)
 }
@@ -350,7 +399,9 @@ pub fn withdraw_host_receives() {
 
 /// Stores a request, returning its handle.
 pub fn new_request(r: Arc<Request>) -> EpResult<EP_Request> {
-    REQUESTS.insert(r).ok_or_else(|| ep_err!(ERR_INTERN, "too many live requests"))
+    REQUESTS
+        .insert(r)
+        .ok_or_else(|| ep_err!(ERR_INTERN, "too many live requests"))
 }
 
 /// A required output pointer.

@@ -13,7 +13,11 @@ use std::sync::Arc;
 
 /// The status of a null or inactive request (MPI 4.1 section 3.7.3).
 fn empty() -> Completion {
-    Completion { source: EP_ANY_SOURCE, tag: EP_ANY_TAG, ..Completion::default() }
+    Completion {
+        source: EP_ANY_SOURCE,
+        tag: EP_ANY_TAG,
+        ..Completion::default()
+    }
 }
 
 fn write_empty(status: *mut EP_Status) {
@@ -52,7 +56,11 @@ pub unsafe extern "C" fn EP_Wait(req: *mut EP_Request, status: *mut EP_Status) -
 /// Tests one request (MPI 4.1 section 3.7.3): `*flag = 1` and the handle freed when it is
 /// complete, `*flag = 0` otherwise; progresses the request's endpoint. Errors as `EP_Wait`.
 #[no_mangle]
-pub unsafe extern "C" fn EP_Test(req: *mut EP_Request, flag: *mut c_int, status: *mut EP_Status) -> c_int {
+pub unsafe extern "C" fn EP_Test(
+    req: *mut EP_Request,
+    flag: *mut c_int,
+    status: *mut EP_Status,
+) -> c_int {
     ep_call!("EP_Test", {
         let h = out(req, "request")?;
         let flag = out(flag, "flag")?;
@@ -109,14 +117,21 @@ unsafe fn record(statuses: *mut EP_Status, i: usize, c: &Completion, name: &str)
 }
 
 fn in_status() -> EpResult<()> {
-    Err(ep_err!(ERR_IN_STATUS, "a request failed; its status says how"))
+    Err(ep_err!(
+        ERR_IN_STATUS,
+        "a request failed; its status says how"
+    ))
 }
 
 /// Waits for all `count` requests (MPI 4.1 section 3.7.5); `statuses` has `count` entries or
 /// is `EP_STATUSES_IGNORE`. Errors: `EP_ERR_IN_STATUS` when one failed (see each status's
 /// `MPI_ERROR`), `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`.
 #[no_mangle]
-pub unsafe extern "C" fn EP_Waitall(count: c_int, reqs: *mut EP_Request, statuses: *mut EP_Status) -> c_int {
+pub unsafe extern "C" fn EP_Waitall(
+    count: c_int,
+    reqs: *mut EP_Request,
+    statuses: *mut EP_Status,
+) -> c_int {
     ep_call!("EP_Waitall", {
         let rs = resolve(count, reqs)?;
         let mut pending: Vec<usize> = (0..rs.len()).collect();
@@ -158,7 +173,12 @@ pub unsafe extern "C" fn EP_Waitall(count: c_int, reqs: *mut EP_Request, statuse
 /// Tests all requests (MPI 4.1 section 3.7.5): `*flag = 1` and every handle freed when all
 /// are complete; otherwise `*flag = 0` and no handle changes. Errors as `EP_Waitall`.
 #[no_mangle]
-pub unsafe extern "C" fn EP_Testall(count: c_int, reqs: *mut EP_Request, flag: *mut c_int, statuses: *mut EP_Status) -> c_int {
+pub unsafe extern "C" fn EP_Testall(
+    count: c_int,
+    reqs: *mut EP_Request,
+    flag: *mut c_int,
+    statuses: *mut EP_Status,
+) -> c_int {
     ep_call!("EP_Testall", {
         let flag = out(flag, "flag")?;
         let rs = resolve(count, reqs)?;
@@ -211,7 +231,12 @@ fn first_complete(rs: &[Option<Arc<Request>>]) -> EpResult<Option<Option<(usize,
 /// Errors: `EP_ERR_TRUNCATE` for the completed receive, `EP_ERR_REQUEST`, `EP_ERR_COUNT`,
 /// `EP_ERR_ARG`.
 #[no_mangle]
-pub unsafe extern "C" fn EP_Waitany(count: c_int, reqs: *mut EP_Request, index: *mut c_int, status: *mut EP_Status) -> c_int {
+pub unsafe extern "C" fn EP_Waitany(
+    count: c_int,
+    reqs: *mut EP_Request,
+    index: *mut c_int,
+    status: *mut EP_Status,
+) -> c_int {
     ep_call!("EP_Waitany", {
         let index = out(index, "index")?;
         let rs = resolve(count, reqs)?;
@@ -273,7 +298,13 @@ pub unsafe extern "C" fn EP_Testany(
 }
 
 /// One pass completing every complete request; `None` when no request is active.
-unsafe fn some_complete(rs: &[Option<Arc<Request>>], reqs: *mut EP_Request, indices: *mut c_int, statuses: *mut EP_Status, name: &str) -> EpResult<Option<(c_int, bool)>> {
+unsafe fn some_complete(
+    rs: &[Option<Arc<Request>>],
+    reqs: *mut EP_Request,
+    indices: *mut c_int,
+    statuses: *mut EP_Status,
+    name: &str,
+) -> EpResult<Option<(c_int, bool)>> {
     if rs.iter().all(Option::is_none) {
         return Ok(None);
     }
@@ -378,7 +409,7 @@ pub unsafe extern "C" fn EP_Request_free(req: *mut EP_Request) -> c_int {
 pub unsafe extern "C" fn EP_Cancel(req: *mut EP_Request) -> c_int {
     ep_call!("EP_Cancel", {
         let h = out(req, "request")?;
-        request(*h)?.cancel();
+        request(*h)?.cancel()?;
         Ok(())
     })
 }
@@ -393,4 +424,3 @@ pub unsafe extern "C" fn EP_Test_cancelled(status: *const EP_Status, flag: *mut 
         Ok(())
     })
 }
-

@@ -1,10 +1,16 @@
 //! Point-to-point calls (MPI 4.1 chapter 3). Ranks are endpoint ranks of the communicator;
 //! counts are in elements of the host datatype; tags go from 0 to `EP_TAG_UB` (2^31 - 1).
+//! Communicators with one endpoint per process run in direct mode on Open MPI
+//! ([`crate::engine::direct`]).
 
-use super::boundary::{completion_error, endpoint_ref, message, new_request, out, status_bytes, write_status, MessageObj, MESSAGES};
+use super::boundary::{
+    completion_error, endpoint_ref, message, new_request, out, status_bytes, write_status,
+    MessageObj, Taken, MESSAGES,
+};
 use super::types::*;
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::{type_info, UserBuf};
+use crate::engine::direct;
 use crate::engine::envelope::{Envelope, Pattern};
 use crate::engine::p2p::{self, Completion, RecvOp, SendState};
 use crate::engine::request::{self, Backoff, Op, Request};
@@ -14,20 +20,31 @@ use crate::{ep_call, ep_err};
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
+#[inline]
 fn check_send_tag(tag: c_int) -> EpResult<()> {
     if tag < 0 {
-        return Err(ep_err!(ERR_TAG, "send tag {tag} is negative (tags go from 0 to EP_TAG_UB)"));
+        return Err(ep_err!(
+            ERR_TAG,
+            "send tag {tag} is negative (tags go from 0 to EP_TAG_UB)"
+        ));
     }
     Ok(())
 }
 
+#[inline]
 fn check_recv_pattern(ep: &Endpoint, source: c_int, tag: c_int) -> EpResult<Pattern> {
     if tag < 0 && tag != EP_ANY_TAG {
-        return Err(ep_err!(ERR_TAG, "receive tag {tag} is negative and not EP_ANY_TAG"));
+        return Err(ep_err!(
+            ERR_TAG,
+            "receive tag {tag} is negative and not EP_ANY_TAG"
+        ));
     }
     let size = ep.shared.peer_map(ep.local).size() as c_int;
     if source != EP_ANY_SOURCE && source != EP_PROC_NULL && !(0..size).contains(&source) {
-        return Err(ep_err!(ERR_RANK, "source rank {source} is outside 0..{size}"));
+        return Err(ep_err!(
+            ERR_RANK,
+            "source rank {source} is outside 0..{size}"
+        ));
     }
     Ok(Pattern { source, tag })
 }
@@ -52,13 +69,44 @@ fn start_send(
     }
     let shared = &ep.shared;
     let loc = shared.peer_location(ep.local, dest).ok_or_else(|| {
-        ep_err!(ERR_RANK, "destination rank {dest} is outside 0..{}", shared.peer_map(ep.local).size())
+        ep_err!(
+            ERR_RANK,
+            "destination rank {dest} is outside 0..{}",
+            shared.peer_map(ep.local).size()
+        )
     })?;
-    p2p::start_send(shared, ep.local, loc, Envelope { source: ep.rank, tag }, ubuf, sync, blocking)
+    if let Some(h) = shared.direct {
+        return Ok(
+            match direct::start_send(h, dest, tag, &ubuf, sync, blocking)? {
+                None => SendState::Done,
+                Some(r) => SendState::Direct(r),
+            },
+        );
+    }
+    p2p::start_send(
+        shared,
+        ep.local,
+        loc,
+        Envelope {
+            source: ep.rank,
+            tag,
+        },
+        ubuf,
+        sync,
+        blocking,
+    )
 }
 
 #[inline(always)]
-fn send_blocking(comm: EP_Comm, buf: *const c_void, count: c_int, dt: MPI_Datatype, dest: c_int, tag: c_int, sync: bool) -> EpResult<()> {
+fn send_blocking(
+    comm: EP_Comm,
+    buf: *const c_void,
+    count: c_int,
+    dt: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    sync: bool,
+) -> EpResult<()> {
     let ep = endpoint_ref(comm)?;
     let s = start_send(&ep, buf, count, dt, dest, tag, sync, true)?;
     request::wait_send(&ep, s)
@@ -87,15 +135,33 @@ fn send_nonblocking(
 /// Errors: `EP_ERR_COMM`, `EP_ERR_COUNT` (negative), `EP_ERR_TYPE`, `EP_ERR_BUFFER` (NULL with
 /// count > 0), `EP_ERR_RANK`, `EP_ERR_TAG`. Thread safety: one thread per endpoint at a time.
 #[no_mangle]
-pub unsafe extern "C" fn EP_Send(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: EP_Comm) -> c_int {
-    ep_call!("EP_Send", { send_blocking(comm, buf, count, datatype, dest, tag, false) })
+pub unsafe extern "C" fn EP_Send(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Send", {
+        send_blocking(comm, buf, count, datatype, dest, tag, false)
+    })
 }
 
 /// Synchronous-mode blocking send: returns once the matching receive has started (MPI 4.1
 /// section 3.4). Arguments and errors as `EP_Send`.
 #[no_mangle]
-pub unsafe extern "C" fn EP_Ssend(buf: *const c_void, count: c_int, datatype: MPI_Datatype, dest: c_int, tag: c_int, comm: EP_Comm) -> c_int {
-    ep_call!("EP_Ssend", { send_blocking(comm, buf, count, datatype, dest, tag, true) })
+pub unsafe extern "C" fn EP_Ssend(
+    buf: *const c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    tag: c_int,
+    comm: EP_Comm,
+) -> c_int {
+    ep_call!("EP_Ssend", {
+        send_blocking(comm, buf, count, datatype, dest, tag, true)
+    })
 }
 
 /// Nonblocking standard-mode send (MPI 4.1 section 3.7.2): `*request` receives a handle to
@@ -111,7 +177,9 @@ pub unsafe extern "C" fn EP_Isend(
     comm: EP_Comm,
     request: *mut EP_Request,
 ) -> c_int {
-    ep_call!("EP_Isend", { send_nonblocking(comm, buf, count, datatype, dest, tag, false, request) })
+    ep_call!("EP_Isend", {
+        send_nonblocking(comm, buf, count, datatype, dest, tag, false, request)
+    })
 }
 
 /// Nonblocking synchronous-mode send: completes once the matching receive has started
@@ -126,15 +194,34 @@ pub unsafe extern "C" fn EP_Issend(
     comm: EP_Comm,
     request: *mut EP_Request,
 ) -> c_int {
-    ep_call!("EP_Issend", { send_nonblocking(comm, buf, count, datatype, dest, tag, true, request) })
+    ep_call!("EP_Issend", {
+        send_nonblocking(comm, buf, count, datatype, dest, tag, true, request)
+    })
+}
+
+/// A blocking receive on either path.
+#[inline(always)]
+fn recv_blocking(
+    ep: &Endpoint,
+    pattern: Pattern,
+    ubuf: UserBuf,
+    status: *mut EP_Status,
+) -> EpResult<Completion> {
+    match ep.shared.direct {
+        Some(h) if pattern.source != EP_PROC_NULL => {
+            direct::recv(h, &pattern, &ubuf, !status.is_null())
+        }
+        _ => p2p::recv_blocking(&ep.shared, ep.local, pattern, ubuf),
+    }
 }
 
 /// Blocking receive of at most `count` elements of `datatype` into `buf` from rank `source`
 /// (or `EP_ANY_SOURCE`, `EP_PROC_NULL`) with `tag` (or `EP_ANY_TAG`) (MPI 4.1 section 3.2.4).
 /// Messages from one source on one communicator match in the order they were sent.
 /// `status` may be `EP_STATUS_IGNORE`.
-/// Errors: `EP_ERR_TRUNCATE` when the message is longer than the buffer (the buffer holds its
-/// first part, the status is filled), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+/// Errors: `EP_ERR_TRUNCATE` when the message is longer than the buffer (the status is filled;
+/// the buffer holds the message's first part, except for large messages on a communicator in
+/// direct mode, where it is as the host leaves it: docs/errors.md, "Known limits"), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
 /// `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`. Thread safety: one thread per endpoint.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Recv(
@@ -150,7 +237,7 @@ pub unsafe extern "C" fn EP_Recv(
         let ep = endpoint_ref(comm)?;
         let pattern = check_recv_pattern(&ep, source, tag)?;
         let ubuf = UserBuf::new(buf, count, datatype)?;
-        let c = p2p::recv_blocking(&ep.shared, ep.local, pattern, ubuf)?;
+        let c = recv_blocking(&ep, pattern, ubuf, status)?;
         write_status(status, &c);
         completion_error(&c)
     })
@@ -174,8 +261,13 @@ pub unsafe extern "C" fn EP_Irecv(
         let req = out(request, "request")?;
         let pattern = check_recv_pattern(&ep, source, tag)?;
         let ubuf = UserBuf::new(buf, count, datatype)?;
-        let recv = p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?;
-        *req = new_request(Request::new(ep.to_arc(), Op::Recv(recv)))?;
+        let op = match ep.shared.direct {
+            Some(h) if source != EP_PROC_NULL => {
+                Op::DirectRecv(direct::post_recv(h, &pattern, &ubuf)?)
+            }
+            _ => Op::Recv(p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?),
+        };
+        *req = new_request(Request::new(ep.to_arc(), op))?;
         Ok(())
     })
 }
@@ -202,8 +294,10 @@ pub unsafe extern "C" fn EP_Sendrecv(
         let ep = endpoint_ref(comm)?;
         let pattern = check_recv_pattern(&ep, source, recvtag)?;
         let rbuf = UserBuf::new(recvbuf, recvcount, recvtype)?;
-        let s = start_send(&ep, sendbuf, sendcount, sendtype, dest, sendtag, false, false)?;
-        let c = p2p::recv_blocking(&ep.shared, ep.local, pattern, rbuf)?;
+        let s = start_send(
+            &ep, sendbuf, sendcount, sendtype, dest, sendtag, false, false,
+        )?;
+        let c = recv_blocking(&ep, pattern, rbuf, status)?;
         request::wait_send(&ep, s)?;
         write_status(status, &c);
         completion_error(&c)
@@ -218,7 +312,13 @@ fn probe_status(c: &Completion, status: *mut EP_Status) {
 /// matching (`source`, `tag`) can be received, the message staying queued; `*flag = 0`
 /// otherwise. Errors: `EP_ERR_COMM`, `EP_ERR_RANK`, `EP_ERR_TAG`, `EP_ERR_ARG`.
 #[no_mangle]
-pub unsafe extern "C" fn EP_Iprobe(source: c_int, tag: c_int, comm: EP_Comm, flag: *mut c_int, status: *mut EP_Status) -> c_int {
+pub unsafe extern "C" fn EP_Iprobe(
+    source: c_int,
+    tag: c_int,
+    comm: EP_Comm,
+    flag: *mut c_int,
+    status: *mut EP_Status,
+) -> c_int {
     ep_call!("EP_Iprobe", {
         let ep = endpoint_ref(comm)?;
         let flag = out(flag, "flag")?;
@@ -228,7 +328,11 @@ pub unsafe extern "C" fn EP_Iprobe(source: c_int, tag: c_int, comm: EP_Comm, fla
             probe_status(&Completion::proc_null(), status);
             return Ok(());
         }
-        match p2p::iprobe(&ep.shared, ep.local, pattern)? {
+        let found = match ep.shared.direct {
+            Some(h) => direct::probe(h, &pattern, false)?,
+            None => p2p::iprobe(&ep.shared, ep.local, pattern)?,
+        };
+        match found {
             Some(c) => {
                 *flag = 1;
                 probe_status(&c, status);
@@ -242,12 +346,22 @@ pub unsafe extern "C" fn EP_Iprobe(source: c_int, tag: c_int, comm: EP_Comm, fla
 /// Blocking probe: waits for a message matching (`source`, `tag`) and fills `status`
 /// without receiving it (MPI 4.1 section 3.8.1). Errors as `EP_Iprobe`.
 #[no_mangle]
-pub unsafe extern "C" fn EP_Probe(source: c_int, tag: c_int, comm: EP_Comm, status: *mut EP_Status) -> c_int {
+pub unsafe extern "C" fn EP_Probe(
+    source: c_int,
+    tag: c_int,
+    comm: EP_Comm,
+    status: *mut EP_Status,
+) -> c_int {
     ep_call!("EP_Probe", {
         let ep = endpoint_ref(comm)?;
         let pattern = check_recv_pattern(&ep, source, tag)?;
         if source == EP_PROC_NULL {
             probe_status(&Completion::proc_null(), status);
+            return Ok(());
+        }
+        if let Some(h) = ep.shared.direct {
+            let c = direct::probe(h, &pattern, true)?.expect("a blocking probe finds a message");
+            probe_status(&c, status);
             return Ok(());
         }
         let mut b = Backoff::new();
@@ -261,7 +375,15 @@ pub unsafe extern "C" fn EP_Probe(source: c_int, tag: c_int, comm: EP_Comm, stat
     })
 }
 
-fn take_message(ep: Arc<Endpoint>, source: c_int, tag: c_int, flag: &mut c_int, msg: &mut EP_Message, status: *mut EP_Status) -> EpResult<()> {
+fn take_message(
+    ep: Arc<Endpoint>,
+    source: c_int,
+    tag: c_int,
+    blocking: bool,
+    flag: &mut c_int,
+    msg: &mut EP_Message,
+    status: *mut EP_Status,
+) -> EpResult<()> {
     let pattern = check_recv_pattern(&ep, source, tag)?;
     if source == EP_PROC_NULL {
         *flag = 1;
@@ -269,12 +391,39 @@ fn take_message(ep: Arc<Endpoint>, source: c_int, tag: c_int, flag: &mut c_int, 
         probe_status(&Completion::proc_null(), status);
         return Ok(());
     }
-    match p2p::improbe(&ep.shared, ep.local, pattern)? {
-        Some((envelope, payload)) => {
+    let found = match ep.shared.direct {
+        Some(h) => direct::mprobe(h, &pattern, blocking)?.map(|(m, c)| {
+            (
+                Envelope {
+                    source: c.source,
+                    tag: c.tag,
+                },
+                Taken::Host(m),
+                c,
+            )
+        }),
+        None => p2p::improbe(&ep.shared, ep.local, pattern)?.map(|(envelope, payload)| {
             let b = payload.bytes();
-            let c = Completion { source: envelope.source, tag: envelope.tag, bytes: b, sent_bytes: b, ..Completion::default() };
-            let obj = MessageObj { ep, envelope, payload: parking_lot::Mutex::new(Some(payload)) };
-            *msg = MESSAGES.insert(Arc::new(obj)).ok_or_else(|| ep_err!(ERR_INTERN, "too many live messages"))?;
+            let c = Completion {
+                source: envelope.source,
+                tag: envelope.tag,
+                bytes: b,
+                sent_bytes: b,
+                ..Completion::default()
+            };
+            (envelope, Taken::Engine(payload), c)
+        }),
+    };
+    match found {
+        Some((envelope, taken, c)) => {
+            let obj = MessageObj {
+                ep,
+                envelope,
+                taken: parking_lot::Mutex::new(Some(taken)),
+            };
+            *msg = MESSAGES
+                .insert(Arc::new(obj))
+                .ok_or_else(|| ep_err!(ERR_INTERN, "too many live messages"))?;
             *flag = 1;
             probe_status(&c, status);
         }
@@ -299,21 +448,27 @@ pub unsafe extern "C" fn EP_Improbe(
     ep_call!("EP_Improbe", {
         let ep = endpoint_ref(comm)?;
         let (flag, message) = (out(flag, "flag")?, out(message, "message")?);
-        take_message(ep.to_arc(), source, tag, flag, message, status)
+        take_message(ep.to_arc(), source, tag, false, flag, message, status)
     })
 }
 
 /// Blocking matched probe (MPI 4.1 section 3.8.2): waits for a matching message, then as
 /// `EP_Improbe`. Errors as `EP_Iprobe`.
 #[no_mangle]
-pub unsafe extern "C" fn EP_Mprobe(source: c_int, tag: c_int, comm: EP_Comm, message: *mut EP_Message, status: *mut EP_Status) -> c_int {
+pub unsafe extern "C" fn EP_Mprobe(
+    source: c_int,
+    tag: c_int,
+    comm: EP_Comm,
+    message: *mut EP_Message,
+    status: *mut EP_Status,
+) -> c_int {
     ep_call!("EP_Mprobe", {
         let ep = endpoint_ref(comm)?;
         let message = out(message, "message")?;
         let mut b = Backoff::new();
         loop {
             let mut flag = 0;
-            take_message(ep.to_arc(), source, tag, &mut flag, message, status)?;
+            take_message(ep.to_arc(), source, tag, true, &mut flag, message, status)?;
             if flag != 0 {
                 return Ok(());
             }
@@ -322,33 +477,78 @@ pub unsafe extern "C" fn EP_Mprobe(source: c_int, tag: c_int, comm: EP_Comm, mes
     })
 }
 
+/// A matched message's receive, started.
+enum Mrecv {
+    /// Through the engine (no endpoint for `EP_MESSAGE_NO_PROC`).
+    Engine(Option<Arc<Endpoint>>, Arc<RecvOp>),
+    /// A direct-mode message, still in the host: its endpoint, the host message, the buffer.
+    Host(Arc<Endpoint>, crate::host::HostMessage, UserBuf),
+}
+
 /// Starts receiving a matched message into (`buf`, `count`, `datatype`).
-fn start_mrecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, message_h: &mut EP_Message) -> EpResult<(Option<Arc<Endpoint>>, Arc<RecvOp>)> {
+fn start_mrecv(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    message_h: &mut EP_Message,
+) -> EpResult<Mrecv> {
     let ubuf = UserBuf::new(buf, count, datatype)?;
     if *message_h == EP_MESSAGE_NO_PROC {
         *message_h = EP_MESSAGE_NULL;
-        return Ok((None, RecvOp::completed(ubuf, Completion::proc_null())));
+        return Ok(Mrecv::Engine(
+            None,
+            RecvOp::completed(ubuf, Completion::proc_null()),
+        ));
     }
     let m = message(*message_h)?;
-    MESSAGES.remove(*message_h).map_err(|_| ep_err!(crate::error::ERR_REQUEST, "message handle {} was already received", *message_h))?;
+    MESSAGES.remove(*message_h).map_err(|_| {
+        ep_err!(
+            crate::error::ERR_REQUEST,
+            "message handle {} was already received",
+            *message_h
+        )
+    })?;
     *message_h = EP_MESSAGE_NULL;
-    let payload = m.payload.lock().take().ok_or_else(|| ep_err!(ERR_INTERN, "message without payload"))?;
-    let recv = RecvOp::new(ubuf, Pattern { source: m.envelope.source, tag: m.envelope.tag });
-    p2p::deliver(&m.ep.shared, &recv, &m.envelope, payload)?;
-    Ok((Some(m.ep.clone()), recv))
+    let taken = m
+        .taken
+        .lock()
+        .take()
+        .ok_or_else(|| ep_err!(ERR_INTERN, "message without payload"))?;
+    match taken {
+        Taken::Host(hm) => Ok(Mrecv::Host(m.ep.clone(), hm, ubuf)),
+        Taken::Engine(payload) => {
+            let recv = RecvOp::new(
+                ubuf,
+                Pattern {
+                    source: m.envelope.source,
+                    tag: m.envelope.tag,
+                },
+            );
+            p2p::deliver(&m.ep.shared, &recv, &m.envelope, payload)?;
+            Ok(Mrecv::Engine(Some(m.ep.clone()), recv))
+        }
+    }
 }
 
 /// Receives a message taken by `EP_Mprobe`/`EP_Improbe` (MPI 4.1 section 3.8.3); sets
 /// `*message` to `EP_MESSAGE_NULL`. Errors: `EP_ERR_REQUEST` (invalid or already received
 /// message), `EP_ERR_TRUNCATE`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`.
 #[no_mangle]
-pub unsafe extern "C" fn EP_Mrecv(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, message: *mut EP_Message, status: *mut EP_Status) -> c_int {
+pub unsafe extern "C" fn EP_Mrecv(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    message: *mut EP_Message,
+    status: *mut EP_Status,
+) -> c_int {
     ep_call!("EP_Mrecv", {
         let message = out(message, "message")?;
-        let (ep, recv) = start_mrecv(buf, count, datatype, message)?;
-        let c = match ep {
-            Some(ep) => request::wait_recv_matched(&ep.shared, ep.local, &recv)?,
-            None => recv.completion(),
+        let c = match start_mrecv(buf, count, datatype, message)? {
+            Mrecv::Engine(Some(ep), recv) => {
+                request::wait_recv_matched(&ep.shared, ep.local, &recv)?
+            }
+            Mrecv::Engine(None, recv) => recv.completion(),
+            Mrecv::Host(_, hm, ubuf) => direct::mrecv(hm, &ubuf)?,
         };
         write_status(status, &c);
         completion_error(&c)
@@ -369,10 +569,12 @@ pub unsafe extern "C" fn EP_Imrecv(
     ep_call!("EP_Imrecv", {
         let message = out(message, "message")?;
         let req = out(request, "request")?;
-        let (ep, recv) = start_mrecv(buf, count, datatype, message)?;
-        *req = new_request(match ep {
-            Some(ep) => Request::new(ep, Op::Recv(recv)),
-            None => Request::completed(Op::Recv(recv)),
+        *req = new_request(match start_mrecv(buf, count, datatype, message)? {
+            Mrecv::Engine(Some(ep), recv) => Request::new(ep, Op::Recv(recv)),
+            Mrecv::Engine(None, recv) => Request::completed(Op::Recv(recv)),
+            Mrecv::Host(ep, hm, ubuf) => {
+                Request::new(ep, Op::DirectRecv(direct::imrecv(hm, &ubuf)?))
+            }
         })?;
         Ok(())
     })
@@ -383,7 +585,11 @@ pub unsafe extern "C" fn EP_Imrecv(
 /// a whole number of elements. Errors: `EP_ERR_ARG` (NULL pointers), `EP_ERR_TYPE`.
 /// Thread safety: any thread.
 #[no_mangle]
-pub unsafe extern "C" fn EP_Get_count(status: *const EP_Status, datatype: MPI_Datatype, count: *mut c_int) -> c_int {
+pub unsafe extern "C" fn EP_Get_count(
+    status: *const EP_Status,
+    datatype: MPI_Datatype,
+    count: *mut c_int,
+) -> c_int {
     ep_call!("EP_Get_count", {
         let st = out(status as *mut EP_Status, "status")?;
         let count = out(count, "count")?;

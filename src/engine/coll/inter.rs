@@ -19,7 +19,7 @@
 //! consecutive broadcasts need not send in order).
 
 use super::{bcast, reduce, ReduceArgs};
-use crate::engine::comm::{CommShared, Endpoint, Flavor};
+use crate::engine::comm::{CommShared, Endpoint};
 use crate::engine::datatype::UserBuf;
 use crate::engine::rankmap::{Location, RankMap};
 use crate::ep_err;
@@ -82,15 +82,30 @@ fn groups(ep: &Endpoint) -> EpResult<Arc<Groups>> {
 fn build(s: &CommShared) -> EpResult<Groups> {
     let tag_period = (host::tag_ub()? as u64 + 1) / 2;
     let calls = (0..s.local_count()).map(|_| AtomicU64::new(0)).collect();
-    let mut groups = Groups { cross: HostComm(HOST.comm_null), views: [None, None], calls, tag_period };
-    unsafe { check(sys::MPI_Comm_dup(s.host.0, &mut groups.cross.0), "MPI_Comm_dup")? };
+    let mut groups = Groups {
+        cross: HostComm(HOST.comm_null),
+        views: [None, None],
+        calls,
+        tag_period,
+    };
+    unsafe {
+        check(
+            sys::MPI_Comm_dup(s.host.0, &mut groups.cross.0),
+            "MPI_Comm_dup",
+        )?
+    };
     let maps = [s.group_map(0), s.group_map(1)];
     let member = |g: usize, p: u32| !maps[g].ranks_of(p).is_empty();
     let mine = [member(0, s.my_proc), member(1, s.my_proc)];
     let key = s.my_proc as c_int;
     let split = |color: c_int| -> EpResult<HostComm> {
         let mut c = HostComm(HOST.comm_null);
-        unsafe { check(sys::MPI_Comm_split(groups.cross.0, color, key, &mut c.0), "MPI_Comm_split")? };
+        unsafe {
+            check(
+                sys::MPI_Comm_split(groups.cross.0, color, key, &mut c.0),
+                "MPI_Comm_split",
+            )?
+        };
         Ok(c)
     };
     // One split when no process holds both groups, else one per group.
@@ -105,10 +120,11 @@ fn build(s: &CommShared) -> EpResult<Groups> {
     }
     for g in 0..2 {
         if mine[g] {
-            let view = CommShared::new(comms[g], view_map(maps[g], s.my_proc), Flavor::Endpoints).map_err(|e| {
-                host::free_comm(comms[g]);
-                e
-            })?;
+            let view =
+                CommShared::internal(comms[g], view_map(maps[g], s.my_proc)).map_err(|e| {
+                    host::free_comm(comms[g]);
+                    e
+                })?;
             groups.views[g] = Some(Arc::new(view));
         }
     }
@@ -118,16 +134,30 @@ fn build(s: &CommShared) -> EpResult<Groups> {
 /// A group's map as an intracommunicator of its own processes (in host rank order) with
 /// local indices from 0 (the group's endpoints of a process keep their order).
 fn view_map(m: &RankMap, my_proc: u32) -> RankMap {
-    let procs: Vec<u32> = (0..m.nprocs() as u32).filter(|&p| !m.ranks_of(p).is_empty()).collect();
+    let procs: Vec<u32> = (0..m.nprocs() as u32)
+        .filter(|&p| !m.ranks_of(p).is_empty())
+        .collect();
     let index = |p: u32| procs.binary_search(&p).expect("a process of the group") as u32;
     let locations = (0..m.size() as i32)
         .map(|r| {
             let loc = m.location(r).expect("rank");
-            let local = m.ranks_of(loc.proc).iter().position(|&x| x == r).expect("rank on its process") as u32;
-            Location { proc: index(loc.proc), local }
+            let local = m
+                .ranks_of(loc.proc)
+                .iter()
+                .position(|&x| x == r)
+                .expect("rank on its process") as u32;
+            Location {
+                proc: index(loc.proc),
+                local,
+            }
         })
         .collect();
-    RankMap::from_locations(locations, m.identities().to_vec(), procs.len(), index(my_proc))
+    RankMap::from_locations(
+        locations,
+        m.identities().to_vec(),
+        procs.len(),
+        index(my_proc),
+    )
 }
 
 /// `ep` as an endpoint of its group's view (same rank).
@@ -135,7 +165,9 @@ fn view_endpoint(ep: &Endpoint, groups: &Groups) -> Endpoint {
     let s = &ep.shared;
     let g = s.group_of(ep.local);
     let local = ep.local - if g == 1 { s.map.my_count() as u32 } else { 0 };
-    let view = groups.views[g as usize].clone().expect("a view of the endpoint's own group");
+    let view = groups.views[g as usize]
+        .clone()
+        .expect("a view of the endpoint's own group");
     let v = Endpoint::new(view, local, ep.errhandler());
     debug_assert_eq!(v.rank, ep.rank);
     v
@@ -157,13 +189,35 @@ pub fn bcast_inter(ep: &Endpoint, buf: Option<UserBuf>, root: c_int) -> EpResult
     let tags = groups.next_tags(ep.local);
     let Some(buf) = buf else { return Ok(()) };
     if root == ROOT {
-        let dest = remote.location(receiver(remote, s.my_proc)).expect("rank").proc;
+        let dest = remote
+            .location(receiver(remote, s.my_proc))
+            .expect("rank")
+            .proc;
         let tag = tags[1 - g as usize];
-        return unsafe { check(sys::MPI_Send(buf.addr, buf.count, buf.dtype, dest as c_int, tag, groups.cross.0), "MPI_Send") };
+        return unsafe {
+            check(
+                sys::MPI_Send(
+                    buf.addr,
+                    buf.count,
+                    buf.dtype,
+                    dest as c_int,
+                    tag,
+                    groups.cross.0,
+                ),
+                "MPI_Send",
+            )
+        };
     }
-    let root_proc = remote.location(root).expect("root checked by the caller").proc;
+    let root_proc = remote
+        .location(root)
+        .expect("root checked by the caller")
+        .proc;
     let first = receiver(own, root_proc);
-    let received = if ep.rank == first { recv_exact(&buf, root_proc, tags[g as usize], groups.cross, "the root") } else { Ok(()) };
+    let received = if ep.rank == first {
+        recv_exact(&buf, root_proc, tags[g as usize], groups.cross, "the root")
+    } else {
+        Ok(())
+    };
     // The first receiver broadcasts even after an error, so that its group does not hang.
     let spread = bcast(&view_endpoint(ep, &groups), buf, first);
     received.and(spread)
@@ -178,7 +232,11 @@ pub fn allreduce_inter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
     let view = view_endpoint(ep, &groups);
     let tags = groups.next_tags(ep.local);
     let recv = args.recv.expect("allreduce has a receive buffer");
-    let to_leader = |recv: Option<UserBuf>| ReduceArgs { recv, root: Some(0), ..*args };
+    let to_leader = |recv: Option<UserBuf>| ReduceArgs {
+        recv,
+        root: Some(0),
+        ..*args
+    };
     if ep.rank != 0 {
         reduce(&view, &to_leader(None))?;
         return bcast(&view, recv, 0);
@@ -186,13 +244,37 @@ pub fn allreduce_inter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
     // Rank 0: the group's result into engine memory, swapped with the other rank 0.
     let mut mem = super::board::AlignedBuf::default();
     mem.resize(args.input.span());
-    let ours = UserBuf { addr: args.input.base_for(mem.ptr()), count: args.input.count, dtype: args.input.dtype, info: args.input.info };
+    let ours = UserBuf {
+        addr: args.input.base_for(mem.ptr()),
+        count: args.input.count,
+        dtype: args.input.dtype,
+        info: args.input.info,
+    };
     reduce(&view, &to_leader(Some(ours)))?;
     let peer = s.group_map(1 - g).location(0).expect("rank 0").proc as c_int;
     let mut req = HOST.request_null;
     let tag = tags[1 - g as usize];
-    unsafe { check(sys::MPI_Isend(ours.addr, ours.count, ours.dtype, peer, tag, groups.cross.0, &mut req), "MPI_Isend")? };
-    let received = recv_exact(&recv, peer as u32, tags[g as usize], groups.cross, "the remote group");
+    unsafe {
+        check(
+            sys::MPI_Isend(
+                ours.addr,
+                ours.count,
+                ours.dtype,
+                peer,
+                tag,
+                groups.cross.0,
+                &mut req,
+            ),
+            "MPI_Isend",
+        )?
+    };
+    let received = recv_exact(
+        &recv,
+        peer as u32,
+        tags[g as usize],
+        groups.cross,
+        "the remote group",
+    );
     let sent = unsafe { check(sys::MPI_Wait(&mut req, HOST.status_ignore), "MPI_Wait") };
     let spread = bcast(&view, recv, 0);
     received.and(sent).and(spread)
@@ -204,14 +286,36 @@ fn recv_exact(buf: &UserBuf, source: u32, tag: c_int, comm: HostComm, whom: &str
     unsafe {
         let mut msg = std::mem::zeroed::<sys::MPI_Message>();
         let mut status = std::mem::zeroed::<sys::MPI_Status>();
-        check(sys::MPI_Mprobe(source as c_int, tag, comm.0, &mut msg, &mut status), "MPI_Mprobe")?;
+        check(
+            sys::MPI_Mprobe(source as c_int, tag, comm.0, &mut msg, &mut status),
+            "MPI_Mprobe",
+        )?;
         let mut bytes: c_int = 0;
-        check(sys::MPI_Get_count(&status, HOST.byte, &mut bytes), "MPI_Get_count")?;
+        check(
+            sys::MPI_Get_count(&status, HOST.byte, &mut bytes),
+            "MPI_Get_count",
+        )?;
         if bytes as usize == buf.bytes() {
-            return check(sys::MPI_Mrecv(buf.addr, buf.count, buf.dtype, &mut msg, HOST.status_ignore), "MPI_Mrecv");
+            return check(
+                sys::MPI_Mrecv(buf.addr, buf.count, buf.dtype, &mut msg, HOST.status_ignore),
+                "MPI_Mrecv",
+            );
         }
         let mut junk = vec![0u8; bytes.max(1) as usize];
-        check(sys::MPI_Mrecv(junk.as_mut_ptr() as *mut _, bytes, HOST.byte, &mut msg, HOST.status_ignore), "MPI_Mrecv")?;
-        Err(ep_err!(ERR_TRUNCATE, "{whom} sends {bytes} bytes, this endpoint expects {}", buf.bytes()))
+        check(
+            sys::MPI_Mrecv(
+                junk.as_mut_ptr() as *mut _,
+                bytes,
+                HOST.byte,
+                &mut msg,
+                HOST.status_ignore,
+            ),
+            "MPI_Mrecv",
+        )?;
+        Err(ep_err!(
+            ERR_TRUNCATE,
+            "{whom} sends {bytes} bytes, this endpoint expects {}",
+            buf.bytes()
+        ))
     }
 }
