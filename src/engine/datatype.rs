@@ -2,9 +2,10 @@
 //!
 //! Contiguous data (every predefined type, and derived types without holes) moves with
 //! `memcpy`; anything else goes through the host's `MPI_Pack`/`MPI_Unpack`, so every derived
-//! datatype the host supports works. Sizes of predefined types are cached in a sorted table
-//! so the hot path makes no MPI call for them.
+//! datatype the host supports works. Sizes of predefined types are cached in a table keyed by
+//! handle ([`super::handle_table`]), so the hot path makes no MPI call for them.
 
+use super::handle_table::HandleTable;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_BUFFER, ERR_COUNT, ERR_TYPE};
 use crate::host::{check, handle_bits, sys, HOST};
@@ -44,53 +45,10 @@ impl TypeInfo {
     }
 }
 
-/// Sizes of the predefined datatypes in an open-addressed table keyed by handle bits (never
-/// more than a quarter full): the hot path finds a predefined type in one or two probes, with
-/// no MPI call.
-struct PredefinedSizes {
-    slots: Box<[(u64, usize)]>,
-}
-
-impl PredefinedSizes {
-    /// Empty slots hold key 0, which no predefined handle has (MPICH's are nonzero integers,
-    /// Open MPI's are addresses).
-    fn build(types: impl Iterator<Item = (u64, usize)>) -> PredefinedSizes {
-        let types: Vec<(u64, usize)> = types.filter(|&(bits, _)| bits != 0).collect();
-        let len = (types.len() * 4).next_power_of_two().max(16);
-        let mut table = PredefinedSizes { slots: vec![(0, 0); len].into_boxed_slice() };
-        for (bits, size) in types {
-            let mut i = table.home(bits);
-            while table.slots[i].0 != 0 && table.slots[i].0 != bits {
-                i = (i + 1) & (len - 1);
-            }
-            table.slots[i] = (bits, size);
-        }
-        table
-    }
-
-    /// Fibonacci hashing: handles differ in their middle bits (MPICH) or by small strides
-    /// (Open MPI's objects in one array); the multiply spreads both over the index bits.
-    #[inline]
-    fn home(&self, bits: u64) -> usize {
-        (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & (self.slots.len() - 1)
-    }
-
-    #[inline]
-    fn size_of(&self, bits: u64) -> Option<usize> {
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(bits);
-        loop {
-            match self.slots[i] {
-                (0, _) => return None,
-                (k, size) if k == bits => return Some(size),
-                _ => i = (i + 1) & mask,
-            }
-        }
-    }
-}
-
-static PREDEFINED: Lazy<PredefinedSizes> = Lazy::new(|| {
-    PredefinedSizes::build(
+/// Sizes of the predefined datatypes: the hot path finds a predefined type in one or two
+/// probes, with no MPI call.
+static PREDEFINED: Lazy<HandleTable<usize>> = Lazy::new(|| {
+    HandleTable::build(
         crate::host::predefined_types()
             .into_iter()
             .filter(|&t| handle_bits(t) != handle_bits(HOST.datatype_null))
@@ -106,7 +64,7 @@ static PREDEFINED: Lazy<PredefinedSizes> = Lazy::new(|| {
 #[inline]
 pub fn type_info(t: sys::MPI_Datatype) -> EpResult<TypeInfo> {
     let bits = handle_bits(t);
-    if let Some(size) = PREDEFINED.size_of(bits) {
+    if let Some(size) = PREDEFINED.get(bits) {
         return Ok(TypeInfo { size, true_lb: 0, extent: size as isize, true_extent: size as isize });
     }
     derived_type_info(t, bits)
@@ -153,7 +111,7 @@ impl UserBuf {
     #[inline]
     pub fn new(addr: *const c_void, count: c_int, dtype: sys::MPI_Datatype) -> EpResult<UserBuf> {
         // The common case built in place: a predefined type and a usable buffer.
-        if let Some(size) = PREDEFINED.size_of(handle_bits(dtype)) {
+        if let Some(size) = PREDEFINED.get(handle_bits(dtype)) {
             if count >= 0 && !(addr.is_null() && count > 0 && size > 0) {
                 let info = TypeInfo { size, true_lb: 0, extent: size as isize, true_extent: size as isize };
                 return Ok(UserBuf { addr: addr as *mut c_void, count, dtype, info });
@@ -300,31 +258,5 @@ impl UserBuf {
         let mut tmp = Vec::new();
         src.pack_into(&mut tmp)?;
         self.unpack_from(&tmp[..bytes])
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::PredefinedSizes;
-
-    #[test]
-    fn predefined_sizes_find_every_key_and_only_those() {
-        // Shapes of both hosts' handles: MPICH-like integers and Open MPI-like addresses with
-        // a fixed stride, plus keys that share their home slot.
-        let mpich: Vec<(u64, usize)> = (0..40u64).map(|i| (0x4c00_0101 + (i << 8), i as usize + 1)).collect();
-        let ompi: Vec<(u64, usize)> = (0..40u64).map(|i| (0x7f00_1234_0000 + i * 0x188, 100 + i as usize)).collect();
-        for keys in [mpich, ompi] {
-            let t = PredefinedSizes::build(keys.iter().copied());
-            for &(k, size) in &keys {
-                assert_eq!(t.size_of(k), Some(size), "key {k:#x}");
-            }
-            assert_eq!(t.size_of(12345), None);
-            assert_eq!(t.size_of(keys[0].0 + 1), None);
-        }
-        let colliding = PredefinedSizes::build([(1u64, 1usize)].into_iter());
-        let home = colliding.home(1);
-        let twin = (2..).find(|&k| colliding.home(k) == home).unwrap();
-        let t = PredefinedSizes::build([(1, 1), (twin, 2)].into_iter());
-        assert_eq!((t.size_of(1), t.size_of(twin)), (Some(1), Some(2)));
     }
 }

@@ -5,6 +5,7 @@ pub mod comm;
 pub mod datatype;
 pub mod direct;
 pub mod envelope;
+pub mod handle_table;
 pub mod inter;
 pub mod local;
 pub mod matching;

@@ -6,6 +6,7 @@
 //! integers and floating point, contiguous) run here; everything else (derived types,
 //! `MPI_MAXLOC`, user ops, logical ops on floats, which MPI forbids) goes to the host.
 
+use crate::engine::handle_table::HandleTable;
 use crate::host::{handle_bits, sys};
 use once_cell::sync::Lazy;
 use std::os::raw::c_int;
@@ -58,8 +59,8 @@ extern "C" {
     fn epmpi_host_predefined_ops(out: *mut sys::MPI_Op, max: c_int) -> c_int;
 }
 
-/// (handle bits, number type), sorted by handle bits.
-static TYPES: Lazy<Vec<(u64, Num)>> = Lazy::new(|| {
+/// Number type of each predefined datatype the engine reduces (`Some`), by handle.
+static TYPES: Lazy<HandleTable<Option<Num>>> = Lazy::new(|| {
     let n = unsafe { epmpi_host_native_types(std::ptr::null_mut(), std::ptr::null_mut(), 0) };
     let mut types: Vec<sys::MPI_Datatype> = Vec::with_capacity(n as usize);
     let mut cls = vec![0 as c_int; n as usize];
@@ -67,60 +68,94 @@ static TYPES: Lazy<Vec<(u64, Num)>> = Lazy::new(|| {
         let got = epmpi_host_native_types(types.as_mut_ptr(), cls.as_mut_ptr(), n);
         types.set_len(got.min(n) as usize);
     }
-    let mut v: Vec<(u64, Num)> = types
-        .iter()
-        .zip(cls)
-        .filter(|(t, _)| handle_bits(**t) != handle_bits(crate::host::HOST.datatype_null))
-        .filter_map(|(&t, c)| {
-            let mut size: c_int = 0;
-            if unsafe { sys::MPI_Type_size(t, &mut size) } != crate::host::HOST.success {
-                return None;
-            }
-            let num = match (c, size) {
-                (1, 1) => Num::I8,
-                (1, 2) => Num::I16,
-                (1, 4) => Num::I32,
-                (1, 8) => Num::I64,
-                (2, 1) => Num::U8,
-                (2, 2) => Num::U16,
-                (2, 4) => Num::U32,
-                (2, 8) => Num::U64,
-                (3, 4) => Num::F32,
-                (3, 8) => Num::F64,
-                _ => return None,
-            };
-            Some((handle_bits(t), num))
-        })
-        .collect();
-    v.sort_unstable_by_key(|e| e.0);
-    v.dedup_by_key(|e| e.0);
-    v
+    HandleTable::build(
+        types
+            .iter()
+            .zip(cls)
+            .filter(|(t, _)| handle_bits(**t) != handle_bits(crate::host::HOST.datatype_null))
+            .filter_map(|(&t, c)| {
+                let mut size: c_int = 0;
+                if unsafe { sys::MPI_Type_size(t, &mut size) } != crate::host::HOST.success {
+                    return None;
+                }
+                let num = match (c, size) {
+                    (1, 1) => Num::I8,
+                    (1, 2) => Num::I16,
+                    (1, 4) => Num::I32,
+                    (1, 8) => Num::I64,
+                    (2, 1) => Num::U8,
+                    (2, 2) => Num::U16,
+                    (2, 4) => Num::U32,
+                    (2, 8) => Num::U64,
+                    (3, 4) => Num::F32,
+                    (3, 8) => Num::F64,
+                    _ => return None,
+                };
+                Some((handle_bits(t), Some(num)))
+            }),
+    )
 });
 
-/// (handle bits, native op or `None` for the other predefined ops), sorted by handle bits.
-static OPS: Lazy<Vec<(u64, Option<NativeOp>)>> = Lazy::new(|| {
+/// Every predefined op, by handle: the native op, or `None` for the ones the host applies.
+static OPS: Lazy<HandleTable<Option<NativeOp>>> = Lazy::new(|| {
     let n = unsafe { epmpi_host_predefined_ops(std::ptr::null_mut(), 0) };
     let mut ops: Vec<sys::MPI_Op> = Vec::with_capacity(n as usize);
     unsafe {
         let got = epmpi_host_predefined_ops(ops.as_mut_ptr(), n);
         ops.set_len(got.min(n) as usize);
     }
-    let mut v: Vec<(u64, Option<NativeOp>)> =
-        ops.iter().enumerate().map(|(i, &op)| (handle_bits(op), NATIVE_OPS.get(i).copied())).collect();
-    v.sort_unstable_by_key(|e| e.0);
-    v
+    HandleTable::build(ops.iter().enumerate().map(|(i, &op)| (handle_bits(op), NATIVE_OPS.get(i).copied())))
 });
 
 /// `Some(native op or None)` for a predefined op, `None` for a user-defined one.
+#[inline]
 pub fn predefined_op(op: sys::MPI_Op) -> Option<Option<NativeOp>> {
-    let bits = handle_bits(op);
-    OPS.binary_search_by_key(&bits, |e| e.0).ok().map(|i| OPS[i].1)
+    OPS.get(handle_bits(op))
 }
 
 /// The number type of a predefined datatype the engine reduces.
+#[inline]
 pub fn num_type(t: sys::MPI_Datatype) -> Option<Num> {
-    let bits = handle_bits(t);
-    TYPES.binary_search_by_key(&bits, |e| e.0).ok().map(|i| TYPES[i].1)
+    TYPES.get(handle_bits(t)).flatten()
+}
+
+/// An (op, number type) pair the engine reduces itself, found once per collective.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Native {
+    op: NativeOp,
+    num: Num,
+}
+
+impl Native {
+    /// The pair for `op` on `t`, when the engine does that reduction (`None`: the host does).
+    #[inline]
+    pub fn of(op: sys::MPI_Op, t: sys::MPI_Datatype) -> Option<Native> {
+        let (Some(Some(op)), Some(num)) = (predefined_op(op), num_type(t)) else { return None };
+        // Logical and bitwise ops on floating point are erroneous in MPI: the host says so.
+        let float_ok = matches!(op, NativeOp::Sum | NativeOp::Prod | NativeOp::Min | NativeOp::Max);
+        (float_ok || !matches!(num, Num::F32 | Num::F64)).then_some(Native { op, num })
+    }
+
+    /// `inout = input op inout` over `count` contiguous elements.
+    ///
+    /// # Safety
+    /// Both pointers address `count` elements of the pair's number type.
+    #[inline]
+    pub unsafe fn apply(self, input: *const u8, inout: *mut u8, count: usize) {
+        let done = match self.num {
+            Num::I8 => i8::apply_all(self.op, input, inout, count),
+            Num::I16 => i16::apply_all(self.op, input, inout, count),
+            Num::I32 => i32::apply_all(self.op, input, inout, count),
+            Num::I64 => i64::apply_all(self.op, input, inout, count),
+            Num::U8 => u8::apply_all(self.op, input, inout, count),
+            Num::U16 => u16::apply_all(self.op, input, inout, count),
+            Num::U32 => u32::apply_all(self.op, input, inout, count),
+            Num::U64 => u64::apply_all(self.op, input, inout, count),
+            Num::F32 => f32::apply_all(self.op, input, inout, count),
+            Num::F64 => f64::apply_all(self.op, input, inout, count),
+        };
+        debug_assert!(done, "Native::of admits only pairs that apply_all does");
+    }
 }
 
 trait Number: Copy + PartialOrd {
@@ -179,30 +214,6 @@ macro_rules! float_number {
     )*};
 }
 float_number!(f32, f64);
-
-/// Reduces natively when `(op, t)` is a supported pair: `inout = input op inout` over
-/// `count` contiguous elements. Returns false (nothing written) otherwise.
-///
-/// # Safety
-/// Both pointers address `count` elements of `t`.
-pub unsafe fn reduce(op: sys::MPI_Op, t: sys::MPI_Datatype, input: *const u8, inout: *mut u8, count: usize) -> bool {
-    let (Some(Some(op)), Some(num)) = (predefined_op(op), num_type(t)) else { return false };
-    if count == 0 {
-        return true;
-    }
-    match num {
-        Num::I8 => i8::apply_all(op, input, inout, count),
-        Num::I16 => i16::apply_all(op, input, inout, count),
-        Num::I32 => i32::apply_all(op, input, inout, count),
-        Num::I64 => i64::apply_all(op, input, inout, count),
-        Num::U8 => u8::apply_all(op, input, inout, count),
-        Num::U16 => u16::apply_all(op, input, inout, count),
-        Num::U32 => u32::apply_all(op, input, inout, count),
-        Num::U64 => u64::apply_all(op, input, inout, count),
-        Num::F32 => f32::apply_all(op, input, inout, count),
-        Num::F64 => f64::apply_all(op, input, inout, count),
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@
 //! starts at `base = mem - true_lb`, so the datatype's first byte lands on `mem`.
 
 use super::board::AlignedBuf;
+use super::native::Native;
 use crate::engine::datatype::{TypeInfo, UserBuf};
 use crate::ep_err;
 use crate::error::{EpResult, ERR_OP};
@@ -91,19 +92,43 @@ impl Elems {
     }
 }
 
-/// `inout = input op inout`, elementwise (`MPI_Reduce_local`).
-pub fn reduce_local(input: &Elems, inout: *mut c_void, op: HostOp) -> EpResult<()> {
-    if input.count == 0 {
-        return Ok(());
+/// An op applied to elements of one datatype and count. Whether the engine's own loop does
+/// it (contiguous predefined number types, predefined ops) is decided once, when made: the
+/// lookup of op and type cost more than adding a few numbers.
+#[derive(Clone, Copy)]
+pub struct Reducer {
+    op: HostOp,
+    native: Option<Native>,
+}
+
+impl Reducer {
+    /// The reducer of `op` over elements shaped like `template`.
+    #[inline]
+    pub fn new(op: HostOp, template: &Elems) -> Reducer {
+        let native = if template.info.contiguous() { Native::of(op.0, template.dtype) } else { None };
+        Reducer { op, native }
     }
-    if input.info.contiguous() {
-        let first = (inout as *mut u8).wrapping_offset(input.info.true_lb);
-        // SAFETY: both buffers hold `count` contiguous elements of the datatype.
-        if unsafe { super::native::reduce(op.0, input.dtype, input.first_byte(), first, input.count as usize) } {
+
+    /// `inout = input op inout`, elementwise (`MPI_Reduce_local`); `input` has the
+    /// template's datatype and count.
+    #[inline]
+    pub fn apply(&self, input: &Elems, inout: *mut c_void) -> EpResult<()> {
+        if input.count == 0 {
             return Ok(());
         }
+        if let Some(native) = self.native {
+            let first = (inout as *mut u8).wrapping_offset(input.info.true_lb);
+            // SAFETY: both buffers hold `count` contiguous elements of the datatype.
+            unsafe { native.apply(input.first_byte(), first, input.count as usize) };
+            return Ok(());
+        }
+        unsafe { check(sys::MPI_Reduce_local(input.base, inout, input.count, input.dtype, self.op.0), "MPI_Reduce_local") }
     }
-    unsafe { check(sys::MPI_Reduce_local(input.base, inout, input.count, input.dtype, op.0), "MPI_Reduce_local") }
+}
+
+/// `inout = input op inout`, elementwise (`MPI_Reduce_local`), for a single application.
+pub fn reduce_local(input: &Elems, inout: *mut c_void, op: HostOp) -> EpResult<()> {
+    Reducer::new(op, input).apply(input, inout)
 }
 
 /// Folds `inputs` (in rank order) into `acc`: `inputs[0] op inputs[1] op ... op inputs[n-1]`,
@@ -112,8 +137,9 @@ pub fn reduce_local(input: &Elems, inout: *mut c_void, op: HostOp) -> EpResult<(
 pub fn fold(inputs: &[Elems], acc: &mut AlignedBuf, op: HostOp) -> EpResult<Elems> {
     let (last, rest) = inputs.split_last().expect("at least one input");
     let result = last.copy_into(acc);
+    let reducer = Reducer::new(op, last);
     for input in rest.iter().rev() {
-        reduce_local(input, result.base as *mut c_void, op)?;
+        reducer.apply(input, result.base as *mut c_void)?;
     }
     Ok(result)
 }
