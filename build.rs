@@ -22,6 +22,7 @@ fn main() {
         .compiler(&mpicc)
         .file("src/host_shim.c")
         .file("src/host_rma_shim.c")
+        .file("src/thread_slot.c")
         .warnings(true)
         .extra_warnings(true)
         .compile("epmpi_host_shim");

@@ -49,7 +49,7 @@ pub static WINS: Lazy<Table<WinEndpoint>> = Lazy::new(|| Table::new(Kind::Win));
 pub static DEFAULT_HANDLER: AtomicI32 = AtomicI32::new(ERRORS_ARE_FATAL);
 
 fn note_handler(h: c_int) {
-    CALL.with(|c| c.handler.set(h));
+    call_state().handler.set(h);
 }
 
 static PANIC_HOOK: Once = Once::new();
@@ -99,13 +99,9 @@ const ANY_TIME: &[&str] = &[
 #[inline(always)]
 pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
     install_panic_hook();
-    // One access to the thread-local per call: in a shared library each one is a call into
-    // the dynamic loader (`__tls_get_addr`).
-    let call: *const CallState = CALL.with(|c| {
-        c.handler.set(0);
-        c.depth.set(c.depth.get() + 1);
-        c as *const CallState
-    });
+    let c = call_state();
+    c.handler.set(0);
+    c.depth.set(c.depth.get() + 1);
     // The result becomes a code inside: an `EpResult` carried out of `catch_unwind` was
     // copied through memory on every call.
     let code = catch_unwind(AssertUnwindSafe(|| {
@@ -126,8 +122,6 @@ pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
             EpError::new(ERR_INTERN, "internal panic (see the message above)"),
         )
     });
-    // SAFETY: this thread's `CALL`, which lives until the thread ends, after this call.
-    let c = unsafe { &*call };
     c.depth.set(c.depth.get() - 1);
     if c.depth.get() == 0 {
         let released = c.cache.borrow_mut().release_deferred();
@@ -158,7 +152,7 @@ fn failed(name: &'static str, e: EpError) -> c_int {
 pub fn fail(name: &str, e: EpError) -> c_int {
     let text = format!("{name}: {}", e.msg);
     let code = error::register(e.class, text.clone());
-    let handler = match CALL.with(|c| c.handler.get()) {
+    let handler = match call_state().handler.get() {
         0 => DEFAULT_HANDLER.load(Ordering::Relaxed),
         h => h,
     };
@@ -247,13 +241,13 @@ impl CommCache {
 
 /// What the C boundary keeps per thread: the error handler of the call in progress, how
 /// deeply calls are nested (a call may run user code, such as a reduction op, that calls
-/// EPMPI again), and the last communicator lookups. One thread-local, reached when a call
-/// starts, at each handle lookup and when it ends: every access to a thread-local of a shared
-/// library goes through the dynamic loader.
+/// EPMPI again), and the last communicator lookups. Reached through [`call_state`] when a
+/// call starts, at each handle lookup and when it ends.
 struct CallState {
     handler: Cell<c_int>,
     depth: Cell<u32>,
     cache: RefCell<CommCache>,
+    _slot: SlotClearer,
 }
 
 thread_local! {
@@ -262,8 +256,49 @@ thread_local! {
             handler: Cell::new(0),
             depth: Cell::new(0),
             cache: RefCell::new(CommCache { epoch: 0, next: 0, entries: [(0, None), (0, None), (0, None), (0, None)], deferred: Vec::new() }),
+            _slot: SlotClearer,
         }
     };
+}
+
+extern "C" {
+    fn epmpi_thread_slot_get() -> *mut std::ffi::c_void;
+    fn epmpi_thread_slot_set(p: *mut std::ffi::c_void);
+}
+
+/// Empties this thread's slot (`src/thread_slot.c`) when the thread destroys its `CALL`, so
+/// the slot never points at a destroyed state: a later access goes through `CALL` again,
+/// which reports the access after destruction as Rust does.
+struct SlotClearer;
+
+impl Drop for SlotClearer {
+    fn drop(&mut self) {
+        unsafe { epmpi_thread_slot_set(std::ptr::null_mut()) };
+    }
+}
+
+/// This thread's `CALL`. Rust's thread-locals in a shared library go through the dynamic
+/// loader on every access (`__tls_get_addr` and a state check: about 45 instructions, twice
+/// per call); the address is cached in an initial-exec C thread-local, one load.
+#[inline(always)]
+fn call_state() -> &'static CallState {
+    let p = unsafe { epmpi_thread_slot_get() } as *const CallState;
+    if p.is_null() {
+        return call_state_first();
+    }
+    // SAFETY: set by `call_state_first` to this thread's `CALL`, and emptied by its
+    // `SlotClearer` before that is destroyed.
+    unsafe { &*p }
+}
+
+/// [`call_state`] on this thread's first call.
+#[cold]
+#[inline(never)]
+fn call_state_first() -> &'static CallState {
+    let p = CALL.with(|c| c as *const CallState);
+    unsafe { epmpi_thread_slot_set(p as *mut std::ffi::c_void) };
+    // SAFETY: as in `call_state`: the thread's `CALL` lives until its destructor empties the slot.
+    unsafe { &*p }
 }
 
 /// The endpoint behind a communicator handle, counted (for objects that outlive the call).
@@ -306,7 +341,8 @@ impl std::ops::Deref for EpRef {
 #[inline]
 pub fn endpoint_ref(h: EP_Comm) -> EpResult<EpRef> {
     let epoch = COMM_EPOCH.load(Ordering::Acquire);
-    let hit = CALL.with(|c| {
+    let c = call_state();
+    let hit = (|| {
         let mut cache = c.cache.borrow_mut();
         if cache.epoch != epoch {
             // Something was freed: forget everything.
@@ -321,7 +357,7 @@ pub fn endpoint_ref(h: EP_Comm) -> EpResult<EpRef> {
             ep: Arc::as_ptr(ep),
             _counted: counted,
         })
-    });
+    })();
     match hit {
         Some(r) => Ok(r),
         None => endpoint_miss(h, epoch),
@@ -338,13 +374,12 @@ fn endpoint_miss(h: EP_Comm, epoch: u64) -> EpResult<EpRef> {
         ep: Arc::as_ptr(&ep),
         _counted: Some(ep.clone()),
     };
-    CALL.with(|c| {
-        c.handler.set(ep.errhandler());
-        let mut cache = c.cache.borrow_mut();
-        if cache.epoch == epoch {
-            cache.put(h, ep);
-        }
-    });
+    let c = call_state();
+    c.handler.set(ep.errhandler());
+    let mut cache = c.cache.borrow_mut();
+    if cache.epoch == epoch {
+        cache.put(h, ep);
+    }
     Ok(r)
 }
 
@@ -353,7 +388,7 @@ pub fn remove_endpoint(h: EP_Comm) -> Result<Arc<Endpoint>, Lookup> {
     let ep = COMMS.remove(h)?;
     COMM_EPOCH.fetch_add(1, Ordering::AcqRel);
     // Released when this thread's outermost call ends (borrowed ones may be in use).
-    CALL.with(|c| c.cache.borrow_mut().forget_all());
+    call_state().cache.borrow_mut().forget_all();
     crate::engine::request::endpoint_freed(&ep);
     Ok(ep)
 }
