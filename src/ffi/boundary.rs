@@ -247,8 +247,14 @@ struct CallState {
     handler: Cell<c_int>,
     depth: Cell<u32>,
     cache: RefCell<CommCache>,
+    /// The last lookup the cache answered: (handle, endpoint, epoch). The endpoint is one the
+    /// cache holds: whatever leaves the cache empties this first.
+    last: Cell<(EP_Comm, *const Endpoint, u64)>,
     _slot: SlotClearer,
 }
+
+/// `CallState::last` when it holds nothing (no epoch reaches this value).
+const NO_LAST: (EP_Comm, *const Endpoint, u64) = (0, std::ptr::null(), u64::MAX);
 
 thread_local! {
     static CALL: CallState = const {
@@ -256,6 +262,7 @@ thread_local! {
             handler: Cell::new(0),
             depth: Cell::new(0),
             cache: RefCell::new(CommCache { epoch: 0, next: 0, entries: [(0, None), (0, None), (0, None), (0, None)], deferred: Vec::new() }),
+            last: Cell::new(NO_LAST),
             _slot: SlotClearer,
         }
     };
@@ -338,20 +345,36 @@ impl std::ops::Deref for EpRef {
 }
 
 /// The endpoint behind a communicator handle, borrowed for this call (see [`EpRef`]).
-#[inline]
+/// Inside a call, a handle looked up last on this thread costs a few loads and compares
+/// (every point-to-point call starts here).
+#[inline(always)]
 pub fn endpoint_ref(h: EP_Comm) -> EpResult<EpRef> {
     let epoch = COMM_EPOCH.load(Ordering::Acquire);
     let c = call_state();
+    let (last_h, last_ep, last_epoch) = c.last.get();
+    if last_h == h && last_epoch == epoch && c.depth.get() != 0 {
+        // SAFETY: the cache holds this endpoint (see `CallState::last`).
+        c.handler.set(unsafe { &*last_ep }.errhandler());
+        return Ok(EpRef { ep: last_ep, _counted: None });
+    }
+    endpoint_ref_cached(c, h, epoch)
+}
+
+/// [`endpoint_ref`] through the cache's entries, then the shared table.
+#[inline(never)]
+fn endpoint_ref_cached(c: &CallState, h: EP_Comm, epoch: u64) -> EpResult<EpRef> {
     let hit = (|| {
         let mut cache = c.cache.borrow_mut();
         if cache.epoch != epoch {
             // Something was freed: forget everything.
+            c.last.set(NO_LAST);
             cache.forget_all();
             cache.epoch = epoch;
             return None;
         }
         let ep = cache.find(h)?;
         c.handler.set(ep.errhandler());
+        c.last.set((h, Arc::as_ptr(ep), epoch));
         let counted = (c.depth.get() == 0).then(|| ep.clone());
         Some(EpRef {
             ep: Arc::as_ptr(ep),
@@ -378,6 +401,8 @@ fn endpoint_miss(h: EP_Comm, epoch: u64) -> EpResult<EpRef> {
     c.handler.set(ep.errhandler());
     let mut cache = c.cache.borrow_mut();
     if cache.epoch == epoch {
+        // `put` may evict the endpoint `last` names.
+        c.last.set(NO_LAST);
         cache.put(h, ep);
     }
     Ok(r)
@@ -388,7 +413,9 @@ pub fn remove_endpoint(h: EP_Comm) -> Result<Arc<Endpoint>, Lookup> {
     let ep = COMMS.remove(h)?;
     COMM_EPOCH.fetch_add(1, Ordering::AcqRel);
     // Released when this thread's outermost call ends (borrowed ones may be in use).
-    call_state().cache.borrow_mut().forget_all();
+    let c = call_state();
+    c.last.set(NO_LAST);
+    c.cache.borrow_mut().forget_all();
     crate::engine::request::endpoint_freed(&ep);
     Ok(ep)
 }

@@ -31,22 +31,26 @@ fn check_send_tag(tag: c_int) -> EpResult<()> {
     Ok(())
 }
 
-#[inline]
+#[inline(always)]
 fn check_recv_pattern(ep: &Endpoint, source: c_int, tag: c_int) -> EpResult<Pattern> {
-    if tag < 0 && tag != EP_ANY_TAG {
-        return Err(ep_err!(
-            ERR_TAG,
-            "receive tag {tag} is negative and not EP_ANY_TAG"
-        ));
-    }
     let size = ep.shared.peer_map(ep.local).size() as c_int;
-    if source != EP_ANY_SOURCE && source != EP_PROC_NULL && !(0..size).contains(&source) {
-        return Err(ep_err!(
-            ERR_RANK,
-            "source rank {source} is outside 0..{size}"
-        ));
+    let bad_tag = tag < 0 && tag != EP_ANY_TAG;
+    let bad_source = source != EP_ANY_SOURCE && source != EP_PROC_NULL && !(0..size).contains(&source);
+    if bad_tag || bad_source {
+        return Err(bad_recv_pattern(source, tag, size));
     }
     Ok(Pattern { source, tag })
+}
+
+/// The error of [`check_recv_pattern`], out of line so that the check inlines.
+#[cold]
+#[inline(never)]
+fn bad_recv_pattern(source: c_int, tag: c_int, size: c_int) -> crate::error::EpError {
+    if tag < 0 && tag != EP_ANY_TAG {
+        ep_err!(ERR_TAG, "receive tag {tag} is negative and not EP_ANY_TAG")
+    } else {
+        ep_err!(ERR_RANK, "source rank {source} is outside 0..{size}")
+    }
 }
 
 /// Starts a send of any mode; the one path behind every send call (inlined into each: the
