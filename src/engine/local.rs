@@ -65,9 +65,8 @@ impl Channels {
 pub fn send(shared: &CommShared, me: u32, dest: u32, envelope: Envelope, buf: UserBuf, sync: bool) -> EpResult<SendState> {
     let bytes = buf.bytes();
     let (payload, state) = if !sync && bytes <= INLINE_BYTES && buf.info.contiguous() {
-        let mut data = InlineData { len: bytes, bytes: [0; INLINE_BYTES / 8] };
-        // SAFETY: `bytes` <= INLINE_BYTES, the size of the array.
-        buf.copy_contiguous_to(unsafe { std::slice::from_raw_parts_mut(data.bytes.as_mut_ptr() as *mut u8, bytes) });
+        // SAFETY: the user's buffer holds `bytes` contiguous bytes from its first byte.
+        let data = unsafe { InlineData::read_from(buf.data_ptr(), bytes) };
         (Payload::Inline(data), SendState::Done)
     } else if !sync && bytes <= LOCAL_EAGER_BYTES {
         let mut data = Vec::new();
