@@ -7,7 +7,6 @@
 
 typedef struct epmpi_host_rma_constants {
     MPI_Win win_null;
-    MPI_Errhandler errors_return;
     MPI_Datatype aint;
     MPI_Op op_replace;
     MPI_Op op_no_op;
@@ -37,7 +36,6 @@ typedef struct epmpi_host_rma_constants {
 void epmpi_host_rma_constants_get(epmpi_host_rma_constants *out)
 {
     out->win_null = MPI_WIN_NULL;
-    out->errors_return = MPI_ERRORS_RETURN;
     out->aint = MPI_AINT;
     out->op_replace = MPI_REPLACE;
     out->op_no_op = MPI_NO_OP;

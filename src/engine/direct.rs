@@ -26,14 +26,12 @@
 use super::datatype::UserBuf;
 use super::envelope::{Pattern, ANY_SOURCE, ANY_TAG};
 use super::p2p::Completion;
+use super::remote::BLOCKING_HOST_SEND_BYTES;
 use super::request::Backoff;
 use crate::error::{EpResult, ERR_TRUNCATE};
 use crate::host::{check, host_failed, sys, HostComm, HostMessage, HostRequest, HOST};
 use std::os::raw::c_int;
 
-/// Blocking standard sends up to this many bytes use `MPI_Send` whatever the thread owes:
-/// far below every host's eager limit, so the host completes them without the receiver.
-const ALWAYS_BLOCKING_SEND_BYTES: usize = 1024;
 
 /// True when the host MPI qualifies for direct mode (see the module notes).
 pub fn host_supports() -> EpResult<bool> {
@@ -152,7 +150,7 @@ pub fn start_send(
     sync: bool,
     blocking: bool,
 ) -> EpResult<Option<HostRequest>> {
-    if blocking && ((!sync && buf.bytes() <= ALWAYS_BLOCKING_SEND_BYTES) || may_block_in_host()) {
+    if blocking && ((!sync && buf.bytes() <= BLOCKING_HOST_SEND_BYTES) || may_block_in_host()) {
         let send = if sync { sys::MPI_Ssend } else { sys::MPI_Send };
         unsafe {
             check(
@@ -305,13 +303,7 @@ pub fn mrecv(mut m: HostMessage, buf: &UserBuf) -> EpResult<Completion> {
     let rc = if may_block_in_host() {
         unsafe { sys::MPI_Mrecv(buf.addr, buf.count, buf.dtype, &mut m.0, &mut st) }
     } else {
-        let mut r = HostRequest(HOST.request_null);
-        unsafe {
-            check(
-                sys::MPI_Imrecv(buf.addr, buf.count, buf.dtype, &mut m.0, &mut r.0),
-                "MPI_Imrecv",
-            )?
-        };
+        let mut r = start_imrecv(&mut m, buf)?;
         poll_until_done(&mut r, &mut st)
     };
     completion(rc, &st, Some(buf.bytes()), "MPI_Mrecv")
@@ -319,6 +311,15 @@ pub fn mrecv(mut m: HostMessage, buf: &UserBuf) -> EpResult<Completion> {
 
 /// Nonblocking receive of a message taken by [`mprobe`].
 pub fn imrecv(mut m: HostMessage, buf: &UserBuf) -> EpResult<DirectRecv> {
+    Ok(DirectRecv {
+        request: start_imrecv(&mut m, buf)?,
+        capacity: buf.bytes(),
+        done: None,
+    })
+}
+
+/// `MPI_Imrecv` of a taken message into `buf`.
+fn start_imrecv(m: &mut HostMessage, buf: &UserBuf) -> EpResult<HostRequest> {
     let mut r = HostRequest(HOST.request_null);
     unsafe {
         check(
@@ -326,11 +327,7 @@ pub fn imrecv(mut m: HostMessage, buf: &UserBuf) -> EpResult<DirectRecv> {
             "MPI_Imrecv",
         )?
     };
-    Ok(DirectRecv {
-        request: r,
-        capacity: buf.bytes(),
-        done: None,
-    })
+    Ok(r)
 }
 
 /// A nonblocking direct receive: the host request until it completes, then the outcome.

@@ -22,12 +22,13 @@ use std::os::raw::{c_int, c_void};
 
 /// Remote messages up to this size travel packed behind their header.
 pub(crate) const REMOTE_EAGER_BYTES: usize = 16 * 1024;
-/// Blocking sends of packets up to this size use `MPI_Send`: far below every host's eager
-/// limit, so the host completes them without the receiver's help. Larger ones use
-/// `MPI_Isend` and the caller's wait loop, which keeps draining this endpoint's own incoming
-/// headers: two endpoints sending large messages to each other against pre-posted receives
-/// would otherwise both sit in `MPI_Send` with nobody posting the host receives.
-const BLOCKING_HOST_SEND_BYTES: usize = 1024;
+/// Blocking sends of packets up to this size use `MPI_Send` (here and in direct mode,
+/// whatever the thread owes): far below every host's eager limit, so the host completes them
+/// without the receiver's help. Larger ones use `MPI_Isend` and the caller's wait loop, which
+/// keeps draining this endpoint's own incoming headers: two endpoints sending large messages
+/// to each other against pre-posted receives would otherwise both sit in `MPI_Send` with
+/// nobody posting the host receives.
+pub(crate) const BLOCKING_HOST_SEND_BYTES: usize = 1024;
 const PACKET_BYTES: usize = HEADER_BYTES + REMOTE_EAGER_BYTES;
 
 /// Host receives kept posted per endpoint. Two, so that one is always waiting while the

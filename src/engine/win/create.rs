@@ -108,7 +108,7 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &[Offer]) -
                 WinFlavor::Dynamic => check_rma(sys::MPI_Win_create_dynamic(o.info.0, comm.host.0, &mut win.0), "MPI_Win_create_dynamic")?,
             }
             made.0.push(win);
-            check_rma(sys::MPI_Win_set_errhandler(win.0, RMA.errors_return), "MPI_Win_set_errhandler")?;
+            check_rma(sys::MPI_Win_set_errhandler(win.0, HOST.errors_return), "MPI_Win_set_errhandler")?;
         }
         if j < offers.len() {
             bases.push(if flavor == WinFlavor::Dynamic { SendPtr(std::ptr::null_mut()) } else { base });

@@ -12,7 +12,6 @@ use std::os::raw::{c_char, c_int};
 #[repr(C)]
 pub struct HostRmaConstants {
     pub win_null: sys::MPI_Win,
-    pub errors_return: sys::MPI_Errhandler,
     pub aint: sys::MPI_Datatype,
     pub op_replace: sys::MPI_Op,
     pub op_no_op: sys::MPI_Op,
