@@ -160,9 +160,8 @@ pub fn create(ep: &Endpoint, local_leader: c_int, peer: Option<&Endpoint>, remot
     let expected = map0.my_count() + map1.my_count();
     let shared = join(key, my_local, expected, move || {
         let host = union_host(&worlds, key)?;
-        CommShared::with_groups(host, map0, Some(map1), Flavor::Endpoints).map(Arc::new).map_err(|e| {
+        CommShared::with_groups(host, map0, Some(map1), Flavor::Endpoints).map(Arc::new).inspect_err(|_| {
             host::free_comm(host);
-            e
         })
     })?;
     Ok(Endpoint::new(shared, my_local, ep.errhandler()))
@@ -301,9 +300,8 @@ fn merge_shared(s: &CommShared, inputs: &[(u8, bool)]) -> EpResult<Merged> {
     let map = RankMap::from_locations(locations, identities, nprocs, s.my_proc);
     let mut host = HostComm(HOST.comm_null);
     unsafe { check(sys::MPI_Comm_dup(s.host.0, &mut host.0), "MPI_Comm_dup")? };
-    let shared = CommShared::new(host, map, Flavor::Endpoints).map_err(|e| {
+    let shared = CommShared::new(host, map, Flavor::Endpoints).inspect_err(|_| {
         host::free_comm(host);
-        e
     })?;
     Ok((Arc::new(shared), new_locals))
 }

@@ -104,7 +104,7 @@ impl InlineData {
                 *w = (src.add(8 * i) as *const u64).read_unaligned();
             }
         }
-        if len % 8 != 0 {
+        if !len.is_multiple_of(8) {
             let mut tail = [0u8; 8];
             std::ptr::copy_nonoverlapping(src.add(8 * words), tail.as_mut_ptr(), len % 8);
             bytes[words] = u64::from_ne_bytes(tail);
@@ -126,7 +126,7 @@ impl InlineData {
                 (dst.add(8 * i) as *mut u64).write_unaligned(*w);
             }
         }
-        if n % 8 != 0 {
+        if !n.is_multiple_of(8) {
             let tail = self.bytes[words].to_ne_bytes();
             std::ptr::copy_nonoverlapping(tail.as_ptr(), dst.add(8 * words), n % 8);
         }
@@ -424,7 +424,7 @@ impl Drain {
             return self;
         }
         *polls = polls.wrapping_add(1);
-        if *polls % 16 == 0 {
+        if (*polls).is_multiple_of(16) {
             Drain::All
         } else {
             self

@@ -214,7 +214,7 @@ fn create_per_color(
 ) -> EpResult<()> {
     let tag_ub = host::tag_ub()?;
     for &color in my_colors {
-        let g = group_of(old, &table, color);
+        let g = group_of(old, table, color);
         let tag = (all_colors[&color] as i64 % (tag_ub as i64 + 1)) as c_int;
         let host = host::create_group_comm(parent, &g.procs, tag)?;
         place(old, table, color, host, placement)?;

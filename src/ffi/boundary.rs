@@ -211,7 +211,7 @@ impl CommCache {
     /// Forgets every entry (something was freed somewhere).
     fn forget_all(&mut self) {
         for e in self.entries.iter_mut() {
-            if let (_, Some(ep)) = std::mem::replace(e, (0, None)) {
+            if let (_, Some(ep)) = std::mem::take(e) {
                 self.deferred.push(ep);
             }
         }

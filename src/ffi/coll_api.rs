@@ -39,7 +39,7 @@ fn intra_endpoint(comm: EP_Comm) -> EpResult<EpRef> {
 }
 
 fn is_in_place(p: *const c_void) -> bool {
-    p == HOST.in_place as *const c_void
+    std::ptr::eq(p, HOST.in_place)
 }
 
 fn check_root(ep: &Endpoint, root: c_int) -> EpResult<()> {

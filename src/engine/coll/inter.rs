@@ -80,7 +80,7 @@ fn groups(ep: &Endpoint) -> EpResult<Arc<Groups>> {
 }
 
 fn build(s: &CommShared) -> EpResult<Groups> {
-    let tag_period = (host::tag_ub()? as u64 + 1) / 2;
+    let tag_period = (host::tag_ub()? as u64).div_ceil(2);
     let calls = (0..s.local_count()).map(|_| AtomicU64::new(0)).collect();
     let mut groups = Groups {
         cross: HostComm(HOST.comm_null),
@@ -121,9 +121,8 @@ fn build(s: &CommShared) -> EpResult<Groups> {
     for g in 0..2 {
         if mine[g] {
             let view =
-                CommShared::internal(comms[g], view_map(maps[g], s.my_proc)).map_err(|e| {
+                CommShared::internal(comms[g], view_map(maps[g], s.my_proc)).inspect_err(|_| {
                     host::free_comm(comms[g]);
-                    e
                 })?;
             groups.views[g] = Some(Arc::new(view));
         }
