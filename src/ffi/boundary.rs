@@ -244,13 +244,15 @@ impl CommCache {
 /// EPMPI again), and the last communicator lookups. Reached through [`call_state`] when a
 /// call starts, at each handle lookup and when it ends.
 struct CallState {
+    /// First, so that it is dropped first: while the rest is destroyed (the cache's endpoints
+    /// may run engine code), [`call_state`] no longer hands this state out.
+    _slot: SlotClearer,
     handler: Cell<c_int>,
     depth: Cell<u32>,
     cache: RefCell<CommCache>,
     /// The last lookup the cache answered: (handle, endpoint, epoch). The endpoint is one the
     /// cache holds: whatever leaves the cache empties this first.
     last: Cell<(EP_Comm, *const Endpoint, u64)>,
-    _slot: SlotClearer,
 }
 
 /// `CallState::last` when it holds nothing (no epoch reaches this value).
@@ -259,11 +261,11 @@ const NO_LAST: (EP_Comm, *const Endpoint, u64) = (0, std::ptr::null(), u64::MAX)
 thread_local! {
     static CALL: CallState = const {
         CallState {
+            _slot: SlotClearer,
             handler: Cell::new(0),
             depth: Cell::new(0),
             cache: RefCell::new(CommCache { epoch: 0, next: 0, entries: [(0, None), (0, None), (0, None), (0, None)], deferred: Vec::new() }),
             last: Cell::new(NO_LAST),
-            _slot: SlotClearer,
         }
     };
 }
