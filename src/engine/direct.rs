@@ -196,15 +196,7 @@ pub fn recv(
     let rc = if may_block_in_host() {
         unsafe { sys::MPI_Recv(buf.addr, buf.count, buf.dtype, source, tag, comm.0, &mut st) }
     } else {
-        let mut r = HostRequest(HOST.request_null);
-        unsafe {
-            check(
-                sys::MPI_Irecv(
-                    buf.addr, buf.count, buf.dtype, source, tag, comm.0, &mut r.0,
-                ),
-                "MPI_Irecv",
-            )?
-        };
+        let mut r = start_irecv(comm, source, tag, buf)?;
         poll_until_done(&mut r, &mut st)
     };
     if rc == 0 && !want_status {
@@ -216,17 +208,8 @@ pub fn recv(
 /// Posts a nonblocking receive; complete it through [`DirectRecv::test`].
 pub fn post_recv(comm: HostComm, pattern: &Pattern, buf: &UserBuf) -> EpResult<DirectRecv> {
     let (source, tag) = host_pattern(pattern);
-    let mut r = HostRequest(HOST.request_null);
-    unsafe {
-        check(
-            sys::MPI_Irecv(
-                buf.addr, buf.count, buf.dtype, source, tag, comm.0, &mut r.0,
-            ),
-            "MPI_Irecv",
-        )?
-    };
     Ok(DirectRecv {
-        request: r,
+        request: start_irecv(comm, source, tag, buf)?,
         capacity: buf.bytes(),
         done: None,
     })
@@ -316,6 +299,13 @@ pub fn imrecv(mut m: HostMessage, buf: &UserBuf) -> EpResult<DirectRecv> {
         capacity: buf.bytes(),
         done: None,
     })
+}
+
+/// `MPI_Irecv` into `buf` from host `source` with host `tag`.
+fn start_irecv(comm: HostComm, source: c_int, tag: c_int, buf: &UserBuf) -> EpResult<HostRequest> {
+    let mut r = HostRequest(HOST.request_null);
+    unsafe { check(sys::MPI_Irecv(buf.addr, buf.count, buf.dtype, source, tag, comm.0, &mut r.0), "MPI_Irecv")? };
+    Ok(r)
 }
 
 /// `MPI_Imrecv` of a taken message into `buf`.

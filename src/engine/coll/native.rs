@@ -131,9 +131,13 @@ impl Native {
     #[inline]
     pub fn of(op: sys::MPI_Op, t: sys::MPI_Datatype) -> Option<Native> {
         let (Some(Some(op)), Some(num)) = (predefined_op(op), num_type(t)) else { return None };
-        // Logical and bitwise ops on floating point are erroneous in MPI: the host says so.
-        let float_ok = matches!(op, NativeOp::Sum | NativeOp::Prod | NativeOp::Min | NativeOp::Max);
-        (float_ok || !matches!(num, Num::F32 | Num::F64)).then_some(Native { op, num })
+        Native::admits(op, num).then_some(Native { op, num })
+    }
+
+    /// True when the engine applies `op` to `num` itself. Logical and bitwise ops on floating
+    /// point are erroneous in MPI (MPI 4.1 section 6.9.2): the host reports them.
+    fn admits(op: NativeOp, num: Num) -> bool {
+        matches!(op, NativeOp::Sum | NativeOp::Prod | NativeOp::Min | NativeOp::Max) || !matches!(num, Num::F32 | Num::F64)
     }
 
     /// `inout = input op inout` over `count` contiguous elements.
@@ -237,6 +241,35 @@ mod tests {
         assert_eq!(one(NativeOp::Prod, -3i8, 5), Some(-15));
         assert_eq!(one(NativeOp::Band, 1.0f64, 2.0), None);
         assert_eq!(one(NativeOp::Min, 1.5f32, -2.0), Some(-2.0));
+    }
+
+    /// Every pair the engine admits is one `apply_all` does (`Native::apply` relies on it),
+    /// and the pairs MPI forbids go to the host.
+    #[test]
+    fn admitted_pairs_are_the_ones_applied() {
+        let nums = [Num::I8, Num::I16, Num::I32, Num::I64, Num::U8, Num::U16, Num::U32, Num::U64, Num::F32, Num::F64];
+        for op in NATIVE_OPS {
+            for num in nums {
+                let (mut a, b) = ([0u8; 8], [0u8; 8]);
+                let applied = unsafe {
+                    let (i, o) = (b.as_ptr(), a.as_mut_ptr());
+                    match num {
+                        Num::I8 => i8::apply_all(op, i, o, 1),
+                        Num::I16 => i16::apply_all(op, i, o, 1),
+                        Num::I32 => i32::apply_all(op, i, o, 1),
+                        Num::I64 => i64::apply_all(op, i, o, 1),
+                        Num::U8 => u8::apply_all(op, i, o, 1),
+                        Num::U16 => u16::apply_all(op, i, o, 1),
+                        Num::U32 => u32::apply_all(op, i, o, 1),
+                        Num::U64 => u64::apply_all(op, i, o, 1),
+                        Num::F32 => f32::apply_all(op, i, o, 1),
+                        Num::F64 => f64::apply_all(op, i, o, 1),
+                    }
+                };
+                assert_eq!(Native::admits(op, num), applied, "{op:?} on {num:?}");
+            }
+        }
+        assert!(!Native::admits(NativeOp::Land, Num::F64));
     }
 
     #[test]

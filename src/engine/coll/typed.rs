@@ -109,8 +109,9 @@ impl Reducer {
         Reducer { op, native }
     }
 
-    /// `inout = input op inout`, elementwise (`MPI_Reduce_local`); `input` has the
-    /// template's datatype and count.
+    /// `inout = input op inout`, elementwise (`MPI_Reduce_local`, MPI 4.1 section 6.9.7);
+    /// `input` has the template's datatype and count, `inout` is typed memory of the same
+    /// shape. Errors: the host's, for pairs it refuses (a logical op on floating point).
     #[inline]
     pub fn apply(&self, input: &Elems, inout: *mut c_void) -> EpResult<()> {
         if input.count == 0 {
