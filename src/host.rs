@@ -107,6 +107,14 @@ pub struct HostRequest(pub sys::MPI_Request);
 unsafe impl Send for HostRequest {}
 unsafe impl Sync for HostRequest {}
 
+impl HostRequest {
+    /// True for `MPI_REQUEST_NULL` (a completed, freed or never started host request).
+    #[inline]
+    pub fn is_null(&self) -> bool {
+        handle_bits(self.0) == handle_bits(HOST.request_null)
+    }
+}
+
 /// A host message taken by a matched probe (`MPI_Improbe`), waiting for its receive.
 #[derive(Clone, Copy)]
 #[repr(transparent)]

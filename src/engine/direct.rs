@@ -356,19 +356,15 @@ impl DirectRecv {
 
     /// Lets the host complete the receive on its own (`EP_Request_free` of an active request).
     pub fn release(&mut self) {
-        if self.done.is_none() && !host_request_is_null(&self.request) {
+        if self.done.is_none() && !self.request.is_null() {
             unsafe { sys::MPI_Request_free(&mut self.request.0) };
         }
     }
 }
 
-fn host_request_is_null(r: &HostRequest) -> bool {
-    crate::host::handle_bits(r.0) == crate::host::handle_bits(HOST.request_null)
-}
-
 /// Tests a direct send's host request once: true when complete (the request is then null).
 pub fn test_send(req: &mut HostRequest) -> EpResult<bool> {
-    if host_request_is_null(req) {
+    if req.is_null() {
         return Ok(true);
     }
     let mut flag = 0;

@@ -124,7 +124,7 @@ impl Request {
         match &mut *self.op.lock() {
             // The host completes a freed request by itself (MPI 4.1 section 3.7.3).
             Op::Rma(Some(h)) | Op::Send(SendState::Direct(h)) => {
-                if crate::host::handle_bits(h.0) != crate::host::handle_bits(HOST.request_null) {
+                if !h.is_null() {
                     unsafe { sys::MPI_Request_free(&mut h.0) };
                 }
                 return;
