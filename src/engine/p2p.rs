@@ -88,28 +88,73 @@ pub struct InlineData {
     pub bytes: [u64; INLINE_BYTES / 8],
 }
 
+/// The word whose bytes in memory are the `k` (< 8) bytes at `src`, then zeros, read in at
+/// most three loads of 4, 2 and 1 bytes (a byte loop became a `memcpy` call through the
+/// stack, whose narrow stores the word's load then waited for).
+///
+/// # Safety
+/// `src` is readable for `k` bytes.
+#[inline(always)]
+unsafe fn read_tail(src: *const u8, k: usize) -> u64 {
+    let mut v = 0u64; // byte j of the tail in bits 8j..8j+8
+    let mut off = 0;
+    if k & 4 != 0 {
+        v = u32::from_le((src as *const u32).read_unaligned()) as u64;
+        off = 4;
+    }
+    if k & 2 != 0 {
+        v |= (u16::from_le((src.add(off) as *const u16).read_unaligned()) as u64) << (8 * off);
+        off += 2;
+    }
+    if k & 1 != 0 {
+        v |= (*src.add(off) as u64) << (8 * off);
+    }
+    u64::from_ne_bytes(v.to_le_bytes())
+}
+
+/// Writes the first `k` (< 8) bytes in memory of `word` to `dst` (see [`read_tail`]).
+///
+/// # Safety
+/// `dst` is writable for `k` bytes.
+#[inline(always)]
+unsafe fn write_tail(dst: *mut u8, k: usize, word: u64) {
+    let v = u64::from_le_bytes(word.to_ne_bytes());
+    let mut off = 0;
+    if k & 4 != 0 {
+        (dst as *mut u32).write_unaligned((v as u32).to_le());
+        off = 4;
+    }
+    if k & 2 != 0 {
+        (dst.add(off) as *mut u16).write_unaligned(((v >> (8 * off)) as u16).to_le());
+        off += 2;
+    }
+    if k & 1 != 0 {
+        *dst.add(off) = (v >> (8 * off)) as u8;
+    }
+}
+
 impl InlineData {
-    /// The `len` bytes (at most `INLINE_BYTES`) at `src`, moved a word at a time: for the
-    /// few bytes of a small message a call into `memcpy` cost more than the copy.
+    /// The `len` bytes (at most `INLINE_BYTES`) at `src`, read a word at a time into
+    /// registers: for the few bytes of a small message a call into `memcpy` cost more than
+    /// the copy, and words assembled in memory from narrower stores and then moved stall
+    /// the store forwarding (the message is written straight into its channel cell).
     ///
     /// # Safety
     /// `src` is readable for `len` bytes.
     #[inline(always)]
     pub unsafe fn read_from(src: *const u8, len: usize) -> InlineData {
         debug_assert!(len <= INLINE_BYTES);
-        let mut bytes = [0u64; INLINE_BYTES / 8];
         let words = len / 8;
-        for (i, w) in bytes.iter_mut().enumerate() {
+        let word = |i: usize| -> u64 {
             if i < words {
-                *w = (src.add(8 * i) as *const u64).read_unaligned();
+                (src.add(8 * i) as *const u64).read_unaligned()
+            } else if i == words {
+                read_tail(src.add(8 * words), len % 8)
+            } else {
+                0
             }
-        }
-        if !len.is_multiple_of(8) {
-            let mut tail = [0u8; 8];
-            std::ptr::copy_nonoverlapping(src.add(8 * words), tail.as_mut_ptr(), len % 8);
-            bytes[words] = u64::from_ne_bytes(tail);
-        }
-        InlineData { len, bytes }
+        };
+        InlineData { len, bytes: [word(0), word(1), word(2), word(3)] }
     }
 
     /// Writes the first `n` (at most `len`) bytes to `dst`, a word at a time (see
@@ -127,8 +172,7 @@ impl InlineData {
             }
         }
         if !n.is_multiple_of(8) {
-            let tail = self.bytes[words].to_ne_bytes();
-            std::ptr::copy_nonoverlapping(tail.as_ptr(), dst.add(8 * words), n % 8);
+            write_tail(dst.add(8 * words), n % 8, self.bytes[words]);
         }
     }
 
@@ -460,7 +504,12 @@ fn drain(shared: &CommShared, local: u32, q: &mut Queues, drain: Drain) -> EpRes
 pub struct Catcher<'a> {
     pub pattern: &'a Pattern,
     pub buf: &'a UserBuf,
-    pub caught: Option<Completion>,
+    /// Set once a message was caught; its completion is then in `out`.
+    pub caught: bool,
+    /// Where the caught message's completion goes: the blocking receive's own result, so
+    /// that it is written once, field by field, and read back the same way (a completion
+    /// moved as a whole after field-wise writes stalled the store forwarding).
+    pub out: &'a mut Completion,
     /// Set once a message this receive matches went to the unexpected queue: that one is
     /// the receive's, and no later message may be caught past it (MPI 4.1 section 3.5,
     /// non-overtaking).
@@ -470,10 +519,11 @@ pub struct Catcher<'a> {
 impl Catcher<'_> {
     /// Takes packed data if it matches and nothing was caught yet.
     pub(crate) fn try_catch(&mut self, env: &Envelope, data: &[u8]) -> EpResult<bool> {
-        if self.caught.is_some() || self.closed || !self.pattern.matches(env) {
+        if self.caught || self.closed || !self.pattern.matches(env) {
             return Ok(false);
         }
-        self.caught = Some(unpack_message(self.buf, env, data)?);
+        *self.out = unpack_message(self.buf, env, data)?;
+        self.caught = true;
         Ok(true)
     }
 
@@ -484,26 +534,42 @@ impl Catcher<'_> {
         }
     }
 
-    /// A message from a local sender: to the first posted receive it matches, else into
-    /// the blocking receive's buffer, else onto the unexpected queue. Catching skips the
-    /// queue's moves of the message, a good part of a same-process message's cost.
+    /// A message from a local sender, still in its channel's cell (`m`, which this takes):
+    /// to the first posted receive it matches, else into the blocking receive's buffer, else
+    /// onto the unexpected queue. Catching skips the queue's moves of the message, a good
+    /// part of a same-process message's cost; an inline payload goes from the cell straight
+    /// into the user's buffer.
     #[inline(always)]
     pub(crate) fn offer_local(
         &mut self,
         shared: &CommShared,
         q: &mut Queues,
-        env: Envelope,
-        payload: Payload,
+        m: *mut super::local::LocalMessage,
     ) -> EpResult<()> {
+        // SAFETY: the channel hands the message over (`Channel::take_with`): its envelope is
+        // copied and its payload read once, by reference when it owns nothing (inline).
+        let env = unsafe { (*m).envelope };
+        let payload = unsafe { std::ptr::addr_of_mut!((*m).payload) };
         if let Some(recv) = q.matching.take_posted(&env) {
-            return deliver(shared, &recv, &env, payload);
+            return deliver(shared, &recv, &env, unsafe { payload.read() });
         }
-        if self.caught.is_none() && !self.closed && self.pattern.matches(&env) {
-            self.caught = Some(deliver_into(self.buf, &env, payload)?);
+        if !self.caught && !self.closed && self.pattern.matches(&env) {
+            if let Payload::Inline(d) = unsafe { &*payload } {
+                if self.buf.info.contiguous() {
+                    let c = completion_for(&env, d.len as u64, self.buf.bytes());
+                    // SAFETY: the user's buffer holds `bytes() >= c.bytes` contiguous bytes.
+                    unsafe { d.write_to(self.buf.data_ptr(), c.bytes as usize) };
+                    *self.out = c;
+                    self.caught = true;
+                    return Ok(());
+                }
+            }
+            *self.out = deliver_into(self.buf, &env, unsafe { payload.read() })?;
+            self.caught = true;
             return Ok(());
         }
         self.queued(&env);
-        q.matching.push_unexpected(env, payload);
+        q.matching.push_unexpected(env, unsafe { payload.read() });
         Ok(())
     }
 }
@@ -743,14 +809,25 @@ pub(crate) fn progress_posted_elsewhere() {
 /// The endpoint's matching state has a single user, so the caller pulls messages in itself:
 /// earlier posted receives take theirs first (in [`arrive`]), and the first unexpected match
 /// is exactly the message a receive posted now would get (MPI 4.1 section 3.5).
-pub fn recv_blocking(
+#[inline]
+pub fn recv_blocking(shared: &CommShared, local: u32, pattern: Pattern, buf: UserBuf) -> EpResult<Completion> {
+    let mut c = Completion::default();
+    recv_blocking_into(shared, local, pattern, buf, &mut c)?;
+    Ok(c)
+}
+
+/// [`recv_blocking`] with the completion written to `out` (`EP_Recv`'s own, read back field
+/// by field: see [`Catcher::out`]).
+pub fn recv_blocking_into(
     shared: &CommShared,
     local: u32,
     pattern: Pattern,
     buf: UserBuf,
-) -> EpResult<Completion> {
+    out: &mut Completion,
+) -> EpResult<()> {
     if pattern.source == PROC_NULL {
-        return Ok(Completion::proc_null());
+        *out = Completion::proc_null();
+        return Ok(());
     }
     let how = Drain::for_pattern(shared, local, &pattern);
     let mut backoff = Backoff::new();
@@ -768,13 +845,14 @@ pub fn recv_blocking(
                 let mut catcher = Catcher {
                     pattern: &pattern,
                     buf: &buf,
-                    caught: None,
+                    caught: false,
+                    out: &mut *out,
                     closed: false,
                 };
                 let now = how.now_and_then_all(&mut q.polls);
                 drain_catching(shared, local, &mut q, now, Some(&mut catcher))?;
-                if let Some(c) = catcher.caught {
-                    return Ok(c);
+                if catcher.caught {
+                    return Ok(());
                 }
                 if let Some(f) = q.matching.take_unexpected(&pattern) {
                     break Some(f);
@@ -788,11 +866,13 @@ pub fn recv_blocking(
         };
         if let Some((env, payload)) = found {
             if !matches!(payload, Payload::Remote { .. }) {
-                return deliver_into(&buf, &env, payload);
+                *out = deliver_into(&buf, &env, payload)?;
+                return Ok(());
             }
             let recv = RecvOp::new(buf, pattern);
             deliver(shared, &recv, &env, payload)?;
-            return super::request::wait_recv_matched(shared, local, &recv);
+            *out = super::request::wait_recv_matched(shared, local, &recv)?;
+            return Ok(());
         }
         if orphans {
             progress_orphans(shared, local)?;

@@ -75,7 +75,19 @@ impl<T> Channel<T> {
     }
 
     /// Sends a message (never blocks; the sender's side).
+    #[inline]
     pub fn push(&self, m: T) {
+        self.push_with(|slot| {
+            slot.write(m);
+        })
+    }
+
+    /// Sends the message `write` builds in place, in the ring's cell itself when there is
+    /// room (never blocks; the sender's side). A message built on the stack and then moved
+    /// in was written in one width and read back in another, which stalls the store
+    /// forwarding on the sender's critical path. `write` must initialise the slot.
+    #[inline(always)]
+    pub fn push_with(&self, write: impl FnOnce(&mut MaybeUninit<T>)) {
         if !self.overflowing.load(Ordering::Acquire) {
             let t = self.sender.tail.load(Ordering::Relaxed);
             let mut head = self.sender.head_seen.load(Ordering::Relaxed);
@@ -89,13 +101,22 @@ impl<T> Channel<T> {
                 let cell = self.cell(t);
                 // SAFETY: the receiver has read message t - cells from this cell (head > it,
                 // acquire) and does not look at it again before we publish t + 1.
-                cell.message.with_mut(|p| unsafe { (*p).write(m) });
+                cell.message.with_mut(|p| write(unsafe { &mut *p }));
                 cell.seq.store(t + 1, Ordering::Release);
                 self.sender.tail.store(t + 1, Ordering::Relaxed);
                 return;
             }
         }
-        // Ring full, or earlier messages already wait in the overflow: keep the order.
+        self.push_overflow(write);
+    }
+
+    /// Ring full, or earlier messages already wait in the overflow: keep the order.
+    #[cold]
+    fn push_overflow(&self, write: impl FnOnce(&mut MaybeUninit<T>)) {
+        let mut slot = MaybeUninit::uninit();
+        write(&mut slot);
+        // SAFETY: `write` initialises the slot (push_with's contract).
+        let m = unsafe { slot.assume_init() };
         let mut o = self.overflow.lock();
         o.push_back(m);
         self.overflowing.store(true, Ordering::Release);
@@ -104,16 +125,26 @@ impl<T> Channel<T> {
     /// Takes the next message of the ring, if any (the receiver's side).
     #[inline(always)]
     pub fn pop(&self) -> Option<T> {
+        // SAFETY: `take_with` hands over an initialised message, read once here.
+        self.take_with(|m| unsafe { m.read() })
+    }
+
+    /// Hands the next message of the ring, in its cell, to `take`, if any (the receiver's
+    /// side): the receiver reads the fields it needs where they are, without the copy to the
+    /// stack a `pop` makes. `take` must move the message out (`ptr::read` it, or the parts
+    /// that own something, exactly once): the cell is given back to the sender afterwards.
+    #[inline(always)]
+    pub fn take_with<R>(&self, take: impl FnOnce(*mut T) -> R) -> Option<R> {
         let h = self.head.0.load(Ordering::Relaxed);
         let cell = self.cell(h);
         if cell.seq.load(Ordering::Acquire) != h + 1 {
             return None;
         }
-        // SAFETY: the sender published message h in this cell (seq == h + 1, acquire) and
-        // does not touch it again before it sees head > h.
-        let m = cell.message.with_mut(|p| unsafe { (*p).assume_init_read() });
+        // SAFETY (for `take`): the sender published message h in this cell (seq == h + 1,
+        // acquire) and does not touch it again before it sees head > h.
+        let r = cell.message.with_mut(|p| take(p as *mut T));
         self.head.0.store(h + 1, Ordering::Release);
-        Some(m)
+        Some(r)
     }
 
     /// Takes every message in order (the receiver's side). While the overflow is in use the
@@ -122,17 +153,45 @@ impl<T> Channel<T> {
     /// after this call's first look at the ring.
     #[inline(always)]
     pub fn drain<E>(&self, mut each: impl FnMut(T) -> Result<(), E>) -> Result<(), E> {
-        while let Some(m) = self.pop() {
-            each(m)?;
+        // SAFETY: each message is read once, then handed over.
+        self.drain_with(|m| each(unsafe { m.read() }))
+    }
+
+    /// [`Self::drain`] with every message handed over in place, as by [`Self::take_with`]:
+    /// `each` must move it out (from the ring's cell or, for messages that overflowed, from
+    /// a temporary).
+    #[inline(always)]
+    pub fn drain_with<E>(&self, mut each: impl FnMut(*mut T) -> Result<(), E>) -> Result<(), E> {
+        while let Some(r) = self.take_with(&mut each) {
+            r?;
         }
         if self.overflowing.load(Ordering::Acquire) {
-            let mut o = self.overflow.lock();
-            let mut batch: Vec<T> = std::iter::from_fn(|| self.pop()).collect();
-            batch.extend(o.drain(..));
-            self.overflowing.store(false, Ordering::Release);
-            drop(o);
-            for m in batch {
-                each(m)?;
+            return self.drain_overflow(each);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn drain_overflow<E>(&self, mut each: impl FnMut(*mut T) -> Result<(), E>) -> Result<(), E> {
+        let mut o = self.overflow.lock();
+        let mut batch: Vec<T> = std::iter::from_fn(|| self.pop()).collect();
+        batch.extend(o.drain(..));
+        self.overflowing.store(false, Ordering::Release);
+        drop(o);
+        let mut batch = batch.into_iter();
+        while let Some(m) = batch.next() {
+            let mut m = std::mem::ManuallyDrop::new(m);
+            if let Err(e) = each(&mut *m as *mut T) {
+                // The messages after the one that failed stay first in line for the next
+                // drain (the sender keeps to the overflow while it is in use).
+                let mut o = self.overflow.lock();
+                for later in batch.rev() {
+                    o.push_front(later);
+                }
+                if !o.is_empty() {
+                    self.overflowing.store(true, Ordering::Release);
+                }
+                return Err(e);
             }
         }
         Ok(())

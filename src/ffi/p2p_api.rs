@@ -203,19 +203,22 @@ pub unsafe extern "C" fn EP_Issend(
     })
 }
 
-/// A blocking receive on either path.
+/// A blocking receive on either path, its completion written to `out` (read back field by
+/// field: see `p2p::Catcher::out`).
 #[inline(always)]
 fn recv_blocking(
     ep: &Endpoint,
     pattern: Pattern,
     ubuf: UserBuf,
     status: *mut EP_Status,
-) -> EpResult<Completion> {
+    out: &mut Completion,
+) -> EpResult<()> {
     match ep.shared.direct {
         Some(h) if pattern.source != EP_PROC_NULL => {
-            direct::recv(h, &pattern, &ubuf, !status.is_null())
+            *out = direct::recv(h, &pattern, &ubuf, !status.is_null())?;
+            Ok(())
         }
-        _ => p2p::recv_blocking(&ep.shared, ep.local, pattern, ubuf),
+        _ => p2p::recv_blocking_into(&ep.shared, ep.local, pattern, ubuf, out),
     }
 }
 
@@ -241,7 +244,8 @@ pub unsafe extern "C" fn EP_Recv(
         let ep = endpoint_ref(comm)?;
         let pattern = check_recv_pattern(&ep, source, tag)?;
         let ubuf = UserBuf::new(buf, count, datatype)?;
-        let c = recv_blocking(&ep, pattern, ubuf, status)?;
+        let mut c = Completion::default();
+        recv_blocking(&ep, pattern, ubuf, status, &mut c)?;
         write_status(status, &c);
         completion_error(&c)
     })
@@ -301,7 +305,8 @@ pub unsafe extern "C" fn EP_Sendrecv(
         let s = start_send(
             &ep, sendbuf, sendcount, sendtype, dest, sendtag, false, false,
         )?;
-        let c = recv_blocking(&ep, pattern, rbuf, status)?;
+        let mut c = Completion::default();
+        recv_blocking(&ep, pattern, rbuf, status, &mut c)?;
         request::wait_send(&ep, s)?;
         write_status(status, &c);
         completion_error(&c)
