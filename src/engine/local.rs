@@ -178,6 +178,27 @@ mod tests {
         assert_eq!(drain_tags(&ch), vec![40]);
     }
 
+    /// A delivery that panics after taking its message (the C boundary catches panics and
+    /// the library goes on) leaves the message taken: the next drain starts after it, and
+    /// what it owned is dropped once. Checked by mutation: with the cell given back only on
+    /// return, the second drain takes the message again and frees it twice (the test aborts).
+    #[test]
+    fn a_panicking_delivery_takes_its_message_once() {
+        let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false) });
+        let ch = Channel::new(RING_CELLS);
+        ch.push(LocalMessage { envelope: Envelope { source: 0, tag: 1 }, payload: Payload::Local(ls.clone()) });
+        ch.push(msg(2));
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            ch.drain_with(|m| -> Result<(), ()> {
+                let _taken = unsafe { m.read() };
+                panic!("delivery failed");
+            })
+        }));
+        assert!(panicked.is_err());
+        assert_eq!(Arc::strong_count(&ls), 1, "the panicking delivery's message is dropped once");
+        assert_eq!(drain_tags(&ch), vec![2]);
+    }
+
     #[test]
     fn concurrent_sender_and_receiver_keep_order() {
         let ch = Arc::new(Channel::new(RING_CELLS));

@@ -28,6 +28,19 @@ struct SenderSide {
 #[repr(align(64))]
 struct Counter(AtomicU64);
 
+/// Publishes the receiver's next message number when dropped (see `Channel::take_with`).
+struct GiveBack<'a> {
+    head: &'a AtomicU64,
+    next: u64,
+}
+
+impl Drop for GiveBack<'_> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        self.head.store(self.next, Ordering::Release);
+    }
+}
+
 /// One sender's channel to one receiver: `push` from one thread at a time, `pop`/`drain`
 /// from one thread at a time (the two may be different threads).
 pub struct Channel<T> {
@@ -140,11 +153,12 @@ impl<T> Channel<T> {
         if cell.seq.load(Ordering::Acquire) != h + 1 {
             return None;
         }
+        // The cell is given back even if `take` unwinds: it may have moved the message out
+        // already, and taking it a second time would drop what it owns twice.
+        let _give_back = GiveBack { head: &self.head.0, next: h + 1 };
         // SAFETY (for `take`): the sender published message h in this cell (seq == h + 1,
         // acquire) and does not touch it again before it sees head > h.
-        let r = cell.message.with_mut(|p| take(p as *mut T));
-        self.head.0.store(h + 1, Ordering::Release);
-        Some(r)
+        Some(cell.message.with_mut(|p| take(p as *mut T)))
     }
 
     /// Takes every message in order (the receiver's side). While the overflow is in use the
