@@ -150,8 +150,10 @@ mod tests {
     }
 
     /// A drain that stops at an error (a delivery that failed) leaves every later message
-    /// in line, in order, both in the ring and in the overflow. Checked by mutation: with
-    /// the overflow's remainder dropped instead of put back, this fails.
+    /// in line, in order, both in the ring and in the overflow, and ahead of what the
+    /// sender sends meanwhile. Checked by mutation: with the overflow's remainder dropped
+    /// instead of put back, or with the sender let back into the ring while the overflow's
+    /// batch is delivered (message 100 then overtakes 26..39), this fails.
     #[test]
     fn a_failed_delivery_keeps_the_later_messages() {
         let ch = Channel::new(RING_CELLS);
@@ -163,6 +165,9 @@ mod tests {
             ch.drain_with(|m| {
                 let m = unsafe { m.read() };
                 if m.envelope.tag == bad {
+                    if bad == 25 {
+                        ch.push(msg(100)); // the sender, during the overflow's delivery
+                    }
                     return Err(());
                 }
                 got.push(m.envelope.tag);
@@ -172,7 +177,7 @@ mod tests {
         assert_eq!(fail_at(5, &mut got), Err(())); // in the ring
         assert_eq!(fail_at(25, &mut got), Err(())); // in the overflow
         assert_eq!(fail_at(-1, &mut got), Ok(()));
-        let expected: Vec<i32> = (0..40).filter(|t| *t != 5 && *t != 25).collect();
+        let expected: Vec<i32> = (0..40).filter(|t| *t != 5 && *t != 25).chain([100]).collect();
         assert_eq!(got, expected);
         ch.push(msg(40));
         assert_eq!(drain_tags(&ch), vec![40]);

@@ -185,28 +185,33 @@ impl<T> Channel<T> {
         Ok(())
     }
 
+    /// The overflow part of [`Self::drain_with`]. `overflowing` stays set while the batch is
+    /// delivered, so the sender keeps to the overflow meanwhile: whatever it sends then comes
+    /// after the batch, and messages of the batch that a failed delivery leaves go back in
+    /// front of it, in order. The flag is cleared (under the lock) only once the overflow is
+    /// empty; before that, the ring holds nothing newer than the overflow.
     #[cold]
     fn drain_overflow<E>(&self, mut each: impl FnMut(*mut T) -> Result<(), E>) -> Result<(), E> {
-        let mut o = self.overflow.lock();
-        let mut batch: Vec<T> = std::iter::from_fn(|| self.pop()).collect();
-        batch.extend(o.drain(..));
-        self.overflowing.store(false, Ordering::Release);
-        drop(o);
+        let batch: Vec<T> = {
+            let mut o = self.overflow.lock();
+            let mut batch: Vec<T> = std::iter::from_fn(|| self.pop()).collect();
+            batch.extend(o.drain(..));
+            batch
+        };
         let mut batch = batch.into_iter();
         while let Some(m) = batch.next() {
             let mut m = std::mem::ManuallyDrop::new(m);
             if let Err(e) = each(&mut *m as *mut T) {
-                // The messages after the one that failed stay first in line for the next
-                // drain (the sender keeps to the overflow while it is in use).
                 let mut o = self.overflow.lock();
                 for later in batch.rev() {
                     o.push_front(later);
                 }
-                if !o.is_empty() {
-                    self.overflowing.store(true, Ordering::Release);
-                }
                 return Err(e);
             }
+        }
+        let o = self.overflow.lock();
+        if o.is_empty() {
+            self.overflowing.store(false, Ordering::Release);
         }
         Ok(())
     }
