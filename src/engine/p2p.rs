@@ -349,18 +349,25 @@ pub(crate) fn deliver_bytes(recv: &RecvOp, env: &Envelope, data: &[u8]) -> EpRes
     Ok(())
 }
 
+/// Moves an inline payload into a user buffer: a word at a time when the buffer is
+/// contiguous, else unpacked.
+#[inline(always)]
+fn deliver_inline(buf: &UserBuf, env: &Envelope, d: &InlineData) -> EpResult<Completion> {
+    if buf.info.contiguous() {
+        let c = completion_for(env, d.len as u64, buf.bytes());
+        // SAFETY: the user's buffer holds `bytes() >= c.bytes` contiguous bytes.
+        unsafe { d.write_to(buf.data_ptr(), c.bytes as usize) };
+        return Ok(c);
+    }
+    unpack_message(buf, env, d.data())
+}
+
 /// Moves a matched message that is already in this process (inline, packed, or in a local
 /// sender's buffer) into a user buffer.
 #[inline(always)]
 fn deliver_into(buf: &UserBuf, env: &Envelope, payload: Payload) -> EpResult<Completion> {
     match payload {
-        Payload::Inline(d) if buf.info.contiguous() => {
-            let c = completion_for(env, d.len as u64, buf.bytes());
-            // SAFETY: the user's buffer holds `bytes() >= c.bytes` contiguous bytes.
-            unsafe { d.write_to(buf.data_ptr(), c.bytes as usize) };
-            Ok(c)
-        }
-        Payload::Inline(d) => unpack_message(buf, env, d.data()),
+        Payload::Inline(d) => deliver_inline(buf, env, &d),
         Payload::Eager(data) => unpack_message(buf, env, &data),
         Payload::Local(ls) => {
             let c = completion_for(env, ls.buf.bytes() as u64, buf.bytes());
@@ -554,17 +561,11 @@ impl Catcher<'_> {
             return deliver(shared, &recv, &env, unsafe { payload.read() });
         }
         if !self.caught && !self.closed && self.pattern.matches(&env) {
-            if let Payload::Inline(d) = unsafe { &*payload } {
-                if self.buf.info.contiguous() {
-                    let c = completion_for(&env, d.len as u64, self.buf.bytes());
-                    // SAFETY: the user's buffer holds `bytes() >= c.bytes` contiguous bytes.
-                    unsafe { d.write_to(self.buf.data_ptr(), c.bytes as usize) };
-                    *self.out = c;
-                    self.caught = true;
-                    return Ok(());
-                }
-            }
-            *self.out = deliver_into(self.buf, &env, unsafe { payload.read() })?;
+            // An inline payload owns nothing: it is read where it lies, not moved out.
+            *self.out = match unsafe { &*payload } {
+                Payload::Inline(d) => deliver_inline(self.buf, &env, d)?,
+                _ => deliver_into(self.buf, &env, unsafe { payload.read() })?,
+            };
             self.caught = true;
             return Ok(());
         }

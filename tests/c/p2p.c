@@ -282,6 +282,14 @@ static void t_large(EP_Comm c)
     CHECK_OK(EP_Wait(&rr, &st));
     CHECK(small_in[0] == left * 7 && small_in[2] == left * 7 + 1 && small_in[6] == left * 7 + 3 && small_in[1] == 0,
           "vector small recv %d %d %d", small_in[0], small_in[2], small_in[6]);
+    /* The same into a blocking receive, which takes a small message on the way (from a
+     * local sender: straight from its channel cell, unpacked into the strided buffer). */
+    memset(small_in, 0, sizeof small_in);
+    CHECK_OK(EP_Send(out, 4, MPI_INT, right, 84, c));
+    CHECK_OK(EP_Recv(small_in, 1, pair_stride, left, 84, c, &st));
+    CHECK(small_in[0] == left * 7 && small_in[2] == left * 7 + 1 && small_in[4] == left * 7 + 2 &&
+              small_in[6] == left * 7 + 3 && small_in[1] == 0 && small_in[3] == 0,
+          "vector small blocking recv %d %d %d %d", small_in[0], small_in[2], small_in[4], small_in[6]);
     MPI_Type_free(&every_other);
     MPI_Type_free(&pair_stride);
     free(out);
