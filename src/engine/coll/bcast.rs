@@ -14,7 +14,7 @@ use crate::host::{check, sys};
 pub fn barrier(ep: &Endpoint) -> EpResult<()> {
     let s = &ep.shared;
     if exchange_fits(s, 0) {
-        return s.board.exchange(ep.local as usize, Kind::Barrier, &[], |_| Ok(()));
+        return s.board.barrier(ep.local as usize);
     }
     s.board.run(
         ep.local as usize,

@@ -7,6 +7,12 @@
 //! shared memory, at most one host MPI collective) and releases the others. Then every
 //! endpoint runs its own "after" part (copy its result out) in parallel.
 //!
+//! Communicators inside one process skip the leader for small data ([`Board::exchange`]):
+//! every endpoint stamps its input into its own input lines, waits for everyone's, and reads
+//! them all. A stamp (sequence number, kind, length) shares its cache line with 56 bytes of
+//! the data, so waiting for a peer and fetching its data are one line transfer.
+//! [`Board::barrier`] uses the header line alone.
+//!
 //! No lock and no fixed-size array: one slot per endpoint of the communicator, spin-then-
 //! yield waiting (endpoints may outnumber cores). The leader's scratch space is reused from
 //! one collective to the next without synchronisation beyond the protocol itself: the leader
@@ -38,25 +44,38 @@ pub enum Kind {
     Exscan,
 }
 
-/// One endpoint's place on the board. Laid out in order (`repr(C)`, checked by a test) so
-/// that everything a peer reads to see an arrival (sequence number, kinds, input lengths)
-/// shares the first cache line: a barrier costs one line per peer, a small exchange one more
-/// for the data. (Rust's own layout happened to do the same; the 1x2 barrier and allreduce
-/// measured alike with both, 0.36-0.38 and 0.68-0.79 us.)
+/// One endpoint's place on the board: a header line for [`Board::run`] (and for telling,
+/// when a wait drags on, that a peer entered another collective), then the inputs of
+/// [`Board::exchange`] in their own lines, double-buffered by sequence parity. `repr(C)` so
+/// the header keeps its line and the inputs start on the next 128-byte pair (checked by a
+/// test): a reader of an input line must not pull the header line along.
 #[repr(C, align(128))]
 struct Slot {
     seq: AtomicU64,
-    kind: AtomicU32,
-    inline_len: [AtomicU32; 2],
-    /// Kind of the exchange with each parity (a fast endpoint may already have published
-    /// the next one's kind while others still check this one's).
-    inline_kind: [AtomicU32; 2],
+    /// Kind of the collective entered with each parity of `seq` (a fast endpoint may
+    /// already have entered the next one while others still check this one's).
+    kind: [AtomicU32; 2],
     args: AtomicPtr<()>,
     /// Sequence number of the last collective whose `after` part this endpoint finished
     /// (written only for collectives that hold).
     finished: AtomicU64,
-    /// Small inputs of [`Board::exchange`], double-buffered by sequence parity.
-    inline: [UnsafeCell<Inline>; 2],
+    input: [Input; 2],
+}
+
+impl Slot {
+    /// Publishes this endpoint's entry into collective `seq` of kind `kind` on the header
+    /// (after everything it publishes elsewhere: Release).
+    #[inline]
+    fn enter(&self, seq: u64, kind: Kind) {
+        self.kind[(seq % 2) as usize].store(kind as u32, Ordering::Relaxed);
+        self.seq.store(seq, Ordering::Release);
+    }
+
+    /// The kind of collective `seq`, once the header shows `seq` (or later).
+    #[inline]
+    fn kind_at(&self, seq: u64) -> u32 {
+        self.kind[(seq % 2) as usize].load(Ordering::Relaxed)
+    }
 }
 
 /// Bytes an endpoint can hand over inline in [`Board::exchange`].
@@ -65,8 +84,61 @@ pub(crate) const INLINE_BYTES: usize = 512;
 /// Most endpoints per process for which [`Board::exchange`] pays (each reads every slot).
 pub(crate) const EXCHANGE_MAX_ENDPOINTS: usize = 16;
 
-#[repr(align(64))]
-struct Inline([u8; INLINE_BYTES]);
+/// Data bytes of one input line; its other 8 bytes are the line's stamp.
+const LINE_DATA: usize = 56;
+
+/// Lines of one input.
+const INPUT_LINES: usize = INLINE_BYTES.div_ceil(LINE_DATA);
+
+/// One exchange input, starting a new 128-byte pair.
+#[repr(C, align(128))]
+struct Input([Line; INPUT_LINES]);
+
+/// A cache line of an exchange input: 56 bytes of data, then the stamp of the exchange that
+/// wrote them. The stamp travels with its data, so a reader's wait brings the data along:
+/// a separate arrival line cost one more line transfer (150-200 ns on this machine) before
+/// the data could be read. A multi-line input has a stamp in every line, and a reader polls
+/// all of them at once, so their transfers overlap instead of queueing.
+#[repr(C, align(64))]
+struct Line {
+    data: UnsafeCell<[u8; LINE_DATA]>,
+    stamp: AtomicU64,
+}
+
+/// What an input line's stamp says: sequence number (bits 16-63), kind (10-15), input length
+/// in bytes (0-9). Sequence numbers start at 1, so a fresh line (0) matches nothing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Stamp(u64);
+
+impl Stamp {
+    fn new(seq: u64, kind: Kind, len: usize) -> Stamp {
+        const _: () = assert!(INLINE_BYTES < 1 << 10);
+        Stamp(seq << 16 | (kind as u64) << 10 | len as u64)
+    }
+
+    fn seq(self) -> u64 {
+        self.0 >> 16
+    }
+
+    fn kind(self) -> u32 {
+        (self.0 >> 10 & 0x3f) as u32
+    }
+
+    fn len(self) -> usize {
+        (self.0 & 0x3ff) as usize
+    }
+}
+
+/// Lines an input of `len` bytes takes (an empty one still takes one: its stamp).
+fn lines_for(len: usize) -> usize {
+    len.div_ceil(LINE_DATA).max(1)
+}
+
+/// Spins of a wait after which it looks at the peer's header for a mismatched collective.
+#[cfg(not(loom))]
+const MISMATCH_CHECK_SPINS: u32 = 64;
+#[cfg(loom)]
+const MISMATCH_CHECK_SPINS: u32 = 1;
 
 /// Cache-line padded counter.
 #[repr(align(128))]
@@ -103,12 +175,10 @@ impl Board {
             slots: (0..n)
                 .map(|_| Slot {
                     seq: AtomicU64::new(0),
-                    kind: AtomicU32::new(0),
+                    kind: [AtomicU32::new(0), AtomicU32::new(0)],
                     args: AtomicPtr::new(std::ptr::null_mut()),
                     finished: AtomicU64::new(0),
-                    inline: [UnsafeCell::new(Inline([0; INLINE_BYTES])), UnsafeCell::new(Inline([0; INLINE_BYTES]))],
-                    inline_len: [AtomicU32::new(0), AtomicU32::new(0)],
-                    inline_kind: [AtomicU32::new(0), AtomicU32::new(0)],
+                    input: [Input::new(), Input::new()],
                 })
                 .collect(),
             released: Padded(AtomicU64::new(0)),
@@ -127,48 +197,62 @@ impl Board {
         self.slots.len()
     }
 
-    /// Runs one collective without a leader, for communicators inside one process: every
-    /// endpoint copies its small `input` (at most [`INLINE_BYTES`]) into its slot, waits for
-    /// all the others, and runs `each` on every input in local order. Latency is one
-    /// handoff between threads (the arrivals cross in parallel) instead of two.
-    ///
-    /// Inputs are double-buffered: an endpoint overwrites the buffer of collective k only in
-    /// collective k+2, which it reaches after everyone arrived at k+1, so after everyone is
-    /// done reading k.
-    pub fn exchange(&self, me: usize, kind: Kind, input: &[u8], each: impl FnOnce(&[&[u8]]) -> EpResult<()>) -> EpResult<()> {
-        assert!(input.len() <= INLINE_BYTES);
+    /// A barrier of the endpoints of one process (no leader, no data): each endpoint
+    /// publishes its entry on its header line and waits for everyone's. One line per
+    /// endpoint, the same every time: an empty [`Board::exchange`] stamps the input line of
+    /// each parity in turn and measured 6-9 % slower.
+    pub fn barrier(&self, me: usize) -> EpResult<()> {
         let slot = &self.slots[me];
         let seq = slot.seq.load(Ordering::Relaxed) + 1;
-        let parity = (seq % 2) as usize;
-        // SAFETY: only this endpoint writes its slot, and nobody reads this half now (above).
-        slot.inline[parity].with_mut(|p| unsafe { (&mut (*p).0)[..input.len()].copy_from_slice(input) });
-        slot.inline_len[parity].store(input.len() as u32, Ordering::Relaxed);
-        slot.inline_kind[parity].store(kind as u32, Ordering::Relaxed);
-        slot.kind.store(kind as u32, Ordering::Relaxed);
-        slot.seq.store(seq, Ordering::Release);
+        slot.enter(seq, Kind::Barrier);
         let mut b = Backoff::new();
         for other in self.slots.iter() {
             while other.seq.load(Ordering::Acquire) < seq {
                 b.snooze();
             }
         }
-        if let Some(s) = self.slots.iter().find(|s| s.inline_kind[parity].load(Ordering::Relaxed) != kind as u32) {
-            return Err(ep_err!(
-                ERR_OTHER,
-                "endpoints of one process called different collectives at the same point ({kind:?} and kind {}); \
-                 every rank must call the same collectives in the same order",
-                s.inline_kind[parity].load(Ordering::Relaxed)
-            ));
+        match self.slots.iter().map(|s| s.kind_at(seq)).find(|&k| k != Kind::Barrier as u32) {
+            Some(k) => Err(mismatch(Kind::Barrier, k)),
+            None => Ok(()),
         }
-        let mut inputs: [&[u8]; EXCHANGE_MAX_ENDPOINTS] = [&[]; EXCHANGE_MAX_ENDPOINTS];
-        for (i, s) in self.slots.iter().enumerate() {
-            let len = s.inline_len[parity].load(Ordering::Relaxed) as usize;
-            // SAFETY: published before `seq` (Release/Acquire), untouched until k+2. (Under
-            // loom the read is checked here, where the slice is taken: `each` reads it before
-            // this endpoint's next arrival, so no synchronisation comes in between.)
-            inputs[i] = s.inline[parity].with(|p| unsafe { &(&(*p).0)[..len] });
+    }
+
+    /// Runs one collective without a leader, for communicators inside one process: every
+    /// endpoint copies its small `input` (at most [`INLINE_BYTES`]) into its slot, waits for
+    /// all the others, and runs `each` on every input in local order. Latency is one
+    /// handoff between threads (the arrivals cross in parallel) instead of two.
+    /// [`Board::arrive`] followed by [`Arrival::meet`].
+    pub fn exchange(&self, me: usize, kind: Kind, input: &[u8], each: impl FnOnce(&[&[u8]]) -> EpResult<()>) -> EpResult<()> {
+        self.arrive(me, kind, input).meet(each)
+    }
+
+    /// The first half of [`Board::exchange`]: publishes `input` (at most [`INLINE_BYTES`])
+    /// on this endpoint's slot and returns at once. The caller may do work of its own (the
+    /// checks and lookups it does not need for the input) while the arrivals cross between
+    /// cores, then must call [`Arrival::meet`] before its next collective on this board, even
+    /// when that work failed: the double buffering below counts on every endpoint having
+    /// seen everyone arrive at collective k before it arrives at k+1.
+    ///
+    /// Inputs are double-buffered: an endpoint overwrites the buffer of collective k only in
+    /// collective k+2, which it reaches after everyone arrived at k+1, so after everyone is
+    /// done reading k.
+    #[must_use = "every arrival must meet the others before the next collective"]
+    pub fn arrive(&self, me: usize, kind: Kind, input: &[u8]) -> Arrival<'_> {
+        assert!(input.len() <= INLINE_BYTES);
+        let slot = &self.slots[me];
+        let seq = slot.seq.load(Ordering::Relaxed) + 1;
+        let stamp = Stamp::new(seq, kind, input.len());
+        let lines = &slot.input[(seq % 2) as usize].0;
+        for (l, line) in lines[..lines_for(input.len())].iter().enumerate() {
+            let piece = &input[(l * LINE_DATA).min(input.len())..((l + 1) * LINE_DATA).min(input.len())];
+            // SAFETY: only this endpoint writes its slot, and nobody reads this half now (above).
+            line.data.with_mut(|p| unsafe { (&mut *p)[..piece.len()].copy_from_slice(piece) });
+            line.stamp.store(stamp.0, Ordering::Release);
         }
-        each(&inputs[..self.slots.len()])
+        // The header too, for a peer in another collective (see `meet`); no peer reads it
+        // while exchanges go well, so the line stays in this core's cache.
+        slot.enter(seq, kind);
+        Arrival { board: self, seq, kind, len: input.len() }
     }
 
     /// Runs one collective for the endpoint with local index `me`.
@@ -190,9 +274,8 @@ impl Board {
         let n = self.slots.len();
         let slot = &self.slots[me];
         let seq = slot.seq.load(Ordering::Relaxed) + 1;
-        slot.kind.store(kind as u32, Ordering::Relaxed);
         slot.args.store(args as *const A as *mut (), Ordering::Relaxed);
-        slot.seq.store(seq, Ordering::Release);
+        slot.enter(seq, kind);
         if me == 0 {
             let mut b = Backoff::new();
             for other in &self.slots[1..] {
@@ -200,13 +283,8 @@ impl Board {
                     b.snooze();
                 }
             }
-            let outcome = match self.slots.iter().find(|s| s.kind.load(Ordering::Relaxed) != kind as u32) {
-                Some(s) => Some(ep_err!(
-                    ERR_OTHER,
-                    "endpoints of one process called different collectives at the same point ({kind:?} and kind {}); \
-                     every rank must call the same collectives in the same order",
-                    s.kind.load(Ordering::Relaxed)
-                )),
+            let outcome = match self.slots.iter().map(|s| s.kind_at(seq)).find(|&k| k != kind as u32) {
+                Some(k) => Some(mismatch(kind, k)),
                 None => {
                     // SAFETY: each pointer is the `&A` of a waiting endpoint (same kind, so
                     // same argument type).
@@ -249,6 +327,125 @@ impl Board {
         }
         result
     }
+}
+
+/// An endpoint's input published by [`Board::arrive`], not yet met with the others'.
+pub struct Arrival<'a> {
+    board: &'a Board,
+    seq: u64,
+    kind: Kind,
+    len: usize,
+}
+
+impl Input {
+    fn new() -> Input {
+        Input(std::array::from_fn(|_| Line { data: UnsafeCell::new([0; LINE_DATA]), stamp: AtomicU64::new(0) }))
+    }
+}
+
+impl Arrival<'_> {
+    /// The second half of [`Board::exchange`]: waits until every endpoint has arrived at
+    /// this collective, checks that they all called the same one, and runs `each` on every
+    /// input in local order (the slices stay valid until this endpoint's next arrival).
+    pub fn meet(self, each: impl FnOnce(&[&[u8]]) -> EpResult<()>) -> EpResult<()> {
+        let (slots, seq, kind) = (&self.board.slots, self.seq, self.kind);
+        let parity = (seq % 2) as usize;
+        // Where inputs of more than one line are put back together (16-byte aligned).
+        let mut joined = [std::mem::MaybeUninit::<u128>::uninit(); EXCHANGE_MAX_ENDPOINTS * INLINE_BYTES / 16];
+        let joined = joined.as_mut_ptr() as *mut u8;
+        let mut inputs: [&[u8]; EXCHANGE_MAX_ENDPOINTS] = [&[]; EXCHANGE_MAX_ENDPOINTS];
+        // Every endpoint's arrival is awaited even after a mismatch: the double buffering
+        // counts on it (see `arrive`).
+        let mut other_kind = None;
+        for (i, other) in slots.iter().enumerate() {
+            let lines = &other.input[parity].0;
+            let stamp = match wait_for_input(other, lines, seq, lines_for(self.len)) {
+                Ok(stamp) if stamp.kind() == kind as u32 => stamp,
+                Ok(stamp) => {
+                    other_kind = other_kind.or(Some(stamp.kind()));
+                    continue;
+                }
+                Err(k) => {
+                    other_kind = other_kind.or(Some(k));
+                    continue;
+                }
+            };
+            let len = stamp.len();
+            inputs[i] = if len <= LINE_DATA {
+                // SAFETY: written before the stamp (Release/Acquire), untouched until k+2.
+                // (Under loom the read is checked here, where the slice is taken: `each`
+                // reads it before this endpoint's next arrival, so no synchronisation comes
+                // in between.)
+                lines[0].data.with(|p| unsafe { &(&*p)[..len] })
+            } else {
+                // SAFETY: as above for each line; `joined` has INLINE_BYTES per local index.
+                unsafe {
+                    let dst = joined.add(i * INLINE_BYTES);
+                    for (l, line) in lines[..lines_for(len)].iter().enumerate() {
+                        let n = LINE_DATA.min(len - l * LINE_DATA);
+                        line.data.with(|p| std::ptr::copy_nonoverlapping(p as *const u8, dst.add(l * LINE_DATA), n));
+                    }
+                    std::slice::from_raw_parts(dst, len)
+                }
+            };
+        }
+        if let Some(k) = other_kind {
+            return Err(mismatch(kind, k));
+        }
+        each(&inputs[..slots.len()])
+    }
+}
+
+/// Waits until `other` (whose input lines for this parity are `lines`) has published its
+/// input of collective `seq`, and returns the stamp; `Err` carries the kind of the other
+/// collective the peer entered instead. Polls the first `guess` lines at once (the lines of
+/// an input as long as the caller's: usually all of them), so that their transfers overlap,
+/// then any further lines of a longer input. Once the wait drags on, it looks at the peer's
+/// header: a peer that entered collective `seq` through [`Board::run`] or
+/// [`Board::barrier`] is reported instead of awaited forever.
+#[inline]
+fn wait_for_input(other: &Slot, lines: &[Line; INPUT_LINES], seq: u64, guess: usize) -> Result<Stamp, u32> {
+    let mut b = Backoff::new();
+    let mut spins = 0u32;
+    let stamp = loop {
+        let first = Stamp(lines[0].stamp.load(Ordering::Acquire));
+        let mut ready = first.seq() == seq;
+        let need = lines_for(first.len());
+        for (l, line) in lines[1..guess].iter().enumerate() {
+            let same = line.stamp.load(Ordering::Acquire) == first.0;
+            ready &= same || l + 1 >= need;
+        }
+        if ready {
+            break first;
+        }
+        spins += 1;
+        if spins >= MISMATCH_CHECK_SPINS {
+            spins = 0;
+            // The header is stored after the input lines: a header at `seq` or later with no
+            // input at `seq` means the peer is in another collective.
+            if other.seq.load(Ordering::Acquire) >= seq && Stamp(lines[0].stamp.load(Ordering::Acquire)).seq() != seq {
+                return Err(other.kind_at(seq));
+            }
+        }
+        b.snooze();
+    };
+    for line in &lines[guess.min(lines_for(stamp.len()))..lines_for(stamp.len())] {
+        while line.stamp.load(Ordering::Acquire) != stamp.0 {
+            b.snooze();
+        }
+    }
+    Ok(stamp)
+}
+
+/// The error of endpoints of one process that entered different collectives (`kind` and the
+/// kind numbered `other`) at the same point.
+#[cold]
+fn mismatch(kind: Kind, other: u32) -> EpError {
+    ep_err!(
+        ERR_OTHER,
+        "endpoints of one process called different collectives at the same point ({kind:?} and kind {other}); \
+         every rank must call the same collectives in the same order"
+    )
 }
 
 /// A growable byte buffer aligned to 16 bytes, so typed elements of any MPI type fit.
@@ -341,6 +538,40 @@ mod tests {
         }
     }
 
+    /// Inputs of different lengths in one exchange (as in a small allgatherv): endpoint i
+    /// hands over 100 * i + round % 7 bytes, so a reader meets inputs shorter and longer
+    /// than its own, of 1 to 6 lines; every byte of every input arrives.
+    #[test]
+    fn uneven_inputs_arrive_whole() {
+        let board = Arc::new(Board::new(4));
+        let byte = |me: usize, round: usize, j: usize| (me * 31 + round * 7 + j) as u8;
+        let len = |me: usize, round: usize| 100 * me + round % 7;
+        let threads: Vec<_> = (0..4usize)
+            .map(|me| {
+                let board = board.clone();
+                std::thread::spawn(move || {
+                    for round in 0..3000usize {
+                        let mine: Vec<u8> = (0..len(me, round)).map(|j| byte(me, round, j)).collect();
+                        board
+                            .exchange(me, Kind::Allgatherv, &mine, |all| {
+                                for (i, input) in all.iter().enumerate() {
+                                    assert_eq!(input.len(), len(i, round), "round {round}: length of input {i}");
+                                    for (j, &b) in input.iter().enumerate() {
+                                        assert_eq!(b, byte(i, round, j), "round {round}: byte {j} of input {i}");
+                                    }
+                                }
+                                Ok(())
+                            })
+                            .unwrap();
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+    }
+
     /// Many rounds of a sum over 4 threads: every round's result is exact, so no round
     /// mixes with the next one.
     #[test]
@@ -381,11 +612,12 @@ mod tests {
     }
 
     #[test]
-    fn arrival_fields_share_the_first_line() {
-        use std::mem::offset_of;
-        for end in [offset_of!(Slot, seq) + 8, offset_of!(Slot, inline_len) + 8, offset_of!(Slot, inline_kind) + 8] {
-            assert!(end <= 64, "a field a peer reads on arrival ends at byte {end} of the slot");
-        }
-        assert_eq!(offset_of!(Slot, inline), 64, "the even-parity input starts in the slot's second line");
+    fn inputs_keep_off_the_header_pair() {
+        use std::mem::{offset_of, size_of};
+        assert!(offset_of!(Slot, finished) + 8 <= 64, "the header fits one line");
+        assert_eq!(offset_of!(Slot, input) % 128, 0, "the inputs start a 128-byte pair");
+        assert!(offset_of!(Slot, input) >= 128, "the header's pair holds nothing else");
+        assert_eq!(size_of::<Line>(), 64, "a line of input is one cache line");
+        assert_eq!(offset_of!(Line, stamp), LINE_DATA, "the stamp shares the line with its data");
     }
 }

@@ -26,8 +26,16 @@ enum Op {
     /// input in its `after` part (as collectives that copy straight out of another
     /// endpoint's buffer do), which is safe only because nobody returns before all are done.
     Run { hold: bool },
-    /// [`Board::exchange`]: every endpoint sums every endpoint's inline input.
-    Exchange,
+    /// [`Board::exchange`]: every endpoint sums every endpoint's inline input of
+    /// `words[me]` words (1: one input line; 8: 64 bytes, two lines, each stamped on its
+    /// own). Uneven lengths take the paths of a reader whose input is shorter or longer than
+    /// a peer's.
+    Exchange { words: [u64; 2] },
+    /// [`Board::barrier`] (no data, the header line only).
+    Barrier,
+    /// Endpoint 1 enters a barrier while the others exchange: everyone gets the mismatch error
+    /// (the exchange from the peer's header, once its wait drags on) instead of a hang.
+    ExchangeMismatch,
     /// [`Board::run`] with endpoint 1 calling a different collective than the others: every
     /// endpoint gets the leader's error (and the board goes on working).
     RunMismatch,
@@ -87,16 +95,35 @@ fn endpoint(board: &Board, inputs: &[Input], me: usize, ops: &[Op]) {
                     assert_eq!(neighbour, value((me + 1) % n, round), "endpoint {me}, collective {round}: neighbour's buffer");
                 }
             }
-            Op::Exchange => {
-                let mut out = 0;
-                let mine = inputs[me].read().to_ne_bytes();
+            Op::Exchange { words } => {
+                // Word j of an input is the value plus j: a word from another collective or
+                // another line's place changes the sums.
+                let mine: Vec<u8> = (0..words[me]).flat_map(|j| (inputs[me].read() + j).to_ne_bytes()).collect();
+                let mut out = [0u64; 8];
                 board
                     .exchange(me, Kind::Allreduce, &mine, |all| {
-                        out = all.iter().map(|b| u64::from_ne_bytes((*b).try_into().unwrap())).sum();
+                        for input in all {
+                            for (j, word) in input.chunks(8).enumerate() {
+                                out[j] += u64::from_ne_bytes(word.try_into().unwrap());
+                            }
+                        }
                         Ok(())
                     })
                     .unwrap();
-                assert_eq!(out, sum(round), "endpoint {me}, exchange {round}: wrong sum");
+                for (j, &o) in out.iter().enumerate() {
+                    let expected: u64 = (0..n).filter(|&i| words[i] > j as u64).map(|i| value(i, round) + j as u64).sum();
+                    assert_eq!(o, expected, "endpoint {me}, exchange {round}, word {j}: wrong sum");
+                }
+            }
+            Op::Barrier => board.barrier(me).unwrap(),
+            Op::ExchangeMismatch => {
+                let r = if me == 1 {
+                    board.barrier(me)
+                } else {
+                    board.exchange(me, Kind::Allreduce, &[1], |_| panic!("fold despite the mismatch"))
+                };
+                let e = r.expect_err("mismatched collectives succeeded");
+                assert!(e.msg.contains("different collectives"), "endpoint {me}: {}", e.msg);
             }
             Op::RunMismatch => {
                 let kind = if me == 1 { Kind::Bcast } else { Kind::Allreduce };
@@ -119,7 +146,12 @@ const BOARD_PREEMPTIONS: usize = 12;
 /// `n` endpoints (the leader on the model's main thread, the others spawned) run `ops` on one
 /// board, in every interleaving loom finds within [`BOARD_PREEMPTIONS`].
 fn board_model(n: usize, ops: &'static [Op]) {
-    model(BOARD_PREEMPTIONS, move || {
+    board_model_bounded(n, ops, BOARD_PREEMPTIONS)
+}
+
+/// [`board_model`] within `bound` preemptions.
+fn board_model_bounded(n: usize, ops: &'static [Op], bound: usize) {
+    model(bound, move || {
         let board = Arc::new(Board::new(n));
         let inputs: Arc<Vec<Input>> = Arc::new((0..n).map(|_| Input(UnsafeCell::new(0))).collect());
         let others: Vec<_> = (1..n)
@@ -149,17 +181,42 @@ fn loom_board_hold() {
     board_model(2, &[Op::Run { hold: true }, Op::Run { hold: false }]);
 }
 
+/// Inputs of one word each (one line).
+const NARROW: Op = Op::Exchange { words: [1, 1] };
+
 /// Three leaderless exchanges: the third reuses the first one's half of the double buffer,
 /// which is safe only once every endpoint has arrived at the second.
 #[test]
 fn loom_board_exchanges_reuse_buffers() {
-    board_model(2, &[Op::Exchange, Op::Exchange, Op::Exchange]);
+    board_model(2, &[NARROW, NARROW, NARROW]);
+}
+
+/// Inputs of two lines, each line's data under its own stamp, then inputs of one and two
+/// lines; the third collective reuses the first one's half of the double buffer. A barrier
+/// in the middle: three wide exchanges take loom longer than the test suite can wait, and
+/// so does a preemption bound above 5 here (`EPMPI_LOOM_WIDE_BOUND` sets another).
+#[test]
+fn loom_board_wide_exchanges_reuse_buffers() {
+    let bound = std::env::var("EPMPI_LOOM_WIDE_BOUND").ok().and_then(|b| b.parse().ok()).unwrap_or(5);
+    board_model_bounded(2, &[Op::Exchange { words: [8, 8] }, Op::Barrier, Op::Exchange { words: [1, 8] }], bound);
+}
+
+/// Barriers (header line) between exchanges (input lines): each sees the other's arrivals.
+#[test]
+fn loom_board_barriers_and_exchanges() {
+    board_model(2, &[Op::Barrier, NARROW, Op::Barrier, NARROW]);
+}
+
+/// An exchange against a barrier: both get the error, and the next exchange works.
+#[test]
+fn loom_board_exchange_mismatch_then_exchange() {
+    board_model(2, &[Op::ExchangeMismatch, NARROW]);
 }
 
 /// Exchanges and leader rounds mixed on one board (the library picks per collective).
 #[test]
 fn loom_board_exchange_then_run() {
-    board_model(2, &[Op::Exchange, Op::Run { hold: false }, Op::Exchange]);
+    board_model(2, &[NARROW, Op::Run { hold: false }, NARROW]);
 }
 
 /// Mismatched collectives: every endpoint gets the leader's error through the board, and
