@@ -129,15 +129,6 @@ fn reduction_input(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t
     Ok((Elems::of(&UserBuf::new(sendbuf, count, t)?), false))
 }
 
-/// `recvbuf` of a reduction whose input is `input` (same count and datatype): checked with
-/// the input's type information instead of a second lookup. Errors: `EP_ERR_BUFFER`.
-fn reduction_output(recvbuf: *mut c_void, input: &Elems) -> EpResult<UserBuf> {
-    if is_in_place(recvbuf) {
-        return Err(ep_err!(ERR_BUFFER, "recvbuf is MPI_IN_PLACE, which MPI does not allow here"));
-    }
-    UserBuf::with_info(recvbuf, input.count, input.dtype, input.info)
-}
-
 /// Blocks until all endpoints of the communicator have entered the barrier (MPI 4.1 section
 /// 6.3). Errors: `EP_ERR_COMM`.
 #[no_mangle]
@@ -229,16 +220,8 @@ pub unsafe extern "C" fn EP_Allreduce(
             return Err(ep_err!(ERR_BUFFER, "sendbuf is MPI_IN_PLACE, which MPI does not allow on an intercommunicator"));
         }
         let (input, in_place) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
-        let recv = reduction_output(recvbuf, &input)?;
+        let recv = Some(data_buf(recvbuf, count, datatype, "recvbuf")?);
         let commutative = op_commutative(op)?;
-        // Every check is done (an endpoint that fails one must not arrive): publish the
-        // input, and prepare the fold while the other endpoints' inputs cross over.
-        if !inter {
-            if let Some(arrival) = coll::allreduce_arrive(&ep, &input) {
-                return coll::allreduce_meet(&ep, arrival, &input, HostOp(op), &recv);
-            }
-        }
-        let recv = Some(recv);
         let args = ReduceArgs { input, in_place, recv, op: HostOp(op), commutative, root: None, scatter: None };
         if inter {
             coll::allreduce_inter(&ep, &args)
