@@ -127,15 +127,7 @@ impl UserBuf {
         if count < 0 {
             return Err(ep_err!(ERR_COUNT, "count {count} is negative"));
         }
-        Self::with_info(addr, count, dtype, type_info(dtype)?)
-    }
-
-    /// `new` for a datatype already looked up (`info`) and a count already checked
-    /// non-negative, as the second buffer of a call whose two buffers share count and
-    /// datatype: only the address is checked. Errors: `EP_ERR_BUFFER` for NULL with data,
-    /// unless the datatype's addresses are absolute (`MPI_BOTTOM`, MPI 4.1 section 5.1.12).
-    #[inline]
-    pub fn with_info(addr: *const c_void, count: c_int, dtype: sys::MPI_Datatype, info: TypeInfo) -> EpResult<UserBuf> {
+        let info = type_info(dtype)?;
         // A null address is MPI_BOTTOM, valid only with absolute addresses in the datatype.
         if addr.is_null() && count > 0 && info.size > 0 && info.true_lb == 0 {
             return Err(ep_err!(ERR_BUFFER, "buffer is NULL with count {count}"));

@@ -112,7 +112,7 @@ struct Stamp(u64);
 
 impl Stamp {
     fn new(seq: u64, kind: Kind, len: usize) -> Stamp {
-        const _: () = assert!(INLINE_BYTES < 1 << 10);
+        const _: () = assert!(INLINE_BYTES < 1 << 10 && (Kind::Exscan as u64) < 1 << 6, "length or kind outgrows its bits");
         Stamp(seq << 16 | (kind as u64) << 10 | len as u64)
     }
 
