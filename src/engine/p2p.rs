@@ -757,16 +757,6 @@ fn note_posted(shared: &Arc<CommShared>, local: u32) {
     });
 }
 
-/// True when this thread has posted receives on some endpoint communicator that its blocking
-/// calls must keep progressing (see [`progress_posted_elsewhere`], which prunes the list).
-#[inline]
-pub(crate) fn thread_posted_elsewhere() -> bool {
-    POSTED_ENTRIES.load(Ordering::Relaxed) != 0
-        && POSTED_BY_THIS_THREAD
-            .try_with(|list| !list.0.borrow().is_empty())
-            .unwrap_or(false)
-}
-
 /// Progress for the receives this thread posted on any communicator: called by blocking calls
 /// while they wait. Matching is per communicator and a blocked call drains only its own, so
 /// without this an endpoint blocked in, say, a synchronous send on one communicator would never
@@ -775,6 +765,9 @@ pub(crate) fn thread_posted_elsewhere() -> bool {
 /// (MPI 4.1 section 3.5) says a posted receive and its matching send complete whatever else the
 /// receiver does. Endpoints without posted receives left, and freed communicators, drop out.
 pub(crate) fn progress_posted_elsewhere() {
+    if POSTED_ENTRIES.load(Ordering::Relaxed) == 0 {
+        return;
+    }
     let Ok(mut entries) =
         POSTED_BY_THIS_THREAD.try_with(|list| std::mem::take(&mut *list.0.borrow_mut()))
     else {

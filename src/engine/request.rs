@@ -175,12 +175,6 @@ fn adopt(orphans: Vec<Arc<Request>>) {
     ORPHANAGE_LEN.store(o.len(), Ordering::Relaxed);
 }
 
-/// True when orphaned requests of freed endpoints wait for some thread's progress.
-#[inline]
-pub fn orphans_waiting() -> bool {
-    ORPHANAGE_LEN.load(Ordering::Relaxed) != 0
-}
-
 /// Tests the orphans of freed endpoints once; drops those that completed (and with the last
 /// of a communicator's, the communicator).
 pub fn progress_orphanage() {
