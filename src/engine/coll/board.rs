@@ -272,6 +272,19 @@ impl Board {
         after: impl FnOnce(&A, &Scratch) -> EpResult<()>,
     ) -> EpResult<()> {
         let n = self.slots.len();
+        if n == 1 {
+            // Nobody to meet (a process with one endpoint, the shape of a job with one thread
+            // per process): no sequence number, no release. The slot's sequence number only
+            // orders this process's endpoints, so skipping it here leaves nothing behind: the
+            // next collective of any kind starts from the same state. The bookkeeping was half
+            // of a 2x1 EP_Barrier's instructions besides the host's.
+            // SAFETY: one thread per endpoint, and no other endpoint uses this board.
+            return self.scratch.with_mut(|scratch| {
+                let scratch = unsafe { &mut *scratch };
+                leader(std::slice::from_ref(&args), scratch)?;
+                after(args, scratch)
+            });
+        }
         let slot = &self.slots[me];
         let seq = slot.seq.load(Ordering::Relaxed) + 1;
         slot.args.store(args as *const A as *mut (), Ordering::Relaxed);
@@ -288,17 +301,10 @@ impl Board {
                 None => {
                     // SAFETY: each pointer is the `&A` of a waiting endpoint (same kind, so
                     // same argument type).
-                    // A process with one endpoint (the common shape of a job with one thread per
-                    // process) needs no list: an allocation per collective showed in its profile.
-                    let many: Vec<&A>;
-                    let all: &[&A] = if n == 1 {
-                        std::slice::from_ref(&args)
-                    } else {
-                        many = self.slots.iter().map(|s| unsafe { &*(s.args.load(Ordering::Relaxed) as *const A) }).collect();
-                        &many
-                    };
+                    let all: Vec<&A> =
+                        self.slots.iter().map(|s| unsafe { &*(s.args.load(Ordering::Relaxed) as *const A) }).collect();
                     // SAFETY: every endpoint is waiting for the release; nobody reads it now.
-                    self.scratch.with_mut(|scratch| leader(all, unsafe { &mut *scratch })).err()
+                    self.scratch.with_mut(|scratch| leader(&all, unsafe { &mut *scratch })).err()
                 }
             };
             // SAFETY: as the scratch space.
@@ -315,7 +321,7 @@ impl Board {
             Some(e) => Err(e),
             None => self.scratch.with(|scratch| after(args, unsafe { &*scratch })),
         };
-        if hold && n > 1 {
+        if hold {
             // Each endpoint says it is done on its own slot; nobody leaves before all are.
             slot.finished.store(seq, Ordering::Release);
             let mut b = Backoff::new();
