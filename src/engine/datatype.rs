@@ -106,6 +106,38 @@ pub struct UserBuf {
 unsafe impl Send for UserBuf {}
 unsafe impl Sync for UserBuf {}
 
+/// Copies `n` bytes from `src` to `dst` (not overlapping). Up to 16 bytes, the copy is two
+/// overlapping loads and stores in registers: a call into the C library's `memcpy` for the
+/// few bytes of a latency-bound message cost about 45 instructions, more than the copy
+/// (a remote 8 B ping-pong on MPICH made two such calls per message).
+///
+/// # Safety
+/// `src` readable and `dst` writable for `n` bytes.
+#[inline(always)]
+pub unsafe fn copy_bytes(src: *const u8, dst: *mut u8, n: usize) {
+    match n {
+        0 => {}
+        1..=3 => {
+            // First, middle and last byte (overlapping for 1 and 2).
+            let (a, b, c) = (*src, *src.add(n / 2), *src.add(n - 1));
+            *dst = a;
+            *dst.add(n / 2) = b;
+            *dst.add(n - 1) = c;
+        }
+        4..=7 => {
+            let (a, b) = ((src as *const u32).read_unaligned(), (src.add(n - 4) as *const u32).read_unaligned());
+            (dst as *mut u32).write_unaligned(a);
+            (dst.add(n - 4) as *mut u32).write_unaligned(b);
+        }
+        8..=16 => {
+            let (a, b) = ((src as *const u64).read_unaligned(), (src.add(n - 8) as *const u64).read_unaligned());
+            (dst as *mut u64).write_unaligned(a);
+            (dst.add(n - 8) as *mut u64).write_unaligned(b);
+        }
+        _ => std::ptr::copy_nonoverlapping(src, dst, n),
+    }
+}
+
 impl UserBuf {
     /// Checks a (buffer, count, datatype) triple as every call does.
     #[inline]
@@ -217,7 +249,7 @@ impl UserBuf {
         }
         if self.info.contiguous() {
             // SAFETY: the buffer holds `bytes() >= data.len()` bytes.
-            unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.data_ptr(), data.len()) };
+            unsafe { copy_bytes(data.as_ptr(), self.data_ptr(), data.len()) };
             return Ok(());
         }
         self.unpack_typed(data)
@@ -258,5 +290,24 @@ impl UserBuf {
         let mut tmp = Vec::new();
         src.pack_into(&mut tmp)?;
         self.unpack_from(&tmp[..bytes])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::copy_bytes;
+
+    #[test]
+    fn copy_bytes_copies_exactly_n() {
+        let src: Vec<u8> = (1..=64).collect();
+        for n in 0..=40 {
+            for offset in 0..3 {
+                let mut dst = [0u8; 48];
+                // SAFETY: both ranges are in bounds.
+                unsafe { copy_bytes(src.as_ptr().add(offset), dst.as_mut_ptr().add(offset), n) };
+                assert_eq!(&dst[offset..offset + n], &src[offset..offset + n], "n = {n}");
+                assert!(dst[..offset].iter().chain(&dst[offset + n..]).all(|&b| b == 0), "n = {n}: wrote outside");
+            }
+        }
     }
 }

@@ -181,7 +181,7 @@ pub fn send(
         let packet = unsafe {
             let p = packet.as_mut_ptr() as *mut u8;
             std::ptr::copy_nonoverlapping(header.as_ptr(), p, HEADER_BYTES);
-            std::ptr::copy_nonoverlapping(buf.data_ptr(), p.add(HEADER_BYTES), bytes);
+            super::datatype::copy_bytes(buf.data_ptr(), p.add(HEADER_BYTES), bytes);
             std::slice::from_raw_parts(p, HEADER_BYTES + bytes)
         };
         let len = packet.len() as c_int;
