@@ -2,8 +2,9 @@
  * Direct mode and MPI's progress rule (MPI 4.1 section 3.5), on 2 processes x 1 endpoint.
  *
  * On Open MPI a communicator with one endpoint per process runs in direct mode: its blocking
- * receive may block inside the host (src/engine/direct.rs). It must not while its thread has
- * a receive posted on another endpoint communicator: process 0 posts a large receive on an
+ * receive goes to the host (src/engine/direct.rs), and must not block there while its thread
+ * has a receive posted on another endpoint communicator (direct mode polls the host for that
+ * reason, among others; this test fails if it ever blocks): process 0 posts a large receive on an
  * engine communicator (2 endpoints per process), then blocks in a receive on the direct one;
  * process 1 sends synchronously on the engine communicator, which completes only once process
  * 0 has matched it, and only then sends on the direct one. If the blocked receive stopped
