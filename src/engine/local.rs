@@ -161,7 +161,7 @@ mod tests {
             ch.push(msg(t));
         }
         let mut got = Vec::new();
-        let mut fail_at = |bad: i32, got: &mut Vec<i32>| {
+        let fail_at = |bad: i32, got: &mut Vec<i32>| {
             ch.drain_with(|m| {
                 let m = unsafe { m.read() };
                 if m.envelope.tag == bad {
