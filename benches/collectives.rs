@@ -89,11 +89,10 @@ fn time_op(op: Op, comm: Option<EP_Comm>) -> f64 {
     (unsafe { sys::MPI_Wtime() } - t0) / iters as f64
 }
 
-/// Repetitions (after a warm-up) of every op; `sync` runs before each repetition.
-fn all_ops(comm: Option<EP_Comm>, sync: impl Fn()) -> Vec<Vec<f64>> {
-    ops()
-        .into_iter()
-        .map(|op| {
+/// Repetitions (after a warm-up) of every op of `ops`; `sync` runs before each repetition.
+fn all_ops(ops: &[Op], comm: Option<EP_Comm>, sync: impl Fn()) -> Vec<Vec<f64>> {
+    ops.iter()
+        .map(|&op| {
             (0..common::sizes::reps_per_round() + 1)
                 .map(|_| {
                     sync();
@@ -105,14 +104,14 @@ fn all_ops(comm: Option<EP_Comm>, sync: impl Fn()) -> Vec<Vec<f64>> {
         .collect()
 }
 
-fn plain_mpi() -> Vec<Vec<f64>> {
-    all_ops(None, || unsafe {
+fn plain_mpi(ops: &[Op]) -> Vec<Vec<f64>> {
+    all_ops(ops, None, || unsafe {
         sys::MPI_Barrier(HOST.comm_world);
     })
 }
 
 /// Two endpoints of process 0, one thread each; process 1 sleeps.
-fn one_process_two_endpoints(rank: i32) -> Vec<Vec<f64>> {
+fn one_process_two_endpoints(rank: i32, ops: &[Op]) -> Vec<Vec<f64>> {
     let n = if rank == 0 { 2 } else { 0 };
     let mut comms = [EP_COMM_NULL; 2];
     unsafe { EP_Comm_create_endpoints(HOST.comm_world, n, HOST.info_null, comms.as_mut_ptr()) };
@@ -125,7 +124,7 @@ fn one_process_two_endpoints(rank: i32) -> Vec<Vec<f64>> {
             .iter()
             .map(|&c| {
                 s.spawn(move || {
-                    let v = all_ops(Some(c), || unsafe {
+                    let v = all_ops(ops, Some(c), || unsafe {
                         EP_Barrier(c);
                     });
                     let mut c = c;
@@ -141,10 +140,10 @@ fn one_process_two_endpoints(rank: i32) -> Vec<Vec<f64>> {
 }
 
 /// One endpoint in each of the 2 processes.
-fn two_processes_one_endpoint() -> Vec<Vec<f64>> {
+fn two_processes_one_endpoint(ops: &[Op]) -> Vec<Vec<f64>> {
     let mut c = EP_COMM_NULL;
     unsafe { EP_Comm_create_endpoints(HOST.comm_world, 1, HOST.info_null, &mut c) };
-    let v = all_ops(Some(c), || unsafe {
+    let v = all_ops(ops, Some(c), || unsafe {
         sys::MPI_Barrier(HOST.comm_world);
     });
     unsafe { EP_Comm_free(&mut c) };
@@ -156,17 +155,18 @@ fn child() {
     unsafe { sys::MPI_Init_thread(std::ptr::null_mut(), std::ptr::null_mut(), HOST.thread_multiple, &mut provided) };
     let mut rank = 0;
     unsafe { sys::MPI_Comm_rank(HOST.comm_world, &mut rank) };
-    type Phase = fn(i32) -> Vec<Vec<f64>>;
+    type Phase = fn(i32, &[Op]) -> Vec<Vec<f64>>;
     let methods: [(&str, Phase); 3] = [
-        ("plain MPI, 2 processes", |_| plain_mpi()),
+        ("plain MPI, 2 processes", |_, ops| plain_mpi(ops)),
         ("EP, 1 process x 2 endpoints", one_process_two_endpoints),
-        ("EP, 2 processes x 1 endpoint", |_| two_processes_one_endpoint()),
+        ("EP, 2 processes x 1 endpoint", |_, ops| two_processes_one_endpoint(ops)),
     ];
-    let rows = common::interleaved(&methods, |phase| phase(rank));
+    let ops = ops();
+    let rows = common::interleaved(&methods, ops.len(), |phase, i| phase(rank, &ops[i..=i]).pop().unwrap_or_default());
     if rank == 0 {
         let mut rec = Recorder::new("collectives", common::world_size());
         for (method, times) in rows.iter() {
-            for (op, t) in ops().iter().zip(times) {
+            for (op, t) in ops.iter().zip(times) {
                 rec.add_us(op.metric(), method, op.bytes(), XUnit::Bytes, t);
             }
         }

@@ -178,7 +178,7 @@ fn child() {
         ("EP, 2 processes x 2 endpoints", Box::new(move || endpoints(rank, 2, false))),
         ("EP, 1 process x 4 endpoints", Box::new(move || endpoints(rank, if rank == 0 { 4 } else { 0 }, rank != 0))),
     ];
-    let rows = common::interleaved(&methods, |phase| vec![phase()]);
+    let rows = common::interleaved(&methods, 1, |phase, _| phase());
     if rank == 0 {
         let mut rec = Recorder::new("msgrate", common::world_size());
         for (method, rates) in rows.iter() {

@@ -62,22 +62,21 @@ pub fn main_with_procs(child: fn(), procs: &[u32], timeout: Duration) {
     }
 }
 
-/// Runs every method's measurement `sizes::rounds()` times in turn (plain MPI, EP, plain MPI,
-/// EP, ...) and pools each method's repetitions, per size or op. On a shared machine whose
-/// speed drifts over a run, methods measured one after the other differed by up to 1.5x from
-/// run to run; taken in turns, the drift weighs on every method alike and the ratios hold.
-/// `run` returns one list of repetition times per size (empty on processes that record nothing).
-pub fn interleaved<M>(methods: &[(&'static str, M)], run: impl Fn(&M) -> Vec<Vec<f64>>) -> Vec<(&'static str, Vec<Vec<f64>>)> {
-    let mut pooled: Vec<(&'static str, Vec<Vec<f64>>)> = methods.iter().map(|(name, _)| (*name, Vec::new())).collect();
-    for _ in 0..sizes::rounds() {
-        for ((_, m), (_, acc)) in methods.iter().zip(pooled.iter_mut()) {
-            let got = run(m);
-            if acc.is_empty() {
-                *acc = got;
-            } else {
-                for (a, g) in acc.iter_mut().zip(got) {
-                    a.extend(g);
-                }
+/// Measures every item (a message size, a collective at a size) with every method, in turns:
+/// for each item, `sizes::rounds()` rounds of plain MPI, EP, plain MPI, EP, ..., each method's
+/// repetitions pooled. On a shared machine whose speed drifts over a run, methods measured one
+/// after the other differed by up to 1.5x from run to run. Taken in turns over the whole size
+/// range, a round lasted seconds and the ratio of one size still moved by 0.1x-0.2x between
+/// runs; taken in turns per item, the methods of one item are measured within a fraction of a
+/// second of each other and the drift weighs on them alike.
+/// `run(method, item)` returns the item's repetition times (empty on processes that record
+/// nothing); the result holds, per method, one list per item.
+pub fn interleaved<M>(methods: &[(&'static str, M)], items: usize, run: impl Fn(&M, usize) -> Vec<f64>) -> Vec<(&'static str, Vec<Vec<f64>>)> {
+    let mut pooled: Vec<(&'static str, Vec<Vec<f64>>)> = methods.iter().map(|(name, _)| (*name, vec![Vec::new(); items])).collect();
+    for item in 0..items {
+        for _ in 0..sizes::rounds() {
+            for ((_, m), (_, acc)) in methods.iter().zip(pooled.iter_mut()) {
+                acc[item].extend(run(m, item));
             }
         }
     }

@@ -4,8 +4,9 @@
 //! The host MPI carries a remote message on the communicator's host communicator with the
 //! host tag equal to the destination's local index, so each endpoint probes only its own
 //! messages (`MPI_Improbe(MPI_ANY_SOURCE, my_index)`) and needs no shared queue or lock. The
-//! user's tag and the source rank travel in this 24-byte header, so tags are never packed
-//! into host tag bits and nothing is truncated: any tag up to `i32::MAX` works.
+//! user's tag and the source rank travel in this header (12 bytes for eager messages, 20 for
+//! rendezvous), so tags are never packed into host tag bits and nothing is truncated: any tag
+//! up to `i32::MAX` works.
 
 /// Wildcards and null process, the values of `EP_ANY_SOURCE`, `EP_ANY_TAG`, `EP_PROC_NULL`.
 pub(crate) const ANY_SOURCE: i32 = -2;
@@ -53,42 +54,63 @@ pub struct WireHeader {
     pub bytes: u64,
 }
 
-pub(crate) const HEADER_BYTES: usize = 24;
-const KIND_EAGER: u32 = 1;
-const KIND_RENDEZVOUS: u32 = 2;
+/// Bytes of an eager header: source, tag, and the data's size (at most [`MAX_EAGER_BYTES`]).
+/// Kept short because the hosts send small messages faster: MPICH 4.0 over UCX took 8 % longer
+/// per 8 B ping-pong once the host message grew past 28 bytes (header and data), Open MPI past
+/// 40 (docs/performance.md, session 12). A 24-byte header put every 8 B message past both.
+pub(crate) const EAGER_HEADER_BYTES: usize = 12;
+/// Bytes of a rendezvous header: source, tag, data tag (flagged), and the data's size.
+pub(crate) const RENDEZVOUS_HEADER_BYTES: usize = 20;
+/// The longest header.
+pub(crate) const MAX_HEADER_BYTES: usize = RENDEZVOUS_HEADER_BYTES;
+/// Eager data travels in one host message with its header; its size fits the header's word.
+pub(crate) const MAX_EAGER_BYTES: u64 = (RENDEZVOUS_FLAG - 1) as u64;
+/// Set in the third word of a rendezvous header, whose low bits hold the data tag (host tags
+/// are non-negative `int`s); clear in an eager header, whose word is the data's size.
+const RENDEZVOUS_FLAG: u32 = 1 << 31;
 
 impl WireHeader {
-    pub fn encode(&self) -> [u8; HEADER_BYTES] {
-        let mut out = [0u8; HEADER_BYTES];
-        let (kind, data_tag) = match self.protocol {
-            Protocol::Eager => (KIND_EAGER, 0),
-            Protocol::Rendezvous { data_tag } => (KIND_RENDEZVOUS, data_tag),
-        };
+    /// Bytes of this header on the wire.
+    #[inline]
+    pub fn wire_bytes(&self) -> usize {
+        match self.protocol {
+            Protocol::Eager => EAGER_HEADER_BYTES,
+            Protocol::Rendezvous { .. } => RENDEZVOUS_HEADER_BYTES,
+        }
+    }
+
+    /// The header's bytes: the first [`wire_bytes`](Self::wire_bytes) of the array (the rest are zero).
+    /// Eager data must not exceed [`MAX_EAGER_BYTES`], nor a data tag `i32::MAX`.
+    #[inline]
+    pub fn encode(&self) -> [u8; MAX_HEADER_BYTES] {
+        let mut out = [0u8; MAX_HEADER_BYTES];
         out[0..4].copy_from_slice(&self.envelope.source.to_le_bytes());
         out[4..8].copy_from_slice(&self.envelope.tag.to_le_bytes());
-        out[8..12].copy_from_slice(&kind.to_le_bytes());
-        out[12..16].copy_from_slice(&data_tag.to_le_bytes());
-        out[16..24].copy_from_slice(&self.bytes.to_le_bytes());
+        match self.protocol {
+            Protocol::Eager => {
+                debug_assert!(self.bytes <= MAX_EAGER_BYTES);
+                out[8..12].copy_from_slice(&(self.bytes as u32).to_le_bytes());
+            }
+            Protocol::Rendezvous { data_tag } => {
+                debug_assert!(data_tag >= 0);
+                out[8..12].copy_from_slice(&(RENDEZVOUS_FLAG | data_tag as u32).to_le_bytes());
+                out[12..20].copy_from_slice(&self.bytes.to_le_bytes());
+            }
+        }
         out
     }
 
-    /// Decodes a header; `None` when the bytes are not one (too short, unknown kind).
+    /// Decodes the header at the start of `b`; `None` when the bytes are not one (too short).
+    #[inline]
     pub fn decode(b: &[u8]) -> Option<WireHeader> {
-        if b.len() < HEADER_BYTES {
-            return None;
+        let word_at = |o: usize| Some(u32::from_le_bytes(b.get(o..o + 4)?.try_into().unwrap()));
+        let envelope = Envelope { source: word_at(0)? as i32, tag: word_at(4)? as i32 };
+        let word = word_at(8)?;
+        if word & RENDEZVOUS_FLAG == 0 {
+            return Some(WireHeader { envelope, protocol: Protocol::Eager, bytes: word as u64 });
         }
-        let i32_at = |o: usize| i32::from_le_bytes(b[o..o + 4].try_into().unwrap());
-        let kind = u32::from_le_bytes(b[8..12].try_into().unwrap());
-        let protocol = match kind {
-            KIND_EAGER => Protocol::Eager,
-            KIND_RENDEZVOUS => Protocol::Rendezvous { data_tag: i32_at(12) },
-            _ => return None,
-        };
-        Some(WireHeader {
-            envelope: Envelope { source: i32_at(0), tag: i32_at(4) },
-            protocol,
-            bytes: u64::from_le_bytes(b[16..24].try_into().unwrap()),
-        })
+        let bytes = u64::from_le_bytes(b.get(12..20)?.try_into().unwrap());
+        Some(WireHeader { envelope, protocol: Protocol::Rendezvous { data_tag: (word & !RENDEZVOUS_FLAG) as i32 }, bytes })
     }
 }
 
@@ -99,17 +121,31 @@ mod tests {
     #[test]
     fn header_round_trip_keeps_full_tags() {
         for h in [
-            WireHeader { envelope: Envelope { source: 0, tag: 0 }, protocol: Protocol::Eager, bytes: 8 },
+            WireHeader { envelope: Envelope { source: 0, tag: 0 }, protocol: Protocol::Eager, bytes: 0 },
+            WireHeader { envelope: Envelope { source: 5, tag: i32::MAX }, protocol: Protocol::Eager, bytes: MAX_EAGER_BYTES },
             WireHeader {
                 envelope: Envelope { source: 1023, tag: i32::MAX },
                 protocol: Protocol::Rendezvous { data_tag: 77 },
                 bytes: 1 << 40,
             },
+            WireHeader {
+                envelope: Envelope { source: i32::MAX, tag: 0 },
+                protocol: Protocol::Rendezvous { data_tag: i32::MAX },
+                bytes: u64::MAX,
+            },
         ] {
-            assert_eq!(WireHeader::decode(&h.encode()), Some(h));
+            let wire = h.encode();
+            assert!(wire[h.wire_bytes()..].iter().all(|&b| b == 0), "nothing past the header's length");
+            assert_eq!(WireHeader::decode(&wire[..h.wire_bytes()]), Some(h));
+            assert_eq!(WireHeader::decode(&wire[..h.wire_bytes() - 1]), None, "a cut header is no header");
         }
-        assert_eq!(WireHeader::decode(&[0u8; 10]), None);
-        assert_eq!(WireHeader::decode(&[0u8; 24]), None);
+        assert_eq!(WireHeader::decode(&[0u8; 11]), None);
+    }
+
+    #[test]
+    fn small_messages_fit_the_hosts_fast_class() {
+        // 8 B of data with its header stays within MPICH's 28-byte class (see EAGER_HEADER_BYTES).
+        assert!(EAGER_HEADER_BYTES + 8 <= 28);
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use super::comm::CommShared;
 use super::datatype::UserBuf;
-use super::envelope::{Envelope, Protocol, WireHeader, HEADER_BYTES};
+use super::envelope::{Envelope, Protocol, WireHeader, EAGER_HEADER_BYTES, MAX_HEADER_BYTES};
 use super::p2p::{arrive, Catcher, Payload, Queues, SendState};
 use super::rankmap::Location;
 use crate::ep_err;
@@ -29,7 +29,8 @@ pub(crate) const REMOTE_EAGER_BYTES: usize = 16 * 1024;
 /// to each other against pre-posted receives would otherwise both sit in `MPI_Send` with
 /// nobody posting the host receives.
 pub(crate) const BLOCKING_HOST_SEND_BYTES: usize = 1024;
-const PACKET_BYTES: usize = HEADER_BYTES + REMOTE_EAGER_BYTES;
+const PACKET_BYTES: usize = MAX_HEADER_BYTES + REMOTE_EAGER_BYTES;
+const _: () = assert!(REMOTE_EAGER_BYTES as u64 <= super::envelope::MAX_EAGER_BYTES);
 
 /// Host receives kept posted per endpoint. Two, so that one is always waiting while the
 /// other's packet is processed: re-posting happens at the start of the next drain, off the
@@ -132,7 +133,10 @@ pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Optio
         let payload = match h.protocol {
             Protocol::Eager => {
                 // The packet is the header and `bytes` of data (no MPI_Get_count needed).
-                let data = &slot.buf[HEADER_BYTES..HEADER_BYTES + h.bytes as usize];
+                let data = slot
+                    .buf
+                    .get(EAGER_HEADER_BYTES..EAGER_HEADER_BYTES + h.bytes as usize)
+                    .ok_or_else(|| ep_err!(ERR_INTERN, "malformed message header (eager size {})", h.bytes))?;
                 // Straight from the receive buffer when a receive is waiting.
                 if let Some(recv) = q.matching.take_posted(&env) {
                     super::p2p::deliver_bytes(&recv, &env, data)?;
@@ -172,7 +176,7 @@ pub fn send(
     let bytes = buf.bytes();
     let proc = dest.proc as c_int;
     let tag = dest.local as c_int;
-    if !sync && blocking && buf.info.contiguous() && HEADER_BYTES + bytes <= BLOCKING_HOST_SEND_BYTES {
+    if !sync && blocking && buf.info.contiguous() && EAGER_HEADER_BYTES + bytes <= BLOCKING_HOST_SEND_BYTES {
         // The latency path: header and data assembled on the stack, one MPI_Send.
         // Only the bytes sent are written: zeroing the whole array cost more than the copy.
         let mut packet = std::mem::MaybeUninit::<[u8; BLOCKING_HOST_SEND_BYTES]>::uninit();
@@ -180,9 +184,9 @@ pub fn send(
         // SAFETY: header and data fit (checked above) and are written before MPI_Send reads them.
         let packet = unsafe {
             let p = packet.as_mut_ptr() as *mut u8;
-            std::ptr::copy_nonoverlapping(header.as_ptr(), p, HEADER_BYTES);
-            super::datatype::copy_bytes(buf.data_ptr(), p.add(HEADER_BYTES), bytes);
-            std::slice::from_raw_parts(p, HEADER_BYTES + bytes)
+            std::ptr::copy_nonoverlapping(header.as_ptr(), p, EAGER_HEADER_BYTES);
+            super::datatype::copy_bytes(buf.data_ptr(), p.add(EAGER_HEADER_BYTES), bytes);
+            std::slice::from_raw_parts(p, EAGER_HEADER_BYTES + bytes)
         };
         let len = packet.len() as c_int;
         unsafe {
@@ -200,8 +204,8 @@ fn send_general(shared: &CommShared, dest: Location, env: Envelope, buf: UserBuf
     let proc = dest.proc as c_int;
     let tag = dest.local as c_int;
     if !sync && bytes <= REMOTE_EAGER_BYTES {
-        let mut packet = Vec::with_capacity(HEADER_BYTES + bytes);
-        packet.extend_from_slice(&WireHeader { envelope: env, protocol: Protocol::Eager, bytes: bytes as u64 }.encode());
+        let mut packet = Vec::with_capacity(EAGER_HEADER_BYTES + bytes);
+        packet.extend_from_slice(&WireHeader { envelope: env, protocol: Protocol::Eager, bytes: bytes as u64 }.encode()[..EAGER_HEADER_BYTES]);
         buf.pack_into(&mut packet)?;
         let ptr = packet.as_ptr() as *const c_void;
         let len = packet.len() as c_int;
@@ -214,9 +218,8 @@ fn send_general(shared: &CommShared, dest: Location, env: Envelope, buf: UserBuf
         return Ok(SendState::Host { requests: [r, HostRequest(HOST.request_null)], active: 1, _keep: packet });
     }
     let data_tag = shared.next_data_tag();
-    let header = WireHeader { envelope: env, protocol: Protocol::Rendezvous { data_tag }, bytes: bytes as u64 }
-        .encode()
-        .to_vec();
+    let header = WireHeader { envelope: env, protocol: Protocol::Rendezvous { data_tag }, bytes: bytes as u64 };
+    let header = header.encode()[..header.wire_bytes()].to_vec();
     let (hp, hl) = (header.as_ptr() as *const c_void, header.len() as c_int);
     let data_comm = shared.host_data.0;
     let t = HostType(buf.dtype);
