@@ -8,7 +8,7 @@
 #   EPMPI_MPIS=mpich benches/run_suite.sh   # one
 #
 # Knobs (benches/common/sizes.rs): EPMPI_BENCH_REPS (repetitions, default 9),
-# EPMPI_BENCH_ROUNDS (comparisons taken in that many interleaved rounds, default 3),
+# EPMPI_BENCH_ROUNDS (at each size, methods taken in turns for that many rounds, default 3),
 # EPMPI_BENCH_SIZES (e.g. 8,1K,1M), EPMPI_BENCH_SCALE (factor on iterations),
 # EPMPI_BENCH_PROCS (process counts of the creation benchmark, default 1,2),
 # EPMPI_BENCHES (which benchmarks, default all).
@@ -29,7 +29,7 @@ for mpi in ${EPMPI_MPIS:-openmpi mpich}; do
     {
         echo "host MPI: $mpi, $(mpirun."$mpi" --version 2>&1 | grep -m 1 -E 'OpenRTE|Open MPI|Version:' | sed 's/^[[:space:]]*//; s/[[:space:]][[:space:]]*/ /g')"
         echo "started: $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(uname -srm), $(nproc) cores, load average $(cut -d ' ' -f 1-3 /proc/loadavg)"
-        echo "repetitions: ${EPMPI_BENCH_REPS:-9} in ${EPMPI_BENCH_ROUNDS:-3} interleaved rounds; benchmarks: $benches"
+        echo "repetitions: ${EPMPI_BENCH_REPS:-9} in ${EPMPI_BENCH_ROUNDS:-3} interleaved rounds per size; benchmarks: $benches"
     } >"$dir/run.txt"
     for b in $benches; do
         echo "=== $mpi: $b"

@@ -66,8 +66,8 @@ pub fn main_with_procs(child: fn(), procs: &[u32], timeout: Duration) {
 /// for each item, `sizes::rounds()` rounds of plain MPI, EP, plain MPI, EP, ..., each method's
 /// repetitions pooled. On a shared machine whose speed drifts over a run, methods measured one
 /// after the other differed by up to 1.5x from run to run. Taken in turns over the whole size
-/// range, a round lasted seconds and the ratio of one size still moved by 0.1x-0.2x between
-/// runs; taken in turns per item, the methods of one item are measured within a fraction of a
+/// range, a round lasted seconds, so one size's figures were still taken seconds apart;
+/// taken in turns per item, the methods of one item are measured within a fraction of a
 /// second of each other and the drift weighs on them alike.
 /// `run(method, item)` returns the item's repetition times (empty on processes that record
 /// nothing); the result holds, per method, one list per item.

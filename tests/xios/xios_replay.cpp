@@ -89,7 +89,8 @@ static void startup(Endpoint &e)
     e.code_leader.assign(layout.codes + 1, -1);
     for (int r = 0; r < e.size; r++) {
         int code = layout.code_of(layout.proc_of_rank(r));
-        CHECK(hashes[r] == layout.hash_of_code(code), "hash of rank %d", r);
+        CHECK(hashes[r] == layout.hash_of_code(code), "world rank %d: hash of rank %d is %ld, expected %ld", e.rank, r,
+              hashes[r], layout.hash_of_code(code));
         if (e.code_leader[code] < 0)
             e.code_leader[code] = r;
     }
@@ -101,8 +102,9 @@ static void startup(Endpoint &e)
         expected_rank += hashes[r] == hash;
     CHECK_OK(ep_lib::MPI_Comm_rank(e.intra, &intra_rank));
     CHECK_OK(ep_lib::MPI_Comm_size(e.intra, &intra_size));
-    CHECK(intra_rank == expected_rank && intra_size == layout.endpoints_of_code(e.code), "split: rank %d of %d",
-          intra_rank, intra_size);
+    CHECK(intra_rank == expected_rank && intra_size == layout.endpoints_of_code(e.code),
+          "split: world rank %d got rank %d of %d, expected %d of %d", e.rank, intra_rank, intra_size, expected_rank,
+          layout.endpoints_of_code(e.code));
     check_host_comm(e.intra, layout.procs_of_code(e.code), "code communicator");
     CHECK(e.intra.ep_comm_ptr != NULL && !e.intra.ep_comm_ptr->intercomm, "intra has no intercomm part");
     CHECK(e.intra.ep_comm_ptr->intercomm->mpi_inter_comm == ep_lib::host::comm_null(), "intra: no mpi_inter_comm");
