@@ -220,8 +220,16 @@ pub unsafe extern "C" fn EP_Allreduce(
             return Err(ep_err!(ERR_BUFFER, "sendbuf is MPI_IN_PLACE, which MPI does not allow on an intercommunicator"));
         }
         let (input, in_place) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
-        let recv = Some(data_buf(recvbuf, count, datatype, "recvbuf")?);
+        let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
         let commutative = op_commutative(op)?;
+        // Every check is done (an endpoint that fails one must not arrive): publish the
+        // input, and prepare the fold while the other endpoints' inputs cross over.
+        if !inter {
+            if let Some(arrival) = coll::allreduce_arrive(&ep, &input) {
+                return coll::allreduce_meet(&ep, arrival, &input, HostOp(op), &recv);
+            }
+        }
+        let recv = Some(recv);
         let args = ReduceArgs { input, in_place, recv, op: HostOp(op), commutative, root: None, scatter: None };
         if inter {
             coll::allreduce_inter(&ep, &args)

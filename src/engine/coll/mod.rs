@@ -30,7 +30,7 @@ pub use alltoall::{alltoallv, AlltoallvArgs};
 pub use bcast::{barrier, bcast};
 pub use inter::{allreduce_inter, bcast_inter};
 pub use gather::{allgatherv, gatherv, scatterv, AllgathervArgs, GathervArgs, ScattervArgs};
-pub use reduce::{reduce, reduce_scatter, ReduceArgs};
+pub use reduce::{allreduce_arrive, allreduce_meet, reduce, reduce_scatter, ReduceArgs};
 pub use scan::{scan, ScanArgs};
 
 use super::comm::CommShared;
