@@ -72,7 +72,9 @@ pub(crate) const MAX_EAGER_BYTES: u64 = (RENDEZVOUS_FLAG - 1) as u64;
 const RENDEZVOUS_FLAG: u32 = 1 << 31;
 
 impl WireHeader {
-    /// Bytes of this header on the wire.
+    /// Length of this header on the wire, in bytes: `EAGER_HEADER_BYTES` (12) or
+    /// `RENDEZVOUS_HEADER_BYTES` (20). The format is this library's own, between its
+    /// processes (no MPI structure); pure, so callable from any thread.
     #[inline]
     pub fn wire_bytes(&self) -> usize {
         match self.protocol {
@@ -81,8 +83,11 @@ impl WireHeader {
         }
     }
 
-    /// The header's bytes: the first [`wire_bytes`](Self::wire_bytes) of the array (the rest are zero).
-    /// Eager data must not exceed [`MAX_EAGER_BYTES`], nor a data tag `i32::MAX`.
+    /// The header's bytes, little-endian: source and tag (4 bytes each), then a word holding
+    /// the eager data's size in bytes, or the top bit set with the data tag followed by the
+    /// data's size (8 bytes). Only the first [`wire_bytes`](Self::wire_bytes) of the array are
+    /// sent (the rest are zero). Eager data must not exceed `MAX_EAGER_BYTES` (2^31 - 1), and a data tag
+    /// must be non-negative (checked in debug builds; the engine never makes others).
     #[inline]
     pub fn encode(&self) -> [u8; MAX_HEADER_BYTES] {
         let mut out = [0u8; MAX_HEADER_BYTES];
@@ -102,7 +107,9 @@ impl WireHeader {
         out
     }
 
-    /// Decodes the header at the start of `b`; `None` when the bytes are not one (too short).
+    /// Decodes the header at the start of `b` (the received packet, header first); `None` when
+    /// `b` is shorter than the header its third word announces. Trailing bytes (the eager
+    /// data) are left to the caller, which checks the announced size against them.
     #[inline]
     pub fn decode(b: &[u8]) -> Option<WireHeader> {
         let word_at = |o: usize| Some(u32::from_le_bytes(b.get(o..o + 4)?.try_into().unwrap()));
