@@ -1,10 +1,11 @@
 #!/bin/sh
 # Every test, against Open MPI and against MPICH, each in its own target directory
 # (mpi-sys does not rebuild when the MPI changes): Rust unit tests, the header check, the C
-# programs and the Rust traffic program under mpirun in every shape (tests/support), and the
-# short modes of the hardening checks (issue 10): the loom models, the C tests under valgrind
+# programs and the Rust traffic program under mpirun in every shape (tests/support), the
+# short modes of the hardening checks: the loom models, the C tests under valgrind
 # memcheck and the C tests under ThreadSanitizer (under MPICH on several processes, under Open
-# MPI on one: tests/threadcheck.rs; needs the nightly toolchain with rust-src, and crates.io).
+# MPI on one: tests/threadcheck.rs; needs the nightly toolchain with rust-src, and crates.io),
+# and the API documentation, which must build without a warning (its links are checked).
 # Set EPMPI_TEST_LOOM=0, EPMPI_TEST_VALGRIND=0 or EPMPI_TEST_THREADS=0 to leave one out.
 #
 #   tests/run_all.sh            # both MPIs
@@ -29,5 +30,8 @@ export EPMPI_TEST_THREADS
 for mpi in ${EPMPI_MPIS:-openmpi mpich}; do
     echo "=== tests against $mpi"
     MPICC="mpicc.$mpi" CARGO_TARGET_DIR="target/$mpi" cargo test --locked
+    echo "=== API documentation against $mpi"
+    MPICC="mpicc.$mpi" CARGO_TARGET_DIR="target/$mpi" RUSTDOCFLAGS="-D warnings" \
+        cargo doc --no-deps --locked --quiet
 done
 echo "=== all tests passed"

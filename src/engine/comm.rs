@@ -202,7 +202,7 @@ impl CommShared {
 
     /// A host tag for one rendezvous payload on `host_data`, unique among this process's
     /// outstanding ones on this communicator (the counter wraps after at least
-    /// [`MIN_DATA_TAGS`] messages).
+    /// `MIN_DATA_TAGS` messages).
     pub fn next_data_tag(&self) -> i32 {
         (self.data_tag_base
             + self.next_data_tag.fetch_add(1, Ordering::Relaxed) % self.data_tag_modulus)

@@ -9,8 +9,8 @@
 //! one cache line handed from one core to another. One channel per pair keeps each pair's
 //! messages in order (non-overtaking) and lets a receive naming its source look at one
 //! channel only.
-//! * up to [`INLINE_BYTES`]: the data travels inside the cell;
-//! * up to [`LOCAL_EAGER_BYTES`]: a packed copy travels (the send completes at once);
+//! * up to `INLINE_BYTES`: the data travels inside the cell;
+//! * up to `LOCAL_EAGER_BYTES`: a packed copy travels (the send completes at once);
 //! * larger or synchronous: the cell points at the sender's buffer, the receiver copies once
 //!   when it matches, and only then does the send complete (rendezvous).
 

@@ -801,7 +801,7 @@ pub(crate) fn progress_posted_elsewhere() {
 
 /// Blocking receive (`EP_Recv`, the receive of `EP_Sendrecv`) without a posted-queue entry.
 /// The endpoint's matching state has a single user, so the caller pulls messages in itself:
-/// earlier posted receives take theirs first (in [`arrive`]), and the first unexpected match
+/// earlier posted receives take theirs first (in `arrive`), and the first unexpected match
 /// is exactly the message a receive posted now would get (MPI 4.1 section 3.5).
 #[inline]
 pub fn recv_blocking(shared: &CommShared, local: u32, pattern: Pattern, buf: UserBuf) -> EpResult<Completion> {

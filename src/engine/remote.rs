@@ -1,6 +1,6 @@
 //! The remote transport: endpoints of other processes, through the host MPI.
 //!
-//! A message's header (envelope, protocol, size) and, up to [`REMOTE_EAGER_BYTES`], its packed
+//! A message's header (envelope, protocol, size) and, up to `REMOTE_EAGER_BYTES`, its packed
 //! data travel as one host message on the communicator's host communicator, with host tag
 //! = destination local index. Each endpoint keeps two host receives pre-posted for them
 //! (`MPI_Irecv(MPI_ANY_SOURCE, my index)`), so arriving packets land at once and draining is
@@ -163,7 +163,7 @@ pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Optio
 }
 
 /// Sends to an endpoint of another process. `blocking` lets small packets go by `MPI_Send`.
-/// The latency path is inlined into the send calls; everything else is [`send_general`].
+/// The latency path is inlined into the send calls; everything else is `send_general`.
 #[inline(always)]
 pub fn send(
     shared: &CommShared,

@@ -119,7 +119,7 @@ impl Request {
 
     /// Hands an active request whose handle is being freed to its endpoint, whose progress
     /// completes it (host requests tested, buffers released) when nobody waits for it; to
-    /// the process's [`ORPHANAGE`] when the endpoint's handle is already freed.
+    /// the process's `ORPHANAGE` when the endpoint's handle is already freed.
     pub fn orphan(self: &Arc<Self>) {
         match &mut *self.op.lock() {
             // The host completes a freed request by itself (MPI 4.1 section 3.7.3).
@@ -156,7 +156,7 @@ impl Request {
 static ORPHANAGE: Mutex<Vec<Arc<Request>>> = Mutex::new(Vec::new());
 static ORPHANAGE_LEN: AtomicUsize = AtomicUsize::new(0);
 
-/// Called when an endpoint's handle is freed: its orphans move to the [`ORPHANAGE`].
+/// Called when an endpoint's handle is freed: its orphans move to the `ORPHANAGE`.
 pub fn endpoint_freed(ep: &Endpoint) {
     let orphans = {
         let mut q = ep.state().queues.lock();

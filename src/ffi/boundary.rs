@@ -93,7 +93,7 @@ const ANY_TIME: &[&str] = &[
 
 /// Runs the body of exported function `name`: never unwinds, returns `EP_SUCCESS` or an
 /// error code, and aborts when the applicable handler is `EP_ERRORS_ARE_FATAL`. Outside
-/// `MPI_Init_thread` .. `MPI_Finalize`, a failing call (all but those of [`ANY_TIME`]) reports
+/// `MPI_Init_thread` .. `MPI_Finalize`, a failing call (all but those of `ANY_TIME`) reports
 /// `EP_ERR_NOT_INITIALIZED` whatever else was wrong: before initialization no handle exists
 /// (a bad-handle class would mislead), after finalization the handles are dead.
 #[inline(always)]

@@ -68,7 +68,7 @@ pub extern "C" fn EP_Wtime() -> f64 {
     unsafe { sys::MPI_Wtime() }
 }
 
-/// Writes "EPMPI <version> on <host MPI version>" into `version` (room for
+/// Writes `"EPMPI <version> on <host MPI version>"` into `version` (room for
 /// `EP_MAX_ERROR_STRING` chars); `*len` receives its length. Errors: `EP_ERR_ARG`.
 /// Thread safety: any thread. Mirrors `MPI_Get_library_version` (MPI 4.1 section 9.1.1).
 #[no_mangle]

@@ -218,7 +218,7 @@ impl Board {
     }
 
     /// Runs one collective without a leader, for communicators inside one process: every
-    /// endpoint copies its small `input` (at most [`INLINE_BYTES`]) into its slot, waits for
+    /// endpoint copies its small `input` (at most `INLINE_BYTES`) into its slot, waits for
     /// all the others, and runs `each` on every input in local order. Latency is one
     /// handoff between threads (the arrivals cross in parallel) instead of two.
     /// [`Board::arrive`] followed by [`Arrival::meet`].
@@ -226,7 +226,7 @@ impl Board {
         self.arrive(me, kind, input).meet(each)
     }
 
-    /// The first half of [`Board::exchange`]: publishes `input` (at most [`INLINE_BYTES`])
+    /// The first half of [`Board::exchange`]: publishes `input` (at most `INLINE_BYTES`)
     /// on this endpoint's slot and returns at once. The caller may do work of its own (the
     /// checks and lookups it does not need for the input) while the arrivals cross between
     /// cores, then must call [`Arrival::meet`] before its next collective on this board, even

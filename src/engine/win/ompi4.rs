@@ -102,7 +102,7 @@ pub unsafe extern "C" fn ompi_osc_find_attached_region_position(
 }
 
 /// True when the host's osc/ucx component looks regions up with this library's
-/// [`ompi_osc_find_attached_region_position`] (always false on other hosts).
+/// `ompi_osc_find_attached_region_position` (always false on other hosts).
 pub fn lookup_fixed() -> bool {
     #[cfg(epmpi_ompi4)]
     {
