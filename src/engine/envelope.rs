@@ -57,7 +57,7 @@ pub struct WireHeader {
 /// Bytes of an eager header: source, tag, and the data's size (at most [`MAX_EAGER_BYTES`]).
 /// Kept short because the hosts send small messages faster: MPICH 4.0 over UCX took 8-12 % longer
 /// per 8 B ping-pong once the host message grew past 28 bytes (header and data), Open MPI past
-/// 40 (docs/performance.md, session 12). A 24-byte header put every 8 B message past both.
+/// 40 (docs/performance.md, the host's size classes). A 24-byte header put every 8 B message past both.
 pub(crate) const EAGER_HEADER_BYTES: usize = 12;
 // 8 B of data with its header stays within MPICH's 28-byte class.
 const _: () = assert!(EAGER_HEADER_BYTES + 8 <= 28);

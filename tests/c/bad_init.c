@@ -1,5 +1,5 @@
 /*
- * Calls before MPI_Init_thread and after MPI_Finalize (issue 10 item 1): under
+ * Calls before MPI_Init_thread and after MPI_Finalize: under
  * EP_ERRORS_RETURN, communication, query and creation calls return EP_ERR_NOT_INITIALIZED
  * with a message naming the call; EP_Error_class and EP_Error_string work at any time, so the
  * message can be read. Under the default handler (EP_ERRORS_ARE_FATAL) such calls abort:

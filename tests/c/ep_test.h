@@ -47,8 +47,8 @@ static int ep_class(int code)
 /* Endpoint count of process `rank`: EPMPI_TEST_EPS (comma-separated counts, cycled over the
  * processes), 2 by default. Threads of one process call this at once (the XIOS replay's
  * layout), so the list is parsed without strtok, whose position is one static for the whole
- * process: with it, one thread's parse moved another's, which then read a wrong count (about 1
- * replay in 100 failed on a wrong hash or split rank, session 12). */
+ * process: with it, one thread's parse moved another's, which then read a wrong count (the XIOS
+ * replay then failed on a wrong hash or split rank). */
 static int ep_test_count_for(int rank)
 {
     const char *spec = getenv("EPMPI_TEST_EPS");

@@ -1,4 +1,4 @@
-!> Bad input through `use ep_mpi` with `ierror` (issue 10 item 1), a representative subset of
+!> Bad input through `use ep_mpi` with `ierror`, a representative subset of
 !> tests/c/bad_input.c: made-up, wrong-kind and freed handles, out-of-range rank and tag,
 !> truncation, a freed communicator, one-sided calls outside an epoch and with a bad lock
 !> type. Rank 0 makes the bad calls while the other endpoints keep a ring going among

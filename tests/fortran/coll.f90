@@ -1,12 +1,10 @@
-!> COLLECTIVES AND SPLIT (issue 3) from Fortran, with OpenMP threads as endpoints: every
+!> COLLECTIVES AND SPLIT from Fortran, with OpenMP threads as endpoints: every
 !> collective of include/ep_mpi.h once per endpoint, MPI_IN_PLACE where MPI allows it,
 !> non-contiguous sections in blocking collectives, the nonblocking barrier and broadcast,
 !> ep_comm_split (MPI ordering by key, EP_UNDEFINED) and ep_comm_split_type.
 !>
-!> Runs only against a library whose header has the collectives: tests/fortran_programs.rs
-!> skips it (and says so) while include/ep_mpi.h lacks EP_Bcast. Built, like kinds.f90,
-!> with default kinds and with -fdefault-integer-8 -fdefault-real-8 (count arrays of
-!> 8-byte integers go through the glue's conversion).
+!> Built, like kinds.f90, with default kinds and with -fdefault-integer-8 -fdefault-real-8
+!> (count arrays of 8-byte integers go through the glue's conversion).
 program coll
   use omp_lib
   use mpi

@@ -1,4 +1,4 @@
-!> ONE-SIDED WINDOWS (issue 5) from Fortran, OpenMP threads as endpoints (team form of
+!> ONE-SIDED WINDOWS from Fortran, OpenMP threads as endpoints (team form of
 !> creation), targets in the same process and in other processes alike:
 !> - a fetch-and-op ticket counter: ep_win_allocate (the base pointer mapped with
 !>   c_f_pointer), ep_win_lock_all(MPI_MODE_NOCHECK), MPI_SUM on integer(MPI_ADDRESS_KIND)

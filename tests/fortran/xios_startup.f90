@@ -3,9 +3,6 @@
 !> into clients and server, create the client-server intercommunicator (on shared processes
 !> too: in shape 1x4 the server is a thread of the clients' process), talk across it, merge it
 !> (clients first), barrier, free. The last endpoint is the server, the others clients.
-!>
-!> Needs the collectives (issue 3) and intercommunicators (issue 4): tests/fortran_programs.rs
-!> skips it, and says so, while include/ep_mpi.h lacks them.
 program xios_startup
   use omp_lib
   use mpi

@@ -67,7 +67,7 @@ pub fn reduce(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
     let kind = if a.root.is_some() { Kind::Reduce } else { Kind::Allreduce };
     if let Some(arrival) = arrive_inline(ep, kind, &a.input) {
         // Looked up while the other endpoints' inputs cross between cores: work done after
-        // publishing one's input is free up to about 100 ns (docs/performance.md, session 10).
+        // publishing one's input is free up to about 100 ns (measured: docs/performance.md).
         let reducer = Reducer::new(a.op, &a.input);
         return arrival.meet(|inputs| match a.recv {
             Some(recv) => fold_inline(s, inputs, &a.input, reducer, &recv),
