@@ -24,7 +24,7 @@ use std::cell::{Cell, RefCell};
 use std::os::raw::c_int;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
-use std::sync::{Arc, Once};
+use std::sync::Arc;
 
 /// A message taken by `EP_Mprobe`/`EP_Improbe`, waiting for `EP_Mrecv`.
 pub struct MessageObj {
@@ -52,26 +52,16 @@ fn note_handler(h: c_int) {
     call_state().handler.set(h);
 }
 
-static PANIC_HOOK: Once = Once::new();
-
-fn install_panic_hook() {
-    PANIC_HOOK.call_once(|| {
-        std::panic::set_hook(Box::new(|info| {
-            let msg = info
-                .payload()
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| info.payload().downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            let at = info
-                .location()
-                .map(|l| format!(" at {}:{}", l.file(), l.line()))
-                .unwrap_or_default();
-            crate::error::write_stderr_line(&format!(
-                "EPMPI internal error (a bug, please report it): {msg}{at}"
-            ));
-        }));
-    });
+/// The text of a caught panic's payload (`panic!` with a message gives a `&str` or a `String`).
+/// The library installs no panic hook of its own: the process's hook (the application's, or
+/// Rust's default, which names the file and line) prints the panic, and the error code the
+/// call returns carries this text, so the error handler's message says what went wrong.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
 }
 
 /// The calls that work at any time, before `MPI_Init_thread` and after `MPI_Finalize` too
@@ -98,7 +88,6 @@ const ANY_TIME: &[&str] = &[
 /// (a bad-handle class would mislead), after finalization the handles are dead.
 #[inline(always)]
 pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
-    install_panic_hook();
     let c = call_state();
     c.handler.set(0);
     c.depth.set(c.depth.get() + 1);
@@ -116,10 +105,13 @@ pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
             Err(e) => failed(name, e),
         }
     }))
-    .unwrap_or_else(|_| {
+    .unwrap_or_else(|payload| {
         failed(
             name,
-            EpError::new(ERR_INTERN, "internal panic (see the message above)"),
+            EpError::new(
+                ERR_INTERN,
+                format!("internal error (a bug, please report it): {}", panic_text(&*payload)),
+            ),
         )
     });
     c.depth.set(c.depth.get() - 1);
@@ -514,4 +506,34 @@ macro_rules! ep_call {
     ($name:literal, $body:block) => {
         $crate::ffi::boundary::run($name, || -> $crate::error::EpResult<()> { $body })
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    /// A panic inside a call becomes an error code whose message carries the panic's text, and
+    /// the process's own panic hook stays in place (a library must not replace it).
+    #[test]
+    fn a_panic_becomes_an_error_and_the_process_hook_stays() {
+        static HOOK_CALLS: AtomicUsize = AtomicUsize::new(0);
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {
+            HOOK_CALLS.fetch_add(1, Ordering::SeqCst);
+        }));
+        let handler = DEFAULT_HANDLER.swap(ERRORS_RETURN, Ordering::SeqCst);
+
+        let code = run("EP_Test_panic", || panic!("the payload of a test panic"));
+        let after_call = HOOK_CALLS.load(Ordering::SeqCst);
+        let _ = std::panic::catch_unwind(|| panic!("a panic of the application"));
+        let after_app = HOOK_CALLS.load(Ordering::SeqCst);
+
+        DEFAULT_HANDLER.store(handler, Ordering::SeqCst);
+        std::panic::set_hook(previous);
+        assert_ne!(code, error::SUCCESS);
+        let msg = error::message_of(code).expect("the code has a message");
+        assert!(msg.contains("EP_Test_panic") && msg.contains("the payload of a test panic"), "{msg}");
+        assert_eq!((after_call, after_app), (1, 2), "the process's hook saw each panic once");
+    }
 }
