@@ -19,7 +19,7 @@ use crate::error::{
 };
 use crate::handles::{Kind, Lookup, Table};
 use crate::host;
-use once_cell::sync::Lazy;
+use std::sync::LazyLock;
 use std::cell::{Cell, RefCell};
 use std::os::raw::c_int;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -40,10 +40,10 @@ pub enum Taken {
     Host(crate::host::HostMessage),
 }
 
-pub static COMMS: Lazy<Table<Endpoint>> = Lazy::new(|| Table::new(Kind::Comm));
-pub static REQUESTS: Lazy<Table<Request>> = Lazy::new(|| Table::new(Kind::Request));
-pub static MESSAGES: Lazy<Table<MessageObj>> = Lazy::new(|| Table::new(Kind::Message));
-pub static WINS: Lazy<Table<WinEndpoint>> = Lazy::new(|| Table::new(Kind::Win));
+pub static COMMS: LazyLock<Table<Endpoint>> = LazyLock::new(|| Table::new(Kind::Comm));
+pub static REQUESTS: LazyLock<Table<Request>> = LazyLock::new(|| Table::new(Kind::Request));
+pub static MESSAGES: LazyLock<Table<MessageObj>> = LazyLock::new(|| Table::new(Kind::Message));
+pub static WINS: LazyLock<Table<WinEndpoint>> = LazyLock::new(|| Table::new(Kind::Win));
 
 /// Handler for errors that concern no valid endpoint, and inherited by new communicators.
 pub static DEFAULT_HANDLER: AtomicI32 = AtomicI32::new(ERRORS_ARE_FATAL);

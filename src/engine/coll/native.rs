@@ -8,7 +8,7 @@
 
 use crate::engine::handle_table::HandleTable;
 use crate::host::{handle_bits, sys};
-use once_cell::sync::Lazy;
+use std::sync::LazyLock;
 use std::os::raw::c_int;
 
 /// Number types the engine reduces.
@@ -60,7 +60,7 @@ extern "C" {
 }
 
 /// Number type of each predefined datatype the engine reduces (`Some`), by handle.
-static TYPES: Lazy<HandleTable<Option<Num>>> = Lazy::new(|| {
+static TYPES: LazyLock<HandleTable<Option<Num>>> = LazyLock::new(|| {
     let n = unsafe { epmpi_host_native_types(std::ptr::null_mut(), std::ptr::null_mut(), 0) };
     let mut types: Vec<sys::MPI_Datatype> = Vec::with_capacity(n as usize);
     let mut cls = vec![0 as c_int; n as usize];
@@ -97,7 +97,7 @@ static TYPES: Lazy<HandleTable<Option<Num>>> = Lazy::new(|| {
 });
 
 /// Every predefined op, by handle: the native op, or `None` for the ones the host applies.
-static OPS: Lazy<HandleTable<Option<NativeOp>>> = Lazy::new(|| {
+static OPS: LazyLock<HandleTable<Option<NativeOp>>> = LazyLock::new(|| {
     let n = unsafe { epmpi_host_predefined_ops(std::ptr::null_mut(), 0) };
     let mut ops: Vec<sys::MPI_Op> = Vec::with_capacity(n as usize);
     unsafe {

@@ -4,7 +4,7 @@
 
 use crate::error::{EpError, EpResult, ERR_ARG, ERR_DISP, ERR_LOCKTYPE, ERR_OP, ERR_RANK, ERR_RMA_RANGE, ERR_RMA_SYNC, ERR_SIZE, ERR_TYPE, ERR_WIN};
 use crate::host::{sys, HOST};
-use once_cell::sync::Lazy;
+use std::sync::LazyLock;
 use std::os::raw::{c_char, c_int};
 
 /// Host one-sided constants, filled once by `epmpi_host_rma_constants_get` (same layout as
@@ -48,7 +48,7 @@ extern "C" {
 }
 
 /// The host's one-sided constants, read on first use.
-pub static RMA: Lazy<HostRmaConstants> = Lazy::new(|| unsafe {
+pub static RMA: LazyLock<HostRmaConstants> = LazyLock::new(|| unsafe {
     let mut c = std::mem::MaybeUninit::<HostRmaConstants>::uninit();
     epmpi_host_rma_constants_get(c.as_mut_ptr());
     c.assume_init()

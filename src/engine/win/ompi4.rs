@@ -106,7 +106,7 @@ pub unsafe extern "C" fn ompi_osc_find_attached_region_position(
 pub fn lookup_fixed() -> bool {
     #[cfg(epmpi_ompi4)]
     {
-        static FIXED: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
+        static FIXED: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
             // Which object the global scope binds the name to, against the object holding
             // this (unexported, so not interposable) function: taking the address of the
             // exported function here would go through the same binding.
