@@ -19,9 +19,20 @@
 set -eu
 cd "$(dirname "$0")/.."
 repo="$PWD"
-[ "$(id -u)" -eq 0 ] || { echo "tests/fresh_machine.sh: needs root (debootstrap, chroot, mount)" >&2; exit 2; }
+if [ "$(id -u)" -ne 0 ]; then
+    # debootstrap, chroot and mount need root: through sudo when it asks no password.
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        exec sudo -n env PATH="$PATH" EPMPI_FRESH_DIR="${EPMPI_FRESH_DIR:-}" \
+            EPMPI_DEBIAN_MIRROR="${EPMPI_DEBIAN_MIRROR:-}" RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" \
+            CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}" "$repo/tests/fresh_machine.sh" "$@"
+    fi
+    echo "tests/fresh_machine.sh: needs root or password-less sudo (debootstrap, chroot, mount)" >&2
+    exit 2
+fi
 work="${EPMPI_FRESH_DIR:-/var/tmp/epmpi-fresh}"
+[ -n "$work" ] || work=/var/tmp/epmpi-fresh
 mirror="${EPMPI_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
 sysroot="$(rustc --print sysroot)"
 command -v debootstrap >/dev/null 2>&1 || {
     DEBIAN_FRONTEND=noninteractive apt-get update -qq
