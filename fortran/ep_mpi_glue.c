@@ -23,11 +23,6 @@
  * go through the error handler of the communicator or window concerned, as the library's own
  * errors do: with EP_ERRORS_RETURN the error class is returned, with EP_ERRORS_ARE_FATAL a
  * message naming the Fortran routine is printed and the job aborts.
- *
- * Transitional: until the collective and split functions (issue 3) are in include/ep_mpi.h,
- * compile with -DEPMPI_GLUE_WITHOUT_COLLECTIVES, and until the intercommunicator functions
- * (issue 4) are, with -DEPMPI_GLUE_WITHOUT_INTERCOMM; their Fortran routines then return
- * EP_ERR_UNSUPPORTED. Remove the switches once every supported header has them.
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <ISO_Fortran_binding.h>
@@ -340,10 +335,8 @@ int epmpi_f_get_count(const EP_Status *status, MPI_Fint datatype, int *count)
 }
 
 /* ---------------------------------------------------------------------------------------- */
-/* Collectives and split (issue 3)                                                          */
+/* Collectives and split                                                                    */
 /* ---------------------------------------------------------------------------------------- */
-
-#ifndef EPMPI_GLUE_WITHOUT_COLLECTIVES
 
 /* Arrays of default Fortran integers (counts, displacements). */
 
@@ -728,115 +721,10 @@ int epmpi_f_comm_split_type(EP_Comm comm, int split_type, int key, MPI_Fint info
     return EP_Comm_split_type(comm, c_type, key, MPI_Info_f2c(info), newcomm);
 }
 
-#else /* EPMPI_GLUE_WITHOUT_COLLECTIVES: the library does not have them yet */
-
-static int without_collectives(EP_Comm comm, const char *routine)
-{
-    return glue_error(comm, EP_ERR_UNSUPPORTED, routine,
-                      "this EPMPI library has no collectives yet (glue built with EPMPI_GLUE_WITHOUT_COLLECTIVES)");
-}
-
-#define UNSUPPORTED(name, ...)                                                                                 \
-    int epmpi_f_##name(__VA_ARGS__)
-UNSUPPORTED(barrier, EP_Comm comm) { return without_collectives(comm, "ep_barrier"); }
-UNSUPPORTED(bcast, CFI_cdesc_t *b, int n, MPI_Fint t, int root, EP_Comm comm, const void *fb)
-{
-    (void)b, (void)n, (void)t, (void)root, (void)fb;
-    return without_collectives(comm, "ep_bcast");
-}
-#define UNSUPPORTED_REDUCTION(name)                                                                            \
-    UNSUPPORTED(name, CFI_cdesc_t *s, CFI_cdesc_t *r, int n, MPI_Fint t, MPI_Fint o, EP_Comm comm,             \
-                const void *fb, const void *fi)                                                                \
-    {                                                                                                          \
-        (void)s, (void)r, (void)n, (void)t, (void)o, (void)fb, (void)fi;                                       \
-        return without_collectives(comm, "ep_" #name);                                                         \
-    }
-UNSUPPORTED_REDUCTION(allreduce)
-UNSUPPORTED_REDUCTION(scan)
-UNSUPPORTED_REDUCTION(exscan)
-UNSUPPORTED_REDUCTION(reduce_scatter_block)
-UNSUPPORTED(reduce, CFI_cdesc_t *s, CFI_cdesc_t *r, int n, MPI_Fint t, MPI_Fint o, int root, EP_Comm comm,
-            const void *fb, const void *fi)
-{
-    (void)s, (void)r, (void)n, (void)t, (void)o, (void)root, (void)fb, (void)fi;
-    return without_collectives(comm, "ep_reduce");
-}
-UNSUPPORTED(reduce_scatter, CFI_cdesc_t *s, CFI_cdesc_t *r, const void *c, int cb, MPI_Fint t, MPI_Fint o,
-            EP_Comm comm, const void *fb, const void *fi)
-{
-    (void)s, (void)r, (void)c, (void)cb, (void)t, (void)o, (void)fb, (void)fi;
-    return without_collectives(comm, "ep_reduce_scatter");
-}
-#define UNSUPPORTED_ROOTED(name)                                                                               \
-    UNSUPPORTED(name, CFI_cdesc_t *s, int sn, MPI_Fint st, CFI_cdesc_t *r, int rn, MPI_Fint rt, int root,       \
-                EP_Comm comm, const void *fb, const void *fi)                                                  \
-    {                                                                                                          \
-        (void)s, (void)sn, (void)st, (void)r, (void)rn, (void)rt, (void)root, (void)fb, (void)fi;              \
-        return without_collectives(comm, "ep_" #name);                                                         \
-    }
-UNSUPPORTED_ROOTED(gather)
-UNSUPPORTED_ROOTED(scatter)
-#define UNSUPPORTED_ALL(name)                                                                                  \
-    UNSUPPORTED(name, CFI_cdesc_t *s, int sn, MPI_Fint st, CFI_cdesc_t *r, int rn, MPI_Fint rt, EP_Comm comm,  \
-                const void *fb, const void *fi)                                                                \
-    {                                                                                                          \
-        (void)s, (void)sn, (void)st, (void)r, (void)rn, (void)rt, (void)fb, (void)fi;                          \
-        return without_collectives(comm, "ep_" #name);                                                         \
-    }
-UNSUPPORTED_ALL(allgather)
-UNSUPPORTED_ALL(alltoall)
-UNSUPPORTED(gatherv, CFI_cdesc_t *s, int sn, MPI_Fint st, CFI_cdesc_t *r, const void *c, const void *d, int cb,
-            MPI_Fint rt, int root, EP_Comm comm, const void *fb, const void *fi)
-{
-    (void)s, (void)sn, (void)st, (void)r, (void)c, (void)d, (void)cb, (void)rt, (void)root, (void)fb, (void)fi;
-    return without_collectives(comm, "ep_gatherv");
-}
-UNSUPPORTED(scatterv, CFI_cdesc_t *s, const void *c, const void *d, int cb, MPI_Fint st, CFI_cdesc_t *r, int rn,
-            MPI_Fint rt, int root, EP_Comm comm, const void *fb, const void *fi)
-{
-    (void)s, (void)c, (void)d, (void)cb, (void)st, (void)r, (void)rn, (void)rt, (void)root, (void)fb, (void)fi;
-    return without_collectives(comm, "ep_scatterv");
-}
-UNSUPPORTED(allgatherv, CFI_cdesc_t *s, int sn, MPI_Fint st, CFI_cdesc_t *r, const void *c, const void *d, int cb,
-            MPI_Fint rt, EP_Comm comm, const void *fb, const void *fi)
-{
-    (void)s, (void)sn, (void)st, (void)r, (void)c, (void)d, (void)cb, (void)rt, (void)fb, (void)fi;
-    return without_collectives(comm, "ep_allgatherv");
-}
-UNSUPPORTED(alltoallv, CFI_cdesc_t *s, const void *sc, const void *sd, MPI_Fint st, CFI_cdesc_t *r,
-            const void *rc, const void *rd, int cb, MPI_Fint rt, EP_Comm comm, const void *fb, const void *fi)
-{
-    (void)s, (void)sc, (void)sd, (void)st, (void)r, (void)rc, (void)rd, (void)cb, (void)rt, (void)fb, (void)fi;
-    return without_collectives(comm, "ep_alltoallv");
-}
-UNSUPPORTED(ibarrier, EP_Comm comm, EP_Request *req)
-{
-    (void)req;
-    return without_collectives(comm, "ep_ibarrier");
-}
-UNSUPPORTED(ibcast, CFI_cdesc_t *b, int n, MPI_Fint t, int root, EP_Comm comm, EP_Request *req, const void *fb)
-{
-    (void)b, (void)n, (void)t, (void)root, (void)req, (void)fb;
-    return without_collectives(comm, "ep_ibcast");
-}
-UNSUPPORTED(comm_split, EP_Comm comm, int color, int key, EP_Comm *newcomm)
-{
-    (void)color, (void)key, (void)newcomm;
-    return without_collectives(comm, "ep_comm_split");
-}
-UNSUPPORTED(comm_split_type, EP_Comm comm, int split_type, int key, MPI_Fint info, EP_Comm *newcomm, int fs)
-{
-    (void)split_type, (void)key, (void)info, (void)newcomm, (void)fs;
-    return without_collectives(comm, "ep_comm_split_type");
-}
-
-#endif /* EPMPI_GLUE_WITHOUT_COLLECTIVES */
 
 /* ---------------------------------------------------------------------------------------- */
-/* Intercommunicators (issue 4)                                                             */
+/* Intercommunicators                                                                       */
 /* ---------------------------------------------------------------------------------------- */
-
-#ifndef EPMPI_GLUE_WITHOUT_INTERCOMM
 
 int epmpi_f_intercomm_create(EP_Comm local_comm, int local_leader, EP_Comm peer_comm, int remote_leader, int tag,
                              EP_Comm *newintercomm)
@@ -849,27 +737,9 @@ int epmpi_f_intercomm_merge(EP_Comm intercomm, int high, EP_Comm *newintracomm)
     return EP_Intercomm_merge(intercomm, high, newintracomm);
 }
 
-#else /* EPMPI_GLUE_WITHOUT_INTERCOMM: the library does not have them yet */
-
-int epmpi_f_intercomm_create(EP_Comm local_comm, int local_leader, EP_Comm peer_comm, int remote_leader, int tag,
-                             EP_Comm *newintercomm)
-{
-    (void)local_leader, (void)peer_comm, (void)remote_leader, (void)tag, (void)newintercomm;
-    return glue_error(local_comm, EP_ERR_UNSUPPORTED, "ep_intercomm_create",
-                      "this EPMPI library has no intercommunicators yet (glue built with EPMPI_GLUE_WITHOUT_INTERCOMM)");
-}
-
-int epmpi_f_intercomm_merge(EP_Comm intercomm, int high, EP_Comm *newintracomm)
-{
-    (void)high, (void)newintracomm;
-    return glue_error(intercomm, EP_ERR_UNSUPPORTED, "ep_intercomm_merge",
-                      "this EPMPI library has no intercommunicators yet (glue built with EPMPI_GLUE_WITHOUT_INTERCOMM)");
-}
-
-#endif /* EPMPI_GLUE_WITHOUT_INTERCOMM */
 
 /* ---------------------------------------------------------------------------------------- */
-/* One-sided windows (issue 5)                                                              */
+/* One-sided windows                                                                        */
 /* ---------------------------------------------------------------------------------------- */
 
 /* Sizes and displacements arrive as integer(c_intptr_t), the module's conversion of
