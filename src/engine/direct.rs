@@ -24,7 +24,7 @@
 //!   communicators nor the orphaned requests of freed endpoints. A polling thread, once
 //!   patient, progresses those as every other blocking call does.
 //! - Speed: Open MPI's blocking receive under `MPI_THREAD_MULTIPLE` builds and destroys a
-//!   condition variable and a mutex per call (`ompi_sync_wait_mt`). Measured here (8 B
+//!   condition variable and two mutexes per call (`ompi_sync_wait_mt`). Measured here (8 B
 //!   ping-pong, `MPI_Irecv` + `MPI_Test` loop against `MPI_Recv`, same run): 0.86-0.90x. With
 //!   `MPI_Recv` underneath, EPMPI's cross-process latency was 1.07-1.16x plain MPI's; polling
 //!   brought it to 0.96-1.04x.

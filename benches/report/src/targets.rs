@@ -1,4 +1,4 @@
-//! The performance targets of the benchmark issue, each checked against one run's rows:
+//! The performance targets the report checks, each against one run's rows:
 //! a ratio to plain MPI of one method's median at one size, with a bound.
 
 use crate::csv::Row;
@@ -16,7 +16,7 @@ pub struct Target {
     pub bound: f64,
 }
 
-/// The targets of the issue.
+/// The targets, as `docs/performance.md` states them.
 pub const TARGETS: &[Target] = &[
     Target { what: "same-process 8 B latency", bench: "pingpong", metric: "latency", method: "EP, same process", size: 8, at_most: true, bound: 0.5 },
     Target { what: "cross-process 8 B latency", bench: "pingpong", metric: "latency", method: "EP, 2 processes", size: 8, at_most: true, bound: 1.1 },
