@@ -1,27 +1,77 @@
-//! Integer handle tables: `EP_Comm`, `EP_Request`, `EP_Message` values map to engine objects.
+//! Integer handle tables: `EP_Comm`, `EP_Request`, `EP_Message` and `EP_Win` values map to
+//! engine objects.
 //!
-//! A handle is a positive 32-bit integer, the same in C and Fortran:
-//! `kind (4 bits) | generation (7 bits) | shard (4 bits) | slot (16 bits)`.
-//! The kind makes a request handle passed as a communicator an `EP_ERR_COMM` rather than a
-//! wrong object; the generation makes a freed handle invalid even after its slot is reused
-//! (the XIOS library's map returned freed communicators for reused values). Value 0 is the
-//! null handle of every kind.
+//! # Layout
+//! A handle is a positive 32-bit C `int`, the same in C and Fortran, read from the high bit down
+//! as `0 | kind (3 bits) | generation (10 bits) | shard (4 bits) | slot (14 bits)`. Kinds are
+//! 1..=4, so every handle lies in `2^28 .. 5 * 2^28`: never negative, never 0 (the null handle
+//! of every kind) nor 1 (`EP_MESSAGE_NO_PROC`). A value whose kind bits name another kind (or
+//! none) is [`Lookup::WrongKind`]: a request handle passed as a communicator gives
+//! `EP_ERR_COMM`, never the wrong object.
 //!
-//! Reads take one shard's read lock and clone an `Arc`; threads insert into the shard picked
-//! by their thread id, so concurrent endpoints rarely meet on a lock.
+//! # Freed handles
+//! Freeing a handle advances its slot's generation, so the old value no longer resolves. Freed
+//! slots wait in a first-in first-out queue per shard, and a slot leaves the queue only when
+//! more than `QUARANTINE` slots are queued, all freed after it; until then insertion takes a
+//! fresh slot. A slot is therefore reused only after `QUARANTINE` other handles of its shard
+//! were freed, and its generation (10 bits) comes back to a value only after 2^10 reuses.
+//! Together: **a freed handle value is not issued again before `STALE_FREES` = 2^10 * 1025 - 1
+//! = 1,049,599 (more than 2^20) further handles of its kind have been freed** (counting only
+//! those of its own shard, which is stricter). The bound is reached exactly by a thread that
+//! allocates and frees one handle at a time: its freed value comes back on the 1,049,600th
+//! cycle. Until then a lookup of the freed value is [`Lookup::Stale`]. Later the value may name
+//! a new object: 31 bits cannot keep every freed value apart forever, and a program holding on
+//! to a freed handle for a million reuses is erroneous in MPI anyway.
+//!
+//! # Capacity
+//! 16 shards of 2^14 slots: 262,144 slots per kind. Insertion always succeeds while fewer than
+//! `GUARANTEED_LIVE` = 16 * (2^14 - 1024) = 245,760 handles of the kind are live (beyond that
+//! it may fail rather than cut a freed slot's quarantine short). Tables grow as used, a
+//! shard's slot array at most to 2^14 entries of 16 bytes.
+//!
+//! # Concurrency
+//! Reads take one shard's read lock and clone an `Arc`; threads insert into the shard picked by
+//! their thread id (or by the caller's hint), so concurrent endpoints rarely meet on a lock.
 
 use parking_lot::RwLock;
 use std::cell::Cell;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-const SLOT_BITS: u32 = 16;
+const SLOT_BITS: u32 = 14;
 const SHARD_BITS: u32 = 4;
-const GEN_BITS: u32 = 7;
+const GEN_BITS: u32 = 10;
+const KIND_BITS: u32 = 3;
 const SHARDS: usize = 1 << SHARD_BITS;
 const SLOTS_PER_SHARD: usize = 1 << SLOT_BITS;
+const SHARD_SHIFT: u32 = SLOT_BITS;
 const GEN_SHIFT: u32 = SLOT_BITS + SHARD_BITS;
 const KIND_SHIFT: u32 = GEN_SHIFT + GEN_BITS;
+const GEN_MASK: u32 = (1 << GEN_BITS) - 1;
+
+/// Freed slots a shard keeps queued before it reuses the oldest of them (see the module
+/// documentation).
+pub(crate) const QUARANTINE: usize = 1024;
+
+/// Frees of handles of the same kind that must happen after a handle is freed before its value
+/// can be issued again: `2^GEN_BITS` reuses of the slot, each after `QUARANTINE` other frees,
+/// plus the slot's own frees in between.
+pub(crate) const STALE_FREES: u64 = (1u64 << GEN_BITS) * (QUARANTINE as u64 + 1) - 1;
+
+/// Live handles of one kind that always fit in a table.
+pub(crate) const GUARANTEED_LIVE: usize = SHARDS * (SLOTS_PER_SHARD - QUARANTINE);
+
+const _: () = {
+    assert!(KIND_SHIFT + KIND_BITS == 31, "handles use the 31 value bits of a C int");
+    assert!((Kind::Win as u32) < 1 << KIND_BITS, "every kind fits its bits");
+    // The smallest handle (kind 1, all else 0) is above every reserved value (0, 1).
+    assert!(1u32 << KIND_SHIFT > 1);
+    assert!(STALE_FREES >= 1 << 20, "freed handles stay invalid for 2^20 reuses");
+    assert!(QUARANTINE < SLOTS_PER_SHARD);
+    // DESIGN.md section 3: no fixed limit of endpoints per process below 1024.
+    assert!(GUARANTEED_LIVE >= 100 * 1024);
+};
 
 /// Kinds of handles (the top bits of the value).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,10 +89,26 @@ struct Slot<T> {
 
 struct Shard<T> {
     slots: Vec<Slot<T>>,
-    free: Vec<u32>,
+    /// Freed slots, oldest first.
+    free: VecDeque<u32>,
 }
 
-/// One table per kind of object.
+impl<T> Shard<T> {
+    /// A slot for a new object: the oldest freed slot once more than `QUARANTINE` wait, else
+    /// a fresh one; `None` when the shard has no fresh slot left and its quarantine is short.
+    fn take_slot(&mut self) -> Option<usize> {
+        if self.free.len() > QUARANTINE {
+            return self.free.pop_front().map(|i| i as usize);
+        }
+        if self.slots.len() < SLOTS_PER_SHARD {
+            self.slots.push(Slot { generation: 0, object: None });
+            return Some(self.slots.len() - 1);
+        }
+        None
+    }
+}
+
+/// One table per kind of object. All methods take `&self` and may be called from any thread.
 pub struct Table<T> {
     kind: Kind,
     shards: Vec<RwLock<Shard<T>>>,
@@ -66,60 +132,63 @@ fn my_shard() -> usize {
 /// Why a handle did not resolve.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Lookup {
+    /// The value 0.
     Null,
+    /// Negative, or the kind bits name another kind or none.
     WrongKind,
+    /// Of this kind, but freed (within the guarantee of the module documentation) or never
+    /// issued.
     Stale,
 }
 
 impl<T> Table<T> {
+    /// An empty table for handles of `kind`; it allocates as handles are inserted.
     pub fn new(kind: Kind) -> Self {
         Table {
             kind,
-            shards: (0..SHARDS).map(|_| RwLock::new(Shard { slots: Vec::new(), free: Vec::new() })).collect(),
+            shards: (0..SHARDS).map(|_| RwLock::new(Shard { slots: Vec::new(), free: VecDeque::new() })).collect(),
             live: AtomicUsize::new(0),
         }
     }
 
+    /// (shard, slot, generation) of a handle of this table's kind.
+    #[inline]
     fn decode(&self, h: i32) -> Result<(usize, usize, u32), Lookup> {
         if h == 0 {
             return Err(Lookup::Null);
         }
         let u = h as u32;
-        if h < 0 || u >> KIND_SHIFT != self.kind as u32 {
+        // A negative value has the top bit set, so its kind bits match no kind.
+        if u >> KIND_SHIFT != self.kind as u32 {
             return Err(Lookup::WrongKind);
         }
         let slot = (u & (SLOTS_PER_SHARD as u32 - 1)) as usize;
-        let shard = ((u >> SLOT_BITS) & (SHARDS as u32 - 1)) as usize;
-        let generation = (u >> GEN_SHIFT) & ((1 << GEN_BITS) - 1);
+        let shard = ((u >> SHARD_SHIFT) & (SHARDS as u32 - 1)) as usize;
+        let generation = (u >> GEN_SHIFT) & GEN_MASK;
         Ok((shard, slot, generation))
     }
 
     fn encode(&self, shard: usize, slot: usize, generation: u32) -> i32 {
-        (((self.kind as u32) << KIND_SHIFT) | (generation << GEN_SHIFT) | ((shard as u32) << SLOT_BITS) | slot as u32)
+        (((self.kind as u32) << KIND_SHIFT) | (generation << GEN_SHIFT) | ((shard as u32) << SHARD_SHIFT) | slot as u32)
             as i32
     }
 
-    /// Stores an object, returning its handle; `None` when the table is full.
+    /// Stores an object, returning its handle (a positive value, see the module
+    /// documentation); `None` when the table is full, which cannot happen while fewer than
+    /// `GUARANTEED_LIVE` handles are live. Starts with the calling thread's shard.
     pub fn insert(&self, object: Arc<T>) -> Option<i32> {
         self.insert_near(object, my_shard())
     }
 
-    /// Stores an object starting with shard `hint % 16`: the endpoints of one process go to
-    /// different shards so that their threads' lookups never share a lock's cache line.
+    /// [`Self::insert`] starting with shard `hint % 16`: the endpoints of one process go to
+    /// different shards so that their threads' lookups never share a lock's cache line. A
+    /// full shard passes the object on to the next.
     pub fn insert_near(&self, object: Arc<T>, hint: usize) -> Option<i32> {
         let start = hint % SHARDS;
         for k in 0..SHARDS {
             let shard_ix = (start + k) % SHARDS;
             let mut shard = self.shards[shard_ix].write();
-            let slot_ix = match shard.free.pop() {
-                Some(i) => i as usize,
-                None if shard.slots.len() < SLOTS_PER_SHARD => {
-                    // Generation starts at 1 so that no valid handle equals a null one.
-                    shard.slots.push(Slot { generation: 1, object: None });
-                    shard.slots.len() - 1
-                }
-                None => continue,
-            };
+            let Some(slot_ix) = shard.take_slot() else { continue };
             let slot = &mut shard.slots[slot_ix];
             slot.object = Some(object);
             let h = self.encode(shard_ix, slot_ix, slot.generation);
@@ -129,7 +198,8 @@ impl<T> Table<T> {
         None
     }
 
-    /// The object behind a handle.
+    /// The object behind a handle: one shard read lock, a compare, an `Arc` clone.
+    #[inline]
     pub fn get(&self, h: i32) -> Result<Arc<T>, Lookup> {
         let (shard, slot, generation) = self.decode(h)?;
         let shard = self.shards[shard].read();
@@ -139,22 +209,25 @@ impl<T> Table<T> {
         }
     }
 
-    /// Removes a handle's object; the handle value is not valid afterwards.
+    /// Removes a handle's object; the value then resolves to nothing (see the module
+    /// documentation for how long).
     pub fn remove(&self, h: i32) -> Result<Arc<T>, Lookup> {
         let (shard_ix, slot_ix, generation) = self.decode(h)?;
         let mut shard = self.shards[shard_ix].write();
         let slot = shard.slots.get_mut(slot_ix).ok_or(Lookup::Stale)?;
-        if slot.generation != generation || slot.object.is_none() {
+        if slot.generation != generation {
             return Err(Lookup::Stale);
         }
-        let object = slot.object.take().unwrap();
-        slot.generation = slot.generation % ((1 << GEN_BITS) - 1) + 1;
-        shard.free.push(slot_ix as u32);
+        let object = slot.object.take().ok_or(Lookup::Stale)?;
+        // Wraps after 2^GEN_BITS reuses; the quarantine makes those reuses slow to come.
+        slot.generation = (slot.generation + 1) & GEN_MASK;
+        shard.free.push_back(slot_ix as u32);
         self.live.fetch_sub(1, Ordering::Relaxed);
         Ok(object)
     }
 
-    /// Calls `f` on every live object (a snapshot per shard).
+    /// Calls `f` on every live object (a snapshot per shard, taken under its read lock; `f`
+    /// runs without the lock).
     pub fn for_each(&self, mut f: impl FnMut(&Arc<T>)) {
         for shard in &self.shards {
             let objects: Vec<Arc<T>> = shard.read().slots.iter().filter_map(|s| s.object.clone()).collect();
@@ -171,6 +244,7 @@ impl<T> Table<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ffi::types::{EP_COMM_NULL, EP_MESSAGE_NO_PROC, EP_MESSAGE_NULL, EP_REQUEST_NULL, EP_WIN_NULL};
 
     #[test]
     fn insert_get_remove() {
@@ -202,9 +276,15 @@ mod tests {
         let reqs: Table<i32> = Table::new(Kind::Request);
         let h = comms.insert(Arc::new(1)).unwrap();
         assert_eq!(reqs.get(h).unwrap_err(), Lookup::WrongKind);
+        assert_eq!(reqs.remove(h).unwrap_err(), Lookup::WrongKind);
         assert_eq!(comms.get(0).unwrap_err(), Lookup::Null);
         assert_eq!(comms.get(-7).unwrap_err(), Lookup::WrongKind);
+        assert_eq!(comms.get(i32::MIN).unwrap_err(), Lookup::WrongKind);
+        assert_eq!(comms.get(-1 - h).unwrap_err(), Lookup::WrongKind);
         assert_eq!(comms.get(12345).unwrap_err(), Lookup::WrongKind);
+        assert_eq!(comms.get(i32::MAX).unwrap_err(), Lookup::WrongKind);
+        // Right kind, a slot never used.
+        assert_eq!(comms.get(h | 0x3ff0).unwrap_err(), Lookup::Stale);
     }
 
     #[test]
@@ -218,5 +298,119 @@ mod tests {
         for (i, h) in hs.iter().enumerate() {
             assert_eq!(*t.get(*h).unwrap(), i);
         }
+    }
+
+    /// A request freed by a thread that then allocates and frees one request at a time (a
+    /// loop of `EP_Isend` + `EP_Wait`) stays invalid for `STALE_FREES` (more than 2^20)
+    /// cycles; then its value comes back, on the cycle the module documentation says.
+    #[test]
+    fn freed_handle_stays_invalid_for_2_pow_20_cycles() {
+        let t = Table::new(Kind::Request);
+        let keep = t.insert(Arc::new(-1)).unwrap();
+        let freed = t.insert(Arc::new(0)).unwrap();
+        t.remove(freed).unwrap();
+        let mut cycle: u64 = 0;
+        let came_back = loop {
+            cycle += 1;
+            let h = t.insert(Arc::new(cycle as i64)).unwrap();
+            assert!(h >= 1 << 28, "{h} is not a handle value");
+            if h == freed {
+                break cycle;
+            }
+            if cycle == 1 << 20 || cycle == STALE_FREES {
+                assert_eq!(t.get(freed).unwrap_err(), Lookup::Stale, "after {cycle} cycles");
+                assert_eq!(t.remove(freed).unwrap_err(), Lookup::Stale, "after {cycle} cycles");
+            }
+            assert_eq!(*t.remove(h).unwrap(), cycle as i64);
+            assert!(cycle <= 2 * STALE_FREES, "the generation never wrapped");
+        };
+        assert!(came_back > STALE_FREES, "freed handle reissued after {came_back} cycles");
+        // The round-robin over QUARANTINE + 1 slots meets the bound exactly.
+        assert_eq!(came_back, STALE_FREES + 1);
+        assert_eq!(*t.get(keep).unwrap(), -1);
+    }
+
+    /// Many live handles freed in a scrambled order: no freed value is issued again before
+    /// `STALE_FREES` further frees.
+    #[test]
+    fn freed_handles_stay_invalid_with_many_live() {
+        let t = Table::new(Kind::Request);
+        let mut live: Vec<i32> = Vec::new();
+        let mut freed_at: std::collections::HashMap<i32, u64> = std::collections::HashMap::new();
+        let mut frees: u64 = 0;
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut seen_reissue = 0u64;
+        while frees < 2 * STALE_FREES {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Between 0 and 300 live handles, drifting.
+            if live.is_empty() || (live.len() < 300 && x & 1 == 0) {
+                let h = t.insert(Arc::new(())).unwrap();
+                if let Some(at) = freed_at.remove(&h) {
+                    assert!(frees - at >= STALE_FREES, "value {h:#x} reissued {} frees after it was freed", frees - at);
+                    seen_reissue += 1;
+                }
+                live.push(h);
+            } else {
+                let h = live.swap_remove((x >> 8) as usize % live.len());
+                t.remove(h).unwrap();
+                frees += 1;
+                freed_at.insert(h, frees);
+            }
+        }
+        assert!(seen_reissue > 0, "the test never reached a generation wrap");
+        for h in live {
+            t.remove(h).unwrap();
+        }
+        assert_eq!(t.live(), 0);
+    }
+
+    /// Handles of every kind are positive C ints that never equal a reserved value, at the
+    /// extremes of the encoding and as issued (the wrap test above also checks every value it
+    /// sees through a whole generation cycle).
+    #[test]
+    fn handles_are_positive_and_never_reserved() {
+        let reserved = [EP_COMM_NULL, EP_REQUEST_NULL, EP_MESSAGE_NULL, EP_MESSAGE_NO_PROC, EP_WIN_NULL];
+        for kind in [Kind::Comm, Kind::Request, Kind::Message, Kind::Win] {
+            let t = Table::new(kind);
+            let extremes = [(0, 0, 0), (SHARDS - 1, SLOTS_PER_SHARD - 1, GEN_MASK)];
+            for (shard, slot, generation) in extremes {
+                let h = t.encode(shard, slot, generation);
+                assert!(h >= 1 << 28 && !reserved.contains(&h), "{kind:?}: {h}");
+                assert_eq!(t.decode(h), Ok((shard, slot, generation)));
+            }
+            for i in 0..20_000 {
+                let h = t.insert_near(Arc::new(()), i).unwrap();
+                assert!(h >= 1 << 28 && !reserved.contains(&h), "{kind:?}: {h}");
+                t.remove(h).unwrap();
+            }
+        }
+    }
+
+    /// No limit below 1024 endpoints per process (DESIGN.md section 3): 4096 communicator
+    /// handles spread by local index, and the whole guaranteed capacity of a table from one
+    /// thread.
+    #[test]
+    fn tables_hold_many_live_handles() {
+        let comms = Table::new(Kind::Comm);
+        let hs: Vec<i32> = (0..4096).map(|local| comms.insert_near(Arc::new(local), local).unwrap()).collect();
+        for (local, h) in hs.iter().enumerate() {
+            assert_eq!(*comms.get(*h).unwrap(), local);
+        }
+        let reqs = Table::new(Kind::Request);
+        let hs: Vec<i32> = (0..GUARANTEED_LIVE).map(|i| reqs.insert(Arc::new(i)).unwrap()).collect();
+        assert_eq!(reqs.live(), GUARANTEED_LIVE);
+        assert_eq!(*reqs.get(hs[GUARANTEED_LIVE - 1]).unwrap(), GUARANTEED_LIVE - 1);
+        // Free half and take as many again: the new values differ from the freed ones.
+        let freed: std::collections::HashSet<i32> = hs.iter().step_by(2).copied().collect();
+        for h in &freed {
+            reqs.remove(*h).unwrap();
+        }
+        for i in 0..freed.len() {
+            let h = reqs.insert(Arc::new(i)).unwrap();
+            assert!(!freed.contains(&h), "freed value {h:#x} reissued at once");
+        }
+        assert_eq!(reqs.live(), GUARANTEED_LIVE);
     }
 }

@@ -149,6 +149,72 @@ pub(crate) fn host_failed(rc: c_int, what: &str) -> EpError {
     )
 }
 
+/// A duplicate of `MPI_COMM_SELF` whose error handler is `MPI_ERRORS_RETURN`, for host calls
+/// that take a communicator only to report errors (`MPI_Pack`, `MPI_Unpack`): a host error
+/// then comes back as a code instead of running the handler of a user's communicator
+/// (`MPI_COMM_WORLD`'s is fatal by default). Made on first use, which needs MPI initialized;
+/// freed when `MPI_Finalize` starts. Thread safety: any thread; after the first call one
+/// atomic load.
+#[inline]
+pub fn quiet_comm() -> EpResult<HostComm> {
+    match QUIET_COMM.get() {
+        Some(c) => Ok(*c),
+        None => make_quiet_comm(),
+    }
+}
+
+static QUIET_COMM: std::sync::OnceLock<HostComm> = std::sync::OnceLock::new();
+/// Held while the quiet communicator is made or freed: only one thread duplicates
+/// `MPI_COMM_SELF`, and freeing waits for a creation in progress.
+static QUIET_COMM_LOCK: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
+
+#[cold]
+#[inline(never)]
+fn make_quiet_comm() -> EpResult<HostComm> {
+    let _only_one = QUIET_COMM_LOCK.lock();
+    if let Some(c) = QUIET_COMM.get() {
+        return Ok(*c);
+    }
+    if finalizing() || !mpi_is_active() {
+        return Err(EpError::new(ERR_INTERN, "MPI is not initialized or is finalized"));
+    }
+    // Frees the communicator when MPI_Finalize starts.
+    install_finalize_hook();
+    let mut c = HostComm(HOST.comm_null);
+    // SAFETY: plain host calls on MPI_COMM_SELF and on the new communicator, whose handle
+    // `c.0` is written by the host before it is read.
+    unsafe {
+        check(sys::MPI_Comm_dup(HOST.comm_self, &mut c.0), "MPI_Comm_dup(MPI_COMM_SELF)")?;
+        if let Err(e) = check(sys::MPI_Comm_set_errhandler(c.0, HOST.errors_return), "MPI_Comm_set_errhandler") {
+            free_comm(c);
+            return Err(e);
+        }
+    }
+    // Cannot be set already: the lock is held and the slot was empty.
+    let _ = QUIET_COMM.set(c);
+    Ok(c)
+}
+
+/// Frees the quiet communicator, if it was made (at the start of `MPI_Finalize`, while MPI
+/// still works; no call uses it afterwards).
+fn free_quiet_comm() {
+    let _no_creation = QUIET_COMM_LOCK.lock();
+    if let Some(c) = QUIET_COMM.get() {
+        free_comm(*c);
+    }
+}
+
+/// The error class of a host error code (`MPI_Error_class`), or `code` itself if the host does
+/// not know it.
+pub fn error_class(code: c_int) -> c_int {
+    let mut class = code;
+    // SAFETY: `class` is a valid place for the host to write an int.
+    if unsafe { sys::MPI_Error_class(code, &mut class) } != 0 {
+        return code;
+    }
+    class
+}
+
 /// True between `MPI_Init*` and `MPI_Finalize`.
 pub fn mpi_is_active() -> bool {
     let (mut init, mut fin) = (0, 0);
@@ -217,6 +283,7 @@ extern "C" fn on_finalize() {
         // Never unwind into the host MPI.
         let _ = std::panic::catch_unwind(f);
     }
+    free_quiet_comm();
     FINALIZING.store(true, std::sync::atomic::Ordering::SeqCst);
 }
 

@@ -1,5 +1,5 @@
-//! The bad-input suite (issue 10 item 1): `tests/c/bad_input.c` in every shape of
-//! `support::SHAPES`, with a check that it covers every function `include/ep_mpi.h` declares
+//! The bad-input suite: `tests/c/bad_input.c` in every shape of `support::SHAPES`, with a
+//! check that it covers every function `include/ep_mpi.h` declares
 //! (a new `EP_` function without a case fails here), and `tests/c/bad_init.c` for calls
 //! before `MPI_Init_thread` and after `MPI_Finalize`. The cases are listed in docs/errors.md.
 

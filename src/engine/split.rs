@@ -19,28 +19,64 @@ use std::collections::BTreeMap;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
+/// EPMPI's `EP_UNDEFINED` (the header's value, `crate::ffi::types::EP_UNDEFINED`): the value
+/// user colors and split types are compared with, and the one the per-endpoint tables carry
+/// between processes. The host's `MPI_UNDEFINED` may differ; it appears only as the argument
+/// of the host's own `MPI_Comm_split` (`host_color`).
+pub(crate) const UNDEFINED: c_int = -32766;
+
 /// Result of a split for each of the process's old endpoints: the new communicator and the
 /// endpoint's local index there, or `None` (`EP_UNDEFINED`).
 type Placement = Vec<Option<(Arc<CommShared>, u32)>>;
 
-/// `EP_Comm_split` for one endpoint. `color` is `>= 0` or `HOST.undefined`.
-pub fn split(ep: &Endpoint, color: c_int, key: c_int) -> EpResult<Option<Endpoint>> {
-    if color < 0 && color != HOST.undefined {
-        return Err(ep_err!(ERR_ARG, "color {color} is negative (use EP_UNDEFINED to leave the endpoint out)"));
+/// The color argument of `EP_Comm_split`: `Some(color)` for `color >= 0`, `None` for
+/// `EP_UNDEFINED`; any other value is `EP_ERR_ARG`.
+fn split_color(color: c_int) -> EpResult<Option<c_int>> {
+    match color {
+        UNDEFINED => Ok(None),
+        c if c >= 0 => Ok(Some(c)),
+        c => Err(ep_err!(ERR_ARG, "color {c} is negative (use EP_UNDEFINED = {UNDEFINED} to leave the endpoint out)")),
     }
+}
+
+/// The split type argument of `EP_Comm_split_type`: `true` for the host's
+/// `MPI_COMM_TYPE_SHARED` (`shared`, passed in by the caller), `false` for `EP_UNDEFINED`; any
+/// other value is `EP_ERR_ARG`.
+fn split_type_kept(split_type: c_int, shared: c_int) -> EpResult<bool> {
+    if split_type == UNDEFINED {
+        return Ok(false);
+    }
+    if split_type == shared {
+        return Ok(true);
+    }
+    Err(ep_err!(ERR_ARG, "split_type {split_type} is neither MPI_COMM_TYPE_SHARED ({shared}) nor EP_UNDEFINED ({UNDEFINED})"))
+}
+
+/// The color argument of the host's `MPI_Comm_split` for a process with host color `color`
+/// (`None`: the process takes no part), where the host's `MPI_UNDEFINED` is `host_undefined`.
+fn host_color(color: Option<c_int>, host_undefined: c_int) -> c_int {
+    color.unwrap_or(host_undefined)
+}
+
+/// `EP_Comm_split` for one endpoint. `color` is `>= 0` or `EP_UNDEFINED` (`UNDEFINED`);
+/// anything else is `EP_ERR_ARG`. Collective over the endpoints of `ep`'s communicator.
+pub fn split(ep: &Endpoint, color: c_int, key: c_int) -> EpResult<Option<Endpoint>> {
+    split_color(color)?;
     meet_and_split(ep, (color, key), |_, inputs| Ok(inputs.to_vec()))
 }
 
-/// `EP_Comm_split_type` for one endpoint: `MPI_COMM_TYPE_SHARED` groups the endpoints of a
-/// node (processes that share memory, as the host sees them); `EP_UNDEFINED` leaves the
-/// endpoint out.
+/// `EP_Comm_split_type` for one endpoint: the host's `MPI_COMM_TYPE_SHARED` groups the
+/// endpoints of a node (processes that share memory, as the host sees them); `EP_UNDEFINED`
+/// leaves the endpoint out; anything else is `EP_ERR_ARG`.
 pub fn split_type(ep: &Endpoint, split_type: c_int, key: c_int) -> EpResult<Option<Endpoint>> {
-    if split_type != HOST.comm_type_shared && split_type != HOST.undefined {
-        return Err(ep_err!(ERR_ARG, "split_type {split_type} is neither MPI_COMM_TYPE_SHARED nor EP_UNDEFINED"));
-    }
+    split_type_kept(split_type, HOST.comm_type_shared)?;
     meet_and_split(ep, (split_type, key), |old, inputs| {
         let node = node_color(old)?;
-        Ok(inputs.iter().map(|&(t, k)| (if t == HOST.undefined { HOST.undefined } else { node }, k)).collect())
+        let shared = HOST.comm_type_shared;
+        inputs
+            .iter()
+            .map(|&(t, k)| Ok((if split_type_kept(t, shared)? { node } else { UNDEFINED }, k)))
+            .collect()
     })
 }
 
@@ -162,7 +198,7 @@ fn split_shared(old: &CommShared, mine: &[(c_int, c_int)]) -> EpResult<Placement
     // Colors per process, to choose between one host split and one group creation per color.
     let mut colors_of: Vec<Vec<c_int>> = vec![Vec::new(); old.map.nprocs()];
     for (r, &(color, _)) in table.iter().enumerate() {
-        if color != HOST.undefined {
+        if color != UNDEFINED {
             let list = &mut colors_of[old.map.location(r as i32).unwrap().proc as usize];
             if !list.contains(&color) {
                 list.push(color);
@@ -181,13 +217,21 @@ fn split_shared(old: &CommShared, mine: &[(c_int, c_int)]) -> EpResult<Placement
     };
     let mut placement: Placement = vec![None; mine.len()];
     if one_color_each {
-        let (color, key) = match my_colors.first() {
-            Some(&c) => (c, group_of(old, &table, c).procs.iter().position(|&p| p == old.my_proc).unwrap() as c_int),
-            None => (HOST.undefined, 0),
+        let color = my_colors.first().copied();
+        let key = match color {
+            Some(c) => group_of(old, &table, c).procs.iter().position(|&p| p == old.my_proc).unwrap() as c_int,
+            None => 0,
         };
         let mut host = HostComm(HOST.comm_null);
-        unsafe { check(sys::MPI_Comm_split(old.host.0, color, key, &mut host.0), "MPI_Comm_split")? };
-        if color != HOST.undefined {
+        // SAFETY: a collective host call on the communicator's own host communicator, which
+        // every process of it makes here; the host writes only `host.0`.
+        unsafe {
+            check(
+                sys::MPI_Comm_split(old.host.0, host_color(color, HOST.undefined), key, &mut host.0),
+                "MPI_Comm_split",
+            )?
+        };
+        if let Some(color) = color {
             place(old, &table, color, host, &mut placement)?;
         }
         return Ok(placement);
@@ -244,4 +288,47 @@ fn place(old: &CommShared, table: &[(c_int, c_int)], color: c_int, host: HostCom
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A user's color as the host's `MPI_Comm_split` receives it, where the host's
+    /// `MPI_UNDEFINED` is `host_undefined`.
+    fn to_host(color: c_int, host_undefined: c_int) -> EpResult<c_int> {
+        Ok(host_color(split_color(color)?, host_undefined))
+    }
+
+    /// `EP_UNDEFINED` is EPMPI's constant: colors are compared with it and never with the
+    /// host's `MPI_UNDEFINED`, which only the host call receives. Open MPI 4.1 and MPICH 4.0
+    /// both define `MPI_UNDEFINED` as -32766 too, so only other host values can tell.
+    #[test]
+    fn colors_compare_with_ep_undefined_whatever_the_host_value() {
+        for host_undefined in [-1, -2, -3, -32767, UNDEFINED] {
+            assert_eq!(to_host(UNDEFINED, host_undefined).unwrap(), host_undefined, "host value {host_undefined}");
+            assert_eq!(to_host(0, host_undefined).unwrap(), 0);
+            assert_eq!(to_host(7, host_undefined).unwrap(), 7);
+            if host_undefined < 0 && host_undefined != UNDEFINED {
+                let e = to_host(host_undefined, host_undefined).unwrap_err();
+                assert_eq!(e.class, ERR_ARG, "the host's MPI_UNDEFINED {host_undefined} is not a color");
+            }
+            for bad in [-1, -2, -32765, -32767, c_int::MIN] {
+                assert_eq!(to_host(bad, host_undefined).unwrap_err().class, ERR_ARG, "color {bad}");
+            }
+        }
+    }
+
+    /// `EP_Comm_split_type`: the host's `MPI_COMM_TYPE_SHARED` (0 in Open MPI, 1 in MPICH)
+    /// keeps the endpoint, EPMPI's `EP_UNDEFINED` leaves it out, anything else is refused.
+    #[test]
+    fn split_types_compare_with_ep_undefined() {
+        for shared in [0, 1, 5] {
+            assert!(split_type_kept(shared, shared).unwrap());
+            assert!(!split_type_kept(UNDEFINED, shared).unwrap());
+            for bad in [shared + 1, -1, 12345, UNDEFINED + 1] {
+                assert_eq!(split_type_kept(bad, shared).unwrap_err().class, ERR_ARG, "split type {bad}");
+            }
+        }
+    }
 }

@@ -152,6 +152,7 @@ mod tests {
         assert_eq!(EP_ANY_TAG, envelope::ANY_TAG);
         assert_eq!(EP_PROC_NULL, envelope::PROC_NULL);
         assert_eq!(EP_ROOT, crate::engine::coll::inter::ROOT);
+        assert_eq!(EP_UNDEFINED, crate::engine::split::UNDEFINED);
         assert_eq!(EP_FLAVOR_ENDPOINTS, comm::Flavor::Endpoints as c_int);
         assert_eq!(EP_ERRORS_ARE_FATAL, comm::ERRORS_ARE_FATAL);
         assert_eq!(EP_ERRORS_RETURN, comm::ERRORS_RETURN);

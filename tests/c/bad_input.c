@@ -1,16 +1,18 @@
 /*
- * Bad-input suite (issue 10 item 1), under EP_ERRORS_RETURN: every public function of
+ * Bad-input suite, under EP_ERRORS_RETURN: every public function of
  * ep_mpi.h with bad handles (made up, forged, freed, of another kind, null; tables in
  * bad_input_handles.h), NULL output pointers, out-of-range ranks, roots, tags, counts,
  * displacements and sizes, NULL buffers with data, mismatched datatypes and truncation,
- * double frees, use after free, one-sided calls outside an epoch. Each call must return its
- * documented class with a message naming the call (bad_input.h).
+ * double frees, use after free, one-sided calls outside an epoch, derived datatypes that are
+ * not committed. Each call must return its documented class with a message naming the call
+ * (bad_input.h).
  *
  * Rank 0 of the endpoint communicator makes the bad calls while the other endpoints exchange
- * messages in a ring among themselves; afterwards every endpoint checks that point-to-point,
- * collectives and the window still work. World rank 0 prints the functions covered, which
- * tests/bad_input.rs compares with the header. Calls before MPI_Init_thread and after
- * MPI_Finalize are in bad_init.c; the default handler's aborts in fatal_error.c.
+ * messages in a ring among themselves; then every endpoint makes the uncommitted-datatype
+ * calls, and checks that point-to-point, collectives and the window still work. World rank 0
+ * prints the functions covered, which tests/bad_input.rs compares with the header. Calls
+ * before MPI_Init_thread and after MPI_Finalize are in bad_init.c; the default handler's
+ * aborts in fatal_error.c.
  */
 #include "bad_input_handles.h"
 
@@ -364,6 +366,12 @@ static void window_cases(EP_Win dynwin)
     EXPECT(EP_Put, EP_ERR_COUNT, "origin count -1", EP_Put(&one, -1, MPI_INT, 0, 0, 1, MPI_INT, w));
     EXPECT(EP_Put, EP_ERR_BUFFER, "NULL origin", EP_Put(NULL, 1, MPI_INT, 0, 0, 1, MPI_INT, w));
     EXPECT(EP_Put, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Put(&one, 1, MPI_DATATYPE_NULL, 0, 0, 1, MPI_INT, w));
+    MPI_Datatype unc;
+    MPI_Type_contiguous(1, MPI_INT, &unc);
+    EXPECT(EP_Put, EP_ERR_TYPE, "uncommitted origin type", EP_Put(&one, 1, unc, 0, 0, 1, MPI_INT, w));
+    EXPECT(EP_Put, EP_ERR_TYPE, "uncommitted target type", EP_Put(&one, 1, MPI_INT, 0, 0, 1, unc, w));
+    EXPECT(EP_Get, EP_ERR_TYPE, "uncommitted origin type", EP_Get(&res, 1, unc, 0, 0, 1, MPI_INT, w));
+    MPI_Type_free(&unc);
     EXPECT(EP_Get, EP_ERR_RMA_RANGE, "past the window", EP_Get(&res, 1, MPI_INT, 0, 4 * n, 1, MPI_INT, w));
     EXPECT(EP_Accumulate, EP_ERR_OP, "MPI_OP_NULL", EP_Accumulate(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_OP_NULL, w));
     EXPECT(EP_Get_accumulate, EP_ERR_DISP, "displacement -3", EP_Get_accumulate(&one, 1, MPI_INT, &res, 1, MPI_INT, 0, -3, 1, MPI_INT, MPI_SUM, w));
@@ -389,6 +397,121 @@ static void window_cases(EP_Win dynwin)
     EXPECT(EP_Win_create, EP_ERR_BUFFER, "NULL base, size 4", EP_Win_create(NULL, 4, 4, MPI_INFO_NULL, B.comm, &bad_win_out));
     EXPECT(EP_Win_allocate, EP_ERR_SIZE, "size -8", EP_Win_allocate(-8, 4, MPI_INFO_NULL, B.comm, &bad_ptr_out, &bad_win_out));
     EXPECT(EP_Win_allocate, EP_ERR_DISP, "disp_unit -1", EP_Win_allocate(8, -1, MPI_INFO_NULL, B.comm, &bad_ptr_out, &bad_win_out));
+}
+
+#define UNC_TAG 91
+
+/* Completes a request that a call started although it should have failed, so that a library
+ * accepting a bad type fails the checks instead of leaving work behind. */
+static void unc_finish(int rc, EP_Request *r)
+{
+    if (rc == EP_SUCCESS && *r != EP_REQUEST_NULL)
+        CHECK_OK(EP_Wait(r, EP_STATUS_IGNORE));
+}
+
+/*
+ * A derived datatype that is not committed (MPI 4.1 section 5.1.9), made by every endpoint
+ * under EP_ERRORS_RETURN: point-to-point calls and collectives return EP_ERR_TYPE before
+ * communicating, whether EPMPI would copy the type (a contiguous type of 4 ints) or pack it
+ * (a vector), and the communicator keeps working: a matched message refused with the type is
+ * still there for a correct receive, the same type once committed carries data, and a new
+ * uncommitted type (the host may give it a freed type's handle value) is refused again. Every
+ * case is symmetric in the ring (send right, receive from left) and collectives are called by
+ * all endpoints alike, so a library that wrongly accepts the type fails the checks without
+ * hanging.
+ */
+static void uncommitted_type_cases(EP_Comm comm, int me, int size, int left, int right)
+{
+    MPI_Datatype contig, vec;
+    MPI_Type_contiguous(4, MPI_INT, &contig);
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec);
+    const MPI_Datatype types[2] = { contig, vec };
+    const char *names[2] = { "uncommitted contiguous type (4 ints)", "uncommitted vector type" };
+    int out[8], in[8], x;
+    int *many_out = calloc(8 * size, sizeof(int)), *many_in = calloc(8 * size, sizeof(int));
+    int *counts = malloc(size * sizeof(int)), *displs = malloc(size * sizeof(int));
+    for (int i = 0; i < size; i++) {
+        counts[i] = 1;
+        displs[i] = 2 * i;
+    }
+    EP_Request r, s;
+    EP_Message m;
+    EP_Status st;
+    CHECK_OK(EP_Comm_set_errhandler(comm, EP_ERRORS_RETURN));
+    for (int i = 0; i < 8; i++)
+        out[i] = 100 * me + i;
+    for (int k = 0; k < 2; k++) {
+        MPI_Datatype t = types[k];
+        const char *w = names[k];
+        int rc, rc2;
+        /* Point-to-point. */
+        EXPECT(EP_Send, EP_ERR_TYPE, w, EP_Send(out, 1, t, right, UNC_TAG, comm));
+        EXPECT(EP_Recv, EP_ERR_TYPE, w, EP_Recv(in, 1, t, left, UNC_TAG, comm, EP_STATUS_IGNORE));
+        r = s = EP_REQUEST_NULL;
+        rc = EP_Isend(out, 1, t, right, UNC_TAG + 1, comm, &s);
+        rc2 = EP_Irecv(in, 1, t, left, UNC_TAG + 1, comm, &r);
+        EXPECT(EP_Isend, EP_ERR_TYPE, w, rc);
+        EXPECT(EP_Irecv, EP_ERR_TYPE, w, rc2);
+        unc_finish(rc, &s);
+        unc_finish(rc2, &r);
+        r = s = EP_REQUEST_NULL;
+        rc = EP_Issend(out, 1, t, right, UNC_TAG + 2, comm, &s);
+        EXPECT(EP_Issend, EP_ERR_TYPE, w, rc);
+        if (rc == EP_SUCCESS)
+            CHECK_OK(EP_Recv(in, 8, MPI_INT, left, UNC_TAG + 2, comm, EP_STATUS_IGNORE));
+        unc_finish(rc, &s);
+        EXPECT(EP_Sendrecv, EP_ERR_TYPE, w, EP_Sendrecv(out, 1, t, right, UNC_TAG + 3, in, 4, MPI_INT, left, UNC_TAG + 3, comm, EP_STATUS_IGNORE));
+        EXPECT(EP_Sendrecv, EP_ERR_TYPE, w, EP_Sendrecv(out, 4, MPI_INT, right, UNC_TAG + 4, in, 1, t, left, UNC_TAG + 4, comm, EP_STATUS_IGNORE));
+        /* A matched message refused with the type stays for a correct receive. */
+        CHECK_OK(EP_Isend(out, 4, MPI_INT, right, UNC_TAG + 5, comm, &s));
+        CHECK_OK(EP_Mprobe(left, UNC_TAG + 5, comm, &m, &st));
+        EXPECT(EP_Get_count, EP_ERR_TYPE, w, EP_Get_count(&st, t, &x));
+        EXPECT(EP_Mrecv, EP_ERR_TYPE, w, EP_Mrecv(in, 1, t, &m, &st));
+        r = EP_REQUEST_NULL;
+        rc = EP_Imrecv(in, 1, t, &m, &r);
+        EXPECT(EP_Imrecv, EP_ERR_TYPE, w, rc);
+        unc_finish(rc, &r);
+        memset(in, 0xff, sizeof in);
+        CHECK_OK(EP_Mrecv(in, 4, MPI_INT, &m, &st));
+        CHECK(in[0] == 100 * left && in[3] == 100 * left + 3, "message after the refused receives: %d %d from %d", in[0], in[3], left);
+        CHECK_OK(EP_Wait(&s, EP_STATUS_IGNORE));
+        /* Collectives, called alike by every endpoint. */
+        EXPECT(EP_Bcast, EP_ERR_TYPE, w, EP_Bcast(out, 1, t, 0, comm));
+        r = EP_REQUEST_NULL;
+        rc = EP_Ibcast(out, 1, t, 0, comm, &r);
+        EXPECT(EP_Ibcast, EP_ERR_TYPE, w, rc);
+        unc_finish(rc, &r);
+        EXPECT(EP_Allreduce, EP_ERR_TYPE, w, EP_Allreduce(out, in, 1, t, MPI_SUM, comm));
+        EXPECT(EP_Allgather, EP_ERR_TYPE, w, EP_Allgather(many_out, 1, t, many_in, 1, t, comm));
+        EXPECT(EP_Gatherv, EP_ERR_TYPE, w, EP_Gatherv(many_out, 1, t, many_in, counts, displs, t, 0, comm));
+        EXPECT(EP_Alltoallv, EP_ERR_TYPE, w, EP_Alltoallv(many_out, counts, displs, t, many_in, counts, displs, t, comm));
+    }
+    /* The same types once committed carry data. */
+    MPI_Type_commit(&contig);
+    MPI_Type_commit(&vec);
+    memset(in, 0xff, sizeof in);
+    CHECK_OK(EP_Sendrecv(out, 1, contig, right, UNC_TAG + 6, in, 1, contig, left, UNC_TAG + 6, comm, EP_STATUS_IGNORE));
+    CHECK(in[0] == 100 * left && in[3] == 100 * left + 3 && in[4] == -1, "committed contiguous type: %d %d %d from %d", in[0], in[3], in[4], left);
+    memset(in, 0xff, sizeof in);
+    CHECK_OK(EP_Sendrecv(out, 1, vec, right, UNC_TAG + 7, in, 1, vec, left, UNC_TAG + 7, comm, EP_STATUS_IGNORE));
+    CHECK(in[0] == 100 * left && in[1] == -1 && in[2] == 100 * left + 2, "committed vector type: %d %d %d from %d", in[0], in[1], in[2], left);
+    int root_data[4] = { 7, 8, 9, 10 };
+    if (me != 0)
+        memset(root_data, 0, sizeof root_data);
+    CHECK_OK(EP_Bcast(root_data, 1, contig, 0, comm));
+    CHECK(root_data[0] == 7 && root_data[3] == 10, "bcast with the committed type: %d %d", root_data[0], root_data[3]);
+    MPI_Type_free(&contig);
+    MPI_Type_free(&vec);
+    /* A new uncommitted type, perhaps with a freed type's handle value, is refused again. */
+    MPI_Datatype again;
+    MPI_Type_contiguous(4, MPI_INT, &again);
+    EXPECT(EP_Send, EP_ERR_TYPE, "new uncommitted type after freeing a committed one", EP_Send(out, 1, again, right, UNC_TAG, comm));
+    EXPECT(EP_Bcast, EP_ERR_TYPE, "new uncommitted type after freeing a committed one", EP_Bcast(out, 1, again, 0, comm));
+    MPI_Type_free(&again);
+    free(many_out);
+    free(many_in);
+    free(counts);
+    free(displs);
 }
 
 /* Ring traffic among ranks 1..size-1 while rank 0 runs the cases. */
@@ -467,6 +590,7 @@ static void endpoint_main(EP_Comm comm)
         ring_without_rank0(comm, me, size);
     }
     CHECK_OK(EP_Barrier(comm));
+    uncommitted_type_cases(comm, me, size, left, right);
     check_still_working(comm, win, mem, me, size, left, right);
     CHECK_OK(EP_Win_free(&win));
     CHECK_OK(EP_Win_free(&dynwin));
