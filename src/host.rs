@@ -6,7 +6,7 @@
 
 use crate::error::{EpError, EpResult, ERR_INTERN};
 pub use mpi_sys as sys;
-use once_cell::sync::Lazy;
+use std::sync::LazyLock;
 use std::os::raw::{c_int, c_void};
 
 /// Host constants, filled once by `epmpi_host_constants_get` (same layout as the C struct).
@@ -54,7 +54,7 @@ extern "C" {
 }
 
 /// The host constants, read on first use.
-pub static HOST: Lazy<HostConstants> = Lazy::new(|| unsafe {
+pub static HOST: LazyLock<HostConstants> = LazyLock::new(|| unsafe {
     let mut c = std::mem::MaybeUninit::<HostConstants>::uninit();
     epmpi_host_constants_get(c.as_mut_ptr());
     c.assume_init()

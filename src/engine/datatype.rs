@@ -9,7 +9,7 @@ use super::handle_table::HandleTable;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_BUFFER, ERR_COUNT, ERR_TYPE};
 use crate::host::{check, handle_bits, sys, HOST};
-use once_cell::sync::Lazy;
+use std::sync::LazyLock;
 use std::os::raw::{c_int, c_void};
 
 /// Layout of `count` elements of a datatype.
@@ -47,7 +47,7 @@ impl TypeInfo {
 
 /// Sizes of the predefined datatypes: the hot path finds a predefined type in one or two
 /// probes, with no MPI call.
-static PREDEFINED: Lazy<HandleTable<usize>> = Lazy::new(|| {
+static PREDEFINED: LazyLock<HandleTable<usize>> = LazyLock::new(|| {
     HandleTable::build(
         crate::host::predefined_types()
             .into_iter()
