@@ -323,6 +323,9 @@ extern "C" {
 /**
  * Blocks until all endpoints of the communicator have entered the barrier (MPI 4.1 section
  * 6.3). Errors: `EP_ERR_COMM`.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
  */
 int EP_Barrier(EP_Comm comm);
 
@@ -342,6 +345,10 @@ int EP_Barrier(EP_Comm comm);
  * `EP_ERR_TYPE`, `EP_ERR_BUFFER` (NULL with data, or `MPI_IN_PLACE`), `EP_ERR_TRUNCATE`
  * (type signature differing from the root's). Thread safety: one call per endpoint, all
  * endpoints concurrently.
+ *
+ * # Safety
+ * `buf` is readable (at the root) or writable (elsewhere) for `count` elements of `datatype`
+ * for the call; `datatype` is a valid host datatype.
  */
 int EP_Bcast(void *buf, int count, MPI_Datatype datatype, int root, EP_Comm comm);
 
@@ -350,6 +357,11 @@ int EP_Bcast(void *buf, int count, MPI_Datatype datatype, int root, EP_Comm comm
  * (MPI 4.1 section 6.9.1), in rank order for non-commutative ops. `sendbuf` may be
  * `MPI_IN_PLACE` at the root (input taken from `recvbuf`); `recvbuf` matters only at the
  * root. Any predefined or user-defined op, through the host's `MPI_Reduce_local`.
+ *
+ * # Safety
+ * `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
+ * `datatype` for the call (`recvbuf` only at the root); `datatype` and `op` are valid host
+ * handles.
  */
 int EP_Reduce(const void *sendbuf,
               void *recvbuf,
@@ -373,6 +385,10 @@ int EP_Reduce(const void *sendbuf,
  * with data, `MPI_IN_PLACE` as `recvbuf`, or on an intercommunicator as `sendbuf`),
  * `EP_ERR_TRUNCATE` (intercommunicator: type signatures of the groups differ). Thread
  * safety: one call per endpoint, all endpoints concurrently.
+ *
+ * # Safety
+ * `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
+ * `datatype` for the call; `datatype` and `op` are valid host handles.
  */
 int EP_Allreduce(const void *sendbuf,
                  void *recvbuf,
@@ -385,6 +401,11 @@ int EP_Allreduce(const void *sendbuf,
  * Reduces `recvcount * size` elements from every endpoint with `op` and scatters the
  * result: rank i gets elements `i*recvcount .. (i+1)*recvcount` in `recvbuf` (MPI 4.1
  * section 6.10.1). `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
+ *
+ * # Safety
+ * `sendbuf` (unless `MPI_IN_PLACE`) is readable for `recvcount` times the communicator's size
+ * elements of `datatype` and `recvbuf` writable for `recvcount` (for the call); `datatype` and
+ * `op` are valid host handles.
  */
 int EP_Reduce_scatter_block(const void *sendbuf,
                             void *recvbuf,
@@ -397,6 +418,11 @@ int EP_Reduce_scatter_block(const void *sendbuf,
  * Reduces `sum(recvcounts)` elements from every endpoint with `op` and scatters the
  * result: rank i gets `recvcounts[i]` elements (MPI 4.1 section 6.10.2). `recvcounts` has
  * one entry per rank. `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
+ *
+ * # Safety
+ * `recvcounts` holds one readable `int` per rank; `sendbuf` (unless `MPI_IN_PLACE`) is
+ * readable for their sum of elements of `datatype` and `recvbuf` writable for this rank's
+ * count (for the call); `datatype` and `op` are valid host handles.
  */
 int EP_Reduce_scatter(const void *sendbuf,
                       void *recvbuf,
@@ -408,6 +434,10 @@ int EP_Reduce_scatter(const void *sendbuf,
 /**
  * Inclusive prefix reduction: rank i gets `sendbuf(0) op ... op sendbuf(i)` (MPI 4.1
  * section 6.11.1), in rank order. `sendbuf` may be `MPI_IN_PLACE`.
+ *
+ * # Safety
+ * `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
+ * `datatype` for the call; `datatype` and `op` are valid host handles.
  */
 int EP_Scan(const void *sendbuf,
             void *recvbuf,
@@ -419,6 +449,10 @@ int EP_Scan(const void *sendbuf,
 /**
  * Exclusive prefix reduction: rank i > 0 gets `sendbuf(0) op ... op sendbuf(i-1)`; rank
  * 0's `recvbuf` is left as it is (MPI 4.1 section 6.11.2). `sendbuf` may be `MPI_IN_PLACE`.
+ *
+ * # Safety
+ * `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
+ * `datatype` for the call; `datatype` and `op` are valid host handles.
  */
 int EP_Exscan(const void *sendbuf,
               void *recvbuf,
@@ -431,6 +465,12 @@ int EP_Exscan(const void *sendbuf,
  * Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`, rank i's
  * block at element offset `i * recvcount` (MPI 4.1 section 6.5). At the root, `sendbuf` may
  * be `MPI_IN_PLACE` (its block is already in place); receive arguments matter only there.
+ *
+ * # Safety
+ * `sendbuf` (unless `MPI_IN_PLACE` at the root) is readable for `sendcount` elements of
+ * `sendtype`; at the root `recvbuf` is writable for `recvcount` elements of `recvtype` per
+ * rank; for the call; the datatypes are valid host handles (receive arguments only at the
+ * root).
  */
 int EP_Gather(const void *sendbuf,
               int sendcount,
@@ -445,6 +485,12 @@ int EP_Gather(const void *sendbuf,
  * Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`: rank i's
  * `recvcounts[i]` elements at element displacement `displs[i]` (MPI 4.1 section 6.5). Both
  * arrays have one entry per rank and matter only at the root; `MPI_IN_PLACE` as `EP_Gather`.
+ *
+ * # Safety
+ * `sendbuf` (unless `MPI_IN_PLACE` at the root) is readable for `sendcount` elements of
+ * `sendtype`; at the root `recvcounts` and `displs` hold one readable `int` per rank and
+ * `recvbuf` is writable for each rank's block; for the call; the datatypes are valid host
+ * handles.
  */
 int EP_Gatherv(const void *sendbuf,
                int sendcount,
@@ -460,6 +506,11 @@ int EP_Gatherv(const void *sendbuf,
  * Scatters rank `root`'s `sendbuf`: rank i gets the block at element offset
  * `i * sendcount` in its `recvbuf` (MPI 4.1 section 6.6). At the root `recvbuf` may be
  * `MPI_IN_PLACE` (its block stays where it is); send arguments matter only at the root.
+ *
+ * # Safety
+ * At the root `sendbuf` is readable for `sendcount` elements of `sendtype` per rank; `recvbuf`
+ * (unless `MPI_IN_PLACE` at the root) is writable for `recvcount` elements of `recvtype`; for
+ * the call; the datatypes are valid host handles.
  */
 int EP_Scatter(const void *sendbuf,
                int sendcount,
@@ -474,6 +525,11 @@ int EP_Scatter(const void *sendbuf,
  * Scatters rank `root`'s `sendbuf`: rank i gets `sendcounts[i]` elements from element
  * displacement `displs[i]` (MPI 4.1 section 6.6); arrays of one entry per rank, used at the
  * root only. `MPI_IN_PLACE` as `EP_Scatter`.
+ *
+ * # Safety
+ * At the root `sendcounts` and `displs` hold one readable `int` per rank and `sendbuf` is
+ * readable for each rank's block; `recvbuf` (unless `MPI_IN_PLACE` at the root) is writable
+ * for `recvcount` elements of `recvtype`; for the call; the datatypes are valid host handles.
  */
 int EP_Scatterv(const void *sendbuf,
                 const int *sendcounts,
@@ -489,6 +545,11 @@ int EP_Scatterv(const void *sendbuf,
  * Gathers `sendcount` elements from every endpoint into every endpoint's `recvbuf`, rank
  * i's block at element offset `i * recvcount` (MPI 4.1 section 6.7). `sendbuf` may be
  * `MPI_IN_PLACE` (each rank's block already in its place in `recvbuf`).
+ *
+ * # Safety
+ * `sendbuf` (unless `MPI_IN_PLACE`) is readable for `sendcount` elements of `sendtype` and
+ * `recvbuf` writable for `recvcount` elements of `recvtype` per rank, for the call; the
+ * datatypes are valid host handles.
  */
 int EP_Allgather(const void *sendbuf,
                  int sendcount,
@@ -501,6 +562,11 @@ int EP_Allgather(const void *sendbuf,
 /**
  * `EP_Allgather` with `recvcounts[i]` elements of rank i at element displacement
  * `displs[i]` (MPI 4.1 section 6.7); arrays of one entry per rank.
+ *
+ * # Safety
+ * `recvcounts` and `displs` hold one readable `int` per rank; `sendbuf` (unless
+ * `MPI_IN_PLACE`) is readable for `sendcount` elements of `sendtype` and `recvbuf` writable
+ * for every rank's block, for the call; the datatypes are valid host handles.
  */
 int EP_Allgatherv(const void *sendbuf,
                   int sendcount,
@@ -515,6 +581,11 @@ int EP_Allgatherv(const void *sendbuf,
  * Every endpoint sends block j of `sendbuf` (element offset `j * sendcount`) to rank j,
  * which stores it as block i of its `recvbuf` (MPI 4.1 section 6.8). `sendbuf` may be
  * `MPI_IN_PLACE` (blocks sent from and replaced in `recvbuf`).
+ *
+ * # Safety
+ * `sendbuf` (unless `MPI_IN_PLACE`) is readable for `sendcount` and `recvbuf` writable for
+ * `recvcount` elements of their datatypes per rank, for the call; the datatypes are valid host
+ * handles.
  */
 int EP_Alltoall(const void *sendbuf,
                 int sendcount,
@@ -527,6 +598,11 @@ int EP_Alltoall(const void *sendbuf,
 /**
  * `EP_Alltoall` with per-rank counts and element displacements on both sides (MPI 4.1
  * section 6.8); each array has one entry per rank. `sendbuf` may be `MPI_IN_PLACE`.
+ *
+ * # Safety
+ * `sendcounts`, `sdispls` (unless `sendbuf` is `MPI_IN_PLACE`), `recvcounts` and `rdispls`
+ * hold one readable `int` per rank; `sendbuf` is readable and `recvbuf` writable for the
+ * blocks they describe, for the call; the datatypes are valid host handles.
  */
 int EP_Alltoallv(const void *sendbuf,
                  const int *sendcounts,
@@ -543,6 +619,9 @@ int EP_Alltoallv(const void *sendbuf,
  * and the other completion calls) once every endpoint has entered it (MPI 4.1 section
  * 6.12.1). Several may be outstanding; start them in the same order on every endpoint.
  * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Ibarrier(EP_Comm comm, EP_Request *request);
 
@@ -550,6 +629,12 @@ int EP_Ibarrier(EP_Comm comm, EP_Request *request);
  * Starts a broadcast of `count` elements of `datatype` in `buf` from rank `root` and returns
  * at once (MPI 4.1 section 6.12.2); `buf` may be neither read nor written until `*request`
  * completes. Errors: as `EP_Bcast`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * `buf` is readable (at the root) or writable (elsewhere) for `count` elements of `datatype`
+ * and not accessed by the caller until the request completes (MPI 4.1 section 3.7.2);
+ * `datatype` is a valid host datatype; `request` points at a writable `EP_Request` (NULL gives
+ * `EP_ERR_ARG`).
  */
 int EP_Ibcast(void *buf,
               int count,
@@ -573,6 +658,11 @@ int EP_Ibcast(void *buf,
  * NULL `out` with `my_num_ep > 0`, `EP_ERR_COMM` for `MPI_COMM_NULL`.
  * Thread safety: any thread; different processes' calls match in order on `parent`.
  * Follows the MPI Forum endpoints proposal (`MPI_Comm_create_endpoints`).
+ *
+ * # Safety
+ * `parent` is a valid host communicator and `info` a valid host info handle (or
+ * `MPI_INFO_NULL`); `out_comms` holds `my_num_ep` writable `EP_Comm`s (NULL gives `EP_ERR_ARG`
+ * when `my_num_ep` > 0).
  */
 int EP_Comm_create_endpoints(MPI_Comm parent, int my_num_ep, MPI_Info info, EP_Comm *out_comms);
 
@@ -589,12 +679,19 @@ int EP_Comm_create_endpoints(MPI_Comm parent, int my_num_ep, MPI_Info info, EP_C
  * `my_num_ep` that differs from the one other threads of the process gave.
  * Thread safety: meant to be called concurrently by the team; the endpoint identity comes
  * from `index`, never from the OpenMP thread number.
+ *
+ * # Safety
+ * `parent` is a valid host communicator; `comm` points at a writable `EP_Comm` (NULL gives
+ * `EP_ERR_ARG`).
  */
 int EP_Comm_create_endpoint(MPI_Comm parent, int my_num_ep, int index, EP_Comm *comm);
 
 /**
  * Rank of the endpoint `comm` in its communicator (MPI 4.1 section 7.4.1).
  * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `rank`). Thread safety: any thread.
+ *
+ * # Safety
+ * `rank` points at a writable `int` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_rank(EP_Comm comm, int *rank);
 
@@ -602,6 +699,9 @@ int EP_Comm_rank(EP_Comm comm, int *rank);
  * Number of endpoints (ranks) of the communicator, of the local group for an
  * intercommunicator (MPI 4.1 sections 7.4.1, 7.6.1).
  * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `size`). Thread safety: any thread.
+ *
+ * # Safety
+ * `size` points at a writable `int` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_size(EP_Comm comm, int *size);
 
@@ -609,12 +709,18 @@ int EP_Comm_size(EP_Comm comm, int *size);
  * Size of the remote group of an intercommunicator (MPI 4.1 section 7.6.1); for an
  * intracommunicator MPI defines none, so this is `EP_ERR_COMM`.
  * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `size`). Thread safety: any thread.
+ *
+ * # Safety
+ * `size` points at a writable `int` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_remote_size(EP_Comm comm, int *size);
 
 /**
  * Sets `*flag` to 1 for an intercommunicator, 0 otherwise (MPI 4.1 section 7.6.1).
  * Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any thread.
+ *
+ * # Safety
+ * `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_test_inter(EP_Comm comm, int *flag);
 
@@ -631,6 +737,9 @@ int EP_Comm_test_inter(EP_Comm comm, int *flag);
  * `peer_comm` on the leader), `EP_ERR_RANK` (leader ranks), `EP_ERR_ARG` (NULL output).
  * Thread safety: one call per endpoint, concurrently; the endpoints of a process wait for
  * each other.
+ *
+ * # Safety
+ * `newintercomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Intercomm_create(EP_Comm local_comm,
                         int local_leader,
@@ -645,6 +754,9 @@ int EP_Intercomm_create(EP_Comm local_comm,
  * order; when both groups pass the same `high`, group order is EPMPI's choice (the same on
  * every endpoint). Every endpoint of both groups calls it. Errors: `EP_ERR_COMM` (not an
  * intercommunicator), `EP_ERR_ARG` (NULL output). Thread safety: one call per endpoint.
+ *
+ * # Safety
+ * `newintracomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Intercomm_merge(EP_Comm intercomm, int high, EP_Comm *newintracomm);
 
@@ -653,6 +765,10 @@ int EP_Intercomm_merge(EP_Comm intercomm, int high, EP_Comm *newintracomm);
  * that count, and the rank of its process among the communicator's processes (0-based, in
  * rank order of the processes' first endpoints). Any output may be NULL.
  * Errors: `EP_ERR_COMM`. Thread safety: any thread. EPMPI extension.
+ *
+ * # Safety
+ * `local_index`, `local_count` and `process_rank` each point at a writable `int` or are NULL
+ * (not written).
  */
 int EP_Comm_local_info(EP_Comm comm, int *local_index, int *local_count, int *process_rank);
 
@@ -662,6 +778,10 @@ int EP_Comm_local_info(EP_Comm comm, int *local_index, int *local_count, int *pr
  * Keys: `EP_TAG_UB` (largest tag, 2147483647 on every host MPI), `EP_COMM_FLAVOR`
  * (`EP_FLAVOR_ENDPOINTS`). Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (unknown key or NULL output).
  * Thread safety: any thread.
+ *
+ * # Safety
+ * `value` points at a writable `void *` (it receives the address of the attribute's value, as
+ * in MPI) and `flag` at a writable `int` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_get_attr(EP_Comm comm, int key, void *value, int *flag);
 
@@ -671,6 +791,9 @@ int EP_Comm_get_attr(EP_Comm comm, int key, void *value, int *flag);
  * `EP_SIMILAR` for the same endpoints in another order, `EP_UNEQUAL` otherwise. Endpoints
  * keep their identity through dup; different creations make different endpoints.
  * Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any thread.
+ *
+ * # Safety
+ * `result` points at a writable `int` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_compare(EP_Comm comm1, EP_Comm comm2, int *result);
 
@@ -680,6 +803,9 @@ int EP_Comm_compare(EP_Comm comm1, EP_Comm comm2, int *result);
  * and error handler and a new context. The calling endpoints of one process wait for each
  * other. Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: one call per endpoint, each
  * endpoint from one thread at a time.
+ *
+ * # Safety
+ * `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_dup(EP_Comm comm, EP_Comm *newcomm);
 
@@ -689,6 +815,9 @@ int EP_Comm_dup(EP_Comm comm, EP_Comm *newcomm);
  * the last endpoint of the process has freed it and its pending requests are gone.
  * Errors: `EP_ERR_COMM` (null, freed: a second free of a handle is an error),
  * `EP_ERR_ARG` (NULL pointer). Thread safety: one call per endpoint.
+ *
+ * # Safety
+ * `comm` points at a readable and writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_free(EP_Comm *comm);
 
@@ -698,12 +827,18 @@ int EP_Comm_free(EP_Comm *comm);
  * used for errors that concern no valid communicator (bad handles) and inherited by
  * communicators created afterwards. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (unknown handler).
  * Thread safety: any thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
  */
 int EP_Comm_set_errhandler(EP_Comm comm, int handler);
 
 /**
  * Reads the error handler of an endpoint (or the process default for `EP_COMM_NULL`).
  * Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any thread. MPI 4.1 section 9.3.1.
+ *
+ * # Safety
+ * `handler` points at a writable `int` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_get_errhandler(EP_Comm comm, int *handler);
 
@@ -714,6 +849,9 @@ int EP_Comm_get_errhandler(EP_Comm comm, int *handler);
  * `EP_COMM_NULL`. Endpoints of one process may pass different colors. Collective: every
  * endpoint of `comm` calls it. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (negative color other
  * than `EP_UNDEFINED`, NULL `newcomm`). Thread safety: one call per endpoint, concurrently.
+ *
+ * # Safety
+ * `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_split(EP_Comm comm, int color, int key, EP_Comm *newcomm);
 
@@ -723,6 +861,10 @@ int EP_Comm_split(EP_Comm comm, int color, int key, EP_Comm *newcomm);
  * the host MPI sees them) form one communicator, ranked by `key` then old rank;
  * `EP_UNDEFINED` gives `EP_COMM_NULL`. `info` is accepted and ignored. Collective over
  * `comm`. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (another split type, NULL `newcomm`).
+ *
+ * # Safety
+ * `info` is a valid host info handle (or `MPI_INFO_NULL`); `newcomm` points at a writable
+ * `EP_Comm` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_split_type(EP_Comm comm, int split_type, int key, MPI_Info info, EP_Comm *newcomm);
 
@@ -731,12 +873,21 @@ int EP_Comm_split_type(EP_Comm comm, int split_type, int key, MPI_Info info, EP_
  * A null request returns at once with an empty status. Errors: `EP_ERR_REQUEST` (invalid or
  * freed handle), `EP_ERR_TRUNCATE` (receive truncated; status filled), `EP_ERR_ARG`.
  * Thread safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * `req` points at a readable and writable `EP_Request` (NULL gives `EP_ERR_ARG`); `status` is
+ * `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
  */
 int EP_Wait(EP_Request *req, EP_Status *status);
 
 /**
  * Tests one request (MPI 4.1 section 3.7.3): `*flag = 1` and the handle freed when it is
  * complete, `*flag = 0` otherwise; progresses the request's endpoint. Errors as `EP_Wait`.
+ *
+ * # Safety
+ * `req` points at a readable and writable `EP_Request` (NULL gives `EP_ERR_ARG`); `flag`
+ * points at a writable `int` (NULL gives `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE` (NULL)
+ * or points at a writable `EP_Status`.
  */
 int EP_Test(EP_Request *req, int *flag, EP_Status *status);
 
@@ -744,12 +895,21 @@ int EP_Test(EP_Request *req, int *flag, EP_Status *status);
  * Waits for all `count` requests (MPI 4.1 section 3.7.5); `statuses` has `count` entries or
  * is `EP_STATUSES_IGNORE`. Errors: `EP_ERR_IN_STATUS` when one failed (see each status's
  * `MPI_ERROR`), `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`.
+ *
+ * # Safety
+ * `reqs` holds `count` readable and writable `EP_Request`s (NULL only when `count` is 0);
+ * `statuses` is `EP_STATUSES_IGNORE` (NULL) or holds `count` writable `EP_Status`es.
  */
 int EP_Waitall(int count, EP_Request *reqs, EP_Status *statuses);
 
 /**
  * Tests all requests (MPI 4.1 section 3.7.5): `*flag = 1` and every handle freed when all
  * are complete; otherwise `*flag = 0` and no handle changes. Errors as `EP_Waitall`.
+ *
+ * # Safety
+ * `reqs` holds `count` readable and writable `EP_Request`s (NULL only when `count` is 0);
+ * `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`); `statuses` is
+ * `EP_STATUSES_IGNORE` (NULL) or holds `count` writable `EP_Status`es.
  */
 int EP_Testall(int count, EP_Request *reqs, int *flag, EP_Status *statuses);
 
@@ -758,6 +918,11 @@ int EP_Testall(int count, EP_Request *reqs, int *flag, EP_Status *statuses);
  * its handle is freed; with no active request `*index = EP_UNDEFINED` and an empty status.
  * Errors: `EP_ERR_TRUNCATE` for the completed receive, `EP_ERR_REQUEST`, `EP_ERR_COUNT`,
  * `EP_ERR_ARG`.
+ *
+ * # Safety
+ * `reqs` holds `count` readable and writable `EP_Request`s (NULL only when `count` is 0);
+ * `index` points at a writable `int` (NULL gives `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE`
+ * (NULL) or points at a writable `EP_Status`.
  */
 int EP_Waitany(int count, EP_Request *reqs, int *index, EP_Status *status);
 
@@ -765,6 +930,11 @@ int EP_Waitany(int count, EP_Request *reqs, int *index, EP_Status *status);
  * Tests for any one complete request (MPI 4.1 section 3.7.5): `*flag = 1` with `*index` set
  * when one completed (its handle freed), or with `*index = EP_UNDEFINED` when none is
  * active; `*flag = 0` otherwise. Errors as `EP_Waitany`.
+ *
+ * # Safety
+ * `reqs` holds `count` readable and writable `EP_Request`s (NULL only when `count` is 0);
+ * `index` and `flag` point at writable `int`s (NULL gives `EP_ERR_ARG`); `status` is
+ * `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
  */
 int EP_Testany(int count, EP_Request *reqs, int *index, int *flag, EP_Status *status);
 
@@ -773,12 +943,24 @@ int EP_Testany(int count, EP_Request *reqs, int *index, int *flag, EP_Status *st
  * 3.7.5): `*outcount` of them, positions in `indices[0..outcount]`, statuses likewise;
  * `*outcount = EP_UNDEFINED` when none is active. `indices` holds `incount` ints.
  * Errors: `EP_ERR_IN_STATUS`, `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`.
+ *
+ * # Safety
+ * `reqs` holds `incount` readable and writable `EP_Request`s (NULL only when `incount` is 0);
+ * `outcount` points at a writable `int` (NULL gives `EP_ERR_ARG`); `indices` holds `incount`
+ * writable `int`s; `statuses` is `EP_STATUSES_IGNORE` (NULL) or holds `incount` writable
+ * `EP_Status`es.
  */
 int EP_Waitsome(int incount, EP_Request *reqs, int *outcount, int *indices, EP_Status *statuses);
 
 /**
  * Completes every request that is complete, without waiting (MPI 4.1 section 3.7.5);
  * `*outcount` may be 0. Arguments and errors as `EP_Waitsome`.
+ *
+ * # Safety
+ * `reqs` holds `incount` readable and writable `EP_Request`s (NULL only when `incount` is 0);
+ * `outcount` points at a writable `int` (NULL gives `EP_ERR_ARG`); `indices` holds `incount`
+ * writable `int`s; `statuses` is `EP_STATUSES_IGNORE` (NULL) or holds `incount` writable
+ * `EP_Status`es.
  */
 int EP_Testsome(int incount, EP_Request *reqs, int *outcount, int *indices, EP_Status *statuses);
 
@@ -786,6 +968,11 @@ int EP_Testsome(int incount, EP_Request *reqs, int *outcount, int *indices, EP_S
  * Frees a request handle and sets it to `EP_REQUEST_NULL` (MPI 4.1 section 3.7.3). An
  * active operation still completes: a send's data is still delivered, a posted receive
  * still fills its buffer when it matches. Errors: `EP_ERR_REQUEST`, `EP_ERR_ARG`.
+ *
+ * # Safety
+ * `req` points at a readable and writable `EP_Request` (NULL gives `EP_ERR_ARG`); the buffers
+ * of an active request stay the caller's to keep valid until the operation completes, as in
+ * MPI.
  */
 int EP_Request_free(EP_Request *req);
 
@@ -793,12 +980,19 @@ int EP_Request_free(EP_Request *req);
  * Marks a request for cancellation (MPI 4.1 section 3.8.4). A receive that has not matched
  * is cancelled; a matched receive or a send completes normally. Complete the request with a
  * completion call, then ask `EP_Test_cancelled`. Errors: `EP_ERR_REQUEST`, `EP_ERR_ARG`.
+ *
+ * # Safety
+ * `req` points at a readable `EP_Request` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Cancel(EP_Request *req);
 
 /**
  * `*flag = 1` when the status is that of a cancelled operation (MPI 4.1 section 3.8.4).
  * Errors: `EP_ERR_ARG`. Thread safety: any thread.
+ *
+ * # Safety
+ * `status` points at a readable `EP_Status` filled by EPMPI (NULL gives `EP_ERR_ARG`)
+ * and `flag` at a writable `int` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Test_cancelled(const EP_Status *status, int *flag);
 
@@ -817,6 +1011,9 @@ int EP_Test_cancelled(const EP_Status *status, int *flag);
  *
  * Errors: `EP_ERR_COMM` (invalid handle), `EP_ERR_ARG` (NULL `host_comm`).
  * Thread safety: any thread; no communication.
+ *
+ * # Safety
+ * `host_comm` points at a writable `MPI_Comm` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_get_host_comm(EP_Comm comm, MPI_Comm *host_comm);
 
@@ -826,12 +1023,19 @@ int EP_Comm_get_host_comm(EP_Comm comm, MPI_Comm *host_comm);
  * negative ..."); for a class, the class text. `*len` receives the length without the NUL.
  * Errors: `EP_ERR_ARG` (unknown code, NULL pointers). Thread safety: any thread; works
  * before `MPI_Init_thread` too. MPI 4.1 section 9.4.
+ *
+ * # Safety
+ * `buf` is writable for `EP_MAX_ERROR_STRING` chars and `len` points at a writable `int` (NULL
+ * gives `EP_ERR_ARG`).
  */
 int EP_Error_string(int code, char *buf, int *len);
 
 /**
  * The class (`EP_SUCCESS` or an `EP_ERR_*`) of an error code (MPI 4.1 section 9.5).
  * Errors: `EP_ERR_ARG` (unknown code, NULL pointer). Thread safety: any thread.
+ *
+ * # Safety
+ * `class` points at a writable `int` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Error_class(int code, int *class_);
 
@@ -839,6 +1043,9 @@ int EP_Error_class(int code, int *class_);
  * Aborts every process of the job with `errorcode` (MPI 4.1 section 11.5), printing which
  * endpoint asked. `comm` may be any handle, valid or not: abort still happens.
  * Thread safety: any thread. Does not return when MPI is active.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
  */
 int EP_Abort(EP_Comm comm, int errorcode);
 
@@ -852,6 +1059,10 @@ double EP_Wtime(void);
  * Writes `"EPMPI <version> on <host MPI version>"` into `version` (room for
  * `EP_MAX_ERROR_STRING` chars); `*len` receives its length. Errors: `EP_ERR_ARG`.
  * Thread safety: any thread. Mirrors `MPI_Get_library_version` (MPI 4.1 section 9.1.1).
+ *
+ * # Safety
+ * `version` is writable for `EP_MAX_ERROR_STRING` chars and `len` points at a
+ * writable `int` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Get_library_version(char *version, int *len);
 
@@ -859,6 +1070,9 @@ int EP_Get_library_version(char *version, int *len);
  * Counts the live handles of this process: communicator endpoints, requests and matched
  * messages (any pointer may be NULL). For leak checks in tests and long runs.
  * Thread safety: any thread (counts are a snapshot). EPMPI extension.
+ *
+ * # Safety
+ * `comms`, `requests` and `messages` each point at a writable `int` or are NULL (not written).
  */
 int EP_Debug_live_handles(int *comms, int *requests, int *messages);
 
@@ -870,6 +1084,10 @@ int EP_Debug_live_handles(int *comms, int *requests, int *messages);
  * communicator while one of its requests is alive); after every handle is freed and every
  * request completed, all three are 0, or something leaked. For leak checks in tests.
  * Thread safety: any thread (counts are a snapshot). EPMPI extension.
+ *
+ * # Safety
+ * `comm_states`, `requests` and `win_states` each point at a writable `int` or are NULL (not
+ * written).
  */
 int EP_Debug_live_objects(int *comm_states, int *requests, int *win_states);
 
@@ -879,12 +1097,20 @@ int EP_Debug_live_objects(int *comm_states, int *requests, int *win_states);
  * buffered (eager); large ones may wait for the matching receive.
  * Errors: `EP_ERR_COMM`, `EP_ERR_COUNT` (negative), `EP_ERR_TYPE`, `EP_ERR_BUFFER` (NULL with
  * count > 0), `EP_ERR_RANK`, `EP_ERR_TAG`. Thread safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * `buf` is readable for `count` elements of `datatype` for the call (MPI 4.1 section 3.2);
+ * `datatype` is a valid host datatype.
  */
 int EP_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, EP_Comm comm);
 
 /**
  * Synchronous-mode blocking send: returns once the matching receive has started (MPI 4.1
  * section 3.4). Arguments and errors as `EP_Send`.
+ *
+ * # Safety
+ * `buf` is readable for `count` elements of `datatype` for the call (MPI 4.1 section 3.2);
+ * `datatype` is a valid host datatype.
  */
 int EP_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, EP_Comm comm);
 
@@ -892,6 +1118,11 @@ int EP_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
  * Nonblocking standard-mode send (MPI 4.1 section 3.7.2): `*request` receives a handle to
  * complete with `EP_Wait`/`EP_Test`...; `buf` must not change until then. Arguments and
  * errors as `EP_Send`, plus `EP_ERR_ARG` for a NULL `request`.
+ *
+ * # Safety
+ * `buf` is readable for `count` elements of `datatype` and left unchanged until the request
+ * completes (MPI 4.1 section 3.7.2); `datatype` is a valid host datatype; `request` points at
+ * a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Isend(const void *buf,
              int count,
@@ -904,6 +1135,11 @@ int EP_Isend(const void *buf,
 /**
  * Nonblocking synchronous-mode send: completes once the matching receive has started
  * (MPI 4.1 section 3.7.2). Arguments and errors as `EP_Isend`.
+ *
+ * # Safety
+ * `buf` is readable for `count` elements of `datatype` and left unchanged until the request
+ * completes (MPI 4.1 section 3.7.2); `datatype` is a valid host datatype; `request` points at
+ * a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Issend(const void *buf,
               int count,
@@ -922,6 +1158,10 @@ int EP_Issend(const void *buf,
  * the buffer holds the message's first part, except for large messages on a communicator in
  * direct mode, where it is as the host leaves it: docs/errors.md, "Known limits"), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
  * `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`. Thread safety: one thread per endpoint.
+ *
+ * # Safety
+ * `buf` is writable for `count` elements of `datatype` for the call; `datatype` is a valid
+ * host datatype; `status` is `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
  */
 int EP_Recv(void *buf,
             int count,
@@ -935,6 +1175,11 @@ int EP_Recv(void *buf,
  * Nonblocking receive (MPI 4.1 section 3.7.2): arguments as `EP_Recv`, `*request` receives
  * the handle; truncation is reported by the completion call. Errors as `EP_Recv` (but
  * `EP_ERR_TRUNCATE`), plus `EP_ERR_ARG` for a NULL `request`.
+ *
+ * # Safety
+ * `buf` is writable for `count` elements of `datatype` and not accessed by the caller until
+ * the request completes (MPI 4.1 section 3.7.2); `datatype` is a valid host datatype;
+ * `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Irecv(void *buf,
              int count,
@@ -948,6 +1193,12 @@ int EP_Irecv(void *buf,
  * Sends one message and receives one, without deadlock against a matching `EP_Sendrecv`
  * (MPI 4.1 section 3.10). Send and receive buffers must not overlap. Errors: those of
  * `EP_Send` and `EP_Recv`.
+ *
+ * # Safety
+ * `sendbuf` is readable for `sendcount` elements of `sendtype` and `recvbuf` writable for
+ * `recvcount` elements of `recvtype`, for the call (they must not overlap); both datatypes are
+ * valid host datatypes; `status` is `EP_STATUS_IGNORE` (NULL) or points at a writable
+ * `EP_Status`.
  */
 int EP_Sendrecv(const void *sendbuf,
                 int sendcount,
@@ -966,12 +1217,19 @@ int EP_Sendrecv(const void *sendbuf,
  * Nonblocking probe (MPI 4.1 section 3.8.1): `*flag = 1` and `status` filled when a message
  * matching (`source`, `tag`) can be received, the message staying queued; `*flag = 0`
  * otherwise. Errors: `EP_ERR_COMM`, `EP_ERR_RANK`, `EP_ERR_TAG`, `EP_ERR_ARG`.
+ *
+ * # Safety
+ * `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE`
+ * (NULL) or points at a writable `EP_Status`.
  */
 int EP_Iprobe(int source, int tag, EP_Comm comm, int *flag, EP_Status *status);
 
 /**
  * Blocking probe: waits for a message matching (`source`, `tag`) and fills `status`
  * without receiving it (MPI 4.1 section 3.8.1). Errors as `EP_Iprobe`.
+ *
+ * # Safety
+ * `status` is `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
  */
 int EP_Probe(int source, int tag, EP_Comm comm, EP_Status *status);
 
@@ -980,6 +1238,11 @@ int EP_Probe(int source, int tag, EP_Comm comm, EP_Status *status);
  * matching, sets `*flag = 1`, `*message` to its handle (`EP_MESSAGE_NO_PROC` for
  * `EP_PROC_NULL`) and fills `status`; receive it with `EP_Mrecv`/`EP_Imrecv`.
  * Errors as `EP_Iprobe`.
+ *
+ * # Safety
+ * `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`); `message` points at a writable
+ * `EP_Message` (NULL gives `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE` (NULL) or points at a
+ * writable `EP_Status`.
  */
 int EP_Improbe(int source,
                int tag,
@@ -991,6 +1254,10 @@ int EP_Improbe(int source,
 /**
  * Blocking matched probe (MPI 4.1 section 3.8.2): waits for a matching message, then as
  * `EP_Improbe`. Errors as `EP_Iprobe`.
+ *
+ * # Safety
+ * `message` points at a writable `EP_Message` (NULL gives `EP_ERR_ARG`); `status` is
+ * `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
  */
 int EP_Mprobe(int source, int tag, EP_Comm comm, EP_Message *message, EP_Status *status);
 
@@ -998,6 +1265,11 @@ int EP_Mprobe(int source, int tag, EP_Comm comm, EP_Message *message, EP_Status 
  * Receives a message taken by `EP_Mprobe`/`EP_Improbe` (MPI 4.1 section 3.8.3); sets
  * `*message` to `EP_MESSAGE_NULL`. Errors: `EP_ERR_REQUEST` (invalid or already received
  * message), `EP_ERR_TRUNCATE`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`.
+ *
+ * # Safety
+ * `buf` is writable for `count` elements of `datatype` for the call; `datatype` is a valid
+ * host datatype; `message` points at a readable and writable `EP_Message` (NULL gives
+ * `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
  */
 int EP_Mrecv(void *buf, int count, MPI_Datatype datatype, EP_Message *message, EP_Status *status);
 
@@ -1005,6 +1277,12 @@ int EP_Mrecv(void *buf, int count, MPI_Datatype datatype, EP_Message *message, E
  * Nonblocking receive of a matched message (MPI 4.1 section 3.8.3): `*request` receives the
  * handle, `*message` becomes `EP_MESSAGE_NULL`. Errors as `EP_Mrecv` (truncation is
  * reported at completion).
+ *
+ * # Safety
+ * `buf` is writable for `count` elements of `datatype` and not accessed by the caller until
+ * the request completes (MPI 4.1 section 3.7.2); `datatype` is a valid host datatype;
+ * `message` points at a readable and writable `EP_Message` and `request` points at a writable
+ * `EP_Request` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Imrecv(void *buf,
               int count,
@@ -1017,6 +1295,11 @@ int EP_Imrecv(void *buf,
  * or completion call (MPI 4.1 section 3.2.5). `*count = EP_UNDEFINED` when the bytes are not
  * a whole number of elements. Errors: `EP_ERR_ARG` (NULL pointers), `EP_ERR_TYPE`.
  * Thread safety: any thread.
+ *
+ * # Safety
+ * `status` points at a readable `EP_Status` filled by EPMPI (NULL gives `EP_ERR_ARG`)
+ * and `count` at a writable `int` (NULL gives `EP_ERR_ARG`); `datatype` is a valid host
+ * datatype.
  */
 int EP_Get_count(const EP_Status *status, MPI_Datatype datatype, int *count);
 
@@ -1034,6 +1317,11 @@ int EP_Get_count(const EP_Status *status, MPI_Datatype datatype, int *count);
  * `EP_ERR_DISP` (`disp_unit <= 0`), `EP_ERR_BUFFER` (NULL base with size > 0),
  * `EP_ERR_ARG` (NULL `win`); host failures as `EP_ERR_WIN` with the host's message.
  * Thread safety: the endpoints of a process call concurrently, each from its own thread.
+ *
+ * # Safety
+ * `base` is readable and writable for `size` bytes until the window is freed (MPI 4.1 section
+ * 12.2.1), except for the accesses MPI forbids during epochs; `info` is a valid host info
+ * handle (or `MPI_INFO_NULL`); `win` points at a writable `EP_Win` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Win_create(void *base,
                   MPI_Aint size,
@@ -1049,6 +1337,10 @@ int EP_Win_create(void *base,
  *
  * Errors: as `EP_Win_create`; `EP_ERR_ARG` for a NULL `baseptr` or `win`.
  * Thread safety: as `EP_Win_create`.
+ *
+ * # Safety
+ * `baseptr` points at a writable `void *` and `win` at a writable `EP_Win` (NULL gives
+ * `EP_ERR_ARG`); `info` is a valid host info handle (or `MPI_INFO_NULL`).
  */
 int EP_Win_allocate(MPI_Aint size,
                     int disp_unit,
@@ -1065,6 +1357,10 @@ int EP_Win_allocate(MPI_Aint size,
  *
  * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `win`), host failures as `EP_ERR_WIN`.
  * Thread safety: as `EP_Win_create`.
+ *
+ * # Safety
+ * `info` is a valid host info handle (or `MPI_INFO_NULL`); `win` points at a writable `EP_Win`
+ * (NULL gives `EP_ERR_ARG`).
  */
 int EP_Win_create_dynamic(MPI_Info info, EP_Comm comm, EP_Win *win);
 
@@ -1074,6 +1370,10 @@ int EP_Win_create_dynamic(MPI_Info info, EP_Comm comm, EP_Win *win);
  *
  * Errors: `EP_ERR_WIN` (bad handle, not a dynamic window, host refusal), `EP_ERR_SIZE`,
  * `EP_ERR_BUFFER` (NULL base with size > 0). Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * `base` is readable and writable for `size` bytes until it is detached (MPI 4.1 section
+ * 12.2.4).
  */
 int EP_Win_attach(EP_Win win, void *base, MPI_Aint size);
 
@@ -1081,6 +1381,9 @@ int EP_Win_attach(EP_Win win, void *base, MPI_Aint size);
  * Withdraws a region attached with `EP_Win_attach` at `base` (MPI 4.1 section 12.2.4).
  * Errors: `EP_ERR_WIN` (bad handle, not dynamic, region not attached), `EP_ERR_ARG` (NULL).
  * Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * No pointer is dereferenced: `base` is compared with the attached regions' addresses.
  */
 int EP_Win_detach(EP_Win win, const void *base);
 
@@ -1091,6 +1394,10 @@ int EP_Win_detach(EP_Win win, const void *base);
  *
  * Errors: `EP_ERR_WIN` (bad or freed handle), `EP_ERR_RMA_SYNC` (locks held: the handle
  * stays valid), `EP_ERR_ARG` (NULL). Thread safety: each endpoint from its own thread.
+ *
+ * # Safety
+ * `win` points at a readable and writable `EP_Win` (NULL gives `EP_ERR_ARG`); memory from
+ * `EP_Win_allocate` is not used afterwards.
  */
 int EP_Win_free(EP_Win *win);
 
@@ -1102,6 +1409,9 @@ int EP_Win_free(EP_Win *win);
  *
  * Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (inside a lock epoch), host failures.
  * Thread safety: each endpoint from its own thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
  */
 int EP_Win_fence(int assert, EP_Win win);
 
@@ -1114,6 +1424,9 @@ int EP_Win_fence(int assert, EP_Win win);
  *
  * Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_LOCKTYPE`, `EP_ERR_RMA_SYNC` (already
  * locked by this endpoint, or inside `EP_Win_lock_all`). Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
  */
 int EP_Win_lock(int lock_type, int rank, int assert, EP_Win win);
 
@@ -1122,6 +1435,9 @@ int EP_Win_lock(int lock_type, int rank, int assert, EP_Win win);
  * every operation this endpoint issued to it is complete at origin and target.
  * Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_RMA_SYNC` (not locked). Thread safety: the
  * endpoint's thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
  */
 int EP_Win_unlock(int rank, EP_Win win);
 
@@ -1130,12 +1446,18 @@ int EP_Win_unlock(int rank, EP_Win win);
  * 12.5.3, `MPI_Win_lock_all`); `assert` 0 or `MPI_MODE_NOCHECK`.
  * Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (already in a lock epoch). Thread safety: the
  * endpoint's thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
  */
 int EP_Win_lock_all(int assert, EP_Win win);
 
 /**
  * Ends the `EP_Win_lock_all` epoch (MPI 4.1 section 12.5.3, `MPI_Win_unlock_all`).
  * Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (no lock_all). Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
  */
 int EP_Win_unlock_all(EP_Win win);
 
@@ -1143,12 +1465,18 @@ int EP_Win_unlock_all(EP_Win win);
  * Completes, at origin and target, every operation this endpoint issued to `rank` (MPI
  * 4.1 section 12.5.4, `MPI_Win_flush`); inside a lock or lock_all epoch on it.
  * Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_RMA_SYNC`. Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
  */
 int EP_Win_flush(int rank, EP_Win win);
 
 /**
  * `EP_Win_flush` of every target this endpoint has locked (MPI 4.1 section 12.5.4,
  * `MPI_Win_flush_all`). Errors: `EP_ERR_WIN`. Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
  */
 int EP_Win_flush_all(EP_Win win);
 
@@ -1156,6 +1484,9 @@ int EP_Win_flush_all(EP_Win win);
  * Completes at the origin (buffers reusable) the operations this endpoint issued to
  * `rank` (MPI 4.1 section 12.5.4, `MPI_Win_flush_local`).
  * Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_RMA_SYNC`. Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
  */
 int EP_Win_flush_local(int rank, EP_Win win);
 
@@ -1163,6 +1494,9 @@ int EP_Win_flush_local(int rank, EP_Win win);
  * Synchronises the public and private copies of this endpoint's window memory (MPI 4.1
  * section 12.5.4, `MPI_Win_sync`): a full memory barrier (both hosts use the unified model).
  * Errors: `EP_ERR_WIN`. Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
  */
 int EP_Win_sync(EP_Win win);
 
@@ -1175,6 +1509,11 @@ int EP_Win_sync(EP_Win win);
  * Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`,
  * `EP_ERR_DISP` (negative displacement), `EP_ERR_RMA_RANGE` (past the target's window),
  * `EP_ERR_RMA_SYNC` (outside an access epoch on the target). Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * `origin_addr` is readable for `origin_count` elements of `origin_datatype` and left
+ * unchanged until the operation completes at the origin (the epoch's end, a flush or, for
+ * request operations, the request); the datatypes are valid host handles.
  */
 int EP_Put(const void *origin_addr,
            int origin_count,
@@ -1190,6 +1529,11 @@ int EP_Put(const void *origin_addr,
  * `target_rank`'s window into `origin_addr` (MPI 4.1 section 12.3.2, `MPI_Get`); the data
  * is there after the next fence, unlock or flush. Errors: as `EP_Put`.
  * Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * `origin_addr` is writable for `origin_count` elements of `origin_datatype` and not accessed
+ * by the caller until the operation completes at the origin (the epoch's end, a flush or, for
+ * request operations, the request); the datatypes are valid host handles.
  */
 int EP_Get(void *origin_addr,
            int origin_count,
@@ -1205,6 +1549,12 @@ int EP_Get(void *origin_addr,
  * epoch: completing `*request` (`EP_Wait`, `EP_Test`, ...) makes the origin buffer
  * reusable; the data is at the target after a flush or unlock. Errors: as `EP_Put`;
  * `EP_ERR_ARG` for a NULL `request`. Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * `origin_addr` is readable for `origin_count` elements of `origin_datatype` and left
+ * unchanged until the operation completes at the origin (the epoch's end, a flush or, for
+ * request operations, the request); the datatypes are valid host handles; `request` points at
+ * a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Rput(const void *origin_addr,
             int origin_count,
@@ -1220,6 +1570,12 @@ int EP_Rput(const void *origin_addr,
  * `EP_Get` with a request (MPI 4.1 section 12.3.5, `MPI_Rget`): the data is in
  * `origin_addr` once `*request` completes. Errors: as `EP_Rput`.
  * Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * `origin_addr` is writable for `origin_count` elements of `origin_datatype` and not accessed
+ * by the caller until the operation completes at the origin (the epoch's end, a flush or, for
+ * request operations, the request); the datatypes are valid host handles; `request` points at
+ * a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Rget(void *origin_addr,
             int origin_count,
@@ -1236,6 +1592,12 @@ int EP_Rget(void *origin_addr,
  * `MPI_Accumulate`): a predefined op (`MPI_REPLACE` included), element-wise atomic against
  * every other accumulate on the same memory, from endpoints of any process, this one's
  * included. Errors: as `EP_Put`; `EP_ERR_OP`. Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * `origin_addr` is readable for `origin_count` elements of `origin_datatype` and left
+ * unchanged until the operation completes at the origin (the epoch's end, a flush or, for
+ * request operations, the request); the datatypes are valid host handles; `op` is a valid host
+ * op.
  */
 int EP_Accumulate(const void *origin_addr,
                   int origin_count,
@@ -1252,6 +1614,12 @@ int EP_Accumulate(const void *origin_addr,
  * with `op`, atomically (MPI 4.1 section 12.3.4, `MPI_Get_accumulate`); `MPI_NO_OP` only
  * fetches (the origin buffer is then not read). Errors: as `EP_Accumulate`.
  * Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * `origin_addr` (not read with `MPI_NO_OP`) is readable for `origin_count` elements of
+ * `origin_datatype` and `result_addr` writable for `result_count` elements of
+ * `result_datatype`, until the operation completes at the origin (the epoch's end, a flush or,
+ * for request operations, the request); the datatypes and `op` are valid host handles.
  */
 int EP_Get_accumulate(const void *origin_addr,
                       int origin_count,
@@ -1271,6 +1639,11 @@ int EP_Get_accumulate(const void *origin_addr,
  * target element goes to `result_addr`, the target becomes `old op origin`. `datatype` is
  * a predefined type (`MPI_AINT`, `MPI_INT64_T`, ...); `MPI_SUM`, `MPI_REPLACE`, `MPI_NO_OP`
  * and the other predefined ops. Errors: as `EP_Accumulate`. Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * `origin_addr` (not read with `MPI_NO_OP`) is readable and `result_addr` writable for one
+ * element of `datatype`, until the operation completes at the origin (the epoch's end, a flush
+ * or, for request operations, the request); `datatype` and `op` are valid host handles.
  */
 int EP_Fetch_and_op(const void *origin_addr,
                     void *result_addr,
@@ -1285,6 +1658,11 @@ int EP_Fetch_and_op(const void *origin_addr,
  * `*compare_addr`; the old element goes to `result_addr` either way (MPI 4.1 section
  * 12.3.4, `MPI_Compare_and_swap`). `datatype`: a predefined integer, logical or byte type.
  * Errors: as `EP_Put`. Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * `origin_addr` and `compare_addr` are readable and `result_addr` writable for one element of
+ * `datatype`, until the operation completes at the origin (the epoch's end, a flush or, for
+ * request operations, the request); `datatype` is a valid host handle.
  */
 int EP_Compare_and_swap(const void *origin_addr,
                         const void *compare_addr,
@@ -1299,12 +1677,18 @@ int EP_Compare_and_swap(const void *origin_addr,
  * `EP_ERRORS_ARE_FATAL` or `EP_ERRORS_RETURN`. A window starts with the handler of the
  * communicator endpoint that created it. Errors: `EP_ERR_WIN`, `EP_ERR_ARG`.
  * Thread safety: any thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
  */
 int EP_Win_set_errhandler(EP_Win win, int handler);
 
 /**
  * Reads the error handler of a window handle (MPI 4.1 section 9.3.2).
  * Errors: `EP_ERR_WIN`, `EP_ERR_ARG` (NULL). Thread safety: any thread.
+ *
+ * # Safety
+ * `handler` points at a writable `int` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Win_get_errhandler(EP_Win win, int *handler);
 
@@ -1312,6 +1696,9 @@ int EP_Win_get_errhandler(EP_Win win, int *handler);
  * Counts this process's live window handles (one per endpoint per window), for leak
  * checks in tests and long runs. Thread safety: any thread (a snapshot). EPMPI extension,
  * companion of `EP_Debug_live_handles`. Errors: `EP_ERR_ARG` (NULL).
+ *
+ * # Safety
+ * `windows` points at a writable `int` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Debug_live_windows(int *windows);
 

@@ -162,6 +162,14 @@ pub fn message_of(code: c_int) -> Option<String> {
     Some(class_text(class).to_string())
 }
 
+/// Writes one line to stderr in a single `write`, so a process killed right after (by
+/// `MPI_Abort` of a peer) never leaves half a message.
+pub fn write_stderr_line(text: &str) {
+    use std::io::Write;
+    let line = format!("{text}\n");
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,12 +199,4 @@ mod tests {
         }
         assert_eq!(message_of(first).unwrap(), "invalid count argument");
     }
-}
-
-/// Writes one line to stderr in a single `write`, so a process killed right after (by
-/// `MPI_Abort` of a peer) never leaves half a message.
-pub fn write_stderr_line(text: &str) {
-    use std::io::Write;
-    let line = format!("{text}\n");
-    let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }

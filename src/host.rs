@@ -46,6 +46,7 @@ pub struct HostConstants {
 
 // SAFETY: the struct holds immutable handle values and addresses of host globals.
 unsafe impl Send for HostConstants {}
+// SAFETY: nothing writes the struct after `HOST` is initialised, so shared references only read.
 unsafe impl Sync for HostConstants {}
 
 extern "C" {
@@ -54,6 +55,9 @@ extern "C" {
 }
 
 /// The host constants, read on first use.
+// SAFETY: `epmpi_host_constants_get` (host_shim.c) writes every field of `c`, a `repr(C)` struct
+// with the C struct's layout, before `assume_init`; it reads only the host's link-time
+// constants, which is valid before `MPI_Init` as well.
 pub static HOST: LazyLock<HostConstants> = LazyLock::new(|| unsafe {
     let mut c = std::mem::MaybeUninit::<HostConstants>::uninit();
     epmpi_host_constants_get(c.as_mut_ptr());
@@ -62,6 +66,9 @@ pub static HOST: LazyLock<HostConstants> = LazyLock::new(|| unsafe {
 
 /// The host's predefined datatypes (see `host_shim.c`).
 pub fn predefined_types() -> Vec<sys::MPI_Datatype> {
+    // SAFETY: with a null buffer and `max` 0 the C function writes nothing and returns the count `n`;
+    // the second call writes at most `n` handles into `v`'s capacity of `n`, and `set_len`
+    // covers only those it wrote.
     unsafe {
         let n = epmpi_host_predefined_types(std::ptr::null_mut(), 0);
         let mut v = Vec::with_capacity(n as usize);
@@ -91,7 +98,10 @@ pub fn handle_bits<T: Copy>(h: T) -> u64 {
 /// thread-safe to use under `MPI_THREAD_MULTIPLE`, which creation checks.
 #[derive(Clone, Copy)]
 pub struct HostComm(pub sys::MPI_Comm);
+// SAFETY: a host communicator handle is a plain value (an int or a pointer to a host
+// object); under `MPI_THREAD_MULTIPLE`, which creation checks, any thread may use it.
 unsafe impl Send for HostComm {}
+// SAFETY: a shared `HostComm` only gives copies of the handle value (see `Send`).
 unsafe impl Sync for HostComm {}
 
 impl HostComm {
@@ -104,7 +114,10 @@ impl HostComm {
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub struct HostRequest(pub sys::MPI_Request);
+// SAFETY: a host request handle is a plain value; under `MPI_THREAD_MULTIPLE` any thread may
+// test, wait on or cancel it, and the engine request that holds it lets one thread do so at a time.
 unsafe impl Send for HostRequest {}
+// SAFETY: a shared `HostRequest` only gives copies of the handle value (see `Send`).
 unsafe impl Sync for HostRequest {}
 
 impl HostRequest {
@@ -119,13 +132,19 @@ impl HostRequest {
 #[derive(Clone, Copy)]
 #[repr(transparent)]
 pub struct HostMessage(pub sys::MPI_Message);
+// SAFETY: a host message handle is a plain value; under `MPI_THREAD_MULTIPLE` any thread may
+// receive it, and the `MessageObj` that holds it hands it to one receive only.
 unsafe impl Send for HostMessage {}
+// SAFETY: a shared `HostMessage` only gives copies of the handle value (see `Send`).
 unsafe impl Sync for HostMessage {}
 
 /// A host datatype kept inside an engine object (a receive waiting for its message).
 #[derive(Clone, Copy)]
 pub struct HostType(pub sys::MPI_Datatype);
+// SAFETY: a host datatype handle is a plain value; every host call that takes a datatype
+// is thread-safe under `MPI_THREAD_MULTIPLE`.
 unsafe impl Send for HostType {}
+// SAFETY: a shared `HostType` only gives copies of the handle value (see `Send`).
 unsafe impl Sync for HostType {}
 
 /// Turns a host return code into an engine error naming the host call. `MPI_SUCCESS` is 0 in
@@ -218,6 +237,8 @@ pub fn error_class(code: c_int) -> c_int {
 /// True between `MPI_Init*` and `MPI_Finalize`.
 pub fn mpi_is_active() -> bool {
     let (mut init, mut fin) = (0, 0);
+    // SAFETY: MPI allows `MPI_Initialized` and `MPI_Finalized` at any time, before
+    // initialization and after finalization; they write `init` and `fin`, live locals.
     unsafe {
         sys::MPI_Initialized(&mut init);
         sys::MPI_Finalized(&mut fin);
@@ -228,6 +249,8 @@ pub fn mpi_is_active() -> bool {
 /// Rank and size of a host communicator.
 pub fn rank_size(comm: HostComm) -> EpResult<(i32, i32)> {
     let (mut r, mut s) = (0, 0);
+    // SAFETY: the host writes `r` and `s`, live locals; `comm` is a host communicator the caller
+    // holds and has not freed.
     unsafe {
         check(sys::MPI_Comm_rank(comm.0, &mut r), "MPI_Comm_rank")?;
         check(sys::MPI_Comm_size(comm.0, &mut s), "MPI_Comm_size")?;
@@ -240,6 +263,10 @@ pub fn tag_ub() -> EpResult<i32> {
     let comm = HostComm(HOST.comm_world);
     let mut val: *mut c_int = std::ptr::null_mut();
     let mut flag = 0;
+    // SAFETY: the host writes `flag` and `val`, live locals (for `MPI_Comm_get_attr` the value is
+    // the address of the attribute, MPI's convention); `*val` is read only when `flag` says the
+    // attribute exists and the address is not null: then it points at the host's `MPI_TAG_UB`
+    // value, which lives as long as `MPI_COMM_WORLD`.
     unsafe {
         check(
             sys::MPI_Comm_get_attr(
@@ -269,6 +296,8 @@ pub fn free_comm(comm: HostComm) {
         return;
     }
     let mut c = comm.0;
+    // SAFETY: MPI is active (checked just above); `c` is a live local copy of a handle the
+    // caller owns and gives up here, which the host sets to `MPI_COMM_NULL`.
     unsafe { sys::MPI_Comm_free(&mut c) };
 }
 
@@ -295,6 +324,9 @@ extern "C" {
 /// first (MPI 4.1 section 11.2.2), so the engine learns of finalization without a host call
 /// on the hot path. Call once MPI is initialized.
 pub fn install_finalize_hook() {
+    // SAFETY: the C side stores `on_finalize`, an `extern "C" fn` that never unwinds (it catches
+    // panics), as the delete callback of an attribute of `MPI_COMM_SELF`; callers run this once
+    // MPI is initialized (`make_quiet_comm` checks it, endpoint creation requires it).
     HOOK.call_once(|| unsafe {
         epmpi_host_on_finalize(on_finalize);
     });
@@ -312,6 +344,9 @@ pub fn finalizing() -> bool {
 pub fn create_group_comm(parent: HostComm, ranks: &[u32], tag: c_int) -> EpResult<HostComm> {
     let ranks: Vec<c_int> = ranks.iter().map(|&r| r as c_int).collect();
     let mut host = HostComm(HOST.comm_null);
+    // SAFETY: the host writes the two group handles and `host.0`, live locals; `MPI_Group_incl`
+    // reads `ranks.len()` ints from `ranks`, which outlives the call; each group made here is
+    // freed once, and `parent` is a host communicator the caller holds.
     unsafe {
         let mut parent_group = std::mem::zeroed::<sys::MPI_Group>();
         check(

@@ -52,7 +52,7 @@
 //! queues, the local (shared memory) and remote (host MPI) transports, and requests; [`host`]
 //! wraps the host MPI. The design contract is `DESIGN.md`; the user guide is the README.
 
-#![allow(clippy::missing_safety_doc)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 // Engine functions carry the addresses of user buffers that the C boundary took from the user,
 // as MPI calls do (the user keeps them valid, MPI 4.1 section 3.7.2); marking each such
 // function `unsafe` would spread `unsafe` blocks through the engine without adding a check.

@@ -6,6 +6,7 @@
 //!   `EP_STATUS_SIZE`;
 //! * every function `EP_*` of the header has its routine `ep_*` in the module (public),
 //!   unless listed in `NOT_YET_IN_FORTRAN`.
+//!
 //! No MPI needed: this reads the two files.
 
 use std::collections::BTreeMap;

@@ -166,6 +166,8 @@ impl CommShared {
             (host, headers)
         } else {
             let mut data = HostComm(HOST.comm_null);
+            // SAFETY: the host writes `data.0`, a live local; `host` is the communicator this
+            // `CommShared` is being built on, live until it is freed with it.
             unsafe { check(sys::MPI_Comm_dup(host.0, &mut data.0), "MPI_Comm_dup")? };
             (data, 0)
         };
@@ -324,6 +326,7 @@ pub fn check_host_ready() -> EpResult<()> {
     let _ = host::BEFORE_FINALIZE.set(crate::ffi::boundary::withdraw_host_receives);
     host::install_finalize_hook();
     let mut provided = 0;
+    // SAFETY: MPI is active (checked above); the host writes `provided`, a live local.
     unsafe { check(sys::MPI_Query_thread(&mut provided), "MPI_Query_thread")? };
     if provided != HOST.thread_multiple {
         return Err(ep_err!(
@@ -362,6 +365,9 @@ pub fn create_shared(parent: sys::MPI_Comm, my_num_ep: c_int) -> EpResult<Option
     let mut host_comm = HostComm(HOST.comm_null);
     let (parent_rank, _) = host::rank_size(HostComm(parent))?;
     let color = if my_num_ep > 0 { 0 } else { HOST.undefined };
+    // SAFETY: MPI is active (`check_host_ready`); `parent` is the user's host communicator,
+    // valid by the contract of `EP_Comm_create_endpoints`; the host writes `host_comm.0`, a
+    // live local.
     unsafe {
         check(
             sys::MPI_Comm_split(parent, color, parent_rank, &mut host_comm.0),
@@ -377,6 +383,9 @@ pub fn create_shared(parent: sys::MPI_Comm, my_num_ep: c_int) -> EpResult<Option
     let id_base = IDENTITY_SERIAL.fetch_add(my_num_ep as u32, Ordering::Relaxed);
     let mine = [my_num_ep, world_rank, id_base as i32];
     let mut all = vec![0 as c_int; 3 * nprocs as usize];
+    // SAFETY: `mine` holds the 3 ints sent and `all` has room for the 3 ints of each of the
+    // `nprocs` processes of `host_comm`, the new communicator the split made; both outlive the
+    // blocking call.
     unsafe {
         check(
             sys::MPI_Allgather(
@@ -420,6 +429,8 @@ impl Drop for FreeOnError {
 /// The process's part of `EP_Comm_dup`: same ranks, new contexts.
 pub fn dup_shared(old: &CommShared) -> EpResult<Arc<CommShared>> {
     let mut host_comm = HostComm(HOST.comm_null);
+    // SAFETY: `old.host` lives as long as `old`, which the caller borrows; the host writes
+    // `host_comm.0`, a live local.
     unsafe {
         check(
             sys::MPI_Comm_dup(old.host.0, &mut host_comm.0),

@@ -54,6 +54,8 @@ static PREDEFINED: LazyLock<HandleTable<usize>> = LazyLock::new(|| {
             .filter(|&t| handle_bits(t) != handle_bits(HOST.datatype_null))
             .filter_map(|t| {
                 let mut size: c_int = 0;
+                // SAFETY: `t` is one of the host's predefined datatypes (not `MPI_DATATYPE_NULL`, filtered
+                // above); the host writes `size`, a live local.
                 let rc = unsafe { sys::MPI_Type_size(t, &mut size) };
                 (rc == HOST.success).then_some((handle_bits(t), size as usize))
             }),
@@ -145,6 +147,8 @@ pub struct UserBuf {
 // SAFETY: the buffer belongs to the user, who keeps it alive and untouched until the
 // operation completes (MPI 4.1 section 3.7.2); the engine only moves the address around.
 unsafe impl Send for UserBuf {}
+// SAFETY: as for `Send`: a shared `UserBuf` only gives out the address, count and type; every
+// access to the memory behind it goes through the raw pointer under the same user contract.
 unsafe impl Sync for UserBuf {}
 
 /// Copies `n` bytes from `src` to `dst` (not overlapping). Up to 16 bytes, the copy is two
@@ -293,7 +297,7 @@ impl UserBuf {
     /// [`Self::unpack_from`] for a non-contiguous datatype, through the host.
     #[inline(never)]
     fn unpack_typed(&self, data: &[u8]) -> EpResult<()> {
-        let elems = if self.info.size == 0 { 0 } else { data.len() / self.info.size };
+        let elems = data.len().checked_div(self.info.size).unwrap_or(0);
         let comm = crate::host::quiet_comm()?;
         let mut pos: c_int = 0;
         // SAFETY: `data` is readable for its length; the caller checked `data.len() <=

@@ -85,6 +85,8 @@ fn completion(
     };
     let mut cancelled = 0;
     let mut bytes: sys::MPI_Count = 0;
+    // SAFETY: `st` is a status the host filled for a completed receive or a probe; the host
+    // writes `cancelled` and `bytes`, live locals.
     unsafe {
         check(
             sys::MPI_Test_cancelled(st, &mut cancelled),
@@ -119,6 +121,7 @@ fn completion(
 #[cold]
 fn truncation_or_fail(rc: c_int, what: &str) -> EpResult<c_int> {
     let mut class = 0;
+    // SAFETY: any code the host returned is valid input; the host writes `class`, a live local.
     unsafe { sys::MPI_Error_class(rc, &mut class) };
     if class == HOST.err_truncate {
         Ok(ERR_TRUNCATE)
@@ -133,6 +136,8 @@ fn poll_until_done(req: &mut HostRequest, st: &mut sys::MPI_Status) -> c_int {
     let mut b = Backoff::new();
     loop {
         let mut flag = 0;
+        // SAFETY: `req` is a started host request of the caller's (or null, which `MPI_Test`
+        // accepts); the host writes it, `flag` and `*st`, all live.
         let rc = unsafe { sys::MPI_Test(&mut req.0, &mut flag, st) };
         if rc != 0 || flag != 0 {
             return rc;
@@ -153,6 +158,9 @@ pub fn start_send(
     blocking: bool,
 ) -> EpResult<Option<HostRequest>> {
     if blocking && !sync && buf.bytes() <= BLOCKING_HOST_SEND_BYTES {
+        // SAFETY: a blocking send: the host reads `count` elements of `dtype` at `buf.addr`,
+        // the user's buffer, valid by the calling function's contract; `comm` is the communicator's
+        // direct host communicator, alive while the caller holds its endpoint.
         unsafe {
             check(
                 sys::MPI_Send(buf.addr, buf.count, buf.dtype, dest, tag, comm.0),
@@ -167,6 +175,9 @@ pub fn start_send(
     } else {
         sys::MPI_Isend
     };
+    // SAFETY: the host reads the user's buffer (`count` elements of `dtype` at `buf.addr`)
+    // until the returned request completes; the user keeps it valid and unchanged until then
+    // (MPI 4.1 section 3.7.2). The host writes `r`, a live local.
     unsafe {
         check(
             isend(buf.addr, buf.count, buf.dtype, dest, tag, comm.0, &mut r.0),
@@ -219,6 +230,8 @@ pub fn probe(comm: HostComm, pattern: &Pattern, blocking: bool) -> EpResult<Opti
     let mut b = Backoff::new();
     loop {
         let mut flag = 0;
+        // SAFETY: `comm` is a live direct host communicator; the host writes `flag` and `st`,
+        // live locals.
         unsafe {
             check(
                 sys::MPI_Iprobe(source, tag, comm.0, &mut flag, &mut st),
@@ -248,6 +261,8 @@ pub fn mprobe(
     let mut b = Backoff::new();
     loop {
         let mut flag = 0;
+        // SAFETY: `comm` is a live direct host communicator; the host writes `flag`, `m.0` and
+        // `st`, live locals.
         unsafe {
             check(
                 sys::MPI_Improbe(source, tag, comm.0, &mut flag, &mut m.0, &mut st),
@@ -284,6 +299,10 @@ pub fn imrecv(mut m: HostMessage, buf: &UserBuf) -> EpResult<DirectRecv> {
 /// `MPI_Irecv` into `buf` from host `source` with host `tag`.
 fn start_irecv(comm: HostComm, source: c_int, tag: c_int, buf: &UserBuf) -> EpResult<HostRequest> {
     let mut r = HostRequest(HOST.request_null);
+    // SAFETY: the host writes the received message into the user's buffer, valid for `count`
+    // elements of `dtype` until the receive completes (MPI 4.1 section 3.7.2), and `r`, a live
+    // local. This needs the host to write no more than `count` elements when the message is longer
+    // (MPI's rule), which Open MPI 4.1.4 breaks for truncated messages.
     unsafe { check(sys::MPI_Irecv(buf.addr, buf.count, buf.dtype, source, tag, comm.0, &mut r.0), "MPI_Irecv")? };
     Ok(r)
 }
@@ -291,6 +310,9 @@ fn start_irecv(comm: HostComm, source: c_int, tag: c_int, buf: &UserBuf) -> EpRe
 /// `MPI_Imrecv` of a taken message into `buf`.
 fn start_imrecv(m: &mut HostMessage, buf: &UserBuf) -> EpResult<HostRequest> {
     let mut r = HostRequest(HOST.request_null);
+    // SAFETY: as in `start_irecv`: the host writes at most `count` elements of `dtype` into
+    // the user's buffer, valid until the receive completes (with the same caveat on Open MPI's
+    // truncation), and `m.0` (set to `MPI_MESSAGE_NULL`) and `r`, both live.
     unsafe {
         check(
             sys::MPI_Imrecv(buf.addr, buf.count, buf.dtype, &mut m.0, &mut r.0),
@@ -316,6 +338,8 @@ impl DirectRecv {
         }
         let mut flag = 0;
         let mut st = empty_status();
+        // SAFETY: `self.request` is this receive's host request (null once complete, which
+        // `MPI_Test` accepts); the host writes it, `flag` and `st`, all live.
         let rc = unsafe { sys::MPI_Test(&mut self.request.0, &mut flag, &mut st) };
         if rc == 0 && flag == 0 {
             return Ok(None);
@@ -329,6 +353,7 @@ impl DirectRecv {
     /// completion then says whether it was.
     pub fn cancel(&mut self) -> EpResult<()> {
         if self.done.is_none() {
+            // SAFETY: `self.request` is this receive's active host request (not yet complete).
             unsafe { check(sys::MPI_Cancel(&mut self.request.0), "MPI_Cancel")? };
         }
         Ok(())
@@ -337,6 +362,8 @@ impl DirectRecv {
     /// Lets the host complete the receive on its own (`EP_Request_free` of an active request).
     pub fn release(&mut self) {
         if self.done.is_none() && !self.request.is_null() {
+            // SAFETY: `self.request` is this receive's active host request, which the host completes
+            // on its own afterwards; the host sets the handle to `MPI_REQUEST_NULL`.
             unsafe { sys::MPI_Request_free(&mut self.request.0) };
         }
     }
@@ -348,6 +375,8 @@ pub fn test_send(req: &mut HostRequest) -> EpResult<bool> {
         return Ok(true);
     }
     let mut flag = 0;
+    // SAFETY: `req` is a started send request (not null, checked above); the host writes it
+    // and `flag`, and the status is ignored.
     unsafe {
         check(
             sys::MPI_Test(&mut req.0, &mut flag, HOST.status_ignore),
@@ -362,6 +391,8 @@ pub fn test_send(req: &mut HostRequest) -> EpResult<bool> {
 /// errors returned (truncation is reported to the caller, not fatal). Collective over `host`.
 pub fn create_comm(host: HostComm, my_rank: c_int) -> EpResult<HostComm> {
     let mut c = HostComm(HOST.comm_null);
+    // SAFETY: `host` is the caller's live host communicator; the host writes `c.0`, a live
+    // local, before the second call reads it.
     unsafe {
         check(
             sys::MPI_Comm_split(host.0, 0, my_rank, &mut c.0),

@@ -271,6 +271,8 @@ fn merge_shared(s: &CommShared, inputs: &[(u8, bool)]) -> EpResult<Merged> {
         highs[g as usize] = highs[g as usize].max(h as c_int);
     }
     let mut all: [c_int; 2] = [-1, -1];
+    // SAFETY: two ints read from `highs` and two written to `all`, live locals; `s.host` is
+    // alive while `s` is borrowed.
     unsafe {
         check(
             sys::MPI_Allreduce(highs.as_ptr() as *const c_void, all.as_mut_ptr() as *mut c_void, 2, HOST.int_, HOST.op_max, s.host.0),
@@ -299,6 +301,7 @@ fn merge_shared(s: &CommShared, inputs: &[(u8, bool)]) -> EpResult<Merged> {
     }
     let map = RankMap::from_locations(locations, identities, nprocs, s.my_proc);
     let mut host = HostComm(HOST.comm_null);
+    // SAFETY: `s.host` is alive while `s` is borrowed; the host writes `host.0`, a live local.
     unsafe { check(sys::MPI_Comm_dup(s.host.0, &mut host.0), "MPI_Comm_dup")? };
     let shared = CommShared::new(host, map, Flavor::Endpoints).inspect_err(|_| {
         host::free_comm(host);

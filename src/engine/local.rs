@@ -163,6 +163,8 @@ mod tests {
         let mut got = Vec::new();
         let fail_at = |bad: i32, got: &mut Vec<i32>| {
             ch.drain_with(|m| {
+                // SAFETY: the channel hands over an initialised message that nothing else reads; it is read
+                // once here.
                 let m = unsafe { m.read() };
                 if m.envelope.tag == bad {
                     if bad == 25 {
@@ -189,12 +191,15 @@ mod tests {
     /// return, the second drain takes the message again and frees it twice (the test aborts).
     #[test]
     fn a_panicking_delivery_takes_its_message_once() {
+        // SAFETY: an all-zero `UserBuf` is a valid value (a null address, integers, and a host
+        // datatype handle that is an int or a pointer); this test never uses its buffer.
         let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false) });
         let ch = Channel::new(RING_CELLS);
         ch.push(LocalMessage { envelope: Envelope { source: 0, tag: 1 }, payload: Payload::Local(ls.clone()) });
         ch.push(msg(2));
         let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             ch.drain_with(|m| -> Result<(), ()> {
+                // SAFETY: as in `a_failed_delivery_keeps_the_later_messages`: the message is read once.
                 let _taken = unsafe { m.read() };
                 panic!("delivery failed");
             })
@@ -228,6 +233,8 @@ mod tests {
 
     #[test]
     fn undelivered_messages_are_dropped_with_the_channel() {
+        // SAFETY: as in `a_panicking_delivery_takes_its_message_once`: an all-zero `UserBuf` is valid
+        // and its buffer is never used.
         let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false) });
         {
             let ch = Channel::new(RING_CELLS);

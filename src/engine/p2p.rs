@@ -235,6 +235,8 @@ pub struct RecvOp {
 
 // SAFETY: UserBuf is Send/Sync (see datatype.rs); the state is behind a mutex.
 unsafe impl Send for RecvOp {}
+// SAFETY: as for `Send`: shared access reads `buf`, `pattern` and the atomics, and
+// changes the rest under `state`'s mutex.
 unsafe impl Sync for RecvOp {}
 
 impl RecvOp {
@@ -293,6 +295,8 @@ impl RecvOp {
             return Ok(false);
         };
         let mut flag = 0;
+        // SAFETY: `h.request` is the data receive `deliver` started, held under the state lock;
+        // the host writes it and `flag`, both live, and the status is ignored.
         unsafe {
             check(
                 sys::MPI_Test(&mut h.request.0, &mut flag, HOST.status_ignore),
@@ -396,6 +400,12 @@ pub fn deliver(
             let c = completion_for(env, bytes, recv.buf.bytes());
             let mut request = HostRequest(HOST.request_null);
             let mut overflow = None;
+            // SAFETY: without truncation the host writes at most the message's `bytes <= buf.bytes()`
+            // into the user's buffer, valid for `count` elements of `dtype` until the receive completes
+            // (MPI 4.1 section 3.7.2); with truncation it writes the `bytes` of the message into `tmp`,
+            // which moves into `recv`'s state and must outlive the host request. Both hold while the
+            // receive's owner waits for it to complete; a `RecvOp` dropped before that (it has no
+            // `Drop` that cancels its host request) leaves the host writing into freed memory.
             unsafe {
                 if c.error == 0 {
                     check(
@@ -556,20 +566,26 @@ impl Catcher<'_> {
         // SAFETY: the channel hands the message over (`Channel::take_with`): its envelope is
         // copied and its payload read once, by reference when it owns nothing (inline).
         let env = unsafe { (*m).envelope };
+        // SAFETY: only the field's address is taken, from the message the channel handed over.
         let payload = unsafe { std::ptr::addr_of_mut!((*m).payload) };
         if let Some(recv) = q.matching.take_posted(&env) {
+            // SAFETY: the payload is read (moved out) once, on this path only.
             return deliver(shared, &recv, &env, unsafe { payload.read() });
         }
         if !self.caught && !self.closed && self.pattern.matches(&env) {
             // An inline payload owns nothing: it is read where it lies, not moved out.
+            // SAFETY: a shared look at the payload in its cell; the `Inline` arm leaves it there
+            // (`InlineData` is `Copy` and owns nothing).
             *self.out = match unsafe { &*payload } {
                 Payload::Inline(d) => deliver_inline(self.buf, &env, d)?,
+                // SAFETY: the payload is read (moved out) once, on this path only.
                 _ => deliver_into(self.buf, &env, unsafe { payload.read() })?,
             };
             self.caught = true;
             return Ok(());
         }
         self.queued(&env);
+        // SAFETY: the payload is read (moved out) once, on this path only.
         q.matching.push_unexpected(env, unsafe { payload.read() });
         Ok(())
     }
@@ -648,6 +664,9 @@ impl SendState {
                 requests, active, ..
             } => {
                 let mut flag = 0;
+                // SAFETY: `requests` holds the send's `active` (at most 2) started host requests,
+                // contiguous `MPI_Request`s (`HostRequest` is `repr(transparent)`); the host writes them and
+                // `flag`, and the statuses are ignored.
                 unsafe {
                     check(
                         sys::MPI_Testall(
@@ -939,10 +958,12 @@ mod tests {
         let src: Vec<u8> = (1..=INLINE_BYTES as u8 + 7).collect();
         for len in 0..=INLINE_BYTES {
             for offset in [0, 3] {
+                // SAFETY: `src` holds `INLINE_BYTES + 7` bytes, so `offset + len` stays inside it.
                 let d = unsafe { InlineData::read_from(src.as_ptr().add(offset), len) };
                 assert_eq!(d.data(), &src[offset..offset + len], "len {len}, offset {offset}");
                 for n in [0, len / 2, len] {
                     let mut dst = vec![0xEEu8; INLINE_BYTES + 2];
+                    // SAFETY: `dst` holds `INLINE_BYTES + 2` bytes and `1 + n <= INLINE_BYTES + 1`.
                     unsafe { d.write_to(dst.as_mut_ptr().add(1), n) };
                     assert_eq!(&dst[1..1 + n], &src[offset..offset + n], "len {len}, n {n}");
                     assert!(dst[0] == 0xEE && dst[1 + n..].iter().all(|&b| b == 0xEE), "len {len}, n {n}: wrote past the bytes");

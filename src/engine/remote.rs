@@ -68,6 +68,10 @@ impl PrePosted {
             if slot.active {
                 continue;
             }
+            // SAFETY: `slot.buf` holds `PACKET_BYTES` bytes and stays in place (never resized) while
+            // the receive is posted: `slot.active` marks it until `MPI_Test` completes it, or `Drop`
+            // cancels and waits for it; the host writes `slot.request`. `host_comm` is the endpoint's
+            // communicator, which outlives its queues.
             unsafe {
                 check(
                     sys::MPI_Irecv(
@@ -95,6 +99,9 @@ impl Drop for PrePosted {
             return;
         }
         for slot in self.slots.iter_mut().filter(|s| s.active) {
+            // SAFETY: the slot's receive is posted (`active`) on a communicator that is still
+            // alive (the queues go before their `CommShared` frees it) and MPI is active (checked
+            // above); the wait completes it before `slot.buf` is freed with `self`.
             unsafe {
                 sys::MPI_Cancel(&mut slot.request.0);
                 sys::MPI_Wait(&mut slot.request.0, HOST.status_ignore);
@@ -121,7 +128,10 @@ pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Optio
             continue;
         }
         let mut flag: c_int = 0;
+        // SAFETY: `MPI_Status` is a plain C struct of integers, for which all zeros is a value.
         let mut st: sys::MPI_Status = unsafe { std::mem::zeroed() };
+        // SAFETY: the slot's receive is posted (`active`); the host writes the request, `flag` and
+        // `st`, all live.
         unsafe { check(sys::MPI_Test(&mut slot.request.0, &mut flag, &mut st), "MPI_Test")? };
         if flag == 0 {
             return Ok(());
@@ -189,6 +199,8 @@ pub fn send(
             std::slice::from_raw_parts(p, EAGER_HEADER_BYTES + bytes)
         };
         let len = packet.len() as c_int;
+        // SAFETY: `packet`'s `len` bytes are initialised above and live across the blocking send;
+        // `shared.host` is the communicator's host communicator, alive while `shared` is.
         unsafe {
             check(sys::MPI_Send(packet.as_ptr() as *const c_void, len, HOST.byte, proc, tag, shared.host.0), "MPI_Send")?
         };
@@ -210,10 +222,15 @@ fn send_general(shared: &CommShared, dest: Location, env: Envelope, buf: UserBuf
         let ptr = packet.as_ptr() as *const c_void;
         let len = packet.len() as c_int;
         if blocking && packet.len() <= BLOCKING_HOST_SEND_BYTES {
+            // SAFETY: a blocking send of `len` initialised bytes of `packet`, alive across the call.
             unsafe { check(sys::MPI_Send(ptr, len, HOST.byte, proc, tag, shared.host.0), "MPI_Send")? };
             return Ok(SendState::Done);
         }
         let mut r = HostRequest(HOST.request_null);
+        // SAFETY: the host reads `packet` until the request completes: the returned `SendState`
+        // keeps it (`_keep`) until `test` sees it done, which holds while the send's owner waits
+        // for it; a `SendState` dropped before that frees it under the host (it has no `Drop`
+        // that cancels or waits).
         unsafe { check(sys::MPI_Isend(ptr, len, HOST.byte, proc, tag, shared.host.0, &mut r.0), "MPI_Isend")? };
         return Ok(SendState::Host { requests: [r, HostRequest(HOST.request_null)], active: 1, _keep: packet });
     }
@@ -223,6 +240,12 @@ fn send_general(shared: &CommShared, dest: Location, env: Envelope, buf: UserBuf
     let (hp, hl) = (header.as_ptr() as *const c_void, header.len() as c_int);
     let data_comm = shared.host_data.0;
     let t = HostType(buf.dtype);
+    // SAFETY: the header send reads `header`, which `SendState::Host` keeps (`_keep`) until
+    // the requests complete; the data send reads `count` elements of `dtype` at `buf.addr`,
+    // which the user keeps valid and unchanged until the send completes (MPI 4.1 section
+    // 3.7.2). Both as long as the state is not dropped before completion: it has no `Drop`, and
+    // when the data send fails, the early return frees `header` while the header send may
+    // still read it.
     unsafe {
         // A synchronous host send completes once the receiver has matched the header and
         // posted the data receive, which is MPI's synchronous-mode guarantee.

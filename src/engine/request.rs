@@ -90,6 +90,8 @@ impl Request {
                 if let Some(h) = r {
                     let mut flag = 0;
                     check(
+                        // SAFETY: `h` is the request's started host RMA request, held under
+                        // the op lock; the host writes it and `flag`; the status is ignored.
                         unsafe { sys::MPI_Test(&mut h.0, &mut flag, HOST.status_ignore) },
                         "MPI_Test",
                     )?;
@@ -125,6 +127,8 @@ impl Request {
             // The host completes a freed request by itself (MPI 4.1 section 3.7.3).
             Op::Rma(Some(h)) | Op::Send(SendState::Direct(h)) => {
                 if !h.is_null() {
+                    // SAFETY: `h` is a started host request (not null) that nothing else will use: the
+                    // host completes it on its own, and the handle becomes `MPI_REQUEST_NULL`.
                     unsafe { sys::MPI_Request_free(&mut h.0) };
                 }
                 return;

@@ -102,6 +102,8 @@ fn meet_and_split(
 /// A color shared by the processes of one node: the lowest host rank among them.
 fn node_color(old: &CommShared) -> EpResult<c_int> {
     let mut node = HostComm(HOST.comm_null);
+    // SAFETY: `old.host` is alive while `old` is borrowed; the host writes `node.0`, a live
+    // local.
     unsafe {
         check(
             sys::MPI_Comm_split_type(old.host.0, HOST.comm_type_shared, 0, HOST.info_null, &mut node.0),
@@ -110,6 +112,8 @@ fn node_color(old: &CommShared) -> EpResult<c_int> {
     };
     let mine = old.my_proc as c_int;
     let mut lowest: c_int = 0;
+    // SAFETY: one int read from `mine` and one written to `lowest`, live locals; `node` was
+    // made just above and is freed after the call.
     let rc = unsafe {
         check(
             sys::MPI_Allreduce(&mine as *const c_int as *const c_void, &mut lowest as *mut c_int as *mut c_void, 1, HOST.int_, HOST.op_min, node.0),
@@ -138,6 +142,9 @@ fn gather_table(old: &CommShared, mine: &[(c_int, c_int)]) -> EpResult<Vec<(c_in
     if nprocs == 1 {
         all.copy_from_slice(&send);
     } else {
+        // SAFETY: `send` holds this process's `3 * mine.len()` ints, which is its entry of
+        // `counts`; `all` holds `at`, the sum of `counts`, with `displs` the running sums, so every
+        // process's block lands inside it; all live across the blocking call on `old.host`.
         unsafe {
             check(
                 sys::MPI_Allgatherv(
@@ -240,6 +247,8 @@ fn split_shared(old: &CommShared, mine: &[(c_int, c_int)]) -> EpResult<Placement
     // tag (Open MPI does), which the pre-posted receives on `old.host` would steal: create the
     // groups on a fresh duplicate instead.
     let mut parent = HostComm(HOST.comm_null);
+    // SAFETY: `old.host` is alive while `old` is borrowed; the host writes `parent.0`, a live
+    // local, freed below.
     unsafe { check(sys::MPI_Comm_dup(old.host.0, &mut parent.0), "MPI_Comm_dup")? };
     let result = create_per_color(old, &table, &my_colors, &all_colors, parent, &mut placement);
     host::free_comm(parent);

@@ -60,6 +60,10 @@ pub struct Channel<T> {
 // after it has seen (acquire) `head` pass the cell's previous message; read only by the
 // receiver after it sees `seq` (acquire) and before it publishes `head` (release).
 unsafe impl<T: Send> Send for Channel<T> {}
+// SAFETY: as for `Send`, given one producer and one consumer at a time, which the
+// local transport keeps: a channel is pushed only by calls on its sending endpoint and drained
+// only by calls on its receiving endpoint, and each endpoint is used by one thread at a time
+// (the C interface's rule). The overflow list is behind its mutex.
 unsafe impl<T: Send> Sync for Channel<T> {}
 
 impl<T> Channel<T> {

@@ -169,6 +169,7 @@ pub fn abort_job(line: &str, code: c_int) {
         // The launcher forwards our stderr through a pipe and may tear the job down as soon
         // as MPI_Abort reaches it (MPICH's hydra does): give it a moment to pass the message on.
         std::thread::sleep(std::time::Duration::from_millis(200));
+        // SAFETY: MPI is active and not finalizing (checked just above); no buffer.
         unsafe { host::sys::MPI_Abort(host::HOST.comm_world, code) };
     }
 }
@@ -274,6 +275,7 @@ struct SlotClearer;
 
 impl Drop for SlotClearer {
     fn drop(&mut self) {
+        // SAFETY: the C function only stores the value in this thread's slot.
         unsafe { epmpi_thread_slot_set(std::ptr::null_mut()) };
     }
 }
@@ -283,6 +285,7 @@ impl Drop for SlotClearer {
 /// per call); the address is cached in an initial-exec C thread-local, one load.
 #[inline(always)]
 fn call_state() -> &'static CallState {
+    // SAFETY: the C function only loads this thread's slot.
     let p = unsafe { epmpi_thread_slot_get() } as *const CallState;
     if p.is_null() {
         return call_state_first();
@@ -297,6 +300,7 @@ fn call_state() -> &'static CallState {
 #[inline(never)]
 fn call_state_first() -> &'static CallState {
     let p = CALL.with(|c| c as *const CallState);
+    // SAFETY: the C function only stores the value in this thread's slot.
     unsafe { epmpi_thread_slot_set(p as *mut std::ffi::c_void) };
     // SAFETY: as in `call_state`: the thread's `CALL` lives until its destructor empties the slot.
     unsafe { &*p }
@@ -465,6 +469,14 @@ pub fn new_request(r: Arc<Request>) -> EpResult<EP_Request> {
 pub fn out<'a, T>(p: *mut T, what: &str) -> EpResult<&'a mut T> {
     // SAFETY: non-null pointers from C are taken to point at a valid `T`, as in every C API.
     unsafe { p.as_mut() }.ok_or_else(|| ep_err!(ERR_ARG, "{what} is NULL"))
+}
+
+/// A required input pointer, read only (a `const` argument may point at read-only memory).
+#[inline]
+pub fn input<'a, T>(p: *const T, what: &str) -> EpResult<&'a T> {
+    // SAFETY: non-null pointers from C are taken to point at a valid `T`, as in every C API;
+    // only a shared reference is made, so read-only memory is fine.
+    unsafe { p.as_ref() }.ok_or_else(|| ep_err!(ERR_ARG, "{what} is NULL"))
 }
 
 /// Fills an optional status (NULL is `EP_STATUS_IGNORE`); `MPI_ERROR` is left alone, as

@@ -131,6 +131,9 @@ fn reduction_input(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t
 
 /// Blocks until all endpoints of the communicator have entered the barrier (MPI 4.1 section
 /// 6.3). Errors: `EP_ERR_COMM`.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Barrier(comm: EP_Comm) -> c_int {
     ep_call!("EP_Barrier", { coll::barrier(&*endpoint_ref(comm)?) })
@@ -151,6 +154,10 @@ pub unsafe extern "C" fn EP_Barrier(comm: EP_Comm) -> c_int {
 /// `EP_ERR_TYPE`, `EP_ERR_BUFFER` (NULL with data, or `MPI_IN_PLACE`), `EP_ERR_TRUNCATE`
 /// (type signature differing from the root's). Thread safety: one call per endpoint, all
 /// endpoints concurrently.
+///
+/// # Safety
+/// `buf` is readable (at the root) or writable (elsewhere) for `count` elements of `datatype`
+/// for the call; `datatype` is a valid host datatype.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Bcast(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: EP_Comm) -> c_int {
     ep_call!("EP_Bcast", {
@@ -169,6 +176,11 @@ pub unsafe extern "C" fn EP_Bcast(buf: *mut c_void, count: c_int, datatype: MPI_
 /// (MPI 4.1 section 6.9.1), in rank order for non-commutative ops. `sendbuf` may be
 /// `MPI_IN_PLACE` at the root (input taken from `recvbuf`); `recvbuf` matters only at the
 /// root. Any predefined or user-defined op, through the host's `MPI_Reduce_local`.
+///
+/// # Safety
+/// `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
+/// `datatype` for the call (`recvbuf` only at the root); `datatype` and `op` are valid host
+/// handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Reduce(
     sendbuf: *const c_void,
@@ -204,6 +216,10 @@ pub unsafe extern "C" fn EP_Reduce(
 /// with data, `MPI_IN_PLACE` as `recvbuf`, or on an intercommunicator as `sendbuf`),
 /// `EP_ERR_TRUNCATE` (intercommunicator: type signatures of the groups differ). Thread
 /// safety: one call per endpoint, all endpoints concurrently.
+///
+/// # Safety
+/// `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
+/// `datatype` for the call; `datatype` and `op` are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Allreduce(
     sendbuf: *const c_void,
@@ -259,6 +275,11 @@ unsafe fn reduce_scatter_impl(
 /// Reduces `recvcount * size` elements from every endpoint with `op` and scatters the
 /// result: rank i gets elements `i*recvcount .. (i+1)*recvcount` in `recvbuf` (MPI 4.1
 /// section 6.10.1). `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
+///
+/// # Safety
+/// `sendbuf` (unless `MPI_IN_PLACE`) is readable for `recvcount` times the communicator's size
+/// elements of `datatype` and `recvbuf` writable for `recvcount` (for the call); `datatype` and
+/// `op` are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Reduce_scatter_block(
     sendbuf: *const c_void,
@@ -280,6 +301,11 @@ pub unsafe extern "C" fn EP_Reduce_scatter_block(
 /// Reduces `sum(recvcounts)` elements from every endpoint with `op` and scatters the
 /// result: rank i gets `recvcounts[i]` elements (MPI 4.1 section 6.10.2). `recvcounts` has
 /// one entry per rank. `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
+///
+/// # Safety
+/// `recvcounts` holds one readable `int` per rank; `sendbuf` (unless `MPI_IN_PLACE`) is
+/// readable for their sum of elements of `datatype` and `recvbuf` writable for this rank's
+/// count (for the call); `datatype` and `op` are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Reduce_scatter(
     sendbuf: *const c_void,
@@ -306,6 +332,10 @@ unsafe fn scan_impl(comm: EP_Comm, sendbuf: *const c_void, recvbuf: *mut c_void,
 
 /// Inclusive prefix reduction: rank i gets `sendbuf(0) op ... op sendbuf(i)` (MPI 4.1
 /// section 6.11.1), in rank order. `sendbuf` may be `MPI_IN_PLACE`.
+///
+/// # Safety
+/// `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
+/// `datatype` for the call; `datatype` and `op` are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Scan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: EP_Comm) -> c_int {
     ep_call!("EP_Scan", { scan_impl(comm, sendbuf, recvbuf, count, datatype, op, false) })
@@ -313,11 +343,16 @@ pub unsafe extern "C" fn EP_Scan(sendbuf: *const c_void, recvbuf: *mut c_void, c
 
 /// Exclusive prefix reduction: rank i > 0 gets `sendbuf(0) op ... op sendbuf(i-1)`; rank
 /// 0's `recvbuf` is left as it is (MPI 4.1 section 6.11.2). `sendbuf` may be `MPI_IN_PLACE`.
+///
+/// # Safety
+/// `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
+/// `datatype` for the call; `datatype` and `op` are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Exscan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: EP_Comm) -> c_int {
     ep_call!("EP_Exscan", { scan_impl(comm, sendbuf, recvbuf, count, datatype, op, true) })
 }
 
+#[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Gather(v), shared by both")]
 unsafe fn gather_impl(
     comm: EP_Comm,
     sendbuf: *const c_void,
@@ -340,6 +375,12 @@ unsafe fn gather_impl(
 /// Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`, rank i's
 /// block at element offset `i * recvcount` (MPI 4.1 section 6.5). At the root, `sendbuf` may
 /// be `MPI_IN_PLACE` (its block is already in place); receive arguments matter only there.
+///
+/// # Safety
+/// `sendbuf` (unless `MPI_IN_PLACE` at the root) is readable for `sendcount` elements of
+/// `sendtype`; at the root `recvbuf` is writable for `recvcount` elements of `recvtype` per
+/// rank; for the call; the datatypes are valid host handles (receive arguments only at the
+/// root).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Gather(
     sendbuf: *const c_void,
@@ -357,6 +398,12 @@ pub unsafe extern "C" fn EP_Gather(
 /// Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`: rank i's
 /// `recvcounts[i]` elements at element displacement `displs[i]` (MPI 4.1 section 6.5). Both
 /// arrays have one entry per rank and matter only at the root; `MPI_IN_PLACE` as `EP_Gather`.
+///
+/// # Safety
+/// `sendbuf` (unless `MPI_IN_PLACE` at the root) is readable for `sendcount` elements of
+/// `sendtype`; at the root `recvcounts` and `displs` hold one readable `int` per rank and
+/// `recvbuf` is writable for each rank's block; for the call; the datatypes are valid host
+/// handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Gatherv(
     sendbuf: *const c_void,
@@ -377,6 +424,7 @@ pub unsafe extern "C" fn EP_Gatherv(
     })
 }
 
+#[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Scatter(v), shared by both")]
 unsafe fn scatter_impl(
     comm: EP_Comm,
     sendbuf: *const c_void,
@@ -399,6 +447,11 @@ unsafe fn scatter_impl(
 /// Scatters rank `root`'s `sendbuf`: rank i gets the block at element offset
 /// `i * sendcount` in its `recvbuf` (MPI 4.1 section 6.6). At the root `recvbuf` may be
 /// `MPI_IN_PLACE` (its block stays where it is); send arguments matter only at the root.
+///
+/// # Safety
+/// At the root `sendbuf` is readable for `sendcount` elements of `sendtype` per rank; `recvbuf`
+/// (unless `MPI_IN_PLACE` at the root) is writable for `recvcount` elements of `recvtype`; for
+/// the call; the datatypes are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Scatter(
     sendbuf: *const c_void,
@@ -416,6 +469,11 @@ pub unsafe extern "C" fn EP_Scatter(
 /// Scatters rank `root`'s `sendbuf`: rank i gets `sendcounts[i]` elements from element
 /// displacement `displs[i]` (MPI 4.1 section 6.6); arrays of one entry per rank, used at the
 /// root only. `MPI_IN_PLACE` as `EP_Scatter`.
+///
+/// # Safety
+/// At the root `sendcounts` and `displs` hold one readable `int` per rank and `sendbuf` is
+/// readable for each rank's block; `recvbuf` (unless `MPI_IN_PLACE` at the root) is writable
+/// for `recvcount` elements of `recvtype`; for the call; the datatypes are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Scatterv(
     sendbuf: *const c_void,
@@ -454,6 +512,11 @@ unsafe fn allgather_impl(
 /// Gathers `sendcount` elements from every endpoint into every endpoint's `recvbuf`, rank
 /// i's block at element offset `i * recvcount` (MPI 4.1 section 6.7). `sendbuf` may be
 /// `MPI_IN_PLACE` (each rank's block already in its place in `recvbuf`).
+///
+/// # Safety
+/// `sendbuf` (unless `MPI_IN_PLACE`) is readable for `sendcount` elements of `sendtype` and
+/// `recvbuf` writable for `recvcount` elements of `recvtype` per rank, for the call; the
+/// datatypes are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Allgather(
     sendbuf: *const c_void,
@@ -469,6 +532,11 @@ pub unsafe extern "C" fn EP_Allgather(
 
 /// `EP_Allgather` with `recvcounts[i]` elements of rank i at element displacement
 /// `displs[i]` (MPI 4.1 section 6.7); arrays of one entry per rank.
+///
+/// # Safety
+/// `recvcounts` and `displs` hold one readable `int` per rank; `sendbuf` (unless
+/// `MPI_IN_PLACE`) is readable for `sendcount` elements of `sendtype` and `recvbuf` writable
+/// for every rank's block, for the call; the datatypes are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Allgatherv(
     sendbuf: *const c_void,
@@ -491,6 +559,11 @@ pub unsafe extern "C" fn EP_Allgatherv(
 /// Every endpoint sends block j of `sendbuf` (element offset `j * sendcount`) to rank j,
 /// which stores it as block i of its `recvbuf` (MPI 4.1 section 6.8). `sendbuf` may be
 /// `MPI_IN_PLACE` (blocks sent from and replaced in `recvbuf`).
+///
+/// # Safety
+/// `sendbuf` (unless `MPI_IN_PLACE`) is readable for `sendcount` and `recvbuf` writable for
+/// `recvcount` elements of their datatypes per rank, for the call; the datatypes are valid host
+/// handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Alltoall(
     sendbuf: *const c_void,
@@ -511,6 +584,11 @@ pub unsafe extern "C" fn EP_Alltoall(
 
 /// `EP_Alltoall` with per-rank counts and element displacements on both sides (MPI 4.1
 /// section 6.8); each array has one entry per rank. `sendbuf` may be `MPI_IN_PLACE`.
+///
+/// # Safety
+/// `sendcounts`, `sdispls` (unless `sendbuf` is `MPI_IN_PLACE`), `recvcounts` and `rdispls`
+/// hold one readable `int` per rank; `sendbuf` is readable and `recvbuf` writable for the
+/// blocks they describe, for the call; the datatypes are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Alltoallv(
     sendbuf: *const c_void,
@@ -541,6 +619,9 @@ pub unsafe extern "C" fn EP_Alltoallv(
 /// and the other completion calls) once every endpoint has entered it (MPI 4.1 section
 /// 6.12.1). Several may be outstanding; start them in the same order on every endpoint.
 /// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Ibarrier(comm: EP_Comm, request: *mut EP_Request) -> c_int {
     ep_call!("EP_Ibarrier", {
@@ -555,6 +636,12 @@ pub unsafe extern "C" fn EP_Ibarrier(comm: EP_Comm, request: *mut EP_Request) ->
 /// Starts a broadcast of `count` elements of `datatype` in `buf` from rank `root` and returns
 /// at once (MPI 4.1 section 6.12.2); `buf` may be neither read nor written until `*request`
 /// completes. Errors: as `EP_Bcast`, `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// `buf` is readable (at the root) or writable (elsewhere) for `count` elements of `datatype`
+/// and not accessed by the caller until the request completes (MPI 4.1 section 3.7.2);
+/// `datatype` is a valid host datatype; `request` points at a writable `EP_Request` (NULL gives
+/// `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Ibcast(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: EP_Comm, request: *mut EP_Request) -> c_int {
     ep_call!("EP_Ibcast", {

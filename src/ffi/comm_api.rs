@@ -33,6 +33,11 @@ fn insert_endpoint(shared: &Arc<CommShared>, local: u32, errhandler: c_int) -> E
 /// NULL `out` with `my_num_ep > 0`, `EP_ERR_COMM` for `MPI_COMM_NULL`.
 /// Thread safety: any thread; different processes' calls match in order on `parent`.
 /// Follows the MPI Forum endpoints proposal (`MPI_Comm_create_endpoints`).
+///
+/// # Safety
+/// `parent` is a valid host communicator and `info` a valid host info handle (or
+/// `MPI_INFO_NULL`); `out_comms` holds `my_num_ep` writable `EP_Comm`s (NULL gives `EP_ERR_ARG`
+/// when `my_num_ep` > 0).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_create_endpoints(
     parent: MPI_Comm,
@@ -66,6 +71,10 @@ pub unsafe extern "C" fn EP_Comm_create_endpoints(
 /// `my_num_ep` that differs from the one other threads of the process gave.
 /// Thread safety: meant to be called concurrently by the team; the endpoint identity comes
 /// from `index`, never from the OpenMP thread number.
+///
+/// # Safety
+/// `parent` is a valid host communicator; `comm` points at a writable `EP_Comm` (NULL gives
+/// `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_create_endpoint(
     parent: MPI_Comm,
@@ -83,6 +92,9 @@ pub unsafe extern "C" fn EP_Comm_create_endpoint(
 
 /// Rank of the endpoint `comm` in its communicator (MPI 4.1 section 7.4.1).
 /// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `rank`). Thread safety: any thread.
+///
+/// # Safety
+/// `rank` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_rank(comm: EP_Comm, rank: *mut c_int) -> c_int {
     ep_call!("EP_Comm_rank", {
@@ -95,6 +107,9 @@ pub unsafe extern "C" fn EP_Comm_rank(comm: EP_Comm, rank: *mut c_int) -> c_int 
 /// Number of endpoints (ranks) of the communicator, of the local group for an
 /// intercommunicator (MPI 4.1 sections 7.4.1, 7.6.1).
 /// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `size`). Thread safety: any thread.
+///
+/// # Safety
+/// `size` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_size(comm: EP_Comm, size: *mut c_int) -> c_int {
     ep_call!("EP_Comm_size", {
@@ -107,6 +122,9 @@ pub unsafe extern "C" fn EP_Comm_size(comm: EP_Comm, size: *mut c_int) -> c_int 
 /// Size of the remote group of an intercommunicator (MPI 4.1 section 7.6.1); for an
 /// intracommunicator MPI defines none, so this is `EP_ERR_COMM`.
 /// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `size`). Thread safety: any thread.
+///
+/// # Safety
+/// `size` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_remote_size(comm: EP_Comm, size: *mut c_int) -> c_int {
     ep_call!("EP_Comm_remote_size", {
@@ -122,6 +140,9 @@ pub unsafe extern "C" fn EP_Comm_remote_size(comm: EP_Comm, size: *mut c_int) ->
 
 /// Sets `*flag` to 1 for an intercommunicator, 0 otherwise (MPI 4.1 section 7.6.1).
 /// Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any thread.
+///
+/// # Safety
+/// `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_test_inter(comm: EP_Comm, flag: *mut c_int) -> c_int {
     ep_call!("EP_Comm_test_inter", {
@@ -143,6 +164,9 @@ pub unsafe extern "C" fn EP_Comm_test_inter(comm: EP_Comm, flag: *mut c_int) -> 
 /// `peer_comm` on the leader), `EP_ERR_RANK` (leader ranks), `EP_ERR_ARG` (NULL output).
 /// Thread safety: one call per endpoint, concurrently; the endpoints of a process wait for
 /// each other.
+///
+/// # Safety
+/// `newintercomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Intercomm_create(
     local_comm: EP_Comm,
@@ -170,6 +194,9 @@ pub unsafe extern "C" fn EP_Intercomm_create(
 /// order; when both groups pass the same `high`, group order is EPMPI's choice (the same on
 /// every endpoint). Every endpoint of both groups calls it. Errors: `EP_ERR_COMM` (not an
 /// intercommunicator), `EP_ERR_ARG` (NULL output). Thread safety: one call per endpoint.
+///
+/// # Safety
+/// `newintracomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Intercomm_merge(intercomm: EP_Comm, high: c_int, newintracomm: *mut EP_Comm) -> c_int {
     ep_call!("EP_Intercomm_merge", {
@@ -185,6 +212,10 @@ pub unsafe extern "C" fn EP_Intercomm_merge(intercomm: EP_Comm, high: c_int, new
 /// that count, and the rank of its process among the communicator's processes (0-based, in
 /// rank order of the processes' first endpoints). Any output may be NULL.
 /// Errors: `EP_ERR_COMM`. Thread safety: any thread. EPMPI extension.
+///
+/// # Safety
+/// `local_index`, `local_count` and `process_rank` each point at a writable `int` or are NULL
+/// (not written).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_local_info(
     comm: EP_Comm,
@@ -215,6 +246,10 @@ static FLAVOR_ENDPOINTS: c_int = EP_FLAVOR_ENDPOINTS;
 /// Keys: `EP_TAG_UB` (largest tag, 2147483647 on every host MPI), `EP_COMM_FLAVOR`
 /// (`EP_FLAVOR_ENDPOINTS`). Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (unknown key or NULL output).
 /// Thread safety: any thread.
+///
+/// # Safety
+/// `value` points at a writable `void *` (it receives the address of the attribute's value, as
+/// in MPI) and `flag` at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_get_attr(comm: EP_Comm, key: c_int, value: *mut c_void, flag: *mut c_int) -> c_int {
     ep_call!("EP_Comm_get_attr", {
@@ -238,6 +273,9 @@ pub unsafe extern "C" fn EP_Comm_get_attr(comm: EP_Comm, key: c_int, value: *mut
 /// `EP_SIMILAR` for the same endpoints in another order, `EP_UNEQUAL` otherwise. Endpoints
 /// keep their identity through dup; different creations make different endpoints.
 /// Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any thread.
+///
+/// # Safety
+/// `result` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_compare(comm1: EP_Comm, comm2: EP_Comm, result: *mut c_int) -> c_int {
     ep_call!("EP_Comm_compare", {
@@ -277,6 +315,9 @@ pub unsafe extern "C" fn EP_Comm_compare(comm1: EP_Comm, comm2: EP_Comm, result:
 /// and error handler and a new context. The calling endpoints of one process wait for each
 /// other. Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: one call per endpoint, each
 /// endpoint from one thread at a time.
+///
+/// # Safety
+/// `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_dup(comm: EP_Comm, newcomm: *mut EP_Comm) -> c_int {
     ep_call!("EP_Comm_dup", {
@@ -293,6 +334,9 @@ pub unsafe extern "C" fn EP_Comm_dup(comm: EP_Comm, newcomm: *mut EP_Comm) -> c_
 /// the last endpoint of the process has freed it and its pending requests are gone.
 /// Errors: `EP_ERR_COMM` (null, freed: a second free of a handle is an error),
 /// `EP_ERR_ARG` (NULL pointer). Thread safety: one call per endpoint.
+///
+/// # Safety
+/// `comm` points at a readable and writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_free(comm: *mut EP_Comm) -> c_int {
     ep_call!("EP_Comm_free", {
@@ -309,6 +353,9 @@ pub unsafe extern "C" fn EP_Comm_free(comm: *mut EP_Comm) -> c_int {
 /// used for errors that concern no valid communicator (bad handles) and inherited by
 /// communicators created afterwards. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (unknown handler).
 /// Thread safety: any thread.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_set_errhandler(comm: EP_Comm, handler: c_int) -> c_int {
     ep_call!("EP_Comm_set_errhandler", {
@@ -326,6 +373,9 @@ pub unsafe extern "C" fn EP_Comm_set_errhandler(comm: EP_Comm, handler: c_int) -
 
 /// Reads the error handler of an endpoint (or the process default for `EP_COMM_NULL`).
 /// Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any thread. MPI 4.1 section 9.3.1.
+///
+/// # Safety
+/// `handler` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_get_errhandler(comm: EP_Comm, handler: *mut c_int) -> c_int {
     ep_call!("EP_Comm_get_errhandler", {
@@ -345,6 +395,9 @@ pub unsafe extern "C" fn EP_Comm_get_errhandler(comm: EP_Comm, handler: *mut c_i
 /// `EP_COMM_NULL`. Endpoints of one process may pass different colors. Collective: every
 /// endpoint of `comm` calls it. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (negative color other
 /// than `EP_UNDEFINED`, NULL `newcomm`). Thread safety: one call per endpoint, concurrently.
+///
+/// # Safety
+/// `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_split(comm: EP_Comm, color: c_int, key: c_int, newcomm: *mut EP_Comm) -> c_int {
     ep_call!("EP_Comm_split", {
@@ -363,6 +416,10 @@ pub unsafe extern "C" fn EP_Comm_split(comm: EP_Comm, color: c_int, key: c_int, 
 /// the host MPI sees them) form one communicator, ranked by `key` then old rank;
 /// `EP_UNDEFINED` gives `EP_COMM_NULL`. `info` is accepted and ignored. Collective over
 /// `comm`. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (another split type, NULL `newcomm`).
+///
+/// # Safety
+/// `info` is a valid host info handle (or `MPI_INFO_NULL`); `newcomm` points at a writable
+/// `EP_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_split_type(comm: EP_Comm, split_type: c_int, key: c_int, info: MPI_Info, newcomm: *mut EP_Comm) -> c_int {
     let _ = info;

@@ -1,7 +1,7 @@
 //! Completion calls (MPI 4.1 sections 3.7.3 to 3.7.5, 3.8.4). A completed request's handle is
 //! freed and set to `EP_REQUEST_NULL`; null handles in arrays are skipped, as MPI says.
 
-use super::boundary::{completion_error, out, request, write_status, REQUESTS};
+use super::boundary::{completion_error, input, out, request, write_status, REQUESTS};
 use super::types::*;
 use crate::engine::p2p::Completion;
 use crate::engine::request::{self, Backoff, Request};
@@ -22,6 +22,8 @@ fn empty() -> Completion {
 
 fn write_empty(status: *mut EP_Status) {
     write_status(status, &empty());
+    // SAFETY: a non-null `status` points at an `EP_Status` the caller may write, by
+    // the contract of every function that takes one (NULL is `EP_STATUS_IGNORE`).
     if let Some(s) = unsafe { status.as_mut() } {
         s.MPI_ERROR = EP_SUCCESS;
     }
@@ -37,6 +39,10 @@ fn retire(h: &mut EP_Request) {
 /// A null request returns at once with an empty status. Errors: `EP_ERR_REQUEST` (invalid or
 /// freed handle), `EP_ERR_TRUNCATE` (receive truncated; status filled), `EP_ERR_ARG`.
 /// Thread safety: one thread per endpoint at a time.
+///
+/// # Safety
+/// `req` points at a readable and writable `EP_Request` (NULL gives `EP_ERR_ARG`); `status` is
+/// `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Wait(req: *mut EP_Request, status: *mut EP_Status) -> c_int {
     ep_call!("EP_Wait", {
@@ -55,6 +61,11 @@ pub unsafe extern "C" fn EP_Wait(req: *mut EP_Request, status: *mut EP_Status) -
 
 /// Tests one request (MPI 4.1 section 3.7.3): `*flag = 1` and the handle freed when it is
 /// complete, `*flag = 0` otherwise; progresses the request's endpoint. Errors as `EP_Wait`.
+///
+/// # Safety
+/// `req` points at a readable and writable `EP_Request` (NULL gives `EP_ERR_ARG`); `flag`
+/// points at a writable `int` (NULL gives `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE` (NULL)
+/// or points at a writable `EP_Status`.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Test(
     req: *mut EP_Request,
@@ -126,6 +137,10 @@ fn in_status() -> EpResult<()> {
 /// Waits for all `count` requests (MPI 4.1 section 3.7.5); `statuses` has `count` entries or
 /// is `EP_STATUSES_IGNORE`. Errors: `EP_ERR_IN_STATUS` when one failed (see each status's
 /// `MPI_ERROR`), `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`.
+///
+/// # Safety
+/// `reqs` holds `count` readable and writable `EP_Request`s (NULL only when `count` is 0);
+/// `statuses` is `EP_STATUSES_IGNORE` (NULL) or holds `count` writable `EP_Status`es.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Waitall(
     count: c_int,
@@ -172,6 +187,11 @@ pub unsafe extern "C" fn EP_Waitall(
 
 /// Tests all requests (MPI 4.1 section 3.7.5): `*flag = 1` and every handle freed when all
 /// are complete; otherwise `*flag = 0` and no handle changes. Errors as `EP_Waitall`.
+///
+/// # Safety
+/// `reqs` holds `count` readable and writable `EP_Request`s (NULL only when `count` is 0);
+/// `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`); `statuses` is
+/// `EP_STATUSES_IGNORE` (NULL) or holds `count` writable `EP_Status`es.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Testall(
     count: c_int,
@@ -230,6 +250,11 @@ fn first_complete(rs: &[Option<Arc<Request>>]) -> EpResult<Option<Option<(usize,
 /// its handle is freed; with no active request `*index = EP_UNDEFINED` and an empty status.
 /// Errors: `EP_ERR_TRUNCATE` for the completed receive, `EP_ERR_REQUEST`, `EP_ERR_COUNT`,
 /// `EP_ERR_ARG`.
+///
+/// # Safety
+/// `reqs` holds `count` readable and writable `EP_Request`s (NULL only when `count` is 0);
+/// `index` points at a writable `int` (NULL gives `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE`
+/// (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Waitany(
     count: c_int,
@@ -263,6 +288,11 @@ pub unsafe extern "C" fn EP_Waitany(
 /// Tests for any one complete request (MPI 4.1 section 3.7.5): `*flag = 1` with `*index` set
 /// when one completed (its handle freed), or with `*index = EP_UNDEFINED` when none is
 /// active; `*flag = 0` otherwise. Errors as `EP_Waitany`.
+///
+/// # Safety
+/// `reqs` holds `count` readable and writable `EP_Request`s (NULL only when `count` is 0);
+/// `index` and `flag` point at writable `int`s (NULL gives `EP_ERR_ARG`); `status` is
+/// `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Testany(
     count: c_int,
@@ -326,6 +356,12 @@ unsafe fn some_complete(
 /// 3.7.5): `*outcount` of them, positions in `indices[0..outcount]`, statuses likewise;
 /// `*outcount = EP_UNDEFINED` when none is active. `indices` holds `incount` ints.
 /// Errors: `EP_ERR_IN_STATUS`, `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`.
+///
+/// # Safety
+/// `reqs` holds `incount` readable and writable `EP_Request`s (NULL only when `incount` is 0);
+/// `outcount` points at a writable `int` (NULL gives `EP_ERR_ARG`); `indices` holds `incount`
+/// writable `int`s; `statuses` is `EP_STATUSES_IGNORE` (NULL) or holds `incount` writable
+/// `EP_Status`es.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Waitsome(
     incount: c_int,
@@ -359,6 +395,12 @@ pub unsafe extern "C" fn EP_Waitsome(
 
 /// Completes every request that is complete, without waiting (MPI 4.1 section 3.7.5);
 /// `*outcount` may be 0. Arguments and errors as `EP_Waitsome`.
+///
+/// # Safety
+/// `reqs` holds `incount` readable and writable `EP_Request`s (NULL only when `incount` is 0);
+/// `outcount` points at a writable `int` (NULL gives `EP_ERR_ARG`); `indices` holds `incount`
+/// writable `int`s; `statuses` is `EP_STATUSES_IGNORE` (NULL) or holds `incount` writable
+/// `EP_Status`es.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Testsome(
     incount: c_int,
@@ -389,6 +431,11 @@ pub unsafe extern "C" fn EP_Testsome(
 /// Frees a request handle and sets it to `EP_REQUEST_NULL` (MPI 4.1 section 3.7.3). An
 /// active operation still completes: a send's data is still delivered, a posted receive
 /// still fills its buffer when it matches. Errors: `EP_ERR_REQUEST`, `EP_ERR_ARG`.
+///
+/// # Safety
+/// `req` points at a readable and writable `EP_Request` (NULL gives `EP_ERR_ARG`); the buffers
+/// of an active request stay the caller's to keep valid until the operation completes, as in
+/// MPI.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Request_free(req: *mut EP_Request) -> c_int {
     ep_call!("EP_Request_free", {
@@ -405,6 +452,9 @@ pub unsafe extern "C" fn EP_Request_free(req: *mut EP_Request) -> c_int {
 /// Marks a request for cancellation (MPI 4.1 section 3.8.4). A receive that has not matched
 /// is cancelled; a matched receive or a send completes normally. Complete the request with a
 /// completion call, then ask `EP_Test_cancelled`. Errors: `EP_ERR_REQUEST`, `EP_ERR_ARG`.
+///
+/// # Safety
+/// `req` points at a readable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Cancel(req: *mut EP_Request) -> c_int {
     ep_call!("EP_Cancel", {
@@ -416,10 +466,14 @@ pub unsafe extern "C" fn EP_Cancel(req: *mut EP_Request) -> c_int {
 
 /// `*flag = 1` when the status is that of a cancelled operation (MPI 4.1 section 3.8.4).
 /// Errors: `EP_ERR_ARG`. Thread safety: any thread.
+///
+/// # Safety
+/// `status` points at a readable `EP_Status` filled by EPMPI (NULL gives `EP_ERR_ARG`)
+/// and `flag` at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Test_cancelled(status: *const EP_Status, flag: *mut c_int) -> c_int {
     ep_call!("EP_Test_cancelled", {
-        let st = out(status as *mut EP_Status, "status")?;
+        let st = input(status, "status")?;
         *out(flag, "flag")? = st.ep_cancelled;
         Ok(())
     })

@@ -22,6 +22,9 @@ use std::os::raw::c_int;
 ///
 /// Errors: `EP_ERR_COMM` (invalid handle), `EP_ERR_ARG` (NULL `host_comm`).
 /// Thread safety: any thread; no communication.
+///
+/// # Safety
+/// `host_comm` points at a writable `MPI_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Comm_get_host_comm(comm: EP_Comm, host_comm: *mut MPI_Comm) -> c_int {
     ep_call!("EP_Comm_get_host_comm", {

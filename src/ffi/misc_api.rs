@@ -13,6 +13,10 @@ use std::os::raw::{c_char, c_int};
 /// negative ..."); for a class, the class text. `*len` receives the length without the NUL.
 /// Errors: `EP_ERR_ARG` (unknown code, NULL pointers). Thread safety: any thread; works
 /// before `MPI_Init_thread` too. MPI 4.1 section 9.4.
+///
+/// # Safety
+/// `buf` is writable for `EP_MAX_ERROR_STRING` chars and `len` points at a writable `int` (NULL
+/// gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Error_string(code: c_int, buf: *mut c_char, len: *mut c_int) -> c_int {
     ep_call!("EP_Error_string", {
@@ -39,6 +43,9 @@ pub unsafe extern "C" fn EP_Error_string(code: c_int, buf: *mut c_char, len: *mu
 
 /// The class (`EP_SUCCESS` or an `EP_ERR_*`) of an error code (MPI 4.1 section 9.5).
 /// Errors: `EP_ERR_ARG` (unknown code, NULL pointer). Thread safety: any thread.
+///
+/// # Safety
+/// `class` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Error_class(code: c_int, class: *mut c_int) -> c_int {
     ep_call!("EP_Error_class", {
@@ -51,6 +58,9 @@ pub unsafe extern "C" fn EP_Error_class(code: c_int, class: *mut c_int) -> c_int
 /// Aborts every process of the job with `errorcode` (MPI 4.1 section 11.5), printing which
 /// endpoint asked. `comm` may be any handle, valid or not: abort still happens.
 /// Thread safety: any thread. Does not return when MPI is active.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Abort(comm: EP_Comm, errorcode: c_int) -> c_int {
     let who = match boundary::COMMS.get(comm) {
@@ -65,12 +75,17 @@ pub unsafe extern "C" fn EP_Abort(comm: EP_Comm, errorcode: c_int) -> c_int {
 /// host; MPI 4.1 section 9.6). Thread safety: any thread.
 #[no_mangle]
 pub extern "C" fn EP_Wtime() -> f64 {
+    // SAFETY: `MPI_Wtime` takes no argument and touches no memory of ours.
     unsafe { sys::MPI_Wtime() }
 }
 
 /// Writes `"EPMPI <version> on <host MPI version>"` into `version` (room for
 /// `EP_MAX_ERROR_STRING` chars); `*len` receives its length. Errors: `EP_ERR_ARG`.
 /// Thread safety: any thread. Mirrors `MPI_Get_library_version` (MPI 4.1 section 9.1.1).
+///
+/// # Safety
+/// `version` is writable for `EP_MAX_ERROR_STRING` chars and `len` points at a
+/// writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Get_library_version(version: *mut c_char, len: *mut c_int) -> c_int {
     ep_call!("EP_Get_library_version", {
@@ -98,6 +113,9 @@ pub unsafe extern "C" fn EP_Get_library_version(version: *mut c_char, len: *mut 
 /// Counts the live handles of this process: communicator endpoints, requests and matched
 /// messages (any pointer may be NULL). For leak checks in tests and long runs.
 /// Thread safety: any thread (counts are a snapshot). EPMPI extension.
+///
+/// # Safety
+/// `comms`, `requests` and `messages` each point at a writable `int` or are NULL (not written).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Debug_live_handles(comms: *mut c_int, requests: *mut c_int, messages: *mut c_int) -> c_int {
     ep_call!("EP_Debug_live_handles", {
@@ -121,6 +139,10 @@ pub unsafe extern "C" fn EP_Debug_live_handles(comms: *mut c_int, requests: *mut
 /// communicator while one of its requests is alive); after every handle is freed and every
 /// request completed, all three are 0, or something leaked. For leak checks in tests.
 /// Thread safety: any thread (counts are a snapshot). EPMPI extension.
+///
+/// # Safety
+/// `comm_states`, `requests` and `win_states` each point at a writable `int` or are NULL (not
+/// written).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Debug_live_objects(comm_states: *mut c_int, requests: *mut c_int, win_states: *mut c_int) -> c_int {
     ep_call!("EP_Debug_live_objects", {

@@ -4,7 +4,7 @@
 //! ([`crate::engine::direct`]).
 
 use super::boundary::{
-    completion_error, endpoint_ref, message, new_request, out, status_bytes, write_status,
+    completion_error, endpoint_ref, input, message, new_request, out, status_bytes, write_status,
     MessageObj, Taken, MESSAGES,
 };
 use super::types::*;
@@ -56,6 +56,7 @@ fn bad_recv_pattern(source: c_int, tag: c_int, size: c_int) -> crate::error::EpE
 /// Starts a send of any mode; the one path behind every send call (inlined into each: the
 /// calls' prologues and epilogues were a tenth of a small send's instructions).
 #[inline(always)]
+#[allow(clippy::too_many_arguments, reason = "MPI's send arguments plus the mode, passed in registers on the hot path")]
 fn start_send(
     ep: &Endpoint,
     buf: *const c_void,
@@ -116,6 +117,7 @@ fn send_blocking(
     request::wait_send(&ep, s)
 }
 
+#[allow(clippy::too_many_arguments, reason = "MPI's nonblocking send arguments plus the mode")]
 fn send_nonblocking(
     comm: EP_Comm,
     buf: *const c_void,
@@ -138,6 +140,10 @@ fn send_nonblocking(
 /// buffered (eager); large ones may wait for the matching receive.
 /// Errors: `EP_ERR_COMM`, `EP_ERR_COUNT` (negative), `EP_ERR_TYPE`, `EP_ERR_BUFFER` (NULL with
 /// count > 0), `EP_ERR_RANK`, `EP_ERR_TAG`. Thread safety: one thread per endpoint at a time.
+///
+/// # Safety
+/// `buf` is readable for `count` elements of `datatype` for the call (MPI 4.1 section 3.2);
+/// `datatype` is a valid host datatype.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Send(
     buf: *const c_void,
@@ -154,6 +160,10 @@ pub unsafe extern "C" fn EP_Send(
 
 /// Synchronous-mode blocking send: returns once the matching receive has started (MPI 4.1
 /// section 3.4). Arguments and errors as `EP_Send`.
+///
+/// # Safety
+/// `buf` is readable for `count` elements of `datatype` for the call (MPI 4.1 section 3.2);
+/// `datatype` is a valid host datatype.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Ssend(
     buf: *const c_void,
@@ -171,6 +181,11 @@ pub unsafe extern "C" fn EP_Ssend(
 /// Nonblocking standard-mode send (MPI 4.1 section 3.7.2): `*request` receives a handle to
 /// complete with `EP_Wait`/`EP_Test`...; `buf` must not change until then. Arguments and
 /// errors as `EP_Send`, plus `EP_ERR_ARG` for a NULL `request`.
+///
+/// # Safety
+/// `buf` is readable for `count` elements of `datatype` and left unchanged until the request
+/// completes (MPI 4.1 section 3.7.2); `datatype` is a valid host datatype; `request` points at
+/// a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Isend(
     buf: *const c_void,
@@ -188,6 +203,11 @@ pub unsafe extern "C" fn EP_Isend(
 
 /// Nonblocking synchronous-mode send: completes once the matching receive has started
 /// (MPI 4.1 section 3.7.2). Arguments and errors as `EP_Isend`.
+///
+/// # Safety
+/// `buf` is readable for `count` elements of `datatype` and left unchanged until the request
+/// completes (MPI 4.1 section 3.7.2); `datatype` is a valid host datatype; `request` points at
+/// a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Issend(
     buf: *const c_void,
@@ -230,6 +250,10 @@ fn recv_blocking(
 /// the buffer holds the message's first part, except for large messages on a communicator in
 /// direct mode, where it is as the host leaves it: docs/errors.md, "Known limits"), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
 /// `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`. Thread safety: one thread per endpoint.
+///
+/// # Safety
+/// `buf` is writable for `count` elements of `datatype` for the call; `datatype` is a valid
+/// host datatype; `status` is `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Recv(
     buf: *mut c_void,
@@ -254,6 +278,11 @@ pub unsafe extern "C" fn EP_Recv(
 /// Nonblocking receive (MPI 4.1 section 3.7.2): arguments as `EP_Recv`, `*request` receives
 /// the handle; truncation is reported by the completion call. Errors as `EP_Recv` (but
 /// `EP_ERR_TRUNCATE`), plus `EP_ERR_ARG` for a NULL `request`.
+///
+/// # Safety
+/// `buf` is writable for `count` elements of `datatype` and not accessed by the caller until
+/// the request completes (MPI 4.1 section 3.7.2); `datatype` is a valid host datatype;
+/// `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Irecv(
     buf: *mut c_void,
@@ -283,6 +312,12 @@ pub unsafe extern "C" fn EP_Irecv(
 /// Sends one message and receives one, without deadlock against a matching `EP_Sendrecv`
 /// (MPI 4.1 section 3.10). Send and receive buffers must not overlap. Errors: those of
 /// `EP_Send` and `EP_Recv`.
+///
+/// # Safety
+/// `sendbuf` is readable for `sendcount` elements of `sendtype` and `recvbuf` writable for
+/// `recvcount` elements of `recvtype`, for the call (they must not overlap); both datatypes are
+/// valid host datatypes; `status` is `EP_STATUS_IGNORE` (NULL) or points at a writable
+/// `EP_Status`.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Sendrecv(
     sendbuf: *const c_void,
@@ -320,6 +355,10 @@ fn probe_status(c: &Completion, status: *mut EP_Status) {
 /// Nonblocking probe (MPI 4.1 section 3.8.1): `*flag = 1` and `status` filled when a message
 /// matching (`source`, `tag`) can be received, the message staying queued; `*flag = 0`
 /// otherwise. Errors: `EP_ERR_COMM`, `EP_ERR_RANK`, `EP_ERR_TAG`, `EP_ERR_ARG`.
+///
+/// # Safety
+/// `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE`
+/// (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Iprobe(
     source: c_int,
@@ -354,6 +393,9 @@ pub unsafe extern "C" fn EP_Iprobe(
 
 /// Blocking probe: waits for a message matching (`source`, `tag`) and fills `status`
 /// without receiving it (MPI 4.1 section 3.8.1). Errors as `EP_Iprobe`.
+///
+/// # Safety
+/// `status` is `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Probe(
     source: c_int,
@@ -445,6 +487,11 @@ fn take_message(
 /// matching, sets `*flag = 1`, `*message` to its handle (`EP_MESSAGE_NO_PROC` for
 /// `EP_PROC_NULL`) and fills `status`; receive it with `EP_Mrecv`/`EP_Imrecv`.
 /// Errors as `EP_Iprobe`.
+///
+/// # Safety
+/// `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`); `message` points at a writable
+/// `EP_Message` (NULL gives `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE` (NULL) or points at a
+/// writable `EP_Status`.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Improbe(
     source: c_int,
@@ -463,6 +510,10 @@ pub unsafe extern "C" fn EP_Improbe(
 
 /// Blocking matched probe (MPI 4.1 section 3.8.2): waits for a matching message, then as
 /// `EP_Improbe`. Errors as `EP_Iprobe`.
+///
+/// # Safety
+/// `message` points at a writable `EP_Message` (NULL gives `EP_ERR_ARG`); `status` is
+/// `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Mprobe(
     source: c_int,
@@ -542,6 +593,11 @@ fn start_mrecv(
 /// Receives a message taken by `EP_Mprobe`/`EP_Improbe` (MPI 4.1 section 3.8.3); sets
 /// `*message` to `EP_MESSAGE_NULL`. Errors: `EP_ERR_REQUEST` (invalid or already received
 /// message), `EP_ERR_TRUNCATE`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`.
+///
+/// # Safety
+/// `buf` is writable for `count` elements of `datatype` for the call; `datatype` is a valid
+/// host datatype; `message` points at a readable and writable `EP_Message` (NULL gives
+/// `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Mrecv(
     buf: *mut c_void,
@@ -567,6 +623,12 @@ pub unsafe extern "C" fn EP_Mrecv(
 /// Nonblocking receive of a matched message (MPI 4.1 section 3.8.3): `*request` receives the
 /// handle, `*message` becomes `EP_MESSAGE_NULL`. Errors as `EP_Mrecv` (truncation is
 /// reported at completion).
+///
+/// # Safety
+/// `buf` is writable for `count` elements of `datatype` and not accessed by the caller until
+/// the request completes (MPI 4.1 section 3.7.2); `datatype` is a valid host datatype;
+/// `message` points at a readable and writable `EP_Message` and `request` points at a writable
+/// `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Imrecv(
     buf: *mut c_void,
@@ -593,6 +655,11 @@ pub unsafe extern "C" fn EP_Imrecv(
 /// or completion call (MPI 4.1 section 3.2.5). `*count = EP_UNDEFINED` when the bytes are not
 /// a whole number of elements. Errors: `EP_ERR_ARG` (NULL pointers), `EP_ERR_TYPE`.
 /// Thread safety: any thread.
+///
+/// # Safety
+/// `status` points at a readable `EP_Status` filled by EPMPI (NULL gives `EP_ERR_ARG`)
+/// and `count` at a writable `int` (NULL gives `EP_ERR_ARG`); `datatype` is a valid host
+/// datatype.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Get_count(
     status: *const EP_Status,
@@ -600,7 +667,7 @@ pub unsafe extern "C" fn EP_Get_count(
     count: *mut c_int,
 ) -> c_int {
     ep_call!("EP_Get_count", {
-        let st = out(status as *mut EP_Status, "status")?;
+        let st = input(status, "status")?;
         let count = out(count, "count")?;
         let size = type_info(datatype)?.size as u64;
         let bytes = status_bytes(st);

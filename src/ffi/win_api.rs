@@ -41,6 +41,12 @@ fn insert_window(w: crate::engine::win::WinEndpoint) -> EpResult<EP_Win> {
 /// `EP_ERR_DISP` (`disp_unit <= 0`), `EP_ERR_BUFFER` (NULL base with size > 0),
 /// `EP_ERR_ARG` (NULL `win`); host failures as `EP_ERR_WIN` with the host's message.
 /// Thread safety: the endpoints of a process call concurrently, each from its own thread.
+///
+/// # Safety
+/// `base` is readable and writable for `size` bytes until the window is freed (MPI 4.1 section
+/// 12.2.1), except for the accesses MPI forbids during epochs; `info` is a valid host info
+/// handle (or `MPI_INFO_NULL`); `win` points at a writable `EP_Win` (NULL gives `EP_ERR_ARG`).
+#[allow(clippy::unnecessary_cast, reason = "MPI_Aint is the host's `long` (or `ptrdiff_t`): i64 here, not on every target")]
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_create(base: *mut c_void, size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: EP_Comm, win: *mut EP_Win) -> c_int {
     ep_call!("EP_Win_create", {
@@ -57,6 +63,11 @@ pub unsafe extern "C" fn EP_Win_create(base: *mut c_void, size: MPI_Aint, disp_u
 ///
 /// Errors: as `EP_Win_create`; `EP_ERR_ARG` for a NULL `baseptr` or `win`.
 /// Thread safety: as `EP_Win_create`.
+///
+/// # Safety
+/// `baseptr` points at a writable `void *` and `win` at a writable `EP_Win` (NULL gives
+/// `EP_ERR_ARG`); `info` is a valid host info handle (or `MPI_INFO_NULL`).
+#[allow(clippy::unnecessary_cast, reason = "MPI_Aint is the host's `long` (or `ptrdiff_t`): i64 here, not on every target")]
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_allocate(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: EP_Comm, baseptr: *mut c_void, win: *mut EP_Win) -> c_int {
     ep_call!("EP_Win_allocate", {
@@ -77,6 +88,10 @@ pub unsafe extern "C" fn EP_Win_allocate(size: MPI_Aint, disp_unit: c_int, info:
 ///
 /// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `win`), host failures as `EP_ERR_WIN`.
 /// Thread safety: as `EP_Win_create`.
+///
+/// # Safety
+/// `info` is a valid host info handle (or `MPI_INFO_NULL`); `win` points at a writable `EP_Win`
+/// (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_create_dynamic(info: MPI_Info, comm: EP_Comm, win: *mut EP_Win) -> c_int {
     ep_call!("EP_Win_create_dynamic", {
@@ -92,6 +107,11 @@ pub unsafe extern "C" fn EP_Win_create_dynamic(info: MPI_Info, comm: EP_Comm, wi
 ///
 /// Errors: `EP_ERR_WIN` (bad handle, not a dynamic window, host refusal), `EP_ERR_SIZE`,
 /// `EP_ERR_BUFFER` (NULL base with size > 0). Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// `base` is readable and writable for `size` bytes until it is detached (MPI 4.1 section
+/// 12.2.4).
+#[allow(clippy::unnecessary_cast, reason = "MPI_Aint is the host's `long` (or `ptrdiff_t`): i64 here, not on every target")]
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_attach(win: EP_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
     ep_call!("EP_Win_attach", { window(win)?.attach(base, size as i64) })
@@ -100,6 +120,9 @@ pub unsafe extern "C" fn EP_Win_attach(win: EP_Win, base: *mut c_void, size: MPI
 /// Withdraws a region attached with `EP_Win_attach` at `base` (MPI 4.1 section 12.2.4).
 /// Errors: `EP_ERR_WIN` (bad handle, not dynamic, region not attached), `EP_ERR_ARG` (NULL).
 /// Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// No pointer is dereferenced: `base` is compared with the attached regions' addresses.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_detach(win: EP_Win, base: *const c_void) -> c_int {
     ep_call!("EP_Win_detach", { window(win)?.detach(base) })
@@ -111,6 +134,10 @@ pub unsafe extern "C" fn EP_Win_detach(win: EP_Win, base: *const c_void) -> c_in
 ///
 /// Errors: `EP_ERR_WIN` (bad or freed handle), `EP_ERR_RMA_SYNC` (locks held: the handle
 /// stays valid), `EP_ERR_ARG` (NULL). Thread safety: each endpoint from its own thread.
+///
+/// # Safety
+/// `win` points at a readable and writable `EP_Win` (NULL gives `EP_ERR_ARG`); memory from
+/// `EP_Win_allocate` is not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_free(win: *mut EP_Win) -> c_int {
     ep_call!("EP_Win_free", {
@@ -130,6 +157,9 @@ pub unsafe extern "C" fn EP_Win_free(win: *mut EP_Win) -> c_int {
 ///
 /// Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (inside a lock epoch), host failures.
 /// Thread safety: each endpoint from its own thread.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_fence(assert: c_int, win: EP_Win) -> c_int {
     ep_call!("EP_Win_fence", { window(win)?.fence(assert) })
@@ -143,6 +173,9 @@ pub unsafe extern "C" fn EP_Win_fence(assert: c_int, win: EP_Win) -> c_int {
 ///
 /// Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_LOCKTYPE`, `EP_ERR_RMA_SYNC` (already
 /// locked by this endpoint, or inside `EP_Win_lock_all`). Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_lock(lock_type: c_int, rank: c_int, assert: c_int, win: EP_Win) -> c_int {
     ep_call!("EP_Win_lock", { window(win)?.lock(lock_type, rank, assert) })
@@ -152,6 +185,9 @@ pub unsafe extern "C" fn EP_Win_lock(lock_type: c_int, rank: c_int, assert: c_in
 /// every operation this endpoint issued to it is complete at origin and target.
 /// Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_RMA_SYNC` (not locked). Thread safety: the
 /// endpoint's thread.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_unlock(rank: c_int, win: EP_Win) -> c_int {
     ep_call!("EP_Win_unlock", { window(win)?.unlock(rank) })
@@ -161,6 +197,9 @@ pub unsafe extern "C" fn EP_Win_unlock(rank: c_int, win: EP_Win) -> c_int {
 /// 12.5.3, `MPI_Win_lock_all`); `assert` 0 or `MPI_MODE_NOCHECK`.
 /// Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (already in a lock epoch). Thread safety: the
 /// endpoint's thread.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_lock_all(assert: c_int, win: EP_Win) -> c_int {
     ep_call!("EP_Win_lock_all", { window(win)?.lock_all(assert) })
@@ -168,6 +207,9 @@ pub unsafe extern "C" fn EP_Win_lock_all(assert: c_int, win: EP_Win) -> c_int {
 
 /// Ends the `EP_Win_lock_all` epoch (MPI 4.1 section 12.5.3, `MPI_Win_unlock_all`).
 /// Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (no lock_all). Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_unlock_all(win: EP_Win) -> c_int {
     ep_call!("EP_Win_unlock_all", { window(win)?.unlock_all() })
@@ -176,6 +218,9 @@ pub unsafe extern "C" fn EP_Win_unlock_all(win: EP_Win) -> c_int {
 /// Completes, at origin and target, every operation this endpoint issued to `rank` (MPI
 /// 4.1 section 12.5.4, `MPI_Win_flush`); inside a lock or lock_all epoch on it.
 /// Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_RMA_SYNC`. Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_flush(rank: c_int, win: EP_Win) -> c_int {
     ep_call!("EP_Win_flush", { window(win)?.flush(rank, false) })
@@ -183,6 +228,9 @@ pub unsafe extern "C" fn EP_Win_flush(rank: c_int, win: EP_Win) -> c_int {
 
 /// `EP_Win_flush` of every target this endpoint has locked (MPI 4.1 section 12.5.4,
 /// `MPI_Win_flush_all`). Errors: `EP_ERR_WIN`. Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_flush_all(win: EP_Win) -> c_int {
     ep_call!("EP_Win_flush_all", { window(win)?.flush_all() })
@@ -191,6 +239,9 @@ pub unsafe extern "C" fn EP_Win_flush_all(win: EP_Win) -> c_int {
 /// Completes at the origin (buffers reusable) the operations this endpoint issued to
 /// `rank` (MPI 4.1 section 12.5.4, `MPI_Win_flush_local`).
 /// Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_RMA_SYNC`. Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_flush_local(rank: c_int, win: EP_Win) -> c_int {
     ep_call!("EP_Win_flush_local", { window(win)?.flush(rank, true) })
@@ -199,6 +250,9 @@ pub unsafe extern "C" fn EP_Win_flush_local(rank: c_int, win: EP_Win) -> c_int {
 /// Synchronises the public and private copies of this endpoint's window memory (MPI 4.1
 /// section 12.5.4, `MPI_Win_sync`): a full memory barrier (both hosts use the unified model).
 /// Errors: `EP_ERR_WIN`. Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_sync(win: EP_Win) -> c_int {
     ep_call!("EP_Win_sync", { window(win)?.sync() })
@@ -216,6 +270,11 @@ fn target(rank: c_int, disp: MPI_Aint, count: c_int, dtype: MPI_Datatype) -> Tar
 /// Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`,
 /// `EP_ERR_DISP` (negative displacement), `EP_ERR_RMA_RANGE` (past the target's window),
 /// `EP_ERR_RMA_SYNC` (outside an access epoch on the target). Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// `origin_addr` is readable for `origin_count` elements of `origin_datatype` and left
+/// unchanged until the operation completes at the origin (the epoch's end, a flush or, for
+/// request operations, the request); the datatypes are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Put(
     origin_addr: *const c_void,
@@ -236,6 +295,11 @@ pub unsafe extern "C" fn EP_Put(
 /// `target_rank`'s window into `origin_addr` (MPI 4.1 section 12.3.2, `MPI_Get`); the data
 /// is there after the next fence, unlock or flush. Errors: as `EP_Put`.
 /// Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// `origin_addr` is writable for `origin_count` elements of `origin_datatype` and not accessed
+/// by the caller until the operation completes at the origin (the epoch's end, a flush or, for
+/// request operations, the request); the datatypes are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Get(
     origin_addr: *mut c_void,
@@ -260,6 +324,12 @@ fn rma_request(r: Option<crate::host::HostRequest>) -> EpResult<EP_Request> {
 /// epoch: completing `*request` (`EP_Wait`, `EP_Test`, ...) makes the origin buffer
 /// reusable; the data is at the target after a flush or unlock. Errors: as `EP_Put`;
 /// `EP_ERR_ARG` for a NULL `request`. Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// `origin_addr` is readable for `origin_count` elements of `origin_datatype` and left
+/// unchanged until the operation completes at the origin (the epoch's end, a flush or, for
+/// request operations, the request); the datatypes are valid host handles; `request` points at
+/// a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Rput(
     origin_addr: *const c_void,
@@ -284,6 +354,12 @@ pub unsafe extern "C" fn EP_Rput(
 /// `EP_Get` with a request (MPI 4.1 section 12.3.5, `MPI_Rget`): the data is in
 /// `origin_addr` once `*request` completes. Errors: as `EP_Rput`.
 /// Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// `origin_addr` is writable for `origin_count` elements of `origin_datatype` and not accessed
+/// by the caller until the operation completes at the origin (the epoch's end, a flush or, for
+/// request operations, the request); the datatypes are valid host handles; `request` points at
+/// a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Rget(
     origin_addr: *mut c_void,
@@ -309,6 +385,12 @@ pub unsafe extern "C" fn EP_Rget(
 /// `MPI_Accumulate`): a predefined op (`MPI_REPLACE` included), element-wise atomic against
 /// every other accumulate on the same memory, from endpoints of any process, this one's
 /// included. Errors: as `EP_Put`; `EP_ERR_OP`. Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// `origin_addr` is readable for `origin_count` elements of `origin_datatype` and left
+/// unchanged until the operation completes at the origin (the epoch's end, a flush or, for
+/// request operations, the request); the datatypes are valid host handles; `op` is a valid host
+/// op.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Accumulate(
     origin_addr: *const c_void,
@@ -330,6 +412,12 @@ pub unsafe extern "C" fn EP_Accumulate(
 /// with `op`, atomically (MPI 4.1 section 12.3.4, `MPI_Get_accumulate`); `MPI_NO_OP` only
 /// fetches (the origin buffer is then not read). Errors: as `EP_Accumulate`.
 /// Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// `origin_addr` (not read with `MPI_NO_OP`) is readable for `origin_count` elements of
+/// `origin_datatype` and `result_addr` writable for `result_count` elements of
+/// `result_datatype`, until the operation completes at the origin (the epoch's end, a flush or,
+/// for request operations, the request); the datatypes and `op` are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Get_accumulate(
     origin_addr: *const c_void,
@@ -363,6 +451,11 @@ pub unsafe extern "C" fn EP_Get_accumulate(
 /// target element goes to `result_addr`, the target becomes `old op origin`. `datatype` is
 /// a predefined type (`MPI_AINT`, `MPI_INT64_T`, ...); `MPI_SUM`, `MPI_REPLACE`, `MPI_NO_OP`
 /// and the other predefined ops. Errors: as `EP_Accumulate`. Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// `origin_addr` (not read with `MPI_NO_OP`) is readable and `result_addr` writable for one
+/// element of `datatype`, until the operation completes at the origin (the epoch's end, a flush
+/// or, for request operations, the request); `datatype` and `op` are valid host handles.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Fetch_and_op(
     origin_addr: *const c_void,
@@ -380,6 +473,11 @@ pub unsafe extern "C" fn EP_Fetch_and_op(
 /// `*compare_addr`; the old element goes to `result_addr` either way (MPI 4.1 section
 /// 12.3.4, `MPI_Compare_and_swap`). `datatype`: a predefined integer, logical or byte type.
 /// Errors: as `EP_Put`. Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// `origin_addr` and `compare_addr` are readable and `result_addr` writable for one element of
+/// `datatype`, until the operation completes at the origin (the epoch's end, a flush or, for
+/// request operations, the request); `datatype` is a valid host handle.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Compare_and_swap(
     origin_addr: *const c_void,
@@ -399,6 +497,9 @@ pub unsafe extern "C" fn EP_Compare_and_swap(
 /// `EP_ERRORS_ARE_FATAL` or `EP_ERRORS_RETURN`. A window starts with the handler of the
 /// communicator endpoint that created it. Errors: `EP_ERR_WIN`, `EP_ERR_ARG`.
 /// Thread safety: any thread.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_set_errhandler(win: EP_Win, handler: c_int) -> c_int {
     ep_call!("EP_Win_set_errhandler", {
@@ -412,6 +513,9 @@ pub unsafe extern "C" fn EP_Win_set_errhandler(win: EP_Win, handler: c_int) -> c
 
 /// Reads the error handler of a window handle (MPI 4.1 section 9.3.2).
 /// Errors: `EP_ERR_WIN`, `EP_ERR_ARG` (NULL). Thread safety: any thread.
+///
+/// # Safety
+/// `handler` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Win_get_errhandler(win: EP_Win, handler: *mut c_int) -> c_int {
     ep_call!("EP_Win_get_errhandler", {
@@ -424,6 +528,9 @@ pub unsafe extern "C" fn EP_Win_get_errhandler(win: EP_Win, handler: *mut c_int)
 /// Counts this process's live window handles (one per endpoint per window), for leak
 /// checks in tests and long runs. Thread safety: any thread (a snapshot). EPMPI extension,
 /// companion of `EP_Debug_live_handles`. Errors: `EP_ERR_ARG` (NULL).
+///
+/// # Safety
+/// `windows` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Debug_live_windows(windows: *mut c_int) -> c_int {
     ep_call!("EP_Debug_live_windows", {

@@ -24,6 +24,9 @@ pub fn alltoallv(ep: &Endpoint, args: &AlltoallvArgs) -> EpResult<()> {
     let s = &ep.shared;
     if process_ordered(s) {
         let r = &args.recv;
+        // SAFETY: the user's all-to-all passed through (`process_ordered`: one endpoint per
+        // process, ranked as the host ranks): buffers, counts and displacements are the user's,
+        // valid for the call (MPI 4.1 section 6.8); `MPI_IN_PLACE` when the user gave no send side.
         return unsafe {
             match (&args.send, r.layout) {
                 (None, Layout::Uniform(rc)) => check(

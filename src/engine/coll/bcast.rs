@@ -43,6 +43,9 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
         if !s.is_multi_process() {
             return Ok(());
         }
+        // SAFETY: one endpoint per process, ranked as the host ranks (`process_ordered`),
+        // so this is the user's broadcast passed through: `buf` is the user's buffer of `count`
+        // elements of `dtype`, valid for the call (MPI 4.1 section 6.4); `s.host` lives while `s` does.
         return unsafe { check(sys::MPI_Bcast(buf.addr, buf.count, buf.dtype, root_loc.proc as i32, s.host.0), "MPI_Bcast") };
     }
     let bytes = buf.bytes();

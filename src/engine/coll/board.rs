@@ -167,6 +167,8 @@ pub struct Board {
 // SAFETY: `error` and `scratch` are written by the leader only between the arrival of every
 // endpoint and the release, and read by the others only after the release (see module doc).
 unsafe impl Sync for Board {}
+// SAFETY: the slots are atomics, and the cells hold owned data (`EpError`, buffers) that
+// may move between threads; `shared_src` is only an address, used under the protocol above.
 unsafe impl Send for Board {}
 
 impl Board {
@@ -195,6 +197,11 @@ impl Board {
     /// Number of endpoints meeting here.
     pub fn len(&self) -> usize {
         self.slots.len()
+    }
+
+    /// True for a board of no endpoints (never made: a communicator has at least one here).
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
     }
 
     /// A barrier of the endpoints of one process (no leader, no data): each endpoint
@@ -278,8 +285,8 @@ impl Board {
             // orders this process's endpoints, so skipping it here leaves nothing behind: the
             // next collective of any kind starts from the same state. The bookkeeping was half
             // of a 2x1 EP_Barrier's instructions besides the host's.
-            // SAFETY: one thread per endpoint, and no other endpoint uses this board.
             return self.scratch.with_mut(|scratch| {
+                // SAFETY: one thread per endpoint, and no other endpoint uses this board.
                 let scratch = unsafe { &mut *scratch };
                 leader(std::slice::from_ref(&args), scratch)?;
                 after(args, scratch)
@@ -319,6 +326,8 @@ impl Board {
         // SAFETY: after the release the leader writes neither until everyone arrives again.
         let result = match self.error.with(|error| unsafe { (*error).clone() }) {
             Some(e) => Err(e),
+            // SAFETY: as `error` just above: shared reads between the release and the next
+            // arrival of every endpoint.
             None => self.scratch.with(|scratch| after(args, unsafe { &*scratch })),
         };
         if hold {
@@ -476,22 +485,31 @@ impl AlignedBuf {
         self.as_mut()
     }
 
-    pub fn as_mut(&mut self) -> &mut [u8] {
-        // SAFETY: `words` holds at least `len` bytes.
-        unsafe { std::slice::from_raw_parts_mut(self.words.as_mut_ptr() as *mut u8, self.len) }
-    }
-
-    pub fn as_ref(&self) -> &[u8] {
-        // SAFETY: as above.
-        unsafe { std::slice::from_raw_parts(self.words.as_ptr() as *const u8, self.len) }
-    }
-
     pub fn ptr(&self) -> *mut u8 {
         self.words.as_ptr() as *mut u8
     }
 
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl AsMut<[u8]> for AlignedBuf {
+    fn as_mut(&mut self) -> &mut [u8] {
+        // SAFETY: `words` holds at least `len` initialised bytes (`resize` keeps it so), and
+        // the slice borrows `self` mutably.
+        unsafe { std::slice::from_raw_parts_mut(self.words.as_mut_ptr() as *mut u8, self.len) }
+    }
+}
+
+impl AsRef<[u8]> for AlignedBuf {
+    fn as_ref(&self) -> &[u8] {
+        // SAFETY: as for `as_mut`, with a shared borrow of `self`.
+        unsafe { std::slice::from_raw_parts(self.words.as_ptr() as *const u8, self.len) }
     }
 }
 

@@ -98,6 +98,10 @@ pub fn gatherv(ep: &Endpoint, args: &GathervArgs) -> EpResult<()> {
         let (sb, sc, st) = host_send(&args.send);
         let (rb, rc, rcounts, rdispls, rt) = host_blocks(&args.recv);
         let root = root_loc.proc as i32;
+        // SAFETY: one endpoint per process, ranked as the host ranks (`process_ordered`),
+        // so this is the user's gather passed through: the buffers, counts and displacements are
+        // the user's, valid for the call as MPI 4.1 section 6.5 requires (the receive side only at
+        // the root, null elsewhere, where the host ignores it); `s.host` lives while `s` does.
         return unsafe {
             if args.varied {
                 check(sys::MPI_Gatherv(sb, sc, st, rb, rcounts, rdispls, rt, root, s.host.0), "MPI_Gatherv")
@@ -164,6 +168,9 @@ pub fn scatterv(ep: &Endpoint, args: &ScattervArgs) -> EpResult<()> {
             None => (HOST.in_place as *mut c_void, 0, HOST.byte),
         };
         let root = root_loc.proc as i32;
+        // SAFETY: the user's scatter passed through (`process_ordered`, see `gatherv`): the
+        // buffers, counts and displacements are the user's, valid for the call (MPI 4.1 section
+        // 6.6), the send side only at the root; `MPI_IN_PLACE` stands for a missing receive buffer.
         return unsafe {
             if args.varied {
                 check(sys::MPI_Scatterv(sb, scounts, sdispls, st, rb, rc, rt, root, s.host.0), "MPI_Scatterv")
@@ -221,6 +228,8 @@ pub fn allgatherv(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
     if process_ordered(s) {
         let (sb, sc, st) = host_send(&args.send);
         let (rb, rc, rcounts, rdispls, rt) = host_blocks(&Some(args.recv));
+        // SAFETY: the user's allgather passed through (`process_ordered`, see `gatherv`): the
+        // buffers, counts and displacements are the user's, valid for the call (MPI 4.1 section 6.7).
         return unsafe {
             match args.recv.layout {
                 Layout::Varied { .. } => check(sys::MPI_Allgatherv(sb, sc, st, rb, rcounts, rdispls, rt, s.host.0), "MPI_Allgatherv"),

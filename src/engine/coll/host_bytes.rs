@@ -38,6 +38,7 @@ pub fn displs_of(counts: &[c_int]) -> EpResult<Vec<c_int>> {
 }
 
 pub fn barrier(comm: HostComm) -> EpResult<()> {
+    // SAFETY: a collective on a host communicator the caller holds; no buffer.
     unsafe { check(sys::MPI_Barrier(comm.0), "MPI_Barrier") }
 }
 
@@ -48,6 +49,8 @@ pub fn bcast(ptr: *mut u8, len: usize, root: i32, comm: HostComm) -> EpResult<()
     let mut at = 0;
     loop {
         let n = (len - at).min(PIECE);
+        // SAFETY: `at + n <= len`, and the caller passes `ptr` valid for `len` bytes (read on
+        // the root, written elsewhere) on a host communicator it holds.
         unsafe { check(sys::MPI_Bcast(ptr.add(at) as *mut c_void, n as c_int, HOST.byte, root, comm.0), "MPI_Bcast")? };
         at += n;
         if at >= len {
@@ -57,6 +60,9 @@ pub fn bcast(ptr: *mut u8, len: usize, root: i32, comm: HostComm) -> EpResult<()
 }
 
 pub fn gatherv(send: &[u8], recv: *mut u8, counts: &[c_int], displs: &[c_int], root: i32, comm: HostComm) -> EpResult<()> {
+    // SAFETY: `send` is a live slice (or the address of a static byte when empty); on the
+    // root the caller passes `recv` writable at `displs[p]` for `counts[p]` bytes for each of
+    // the `comm`'s processes `p`, one entry each in `counts` and `displs` (not read elsewhere).
     unsafe {
         check(
             sys::MPI_Gatherv(
@@ -76,6 +82,9 @@ pub fn gatherv(send: &[u8], recv: *mut u8, counts: &[c_int], displs: &[c_int], r
 }
 
 pub fn scatterv(send: *const u8, counts: &[c_int], displs: &[c_int], recv: &mut [u8], root: i32, comm: HostComm) -> EpResult<()> {
+    // SAFETY: `recv` is a live slice (or a static byte when empty); on the root the caller
+    // passes `send` readable at `displs[p]` for `counts[p]` bytes for each process `p` of
+    // `comm`, one entry each in `counts` and `displs` (not read elsewhere).
     unsafe {
         check(
             sys::MPI_Scatterv(
@@ -95,6 +104,9 @@ pub fn scatterv(send: *const u8, counts: &[c_int], displs: &[c_int], recv: &mut 
 }
 
 pub fn allgatherv(send: &[u8], recv: *mut u8, counts: &[c_int], displs: &[c_int], comm: HostComm) -> EpResult<()> {
+    // SAFETY: `send` is a live slice (or a static byte when empty); the caller passes
+    // `recv` writable at `displs[p]` for `counts[p]` bytes for each process `p` of `comm`,
+    // one entry each in `counts` and `displs`.
     unsafe {
         check(
             sys::MPI_Allgatherv(
@@ -112,7 +124,7 @@ pub fn allgatherv(send: &[u8], recv: *mut u8, counts: &[c_int], displs: &[c_int]
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Alltoallv")]
 pub fn alltoallv(
     send: *const u8,
     scounts: &[c_int],
@@ -122,6 +134,8 @@ pub fn alltoallv(
     rdispls: &[c_int],
     comm: HostComm,
 ) -> EpResult<()> {
+    // SAFETY: the caller passes `send` readable and `recv` writable for the blocks its
+    // counts and displacements (one entry per process of `comm`) describe.
     unsafe {
         check(
             sys::MPI_Alltoallv(

@@ -88,6 +88,7 @@ fn build(s: &CommShared) -> EpResult<Groups> {
         calls,
         tag_period,
     };
+    // SAFETY: `s.host` lives while `s` does; the host writes `groups.cross.0`, a live local.
     unsafe {
         check(
             sys::MPI_Comm_dup(s.host.0, &mut groups.cross.0),
@@ -100,6 +101,7 @@ fn build(s: &CommShared) -> EpResult<Groups> {
     let key = s.my_proc as c_int;
     let split = |color: c_int| -> EpResult<HostComm> {
         let mut c = HostComm(HOST.comm_null);
+        // SAFETY: `groups.cross` was made just above; the host writes `c.0`, a live local.
         unsafe {
             check(
                 sys::MPI_Comm_split(groups.cross.0, color, key, &mut c.0),
@@ -193,6 +195,8 @@ pub fn bcast_inter(ep: &Endpoint, buf: Option<UserBuf>, root: c_int) -> EpResult
             .expect("rank")
             .proc;
         let tag = tags[1 - g as usize];
+        // SAFETY: a blocking send of the user's buffer (`count` elements of `dtype`, valid for
+        // the call) on `groups.cross`, which lives while the communicator does.
         return unsafe {
             check(
                 sys::MPI_Send(
@@ -253,6 +257,9 @@ pub fn allreduce_inter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
     let peer = s.group_map(1 - g).location(0).expect("rank 0").proc as c_int;
     let mut req = HOST.request_null;
     let tag = tags[1 - g as usize];
+    // SAFETY: `ours` is typed memory in `mem`, which lives until the end of the function,
+    // after the `MPI_Wait` below completes this send even when the receive fails; the host
+    // writes `req`, a live local.
     unsafe {
         check(
             sys::MPI_Isend(
@@ -274,6 +281,7 @@ pub fn allreduce_inter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
         groups.cross,
         "the remote group",
     );
+    // SAFETY: `req` is the send started above (the host sets it to `MPI_REQUEST_NULL`).
     let sent = unsafe { check(sys::MPI_Wait(&mut req, HOST.status_ignore), "MPI_Wait") };
     let spread = bcast(&view, recv, 0);
     received.and(sent).and(spread)
@@ -282,6 +290,9 @@ pub fn allreduce_inter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
 /// Receives the next message from host rank `source` with `tag` into `buf`, which must
 /// hold exactly its size (else the message is dropped and the error says so).
 fn recv_exact(buf: &UserBuf, source: u32, tag: c_int, comm: HostComm, whom: &str) -> EpResult<()> {
+    // SAFETY: the host writes `msg`, `status` and `bytes` (live locals; all-zero is a value
+    // of these plain C types) and receives the probed message whole: into the user's `buf` when
+    // it holds exactly the message's `bytes`, else into `junk`, which holds them.
     unsafe {
         let mut msg = std::mem::zeroed::<sys::MPI_Message>();
         let mut status = std::mem::zeroed::<sys::MPI_Status>();

@@ -75,6 +75,8 @@ pub struct Blocks<'a> {
 
 // SAFETY: the user keeps the buffer alive for the duration of the collective.
 unsafe impl Send for Blocks<'_> {}
+// SAFETY: as for `Send`: a shared `Blocks` only gives out the address and layout; the
+// memory is reached through raw pointers under the same contract.
 unsafe impl Sync for Blocks<'_> {}
 
 impl Blocks<'_> {

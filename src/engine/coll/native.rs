@@ -61,9 +61,12 @@ extern "C" {
 
 /// Number type of each predefined datatype the engine reduces (`Some`), by handle.
 static TYPES: LazyLock<HandleTable<Option<Num>>> = LazyLock::new(|| {
+    // SAFETY: with `max` 0 the C function writes nothing and returns the count.
     let n = unsafe { epmpi_host_native_types(std::ptr::null_mut(), std::ptr::null_mut(), 0) };
     let mut types: Vec<sys::MPI_Datatype> = Vec::with_capacity(n as usize);
     let mut cls = vec![0 as c_int; n as usize];
+    // SAFETY: the C function writes at most `n` entries into each of `types` (capacity `n`)
+    // and `cls` (length `n`), and `set_len` covers only those it wrote.
     unsafe {
         let got = epmpi_host_native_types(types.as_mut_ptr(), cls.as_mut_ptr(), n);
         types.set_len(got.min(n) as usize);
@@ -75,6 +78,8 @@ static TYPES: LazyLock<HandleTable<Option<Num>>> = LazyLock::new(|| {
             .filter(|(t, _)| handle_bits(**t) != handle_bits(crate::host::HOST.datatype_null))
             .filter_map(|(&t, c)| {
                 let mut size: c_int = 0;
+                // SAFETY: `t` is a predefined datatype of the host (not `MPI_DATATYPE_NULL`, filtered
+                // above); the host writes `size`, a live local.
                 if unsafe { sys::MPI_Type_size(t, &mut size) } != crate::host::HOST.success {
                     return None;
                 }
@@ -98,8 +103,11 @@ static TYPES: LazyLock<HandleTable<Option<Num>>> = LazyLock::new(|| {
 
 /// Every predefined op, by handle: the native op, or `None` for the ones the host applies.
 static OPS: LazyLock<HandleTable<Option<NativeOp>>> = LazyLock::new(|| {
+    // SAFETY: with `max` 0 the C function writes nothing and returns the count.
     let n = unsafe { epmpi_host_predefined_ops(std::ptr::null_mut(), 0) };
     let mut ops: Vec<sys::MPI_Op> = Vec::with_capacity(n as usize);
+    // SAFETY: the C function writes at most `n` handles into `ops`' capacity of `n`, and
+    // `set_len` covers only those it wrote.
     unsafe {
         let got = epmpi_host_predefined_ops(ops.as_mut_ptr(), n);
         ops.set_len(got.min(n) as usize);
@@ -226,6 +234,7 @@ mod tests {
     /// One element through `apply_all`: `Some(input op inout)`, or None when refused.
     fn one<T: Number>(op: NativeOp, a: T, b: T) -> Option<T> {
         let mut out = b;
+        // SAFETY: one element of `T` at each of `&a` and `&mut out`, both live locals.
         unsafe { T::apply_all(op, &a as *const T as *const u8, &mut out as *mut T as *mut u8, 1) }.then_some(out)
     }
 
@@ -251,6 +260,7 @@ mod tests {
         for op in NATIVE_OPS {
             for num in nums {
                 let (mut a, b) = ([0u8; 8], [0u8; 8]);
+                // SAFETY: `a` and `b` hold 8 bytes, one element of every number type.
                 let applied = unsafe {
                     let (i, o) = (b.as_ptr(), a.as_mut_ptr());
                     match num {
@@ -276,6 +286,8 @@ mod tests {
     fn unaligned_arrays() {
         let mut bytes = [0u8; 17];
         let input: [f64; 2] = [1.5, -2.0];
+        // SAFETY: `bytes` holds 17 bytes, so 16 from offset 1 fit; `out` holds the 2 `f64`s
+        // written.
         unsafe {
             std::ptr::copy_nonoverlapping(input.as_ptr() as *const u8, bytes.as_mut_ptr().add(1), 16);
             let mut out = [1.0f64, 1.0];

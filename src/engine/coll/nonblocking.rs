@@ -96,12 +96,17 @@ pub fn start(ep: &Endpoint, kind: Kind, bcast: Option<(UserBuf, i32)>) -> EpResu
         if st.error.is_none() && s.is_multi_process() {
             let mut req = HostRequest(HOST.request_null);
             let rc = match bcast {
+                // SAFETY: `s.host` lives while `s` does; the host writes `req.0`, a live local.
                 None => unsafe { check(sys::MPI_Ibarrier(s.host.0, &mut req.0), "MPI_Ibarrier") },
                 Some((_, root)) => {
                     let root_proc = s.location(root).expect("root checked by the caller").proc as i32;
                     // An empty Vec's address is 0x1, which is Open MPI's MPI_IN_PLACE: give the
                     // host a real address even for zero bytes.
                     let ptr = if st.data.is_empty() { &mut st.host_done as *mut bool as *mut c_void } else { st.data.as_mut_ptr() as *mut c_void };
+                    // SAFETY: `ptr` is `st.data` (`len` bytes) or, when empty, the address of
+                    // `st.host_done`; both live in the instance, which each endpoint's request holds and
+                    // tests until the host request completes (`data` is not resized meanwhile). A request
+                    // dropped before then (no `Drop` waits for the host) would free it under the host.
                     c_bytes(st.data.len()).and_then(|len| unsafe {
                         check(sys::MPI_Ibcast(ptr, len, HOST.byte, root_proc, s.host.0, &mut req.0), "MPI_Ibcast")
                     })
@@ -136,6 +141,8 @@ impl CollRequest {
         if !st.host_done {
             let req = st.host.as_mut().expect("started with a host request");
             let mut flag = 0;
+            // SAFETY: `req` is the instance's started host request, under its lock; the host writes
+            // it and `flag`, and the status is ignored.
             unsafe { check(sys::MPI_Test(&mut req.0, &mut flag, HOST.status_ignore), "MPI_Test")? };
             if flag == 0 {
                 return Ok(false);

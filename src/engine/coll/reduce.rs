@@ -57,6 +57,10 @@ pub fn reduce(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
         if a.in_place && root_proc.is_some() {
             send = a.input.copy_into(&mut copy).base;
         }
+        // SAFETY: the user's reduction passed through (`process_ordered`: one endpoint per
+        // process, ranked as the host ranks): `send` is the user's input (or its copy in `copy`,
+        // alive until the end of the function, or `MPI_IN_PLACE`) and `recv` the user's output, of
+        // `count` elements of `dtype`, valid for the call (MPI 4.1 section 6.9).
         return unsafe {
             match root_proc {
                 None => check(sys::MPI_Allreduce(send, recv, n, t, a.op.0, s.host.0), "MPI_Allreduce"),
@@ -132,6 +136,8 @@ pub fn reduce_scatter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
     let layout = args.scatter.expect("reduce_scatter has a layout");
     if process_ordered(s) {
         let (send, recv, t, op) = (args.sendbuf(), args.recvbuf(), args.input.dtype, args.op.0);
+        // SAFETY: the user's reduce-scatter passed through (`process_ordered`): the buffers and
+        // `counts` (one per rank) are the user's, valid for the call (MPI 4.1 section 6.10).
         return unsafe {
             match layout {
                 Layout::Uniform(n) => check(sys::MPI_Reduce_scatter_block(send, recv, n, t, op, s.host.0), "MPI_Reduce_scatter_block"),
@@ -197,6 +203,9 @@ fn reduce_full(s: &CommShared, all: &[&ReduceArgs], scratch: &mut Scratch, root_
         let acc = fold(&inputs, &mut scratch.bytes, a.op)?;
         let base = acc.base as *mut c_void;
         if s.is_multi_process() {
+            // SAFETY: `base` is the fold's result in `scratch.bytes`, typed memory for `count`
+            // elements of `dtype`; the root's send copy lives in `scratch.bytes2`; the receive buffer
+            // is ignored off the root (null there). The leader holds the scratch space alone here.
             unsafe {
                 match root_proc {
                     None => check(sys::MPI_Allreduce(HOST.in_place, base, acc.count, acc.dtype, a.op.0, s.host.0), "MPI_Allreduce")?,

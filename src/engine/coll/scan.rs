@@ -29,6 +29,9 @@ pub fn scan(ep: &Endpoint, args: &ScanArgs) -> EpResult<()> {
     if process_ordered(s) {
         let send = if args.in_place { HOST.in_place } else { args.input.base };
         let (recv, n, t, op) = (args.recv.addr, args.input.count, args.input.dtype, args.op.0);
+        // SAFETY: the user's scan passed through (`process_ordered`): `send` (or
+        // `MPI_IN_PLACE`) and `recv` are the user's buffers of `count` elements of `dtype`, valid for
+        // the call (MPI 4.1 section 6.11).
         return unsafe {
             if args.exclusive {
                 check(sys::MPI_Exscan(send, recv, n, t, op, s.host.0), "MPI_Exscan")
@@ -52,6 +55,8 @@ pub fn scan(ep: &Endpoint, args: &ScanArgs) -> EpResult<()> {
                 if s.is_multi_process() {
                     let total = fold(&inputs, &mut scratch.bytes2, a.op)?;
                     let p = total.copy_into(&mut scratch.bytes);
+                    // SAFETY: `total` (in `scratch.bytes2`) and `p` (its copy in `scratch.bytes`) are
+                    // typed memory of the same shape, `count` elements of `dtype`, held by the leader alone.
                     unsafe {
                         check(
                             sys::MPI_Exscan(total.base, p.base as *mut c_void, p.count, p.dtype, a.op.0, s.host.0),

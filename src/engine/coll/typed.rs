@@ -17,6 +17,7 @@ use std::os::raw::{c_int, c_void};
 pub struct HostOp(pub sys::MPI_Op);
 // SAFETY: host op handles are plain values, usable from any thread under MPI_THREAD_MULTIPLE.
 unsafe impl Send for HostOp {}
+// SAFETY: a shared `HostOp` only gives copies of the handle value.
 unsafe impl Sync for HostOp {}
 
 /// Checks an op and says whether it is commutative (`MPI_Op_commutative`).
@@ -28,6 +29,8 @@ pub fn op_commutative(op: sys::MPI_Op) -> EpResult<bool> {
         return Err(ep_err!(ERR_OP, "op is MPI_OP_NULL"));
     }
     let mut c: c_int = 0;
+    // SAFETY: `op` is a host op handle other than `MPI_OP_NULL` (the host reports an invalid
+    // one); the host writes `c`, a live local.
     unsafe { check(sys::MPI_Op_commutative(op, &mut c), "MPI_Op_commutative").map_err(|_| ep_err!(ERR_OP, "invalid op"))? };
     Ok(c != 0)
 }
@@ -44,6 +47,8 @@ pub struct Elems {
 
 // SAFETY: see `UserBuf`: the memory outlives the collective that reads it.
 unsafe impl Send for Elems {}
+// SAFETY: as for `Send`: a shared `Elems` only gives out the address and layout; the
+// memory is reached through raw pointers under the same contract.
 unsafe impl Sync for Elems {}
 
 impl Elems {
@@ -123,6 +128,9 @@ impl Reducer {
             unsafe { native.apply(input.first_byte(), first, input.count as usize) };
             return Ok(());
         }
+        // SAFETY: `input.base` holds `count` elements of `dtype` (a user's buffer or engine
+        // memory placed by `base_for`), and `inout` is typed memory of the same shape (the caller's
+        // contract above); the host reads the first and writes the second.
         unsafe { check(sys::MPI_Reduce_local(input.base, inout, input.count, input.dtype, self.op.0), "MPI_Reduce_local") }
     }
 }

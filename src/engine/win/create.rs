@@ -19,6 +19,8 @@ use std::sync::Arc;
 /// A host info handle handed to the creating endpoint (used during the call only).
 #[derive(Clone, Copy)]
 struct HostInfo(sys::MPI_Info);
+// SAFETY: an info handle is a plain value, used by the creating endpoint during
+// the call of the endpoint that passed it, under `MPI_THREAD_MULTIPLE`.
 unsafe impl Send for HostInfo {}
 
 /// What one endpoint brings to window creation.
@@ -71,6 +73,8 @@ struct FreeOnError(Vec<HostWin>);
 impl Drop for FreeOnError {
     fn drop(&mut self) {
         for w in self.0.iter_mut() {
+            // SAFETY: each window in `made` was created on this process by the loop below
+            // and not freed yet; the host sets the handle to `MPI_WIN_NULL`.
             unsafe { sys::MPI_Win_free(&mut w.0) };
         }
     }
@@ -88,6 +92,11 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &[Offer]) -
         let o = offers.get(j).copied().unwrap_or(none);
         let mut win = HostWin(RMA.win_null);
         let mut base = o.base;
+        // SAFETY: the user's memory (`Create`: `size` bytes at `base`, valid until the
+        // window is freed, MPI 4.1 section 12.2.1) or the host's (`Allocate` writes its address
+        // into `base.0`, a live local) is exposed; the host writes `win.0`, a live local, which is
+        // recorded in `made` (freed on error) before the next host call. `comm.host` lives while
+        // `comm` does.
         unsafe {
             match flavor {
                 WinFlavor::Create => check_rma(
@@ -158,6 +167,8 @@ pub fn free(w: &WinEndpoint) -> EpResult<()> {
         let mut first_error = Ok(());
         for win in shared.wins.iter() {
             let mut h = win.0;
+            // SAFETY: every endpoint of the process has called free (the meeting), and
+            // these host windows, made at creation, are freed once, here; `h` is a live local copy.
             let rc = check_rma(unsafe { sys::MPI_Win_free(&mut h) }, "MPI_Win_free");
             if first_error.is_ok() {
                 first_error = rc;

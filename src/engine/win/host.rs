@@ -41,6 +41,8 @@ pub struct HostRmaConstants {
 
 // SAFETY: immutable handle values of the host library.
 unsafe impl Send for HostRmaConstants {}
+// SAFETY: nothing writes the struct after `RMA` is initialised, so shared
+// references only read.
 unsafe impl Sync for HostRmaConstants {}
 
 extern "C" {
@@ -48,6 +50,8 @@ extern "C" {
 }
 
 /// The host's one-sided constants, read on first use.
+// SAFETY: `epmpi_host_rma_constants_get` (host_rma_shim.c) writes every field of
+// `c`, a `repr(C)` struct with the C struct's layout, before `assume_init`.
 pub static RMA: LazyLock<HostRmaConstants> = LazyLock::new(|| unsafe {
     let mut c = std::mem::MaybeUninit::<HostRmaConstants>::uninit();
     epmpi_host_rma_constants_get(c.as_mut_ptr());
@@ -58,7 +62,10 @@ pub static RMA: LazyLock<HostRmaConstants> = LazyLock::new(|| unsafe {
 /// thread under `MPI_THREAD_MULTIPLE`, which communicator creation checks.
 #[derive(Clone, Copy)]
 pub struct HostWin(pub sys::MPI_Win);
+// SAFETY: a host window handle is a plain value; under `MPI_THREAD_MULTIPLE`, which
+// creation checks, any thread may use it.
 unsafe impl Send for HostWin {}
+// SAFETY: a shared `HostWin` only gives copies of the handle value.
 unsafe impl Sync for HostWin {}
 
 /// Runs the host's progress engine once where the host needs it to serve other processes'
@@ -69,6 +76,8 @@ pub fn progress_targets() {
     if RMA.needs_target_progress != 0 {
         let mut flag = 0;
         // An Iprobe runs the progress engine; MPI_COMM_SELF and a wildcard take nothing.
+        // SAFETY: a probe on `MPI_COMM_SELF` (valid while MPI is, and every caller runs on
+        // a live window) that writes only `flag`, a live local; the status is ignored.
         unsafe { sys::MPI_Iprobe(HOST.any_source, HOST.any_tag, HOST.comm_self, &mut flag, HOST.status_ignore) };
     }
 }
@@ -84,7 +93,10 @@ pub static DYNAMIC_SERIAL: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
 /// A pointer handed between the endpoints of a process during window creation.
 #[derive(Clone, Copy)]
 pub struct SendPtr(pub *mut u8);
+// SAFETY: only an address moves between threads; whoever dereferences it answers
+// for the memory (the user's window memory, or the host's from `MPI_Win_allocate`).
 unsafe impl Send for SendPtr {}
+// SAFETY: as for `Send`: a shared `SendPtr` only gives copies of the address.
 unsafe impl Sync for SendPtr {}
 
 /// Turns the return code of a host one-sided call into an engine error whose class says
@@ -97,6 +109,9 @@ pub fn check_rma(rc: c_int, what: &str) -> EpResult<()> {
     let mut host_class = 0;
     let mut text = vec![0 as c_char; sys::MPI_MAX_ERROR_STRING as usize + 1];
     let mut len = 0;
+    // SAFETY: any code the host returned is valid input; the host writes `host_class`
+    // and `len`, and at most `MPI_MAX_ERROR_STRING` characters into `text`, which holds one
+    // more.
     unsafe {
         sys::MPI_Error_class(rc, &mut host_class);
         sys::MPI_Error_string(rc, text.as_mut_ptr(), &mut len);

@@ -56,6 +56,8 @@ impl LockTable {
             t.busy = true;
             drop(targets);
             let kind = if exclusive { RMA.lock_exclusive } else { RMA.lock_shared };
+            // SAFETY: `win` is a live host window of this window, and `proc` a process of
+            // its communicator (the caller found it from a checked rank); no buffer.
             let rc = check_rma(unsafe { sys::MPI_Win_lock(kind, proc as c_int, assert, win.0) }, "MPI_Win_lock");
             let mut targets = self.targets.lock();
             let t = targets.get_mut(&proc).expect("target entry stays while busy");
@@ -81,6 +83,8 @@ impl LockTable {
         if t.shared > 1 {
             // Others keep the host lock: complete our operations only, then leave.
             drop(targets);
+            // SAFETY: as in `lock`: a live host window and a process of its group, locked
+            // by this process.
             let flushed = check_rma(unsafe { sys::MPI_Win_flush(proc as c_int, win.0) }, "MPI_Win_flush");
             targets = self.targets.lock();
             let t = targets.get_mut(&proc).expect("held lock");
@@ -93,6 +97,8 @@ impl LockTable {
         let t = targets.get_mut(&proc).expect("held lock");
         t.busy = true;
         drop(targets);
+        // SAFETY: as in `lock`: a live host window and a process of its group, locked
+        // by this process (the entry says so).
         let rc = check_rma(unsafe { sys::MPI_Win_unlock(proc as c_int, win.0) }, "MPI_Win_unlock");
         let mut targets = self.targets.lock();
         targets.remove(&proc);

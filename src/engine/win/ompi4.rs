@@ -112,9 +112,14 @@ pub fn lookup_fixed() -> bool {
             // exported function here would go through the same binding.
             let name = c"ompi_osc_find_attached_region_position";
             let object_of = |addr: *const libc::c_void| {
+                // SAFETY: `Dl_info` is a plain C struct of pointers and integers, for which all
+                // zeros is a value.
                 let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+                // SAFETY: `dladdr` accepts any address and writes only `info`, a live local.
                 (unsafe { libc::dladdr(addr, &mut info) } != 0).then_some(info.dli_fbase as usize)
             };
+            // SAFETY: `name` is a NUL-terminated C string literal; `dlsym` only looks the
+            // name up.
             let bound = unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) };
             !bound.is_null() && object_of(bound).is_some() && object_of(bound) == object_of(lookup_fixed as *const libc::c_void)
         });

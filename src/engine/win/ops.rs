@@ -34,6 +34,8 @@ impl HostTarget {
         let _serial = self.serial.then(|| DYNAMIC_SERIAL.lock());
         check_rma(call(), what)?;
         if self.flush_local {
+            // SAFETY: `self.win` is a live host window and `self.proc` a process of its group,
+            // in a passive-target epoch (`flush_local` is set only then).
             check_rma(unsafe { sys::MPI_Win_flush_local(self.proc, self.win.0) }, "MPI_Win_flush_local")?;
         }
         Ok(())
@@ -94,6 +96,10 @@ impl WinEndpoint {
     pub fn put(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<()> {
         UserBuf::new(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
+        // SAFETY: the origin buffer is the user's, `ocount` elements of `otype` (checked
+        // above), which MPI requires valid and unchanged until the operation completes at the
+        // origin (MPI 4.1 section 12.3); the target range was checked against the target's window
+        // (`prepare`; the host checks dynamic windows' attachments); `h.win` is a live host window.
         h.issue("MPI_Put", || unsafe { sys::MPI_Put(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0) })
     }
 
@@ -101,6 +107,8 @@ impl WinEndpoint {
     pub fn get(&self, origin: *mut c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<()> {
         UserBuf::new(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
+        // SAFETY: as in `put`, with the origin buffer written by the host until the
+        // operation completes.
         h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0) })
     }
 
@@ -112,10 +120,13 @@ impl WinEndpoint {
         if h.no_request_ops {
             self.epochs.lock().check_passive(t.rank)?;
             // Complete from the start: `issue` completes it locally (passive epoch).
+            // SAFETY: as in `put`; `issue` completes it locally before returning.
             h.issue("MPI_Put", || unsafe { sys::MPI_Put(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0) })?;
             return Ok(None);
         }
         let mut req = HostRequest(HOST.request_null);
+        // SAFETY: as in `put`, the origin buffer valid until the request completes;
+        // the host writes `req`, a live local.
         h.issue("MPI_Rput", || unsafe { sys::MPI_Rput(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
         Ok(Some(req))
     }
@@ -126,10 +137,13 @@ impl WinEndpoint {
         let Some(h) = self.prepare(t)? else { return Ok(None) };
         if h.no_request_ops {
             self.epochs.lock().check_passive(t.rank)?;
+            // SAFETY: as in `get`; `issue` completes it locally before returning.
             h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0) })?;
             return Ok(None);
         }
         let mut req = HostRequest(HOST.request_null);
+        // SAFETY: as in `get`, the origin buffer valid until the request completes;
+        // the host writes `req`, a live local.
         h.issue("MPI_Rget", || unsafe { sys::MPI_Rget(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
         Ok(Some(req))
     }
@@ -139,11 +153,12 @@ impl WinEndpoint {
         check_op(op)?;
         UserBuf::new(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
+        // SAFETY: as in `put` (the op is not `MPI_OP_NULL`; the host checks the rest).
         h.issue("MPI_Accumulate", || unsafe { sys::MPI_Accumulate(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, op, h.win.0) })
     }
 
     /// `EP_Get_accumulate`; with `MPI_NO_OP` the origin buffer is not read.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Get_accumulate")]
     pub fn get_accumulate(
         &self,
         origin: *const c_void,
@@ -161,6 +176,8 @@ impl WinEndpoint {
         }
         UserBuf::new(result, rcount, rtype)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
+        // SAFETY: as in `put` for the origin buffer (not read with `MPI_NO_OP`)
+        // and as in `get` for `result`, `rcount` elements of `rtype`, both checked above.
         h.issue("MPI_Get_accumulate", || unsafe { sys::MPI_Get_accumulate(origin, ocount, otype, result, rcount, rtype, h.proc, t.disp, t.count, t.dtype, op, h.win.0) })
     }
 
@@ -172,11 +189,12 @@ impl WinEndpoint {
         }
         UserBuf::new(result, 1, dtype)?;
         let Some(h) = self.prepare(&TargetMem { rank, disp, count: 1, dtype })? else { return Ok(()) };
+        // SAFETY: one element of `dtype` read at `origin` (not with `MPI_NO_OP`)
+        // and written at `result`, the user's buffers (checked above); target as in `put`.
         h.issue("MPI_Fetch_and_op", || unsafe { sys::MPI_Fetch_and_op(origin, result, dtype, h.proc, disp, op, h.win.0) })
     }
 
     /// `EP_Compare_and_swap`: one element.
-    #[allow(clippy::too_many_arguments)]
     pub fn compare_and_swap(
         &self,
         origin: *const c_void,
@@ -190,6 +208,8 @@ impl WinEndpoint {
         UserBuf::new(compare, 1, dtype)?;
         UserBuf::new(result, 1, dtype)?;
         let Some(h) = self.prepare(&TargetMem { rank, disp, count: 1, dtype })? else { return Ok(()) };
+        // SAFETY: one element of `dtype` read at `origin` and `compare` and
+        // written at `result`, the user's buffers (checked above); target as in `put`.
         h.issue("MPI_Compare_and_swap", || unsafe { sys::MPI_Compare_and_swap(origin, compare, result, dtype, h.proc, disp, h.win.0) })
     }
 }

@@ -23,6 +23,8 @@ impl WinEndpoint {
         let shared = self.shared.clone();
         let result = self.shared.meeting.meet(self.local_count(), self.local as usize, (), move |_| -> EpResult<()> {
             for w in shared.wins.iter() {
+                // SAFETY: every endpoint of the process is in the fence (the meeting) and the
+                // host windows live as long as `shared`; no buffer.
                 check_rma(unsafe { sys::MPI_Win_fence(assert, w.0) }, "MPI_Win_fence")?;
             }
             Ok(())
@@ -127,6 +129,8 @@ impl WinEndpoint {
         let e = self.epochs.lock();
         if e.lock_all {
             for w in self.shared.wins.iter() {
+                // SAFETY: the host windows live as long as `self.shared`, and this endpoint
+                // holds a lock-all epoch on each; no buffer.
                 check_rma(unsafe { sys::MPI_Win_flush_all(w.0) }, "MPI_Win_flush_all")?;
             }
             return Ok(());
@@ -154,6 +158,8 @@ impl WinEndpoint {
         windows.sort_unstable();
         windows.dedup();
         for j in windows {
+            // SAFETY: `j` indexes `self.shared.wins` (a local index of this communicator);
+            // no buffer.
             check_rma(unsafe { sys::MPI_Win_sync(self.shared.wins[j].0) }, "MPI_Win_sync")?;
         }
         Ok(())
@@ -179,6 +185,9 @@ impl WinEndpoint {
             ));
         }
         let _one_at_a_time = DYNAMIC_SERIAL.lock();
+        // SAFETY: the user's region of `size` bytes at `base` stays valid until it is
+        // detached (MPI 4.1 section 12.2.4, the user's contract); the window is this endpoint's live
+        // host window; `DYNAMIC_SERIAL` is held as the host needs.
         check_rma(unsafe { sys::MPI_Win_attach(self.my_win().0, base, size as sys::MPI_Aint) }, "MPI_Win_attach")?;
         attached.push(base as usize);
         Ok(())
@@ -196,6 +205,8 @@ impl WinEndpoint {
             return Err(ep_err!(ERR_WIN, "no region attached by this endpoint starts at {base:p}"));
         };
         let _one_at_a_time = DYNAMIC_SERIAL.lock();
+        // SAFETY: a region this endpoint attached (checked above) on its live host
+        // window; `DYNAMIC_SERIAL` is held as the host needs.
         check_rma(unsafe { sys::MPI_Win_detach(self.my_win().0, base) }, "MPI_Win_detach")?;
         attached.swap_remove(at);
         Ok(())
@@ -216,6 +227,8 @@ impl WinEndpoint {
 
 fn flush_target(win: HostWin, proc: c_int, local: bool) -> EpResult<()> {
     progress_targets();
+    // SAFETY: `win` is a live host window and `proc` a process of its group that the
+    // caller has an epoch with; no buffer.
     unsafe {
         if local {
             check_rma(sys::MPI_Win_flush_local(proc, win.0), "MPI_Win_flush_local")
