@@ -8,11 +8,6 @@
 # <ISO_Fortran_binding.h>) and include/, the .f90 files with its Fortran compiler
 # (MPI::MPI_Fortran: they `use mpi`). Link the result with libepmpi. Users compile against the
 # .mod files with the same Fortran compiler and default-kind flags as the module.
-#
-# Transitional: against an include/ep_mpi.h without the collectives of issue 3 (EP_Bcast...),
-# compile ep_mpi_glue.c with -DEPMPI_GLUE_WITHOUT_COLLECTIVES, and without the
-# intercommunicators of issue 4 (EP_Intercomm_create), with -DEPMPI_GLUE_WITHOUT_INTERCOMM
-# (those Fortran routines then return EP_ERR_UNSUPPORTED).
 set(EPMPI_FORTRAN_SOURCES
     ep_mpi_glue.c
     ep_mpi_c.f90

@@ -56,24 +56,6 @@ fn module_sources() -> Vec<PathBuf> {
     cmake_source_list(&project_dir().join("fortran/sources.cmake"), "EPMPI_FORTRAN_SOURCES")
 }
 
-/// Whether the library's header declares `function` (`"EP_Bcast"`).
-fn header_has(function: &str) -> bool {
-    std::fs::read_to_string(project_dir().join("include/ep_mpi.h"))
-        .map(|h| h.contains(&format!("int {function}(")))
-        .unwrap_or(false)
-}
-
-/// Whether the library has the collectives (issue 3); until it does, the glue is built
-/// without them and the tests that need them are skipped.
-fn header_has_collectives() -> bool {
-    header_has("EP_Bcast")
-}
-
-/// Whether the library has intercommunicators (issue 4); as `header_has_collectives`.
-fn header_has_intercomm() -> bool {
-    header_has("EP_Intercomm_create")
-}
-
 fn run(cmd: &mut Command, what: &str) {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: cannot run {cmd:?}: {e}"));
     assert!(
@@ -93,12 +75,6 @@ fn compile_object(src: &Path, dir: &Path, kinds: Kinds) -> PathBuf {
         cmd = Command::new(mpicc());
         cmd.args(["-std=c11", "-O1", "-g", "-Wall", "-Wextra", "-Werror"])
             .arg(format!("-I{}", project_dir().join("include").display()));
-        if !header_has_collectives() {
-            cmd.arg("-DEPMPI_GLUE_WITHOUT_COLLECTIVES");
-        }
-        if !header_has_intercomm() {
-            cmd.arg("-DEPMPI_GLUE_WITHOUT_INTERCOMM");
-        }
     } else {
         cmd = Command::new(mpif90());
         cmd.args(FFLAGS).args(kinds.flags()).arg(format!("-J{}", dir.display()));
@@ -192,32 +168,20 @@ fn kinds_default_integer_8_real_8() {
     fortran_test("kinds", Kinds::Eight);
 }
 
-/// Collectives and split: needs the library of issue 3 (skipped, with a notice, before).
+/// Collectives and split.
 #[test]
 fn collectives() {
-    if !header_has_collectives() {
-        eprintln!("SKIPPED tests/fortran/coll.f90: include/ep_mpi.h has no collectives yet (issue 3)");
-        return;
-    }
     fortran_test("coll", Kinds::Default);
 }
 
 #[test]
 fn collectives_default_integer_8_real_8() {
-    if !header_has_collectives() {
-        eprintln!("SKIPPED tests/fortran/coll.f90 (8-byte kinds): include/ep_mpi.h has no collectives yet (issue 3)");
-        return;
-    }
     fortran_test("coll", Kinds::Eight);
 }
 
-/// The XIOS client start-up sequence: needs issues 3 and 4 (skipped, with a notice, before).
+/// The XIOS client start-up sequence: split, intercommunicators, collectives.
 #[test]
 fn xios_startup() {
-    if !(header_has_collectives() && header_has_intercomm()) {
-        eprintln!("SKIPPED tests/fortran/xios_startup.f90: include/ep_mpi.h lacks collectives or intercommunicators");
-        return;
-    }
     fortran_test("xios_startup", Kinds::Default);
 }
 
@@ -233,8 +197,8 @@ fn win_default_integer_8_real_8() {
     fortran_test("win", Kinds::Eight);
 }
 
-/// Bad input through `ierror` (issue 10 item 1): bad handles, ranks, tags, truncation, a freed
-/// communicator, one-sided calls outside an epoch; the other endpoints keep working.
+/// Bad input through `ierror`: bad handles, ranks, tags, truncation, a freed communicator,
+/// one-sided calls outside an epoch; the other endpoints keep working.
 #[test]
 fn bad_input() {
     fortran_test("bad_input", Kinds::Default);

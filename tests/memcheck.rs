@@ -1,11 +1,12 @@
-//! The C test programs under valgrind memcheck (issue 10): no invalid access, no use of
-//! uninitialised memory, and no lost block (definite, indirect or possible) outside the host
-//! MPI's own, which `tests/valgrind.supp` suppresses. Blocks still reachable at exit are
-//! allowed (handle-table free lists, the error-message registry, thread-local caches: bounded
-//! and owned by statics); the programs themselves check that every handle and every engine
-//! object is gone (`EP_Debug_live_objects` in `ep_test_finish`).
+//! The C test programs under valgrind memcheck: no invalid access, no use of uninitialised
+//! memory, and no lost block (definite, indirect or possible) outside the host MPI's own, which
+//! `tests/valgrind.supp` suppresses. Blocks still reachable at exit are allowed (handle-table
+//! free lists, the error-message registry, thread-local caches: bounded and owned by statics);
+//! the programs themselves check that every handle and every engine object is gone
+//! (`EP_Debug_live_objects` in `ep_test_finish`).
 //!
-//! Opt-in, a few minutes: `EPMPI_TEST_VALGRIND=1 cargo test --test memcheck`.
+//! A few minutes, so ignored by a plain `cargo test`; `tests/run_all.sh` runs it on both MPIs
+//! (unless `EPMPI_TEST_VALGRIND=0`). Alone: `cargo test --test memcheck -- --include-ignored`.
 
 mod support;
 
@@ -13,10 +14,6 @@ use std::time::{Duration, Instant};
 use support::*;
 
 fn memcheck(name: &str) {
-    if std::env::var("EPMPI_TEST_VALGRIND").as_deref() != Ok("1") {
-        eprintln!("{name} under valgrind skipped (set EPMPI_TEST_VALGRIND=1)");
-        return;
-    }
     let exe = compile_c(&project_dir().join("tests/c").join(format!("{name}.c")), &format!("{name}-memcheck"));
     let logs = target_profile_dir().join("memcheck");
     std::fs::create_dir_all(&logs).unwrap();
@@ -72,16 +69,19 @@ fn memcheck(name: &str) {
 }
 
 #[test]
+#[ignore = "valgrind memcheck, minutes: run with --include-ignored (tests/run_all.sh does)"]
 fn p2p_memcheck() {
     memcheck("p2p");
 }
 
 #[test]
+#[ignore = "valgrind memcheck, minutes: run with --include-ignored (tests/run_all.sh does)"]
 fn coll_memcheck() {
     memcheck("coll");
 }
 
 #[test]
+#[ignore = "valgrind memcheck, minutes: run with --include-ignored (tests/run_all.sh does)"]
 fn win_memcheck() {
     memcheck("win");
 }
