@@ -64,6 +64,11 @@ if [ -n "$need" ]; then
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
 fi
 command -v cargo >/dev/null 2>&1 || { echo "cargo is missing: install Rust (https://rustup.rs)"; exit 1; }
+# The test command runs clippy; rustup's minimal profile leaves it out.
+if [ "$print_only" = 0 ] && ! cargo clippy --version >/dev/null 2>&1 && command -v rustup >/dev/null 2>&1; then
+    echo "adding clippy to the Rust toolchain (tests/run_all.sh runs it)"
+    rustup component add clippy || echo "could not add clippy: tests/run_all.sh will fail at its clippy step"
+fi
 # The ThreadSanitizer check (tests/threadcheck.rs; on unless EPMPI_TEST_THREADS=0) rebuilds std
 # with nightly's -Zbuild-std, which needs nightly's rust-src: added when nightly is installed
 # without it. Never fatal here: if it cannot be added, that check fails and says why.
