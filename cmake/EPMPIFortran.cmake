@@ -1,8 +1,8 @@
 # The Fortran module `ep_mpi` (EPMPI::epmpi_fortran): the sources listed by
-# ${EPMPI_FORTRAN_SOURCE_DIR}/sources.cmake (EPMPI_FORTRAN_SOURCES, relative to that directory:
-# Fortran files, which CMake orders by their module dependencies, and the C glue, compiled with
-# MPI::MPI_C's flags) in one library over the C library. Its .mod files are installed in a directory named after the compiler,
-# since no other compiler (or gfortran major version) can read them.
+# ${EPMPI_FORTRAN_SOURCE_DIR}/sources.cmake (Fortran files, which CMake orders by their module
+# dependencies, and C glue) in one library over the C library. Its .mod files are installed in
+# a directory named after the compiler, since no other compiler (or gfortran major version) can
+# read them.
 epmpi_read_sources("${EPMPI_FORTRAN_SOURCE_DIR}" EPMPI_FORTRAN_SOURCES) # (EPMPIComponents)
 
 # The C glue is compiled on its own: MPI::MPI_Fortran carries the Fortran wrapper's flags
@@ -13,7 +13,7 @@ list(FILTER EPMPI_FORTRAN_SOURCES EXCLUDE REGEX "\\.c$")
 if(_epmpi_glue_sources)
     add_library(epmpi_fortran_glue OBJECT ${_epmpi_glue_sources})
     set_target_properties(epmpi_fortran_glue PROPERTIES POSITION_INDEPENDENT_CODE ON)
-    target_link_libraries(epmpi_fortran_glue PRIVATE ${EPMPI_PRIMARY_TARGET}) # ep_mpi.h, mpi.h
+    target_link_libraries(epmpi_fortran_glue PRIVATE EPMPI::epmpi) # ep_mpi.h, MPI::MPI_C
     list(APPEND EPMPI_FORTRAN_SOURCES $<TARGET_OBJECTS:epmpi_fortran_glue>)
 endif()
 
@@ -30,12 +30,12 @@ target_include_directories(epmpi_fortran PUBLIC
     "$<BUILD_INTERFACE:${_epmpi_moddir}>"
     "$<INSTALL_INTERFACE:${EPMPI_INSTALL_MODDIR}>")
 # Users of the module need MPI's own Fortran support too (use mpi: MPI_COMM_WORLD, datatypes).
-target_link_libraries(epmpi_fortran PUBLIC ${EPMPI_PRIMARY_TARGET} MPI::MPI_Fortran)
+target_link_libraries(epmpi_fortran PUBLIC EPMPI::epmpi MPI::MPI_Fortran)
 
 install(TARGETS epmpi_fortran EXPORT EPMPIFortranTargets
-    LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT runtime
-            NAMELINK_COMPONENT development
+    LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT runtime NAMELINK_COMPONENT development
     ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT development)
+install(EXPORT EPMPIFortranTargets NAMESPACE EPMPI::
+    DESTINATION "${EPMPI_INSTALL_CMAKEDIR}" COMPONENT development)
 install(DIRECTORY "${_epmpi_moddir}/" DESTINATION "${EPMPI_INSTALL_MODDIR}"
-    COMPONENT development
-    FILES_MATCHING PATTERN "*.mod" PATTERN "*.smod")
+    COMPONENT development FILES_MATCHING PATTERN "*.mod" PATTERN "*.smod")

@@ -1,129 +1,95 @@
-# What EPMPI's build needs to know about the MPI that find_package(MPI) found: which
-# implementation it is (for messages, the package config and epmpi.pc), whether the launcher and
-# the Fortran wrapper belong to the same MPI as the C wrapper, and how to launch tests with it.
+# Which MPI. EPMPI's build and its installed package (EPMPIConfig.cmake includes this file)
+# both use it, so that they steer FindMPI the same way and recognise the MPI they got: EPMPI
+# works with the MPI it was built against only (handles and MPI_Status differ between MPIs).
 
-# Implementation key and version from an MPI_Get_library_version string (or an mpiexec
-# --version text): openmpi, mpich, intel or unknown.
-function(_epmpi_mpi_vendor text out_vendor out_version)
+# epmpi_choose_mpi([DEFAULT_SUFFIX <suffix>]) steers FindMPI, before find_package(MPI), to the
+# MPI the user named, for every language. FindMPI looks for each language's wrapper and for
+# mpiexec by plain name (mpicxx, mpiexec), which on a system with several MPIs can be another
+# MPI than the one named for C:
+#  - a wrapper with a suffix (Debian: mpicc.mpich, mpif90.openmpi), named as MPI_<lang>_COMPILER
+#    or as the compiler itself (CMAKE_C_COMPILER=mpicc.mpich), sets MPI_EXECUTABLE_SUFFIX;
+#  - a wrapper named by its path (as a compiler, CMake makes it one) sets MPI_HOME to its
+#    prefix (/opt/mpich/bin/mpicc -> /opt/mpich), where FindMPI then looks for the other
+#    wrappers and mpiexec first;
+#  - DEFAULT_SUFFIX (the package: the suffix EPMPI was built with) applies when the user named
+#    no MPI at all and a wrapper with that suffix exists.
+# A macro: the variables it sets are FindMPI's inputs in the caller's scope.
+macro(epmpi_choose_mpi)
+    cmake_parse_arguments(_epmpi_cm "" "DEFAULT_SUFFIX" "" ${ARGN})
+    set(_epmpi_cm_named FALSE)
+    set(_epmpi_cm_home_free TRUE)
+    if(MPI_HOME OR MPI_ROOT OR DEFINED ENV{MPI_HOME} OR DEFINED ENV{MPI_ROOT} OR DEFINED ENV{I_MPI_ROOT})
+        set(_epmpi_cm_home_free FALSE)
+        set(_epmpi_cm_named TRUE)
+    endif()
+    if(MPIEXEC_EXECUTABLE OR DEFINED MPI_EXECUTABLE_SUFFIX)
+        set(_epmpi_cm_named TRUE)
+    endif()
+    foreach(_epmpi_cm_var IN ITEMS MPI_C_COMPILER MPI_CXX_COMPILER MPI_Fortran_COMPILER
+                                   CMAKE_C_COMPILER CMAKE_CXX_COMPILER CMAKE_Fortran_COMPILER)
+        if(_epmpi_cm_var MATCHES "^MPI_" AND ${_epmpi_cm_var})
+            set(_epmpi_cm_named TRUE)
+        endif()
+        get_filename_component(_epmpi_cm_name "${${_epmpi_cm_var}}" NAME)
+        # mpicc, mpicxx.openmpi, mpif90.mpich, mpifort, mpiicc...: a wrapper
+        if(_epmpi_cm_name MATCHES "^mpi[a-zA-Z+0-9]+(\\.[A-Za-z][A-Za-z0-9_-]*)?$")
+            set(_epmpi_cm_named TRUE)
+            if(CMAKE_MATCH_1 AND NOT DEFINED MPI_EXECUTABLE_SUFFIX)
+                set(MPI_EXECUTABLE_SUFFIX "${CMAKE_MATCH_1}")
+            endif()
+            if(IS_ABSOLUTE "${${_epmpi_cm_var}}" AND _epmpi_cm_home_free)
+                get_filename_component(MPI_HOME "${${_epmpi_cm_var}}" DIRECTORY)
+                get_filename_component(MPI_HOME "${MPI_HOME}" DIRECTORY)
+                set(_epmpi_cm_home_free FALSE)
+            endif()
+        endif()
+    endforeach()
+    if(NOT _epmpi_cm_named AND _epmpi_cm_DEFAULT_SUFFIX)
+        find_program(_epmpi_cm_wrapper NAMES "mpicc${_epmpi_cm_DEFAULT_SUFFIX}")
+        if(_epmpi_cm_wrapper)
+            set(MPI_EXECUTABLE_SUFFIX "${_epmpi_cm_DEFAULT_SUFFIX}")
+        endif()
+        unset(_epmpi_cm_wrapper CACHE) # (NO_CACHE needs CMake 3.21)
+    endif()
+endmacro()
+
+# epmpi_mpi_vendor(<text> <vendor-var> <version-var>): openmpi, mpich, intel or unknown, and
+# the version, from an MPI_Get_library_version string (FindMPI's
+# MPI_<lang>_LIBRARY_VERSION_STRING) or an `mpiexec --version` text.
+function(epmpi_mpi_vendor text vendor_var version_var)
     set(vendor unknown)
     set(version "")
-    if(text MATCHES "Open MPI v([0-9][0-9.]*)")
+    if(text MATCHES "Open ?MPI|OpenRTE")
         set(vendor openmpi)
-        set(version "${CMAKE_MATCH_1}")
-    elseif(text MATCHES "Open ?MPI|OpenRTE")
-        set(vendor openmpi)
+        if(text MATCHES "Open MPI v([0-9][0-9.]*[0-9])")
+            set(version "${CMAKE_MATCH_1}")
+        endif()
     elseif(text MATCHES "Intel\\(R\\) MPI")
         set(vendor intel)
-    elseif(text MATCHES "MPICH Version:[ \t]*([0-9][0-9.a-z]*)")
-        set(vendor mpich)
-        set(version "${CMAKE_MATCH_1}")
     elseif(text MATCHES "MPICH|HYDRA")
         set(vendor mpich)
+        if(text MATCHES "MPICH Version:[ \t]*([0-9][0-9.a-z]*)")
+            set(version "${CMAKE_MATCH_1}")
+        endif()
     endif()
-    set(${out_vendor} "${vendor}" PARENT_SCOPE)
-    set(${out_version} "${version}" PARENT_SCOPE)
+    set(${vendor_var} "${vendor}" PARENT_SCOPE)
+    set(${version_var} "${version}" PARENT_SCOPE)
 endfunction()
 
-function(_epmpi_mpi_pretty vendor out)
-    set(pretty "${vendor}")
-    if(vendor STREQUAL "openmpi")
-        set(pretty "Open MPI")
-    elseif(vendor STREQUAL "mpich")
-        set(pretty "MPICH")
-    elseif(vendor STREQUAL "intel")
-        set(pretty "Intel MPI")
-    elseif(vendor STREQUAL "unknown")
-        set(pretty "MPI")
-    endif()
-    set(${out} "${pretty}" PARENT_SCOPE)
-endfunction()
-
-# Sets, in the caller's scope:
-#   EPMPI_MPI_VENDOR, EPMPI_MPI_VERSION   what was found (openmpi, 4.1.4)
-#   EPMPI_MPI_PRETTY, EPMPI_MPI_DESCRIPTION   "Open MPI 4.1.4", the same with the wrapper path
-#   EPMPI_MPI_EXECUTABLE_SUFFIX   wrapper suffix (".mpich") recorded for the package config
-#   EPMPI_MPI_LIB_NAMES           MPI_C_LIB_NAMES, recorded so the config can spot another MPI
-#   EPMPI_MPICC                   the C wrapper cargo's build scripts use (MPICC)
-#   EPMPI_TEST_MPIEXEC_PREFLAGS, EPMPI_TEST_ENVIRONMENT   how tests launch on this MPI
-function(epmpi_describe_mpi)
-    if(NOT MPI_C_COMPILER)
-        # mpi-sys (bindgen) and build.rs (host shim) both need the wrapper, not just flags.
-        message(FATAL_ERROR "EPMPI needs the MPI C compiler wrapper (mpicc) of the MPI to build "
-            "against; FindMPI found none. Name it with -DMPI_C_COMPILER=/path/to/mpicc.")
-    endif()
-    _epmpi_mpi_vendor("${MPI_C_LIBRARY_VERSION_STRING}" vendor version)
-    if(NOT version)
-        set(version "${MPI_C_VERSION}") # the MPI standard version, better than nothing
-    endif()
-
-    # The launcher must belong to the same MPI as the library: a job started by another
-    # implementation's mpiexec runs N singletons and every test fails in confusing ways.
-    if(MPIEXEC_EXECUTABLE)
-        execute_process(COMMAND "${MPIEXEC_EXECUTABLE}" --version
-            OUTPUT_VARIABLE launcher_text ERROR_VARIABLE launcher_text TIMEOUT 20)
-        _epmpi_mpi_vendor("${launcher_text}" launcher_vendor _)
-        if(NOT launcher_vendor STREQUAL "unknown" AND NOT vendor STREQUAL "unknown"
-           AND NOT launcher_vendor STREQUAL vendor)
-            _epmpi_mpi_pretty(${launcher_vendor} launcher_pretty)
-            _epmpi_mpi_pretty(${vendor} pretty)
-            message(FATAL_ERROR "MPIEXEC_EXECUTABLE (${MPIEXEC_EXECUTABLE}) is ${launcher_pretty}'s "
-                "but MPI_C_COMPILER (${MPI_C_COMPILER}) is ${pretty}'s. Choose the MPI with "
-                "-DMPI_EXECUTABLE_SUFFIX=.<name> or name MPIEXEC_EXECUTABLE too.")
+# epmpi_check_mpi(<vendor> <languages> <message-var>): after find_package(MPI) with
+# MPI_DETERMINE_LIBRARY_VERSION, sets <message-var> to which of <languages> got another MPI
+# than <vendor>, or to "" (also when a library version could not be determined: FindMPI runs
+# a program for it, which cross-compiling cannot).
+function(epmpi_check_mpi expected languages message_var)
+    set(message "")
+    foreach(lang IN LISTS languages)
+        epmpi_mpi_vendor("${MPI_${lang}_LIBRARY_VERSION_STRING}" vendor _)
+        if(MPI_${lang}_FOUND AND NOT vendor STREQUAL expected
+           AND NOT vendor STREQUAL "unknown" AND NOT expected STREQUAL "unknown")
+            string(REGEX MATCH "^[^\n]*" library "${MPI_${lang}_LIBRARY_VERSION_STRING}")
+            set(message "the MPI found for ${lang} is ${vendor} (${MPI_${lang}_COMPILER}: ${library})")
+            break()
         endif()
-    endif()
-    # Same for the Fortran wrapper: its libraries must include the C ones.
-    if(MPI_Fortran_FOUND AND MPI_C_LIBRARIES)
-        foreach(lib IN LISTS MPI_C_LIBRARIES)
-            get_filename_component(lib_name "${lib}" NAME)
-            set(seen FALSE)
-            foreach(flib IN LISTS MPI_Fortran_LIBRARIES)
-                get_filename_component(flib_name "${flib}" NAME)
-                if(flib_name STREQUAL lib_name)
-                    set(seen TRUE)
-                endif()
-            endforeach()
-            if(NOT seen)
-                message(FATAL_ERROR "MPI_Fortran_COMPILER (${MPI_Fortran_COMPILER}) does not link "
-                    "${lib_name} of MPI_C_COMPILER (${MPI_C_COMPILER}): two different MPIs. "
-                    "Choose the MPI with -DMPI_EXECUTABLE_SUFFIX=.<name> or name both wrappers.")
-            endif()
-        endforeach()
-    endif()
-
-    if(DEFINED MPI_EXECUTABLE_SUFFIX)
-        set(suffix "${MPI_EXECUTABLE_SUFFIX}")
-    else()
-        get_filename_component(cc_name "${MPI_C_COMPILER}" NAME)
-        set(suffix "")
-        if(cc_name MATCHES "^mpicc(\\.[A-Za-z][A-Za-z0-9_-]*)$")
-            set(suffix "${CMAKE_MATCH_1}")
-        endif()
-    endif()
-
-    # Test launch flags. Open MPI refuses to run as root without --allow-run-as-root, refuses
-    # more ranks than cores without --oversubscribe, and binds each process to one core, where
-    # all of its endpoint threads would then compete: --bind-to none. Its default one-sided
-    # component fails MPI_Win_create on some machines; osc/ucx works.
-    set(preflags ${MPIEXEC_PREFLAGS})
-    set(environment "")
-    if(vendor STREQUAL "openmpi")
-        list(APPEND preflags --oversubscribe --bind-to none)
-        execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE
-            ERROR_QUIET)
-        if(uid STREQUAL "0")
-            list(APPEND preflags --allow-run-as-root)
-        endif()
-        list(APPEND environment OMPI_MCA_osc=ucx)
-    endif()
-
-    _epmpi_mpi_pretty(${vendor} pretty)
-    set(EPMPI_MPI_VENDOR "${vendor}" PARENT_SCOPE)
-    set(EPMPI_MPI_VERSION "${version}" PARENT_SCOPE)
-    set(EPMPI_MPI_PRETTY "${pretty} ${version}" PARENT_SCOPE)
-    set(EPMPI_MPI_DESCRIPTION "${pretty} ${version} (${MPI_C_COMPILER})" PARENT_SCOPE)
-    set(EPMPI_MPI_EXECUTABLE_SUFFIX "${suffix}" PARENT_SCOPE)
-    set(EPMPI_MPI_LIB_NAMES "${MPI_C_LIB_NAMES}" PARENT_SCOPE)
-    set(EPMPI_MPICC "${MPI_C_COMPILER}" PARENT_SCOPE)
-    set(EPMPI_TEST_MPIEXEC_PREFLAGS "${preflags}" PARENT_SCOPE)
-    set(EPMPI_TEST_ENVIRONMENT "${environment}" PARENT_SCOPE)
+    endforeach()
+    set(${message_var} "${message}" PARENT_SCOPE)
 endfunction()

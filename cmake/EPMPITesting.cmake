@@ -3,7 +3,7 @@
 # test) and OMP_NUM_THREADS; PROCESSORS tells `ctest -j` how many cores a job occupies.
 #
 #   tests/c/<name>.c        each a program, run in every shape; prints "<name>: PASS"
-#                           (thread_level and fatal_error have their own expectations)
+#                           (thread_level, direct_progress and fatal_error have their own shapes)
 #   tests/fortran/*.f90     files with a `program` are test programs run in every shape, the
 #   tests/fortran/*.F90     others are helper modules linked into each
 #   tests/xios/*.cpp        the XIOS adapter replay, in the shapes of tests/xios_adapter.rs
@@ -12,6 +12,33 @@ find_package(OpenMP COMPONENTS C)
 if(NOT OpenMP_C_FOUND)
     message(WARNING "OpenMP for C not found: the EPMPI tests (OpenMP threads) are not built")
     return()
+endif()
+
+# The launcher must belong to the MPI of the library: a job started by another MPI's mpiexec
+# runs N singletons, and every test fails in confusing ways.
+execute_process(COMMAND "${MPIEXEC_EXECUTABLE}" --version
+    OUTPUT_VARIABLE _epmpi_text ERROR_VARIABLE _epmpi_text TIMEOUT 20)
+epmpi_mpi_vendor("${_epmpi_text}" _epmpi_launcher _)
+if(NOT _epmpi_launcher STREQUAL EPMPI_MPI_VENDOR AND NOT _epmpi_launcher STREQUAL "unknown")
+    message(FATAL_ERROR "MPIEXEC_EXECUTABLE (${MPIEXEC_EXECUTABLE}) is ${_epmpi_launcher}'s, "
+        "the library is built against ${EPMPI_MPI_DESCRIPTION}. Choose the MPI with "
+        "-DMPI_EXECUTABLE_SUFFIX=.<name> or name MPIEXEC_EXECUTABLE too.")
+endif()
+
+# Open MPI refuses to run as root without --allow-run-as-root, refuses more ranks than cores
+# without --oversubscribe, and binds each process to one core, where all of its endpoint
+# threads would then compete: --bind-to none. Its default one-sided component fails
+# MPI_Win_create on some machines; osc/ucx works.
+set(EPMPI_TEST_MPIEXEC_PREFLAGS ${MPIEXEC_PREFLAGS})
+set(EPMPI_TEST_ENVIRONMENT "")
+if(EPMPI_MPI_VENDOR STREQUAL "openmpi")
+    list(APPEND EPMPI_TEST_MPIEXEC_PREFLAGS --oversubscribe --bind-to none)
+    execute_process(COMMAND id -u OUTPUT_VARIABLE _epmpi_uid OUTPUT_STRIP_TRAILING_WHITESPACE
+        ERROR_QUIET)
+    if(_epmpi_uid STREQUAL "0")
+        list(APPEND EPMPI_TEST_MPIEXEC_PREFLAGS --allow-run-as-root)
+    endif()
+    set(EPMPI_TEST_ENVIRONMENT OMPI_MCA_osc=ucx)
 endif()
 
 # Shapes of tests/support/mod.rs: processes x endpoints per process (cycled over ranks).
@@ -73,12 +100,13 @@ foreach(_epmpi_src IN LISTS _epmpi_c_tests)
     target_include_directories(${_epmpi_exe} PRIVATE "${PROJECT_SOURCE_DIR}/tests/c")
     target_compile_options(${_epmpi_exe} PRIVATE
         $<$<C_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wno-unused-function>)
-    target_link_libraries(${_epmpi_exe} PRIVATE ${EPMPI_PRIMARY_TARGET} OpenMP::OpenMP_C)
+    target_link_libraries(${_epmpi_exe} PRIVATE EPMPI::epmpi OpenMP::OpenMP_C)
 
-    if(_epmpi_name STREQUAL "thread_level")
-        # Initialises MPI below MPI_THREAD_MULTIPLE on purpose; one endpoint per process.
-        epmpi_add_mpi_test(c.thread_level TARGET ${_epmpi_exe} PROCS 2 EPS 1
-            PASS "thread_level: PASS")
+    if(_epmpi_name MATCHES "^(thread_level|direct_progress)$")
+        # Written for 2 processes x 1 endpoint (thread_level initialises MPI below
+        # MPI_THREAD_MULTIPLE on purpose; direct_progress tests direct mode), as in tests/c_programs.rs.
+        epmpi_add_mpi_test(c.${_epmpi_name} TARGET ${_epmpi_exe} PROCS 2 EPS 1
+            PASS "${_epmpi_name}: PASS")
     elseif(_epmpi_name STREQUAL "fatal_error")
         # The job must die, naming the call and the cause: pass on the message, not the status.
         epmpi_add_mpi_test(c.fatal_error.bad_rank TARGET ${_epmpi_exe} PROCS 2 EPS 1
@@ -94,7 +122,7 @@ endforeach()
 
 # ---- examples ----
 add_executable(example_consumer_c "${PROJECT_SOURCE_DIR}/examples/consumer_c/consumer.c")
-target_link_libraries(example_consumer_c PRIVATE ${EPMPI_PRIMARY_TARGET} OpenMP::OpenMP_C)
+target_link_libraries(example_consumer_c PRIVATE EPMPI::epmpi OpenMP::OpenMP_C)
 epmpi_add_mpi_test(example.consumer_c TARGET example_consumer_c PROCS 2 EPS 2
     PASS "consumer_c: PASS")
 if(EPMPI_SHARED AND EPMPI_STATIC)

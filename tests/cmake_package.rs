@@ -1,12 +1,19 @@
 //! The CMake package as a user meets it, against the MPI that `MPICC` names (like the rest of
-//! `cargo test`): configure, build and install EPMPI with CMake into a temporary prefix, run a
-//! few of its CTest tests, then configure, build and run the consumer projects of `examples/`
-//! (they only do `find_package(EPMPI REQUIRED)`) on 2 processes x 2 threads; then move the
-//! prefix elsewhere and build and run the consumers again.
+//! `cargo test`): configure, build and install EPMPI with CMake into a temporary prefix (the MPI
+//! named for FindMPI, `-DMPI_C_COMPILER=$MPICC`), run a few of its CTest tests, then
+//! configure, build and run the consumer projects of `examples/` (they only do
+//! `find_package(EPMPI REQUIRED)`) on 2 processes x 2 threads; then move the prefix elsewhere
+//! and build and run the consumers again, configured the wrapper way, the usual HPC habit: the
+//! MPI wrappers as C, C++ and Fortran compilers (`mpicc.mpich` -> `mpicxx.mpich`,
+//! `mpif90.mpich`). Last, EPMPI itself configured with the C and Fortran wrappers as compilers
+//! and the default C++ compiler (its XIOS adapter must find `mpi.h` through MPI's CXX
+//! component) builds.
 //!
-//! Speed: the CMake build's cargo target directory is a cache kept in this MPI's cargo target
+//! Speed: the CMake builds' cargo target directory is a cache kept in this MPI's cargo target
 //! directory (`<target>/cmake-package/<mpicc>/cargo`, never shared between MPIs: mpi-sys does
-//! not notice a change of MPI), so only the first run compiles the release library.
+//! not notice a change of MPI), so only the first run compiles the release library; both
+//! configurations of EPMPI give cargo the same wrapper and flags, so the second one rebuilds
+//! nothing.
 //!
 //! The Fortran consumer runs when the package has the Fortran component (`fortran/sources.cmake`
 //! exists and gfortran is there), the C++ consumer of the XIOS adapter when it has the
@@ -79,6 +86,23 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// Relocatable: no text file installed in `prefix` names the build or source tree (`work`
+/// holds the build directories and the prefix itself).
+fn assert_relocatable(prefix: &Path, work: &Path) {
+    for file in files_under(prefix) {
+        if let Ok(text) = std::fs::read_to_string(&file) {
+            for path in [work, &project_dir()] {
+                assert!(
+                    !text.contains(path.to_str().unwrap()),
+                    "{} names {}: the package would not survive a move",
+                    file.display(),
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
 /// Consumers of optional components: (project, targets file of the component, the component
 /// and when EPMPI builds it).
 const OPTIONAL_CONSUMERS: &[(&str, &str, &str)] = &[
@@ -94,9 +118,24 @@ const OPTIONAL_CONSUMERS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// Configures, builds and runs one consumer project against the package in `prefix`; returns
-/// false when it was skipped.
-fn consumer(name: &str, programs: &[&str], prefix: &Path, work: &Path, round: &str) -> bool {
+/// `-DCMAKE_<lang>_COMPILER=` the host MPI's wrappers (`langs` of C, CXX, Fortran).
+fn wrappers_as_compilers(langs: &[&str]) -> Vec<String> {
+    langs
+        .iter()
+        .map(|lang| {
+            let tool = match *lang {
+                "C" => mpicc(),
+                "CXX" => mpi_tool("mpicxx"),
+                _ => mpi_tool("mpif90"),
+            };
+            format!("-DCMAKE_{lang}_COMPILER={tool}")
+        })
+        .collect()
+}
+
+/// Configures (with `args`), builds and runs one consumer project against the package in
+/// `prefix`; returns false when it was skipped.
+fn consumer(name: &str, programs: &[&str], prefix: &Path, work: &Path, round: &str, args: &[String]) -> bool {
     if let Some((_, targets, component)) = OPTIONAL_CONSUMERS.iter().find(|(n, _, _)| *n == name) {
         if !config_dir(prefix).join(targets).exists() {
             // Straight to stderr, past the test harness's capture: a skip must be seen.
@@ -105,15 +144,17 @@ fn consumer(name: &str, programs: &[&str], prefix: &Path, work: &Path, round: &s
         }
     }
     let source = project_dir().join("examples").join(name);
-    let build = work.join(format!("{name}-{round}"));
-    // Only the prefix: the package itself must steer FindMPI to the MPI EPMPI was built with.
+    let build = work.join(format!("{name}-{}", round.replace([' ', ','], "")));
+    // Only the prefix (and the compilers): the package itself must steer FindMPI to the MPI
+    // EPMPI was built with.
     run(
         cmake()
             .arg("-S")
             .arg(&source)
             .arg("-B")
             .arg(&build)
-            .arg(format!("-DCMAKE_PREFIX_PATH={}", prefix.display())),
+            .arg(format!("-DCMAKE_PREFIX_PATH={}", prefix.display()))
+            .args(args),
         &format!("configure {name} ({round})"),
     );
     run(
@@ -133,6 +174,16 @@ fn consumer(name: &str, programs: &[&str], prefix: &Path, work: &Path, round: &s
         eprintln!("cmake_package: {program} ({round}): {}", stdout.trim());
     }
     true
+}
+
+/// The three consumers against `prefix`, configured with `args`; the optional ones only when
+/// `wanted` says so (whether they ran in an earlier round). Returns whether each optional one
+/// (Fortran, XIOS adapter) ran.
+fn consumers(prefix: &Path, work: &Path, round: &str, args: &[String], wanted: (bool, bool)) -> (bool, bool) {
+    consumer("consumer_c", &["consumer_c", "consumer_c_static"], prefix, work, round, args);
+    let fortran = wanted.0 && consumer("consumer_fortran", &["consumer_fortran"], prefix, work, round, args);
+    let xios = wanted.1 && consumer("consumer_xios", &["consumer_xios"], prefix, work, round, args);
+    (fortran, xios)
 }
 
 #[test]
@@ -168,7 +219,8 @@ fn install_build_consumers_move_prefix_build_again() {
             "-DEPMPI_CARGO_TARGET_DIR={}",
             cache.join("cargo").display()
         ));
-    if let Ok(dir) = std::env::var("EPMPI_TEST_FORTRAN_SOURCE_DIR") {
+    let fortran_source_dir = std::env::var("EPMPI_TEST_FORTRAN_SOURCE_DIR").ok();
+    if let Some(dir) = &fortran_source_dir {
         configure.arg(format!("-DEPMPI_FORTRAN_SOURCE_DIR={dir}"));
     }
     run(&mut configure, "configure EPMPI");
@@ -197,54 +249,43 @@ fn install_build_consumers_move_prefix_build_again() {
         "install EPMPI",
     );
 
-    // Relocatable: no installed text file names the build or source tree, or the prefix itself.
-    for file in files_under(&prefix) {
-        if let Ok(text) = std::fs::read_to_string(&file) {
-            for path in [&work, &project_dir()] {
-                assert!(
-                    !text.contains(path.to_str().unwrap()),
-                    "{} names {}: the package would not survive a move",
-                    file.display(),
-                    path.display()
-                );
-            }
-        }
-    }
+    assert_relocatable(&prefix, &work);
 
     let _guard = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
-    consumer(
-        "consumer_c",
-        &["consumer_c", "consumer_c_static"],
-        &prefix,
-        &work,
-        "installed",
-    );
-    let fortran = consumer(
-        "consumer_fortran",
-        &["consumer_fortran"],
-        &prefix,
-        &work,
-        "installed",
-    );
-    let xios = consumer("consumer_xios", &["consumer_xios"], &prefix, &work, "installed");
+    let installed = consumers(&prefix, &work, "installed", &[], (true, true));
 
     // Move the installation; the old path no longer exists, so nothing can fall back on it.
+    // The consumers again, now the wrapper way: all three wrappers as compilers.
     let moved = work.join("moved").join("elsewhere");
     std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
     std::fs::rename(&prefix, &moved).unwrap();
-    consumer(
-        "consumer_c",
-        &["consumer_c", "consumer_c_static"],
-        &moved,
-        &work,
-        "moved",
+    let wrappers = wrappers_as_compilers(&["C", "CXX", "Fortran"]);
+    consumers(&moved, &work, "moved, wrappers as compilers", &wrappers, installed);
+    drop(_guard);
+
+    // EPMPI itself the wrapper way, as the HPC habit has it: the C and Fortran wrappers as
+    // compilers, the default C++ compiler, which must find mpi.h for the XIOS adapter through
+    // MPI's CXX component. Its libraries only (the same cargo build, nothing to rebuild).
+    let wrapped_build = work.join("build-wrappers");
+    run(
+        cmake()
+            .arg("-S")
+            .arg(project_dir())
+            .arg("-B")
+            .arg(&wrapped_build)
+            .args(wrappers_as_compilers(&["C", "Fortran"]))
+            .arg("-DBUILD_TESTING=OFF")
+            .arg(format!(
+                "-DEPMPI_CARGO_TARGET_DIR={}",
+                cache.join("cargo").display()
+            ))
+            .args(fortran_source_dir.iter().map(|dir| format!("-DEPMPI_FORTRAN_SOURCE_DIR={dir}"))),
+        "configure EPMPI (wrappers as C and Fortran compilers)",
     );
-    if fortran {
-        consumer("consumer_fortran", &["consumer_fortran"], &moved, &work, "moved");
-    }
-    if xios {
-        consumer("consumer_xios", &["consumer_xios"], &moved, &work, "moved");
-    }
+    run(
+        cmake().arg("--build").arg(&wrapped_build).arg("--parallel").arg("2"),
+        "build EPMPI (wrappers as C and Fortran compilers)",
+    );
 
     std::fs::remove_dir_all(&work).unwrap();
     eprintln!(
