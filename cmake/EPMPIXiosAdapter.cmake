@@ -4,6 +4,7 @@
 # installed in include/epmpi/xios/, the directory XIOS's build puts on its include path.
 epmpi_read_sources("${EPMPI_XIOS_ADAPTER_SOURCE_DIR}" EPMPI_XIOS_ADAPTER_SOURCES) # (EPMPIComponents)
 epmpi_read_sources("${EPMPI_XIOS_ADAPTER_SOURCE_DIR}" EPMPI_XIOS_PROTOCOL_SOURCES)
+epmpi_read_sources("${EPMPI_XIOS_ADAPTER_SOURCE_DIR}" EPMPI_XIOS_ADAPTER_HEADERS) # all XIOS includes
 
 epmpi_add_component_library(epmpi_xios_adapter xios_adapter
     ${EPMPI_XIOS_ADAPTER_SOURCES} ${EPMPI_XIOS_PROTOCOL_SOURCES})
@@ -26,5 +27,5 @@ install(TARGETS epmpi_xios_adapter EXPORT EPMPIXiosAdapterTargets
     ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT development)
 install(EXPORT EPMPIXiosAdapterTargets NAMESPACE EPMPI::
     DESTINATION "${EPMPI_INSTALL_CMAKEDIR}" COMPONENT development)
-install(FILES "${EPMPI_XIOS_ADAPTER_SOURCE_DIR}/include/ep_lib.hpp" "${EPMPI_XIOS_ADAPTER_SOURCE_DIR}/include/ep_xios.h"
+install(FILES ${EPMPI_XIOS_ADAPTER_HEADERS}
     DESTINATION "${EPMPI_INSTALL_XIOS_INCLUDEDIR}" COMPONENT development)

@@ -4,7 +4,9 @@
 //! under mpirun in XIOS-like shapes: model processes whose threads (OpenMP or std::thread) are
 //! clients, and single-endpoint server processes. The program replays XIOS's start-up, context
 //! registration, data path, reductions and finalize, and checks what arrives, from whom and in
-//! which order (see its header comment).
+//! which order (see its header comment). `tests/xios/dropin/` is compiled as XIOS's sources are
+//! (the adapter's include directory in place of `extern/src_ep_dev`, `using namespace ep_lib;`,
+//! no `<mpi.h>` on the model side, host names on the NetCDF-like side) and run in three shapes.
 
 mod support;
 
@@ -72,6 +74,95 @@ fn uneven_clients_two_servers_two_codes() {
 #[test]
 fn std_thread_clients() {
     replay(3, "1,3", 1, 2, "std");
+}
+
+/// The drop-in program (`tests/xios/dropin/`), built as XIOS's sources are: in a tree whose
+/// `extern/src_ep_dev` holds the headers the package installs (`EPMPI_XIOS_ADAPTER_HEADERS` of
+/// `sources.cmake`, copied as an installation would) and whose `src/` holds the program, so that
+/// `"../extern/src_ep_dev/ep_lib.hpp"` resolves as in an XIOS checkout. A header missing from the
+/// list fails the build here. Besides, only `include/` (ep_mpi.h, for the adapter's own
+/// sources) is on the include path.
+fn dropin_program() -> &'static PathBuf {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| {
+        let tree = target_profile_dir().join("xios-dropin-tree");
+        let _ = std::fs::remove_dir_all(&tree);
+        std::fs::create_dir_all(tree.join("src")).unwrap();
+        std::fs::create_dir_all(tree.join("extern/src_ep_dev")).unwrap();
+        let adapter = project_dir().join("xios_adapter");
+        for header in cmake_source_list(&adapter.join("sources.cmake"), "EPMPI_XIOS_ADAPTER_HEADERS") {
+            std::fs::copy(&header, tree.join("extern/src_ep_dev").join(header.file_name().unwrap())).unwrap();
+        }
+        let mut sources = cmake_source_list(&adapter.join("sources.cmake"), "EPMPI_XIOS_ADAPTER_SOURCES");
+        for entry in std::fs::read_dir(project_dir().join("tests/xios/dropin")).unwrap() {
+            let path = entry.unwrap().path();
+            let copy = tree.join("src").join(path.file_name().unwrap());
+            std::fs::copy(&path, &copy).unwrap();
+            if path.extension().is_some_and(|e| e == "cpp") {
+                sources.push(copy);
+            }
+        }
+        // The adapter's own sources include "ep_lib.hpp": the installed copy.
+        let include = format!("-I{}", tree.join("extern/src_ep_dev").display());
+        let mut flags = CXXFLAGS.to_vec();
+        flags.push(&include);
+        compile_program(&mpi_tool("mpicxx"), &flags, &sources, "xios_dropin")
+    })
+}
+
+/// Runs the drop-in program on `procs` processes of `eps` OpenMP threads (cycled).
+fn dropin(procs: u32, eps: &str) {
+    let exe = dropin_program();
+    let _guard = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+    let out = mpirun_program(exe, procs, eps, &[], Duration::from_secs(120));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains("xios_dropin: PASS (0 failures)"),
+        "xios_dropin on {procs} processes ({eps} threads) failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+}
+
+/// XIOS's shape: equal thread counts (test_omp's numbering holds), several endpoints per process.
+#[test]
+fn dropin_two_processes_of_two_threads() {
+    dropin(2, "2");
+}
+
+/// One endpoint per process: EPMPI hands collectives to the host, which rejects aliased buffers
+/// unless the adapter reads them as MPI_IN_PLACE.
+#[test]
+fn dropin_one_thread_per_process() {
+    dropin(3, "1");
+}
+
+/// Uneven teams, one process with a single thread.
+#[test]
+fn dropin_uneven_threads() {
+    dropin(3, "3,1,2");
+}
+
+/// The installed header directory replaces `extern/src_ep_dev`: it holds every header of
+/// `xios_adapter/include` (XIOS includes ep_lib.hpp and ep_declaration.hpp from it; ep_xios.h is
+/// the protocol's) and no source file that XIOS's build would compile.
+#[test]
+fn header_list_is_the_include_directory() {
+    let adapter = project_dir().join("xios_adapter");
+    let mut listed: Vec<String> = cmake_source_list(&adapter.join("sources.cmake"), "EPMPI_XIOS_ADAPTER_HEADERS")
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let mut present: Vec<String> = std::fs::read_dir(adapter.join("include"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    listed.sort();
+    present.sort();
+    assert_eq!(listed, present, "EPMPI_XIOS_ADAPTER_HEADERS and xios_adapter/include differ");
+    for name in ["ep_lib.hpp", "ep_declaration.hpp"] {
+        assert!(listed.iter().any(|l| l == name), "{name} (XIOS includes it) is not installed");
+    }
+    assert!(listed.iter().all(|l| l.ends_with(".h") || l.ends_with(".hpp")), "a non-header in {listed:?}");
 }
 
 #[test]

@@ -6,11 +6,21 @@
 # against), C++11 or later, with include/ and xios_adapter/include/ on the include path; link
 # the result with libepmpi. Users include <ep_lib.hpp> (installed in include/epmpi/xios/).
 set(EPMPI_XIOS_ADAPTER_SOURCES
+    src/globals.cpp
     src/detail.cpp
     src/env.cpp
     src/comm.cpp
     src/p2p.cpp
     src/coll.cpp
+)
+
+# The headers to install, all in one directory (include/epmpi/xios/): the directory a user puts in
+# place of XIOS's extern/src_ep_dev, so it holds every header XIOS includes from there
+# (ep_lib.hpp, ep_declaration.hpp) and nothing that XIOS's build (FCM) would compile.
+set(EPMPI_XIOS_ADAPTER_HEADERS
+    include/ep_lib.hpp
+    include/ep_declaration.hpp
+    include/ep_xios.h
 )
 
 # The XIOS client/server protocol (C11, <ep_xios.h>), relative to this directory: start-up,

@@ -236,4 +236,10 @@ int EPX_Finalize_server(EPX_Server *server);
 }
 #endif
 
+/* In C++ after ep_lib.hpp, the <mpi.h> included above has taken back the names ep_lib.hpp gives
+ * to ep_lib (MPI_COMM_WORLD, MPI_INT...): ep_lib.hpp gives them back at each inclusion. */
+#if defined(__cplusplus) && defined(EPMPI_XIOS_EP_LIB_HPP)
+#include "ep_lib.hpp"
+#endif
+
 #endif

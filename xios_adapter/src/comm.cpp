@@ -1,19 +1,30 @@
-// ep_lib communicators: the MPI_Comm value type, the predefined globals, endpoint creation,
-// Fortran integers, queries, dup, free, split, intercommunicators.
+// ep_lib communicators: the MPI_Comm value type, endpoint creation, Fortran integers (the
+// c2f/f2c table), queries, dup, free, split, intercommunicators.
 #include "detail.hpp"
 
+#include <atomic>
+#include <iterator>
+#include <map>
+#include <mutex>
 #include <new>
+#include <utility>
 #include <vector>
+
+// OpenMP's team queries, when the program has an OpenMP runtime (XIOS does). Weak, so that the
+// adapter needs no OpenMP of its own: without a runtime a caller is a team of one.
+extern "C" int omp_get_thread_num(void) __attribute__((weak));
+extern "C" int omp_get_num_threads(void) __attribute__((weak));
 
 namespace ep_lib
 {
 
-MPI_Comm *passage = nullptr;
-MPI_Comm MPI_COMM_WORLD = MPI_Comm::from_host(host::comm_world());
-MPI_Comm MPI_COMM_NULL;
-MPI_Info MPI_INFO_NULL;
+ep_intercomm::ep_intercomm() : mpi_inter_comm(host::comm_null()) {}
 
-MPI_Comm MPI_Comm::from_endpoint(EP_Comm handle)
+MPI_Comm::MPI_Comm() : ep_comm(EP_COMM_NULL), mpi_comm(host::comm_null()) {}
+
+MPI_Info::MPI_Info() : mpi_info(host::info_null()) {}
+
+MPI_Comm MPI_Comm::from_endpoint(int handle)
 {
     MPI_Comm comm;
     if (handle == EP_COMM_NULL)
@@ -87,18 +98,97 @@ int MPI_Comm_create_endpoints(const MPI_Comm &base_comm, int num_ep, MPI_Info in
     return MPI_Comm_create_endpoints(base_comm.mpi_comm, num_ep, info, out_comm_hdls);
 }
 
-// ---- Fortran integers -------------------------------------------------------------------------
+// ---- Fortran integers ---------------------------------------------------------------------
 
-MPI_Fint EP_Comm_c2f(MPI_Comm comm)
+namespace
 {
-    if (detail::is_host(comm))
-        return MPI_Fint(host::comm_c2f(comm.mpi_comm));
-    return MPI_Fint(comm.ep_comm);
+// The calling thread's identity: a number drawn on its first conversion, never reused (OS thread
+// ids are reused once a thread ends; OpenMP thread numbers repeat across teams).
+std::atomic<unsigned long long> threads_seen(0);
+unsigned long long this_thread()
+{
+    static thread_local unsigned long long id = 0;
+    if (id == 0)
+        id = ++threads_seen;
+    return id;
 }
 
-MPI_Comm EP_Comm_f2c(int comm) { return MPI_Comm::from_endpoint(comm); }
+// (host Fortran integer, thread) -> endpoint handle. One lock: conversions happen at start-up
+// and at context creation, not on the data path.
+std::mutex table_lock;
+std::map<std::pair<int, unsigned long long>, EP_Comm> &table()
+{
+    static std::map<std::pair<int, unsigned long long>, EP_Comm> entries; // outlives every caller
+    return entries;
+}
 
-MPI_Comm EP_Comm_f2c(MPI_Fint comm) { return MPI_Comm::from_endpoint(comm.mpi_fint); }
+void record(int fint, EP_Comm handle)
+{
+    std::lock_guard<std::mutex> hold(table_lock);
+    table()[std::make_pair(fint, this_thread())] = handle;
+}
+
+bool recorded(int fint, EP_Comm *handle)
+{
+    std::lock_guard<std::mutex> hold(table_lock);
+    auto it = table().find(std::make_pair(fint, this_thread()));
+    if (it == table().end())
+        return false;
+    *handle = it->second;
+    return true;
+}
+
+void forget_endpoint(EP_Comm handle)
+{
+    std::lock_guard<std::mutex> hold(table_lock);
+    for (auto it = table().begin(); it != table().end();)
+        it = it->second == handle ? table().erase(it) : std::next(it);
+}
+} // namespace
+
+fc_table fc_comm_map;
+
+void fc_table::clear()
+{
+    const unsigned long long me = this_thread();
+    std::lock_guard<std::mutex> hold(table_lock);
+    for (auto it = table().begin(); it != table().end();)
+        it = it->first.second == me ? table().erase(it) : std::next(it);
+}
+
+std::size_t fc_table::size() const
+{
+    std::lock_guard<std::mutex> hold(table_lock);
+    return table().size();
+}
+
+int EP_Comm_c2f(MPI_Comm comm)
+{
+    if (comm.ep_comm == EP_COMM_NULL) // a host communicator, or the host's null
+        return host::comm_c2f(comm.mpi_comm);
+    int fint = host::comm_c2f(comm.mpi_comm);
+    record(fint, comm.ep_comm);
+    return fint;
+}
+
+MPI_Comm EP_Comm_f2c(int comm)
+{
+    EP_Comm handle;
+    if (recorded(comm, &handle))
+        return MPI_Comm::from_endpoint(handle);
+    if (comm == host::comm_c2f(host::comm_null()))
+        return MPI_Comm();
+    // A host communicator this thread never converted: endpoints over it for the calling team,
+    // as XIOS's library made them (thread i of the team gets endpoint i).
+    const int team = omp_get_num_threads ? omp_get_num_threads() : 1;
+    const int index = omp_get_thread_num ? omp_get_thread_num() : 0;
+    EP_Comm created = EP_COMM_NULL;
+    if (EP_Comm_create_endpoint(host::comm_f2c(comm), team, index, &created) != EP_SUCCESS)
+        return MPI_Comm();
+    return MPI_Comm::from_endpoint(created);
+}
+
+MPI_Comm EP_Comm_f2c(MPI_Fint comm) { return EP_Comm_f2c(comm.mpi_fint); }
 
 // ---- queries ----------------------------------------------------------------------------------
 
@@ -140,9 +230,12 @@ int MPI_Comm_free(MPI_Comm *comm)
     if (!detail::present(comm, "comm", "MPI_Comm_free", EP_COMM_NULL, &rc))
         return rc;
     return detail::on_endpoint(*comm, "MPI_Comm_free", [&](EP_Comm h) {
+        const EP_Comm freed = h;
         int rc = EP_Comm_free(&h);
-        if (rc == EP_SUCCESS)
+        if (rc == EP_SUCCESS) {
+            forget_endpoint(freed); // f2c must never give a freed endpoint back
             *comm = MPI_Comm();
+        }
         return rc;
     });
 }

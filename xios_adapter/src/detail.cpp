@@ -46,14 +46,50 @@ bool present(const void *p, const char *what, const char *call, EP_Comm about, i
     return false;
 }
 
-int source(int rank) { return rank == -2 ? EP_ANY_SOURCE : rank; }
-
-void publish(MPI_Status *status)
+int source(int rank)
 {
-    if (status) {
-        status->ep_src = status->MPI_SOURCE;
-        status->ep_tag = status->MPI_TAG;
-    }
+    if (rank == -2 || rank == MPI_ANY_SOURCE)
+        return EP_ANY_SOURCE;
+    if (rank == MPI_PROC_NULL)
+        return EP_PROC_NULL;
+    return rank;
+}
+
+static_assert(sizeof(EP_Status) == 6 * sizeof(int) && EP_STATUS_SIZE == 6,
+              "ep_lib::MPI_Status holds the six words of EP_Status");
+
+EP_Status to_ep(const MPI_Status &status)
+{
+    EP_Status ep;
+    ep.MPI_SOURCE = status.MPI_SOURCE;
+    ep.MPI_TAG = status.MPI_TAG;
+    ep.MPI_ERROR = status.MPI_ERROR;
+    ep.ep_count_lo = status.ep_private[0];
+    ep.ep_count_hi = status.ep_private[1];
+    ep.ep_cancelled = status.ep_private[2];
+    return ep;
+}
+
+void publish(const EP_Status &from, MPI_Status *status)
+{
+    if (ignored(status))
+        return;
+    status->MPI_SOURCE = from.MPI_SOURCE;
+    status->MPI_TAG = from.MPI_TAG;
+    status->MPI_ERROR = from.MPI_ERROR;
+    status->ep_private[0] = from.ep_count_lo;
+    status->ep_private[1] = from.ep_count_hi;
+    status->ep_private[2] = from.ep_cancelled;
+    status->ep_src = from.MPI_SOURCE;
+    status->ep_tag = from.MPI_TAG;
+}
+
+EP_Status *fill(MPI_Status *status, EP_Status *scratch)
+{
+    if (ignored(status))
+        return EP_STATUS_IGNORE;
+    *scratch = to_ep(*status);
+    return scratch;
 }
 
 int adopt(int rc, EP_Comm handle, MPI_Comm *out)

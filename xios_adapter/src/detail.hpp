@@ -5,6 +5,17 @@
 #ifndef EPMPI_XIOS_DETAIL_HPP
 #define EPMPI_XIOS_DETAIL_HPP
 
+// <ep_mpi.h> (with <mpi.h>) first: ep_lib.hpp then replaces the host's macros of the names it
+// declares (MPI_INT, MPI_COMM_WORLD...) by ep_lib's.
+// No MPI C++ bindings (they do not build under -Wextra with Open MPI, and nothing uses them).
+#ifndef OMPI_SKIP_MPICXX
+#define OMPI_SKIP_MPICXX 1
+#endif
+#ifndef MPICH_SKIP_MPICXX
+#define MPICH_SKIP_MPICXX 1
+#endif
+#include <ep_mpi.h>
+
 #include "ep_lib.hpp"
 
 namespace ep_lib
@@ -29,8 +40,9 @@ inline bool is_host(const MPI_Comm &comm) { return comm.ep_comm == EP_COMM_NULL 
  *  NULL. */
 bool present(const void *p, const char *what, const char *call, EP_Comm about, int *rc);
 
-/** The EPMPI source rank of an ep_lib source argument: XIOS's wildcard literal -2 is
- *  EP_ANY_SOURCE (whatever value EPMPI gives it), other values are ranks or EP_PROC_NULL. */
+/** The EPMPI source rank of an ep_lib source argument: XIOS's wildcard literal -2 and the host's
+ *  MPI_ANY_SOURCE are EP_ANY_SOURCE, the host's MPI_PROC_NULL (where it is not -2) is
+ *  EP_PROC_NULL, other values are ranks. */
 int source(int rank);
 
 /** `call_ep(handle)` on the endpoint of `comm`: the error of a null or host communicator
@@ -64,12 +76,19 @@ template <typename F> int creating(const MPI_Comm &comm, MPI_Comm *out, const ch
     });
 }
 
-/** EPMPI's view of an optional status (NULL: EP_STATUS_IGNORE). */
-inline EP_Status *raw(MPI_Status *status) { return status; }
+/** True when `status` asks for nothing: NULL or &MPI_STATUS_IGNORE. */
+inline bool ignored(const MPI_Status *status) { return !status || status == &::MPI_STATUS_IGNORE; }
 
-/** Copies MPI_SOURCE and MPI_TAG into XIOS's ep_src and ep_tag (status may be NULL). Called
- *  after every call that may fill the status: an untouched status keeps agreeing with itself. */
-void publish(MPI_Status *status);
+/** The EPMPI status of an ep_lib status (its words, as they are). */
+EP_Status to_ep(const MPI_Status &status);
+
+/** Copies an EPMPI status into an ep_lib one and sets XIOS's ep_src and ep_tag from it
+ *  (nothing when `status` is ignored, see ignored). */
+void publish(const EP_Status &from, MPI_Status *status);
+
+/** A status for EPMPI to fill: `*scratch` primed with `*status`'s words (an untouched status
+ *  keeps its value), EP_STATUS_IGNORE when `status` is ignored. */
+EP_Status *fill(MPI_Status *status, EP_Status *scratch);
 
 } // namespace detail
 } // namespace ep_lib

@@ -16,8 +16,9 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int src, int tag, MPI_Comm comm, MPI_Status *status)
 {
     return detail::on_endpoint(comm, "MPI_Recv", [&](EP_Comm h) {
-        int rc = EP_Recv(buf, count, datatype, detail::source(src), tag, h, detail::raw(status));
-        detail::publish(status); // filled on truncation too
+        EP_Status st;
+        int rc = EP_Recv(buf, count, datatype, detail::source(src), tag, h, detail::fill(status, &st));
+        detail::publish(st, status); // filled on truncation too
         return rc;
     });
 }
@@ -48,23 +49,26 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int src, int tag, MPI
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     return detail::on_endpoint(comm, "MPI_Iprobe", [&](EP_Comm h) {
-        int rc = EP_Iprobe(detail::source(source), tag, h, flag, detail::raw(status));
-        detail::publish(status);
+        EP_Status st;
+        int rc = EP_Iprobe(detail::source(source), tag, h, flag, detail::fill(status, &st));
+        detail::publish(st, status);
         return rc;
     });
 }
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    int rc = EP_Test(request ? &request->ep_request : nullptr, flag, detail::raw(status));
-    detail::publish(status);
+    EP_Status st;
+    int rc = EP_Test(request ? &request->ep_request : nullptr, flag, detail::fill(status, &st));
+    detail::publish(st, status);
     return rc;
 }
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
-    int rc = EP_Wait(request ? &request->ep_request : nullptr, detail::raw(status));
-    detail::publish(status);
+    EP_Status st;
+    int rc = EP_Wait(request ? &request->ep_request : nullptr, detail::fill(status, &st));
+    detail::publish(st, status);
     return rc;
 }
 
@@ -74,16 +78,15 @@ int MPI_Waitall(int count, MPI_Request *array_of_requests, MPI_Status *array_of_
         return EP_Waitall(count, nullptr, EP_STATUSES_IGNORE);
     try {
         std::vector<EP_Request> requests(count);
-        std::vector<EP_Status> statuses(array_of_statuses ? count : 0);
+        const bool want = !detail::ignored(array_of_statuses);
+        std::vector<EP_Status> statuses(want ? count : 0);
         for (int i = 0; i < count; i++)
             requests[i] = array_of_requests[i].ep_request;
-        int rc = EP_Waitall(count, requests.data(), array_of_statuses ? statuses.data() : EP_STATUSES_IGNORE);
+        int rc = EP_Waitall(count, requests.data(), want ? statuses.data() : EP_STATUSES_IGNORE);
         for (int i = 0; i < count; i++) {
             array_of_requests[i].ep_request = requests[i];
-            if (array_of_statuses) {
-                static_cast<EP_Status &>(array_of_statuses[i]) = statuses[i];
-                detail::publish(&array_of_statuses[i]);
-            }
+            if (want)
+                detail::publish(statuses[i], &array_of_statuses[i]);
         }
         return rc;
     } catch (const std::bad_alloc &) {
@@ -93,7 +96,10 @@ int MPI_Waitall(int count, MPI_Request *array_of_requests, MPI_Status *array_of_
 
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
-    return EP_Get_count(status, datatype, count);
+    if (detail::ignored(status)) // EPMPI reports the NULL status
+        return EP_Get_count(nullptr, datatype, count);
+    EP_Status st = detail::to_ep(*status);
+    return EP_Get_count(&st, datatype, count);
 }
 
 } // namespace ep_lib
