@@ -5,16 +5,7 @@
 #ifndef EPMPI_XIOS_DETAIL_HPP
 #define EPMPI_XIOS_DETAIL_HPP
 
-// <ep_mpi.h> (with <mpi.h>) first: ep_lib.hpp then replaces the host's macros of the names it
-// declares (MPI_INT, MPI_COMM_WORLD...) by ep_lib's.
-// No MPI C++ bindings (they do not build under -Wextra with Open MPI, and nothing uses them).
-#ifndef OMPI_SKIP_MPICXX
-#define OMPI_SKIP_MPICXX 1
-#endif
-#ifndef MPICH_SKIP_MPICXX
-#define MPICH_SKIP_MPICXX 1
-#endif
-#include <ep_mpi.h>
+#include "host_mpi.hpp" // first: see there
 
 #include "ep_lib.hpp"
 

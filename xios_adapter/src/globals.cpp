@@ -1,14 +1,6 @@
 // The host's predefined handles that ep_lib.hpp hides, the predefined names XIOS reads at global
 // scope, and the checks that ep_lib.hpp spells the host's handle types as <mpi.h> does.
-// No MPI C++ bindings (they do not build under -Wextra with Open MPI, and nothing uses them).
-#ifndef OMPI_SKIP_MPICXX
-#define OMPI_SKIP_MPICXX 1
-#endif
-#ifndef MPICH_SKIP_MPICXX
-#define MPICH_SKIP_MPICXX 1
-#endif
-#include <ep_mpi.h>
-#include <mpi.h>
+#include "host_mpi.hpp"
 
 #include <type_traits>
 
