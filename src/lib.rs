@@ -61,7 +61,7 @@
 pub mod engine;
 pub mod error;
 pub mod ffi;
-pub mod handles;
+pub(crate) mod handles;
 pub mod host;
 pub mod live;
 

@@ -323,7 +323,6 @@ pub fn check_host_ready() -> EpResult<()> {
             "MPI is not initialized (call MPI_Init_thread first) or is finalized"
         ));
     }
-    let _ = host::BEFORE_FINALIZE.set(crate::ffi::boundary::withdraw_host_receives);
     host::install_finalize_hook();
     let mut provided = 0;
     // SAFETY: MPI is active (checked above); the host writes `provided`, a live local.

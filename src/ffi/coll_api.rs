@@ -11,7 +11,8 @@
 //! array), `EP_ERR_TRUNCATE` (type signatures that do not match), `EP_ERR_OTHER` (endpoints of
 //! one process calling different collectives at the same point).
 
-use super::boundary::{endpoint_ref, new_request, out, EpRef};
+use super::boundary::out;
+use crate::handles::{endpoint_ref, new_request, EpRef};
 use super::types::*;
 use crate::engine::coll::board::Kind;
 use crate::engine::coll::typed::{op_commutative, Elems, HostOp};

@@ -1,14 +1,15 @@
 //! Communicator creation, queries, dup and free (DESIGN.md section 3; MPI Forum endpoints
 //! proposal; MPI 4.1 chapter 7).
 
-use super::boundary::{endpoint, out, remove_endpoint, COMMS, DEFAULT_HANDLER};
+use super::boundary::{out, DEFAULT_HANDLER};
+use crate::handles::{endpoint, remove_endpoint};
 use super::types::*;
 use crate::engine::comm::{self, CommShared, Endpoint, ERRORS_ARE_FATAL, ERRORS_RETURN};
 use crate::engine::rankmap::{compare_groups, GroupOrder};
 use crate::engine::{inter, split, team};
 use crate::ep_call;
 use crate::ep_err;
-use crate::error::{EpResult, ERR_ARG, ERR_INTERN};
+use crate::error::{EpResult, ERR_ARG};
 use crate::host::sys::{MPI_Comm, MPI_Info};
 use std::os::raw::{c_int, c_void};
 use std::sync::atomic::Ordering;
@@ -16,7 +17,7 @@ use std::sync::Arc;
 
 fn insert_endpoint(shared: &Arc<CommShared>, local: u32, errhandler: c_int) -> EpResult<EP_Comm> {
     let ep = Arc::new(Endpoint::new(shared.clone(), local, errhandler));
-    COMMS.insert_near(ep, local as usize).ok_or_else(|| ep_err!(ERR_INTERN, "too many live communicator handles"))
+    crate::handles::registry::insert_endpoint(ep, local as usize)
 }
 
 /// Creates an endpoints communicator from a host communicator (array form).

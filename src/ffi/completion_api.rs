@@ -1,7 +1,8 @@
 //! Completion calls (MPI 4.1 sections 3.7.3 to 3.7.5, 3.8.4). A completed request's handle is
 //! freed and set to `EP_REQUEST_NULL`; null handles in arrays are skipped, as MPI says.
 
-use super::boundary::{completion_error, input, out, request, write_status, REQUESTS};
+use super::boundary::{completion_error, input, out, write_status};
+use crate::handles::{request, REQUESTS};
 use super::types::*;
 use crate::engine::p2p::Completion;
 use crate::engine::request::{self, Backoff, Request};

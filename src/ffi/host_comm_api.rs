@@ -2,7 +2,8 @@
 //! NetCDF, MPI-IO) that need a plain MPI communicator over the same processes. EPMPI extension;
 //! XIOS's endpoints library exposes the same thing as the field `comm.mpi_comm`.
 
-use super::boundary::{endpoint, out};
+use super::boundary::out;
+use crate::handles::endpoint;
 use super::types::EP_Comm;
 use crate::ep_call;
 use crate::host::sys::MPI_Comm;

@@ -1,6 +1,7 @@
 //! Errors, abort, time and version (MPI 4.1 chapters 9 and 11).
 
-use super::boundary::{out, COMMS, MESSAGES, REQUESTS};
+use super::boundary::out;
+use crate::handles::{COMMS, MESSAGES, REQUESTS};
 use super::types::*;
 use crate::ep_err;
 use crate::error::{self, ERR_ARG};
@@ -63,7 +64,7 @@ pub unsafe extern "C" fn EP_Error_class(code: c_int, class: *mut c_int) -> c_int
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 pub unsafe extern "C" fn EP_Abort(comm: EP_Comm, errorcode: c_int) -> c_int {
-    let who = match boundary::COMMS.get(comm) {
+    let who = match COMMS.get(comm) {
         Ok(ep) => format!("rank {}", ep.rank),
         Err(_) => format!("communicator handle {comm}"),
     };

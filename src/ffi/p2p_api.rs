@@ -3,10 +3,8 @@
 //! Communicators with one endpoint per process run in direct mode on Open MPI
 //! ([`crate::engine::direct`]).
 
-use super::boundary::{
-    completion_error, endpoint_ref, input, message, new_request, out, status_bytes, write_status,
-    MessageObj, Taken, MESSAGES,
-};
+use super::boundary::{completion_error, input, out, status_bytes, write_status};
+use crate::handles::{endpoint_ref, message, new_request, MessageObj, Taken, MESSAGES};
 use super::types::*;
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::{type_info, UserBuf};

@@ -8,7 +8,8 @@
 //! different endpoints' handles are used concurrently. Open MPI 4.1 needs
 //! `OMPI_MCA_osc=ucx` on systems where its default one-sided component fails (README).
 
-use super::boundary::{endpoint, new_request, out, window, WINS};
+use super::boundary::out;
+use crate::handles::{endpoint, new_request, window, WINS};
 use super::types::*;
 use crate::engine::comm::{ERRORS_ARE_FATAL, ERRORS_RETURN};
 use crate::engine::request::{Op, Request};

@@ -1,5 +1,5 @@
-//! Integer handle tables: `EP_Comm`, `EP_Request`, `EP_Message` and `EP_Win` values map to
-//! engine objects.
+//! The integer handle table: `EP_Comm`, `EP_Request`, `EP_Message` and `EP_Win` values map to
+//! engine objects, one table per kind.
 //!
 //! # Layout
 //! A handle is a positive 32-bit C `int`, the same in C and Fortran, read from the high bit down
