@@ -12,7 +12,7 @@
 mod common;
 
 use common::record::{Recorder, XUnit};
-use epmpi::host::{sys, HOST};
+use common::{sys, HOST};
 use epmpi::*;
 use std::os::raw::c_void;
 use std::time::Duration;

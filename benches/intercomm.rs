@@ -12,7 +12,7 @@
 
 mod common;
 
-use epmpi::host::{sys, HOST};
+use common::{sys, HOST};
 use epmpi::*;
 use common::record::{Recorder, XUnit};
 use std::time::Duration;

@@ -12,7 +12,8 @@
 mod common;
 
 use common::record::{Recorder, XUnit};
-use epmpi::host::{sys, HostComm, HOST};
+use common::support::host_mpi::HostComm;
+use common::{sys, HOST};
 use epmpi::*;
 use std::os::raw::c_void;
 use std::time::Duration;

@@ -10,7 +10,7 @@
 
 mod common;
 
-use epmpi::host::{sys, HOST};
+use common::{sys, HOST};
 use epmpi::*;
 use std::os::raw::c_void;
 use common::record::{Recorder, XUnit};

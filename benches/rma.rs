@@ -10,8 +10,7 @@
 
 mod common;
 
-use epmpi::engine::win::host::RMA;
-use epmpi::host::{sys, HOST};
+use common::{sys, HOST};
 use epmpi::*;
 use std::os::raw::c_void;
 use common::record::{Recorder, XUnit};
@@ -47,7 +46,7 @@ fn plain_mpi(rank: i32) -> Times {
     let max = *sizes.iter().max().unwrap() as usize;
     let src = vec![1u8; max];
     let mut base: *mut c_void = std::ptr::null_mut();
-    let mut win: sys::MPI_Win = RMA.win_null;
+    let mut win: sys::MPI_Win = HOST.win_null;
     unsafe {
         sys::MPI_Win_allocate(max as sys::MPI_Aint, 1, HOST.info_null, HOST.comm_world, &mut base as *mut _ as *mut c_void, &mut win);
         sys::MPI_Win_lock_all(0, win);
@@ -71,7 +70,7 @@ fn plain_mpi(rank: i32) -> Times {
             fops.push(per_op(
                 FOP_ITERS,
                 || unsafe {
-                    sys::MPI_Fetch_and_op(&one as *const isize as *const c_void, &mut old as *mut isize as *mut c_void, RMA.aint, 1, 0, RMA.op_sum, win);
+                    sys::MPI_Fetch_and_op(&one as *const isize as *const c_void, &mut old as *mut isize as *mut c_void, HOST.aint, 1, 0, HOST.op_sum, win);
                 },
                 || unsafe {
                     sys::MPI_Win_flush(1, win);
@@ -120,7 +119,7 @@ fn ep_side(comm: EP_Comm, origin: i32, target: i32) -> Times {
             fops.push(per_op(
                 FOP_ITERS,
                 || unsafe {
-                    EP_Fetch_and_op(&one as *const isize as *const c_void, &mut old as *mut isize as *mut c_void, RMA.aint, target, 0, RMA.op_sum, win);
+                    EP_Fetch_and_op(&one as *const isize as *const c_void, &mut old as *mut isize as *mut c_void, HOST.aint, target, 0, HOST.op_sum, win);
                 },
                 || unsafe {
                     EP_Win_flush(target, win);

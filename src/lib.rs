@@ -47,10 +47,12 @@
 //!
 //! # Layers
 //!
-//! After MPICH's second-generation device interface: [`ffi`] is the C ABI; [`handles`] maps
-//! integer handles to objects; [`engine`] holds communicators and rank maps, the matching
-//! queues, the local (shared memory) and remote (host MPI) transports, and requests; [`host`]
-//! wraps the host MPI. The design contract is `DESIGN.md`; the user guide is the README.
+//! After MPICH's second-generation device interface: [`ffi`] is the C ABI; `handles` maps
+//! integer handles to objects; `engine` holds communicators and rank maps, the matching
+//! queues, the local (shared memory) and remote (host MPI) transports, and requests; `host`
+//! wraps the host MPI. Only the C interface is public; `tests/layers.rs` checks that each
+//! layer uses only those below it and that no module imports form a cycle. The design
+//! contract is `DESIGN.md`; the user guide is the README.
 
 #![warn(clippy::undocumented_unsafe_blocks)]
 // Engine functions carry the addresses of user buffers that the C boundary took from the user,
@@ -58,11 +60,11 @@
 // function `unsafe` would spread `unsafe` blocks through the engine without adding a check.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
-pub mod engine;
+pub(crate) mod engine;
 pub mod error;
 pub mod ffi;
 pub(crate) mod handles;
-pub mod host;
-pub mod live;
+pub(crate) mod host;
+pub(crate) mod live;
 
 pub use ffi::*;

@@ -8,7 +8,7 @@
 
 mod support;
 
-use epmpi::host::{sys, HOST};
+use support::host_mpi::{sys, HostComm, HOST};
 use epmpi::*;
 use std::os::raw::c_void;
 use std::time::Duration;
@@ -122,7 +122,7 @@ fn child() -> i32 {
         let mut none = EP_COMM_NULL;
         unsafe { assert_eq!(EP_Comm_create_endpoints(HOST.comm_world, 0, HOST.info_null, &mut none), EP_SUCCESS) };
     } else {
-        let world = epmpi::host::HostComm(HOST.comm_world);
+        let world = HostComm(HOST.comm_world);
         failures = std::thread::scope(|s| {
             let handles: Vec<_> = (0..n)
                 .map(|index| {

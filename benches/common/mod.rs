@@ -4,12 +4,12 @@
 #![allow(dead_code)]
 
 #[path = "../../tests/support/mod.rs"]
-mod support;
+pub mod support;
 
 pub mod record;
 pub mod sizes;
 
-use epmpi::host::{sys, HOST};
+pub use support::host_mpi::{sys, HOST};
 use std::os::raw::c_void;
 use std::time::Duration;
 

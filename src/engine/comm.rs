@@ -63,8 +63,6 @@ pub struct CommShared {
     /// Nonblocking collectives some but not all of this process's endpoints have joined,
     /// by sequence number.
     pub nb_collectives: Mutex<HashMap<u64, Arc<coll::nonblocking::Instance>>>,
-    /// Distinguishes communicators (`EP_Comm_compare` says IDENT only for the same one).
-    pub serial: u64,
     /// Intercommunicators: what their collectives other than the barrier run on, built by
     /// the first of them (see [`coll::inter`]).
     pub(crate) inter_coll: std::sync::OnceLock<EpResult<Arc<coll::inter::Groups>>>,
@@ -105,7 +103,6 @@ impl Drop for CommShared {
     }
 }
 
-static COMM_SERIAL: AtomicU64 = AtomicU64::new(1);
 static IDENTITY_SERIAL: AtomicU32 = AtomicU32::new(0);
 
 impl CommShared {
@@ -192,7 +189,6 @@ impl CommShared {
             meeting: Meeting::default(),
             board: Board::new(local_count),
             nb_collectives: Mutex::new(HashMap::new()),
-            serial: COMM_SERIAL.fetch_add(1, Ordering::Relaxed),
             inter_coll: std::sync::OnceLock::new(),
             next_data_tag: AtomicU32::new(0),
             data_tag_base,

@@ -72,6 +72,7 @@ impl<P, U> MatchQueues<P, U> {
         self.posted.len()
     }
 
+    #[cfg(test)]
     pub fn unexpected_len(&self) -> usize {
         self.unexpected.len()
     }

@@ -84,11 +84,6 @@ impl RankMap {
         self.blocked
     }
 
-    /// This process's rank in the host communicator.
-    pub fn my_proc(&self) -> u32 {
-        self.my_proc
-    }
-
     /// Ranks of process `p`'s endpoints in local-index order.
     pub fn ranks_of(&self, p: u32) -> &[i32] {
         &self.procs[p as usize]
@@ -119,10 +114,6 @@ impl RankMap {
         *mine.iter().find(|&&r| self.locations[r as usize].local == local).expect("an endpoint of this group")
     }
 
-    /// Rank of this process's endpoint with local index `local`, if it is in this group.
-    pub fn my_rank_if_member(&self, local: u32) -> Option<i32> {
-        self.procs[self.my_proc as usize].iter().copied().find(|&r| self.locations[r as usize].local == local)
-    }
 
     /// Number of this process's endpoints.
     pub fn my_count(&self) -> usize {

@@ -169,6 +169,7 @@ impl<T> Channel<T> {
     /// sender leaves the ring alone, so the ring then holds only messages older than the
     /// overflow's: they are taken first, under the overflow lock, even those the sender wrote
     /// after this call's first look at the ring.
+    #[cfg(any(test, loom))]
     #[inline(always)]
     pub fn drain<E>(&self, mut each: impl FnMut(T) -> Result<(), E>) -> Result<(), E> {
         // SAFETY: each message is read once, then handed over.

@@ -2,7 +2,7 @@
 //! which catches panics, turns engine errors into codes with messages, and applies the
 //! error handler of the endpoint the call was about (MPI 4.1 section 9.3).
 //!
-//! Handle lookups ([`crate::handles`]) record the endpoint's error handler in the thread's
+//! Handle lookups (the handle registry, `crate::handles`) record the endpoint's error handler in the thread's
 //! call record, so a failure later in the call reaches the right handler without every
 //! function passing it around. Errors that concern no valid endpoint use the process default
 //! handler, which `EP_Comm_set_errhandler(EP_COMM_NULL, ...)` sets.

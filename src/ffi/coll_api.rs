@@ -442,7 +442,7 @@ unsafe fn scatter_impl(
     let is_root = ep.rank == root;
     let send = if is_root { Some(blocks(sendbuf as *mut c_void, sendtype, layout(&ep)?, "sendbuf")?) } else { None };
     let recv = if is_root && is_in_place(recvbuf) { None } else { Some(data_buf(recvbuf, recvcount, recvtype, "recvbuf")?) };
-    coll::scatterv(&ep, &ScattervArgs { send, recv, root, rank: ep.rank, varied })
+    coll::scatterv(&ep, &ScattervArgs { send, recv, root, varied })
 }
 
 /// Scatters rank `root`'s `sendbuf`: rank i gets the block at element offset

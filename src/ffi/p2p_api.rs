@@ -1,7 +1,7 @@
 //! Point-to-point calls (MPI 4.1 chapter 3). Ranks are endpoint ranks of the communicator;
 //! counts are in elements of the host datatype; tags go from 0 to `EP_TAG_UB` (2^31 - 1).
 //! Communicators with one endpoint per process run in direct mode on Open MPI
-//! ([`crate::engine::direct`]).
+//! (`crate::engine::direct`).
 
 use super::boundary::{completion_error, input, out, status_bytes, write_status};
 use crate::handles::{endpoint_ref, message, new_request, MessageObj, Taken, MESSAGES};

@@ -1,13 +1,15 @@
 //! The handle registry, between the C boundary ([`crate::ffi`]) and the [`crate::engine`]:
 //! integer handles of every kind map to engine objects ([`table`]), one table per kind with
-//! the lookups the C functions use ([`registry`]), and the per-thread record of the call in
-//! progress with its cache of communicator lookups ([`call_state`]).
+//! the lookups the C functions use ([`registry`], and [`comm_lookup`] for communicators,
+//! through a per-thread cache), and the per-thread record of the call in progress
+//! ([`call_state`]).
 
 pub(crate) mod call_state;
+pub(crate) mod comm_lookup;
 pub(crate) mod registry;
 mod table;
 
-pub(crate) use call_state::{endpoint, endpoint_ref, remove_endpoint, EpRef};
+pub(crate) use comm_lookup::{endpoint, endpoint_ref, remove_endpoint, EpRef};
 pub(crate) use registry::{
     message, new_request, request, window, MessageObj, Taken, COMMS, MESSAGES, REQUESTS, WINS,
 };

@@ -6,6 +6,8 @@
 //! `mpirun.mpich`). Open MPI gets `--allow-run-as-root --oversubscribe`.
 #![allow(dead_code)]
 
+pub mod host_mpi;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::Mutex;

@@ -194,16 +194,6 @@ impl Board {
         }
     }
 
-    /// Number of endpoints meeting here.
-    pub fn len(&self) -> usize {
-        self.slots.len()
-    }
-
-    /// True for a board of no endpoints (never made: a communicator has at least one here).
-    pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
-    }
-
     /// A barrier of the endpoints of one process (no leader, no data): each endpoint
     /// publishes its entry on its header line and waits for everyone's. One line per
     /// endpoint, the same every time: an empty [`Board::exchange`] stamps the input line of
@@ -489,13 +479,6 @@ impl AlignedBuf {
         self.words.as_ptr() as *mut u8
     }
 
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
 }
 
 impl AsMut<[u8]> for AlignedBuf {

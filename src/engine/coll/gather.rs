@@ -31,7 +31,6 @@ pub struct ScattervArgs<'a> {
     /// `None`: `MPI_IN_PLACE` at the root.
     pub recv: Option<UserBuf>,
     pub root: i32,
-    pub rank: i32,
     /// `EP_Scatterv` rather than `EP_Scatter` (every rank knows, unlike the counts).
     pub varied: bool,
 }

@@ -60,7 +60,6 @@ pub fn create(ep: &Endpoint, flavor: WinFlavor, base: *mut c_void, size: i64, di
     Ok(WinEndpoint {
         shared: win.clone(),
         local: ep.local,
-        rank: ep.rank,
         base: bases[ep.local as usize],
         epochs: Mutex::new(Default::default()),
         attached: Mutex::new(Vec::new()),

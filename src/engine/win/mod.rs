@@ -71,7 +71,6 @@ pub struct WinEndpoint {
     pub shared: Arc<WinShared>,
     /// Local index of the endpoint (its host window).
     pub local: u32,
-    pub rank: i32,
     /// Memory this endpoint exposes (`EP_Win_allocate` returns it; the base attribute).
     pub base: host::SendPtr,
     pub epochs: Mutex<Epochs>,

@@ -38,10 +38,12 @@ use std::os::raw::c_int;
 pub const HOST_IS_OMPI4: bool = cfg!(epmpi_ompi4);
 
 /// Entries of the host's table (`OMPI_OSC_UCX_ATTACH_MAX`).
+#[cfg_attr(not(epmpi_ompi4), allow(dead_code, reason = "used by the replacement of Open MPI 4's function only"))]
 const ATTACH_MAX: c_int = 32;
 
 /// `ompi_osc_dynamic_win_info_t` of Open MPI 4.0.0 to 4.1.8 (same layout in all of them).
 #[repr(C)]
+#[cfg_attr(not(epmpi_ompi4), allow(dead_code, reason = "used by the replacement of Open MPI 4's function only"))]
 pub struct HostDynamicRegion {
     pub base: u64,
     pub size: u64,
@@ -52,6 +54,7 @@ pub struct HostDynamicRegion {
 /// sorted by address (`entry(i)` gives base and size): its index, or -1 with `*insert` set
 /// to where such a region goes. Entries at the end with base and size 0 are empty (the host
 /// passes one past the last region; a region never starts at address 0).
+#[cfg_attr(not(epmpi_ompi4), allow(dead_code, reason = "used by the replacement of Open MPI 4's function only"))]
 pub fn find_region(entry: impl Fn(c_int) -> (u64, u64), lo: c_int, hi: c_int, base: u64, len: u64, insert: &mut c_int) -> c_int {
     let (mut lo, mut hi) = (lo.max(0), hi.min(ATTACH_MAX - 1));
     while hi >= lo && entry(hi) == (0, 0) {
