@@ -55,10 +55,6 @@
 //! contract is `DESIGN.md`; the user guide is the README.
 
 #![warn(clippy::undocumented_unsafe_blocks)]
-// Engine functions carry the addresses of user buffers that the C boundary took from the user,
-// as MPI calls do (the user keeps them valid, MPI 4.1 section 3.7.2); marking each such
-// function `unsafe` would spread `unsafe` blocks through the engine without adding a check.
-#![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub(crate) mod engine;
 pub mod error;

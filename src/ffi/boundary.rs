@@ -192,12 +192,12 @@ pub fn completion_error(c: &Completion) -> EpResult<()> {
 }
 
 /// `ep_call!("EP_Name", { body })`: the one wrapper of every exported function.
-#[macro_export]
 macro_rules! ep_call {
     ($name:literal, $body:block) => {
         $crate::ffi::boundary::run($name, || -> $crate::error::EpResult<()> { $body })
     };
 }
+pub(crate) use ep_call;
 
 #[cfg(test)]
 mod tests {

@@ -23,7 +23,8 @@ use crate::engine::request::{Op, Request};
 use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_COUNT, ERR_ROOT, ERR_UNSUPPORTED};
 use crate::host::sys::{MPI_Datatype, MPI_Op};
 use crate::host::HOST;
-use crate::{ep_call, ep_err};
+use super::boundary::ep_call;
+use crate::ep_err;
 use std::os::raw::{c_int, c_void};
 
 /// The endpoint of an intracommunicator: collectives other than `EP_Barrier`, `EP_Bcast` and

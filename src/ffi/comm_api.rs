@@ -7,7 +7,7 @@ use super::types::*;
 use crate::engine::comm::{self, CommShared, Endpoint, ERRORS_ARE_FATAL, ERRORS_RETURN};
 use crate::engine::rankmap::{compare_groups, GroupOrder};
 use crate::engine::{inter, split, team};
-use crate::ep_call;
+use super::boundary::ep_call;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_ARG};
 use crate::host::sys::{MPI_Comm, MPI_Info};

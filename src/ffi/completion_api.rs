@@ -8,7 +8,8 @@ use crate::engine::p2p::Completion;
 use crate::engine::request::{self, Backoff, Request};
 use crate::ep_err;
 use crate::error::{EpResult, ERR_ARG, ERR_COUNT, ERR_IN_STATUS};
-use crate::{ep_call, error};
+use super::boundary::ep_call;
+use crate::error;
 use std::os::raw::c_int;
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@
 use super::boundary::out;
 use crate::handles::endpoint;
 use super::types::EP_Comm;
-use crate::ep_call;
+use super::boundary::ep_call;
 use crate::host::sys::MPI_Comm;
 use std::os::raw::c_int;
 

@@ -6,7 +6,7 @@ use super::types::*;
 use crate::ep_err;
 use crate::error::{self, ERR_ARG};
 use crate::host::sys;
-use crate::{ep_call, ffi::boundary};
+use super::boundary::{self, ep_call};
 use std::os::raw::{c_char, c_int};
 
 /// Writes the message of an error code into `buf` (room for `EP_MAX_ERROR_STRING` chars):

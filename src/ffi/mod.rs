@@ -1,8 +1,8 @@
 //! The C ABI of `include/ep_mpi.h`. Every exported function goes through
-//! [`boundary::run`] (the `ep_call!` macro): panics caught, pointers and handles checked,
+//! `boundary::run` (the `ep_call!` macro): panics caught, pointers and handles checked,
 //! errors mapped to codes and passed to the error handler.
 
-pub mod boundary;
+pub(crate) mod boundary;
 pub mod coll_api;
 pub mod comm_api;
 pub mod completion_api;

@@ -14,7 +14,8 @@ use crate::engine::p2p::{self, Completion, RecvOp, SendState};
 use crate::engine::request::{self, Backoff, Op, Request};
 use crate::error::{EpResult, ERR_INTERN, ERR_RANK, ERR_TAG};
 use crate::host::sys::MPI_Datatype;
-use crate::{ep_call, ep_err};
+use super::boundary::ep_call;
+use crate::ep_err;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 

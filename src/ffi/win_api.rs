@@ -16,7 +16,7 @@ use crate::engine::request::{Op, Request};
 use crate::engine::win::create;
 use crate::engine::win::ops::TargetMem;
 use crate::engine::win::WinFlavor;
-use crate::ep_call;
+use super::boundary::ep_call;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_ARG, ERR_INTERN, ERR_WIN};
 use crate::host::sys::{MPI_Aint, MPI_Datatype, MPI_Info, MPI_Op};
