@@ -1,4 +1,4 @@
-//! The host MPI: raw bindings (mpi-sys), the constants read through `host_shim.c`, and thin
+//! The host MPI: raw bindings (mpi-sys), its constants (from mpi-sys and `host_shim.c`), and thin
 //! safe wrappers for the handful of host calls the engine makes everywhere.
 //!
 //! Host handles differ in representation (Open MPI: pointers, MPICH: ints), so nothing here
@@ -9,15 +9,14 @@ pub use mpi_sys as sys;
 use std::sync::LazyLock;
 use std::os::raw::{c_int, c_void};
 
-/// Host constants, filled once by `epmpi_host_constants_get` (same layout as the C struct).
-#[repr(C)]
+/// The host's predefined handles and constants: those mpi-sys exports (its `RSMPI_*` statics)
+/// read from it, the rest from `host_shim.c` ([`ShimConstants`]).
 pub struct HostConstants {
     pub comm_world: sys::MPI_Comm,
     pub comm_null: sys::MPI_Comm,
     pub comm_self: sys::MPI_Comm,
     pub datatype_null: sys::MPI_Datatype,
     pub byte: sys::MPI_Datatype,
-    pub packed: sys::MPI_Datatype,
     pub int_: sys::MPI_Datatype,
     pub message_null: sys::MPI_Message,
     pub request_null: sys::MPI_Request,
@@ -26,7 +25,6 @@ pub struct HostConstants {
     pub op_min: sys::MPI_Op,
     pub op_max: sys::MPI_Op,
     pub in_place: *mut c_void,
-    pub bottom: *mut c_void,
     pub status_ignore: *mut sys::MPI_Status,
     pub errors_return: sys::MPI_Errhandler,
     pub any_source: c_int,
@@ -44,24 +42,76 @@ pub struct HostConstants {
     pub direct_p2p: c_int,
 }
 
+/// What mpi-sys does not export, filled by `epmpi_host_constants_get` (same layout as the C
+/// struct): handles bindgen cannot see (`MPI_BYTE`, `MPI_INT`, `MPI_OP_NULL`, the address
+/// macro `MPI_IN_PLACE`), integer constants whose Rust type
+/// differs between hosts (a `#define` in MPICH, an `enum` in Open MPI), and the host's
+/// semantics for direct mode.
+#[repr(C)]
+struct ShimConstants {
+    byte: sys::MPI_Datatype,
+    int_: sys::MPI_Datatype,
+    op_null: sys::MPI_Op,
+    in_place: *mut c_void,
+    tag_ub_key: c_int,
+    success: c_int,
+    root: c_int,
+    err_truncate: c_int,
+    direct_p2p: c_int,
+}
+
 // SAFETY: the struct holds immutable handle values and addresses of host globals.
 unsafe impl Send for HostConstants {}
 // SAFETY: nothing writes the struct after `HOST` is initialised, so shared references only read.
 unsafe impl Sync for HostConstants {}
 
 extern "C" {
-    fn epmpi_host_constants_get(out: *mut HostConstants);
+    fn epmpi_host_constants_get(out: *mut ShimConstants);
     fn epmpi_host_predefined_types(out: *mut sys::MPI_Datatype, max: c_int) -> c_int;
 }
 
 /// The host constants, read on first use.
-// SAFETY: `epmpi_host_constants_get` (host_shim.c) writes every field of `c`, a `repr(C)` struct
-// with the C struct's layout, before `assume_init`; it reads only the host's link-time
-// constants, which is valid before `MPI_Init` as well.
-pub static HOST: LazyLock<HostConstants> = LazyLock::new(|| unsafe {
-    let mut c = std::mem::MaybeUninit::<HostConstants>::uninit();
-    epmpi_host_constants_get(c.as_mut_ptr());
-    c.assume_init()
+pub static HOST: LazyLock<HostConstants> = LazyLock::new(|| {
+    let mut c = std::mem::MaybeUninit::<ShimConstants>::uninit();
+    // SAFETY: `epmpi_host_constants_get` (host_shim.c) writes every field of `c`, a `repr(C)`
+    // struct with the C struct's layout, before `assume_init`; it reads only the host's
+    // link-time constants, which is valid before `MPI_Init` as well.
+    let c = unsafe {
+        epmpi_host_constants_get(c.as_mut_ptr());
+        c.assume_init()
+    };
+    // SAFETY: mpi-sys's `RSMPI_*` statics are constants its C shim initialises from the host's
+    // macros and never writes; reading them is valid before `MPI_Init` as well.
+    unsafe {
+        HostConstants {
+            comm_world: sys::RSMPI_COMM_WORLD,
+            comm_null: sys::RSMPI_COMM_NULL,
+            comm_self: sys::RSMPI_COMM_SELF,
+            datatype_null: sys::RSMPI_DATATYPE_NULL,
+            byte: c.byte,
+            int_: c.int_,
+            message_null: sys::RSMPI_MESSAGE_NULL,
+            request_null: sys::RSMPI_REQUEST_NULL,
+            info_null: sys::RSMPI_INFO_NULL,
+            op_null: c.op_null,
+            op_min: sys::RSMPI_MIN,
+            op_max: sys::RSMPI_MAX,
+            in_place: c.in_place,
+            status_ignore: sys::RSMPI_STATUS_IGNORE,
+            errors_return: sys::RSMPI_ERRORS_RETURN,
+            any_source: sys::RSMPI_ANY_SOURCE,
+            any_tag: sys::RSMPI_ANY_TAG,
+            proc_null: sys::RSMPI_PROC_NULL,
+            undefined: sys::RSMPI_UNDEFINED,
+            tag_ub_key: c.tag_ub_key,
+            thread_multiple: sys::RSMPI_THREAD_MULTIPLE,
+            success: c.success,
+            comm_type_shared: sys::RSMPI_COMM_TYPE_SHARED,
+            root: c.root,
+            err_truncate: c.err_truncate,
+            direct_p2p: c.direct_p2p,
+        }
+    }
 });
 
 /// The host's predefined datatypes (see `host_shim.c`).

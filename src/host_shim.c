@@ -1,72 +1,36 @@
 /*
- * Host MPI constants that the Rust side cannot read through mpi-sys.
+ * Host MPI constants that the Rust side cannot read through mpi-sys (src/host.rs reads the
+ * others from mpi-sys's RSMPI_* statics).
  *
- * Predefined handles are macros (MPICH: integer constants, Open MPI: addresses of global
- * objects) and MPI_IN_PLACE / MPI_BOTTOM are address macros; bindgen sees none of them. This
- * file is compiled with the host's mpicc, so it is always right for the MPI we link to, and it
- * hands every value over in one struct so the Rust side reads them once.
+ * MPI_BYTE, MPI_INT and MPI_OP_NULL are predefined handles mpi-sys does not export (macros:
+ * MPICH integer constants, Open MPI addresses of global objects); MPI_IN_PLACE is an address
+ * macro bindgen cannot see; MPI_TAG_UB, MPI_SUCCESS, MPI_ROOT and
+ * MPI_ERR_TRUNCATE are a #define in MPICH and an enum in Open MPI, so their Rust types differ.
+ * This file is compiled with the host's mpicc, so it is always right for the MPI we link to.
  */
 #include <mpi.h>
 #include <stddef.h>
 
-typedef struct epmpi_host_constants {
-    MPI_Comm comm_world;
-    MPI_Comm comm_null;
-    MPI_Comm comm_self;
-    MPI_Datatype datatype_null;
+typedef struct epmpi_shim_constants {
     MPI_Datatype byte;
-    MPI_Datatype packed;
     MPI_Datatype int_;
-    MPI_Message message_null;
-    MPI_Request request_null;
-    MPI_Info info_null;
     MPI_Op op_null;
-    MPI_Op op_min;
-    MPI_Op op_max;
     void *in_place;
-    void *bottom;
-    MPI_Status *status_ignore;
-    MPI_Errhandler errors_return;
-    int any_source;
-    int any_tag;
-    int proc_null;
-    int undefined;
     int tag_ub_key;
-    int thread_multiple;
     int success;
-    int comm_type_shared;
     int root;
     int err_truncate;
     int direct_p2p;
-} epmpi_host_constants;
+} epmpi_shim_constants;
 
-void epmpi_host_constants_get(epmpi_host_constants *out)
+void epmpi_host_constants_get(epmpi_shim_constants *out)
 {
-    out->comm_world = MPI_COMM_WORLD;
-    out->comm_null = MPI_COMM_NULL;
-    out->comm_self = MPI_COMM_SELF;
-    out->datatype_null = MPI_DATATYPE_NULL;
     out->byte = MPI_BYTE;
-    out->packed = MPI_PACKED;
     out->int_ = MPI_INT;
-    out->message_null = MPI_MESSAGE_NULL;
-    out->request_null = MPI_REQUEST_NULL;
-    out->info_null = MPI_INFO_NULL;
     out->op_null = MPI_OP_NULL;
-    out->op_min = MPI_MIN;
-    out->op_max = MPI_MAX;
     out->in_place = MPI_IN_PLACE;
-    out->bottom = MPI_BOTTOM;
-    out->status_ignore = MPI_STATUS_IGNORE;
-    out->errors_return = MPI_ERRORS_RETURN;
-    out->any_source = MPI_ANY_SOURCE;
-    out->any_tag = MPI_ANY_TAG;
-    out->proc_null = MPI_PROC_NULL;
-    out->undefined = MPI_UNDEFINED;
     out->tag_ub_key = MPI_TAG_UB;
-    out->thread_multiple = MPI_THREAD_MULTIPLE;
     out->success = MPI_SUCCESS;
-    out->comm_type_shared = MPI_COMM_TYPE_SHARED;
     out->root = MPI_ROOT;
     out->err_truncate = MPI_ERR_TRUNCATE;
     /* Direct mode (src/engine/direct.rs) relies on the host's truncation semantics: Open MPI
