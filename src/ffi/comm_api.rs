@@ -47,10 +47,8 @@ pub unsafe extern "C" fn EP_Comm_create_endpoints(
 ) -> c_int {
     let _ = info;
     ep_call!("EP_Comm_create_endpoints", {
-        if my_num_ep > 0 && out_comms.is_null() {
-            return Err(ep_err!(ERR_ARG, "out_comms is NULL"));
-        }
-        let Some(shared) = comm::create_shared(parent, my_num_ep)? else { return Ok(()) };
+        let fault = (my_num_ep > 0 && out_comms.is_null()).then(|| ep_err!(ERR_ARG, "out_comms is NULL"));
+        let Some(shared) = comm::create_shared(parent, my_num_ep, fault)? else { return Ok(()) };
         let handler = DEFAULT_HANDLER.load(Ordering::Relaxed);
         for i in 0..my_num_ep as usize {
             *out_comms.add(i) = insert_endpoint(&shared, i as u32, handler)?;
@@ -83,8 +81,9 @@ pub unsafe extern "C" fn EP_Comm_create_endpoint(
     comm: *mut EP_Comm,
 ) -> c_int {
     ep_call!("EP_Comm_create_endpoint", {
-        let comm = out(comm, "comm")?;
-        let shared = team::join(parent, my_num_ep, index)?;
+        let comm = out(comm, "comm");
+        let shared = team::join(parent, my_num_ep, index, comm.as_ref().err().cloned())?;
+        let comm = comm?;
         *comm = insert_endpoint(&shared, index as u32, DEFAULT_HANDLER.load(Ordering::Relaxed))?;
         Ok(())
     })
@@ -178,13 +177,12 @@ pub unsafe extern "C" fn EP_Intercomm_create(
 ) -> c_int {
     ep_call!("EP_Intercomm_create", {
         let ep = endpoint(local_comm)?;
-        let newintercomm = out(newintercomm, "newintercomm")?;
-        if tag < 0 {
-            return Err(ep_err!(crate::error::ERR_TAG, "tag {tag} is negative"));
-        }
-        let peer = if ep.rank == local_leader { Some(endpoint(peer_comm)?) } else { None };
-        let new = inter::create(&ep, local_leader, peer.as_deref(), remote_leader, tag)?;
-        *newintercomm = insert_endpoint(&new.shared, new.local, new.errhandler())?;
+        let newintercomm = out(newintercomm, "newintercomm");
+        let peer = if ep.rank == local_leader { endpoint(peer_comm).map(Some) } else { Ok(None) };
+        let fault = newintercomm.as_ref().err().or(peer.as_ref().err()).cloned();
+        let peer = peer.ok().flatten();
+        let new = inter::create(&ep, local_leader, peer.as_deref(), remote_leader, tag, fault)?;
+        *newintercomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
         Ok(())
     })
 }
@@ -201,9 +199,9 @@ pub unsafe extern "C" fn EP_Intercomm_create(
 pub unsafe extern "C" fn EP_Intercomm_merge(intercomm: EP_Comm, high: c_int, newintracomm: *mut EP_Comm) -> c_int {
     ep_call!("EP_Intercomm_merge", {
         let ep = endpoint(intercomm)?;
-        let newintracomm = out(newintracomm, "newintracomm")?;
-        let new = inter::merge(&ep, high != 0)?;
-        *newintracomm = insert_endpoint(&new.shared, new.local, new.errhandler())?;
+        let newintracomm = out(newintracomm, "newintracomm");
+        let new = inter::merge(&ep, high != 0, newintracomm.as_ref().err().cloned())?;
+        *newintracomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
         Ok(())
     })
 }
@@ -322,9 +320,9 @@ pub unsafe extern "C" fn EP_Comm_compare(comm1: EP_Comm, comm2: EP_Comm, result:
 pub unsafe extern "C" fn EP_Comm_dup(comm: EP_Comm, newcomm: *mut EP_Comm) -> c_int {
     ep_call!("EP_Comm_dup", {
         let ep = endpoint(comm)?;
-        let newcomm = out(newcomm, "newcomm")?;
-        let new = comm::dup(&ep)?;
-        *newcomm = insert_endpoint(&new.shared, new.local, new.errhandler())?;
+        let newcomm = out(newcomm, "newcomm");
+        let new = comm::dup(&ep, newcomm.as_ref().err().cloned())?;
+        *newcomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
         Ok(())
     })
 }
@@ -402,8 +400,9 @@ pub unsafe extern "C" fn EP_Comm_get_errhandler(comm: EP_Comm, handler: *mut c_i
 pub unsafe extern "C" fn EP_Comm_split(comm: EP_Comm, color: c_int, key: c_int, newcomm: *mut EP_Comm) -> c_int {
     ep_call!("EP_Comm_split", {
         let ep = endpoint(comm)?;
-        let newcomm = out(newcomm, "newcomm")?;
-        *newcomm = match split::split(&ep, color, key)? {
+        let newcomm = out(newcomm, "newcomm");
+        let new = split::split(&ep, color, key, newcomm.as_ref().err().cloned())?;
+        *newcomm? = match new {
             Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler())?,
             None => EP_COMM_NULL,
         };
@@ -425,8 +424,9 @@ pub unsafe extern "C" fn EP_Comm_split_type(comm: EP_Comm, split_type: c_int, ke
     let _ = info;
     ep_call!("EP_Comm_split_type", {
         let ep = endpoint(comm)?;
-        let newcomm = out(newcomm, "newcomm")?;
-        *newcomm = match split::split_type(&ep, split_type, key)? {
+        let newcomm = out(newcomm, "newcomm");
+        let new = split::split_type(&ep, split_type, key, newcomm.as_ref().err().cloned())?;
+        *newcomm? = match new {
             Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler())?,
             None => EP_COMM_NULL,
         };

@@ -51,8 +51,9 @@ fn insert_window(w: crate::engine::win::WinEndpoint) -> EpResult<EP_Win> {
 pub unsafe extern "C" fn EP_Win_create(base: *mut c_void, size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: EP_Comm, win: *mut EP_Win) -> c_int {
     ep_call!("EP_Win_create", {
         let ep = endpoint(comm)?;
-        let win = out(win, "win")?;
-        *win = insert_window(create::create(&ep, WinFlavor::Create, base, size as i64, disp_unit, info)?)?;
+        let win = out(win, "win");
+        let w = create::create(&ep, WinFlavor::Create, base, size as i64, disp_unit, info, win.as_ref().err().cloned())?;
+        *win? = insert_window(w)?;
         Ok(())
     })
 }
@@ -72,11 +73,12 @@ pub unsafe extern "C" fn EP_Win_create(base: *mut c_void, size: MPI_Aint, disp_u
 pub unsafe extern "C" fn EP_Win_allocate(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: EP_Comm, baseptr: *mut c_void, win: *mut EP_Win) -> c_int {
     ep_call!("EP_Win_allocate", {
         let ep = endpoint(comm)?;
-        let baseptr = out(baseptr as *mut *mut c_void, "baseptr")?;
-        let win = out(win, "win")?;
-        let w = create::create(&ep, WinFlavor::Allocate, std::ptr::null_mut(), size as i64, disp_unit, info)?;
-        *baseptr = w.base.0 as *mut c_void;
-        *win = insert_window(w)?;
+        let baseptr = out(baseptr as *mut *mut c_void, "baseptr");
+        let win = out(win, "win");
+        let fault = baseptr.as_ref().err().or(win.as_ref().err()).cloned();
+        let w = create::create(&ep, WinFlavor::Allocate, std::ptr::null_mut(), size as i64, disp_unit, info, fault)?;
+        *baseptr? = w.base.0 as *mut c_void;
+        *win? = insert_window(w)?;
         Ok(())
     })
 }
@@ -96,8 +98,9 @@ pub unsafe extern "C" fn EP_Win_allocate(size: MPI_Aint, disp_unit: c_int, info:
 pub unsafe extern "C" fn EP_Win_create_dynamic(info: MPI_Info, comm: EP_Comm, win: *mut EP_Win) -> c_int {
     ep_call!("EP_Win_create_dynamic", {
         let ep = endpoint(comm)?;
-        let win = out(win, "win")?;
-        *win = insert_window(create::create(&ep, WinFlavor::Dynamic, std::ptr::null_mut(), 0, 1, info)?)?;
+        let win = out(win, "win");
+        let w = create::create(&ep, WinFlavor::Dynamic, std::ptr::null_mut(), 0, 1, info, win.as_ref().err().cloned())?;
+        *win? = insert_window(w)?;
         Ok(())
     })
 }
