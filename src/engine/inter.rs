@@ -11,8 +11,13 @@
 //! process may hold endpoints of both groups (the shared-process case) and point-to-point
 //! between them stays on the local transport.
 //!
+//! Errors agree across both groups: each group first agrees on its failure flag and its
+//! leader (one allreduce), the leaders send the flag instead of, or before, their lists, and
+//! the broadcast of the remote list carries both groups' flags (see [`create`]).
+//!
 //! Merge: the endpoints of a process meet, one host allreduce tells every process both
-//! groups' `high`, and the new intracommunicator ranks the low group first.
+//! groups' `high` and every process's failure flag, and the new intracommunicator ranks the
+//! low group first.
 
 use super::coll::{self, typed::{Elems, HostOp}};
 use super::comm::{CommShared, Endpoint, Flavor};
@@ -29,7 +34,8 @@ use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
 /// Lists travel as one message of the length and up to this many entries, and a second
-/// message with the rest when they are longer: one message for groups of up to 63 endpoints.
+/// message with the rest when they are longer: one message for groups of up to 61 endpoints (a list
+/// also holds the failure flag and the leader's rank).
 const FIRST_PART: usize = 64;
 
 /// The first message of a list: its length and its first entries, `FIRST_PART` slots.

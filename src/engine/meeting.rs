@@ -387,7 +387,7 @@ mod tests {
         static POINT: MeetingPoint<u64> = MeetingPoint::new();
         let all = on_threads(4, |t| {
             let (key, idx) = ((t % 2) as u64, t / 2);
-            (0..50u64).map(|round| *POINT.meet(key, 2, idx, (key, round), None, |g| Ok(g.inputs)).unwrap()).collect::<Vec<_>>()
+            (0..50u64).map(|round| POINT.meet(key, 2, idx, (key, round), None, |g| Ok(g.inputs)).unwrap().to_vec()).collect::<Vec<_>>()
         });
         for (t, rounds) in all.into_iter().enumerate() {
             for (round, inputs) in rounds.into_iter().enumerate() {

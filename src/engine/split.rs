@@ -9,6 +9,11 @@
 //! of a new communicator are ranked by their first new rank, and each process's endpoints
 //! take local indices in new-rank order, so ranks keep contiguous per process whenever keys
 //! allow it (hierarchical collectives then keep MPI's order cheaply).
+//!
+//! A bad color or split type, or a fault the caller reports (a NULL output pointer), fails
+//! the split on every endpoint: the faulty endpoint still meets the others with the color
+//! `EP_UNDEFINED`, and its process's entries in the allgathered table carry the error class
+//! as a negative color ([`fault_color`]), which every process sees (see [`super::meeting`]).
 
 use super::comm::{CommShared, Endpoint, Flavor};
 use super::meeting::agree;

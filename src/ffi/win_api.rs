@@ -39,7 +39,9 @@ fn insert_window(w: crate::engine::win::WinEndpoint) -> EpResult<EP_Win> {
 ///
 /// Errors: `EP_ERR_COMM` (bad handle, intercommunicator), `EP_ERR_SIZE` (negative size),
 /// `EP_ERR_DISP` (`disp_unit <= 0`), `EP_ERR_BUFFER` (NULL base with size > 0),
-/// `EP_ERR_ARG` (NULL `win`); host failures as `EP_ERR_WIN` with the host's message.
+/// `EP_ERR_ARG` (NULL `win`); host failures as `EP_ERR_WIN` with the host's message. A bad
+/// argument on any endpoint fails the call on every endpoint of every process (the others get
+/// its error class; docs/errors.md).
 /// Thread safety: the endpoints of a process call concurrently, each from its own thread.
 ///
 /// # Safety
@@ -88,7 +90,8 @@ pub unsafe extern "C" fn EP_Win_allocate(size: MPI_Aint, disp_unit: c_int, info:
 /// of those regions (`MPI_Get_address`, `MPI_Aint_add`) as target displacements, with a
 /// displacement unit of 1. Collective like `EP_Win_create`.
 ///
-/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `win`), host failures as `EP_ERR_WIN`.
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `win`), host failures as `EP_ERR_WIN`; a NULL
+/// `win` on any endpoint fails the call on every endpoint of every process.
 /// Thread safety: as `EP_Win_create`.
 ///
 /// # Safety

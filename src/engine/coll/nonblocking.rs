@@ -1,7 +1,9 @@
 //! Nonblocking collectives: `EP_Ibarrier` and `EP_Ibcast` (MPI 4.1 section 6.12).
 //!
 //! The k-th nonblocking collective of every endpoint of a process on one communicator is
-//! one shared instance. Each endpoint's call joins it and returns a request at once; the last
+//! one shared instance, found through the communicator's meeting point for nonblocking
+//! collectives (keyed by k, see [`crate::engine::meeting::MeetingPoint::join`]). Each
+//! endpoint's call joins it and returns a request at once; the last
 //! endpoint to join starts the process's host operation (`MPI_Ibarrier`, `MPI_Ibcast`). Host
 //! operations thus start in the order every endpoint called its collectives, which is the
 //! order MPI requires (and blocking collectives cannot overtake: their host call needs every
