@@ -655,7 +655,9 @@ int EP_Ibcast(void *buf,
  *
  * Errors: `EP_ERR_NOT_INITIALIZED` before `MPI_Init_thread`, `EP_ERR_THREAD_LEVEL` when the
  * host is not at `MPI_THREAD_MULTIPLE`, `EP_ERR_ARG` for `my_num_ep < 0` or above 65536, or a
- * NULL `out` with `my_num_ep > 0`, `EP_ERR_COMM` for `MPI_COMM_NULL`.
+ * NULL `out` with `my_num_ep > 0`, `EP_ERR_COMM` for `MPI_COMM_NULL`. A NULL `out` or a bad
+ * `my_num_ep` on one process fails the call on every process (the others get its error class;
+ * docs/errors.md).
  * Thread safety: any thread; different processes' calls match in order on `parent`.
  * Follows the MPI Forum endpoints proposal (`MPI_Comm_create_endpoints`).
  *
@@ -676,7 +678,8 @@ int EP_Comm_create_endpoints(MPI_Comm parent, int my_num_ep, MPI_Info info, EP_C
  * The threads of one process block until all `my_num_ep` have called.
  *
  * Errors: those of `EP_Comm_create_endpoints`; `EP_ERR_ARG` for an index out of range, or a
- * `my_num_ep` that differs from the one other threads of the process gave.
+ * `my_num_ep` that differs from the one other threads of the process gave (that thread
+ * alone); a NULL `comm` on one thread fails the call on every thread of every process.
  * Thread safety: meant to be called concurrently by the team; the endpoint identity comes
  * from `index`, never from the OpenMP thread number.
  *
@@ -734,7 +737,10 @@ int EP_Comm_test_inter(EP_Comm comm, int *flag);
  * group's endpoints calling on their own `local_comm`). Ranks of `*newintercomm` name the
  * remote group in point-to-point calls; `EP_Comm_rank`/`EP_Comm_size` give the local group.
  * Errors: `EP_ERR_COMM` (invalid handles, `local_comm` an intercommunicator, null
- * `peer_comm` on the leader), `EP_ERR_RANK` (leader ranks), `EP_ERR_ARG` (NULL output).
+ * `peer_comm` on the leader), `EP_ERR_RANK` (leader ranks), `EP_ERR_TAG` (negative tag),
+ * `EP_ERR_ARG` (NULL output). A bad argument on any endpoint fails the call on every endpoint of every process (the
+ * others get its error class; docs/errors.md). Except for a bad `peer_comm`,
+ * `remote_leader` or tag on the local leader, this includes the remote group.
  * Thread safety: one call per endpoint, concurrently; the endpoints of a process wait for
  * each other.
  *
@@ -753,12 +759,16 @@ int EP_Intercomm_create(EP_Comm local_comm,
  * 7.6.2): the group whose endpoints pass `high = 0` comes first, each group in its own rank
  * order; when both groups pass the same `high`, group order is EPMPI's choice (the same on
  * every endpoint). Every endpoint of both groups calls it. Errors: `EP_ERR_COMM` (not an
- * intercommunicator), `EP_ERR_ARG` (NULL output). Thread safety: one call per endpoint.
+ * intercommunicator), `EP_ERR_ARG` (NULL output). A bad argument on any endpoint fails the call on every endpoint of every process (the
+ * others get its error class; docs/errors.md).
+ * Thread safety: one call per endpoint.
  *
  * # Safety
  * `newintracomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
  */
-int EP_Intercomm_merge(EP_Comm intercomm, int high, EP_Comm *newintracomm);
+int EP_Intercomm_merge(EP_Comm intercomm,
+                       int high,
+                       EP_Comm *newintracomm);
 
 /**
  * Where the endpoint lives: its index among its process's endpoints of this communicator,
@@ -801,13 +811,15 @@ int EP_Comm_compare(EP_Comm comm1, EP_Comm comm2, int *result);
  * Duplicates a communicator (MPI 4.1 section 7.4.2): collective, called once by every
  * endpoint; `*newcomm` is this endpoint's handle in the new communicator, with the same rank
  * and error handler and a new context. The calling endpoints of one process wait for each
- * other. Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: one call per endpoint, each
- * endpoint from one thread at a time.
+ * other. Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. A bad argument on any endpoint fails the call on every endpoint of every process (the
+ * others get its error class; docs/errors.md).
+ * Thread safety: one call per endpoint, each endpoint from one thread at a time.
  *
  * # Safety
  * `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
  */
-int EP_Comm_dup(EP_Comm comm, EP_Comm *newcomm);
+int EP_Comm_dup(EP_Comm comm,
+                EP_Comm *newcomm);
 
 /**
  * Frees this endpoint's handle and sets `*comm` to `EP_COMM_NULL` (MPI 4.1 section 7.4.3).
@@ -848,12 +860,17 @@ int EP_Comm_get_errhandler(EP_Comm comm, int *handler);
  * their rank in `comm`, across all endpoints of all processes; `EP_UNDEFINED` gives
  * `EP_COMM_NULL`. Endpoints of one process may pass different colors. Collective: every
  * endpoint of `comm` calls it. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (negative color other
- * than `EP_UNDEFINED`, NULL `newcomm`). Thread safety: one call per endpoint, concurrently.
+ * than `EP_UNDEFINED`, NULL `newcomm`). A bad argument on any endpoint fails the call on every endpoint of every process (the
+ * others get its error class; docs/errors.md).
+ * Thread safety: one call per endpoint, concurrently.
  *
  * # Safety
  * `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
  */
-int EP_Comm_split(EP_Comm comm, int color, int key, EP_Comm *newcomm);
+int EP_Comm_split(EP_Comm comm,
+                  int color,
+                  int key,
+                  EP_Comm *newcomm);
 
 /**
  * Splits the communicator by type (MPI 4.1 section 7.4.2): with the host's
@@ -861,6 +878,8 @@ int EP_Comm_split(EP_Comm comm, int color, int key, EP_Comm *newcomm);
  * the host MPI sees them) form one communicator, ranked by `key` then old rank;
  * `EP_UNDEFINED` gives `EP_COMM_NULL`. `info` is accepted and ignored. Collective over
  * `comm`. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (another split type, NULL `newcomm`).
+ * A bad argument on any endpoint fails the call on every endpoint of every process (the
+ * others get its error class; docs/errors.md).
  *
  * # Safety
  * `info` is a valid host info handle (or `MPI_INFO_NULL`); `newcomm` points at a writable
@@ -1315,7 +1334,9 @@ int EP_Get_count(const EP_Status *status, MPI_Datatype datatype, int *count);
  *
  * Errors: `EP_ERR_COMM` (bad handle, intercommunicator), `EP_ERR_SIZE` (negative size),
  * `EP_ERR_DISP` (`disp_unit <= 0`), `EP_ERR_BUFFER` (NULL base with size > 0),
- * `EP_ERR_ARG` (NULL `win`); host failures as `EP_ERR_WIN` with the host's message.
+ * `EP_ERR_ARG` (NULL `win`); host failures as `EP_ERR_WIN` with the host's message. A bad
+ * argument on any endpoint fails the call on every endpoint of every process (the others get
+ * its error class; docs/errors.md).
  * Thread safety: the endpoints of a process call concurrently, each from its own thread.
  *
  * # Safety
@@ -1355,7 +1376,8 @@ int EP_Win_allocate(MPI_Aint size,
  * of those regions (`MPI_Get_address`, `MPI_Aint_add`) as target displacements, with a
  * displacement unit of 1. Collective like `EP_Win_create`.
  *
- * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `win`), host failures as `EP_ERR_WIN`.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `win`), host failures as `EP_ERR_WIN`; a NULL
+ * `win` on any endpoint fails the call on every endpoint of every process.
  * Thread safety: as `EP_Win_create`.
  *
  * # Safety

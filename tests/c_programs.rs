@@ -49,6 +49,25 @@ fn win() {
     c_test("win");
 }
 
+/// Collectives agree on errors (tests/c/agree.c): one endpoint's bad argument to a split,
+/// dup, window or intercommunicator creation or merge, or to endpoint creation, fails the
+/// call on every endpoint of every process and hangs none; the parent keeps working. On one
+/// process and on several, with uneven endpoint counts; a hang fails at the time limit.
+#[test]
+fn collectives_agree_on_errors() {
+    let exe = compile_c(&project_dir().join("tests/c/agree.c"), "agree");
+    for (procs, eps) in [(1, "2"), (2, "2"), (3, "1,2,3")] {
+        let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+        let out = mpirun_program(&exe, procs, eps, &[], Duration::from_secs(120));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && stdout.contains("agree: PASS"),
+            "agree failed on {procs} processes ({eps})\nstdout:\n{stdout}\nstderr:\n{stderr}"
+        );
+    }
+}
+
 /// Compiles `tests/c/<name>.c` and runs it once on 2 processes with `args`: (success,
 /// stdout, stderr).
 fn run_once(name: &str, args: &[&str]) -> (bool, String, String) {

@@ -11,26 +11,31 @@
 //! process may hold endpoints of both groups (the shared-process case) and point-to-point
 //! between them stays on the local transport.
 //!
+//! Errors agree across both groups: each group first agrees on its failure flag and its
+//! leader (one allreduce), the leaders send the flag instead of, or before, their lists, and
+//! the broadcast of the remote list carries both groups' flags (see [`create`]).
+//!
 //! Merge: the endpoints of a process meet, one host allreduce tells every process both
-//! groups' `high`, and the new intracommunicator ranks the low group first.
+//! groups' `high` and every process's failure flag, and the new intracommunicator ranks the
+//! low group first.
 
-use super::coll;
+use super::coll::{self, typed::{Elems, HostOp}};
 use super::comm::{CommShared, Endpoint, Flavor};
 use super::datatype::UserBuf;
+use super::meeting::{agree, failed_elsewhere, MeetingPoint};
 use super::envelope::Pattern;
 use super::p2p;
 use super::rankmap::{Identity, Location, RankMap};
 use super::request;
 use crate::ep_err;
-use crate::error::{EpError, EpResult, ERR_ARG, ERR_COMM, ERR_RANK};
+use crate::error::{EpError, EpResult, ERR_ARG, ERR_COMM, ERR_INTERN, ERR_RANK, ERR_TAG};
 use crate::host::{self, check, sys, HostComm, HOST};
-use parking_lot::{Condvar, Mutex};
-use std::collections::HashMap;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
 /// Lists travel as one message of the length and up to this many entries, and a second
-/// message with the rest when they are longer: one message for groups of up to 63 endpoints.
+/// message with the rest when they are longer: one message for groups of up to 61 endpoints (a list
+/// also holds the failure flag and the leader's rank).
 const FIRST_PART: usize = 64;
 
 /// The first message of a list: its length and its first entries, `FIRST_PART` slots.
@@ -126,29 +131,108 @@ fn union_maps(ids: [&[Identity]; 2], my_world: u32) -> (Vec<u32>, RankMap, RankM
     (worlds, map0, map1)
 }
 
+/// The MAX of two ints over the endpoints of `ep`'s intracommunicator (an allreduce).
+fn allreduce_max(ep: &Endpoint, mut mine: [c_int; 2]) -> EpResult<[c_int; 2]> {
+    let mut all = [0 as c_int; 2];
+    let send = UserBuf::new(mine.as_mut_ptr() as *const c_void, 2, HOST.int_)?;
+    let recv = UserBuf::new(all.as_mut_ptr() as *const c_void, 2, HOST.int_)?;
+    let args = coll::ReduceArgs {
+        input: Elems::of(&send),
+        in_place: false,
+        recv: Some(recv),
+        op: HostOp(HOST.op_max),
+        commutative: true,
+        root: None,
+        scatter: None,
+    };
+    coll::reduce(ep, &args)?;
+    Ok(all)
+}
+
 /// `EP_Intercomm_create` for one endpoint of `local` (an intracommunicator). `peer` and
-/// `remote_leader` matter only on the local leader.
-pub fn create(ep: &Endpoint, local_leader: c_int, peer: Option<&Endpoint>, remote_leader: c_int, tag: c_int) -> EpResult<Endpoint> {
+/// `remote_leader` matter only on the local leader. `fault` is an error in the caller's
+/// other arguments (its output pointer, its `peer_comm` handle).
+///
+/// Agreement (see [`super::meeting`]): the group first agrees on its failure flag and on the
+/// leader (an allreduce of the largest error class and the largest valid `local_leader`, so
+/// an endpoint with a bad `local_leader` still learns who leads); the leader sends the flag
+/// to the remote leader in place of its list, or with it; the leader's broadcast of the
+/// remote list carries the larger of both groups' flags. So every endpoint of both groups
+/// fails alike when any of them brought a fault, at the cost of that one allreduce of two
+/// ints: the others' faults can reach the remote group only through their leader, before it
+/// sends. A fault that stops the leader from reaching the remote leader (a bad `peer_comm`,
+/// `remote_leader` or `tag` on the leader) fails its own group only; the remote group then
+/// waits for the leader's message, as with MPI.
+pub fn create(
+    ep: &Endpoint,
+    local_leader: c_int,
+    peer: Option<&Endpoint>,
+    remote_leader: c_int,
+    tag: c_int,
+    fault: Option<EpError>,
+) -> EpResult<Endpoint> {
     let s = &ep.shared;
     if s.is_inter() {
         return Err(ep_err!(ERR_COMM, "local_comm is an intercommunicator"));
     }
     let size = s.map.size() as c_int;
-    if !(0..size).contains(&local_leader) {
-        return Err(ep_err!(ERR_RANK, "local_leader {local_leader} is outside 0..{size}"));
-    }
-    let mine: Vec<u64> = std::iter::once(local_leader as u64).chain(s.map.identities().iter().copied()).collect();
-    let mut theirs = Vec::new();
-    if ep.rank == local_leader {
-        let peer = peer.ok_or_else(|| ep_err!(ERR_COMM, "peer_comm is EP_COMM_NULL on the local leader"))?;
-        theirs = swap_lists(peer, remote_leader, tag, &mine)?;
-        if theirs.is_empty() {
-            return Err(ep_err!(ERR_ARG, "the remote leader sent an empty group"));
+    let leader_ok = (0..size).contains(&local_leader);
+    let is_leader = ep.rank == local_leader;
+    let mut fault = (!leader_ok)
+        .then(|| ep_err!(ERR_RANK, "local_leader {local_leader} is outside 0..{size}"))
+        .or_else(|| (tag < 0).then(|| ep_err!(ERR_TAG, "tag {tag} is negative")))
+        .or(fault);
+    // The leader's way to the remote leader, when its arguments give one.
+    let mut route = None;
+    if is_leader && tag >= 0 {
+        match peer {
+            None => fault = fault.or_else(|| Some(ep_err!(ERR_COMM, "peer_comm is EP_COMM_NULL on the local leader"))),
+            Some(p) if p.shared.peer_location(p.local, remote_leader).is_none() => {
+                fault = fault.or_else(|| Some(ep_err!(ERR_RANK, "remote_leader {remote_leader} is not a rank of peer_comm")))
+            }
+            Some(p) => route = Some(p),
         }
     }
-    bcast_list(ep, local_leader, &mut theirs)?;
-    let their_leader = theirs[0] as usize;
-    let their_ids = &theirs[1..];
+    let flag = fault.as_ref().map_or(0, |e| e.class);
+    let [group_flag, leader] = allreduce_max(ep, [flag, if leader_ok { local_leader } else { -1 }])?;
+    let failed = |class: c_int, own: Option<EpError>| -> EpResult<Endpoint> { Err(own.unwrap_or_else(|| failed_elsewhere(class))) };
+    if leader < 0 {
+        return failed(group_flag, fault);
+    }
+    let mut theirs = vec![group_flag as u64];
+    if let (true, Some(peer)) = (ep.rank == leader, route) {
+        let mine: Vec<u64> = if group_flag == 0 {
+            [0, leader as u64].into_iter().chain(s.map.identities().iter().copied()).collect()
+        } else {
+            vec![group_flag as u64]
+        };
+        let their_flag = match swap_lists(peer, remote_leader, tag, &mine) {
+            Ok(list) if list.first() == Some(&0) && list.len() < 3 => ERR_ARG,
+            Ok(list) if list.first() == Some(&0) => {
+                if group_flag == 0 {
+                    theirs = list;
+                }
+                0
+            }
+            Ok(list) => list.first().map_or(ERR_ARG, |&f| f as c_int),
+            Err(e) => {
+                let class = e.class;
+                fault.get_or_insert(e);
+                class
+            }
+        };
+        if their_flag != 0 {
+            theirs = vec![group_flag.max(their_flag) as u64];
+        }
+    }
+    bcast_list(ep, leader, &mut theirs)?;
+    match theirs.first() {
+        Some(&0) => {}
+        Some(&f) => return failed(f as c_int, fault),
+        None => return failed(ERR_INTERN, fault),
+    }
+    let their_leader = theirs[1] as usize;
+    let their_ids = &theirs[2..];
     let my_ids = s.map.identities();
     let my_leader_id = my_ids[local_leader as usize];
     let their_leader_id = *their_ids.get(their_leader).ok_or_else(|| ep_err!(ERR_ARG, "remote leader rank out of range"))?;
@@ -158,13 +242,15 @@ pub fn create(ep: &Endpoint, local_leader: c_int, peer: Option<&Endpoint>, remot
     let my_local = if my_group == 0 { map0.location(ep.rank) } else { map1.location(ep.rank) }.expect("own rank").local;
     let key = (ids[0][0], ids[1][0], tag);
     let expected = map0.my_count() + map1.my_count();
-    let shared = join(key, my_local, expected, move || {
+    // The process's endpoints of both groups meet under `key`; the last to arrive builds the
+    // communicator. Creations with one key complete in order.
+    let shared = CREATIONS.meet(key, expected, my_local as usize, (), None, move |_| {
         let host = union_host(&worlds, key)?;
         CommShared::with_groups(host, map0, Some(map1), Flavor::Endpoints).map(Arc::new).inspect_err(|_| {
             host::free_comm(host);
         })
     })?;
-    Ok(Endpoint::new(shared, my_local, ep.errhandler()))
+    Ok(Endpoint::new((*shared).clone(), my_local, ep.errhandler()))
 }
 
 /// The host communicator over the processes of `worlds` (world ranks, ascending).
@@ -179,106 +265,44 @@ fn union_host(worlds: &[u32], key: (u64, u64, c_int)) -> EpResult<HostComm> {
     host::create_group_comm(HostComm(HOST.comm_world), worlds, tag as c_int)
 }
 
-type Key = (u64, u64, c_int);
+/// Intercommunicator creations in progress, by (both groups' first identities, tag).
+static CREATIONS: MeetingPoint<(u64, u64, c_int)> = MeetingPoint::new();
 
-struct Pending {
-    id: u64,
-    joined: Vec<bool>,
-    arrived: usize,
-    left: usize,
-    result: Option<Result<Arc<CommShared>, EpError>>,
-}
-
-#[derive(Default)]
-struct Registry {
-    next_id: u64,
-    by_key: HashMap<Key, Vec<Pending>>,
-}
-
-static REGISTRY: Mutex<Option<Registry>> = Mutex::new(None);
-static ARRIVALS: Condvar = Condvar::new();
-
-/// The process's endpoints of both groups (`expected` of them, local indices `0..expected`)
-/// meet under `key`; the last to arrive runs `build`, all get its result. Creations with one
-/// key complete in order, like the team form of endpoint creation.
-fn join(key: Key, local: u32, expected: usize, build: impl FnOnce() -> EpResult<Arc<CommShared>>) -> EpResult<Arc<CommShared>> {
-    let ix = local as usize;
-    let mut guard = REGISTRY.lock();
-    let reg = guard.get_or_insert_with(Registry::default);
-    let next_id = reg.next_id;
-    let list = reg.by_key.entry(key).or_default();
-    let pos = match list.iter().position(|p| !p.joined[ix]) {
-        Some(p) => p,
-        None => {
-            list.push(Pending { id: next_id, joined: vec![false; expected], arrived: 0, left: 0, result: None });
-            list.len() - 1
-        }
-    };
-    reg.next_id += 1;
-    let p = &mut list[pos];
-    let id = p.id;
-    p.joined[ix] = true;
-    p.arrived += 1;
-    if p.arrived == expected {
-        drop(guard);
-        let result = build();
-        guard = REGISTRY.lock();
-        let list = guard.as_mut().unwrap().by_key.get_mut(&key).unwrap();
-        list.iter_mut().find(|p| p.id == id).unwrap().result = Some(result);
-        ARRIVALS.notify_all();
-    }
-    loop {
-        let reg = guard.as_mut().unwrap();
-        let list = reg.by_key.get_mut(&key).unwrap();
-        let pos = list.iter().position(|p| p.id == id).unwrap();
-        let p = &mut list[pos];
-        if let Some(result) = p.result.clone() {
-            p.left += 1;
-            if p.left == expected {
-                list.remove(pos);
-                if list.is_empty() {
-                    reg.by_key.remove(&key);
-                }
-            }
-            return result;
-        }
-        ARRIVALS.wait(&mut guard);
-    }
-}
-
-/// `EP_Intercomm_merge` for one endpoint of an intercommunicator.
-pub fn merge(ep: &Endpoint, high: bool) -> EpResult<Endpoint> {
-    let s = ep.shared.clone();
+/// `EP_Intercomm_merge` for one endpoint of an intercommunicator. `fault` is an error in
+/// the caller's other arguments (its output pointer): the merge then fails on every endpoint
+/// of both groups (the flag travels in the host allreduce, see [`super::meeting`]).
+pub fn merge(ep: &Endpoint, high: bool, fault: Option<EpError>) -> EpResult<Endpoint> {
+    let s = &ep.shared;
     if !s.is_inter() {
         return Err(ep_err!(ERR_COMM, "communicator is not an intercommunicator"));
     }
-    let n = s.local_count();
     let group = s.group_of(ep.local);
-    let result = ep.shared.meeting.meet(n, ep.local as usize, (group, high), move |inputs| merge_shared(&s, &inputs));
-    match &*result {
-        Ok((shared, new_locals)) => Ok(Endpoint::new(shared.clone(), new_locals[ep.local as usize], ep.errhandler())),
-        Err(e) => Err(e.clone()),
-    }
+    let merged = s.meeting.meet((), s.local_count(), ep.local as usize, (group, high), fault, |g| merge_shared(s, &g.inputs, g.fault_class()))?;
+    let (shared, new_locals) = &*merged;
+    Ok(Endpoint::new(shared.clone(), new_locals[ep.local as usize], ep.errhandler()))
 }
 
 type Merged = (Arc<CommShared>, Vec<u32>);
 
-fn merge_shared(s: &CommShared, inputs: &[(u8, bool)]) -> EpResult<Merged> {
+/// The leader's part of a merge; `fault`: the class of this process's fault (0: none).
+fn merge_shared(s: &CommShared, inputs: &[(u8, bool)], fault: c_int) -> EpResult<Merged> {
     // Each group's `high` as this process knows it (-1: no endpoint of that group here),
-    // then the maximum over the processes: every process learns both.
-    let mut highs: [c_int; 2] = [-1, -1];
+    // then the maximum over the processes: every process learns both, and every process's
+    // failure flag.
+    let mut highs: [c_int; 3] = [-1, -1, fault];
     for &(g, h) in inputs {
         highs[g as usize] = highs[g as usize].max(h as c_int);
     }
-    let mut all: [c_int; 2] = [-1, -1];
-    // SAFETY: two ints read from `highs` and two written to `all`, live locals; `s.host` is
-    // alive while `s` is borrowed.
+    let mut all: [c_int; 3] = [-1, -1, 0];
+    // SAFETY: three ints read from `highs` and three written to `all`, live locals; `s.host`
+    // is alive while `s` is borrowed.
     unsafe {
         check(
-            sys::MPI_Allreduce(highs.as_ptr() as *const c_void, all.as_mut_ptr() as *mut c_void, 2, HOST.int_, HOST.op_max, s.host.0),
+            sys::MPI_Allreduce(highs.as_ptr() as *const c_void, all.as_mut_ptr() as *mut c_void, 3, HOST.int_, HOST.op_max, s.host.0),
             "MPI_Allreduce",
         )?
     };
+    agree([all[2]])?;
     let first: u8 = if all[0] > all[1] { 1 } else { 0 };
     let order = [first, 1 - first];
     let nprocs = s.map.nprocs();

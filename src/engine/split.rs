@@ -9,8 +9,14 @@
 //! of a new communicator are ranked by their first new rank, and each process's endpoints
 //! take local indices in new-rank order, so ranks keep contiguous per process whenever keys
 //! allow it (hierarchical collectives then keep MPI's order cheaply).
+//!
+//! A bad color or split type, or a fault the caller reports (a NULL output pointer), fails
+//! the split on every endpoint: the faulty endpoint still meets the others with the color
+//! `EP_UNDEFINED`, and its process's entries in the allgathered table carry the error class
+//! as a negative color ([`fault_color`]), which every process sees (see [`super::meeting`]).
 
 use super::comm::{CommShared, Endpoint, Flavor};
+use super::meeting::agree;
 use super::rankmap::{Location, RankMap};
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_ARG};
@@ -60,17 +66,22 @@ fn host_color(color: Option<c_int>, host_undefined: c_int) -> c_int {
 
 /// `EP_Comm_split` for one endpoint. `color` is `>= 0` or `EP_UNDEFINED` (`UNDEFINED`);
 /// anything else is `EP_ERR_ARG`. Collective over the endpoints of `ep`'s communicator.
-pub fn split(ep: &Endpoint, color: c_int, key: c_int) -> EpResult<Option<Endpoint>> {
-    split_color(color)?;
-    meet_and_split(ep, (color, key), |_, inputs| Ok(inputs.to_vec()))
+/// `fault` is an error in the caller's other arguments (its output pointer). A bad color or a
+/// fault fails the split on every endpoint of every process (see [`super::meeting`]).
+pub fn split(ep: &Endpoint, color: c_int, key: c_int, fault: Option<EpError>) -> EpResult<Option<Endpoint>> {
+    let fault = split_color(color).err().or(fault);
+    let color = if fault.is_some() { UNDEFINED } else { color };
+    meet_and_split(ep, (color, key), fault, |_, inputs| Ok(inputs.to_vec()))
 }
 
 /// `EP_Comm_split_type` for one endpoint: the host's `MPI_COMM_TYPE_SHARED` groups the
 /// endpoints of a node (processes that share memory, as the host sees them); `EP_UNDEFINED`
-/// leaves the endpoint out; anything else is `EP_ERR_ARG`.
-pub fn split_type(ep: &Endpoint, split_type: c_int, key: c_int) -> EpResult<Option<Endpoint>> {
-    split_type_kept(split_type, HOST.comm_type_shared)?;
-    meet_and_split(ep, (split_type, key), |old, inputs| {
+/// leaves the endpoint out; anything else is `EP_ERR_ARG`. `fault` and agreement as for
+/// [`split`].
+pub fn split_type(ep: &Endpoint, split_type: c_int, key: c_int, fault: Option<EpError>) -> EpResult<Option<Endpoint>> {
+    let fault = split_type_kept(split_type, HOST.comm_type_shared).err().or(fault);
+    let split_type = if fault.is_some() { UNDEFINED } else { split_type };
+    meet_and_split(ep, (split_type, key), fault, |old, inputs| {
         let node = node_color(old)?;
         let shared = HOST.comm_type_shared;
         inputs
@@ -81,21 +92,35 @@ pub fn split_type(ep: &Endpoint, split_type: c_int, key: c_int) -> EpResult<Opti
 }
 
 /// The process's endpoints meet; the leader turns their inputs into (color, key) pairs with
-/// `colors` and performs the split for all of them.
+/// `colors` (which must accept a faulty endpoint's placeholder, `EP_UNDEFINED`, and make the
+/// same host calls whatever the inputs) and performs the split for all of them.
 fn meet_and_split(
     ep: &Endpoint,
     input: (c_int, c_int),
-    colors: impl FnOnce(&CommShared, &[(c_int, c_int)]) -> EpResult<Vec<(c_int, c_int)>> + Send + 'static,
+    fault: Option<EpError>,
+    colors: impl FnOnce(&CommShared, &[(c_int, c_int)]) -> EpResult<Vec<(c_int, c_int)>>,
 ) -> EpResult<Option<Endpoint>> {
-    let old = ep.shared.clone();
-    let n = old.local_count();
-    let result: Arc<Result<Placement, EpError>> =
-        ep.shared.meeting.meet(n, ep.local as usize, input, move |inputs| colors(&old, &inputs).and_then(|ck| split_shared(&old, &ck)));
-    match &*result {
-        Ok(placement) => {
-            Ok(placement[ep.local as usize].as_ref().map(|(shared, local)| Endpoint::new(shared.clone(), *local, ep.errhandler())))
-        }
-        Err(e) => Err(e.clone()),
+    let old = &ep.shared;
+    let placement = old.meeting.meet((), old.local_count(), ep.local as usize, input, fault, |g| {
+        let ck = colors(old, &g.inputs)?;
+        split_shared(old, &ck, g.fault_class())
+    })?;
+    Ok(placement[ep.local as usize].as_ref().map(|(shared, local)| Endpoint::new(shared.clone(), *local, ep.errhandler())))
+}
+
+/// The color a process with a fault of class `class` (> 0) sends for each of its endpoints:
+/// negative and not `EP_UNDEFINED`, which no valid color is, so the table carries the failure
+/// flag with no extra data.
+fn fault_color(class: c_int) -> c_int {
+    -class
+}
+
+/// The failure flag a table entry's color carries (0: none).
+fn flag_of(color: c_int) -> c_int {
+    if color < 0 && color != UNDEFINED {
+        -color
+    } else {
+        0
     }
 }
 
@@ -124,11 +149,14 @@ fn node_color(old: &CommShared) -> EpResult<c_int> {
     rc.map(|_| lowest)
 }
 
-/// Every endpoint's (color, key) by old rank, from every process.
-fn gather_table(old: &CommShared, mine: &[(c_int, c_int)]) -> EpResult<Vec<(c_int, c_int)>> {
+/// Every endpoint's (color, key) by old rank, from every process. `fault` (an error class,
+/// 0 for none) travels as the color of this process's entries ([`fault_color`]); any process's
+/// flag makes this an error on every process.
+fn gather_table(old: &CommShared, mine: &[(c_int, c_int)], fault: c_int) -> EpResult<Vec<(c_int, c_int)>> {
     let nprocs = old.map.nprocs();
     let mut send: Vec<c_int> = Vec::with_capacity(3 * mine.len());
     for (local, &(color, key)) in mine.iter().enumerate() {
+        let color = if fault != 0 { fault_color(fault) } else { color };
         send.extend([old.map.my_rank(local as u32), color, key]);
     }
     let counts: Vec<c_int> = (0..nprocs).map(|p| 3 * old.map.ranks_of(p as u32).len() as c_int).collect();
@@ -161,6 +189,7 @@ fn gather_table(old: &CommShared, mine: &[(c_int, c_int)]) -> EpResult<Vec<(c_in
             )?
         };
     }
+    agree(all.chunks(3).map(|e| flag_of(e[1])))?;
     let mut table = vec![(0, 0); old.map.size()];
     for e in all.chunks(3) {
         table[e[0] as usize] = (e[1], e[2]);
@@ -199,9 +228,10 @@ fn group_of(old: &CommShared, table: &[(c_int, c_int)], color: c_int) -> Group {
     Group { procs, map_locations, members }
 }
 
-/// The leader's part: new communicators for this process's colors.
-fn split_shared(old: &CommShared, mine: &[(c_int, c_int)]) -> EpResult<Placement> {
-    let table = gather_table(old, mine)?;
+/// The leader's part: new communicators for this process's colors. `fault`: the class of
+/// this process's fault (0: none), carried by the host allgather.
+fn split_shared(old: &CommShared, mine: &[(c_int, c_int)], fault: c_int) -> EpResult<Placement> {
+    let table = gather_table(old, mine, fault)?;
     // Colors per process, to choose between one host split and one group creation per color.
     let mut colors_of: Vec<Vec<c_int>> = vec![Vec::new(); old.map.nprocs()];
     for (r, &(color, _)) in table.iter().enumerate() {

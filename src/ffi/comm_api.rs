@@ -31,7 +31,9 @@ fn insert_endpoint(shared: &Arc<CommShared>, local: u32, errhandler: c_int) -> E
 ///
 /// Errors: `EP_ERR_NOT_INITIALIZED` before `MPI_Init_thread`, `EP_ERR_THREAD_LEVEL` when the
 /// host is not at `MPI_THREAD_MULTIPLE`, `EP_ERR_ARG` for `my_num_ep < 0` or above 65536, or a
-/// NULL `out` with `my_num_ep > 0`, `EP_ERR_COMM` for `MPI_COMM_NULL`.
+/// NULL `out` with `my_num_ep > 0`, `EP_ERR_COMM` for `MPI_COMM_NULL`. A NULL `out` or a bad
+/// `my_num_ep` on one process fails the call on every process (the others get its error class;
+/// docs/errors.md).
 /// Thread safety: any thread; different processes' calls match in order on `parent`.
 /// Follows the MPI Forum endpoints proposal (`MPI_Comm_create_endpoints`).
 ///
@@ -48,10 +50,8 @@ pub unsafe extern "C" fn EP_Comm_create_endpoints(
 ) -> c_int {
     let _ = info;
     ep_call!("EP_Comm_create_endpoints", {
-        if my_num_ep > 0 && out_comms.is_null() {
-            return Err(ep_err!(ERR_ARG, "out_comms is NULL"));
-        }
-        let Some(shared) = comm::create_shared(parent, my_num_ep)? else { return Ok(()) };
+        let fault = (my_num_ep > 0 && out_comms.is_null()).then(|| ep_err!(ERR_ARG, "out_comms is NULL"));
+        let Some(shared) = comm::create_shared(parent, my_num_ep, fault)? else { return Ok(()) };
         let handler = DEFAULT_HANDLER.load(Ordering::Relaxed);
         for i in 0..my_num_ep as usize {
             *out_comms.add(i) = insert_endpoint(&shared, i as u32, handler)?;
@@ -69,7 +69,8 @@ pub unsafe extern "C" fn EP_Comm_create_endpoints(
 /// The threads of one process block until all `my_num_ep` have called.
 ///
 /// Errors: those of `EP_Comm_create_endpoints`; `EP_ERR_ARG` for an index out of range, or a
-/// `my_num_ep` that differs from the one other threads of the process gave.
+/// `my_num_ep` that differs from the one other threads of the process gave (that thread
+/// alone); a NULL `comm` on one thread fails the call on every thread of every process.
 /// Thread safety: meant to be called concurrently by the team; the endpoint identity comes
 /// from `index`, never from the OpenMP thread number.
 ///
@@ -84,8 +85,9 @@ pub unsafe extern "C" fn EP_Comm_create_endpoint(
     comm: *mut EP_Comm,
 ) -> c_int {
     ep_call!("EP_Comm_create_endpoint", {
-        let comm = out(comm, "comm")?;
-        let shared = team::join(parent, my_num_ep, index)?;
+        let comm = out(comm, "comm");
+        let shared = team::join(parent, my_num_ep, index, comm.as_ref().err().cloned())?;
+        let comm = comm?;
         *comm = insert_endpoint(&shared, index as u32, DEFAULT_HANDLER.load(Ordering::Relaxed))?;
         Ok(())
     })
@@ -162,7 +164,10 @@ pub unsafe extern "C" fn EP_Comm_test_inter(comm: EP_Comm, flag: *mut c_int) -> 
 /// group's endpoints calling on their own `local_comm`). Ranks of `*newintercomm` name the
 /// remote group in point-to-point calls; `EP_Comm_rank`/`EP_Comm_size` give the local group.
 /// Errors: `EP_ERR_COMM` (invalid handles, `local_comm` an intercommunicator, null
-/// `peer_comm` on the leader), `EP_ERR_RANK` (leader ranks), `EP_ERR_ARG` (NULL output).
+/// `peer_comm` on the leader), `EP_ERR_RANK` (leader ranks), `EP_ERR_TAG` (negative tag),
+/// `EP_ERR_ARG` (NULL output). A bad argument on any endpoint fails the call on every endpoint of every process (the
+/// others get its error class; docs/errors.md). Except for a bad `peer_comm`,
+/// `remote_leader` or tag on the local leader, this includes the remote group.
 /// Thread safety: one call per endpoint, concurrently; the endpoints of a process wait for
 /// each other.
 ///
@@ -179,13 +184,12 @@ pub unsafe extern "C" fn EP_Intercomm_create(
 ) -> c_int {
     ep_call!("EP_Intercomm_create", {
         let ep = endpoint(local_comm)?;
-        let newintercomm = out(newintercomm, "newintercomm")?;
-        if tag < 0 {
-            return Err(ep_err!(crate::error::ERR_TAG, "tag {tag} is negative"));
-        }
-        let peer = if ep.rank == local_leader { Some(endpoint(peer_comm)?) } else { None };
-        let new = inter::create(&ep, local_leader, peer.as_deref(), remote_leader, tag)?;
-        *newintercomm = insert_endpoint(&new.shared, new.local, new.errhandler())?;
+        let newintercomm = out(newintercomm, "newintercomm");
+        let peer = if ep.rank == local_leader { endpoint(peer_comm).map(Some) } else { Ok(None) };
+        let fault = newintercomm.as_ref().err().or(peer.as_ref().err()).cloned();
+        let peer = peer.ok().flatten();
+        let new = inter::create(&ep, local_leader, peer.as_deref(), remote_leader, tag, fault)?;
+        *newintercomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
         Ok(())
     })
 }
@@ -194,7 +198,9 @@ pub unsafe extern "C" fn EP_Intercomm_create(
 /// 7.6.2): the group whose endpoints pass `high = 0` comes first, each group in its own rank
 /// order; when both groups pass the same `high`, group order is EPMPI's choice (the same on
 /// every endpoint). Every endpoint of both groups calls it. Errors: `EP_ERR_COMM` (not an
-/// intercommunicator), `EP_ERR_ARG` (NULL output). Thread safety: one call per endpoint.
+/// intercommunicator), `EP_ERR_ARG` (NULL output). A bad argument on any endpoint fails the call on every endpoint of every process (the
+/// others get its error class; docs/errors.md).
+/// Thread safety: one call per endpoint.
 ///
 /// # Safety
 /// `newintracomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
@@ -202,9 +208,9 @@ pub unsafe extern "C" fn EP_Intercomm_create(
 pub unsafe extern "C" fn EP_Intercomm_merge(intercomm: EP_Comm, high: c_int, newintracomm: *mut EP_Comm) -> c_int {
     ep_call!("EP_Intercomm_merge", {
         let ep = endpoint(intercomm)?;
-        let newintracomm = out(newintracomm, "newintracomm")?;
-        let new = inter::merge(&ep, high != 0)?;
-        *newintracomm = insert_endpoint(&new.shared, new.local, new.errhandler())?;
+        let newintracomm = out(newintracomm, "newintracomm");
+        let new = inter::merge(&ep, high != 0, newintracomm.as_ref().err().cloned())?;
+        *newintracomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
         Ok(())
     })
 }
@@ -314,8 +320,9 @@ pub unsafe extern "C" fn EP_Comm_compare(comm1: EP_Comm, comm2: EP_Comm, result:
 /// Duplicates a communicator (MPI 4.1 section 7.4.2): collective, called once by every
 /// endpoint; `*newcomm` is this endpoint's handle in the new communicator, with the same rank
 /// and error handler and a new context. The calling endpoints of one process wait for each
-/// other. Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: one call per endpoint, each
-/// endpoint from one thread at a time.
+/// other. Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. A bad argument on any endpoint fails the call on every endpoint of every process (the
+/// others get its error class; docs/errors.md).
+/// Thread safety: one call per endpoint, each endpoint from one thread at a time.
 ///
 /// # Safety
 /// `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
@@ -323,9 +330,9 @@ pub unsafe extern "C" fn EP_Comm_compare(comm1: EP_Comm, comm2: EP_Comm, result:
 pub unsafe extern "C" fn EP_Comm_dup(comm: EP_Comm, newcomm: *mut EP_Comm) -> c_int {
     ep_call!("EP_Comm_dup", {
         let ep = endpoint(comm)?;
-        let newcomm = out(newcomm, "newcomm")?;
-        let new = comm::dup(&ep)?;
-        *newcomm = insert_endpoint(&new.shared, new.local, new.errhandler())?;
+        let newcomm = out(newcomm, "newcomm");
+        let new = comm::dup(&ep, newcomm.as_ref().err().cloned())?;
+        *newcomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
         Ok(())
     })
 }
@@ -395,7 +402,9 @@ pub unsafe extern "C" fn EP_Comm_get_errhandler(comm: EP_Comm, handler: *mut c_i
 /// their rank in `comm`, across all endpoints of all processes; `EP_UNDEFINED` gives
 /// `EP_COMM_NULL`. Endpoints of one process may pass different colors. Collective: every
 /// endpoint of `comm` calls it. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (negative color other
-/// than `EP_UNDEFINED`, NULL `newcomm`). Thread safety: one call per endpoint, concurrently.
+/// than `EP_UNDEFINED`, NULL `newcomm`). A bad argument on any endpoint fails the call on every endpoint of every process (the
+/// others get its error class; docs/errors.md).
+/// Thread safety: one call per endpoint, concurrently.
 ///
 /// # Safety
 /// `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
@@ -403,8 +412,9 @@ pub unsafe extern "C" fn EP_Comm_get_errhandler(comm: EP_Comm, handler: *mut c_i
 pub unsafe extern "C" fn EP_Comm_split(comm: EP_Comm, color: c_int, key: c_int, newcomm: *mut EP_Comm) -> c_int {
     ep_call!("EP_Comm_split", {
         let ep = endpoint(comm)?;
-        let newcomm = out(newcomm, "newcomm")?;
-        *newcomm = match split::split(&ep, color, key)? {
+        let newcomm = out(newcomm, "newcomm");
+        let new = split::split(&ep, color, key, newcomm.as_ref().err().cloned())?;
+        *newcomm? = match new {
             Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler())?,
             None => EP_COMM_NULL,
         };
@@ -417,6 +427,8 @@ pub unsafe extern "C" fn EP_Comm_split(comm: EP_Comm, color: c_int, key: c_int, 
 /// the host MPI sees them) form one communicator, ranked by `key` then old rank;
 /// `EP_UNDEFINED` gives `EP_COMM_NULL`. `info` is accepted and ignored. Collective over
 /// `comm`. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (another split type, NULL `newcomm`).
+/// A bad argument on any endpoint fails the call on every endpoint of every process (the
+/// others get its error class; docs/errors.md).
 ///
 /// # Safety
 /// `info` is a valid host info handle (or `MPI_INFO_NULL`); `newcomm` points at a writable
@@ -426,8 +438,9 @@ pub unsafe extern "C" fn EP_Comm_split_type(comm: EP_Comm, split_type: c_int, ke
     let _ = info;
     ep_call!("EP_Comm_split_type", {
         let ep = endpoint(comm)?;
-        let newcomm = out(newcomm, "newcomm")?;
-        *newcomm = match split::split_type(&ep, split_type, key)? {
+        let newcomm = out(newcomm, "newcomm");
+        let new = split::split_type(&ep, split_type, key, newcomm.as_ref().err().cloned())?;
+        *newcomm? = match new {
             Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler())?,
             None => EP_COMM_NULL,
         };

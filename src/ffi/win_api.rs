@@ -40,7 +40,9 @@ fn insert_window(w: crate::engine::win::WinEndpoint) -> EpResult<EP_Win> {
 ///
 /// Errors: `EP_ERR_COMM` (bad handle, intercommunicator), `EP_ERR_SIZE` (negative size),
 /// `EP_ERR_DISP` (`disp_unit <= 0`), `EP_ERR_BUFFER` (NULL base with size > 0),
-/// `EP_ERR_ARG` (NULL `win`); host failures as `EP_ERR_WIN` with the host's message.
+/// `EP_ERR_ARG` (NULL `win`); host failures as `EP_ERR_WIN` with the host's message. A bad
+/// argument on any endpoint fails the call on every endpoint of every process (the others get
+/// its error class; docs/errors.md).
 /// Thread safety: the endpoints of a process call concurrently, each from its own thread.
 ///
 /// # Safety
@@ -52,8 +54,9 @@ fn insert_window(w: crate::engine::win::WinEndpoint) -> EpResult<EP_Win> {
 pub unsafe extern "C" fn EP_Win_create(base: *mut c_void, size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: EP_Comm, win: *mut EP_Win) -> c_int {
     ep_call!("EP_Win_create", {
         let ep = endpoint(comm)?;
-        let win = out(win, "win")?;
-        *win = insert_window(create::create(&ep, WinFlavor::Create, base, size as i64, disp_unit, info)?)?;
+        let win = out(win, "win");
+        let w = create::create(&ep, WinFlavor::Create, base, size as i64, disp_unit, info, win.as_ref().err().cloned())?;
+        *win? = insert_window(w)?;
         Ok(())
     })
 }
@@ -73,11 +76,12 @@ pub unsafe extern "C" fn EP_Win_create(base: *mut c_void, size: MPI_Aint, disp_u
 pub unsafe extern "C" fn EP_Win_allocate(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: EP_Comm, baseptr: *mut c_void, win: *mut EP_Win) -> c_int {
     ep_call!("EP_Win_allocate", {
         let ep = endpoint(comm)?;
-        let baseptr = out(baseptr as *mut *mut c_void, "baseptr")?;
-        let win = out(win, "win")?;
-        let w = create::create(&ep, WinFlavor::Allocate, std::ptr::null_mut(), size as i64, disp_unit, info)?;
-        *baseptr = w.base.0 as *mut c_void;
-        *win = insert_window(w)?;
+        let baseptr = out(baseptr as *mut *mut c_void, "baseptr");
+        let win = out(win, "win");
+        let fault = baseptr.as_ref().err().or(win.as_ref().err()).cloned();
+        let w = create::create(&ep, WinFlavor::Allocate, std::ptr::null_mut(), size as i64, disp_unit, info, fault)?;
+        *baseptr? = w.base.0 as *mut c_void;
+        *win? = insert_window(w)?;
         Ok(())
     })
 }
@@ -87,7 +91,8 @@ pub unsafe extern "C" fn EP_Win_allocate(size: MPI_Aint, disp_unit: c_int, info:
 /// of those regions (`MPI_Get_address`, `MPI_Aint_add`) as target displacements, with a
 /// displacement unit of 1. Collective like `EP_Win_create`.
 ///
-/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `win`), host failures as `EP_ERR_WIN`.
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `win`), host failures as `EP_ERR_WIN`; a NULL
+/// `win` on any endpoint fails the call on every endpoint of every process.
 /// Thread safety: as `EP_Win_create`.
 ///
 /// # Safety
@@ -97,8 +102,9 @@ pub unsafe extern "C" fn EP_Win_allocate(size: MPI_Aint, disp_unit: c_int, info:
 pub unsafe extern "C" fn EP_Win_create_dynamic(info: MPI_Info, comm: EP_Comm, win: *mut EP_Win) -> c_int {
     ep_call!("EP_Win_create_dynamic", {
         let ep = endpoint(comm)?;
-        let win = out(win, "win")?;
-        *win = insert_window(create::create(&ep, WinFlavor::Dynamic, std::ptr::null_mut(), 0, 1, info)?)?;
+        let win = out(win, "win");
+        let w = create::create(&ep, WinFlavor::Dynamic, std::ptr::null_mut(), 0, 1, info, win.as_ref().err().cloned())?;
+        *win? = insert_window(w)?;
         Ok(())
     })
 }

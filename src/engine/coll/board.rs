@@ -19,6 +19,14 @@
 //! writes it only after every endpoint has arrived at the next collective, that is, after
 //! every endpoint has finished reading it in the previous one.
 //!
+//! Why the board is not a [`crate::engine::meeting::MeetingPoint`]: the meeting point takes a
+//! mutex, boxes every input, sleeps on a condition variable and hands out an `Arc`ed result,
+//! which costs microseconds per meeting; a blocking collective between the endpoints of one
+//! process costs a few hundred nanoseconds here (one cache-line transfer per peer), so
+//! collectives would run several times slower on their hot path. The board also needs no
+//! error agreement of its own: the data collectives check every argument before an endpoint
+//! arrives (docs/errors.md), and a mismatch between endpoints is reported on the board.
+//!
 //! Model-checked: `tests/loom` compiles this file with `loom`'s atomics and cells (through
 //! [`crate::engine::sync`]) and explores endpoints arriving, the leader's part, the fan-out
 //! and the reuse of the board by the next collectives.

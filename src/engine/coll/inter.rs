@@ -70,13 +70,13 @@ fn groups(ep: &Endpoint) -> EpResult<Arc<Groups>> {
     if let Some(r) = s.inter_coll.get() {
         return r.clone();
     }
-    let r = s.meeting.meet(s.local_count(), ep.local as usize, (), |_| {
+    let r = s.meeting.meet((), s.local_count(), ep.local as usize, (), None, |_| {
         let r = build(s).map(Arc::new);
         // Only this leader sets it, while every endpoint of the process waits here.
         let _ = s.inter_coll.set(r.clone());
         r
-    });
-    (*r).clone()
+    })?;
+    Ok((*r).clone())
 }
 
 fn build(s: &CommShared) -> EpResult<Groups> {

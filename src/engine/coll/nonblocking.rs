@@ -1,7 +1,9 @@
 //! Nonblocking collectives: `EP_Ibarrier` and `EP_Ibcast` (MPI 4.1 section 6.12).
 //!
 //! The k-th nonblocking collective of every endpoint of a process on one communicator is
-//! one shared instance. Each endpoint's call joins it and returns a request at once; the last
+//! one shared instance, found through the communicator's meeting point for nonblocking
+//! collectives (keyed by k, see [`crate::engine::meeting::MeetingPoint::join`]). Each
+//! endpoint's call joins it and returns a request at once; the last
 //! endpoint to join starts the process's host operation (`MPI_Ibarrier`, `MPI_Ibcast`). Host
 //! operations thus start in the order every endpoint called its collectives, which is the
 //! order MPI requires (and blocking collectives cannot overtake: their host call needs every
@@ -51,23 +53,17 @@ pub fn start(ep: &Endpoint, kind: Kind, bcast: Option<(UserBuf, i32)>) -> EpResu
     let s = &ep.shared;
     let seq = ep.state().nb_seq.fetch_add(1, Ordering::Relaxed) + 1;
     let bytes = bcast.map_or(0, |(b, _)| b.bytes());
-    let mut registry = s.nb_collectives.lock();
-    let instance = registry
-        .entry(seq)
-        .or_insert_with(|| {
-            Arc::new(Instance {
-                kind,
-                state: Mutex::new(State {
-                    arrived: 0,
-                    started: false,
-                    host: None,
-                    host_done: false,
-                    data: vec![0; bytes],
-                    error: None,
-                }),
-            })
-        })
-        .clone();
+    let instance = s.nb_collectives.join(seq, s.local_count(), ep.local as usize, || Instance {
+        kind,
+        state: Mutex::new(State {
+            arrived: 0,
+            started: false,
+            host: None,
+            host_done: false,
+            data: vec![0; bytes],
+            error: None,
+        }),
+    })?;
     let mut st = instance.state.lock();
     st.arrived += 1;
     if instance.kind != kind {
@@ -90,8 +86,6 @@ pub fn start(ep: &Endpoint, kind: Kind, bcast: Option<(UserBuf, i32)>) -> EpResu
         }
     }
     if st.arrived == s.local_count() {
-        registry.remove(&seq);
-        drop(registry);
         st.started = true;
         if st.error.is_none() && s.is_multi_process() {
             let mut req = HostRequest(HOST.request_null);

@@ -7,9 +7,9 @@ use super::locks::LockTable;
 use super::{Exposed, WinEndpoint, WinFlavor, WinShared};
 use crate::engine::coll::host_bytes;
 use crate::engine::comm::{CommShared, Endpoint};
-use crate::engine::meeting::Meeting;
+use crate::engine::meeting::{agree, MeetingPoint};
 use crate::ep_err;
-use crate::error::{EpResult, ERR_BUFFER, ERR_COMM, ERR_DISP, ERR_RMA_SYNC, ERR_SIZE};
+use crate::error::{EpError, EpResult, ERR_BUFFER, ERR_COMM, ERR_DISP, ERR_RMA_SYNC, ERR_SIZE};
 use crate::host::{sys, HOST};
 use parking_lot::Mutex;
 use std::os::raw::{c_int, c_void};
@@ -32,31 +32,44 @@ struct Offer {
     info: HostInfo,
 }
 
-type Created = EpResult<(Arc<WinShared>, Vec<SendPtr>)>;
+impl Offer {
+    /// What an endpoint that takes no part brings: a faulty one, or a missing local index.
+    fn none() -> Offer {
+        Offer { base: SendPtr(std::ptr::null_mut()), size: 0, disp_unit: 1, info: HostInfo(HOST.info_null) }
+    }
+}
+
+type Created = (Arc<WinShared>, Vec<SendPtr>);
 
 /// `EP_Win_create`, `EP_Win_allocate`, `EP_Win_create_dynamic` for one endpoint of `ep`'s
 /// communicator: `base` is the user's memory (`Create`), ignored otherwise; `size` in bytes.
-pub fn create(ep: &Endpoint, flavor: WinFlavor, base: *mut c_void, size: i64, disp_unit: c_int, info: sys::MPI_Info) -> EpResult<WinEndpoint> {
-    let shared = ep.shared.clone();
+/// `fault` is an error in the caller's other arguments (its output pointers). A bad argument
+/// or a fault on any endpoint fails the creation on every endpoint of every process: the
+/// failure flag travels in the exchange of sizes and displacement units, made before any host
+/// window (see [`crate::engine::meeting`]).
+pub fn create(
+    ep: &Endpoint,
+    flavor: WinFlavor,
+    base: *mut c_void,
+    size: i64,
+    disp_unit: c_int,
+    info: sys::MPI_Info,
+    fault: Option<EpError>,
+) -> EpResult<WinEndpoint> {
+    let shared = &ep.shared;
     if shared.is_inter() {
         return Err(ep_err!(ERR_COMM, "windows need an intracommunicator (merge the intercommunicator first)"));
     }
-    if size < 0 {
-        return Err(ep_err!(ERR_SIZE, "window size {size} is negative"));
-    }
-    if disp_unit <= 0 {
-        return Err(ep_err!(ERR_DISP, "displacement unit {disp_unit} is not positive"));
-    }
-    if flavor == WinFlavor::Create && base.is_null() && size > 0 {
-        return Err(ep_err!(ERR_BUFFER, "base is NULL with size {size}"));
-    }
-    let offer = Offer { base: SendPtr(base as *mut u8), size, disp_unit, info: HostInfo(info) };
-    let n = shared.local_count();
-    let comm = shared.clone();
-    let result = shared.meeting.meet(n, ep.local as usize, offer, move |offers: Vec<Offer>| -> Created {
-        create_host_windows(&comm, flavor, &offers)
-    });
-    let (win, bases) = result.as_ref().as_ref().map_err(|e| e.clone())?;
+    let fault = (size < 0)
+        .then(|| ep_err!(ERR_SIZE, "window size {size} is negative"))
+        .or_else(|| (disp_unit <= 0).then(|| ep_err!(ERR_DISP, "displacement unit {disp_unit} is not positive")))
+        .or_else(|| (flavor == WinFlavor::Create && base.is_null() && size > 0).then(|| ep_err!(ERR_BUFFER, "base is NULL with size {size}")))
+        .or(fault);
+    let offer = if fault.is_some() { Offer::none() } else { Offer { base: SendPtr(base as *mut u8), size, disp_unit, info: HostInfo(info) } };
+    let created = shared.meeting.meet((), shared.local_count(), ep.local as usize, offer, fault, |g| {
+        create_host_windows(shared, flavor, &g.inputs, g.fault_class())
+    })?;
+    let (win, bases) = &*created;
     Ok(WinEndpoint {
         shared: win.clone(),
         local: ep.local,
@@ -79,16 +92,17 @@ impl Drop for FreeOnError {
     }
 }
 
-/// The leader's part of creation: host window `j` for local index `j`, then the sizes and
-/// displacement units of every rank (for range checks at the origins).
-fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &[Offer]) -> Created {
+/// The leader's part of creation: the sizes and displacement units of every rank (for range
+/// checks at the origins), with every process's failure flag (`fault`: this process's error
+/// class, 0 for none), then host window `j` for local index `j`.
+fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &[Offer], fault: c_int) -> EpResult<Created> {
     let map = &comm.map;
+    let exposed = gather_exposed(comm, offers, fault)?;
     let nwins = (0..map.nprocs() as u32).map(|p| map.ranks_of(p).len()).max().unwrap_or(0);
     let mut made = FreeOnError(Vec::with_capacity(nwins));
     let mut bases = Vec::with_capacity(offers.len());
     for j in 0..nwins {
-        let none = Offer { base: SendPtr(std::ptr::null_mut()), size: 0, disp_unit: 1, info: HostInfo(HOST.info_null) };
-        let o = offers.get(j).copied().unwrap_or(none);
+        let o = offers.get(j).copied().unwrap_or_else(Offer::none);
         let mut win = HostWin(RMA.win_null);
         let mut base = o.base;
         // SAFETY: the user's memory (`Create`: `size` bytes at `base`, valid until the
@@ -122,7 +136,7 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &[Offer]) -
             bases.push(if flavor == WinFlavor::Dynamic { SendPtr(std::ptr::null_mut()) } else { base });
         }
     }
-    let exposed = if flavor == WinFlavor::Dynamic { Vec::new() } else { gather_exposed(comm, offers)? };
+    let exposed = if flavor == WinFlavor::Dynamic { Vec::new() } else { exposed };
     let wins: Box<[HostWin]> = std::mem::take(&mut made.0).into_boxed_slice();
     let shared = WinShared {
         locks: (0..wins.len()).map(|_| LockTable::default()).collect(),
@@ -130,16 +144,20 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &[Offer]) -
         map: map.clone(),
         exposed: exposed.into_boxed_slice(),
         flavor,
-        meeting: Meeting::default(),
+        meeting: MeetingPoint::new(),
         _live: crate::live::Counted::new(&crate::live::WIN_STATES),
     };
     Ok((Arc::new(shared), bases))
 }
 
-/// Every rank's (size, displacement unit), through one host allgather of each process's.
-fn gather_exposed(comm: &CommShared, offers: &[Offer]) -> EpResult<Vec<Exposed>> {
+/// Every rank's (size, displacement unit), through one host allgather of each process's. A
+/// process with a fault (`fault`, its error class) sends the class negated as the size of
+/// its entries, where no valid size is negative; any such entry fails the creation on every
+/// process.
+fn gather_exposed(comm: &CommShared, offers: &[Offer], fault: c_int) -> EpResult<Vec<Exposed>> {
     let map = &comm.map;
-    let mine: Vec<u8> = offers.iter().flat_map(|o| [o.size, o.disp_unit as i64]).flat_map(i64::to_ne_bytes).collect();
+    let size_of = |o: &Offer| if fault != 0 { -(fault as i64) } else { o.size };
+    let mine: Vec<u8> = offers.iter().flat_map(|o| [size_of(o), o.disp_unit as i64]).flat_map(i64::to_ne_bytes).collect();
     let counts: Vec<c_int> = (0..map.nprocs() as u32).map(|p| (map.ranks_of(p).len() * 16) as c_int).collect();
     let displs = host_bytes::displs_of(&counts)?;
     let mut all = vec![0u8; counts.iter().map(|&c| c as usize).sum()];
@@ -152,6 +170,7 @@ fn gather_exposed(comm: &CommShared, offers: &[Offer]) -> EpResult<Vec<Exposed>>
             exposed[rank as usize] = Exposed { size: word(0), disp_unit: word(1) };
         }
     }
+    agree(exposed.iter().map(|e| if e.size < 0 { (-e.size) as c_int } else { 0 }))?;
     Ok(exposed)
 }
 
@@ -161,8 +180,8 @@ pub fn free(w: &WinEndpoint) -> EpResult<()> {
     if w.epochs.lock().in_passive() {
         return Err(ep_err!(ERR_RMA_SYNC, "the endpoint still holds passive-target locks (unlock them before freeing)"));
     }
-    let shared = w.shared.clone();
-    let result = w.shared.meeting.meet(w.local_count(), w.local as usize, (), move |_| -> EpResult<()> {
+    let shared = &w.shared;
+    shared.meeting.meet((), w.local_count(), w.local as usize, (), None, |_| -> EpResult<()> {
         let mut first_error = Ok(());
         for win in shared.wins.iter() {
             let mut h = win.0;
@@ -174,6 +193,6 @@ pub fn free(w: &WinEndpoint) -> EpResult<()> {
             }
         }
         first_error
-    });
-    result.as_ref().clone()
+    })?;
+    Ok(())
 }

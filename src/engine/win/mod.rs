@@ -18,7 +18,7 @@ pub mod ompi4;
 pub mod ops;
 pub mod sync;
 
-use super::meeting::Meeting;
+use super::meeting::MeetingPoint;
 use super::rankmap::{Location, RankMap};
 use crate::ep_err;
 use crate::error::{EpResult, ERR_RANK};
@@ -62,7 +62,7 @@ pub struct WinShared {
     pub exposed: Box<[Exposed]>,
     pub flavor: WinFlavor,
     /// Where this process's endpoints meet for fence and free.
-    pub meeting: Meeting,
+    pub meeting: MeetingPoint,
     pub(crate) _live: crate::live::Counted,
 }
 

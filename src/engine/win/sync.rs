@@ -20,16 +20,15 @@ impl WinEndpoint {
         if self.epochs.lock().in_passive() {
             return Err(ep_err!(ERR_RMA_SYNC, "fence inside a passive-target epoch (unlock first)"));
         }
-        let shared = self.shared.clone();
-        let result = self.shared.meeting.meet(self.local_count(), self.local as usize, (), move |_| -> EpResult<()> {
+        let shared = &self.shared;
+        shared.meeting.meet((), self.local_count(), self.local as usize, (), None, |_| -> EpResult<()> {
             for w in shared.wins.iter() {
                 // SAFETY: every endpoint of the process is in the fence (the meeting) and the
                 // host windows live as long as `shared`; no buffer.
                 check_rma(unsafe { sys::MPI_Win_fence(assert, w.0) }, "MPI_Win_fence")?;
             }
             Ok(())
-        });
-        result.as_ref().clone()?;
+        })?;
         self.epochs.lock().fence = assert & RMA.mode_nosucceed == 0;
         Ok(())
     }
