@@ -69,11 +69,10 @@ void epmpi_host_constants_get(epmpi_host_constants *out)
     out->comm_type_shared = MPI_COMM_TYPE_SHARED;
     out->root = MPI_ROOT;
     out->err_truncate = MPI_ERR_TRUNCATE;
-    /* Direct mode (src/engine/direct.rs) relies on the host's truncation semantics: Open MPI
-     * fills the buffer's first part, reports the message's length and returns the error
-     * through the communicator's handler. MPICH 4.0 leaves the buffer untouched and reports
-     * a truncated nonblocking receive through MPI_COMM_WORLD's handler (fatal by default);
-     * its MPI_TAG_UB (2^28 - 1) is also below EPMPI's. */
+    /* Direct mode (src/engine/direct.rs) relies on the host returning a point-to-point error
+     * through the communicator's handler and on MPI_TAG_UB = 2^31 - 1. MPICH 4.0 reports a
+     * truncated nonblocking receive through MPI_COMM_WORLD's handler (fatal by default), and
+     * its MPI_TAG_UB (2^28 - 1) is below EPMPI's. */
 #ifdef OPEN_MPI
     out->direct_p2p = 1;
 #else

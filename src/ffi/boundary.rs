@@ -37,7 +37,7 @@ pub struct MessageObj {
 /// Where a taken message waits: the engine's payload, or the host (direct mode).
 pub enum Taken {
     Engine(Payload),
-    Host(crate::host::HostMessage),
+    Host(crate::engine::direct::DirectMessage),
 }
 
 pub static COMMS: LazyLock<Table<Endpoint>> = LazyLock::new(|| Table::new(Kind::Comm));
