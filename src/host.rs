@@ -17,6 +17,7 @@ pub struct HostConstants {
     pub comm_self: sys::MPI_Comm,
     pub datatype_null: sys::MPI_Datatype,
     pub byte: sys::MPI_Datatype,
+    pub packed: sys::MPI_Datatype,
     pub int_: sys::MPI_Datatype,
     pub message_null: sys::MPI_Message,
     pub request_null: sys::MPI_Request,
@@ -36,27 +37,25 @@ pub struct HostConstants {
     pub success: c_int,
     pub comm_type_shared: c_int,
     pub root: c_int,
-    /// Error class of a receive whose message is longer than its buffer.
-    pub err_truncate: c_int,
     /// 1 when the host's point-to-point semantics allow direct mode (see `host_shim.c`).
     pub direct_p2p: c_int,
 }
 
 /// What mpi-sys does not export, filled by `epmpi_host_constants_get` (same layout as the C
-/// struct): handles bindgen cannot see (`MPI_BYTE`, `MPI_INT`, `MPI_OP_NULL`, the address
+/// struct): handles bindgen cannot see (`MPI_BYTE`, `MPI_PACKED`, `MPI_INT`, `MPI_OP_NULL`, the address
 /// macro `MPI_IN_PLACE`), integer constants whose Rust type
 /// differs between hosts (a `#define` in MPICH, an `enum` in Open MPI), and the host's
 /// semantics for direct mode.
 #[repr(C)]
 struct ShimConstants {
     byte: sys::MPI_Datatype,
+    packed: sys::MPI_Datatype,
     int_: sys::MPI_Datatype,
     op_null: sys::MPI_Op,
     in_place: *mut c_void,
     tag_ub_key: c_int,
     success: c_int,
     root: c_int,
-    err_truncate: c_int,
     direct_p2p: c_int,
 }
 
@@ -89,6 +88,7 @@ pub static HOST: LazyLock<HostConstants> = LazyLock::new(|| {
             comm_self: sys::RSMPI_COMM_SELF,
             datatype_null: sys::RSMPI_DATATYPE_NULL,
             byte: c.byte,
+            packed: c.packed,
             int_: c.int_,
             message_null: sys::RSMPI_MESSAGE_NULL,
             request_null: sys::RSMPI_REQUEST_NULL,
@@ -108,7 +108,6 @@ pub static HOST: LazyLock<HostConstants> = LazyLock::new(|| {
             success: c.success,
             comm_type_shared: sys::RSMPI_COMM_TYPE_SHARED,
             root: c.root,
-            err_truncate: c.err_truncate,
             direct_p2p: c.direct_p2p,
         }
     }

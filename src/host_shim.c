@@ -2,10 +2,10 @@
  * Host MPI constants that the Rust side cannot read through mpi-sys (src/host.rs reads the
  * others from mpi-sys's RSMPI_* statics).
  *
- * MPI_BYTE, MPI_INT and MPI_OP_NULL are predefined handles mpi-sys does not export (macros:
- * MPICH integer constants, Open MPI addresses of global objects); MPI_IN_PLACE is an address
- * macro bindgen cannot see; MPI_TAG_UB, MPI_SUCCESS, MPI_ROOT and
- * MPI_ERR_TRUNCATE are a #define in MPICH and an enum in Open MPI, so their Rust types differ.
+ * MPI_BYTE, MPI_PACKED, MPI_INT and MPI_OP_NULL are predefined handles mpi-sys does not
+ * export (macros: MPICH integer constants, Open MPI addresses of global objects); MPI_IN_PLACE
+ * is an address macro bindgen cannot see; MPI_TAG_UB, MPI_SUCCESS and MPI_ROOT are a #define
+ * in MPICH and an enum in Open MPI, so their Rust types differ.
  * This file is compiled with the host's mpicc, so it is always right for the MPI we link to.
  */
 #include <mpi.h>
@@ -13,31 +13,30 @@
 
 typedef struct epmpi_shim_constants {
     MPI_Datatype byte;
+    MPI_Datatype packed;
     MPI_Datatype int_;
     MPI_Op op_null;
     void *in_place;
     int tag_ub_key;
     int success;
     int root;
-    int err_truncate;
     int direct_p2p;
 } epmpi_shim_constants;
 
 void epmpi_host_constants_get(epmpi_shim_constants *out)
 {
     out->byte = MPI_BYTE;
+    out->packed = MPI_PACKED;
     out->int_ = MPI_INT;
     out->op_null = MPI_OP_NULL;
     out->in_place = MPI_IN_PLACE;
     out->tag_ub_key = MPI_TAG_UB;
     out->success = MPI_SUCCESS;
     out->root = MPI_ROOT;
-    out->err_truncate = MPI_ERR_TRUNCATE;
-    /* Direct mode (src/engine/direct.rs) relies on the host's truncation semantics: Open MPI
-     * fills the buffer's first part, reports the message's length and returns the error
-     * through the communicator's handler. MPICH 4.0 leaves the buffer untouched and reports
-     * a truncated nonblocking receive through MPI_COMM_WORLD's handler (fatal by default);
-     * its MPI_TAG_UB (2^28 - 1) is also below EPMPI's. */
+    /* Direct mode (src/engine/direct.rs) relies on the host returning a point-to-point error
+     * through the communicator's handler and on MPI_TAG_UB = 2^31 - 1. MPICH 4.0 reports a
+     * truncated nonblocking receive through MPI_COMM_WORLD's handler (fatal by default), and
+     * its MPI_TAG_UB (2^28 - 1) is below EPMPI's. */
 #ifdef OPEN_MPI
     out->direct_p2p = 1;
 #else

@@ -200,3 +200,34 @@ fn p2p_and_coll_over_tcp() {
         }
     }
 }
+
+/// Runs `tests/c/<name>.c` on 2 and on 3 processes with one endpoint each: the shapes in which
+/// a communicator is in direct mode on Open MPI (`src/engine/direct.rs`).
+fn run_one_endpoint_per_process(name: &str) {
+    let exe = compile_c(&project_dir().join("tests/c").join(format!("{name}.c")), name);
+    for procs in [2, 3] {
+        let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+        let out = mpirun_program(&exe, procs, "1", &[], Duration::from_secs(240));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && stdout.contains(&format!("{name}: PASS")),
+            "{name} on {procs} processes x 1 endpoint failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
+        );
+    }
+}
+
+/// A message longer than the receive buffer, through every receive path with one endpoint per
+/// process: `EP_ERR_TRUNCATE`, the first part kept, nothing written past the buffer
+/// (tests/c/direct_truncate.c).
+#[test]
+fn truncation_never_writes_past_the_buffer_with_one_endpoint_per_process() {
+    run_one_endpoint_per_process("direct_truncate");
+}
+
+/// Several receives pending on one endpoint match in posting order, whichever is tested
+/// first, with one endpoint per process (tests/c/direct_order.c).
+#[test]
+fn pending_receives_match_in_posting_order_with_one_endpoint_per_process() {
+    run_one_endpoint_per_process("direct_order");
+}

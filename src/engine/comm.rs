@@ -65,9 +65,9 @@ pub struct CommShared {
     /// the first of them (see [`coll::inter`]).
     pub(crate) inter_coll: std::sync::OnceLock<EpResult<Arc<coll::inter::Groups>>>,
     /// Direct mode (see [`super::direct`]): when each of several processes has exactly one
-    /// endpoint of this intracommunicator, the host communicator its point-to-point calls
-    /// go to (host rank = endpoint rank).
-    pub direct: Option<HostComm>,
+    /// endpoint of this intracommunicator, where its point-to-point calls go (a host
+    /// communicator with host rank = endpoint rank, and its receive queue).
+    pub direct: Option<Arc<super::direct::DirectComm>>,
     next_data_tag: AtomicU32,
     /// Payload tags are `data_tag_base + (counter % data_tag_modulus)`.
     data_tag_base: u32,
@@ -93,9 +93,6 @@ impl Drop for CommShared {
         }
         if host::handle_bits(self.host_data.0) != host::handle_bits(self.host.0) {
             host::free_comm(self.host_data);
-        }
-        if let Some(d) = self.direct {
-            host::free_comm(d);
         }
         host::free_comm(self.host);
     }
@@ -130,12 +127,8 @@ impl CommShared {
                 shared.direct = direct;
                 Ok(shared)
             }
-            Err(e) => {
-                if let Some(d) = direct {
-                    host::free_comm(d);
-                }
-                Err(e)
-            }
+            // Dropping `direct` frees its host communicator.
+            Err(e) => Err(e),
         }
     }
 

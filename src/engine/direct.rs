@@ -3,22 +3,33 @@
 //!
 //! Such a communicator is a host communicator in disguise: each endpoint is a process, so
 //! every message crosses processes and MPI's matching (source, tag, context, non-overtaking,
-//! wildcards, truncation, cancel, matched probes) is exactly the host's. Its
-//! point-to-point calls therefore go to a host communicator of their own (`CommShared::direct`)
-//! whose rank `r` is endpoint rank `r` (made with `MPI_Comm_split` keyed by the endpoint
-//! rank), with the user's tag as the host tag, and no header, no pre-posted receive and no
-//! engine matching: the latency of plain MPI plus the C boundary.
+//! wildcards, matched probes) can be the host's. Its point-to-point calls therefore go to a
+//! host communicator of their own ([`DirectComm`], in `CommShared::direct`) whose rank `r` is
+//! endpoint rank `r` (made with `MPI_Comm_split` keyed by the endpoint rank), with the user's
+//! tag as the host tag, and no header, no pre-posted receive and no engine matching: the
+//! latency of plain MPI plus the C boundary.
 //!
 //! Only hosts whose semantics match EPMPI's qualify ([`host_supports`]): every `int` tag
-//! (`MPI_TAG_UB` = 2^31 - 1), and a truncated receive that holds the message's first part,
-//! knows its length and returns its error through the communicator's handler. Open MPI does;
-//! MPICH 4.0 does none of the three (see `host_shim.c`), so its communicators keep the
-//! engine's path. Only user point-to-point travels there, so the host's wildcards see
-//! nothing else; the engine's own messages (intercommunicator creation on a peer
-//! communicator) and collectives keep the communicator's other host communicators.
+//! (`MPI_TAG_UB` = 2^31 - 1) and errors returned through the communicator's handler. Open MPI
+//! does; MPICH 4.0 does neither (see `host_shim.c`), so its communicators keep the engine's
+//! path. Only user point-to-point travels there, so the host's wildcards see nothing else; the
+//! engine's own messages (intercommunicator creation on a peer communicator) and collectives
+//! keep the communicator's other host communicators.
 //!
-//! Blocking calls never block inside the host: they start the nonblocking host call and poll
-//! it with `MPI_Test` (or `MPI_Iprobe`, `MPI_Improbe`). Two reasons:
+//! Receives never hand the user's buffer to the host before the message is known: Open MPI
+//! 4.1.4 writes a message longer than the receive buffer past it whenever the message goes by
+//! rendezvous (above the eager limit of the path, 4 KiB through shared memory) and the
+//! receive datatype is contiguous, with `MPI_Recv`, `MPI_Irecv`, `MPI_Mrecv` and `MPI_Imrecv`
+//! alike (measured with plain MPI: a 4,200-byte message into 16 bytes wrote 4,184 bytes past
+//! them). So a receive takes its message with a matched probe (`MPI_Improbe`), compares its
+//! length with the buffer and receives it (`MPI_Imrecv`) into the user's buffer when it fits,
+//! else into a buffer of the message's length whose first part is unpacked into the user's
+//! ([`transfer`]). A blocking receive with nothing else pending is that loop alone; a
+//! nonblocking one waits in its communicator's queue, which keeps MPI's order among several
+//! pending receives ([`queue`]).
+//!
+//! Blocking calls never block inside the host: they poll with `MPI_Improbe` and `MPI_Test`
+//! (or `MPI_Iprobe`). Two reasons:
 //! - Progress (MPI 4.1 section 3.5): the host progresses its own requests, but a thread
 //!   blocked in a host call does not progress the receives it posted on other endpoint
 //!   communicators nor the orphaned requests of freed endpoints. A polling thread, once
@@ -32,20 +43,34 @@
 //! The one exception is a standard blocking send of a small packet: `MPI_Send`, which the host
 //! completes at once (eager) without any sync object.
 
+mod queue;
+mod transfer;
+
+pub use queue::DirectComm;
+pub use transfer::DirectMessage;
+
 use super::datatype::UserBuf;
 use super::envelope::{Pattern, ANY_SOURCE, ANY_TAG};
 use super::p2p::Completion;
 use super::remote::BLOCKING_HOST_SEND_BYTES;
 use super::request::Backoff;
-use crate::error::{EpResult, ERR_TRUNCATE};
-use crate::host::{check, host_failed, sys, HostComm, HostMessage, HostRequest, HOST};
+use crate::error::EpResult;
+use crate::host::{check, sys, HostComm, HostMessage, HostRequest, HOST};
+use queue::Slot;
 use std::os::raw::c_int;
-
+use std::sync::Arc;
+use transfer::Transfer;
 
 /// True when the host MPI qualifies for direct mode (see the module notes).
 pub fn host_supports() -> EpResult<bool> {
     Ok(HOST.direct_p2p != 0 && crate::host::tag_ub()? == c_int::MAX)
 }
+
+/// The pattern that matches every message.
+const ANY: Pattern = Pattern {
+    source: ANY_SOURCE,
+    tag: ANY_TAG,
+};
 
 /// Host source and tag of a receive pattern (wildcards translated).
 #[inline]
@@ -69,76 +94,37 @@ fn empty_status() -> sys::MPI_Status {
     unsafe { std::mem::zeroed() }
 }
 
-/// How a host receive (into `capacity` bytes) or probe (`None`) ended, from its return code
-/// and status. The host's source is the endpoint rank (see the module notes); its count is
-/// the message's length, truncated or not.
-fn completion(
-    rc: c_int,
-    st: &sys::MPI_Status,
-    capacity: Option<usize>,
-    what: &str,
-) -> EpResult<Completion> {
-    let error = if rc == 0 {
-        0
-    } else {
-        truncation_or_fail(rc, what)?
-    };
-    let mut cancelled = 0;
-    let mut bytes: sys::MPI_Count = 0;
-    // SAFETY: `st` is a status the host filled for a completed receive or a probe; the host
-    // writes `cancelled` and `bytes`, live locals.
+/// One `MPI_Improbe` for `pattern` on the direct host communicator `comm`: the message, taken
+/// out of the host's matching, if one has arrived.
+#[inline]
+fn improbe(comm: HostComm, pattern: &Pattern) -> EpResult<Option<DirectMessage>> {
+    let (source, tag) = host_pattern(pattern);
+    let mut st = empty_status();
+    let mut m = HostMessage(HOST.message_null);
+    let mut flag = 0;
+    // SAFETY: `comm` is a live direct host communicator; the host writes `flag`, `m.0` and
+    // `st`, live locals.
     unsafe {
         check(
-            sys::MPI_Test_cancelled(st, &mut cancelled),
-            "MPI_Test_cancelled",
-        )?;
-        if cancelled == 0 {
-            check(
-                sys::MPI_Get_elements_x(st, HOST.byte, &mut bytes),
-                "MPI_Get_elements_x",
-            )?;
-        }
+            sys::MPI_Improbe(source, tag, comm.0, &mut flag, &mut m.0, &mut st),
+            "MPI_Improbe",
+        )?
+    };
+    if flag == 0 {
+        return Ok(None);
     }
-    if cancelled != 0 {
-        return Ok(Completion {
-            cancelled: true,
-            ..Completion::default()
-        });
-    }
-    let sent = bytes.max(0) as u64;
-    let received = capacity.map_or(sent, |c| sent.min(c as u64));
-    Ok(Completion {
-        source: st.MPI_SOURCE,
-        tag: st.MPI_TAG,
-        bytes: received,
-        error,
-        sent_bytes: sent,
-        cancelled: false,
-    })
-}
-
-/// `ERR_TRUNCATE` when the host's error is a truncation; any other host error fails the call.
-#[cold]
-fn truncation_or_fail(rc: c_int, what: &str) -> EpResult<c_int> {
-    let mut class = 0;
-    // SAFETY: any code the host returned is valid input; the host writes `class`, a live local.
-    unsafe { sys::MPI_Error_class(rc, &mut class) };
-    if class == HOST.err_truncate {
-        Ok(ERR_TRUNCATE)
-    } else {
-        Err(host_failed(rc, what))
-    }
+    DirectMessage::new(m, &st).map(Some)
 }
 
 /// Polls a host request until it completes (see the module notes: never blocked in the host);
 /// returns the host's return code of the completing `MPI_Test`.
-fn poll_until_done(req: &mut HostRequest, st: &mut sys::MPI_Status) -> c_int {
+fn poll_until_done(req: &mut HostRequest) -> c_int {
     let mut b = Backoff::new();
     loop {
         let mut flag = 0;
         // SAFETY: `req` is a started host request of the caller's (or null, which `MPI_Test`
-        // accepts); the host writes it, `flag` and `*st`, all live.
-        let rc = unsafe { sys::MPI_Test(&mut req.0, &mut flag, st) };
+        // accepts); the host writes it and `flag`, both live; the status is ignored.
+        let rc = unsafe { sys::MPI_Test(&mut req.0, &mut flag, HOST.status_ignore) };
         if rc != 0 || flag != 0 {
             return rc;
         }
@@ -146,11 +132,20 @@ fn poll_until_done(req: &mut HostRequest, st: &mut sys::MPI_Status) -> c_int {
     }
 }
 
-/// Starts a send of `buf` to rank `dest` with `tag` on the direct host communicator `comm`:
-/// done at once for blocking calls (returns `None`), else the host request to complete.
+/// Matches the posted receives of every direct communicator in the process and completes the
+/// orphaned transfers (see [`transfer`]): what a patient wait anywhere in the library calls
+/// so that no receive waits on its owner's next call (MPI 4.1 section 3.5, progress). Errors
+/// stay with the calls they belong to. Thread safety: any thread.
+pub fn progress_elsewhere() {
+    transfer::progress_orphans();
+    queue::progress_waiting();
+}
+
+/// Starts a send of `buf` to rank `dest` with `tag` on the direct communicator `comm`: done
+/// at once for blocking calls (returns `None`), else the host request to complete.
 #[inline(always)]
 pub fn start_send(
-    comm: HostComm,
+    comm: &DirectComm,
     dest: c_int,
     tag: c_int,
     buf: &UserBuf,
@@ -159,11 +154,11 @@ pub fn start_send(
 ) -> EpResult<Option<HostRequest>> {
     if blocking && !sync && buf.bytes() <= BLOCKING_HOST_SEND_BYTES {
         // SAFETY: a blocking send: the host reads `count` elements of `dtype` at `buf.addr`,
-        // the user's buffer, valid by the calling function's contract; `comm` is the communicator's
-        // direct host communicator, alive while the caller holds its endpoint.
+        // the user's buffer, valid by the calling function's contract; `comm.host` is the
+        // communicator's direct host communicator, alive while the caller holds its endpoint.
         unsafe {
             check(
-                sys::MPI_Send(buf.addr, buf.count, buf.dtype, dest, tag, comm.0),
+                sys::MPI_Send(buf.addr, buf.count, buf.dtype, dest, tag, comm.host.0),
                 "MPI_Send",
             )?
         };
@@ -180,7 +175,7 @@ pub fn start_send(
     // (MPI 4.1 section 3.7.2). The host writes `r`, a live local.
     unsafe {
         check(
-            isend(buf.addr, buf.count, buf.dtype, dest, tag, comm.0, &mut r.0),
+            isend(buf.addr, buf.count, buf.dtype, dest, tag, comm.host.0, &mut r.0),
             "MPI_Isend",
         )?
     };
@@ -189,182 +184,190 @@ pub fn start_send(
 
 /// Waits for a send started by [`start_send`].
 pub fn wait_send(mut req: HostRequest) -> EpResult<()> {
-    let mut st = empty_status();
-    check(poll_until_done(&mut req, &mut st), "MPI_Test (send)")
+    check(poll_until_done(&mut req), "MPI_Test (send)")
 }
 
-/// Blocking receive into `buf` of a message matching `pattern` (not `EP_PROC_NULL`). Without
-/// `want_status` a receive that ends well returns an empty completion (reading the host's
-/// status costs two host calls).
+/// Blocking receive into `buf` of a message matching `pattern` (not `EP_PROC_NULL`) on the
+/// direct communicator `comm` (MPI 4.1 section 3.2.4). A message longer than `buf` ends with
+/// `ERR_TRUNCATE` in the completion and its first part in `buf`; nothing is written past it.
+/// Errors: a failed host call. Thread safety: the endpoint's thread.
 #[inline(always)]
-pub fn recv(
-    comm: HostComm,
-    pattern: &Pattern,
-    buf: &UserBuf,
-    want_status: bool,
-) -> EpResult<Completion> {
-    let (source, tag) = host_pattern(pattern);
-    let mut st = empty_status();
-    let mut r = start_irecv(comm, source, tag, buf)?;
-    let rc = poll_until_done(&mut r, &mut st);
-    if rc == 0 && !want_status {
-        return Ok(Completion::default());
+pub fn recv(comm: &Arc<DirectComm>, pattern: &Pattern, buf: &UserBuf) -> EpResult<Completion> {
+    if comm.queued() != 0 {
+        return recv_queued(comm, pattern, buf);
     }
-    completion(rc, &st, Some(buf.bytes()), "MPI_Recv")
+    let mut b = Backoff::new();
+    let msg = loop {
+        if let Some(m) = improbe(comm.host, pattern)? {
+            break m;
+        }
+        b.snooze_after_polling();
+    };
+    Transfer::start(msg, buf)?.wait()
 }
 
-/// Posts a nonblocking receive; complete it through [`DirectRecv::test`].
-pub fn post_recv(comm: HostComm, pattern: &Pattern, buf: &UserBuf) -> EpResult<DirectRecv> {
-    let (source, tag) = host_pattern(pattern);
-    Ok(DirectRecv {
-        request: start_irecv(comm, source, tag, buf)?,
-        capacity: buf.bytes(),
-        done: None,
-    })
-}
-
-/// Envelope and size of the first matching message, left in place; `blocking` waits for one.
-pub fn probe(comm: HostComm, pattern: &Pattern, blocking: bool) -> EpResult<Option<Completion>> {
-    let (source, tag) = host_pattern(pattern);
-    let mut st = empty_status();
+/// [`recv`] behind posted receives or taken messages: in posting order, as a nonblocking
+/// receive and its wait.
+#[cold]
+fn recv_queued(comm: &Arc<DirectComm>, pattern: &Pattern, buf: &UserBuf) -> EpResult<Completion> {
+    let mut r = post_recv(comm, pattern, buf);
     let mut b = Backoff::new();
     loop {
-        let mut flag = 0;
-        // SAFETY: `comm` is a live direct host communicator; the host writes `flag` and `st`,
-        // live locals.
-        unsafe {
-            check(
-                sys::MPI_Iprobe(source, tag, comm.0, &mut flag, &mut st),
-                "MPI_Iprobe",
-            )?
-        };
-        if flag != 0 {
-            return completion(0, &st, None, "MPI_Iprobe").map(Some);
-        }
-        if !blocking {
-            return Ok(None);
+        if let Some(c) = r.test()? {
+            return Ok(c);
         }
         b.snooze_after_polling();
     }
 }
 
-/// The first matching message, taken out of matching (`EP_Improbe`, `EP_Mprobe` when
-/// `blocking`): the host's message handle and the message's status.
-pub fn mprobe(
-    comm: HostComm,
-    pattern: &Pattern,
-    blocking: bool,
-) -> EpResult<Option<(HostMessage, Completion)>> {
-    let (source, tag) = host_pattern(pattern);
-    let mut st = empty_status();
-    let mut m = HostMessage(HOST.message_null);
+/// Posts a nonblocking receive of a message matching `pattern` (not `EP_PROC_NULL`) into
+/// `buf` on the direct communicator `comm` (MPI 4.1 section 3.7.2); complete it through
+/// [`DirectRecv::test`]. Thread safety: the endpoint's thread.
+pub fn post_recv(comm: &Arc<DirectComm>, pattern: &Pattern, buf: &UserBuf) -> DirectRecv {
+    let slot = Arc::new(Slot::posted(*pattern, *buf));
+    comm.post(slot.clone());
+    DirectRecv {
+        comm: Some(comm.clone()),
+        slot,
+        freed: false,
+    }
+}
+
+/// Envelope and size of the first message matching `pattern` on the direct communicator
+/// `comm`, left in place (`EP_Iprobe`, `EP_Probe` when `blocking`: MPI 4.1 section 3.8.1). A
+/// message a pending receive matches is not reported. Errors: a failed host call.
+pub fn probe(comm: &DirectComm, pattern: &Pattern, blocking: bool) -> EpResult<Option<Completion>> {
     let mut b = Backoff::new();
     loop {
-        let mut flag = 0;
-        // SAFETY: `comm` is a live direct host communicator; the host writes `flag`, `m.0` and
-        // `st`, live locals.
-        unsafe {
-            check(
-                sys::MPI_Improbe(source, tag, comm.0, &mut flag, &mut m.0, &mut st),
-                "MPI_Improbe",
-            )?
+        let found = if comm.queued() == 0 {
+            host_iprobe(comm.host, pattern)?
+        } else {
+            comm.peek_queued(pattern)?
         };
-        if flag != 0 {
-            return Ok(Some((m, completion(0, &st, None, "MPI_Improbe")?)));
-        }
-        if !blocking {
-            return Ok(None);
+        if found.is_some() || !blocking {
+            return Ok(found);
         }
         b.snooze_after_polling();
     }
 }
 
-/// Blocking receive of a message taken by [`mprobe`].
-pub fn mrecv(mut m: HostMessage, buf: &UserBuf) -> EpResult<Completion> {
+/// One `MPI_Iprobe` on the host.
+fn host_iprobe(comm: HostComm, pattern: &Pattern) -> EpResult<Option<Completion>> {
+    let (source, tag) = host_pattern(pattern);
     let mut st = empty_status();
-    let mut r = start_imrecv(&mut m, buf)?;
-    let rc = poll_until_done(&mut r, &mut st);
-    completion(rc, &st, Some(buf.bytes()), "MPI_Mrecv")
-}
-
-/// Nonblocking receive of a message taken by [`mprobe`].
-pub fn imrecv(mut m: HostMessage, buf: &UserBuf) -> EpResult<DirectRecv> {
-    Ok(DirectRecv {
-        request: start_imrecv(&mut m, buf)?,
-        capacity: buf.bytes(),
-        done: None,
-    })
-}
-
-/// `MPI_Irecv` into `buf` from host `source` with host `tag`.
-fn start_irecv(comm: HostComm, source: c_int, tag: c_int, buf: &UserBuf) -> EpResult<HostRequest> {
-    let mut r = HostRequest(HOST.request_null);
-    // SAFETY: the host writes the received message into the user's buffer, valid for `count`
-    // elements of `dtype` until the receive completes (MPI 4.1 section 3.7.2), and `r`, a live
-    // local. This needs the host to write no more than `count` elements when the message is longer
-    // (MPI's rule), which Open MPI 4.1.4 breaks for truncated messages.
-    unsafe { check(sys::MPI_Irecv(buf.addr, buf.count, buf.dtype, source, tag, comm.0, &mut r.0), "MPI_Irecv")? };
-    Ok(r)
-}
-
-/// `MPI_Imrecv` of a taken message into `buf`.
-fn start_imrecv(m: &mut HostMessage, buf: &UserBuf) -> EpResult<HostRequest> {
-    let mut r = HostRequest(HOST.request_null);
-    // SAFETY: as in `start_irecv`: the host writes at most `count` elements of `dtype` into
-    // the user's buffer, valid until the receive completes (with the same caveat on Open MPI's
-    // truncation), and `m.0` (set to `MPI_MESSAGE_NULL`) and `r`, both live.
+    let mut flag = 0;
+    // SAFETY: `comm` is a live direct host communicator; the host writes `flag` and `st`,
+    // live locals.
     unsafe {
         check(
-            sys::MPI_Imrecv(buf.addr, buf.count, buf.dtype, &mut m.0, &mut r.0),
-            "MPI_Imrecv",
+            sys::MPI_Iprobe(source, tag, comm.0, &mut flag, &mut st),
+            "MPI_Iprobe",
         )?
     };
-    Ok(r)
+    if flag == 0 {
+        return Ok(None);
+    }
+    let bytes = transfer::status_bytes(&st)?;
+    Ok(Some(Completion {
+        source: st.MPI_SOURCE,
+        tag: st.MPI_TAG,
+        bytes,
+        sent_bytes: bytes,
+        ..Completion::default()
+    }))
 }
 
-/// A nonblocking direct receive: the host request until it completes, then the outcome.
+/// The first message matching `pattern` on the direct communicator `comm`, taken out of
+/// matching (`EP_Improbe`, `EP_Mprobe` when `blocking`: MPI 4.1 section 3.8.2); its status is
+/// [`DirectMessage::completion`]. A message a pending receive matches is not taken. Errors: a
+/// failed host call.
+pub fn mprobe(
+    comm: &DirectComm,
+    pattern: &Pattern,
+    blocking: bool,
+) -> EpResult<Option<DirectMessage>> {
+    let mut b = Backoff::new();
+    loop {
+        let found = if comm.queued() == 0 {
+            improbe(comm.host, pattern)?
+        } else {
+            comm.take_queued(pattern)?
+        };
+        if found.is_some() || !blocking {
+            return Ok(found);
+        }
+        b.snooze_after_polling();
+    }
+}
+
+/// Blocking receive of a message taken by [`mprobe`] into `buf` (MPI 4.1 section 3.8.3); a
+/// longer message is truncated as in [`recv`]. Errors: a failed host call.
+pub fn mrecv(msg: DirectMessage, buf: &UserBuf) -> EpResult<Completion> {
+    Transfer::start(msg, buf)?.wait()
+}
+
+/// Nonblocking receive of a message taken by [`mprobe`] into `buf` (MPI 4.1 section 3.8.3).
+/// Errors: a failed host call.
+pub fn imrecv(msg: DirectMessage, buf: &UserBuf) -> EpResult<DirectRecv> {
+    let t = Transfer::start(msg, buf)?;
+    Ok(DirectRecv {
+        comm: None,
+        slot: Arc::new(Slot::receiving(*buf, t)),
+        freed: false,
+    })
+}
+
+/// A nonblocking direct receive. It owns its part of the host: while posted, its place in
+/// the communicator's queue; once matched, its transfer (host request and overflow buffer).
+/// Dropped while posted, it leaves the queue, unless its request was freed (`EP_Request_free`:
+/// it then stays posted and completes into the user's buffer when it matches); dropped while
+/// its transfer runs, the transfer goes on by itself (see [`transfer`]).
 pub struct DirectRecv {
-    request: HostRequest,
-    /// The receive buffer's size in bytes.
-    capacity: usize,
-    done: Option<Completion>,
+    /// The communicator whose queue holds the receive until it matches; `None` for a receive
+    /// of a taken message (`EP_Imrecv`).
+    comm: Option<Arc<DirectComm>>,
+    slot: Arc<Slot>,
+    freed: bool,
 }
 
 impl DirectRecv {
-    /// The outcome once the host has completed the receive (tests it once otherwise).
+    /// The outcome once the receive is complete (matches it and tests it once otherwise).
+    /// Errors: the receive's own failed host call, or a failed host probe of its communicator.
     pub fn test(&mut self) -> EpResult<Option<Completion>> {
-        if let Some(c) = self.done {
+        if let Some(c) = self.slot.test()? {
             return Ok(Some(c));
         }
-        let mut flag = 0;
-        let mut st = empty_status();
-        // SAFETY: `self.request` is this receive's host request (null once complete, which
-        // `MPI_Test` accepts); the host writes it, `flag` and `st`, all live.
-        let rc = unsafe { sys::MPI_Test(&mut self.request.0, &mut flag, &mut st) };
-        if rc == 0 && flag == 0 {
-            return Ok(None);
+        match &self.comm {
+            Some(comm) if self.slot.is_posted() => {
+                comm.progress()?;
+                self.slot.test()
+            }
+            _ => Ok(None),
         }
-        let c = completion(rc, &st, Some(self.capacity), "MPI_Test")?;
-        self.done = Some(c);
-        Ok(Some(c))
     }
 
-    /// Asks the host to cancel the receive if it has not matched (`EP_Cancel`); the
+    /// Cancels the receive if it has not matched (`EP_Cancel`, MPI 4.1 section 3.8.4); the
     /// completion then says whether it was.
     pub fn cancel(&mut self) -> EpResult<()> {
-        if self.done.is_none() {
-            // SAFETY: `self.request` is this receive's active host request (not yet complete).
-            unsafe { check(sys::MPI_Cancel(&mut self.request.0), "MPI_Cancel")? };
+        match &self.comm {
+            Some(comm) => comm.cancel(&self.slot),
+            None => Ok(()),
         }
-        Ok(())
     }
 
-    /// Lets the host complete the receive on its own (`EP_Request_free` of an active request).
+    /// Lets the receive complete on its own (`EP_Request_free` of an active request, MPI 4.1
+    /// section 3.7.3): it stays posted when this is dropped.
     pub fn release(&mut self) {
-        if self.done.is_none() && !self.request.is_null() {
-            // SAFETY: `self.request` is this receive's active host request, which the host completes
-            // on its own afterwards; the host sets the handle to `MPI_REQUEST_NULL`.
-            unsafe { sys::MPI_Request_free(&mut self.request.0) };
+        self.freed = true;
+    }
+}
+
+impl Drop for DirectRecv {
+    fn drop(&mut self) {
+        if let (Some(comm), false) = (&self.comm, self.freed) {
+            if self.slot.is_posted() {
+                comm.withdraw(&self.slot);
+            }
         }
     }
 }
@@ -386,10 +389,11 @@ pub fn test_send(req: &mut HostRequest) -> EpResult<bool> {
     Ok(flag != 0)
 }
 
-/// A direct host communicator for an intracommunicator whose `nprocs` processes (several)
-/// each have exactly one endpoint, `my_rank` being this process's: host rank = endpoint rank,
-/// errors returned (truncation is reported to the caller, not fatal). Collective over `host`.
-pub fn create_comm(host: HostComm, my_rank: c_int) -> EpResult<HostComm> {
+/// The direct communicator of an intracommunicator whose `nprocs` processes (several) each
+/// have exactly one endpoint, `my_rank` being this process's: a host communicator of its own
+/// with host rank = endpoint rank, whose errors are returned. Collective over `host`.
+/// Errors: a failed host call.
+pub fn create_comm(host: HostComm, my_rank: c_int) -> EpResult<Arc<DirectComm>> {
     let mut c = HostComm(HOST.comm_null);
     // SAFETY: `host` is the caller's live host communicator; the host writes `c.0`, a live
     // local, before the second call reads it.
@@ -406,5 +410,5 @@ pub fn create_comm(host: HostComm, my_rank: c_int) -> EpResult<HostComm> {
             return Err(e);
         }
     }
-    Ok(c)
+    Ok(Arc::new(DirectComm::new(c)))
 }

@@ -263,6 +263,7 @@ impl Backoff {
     #[cold]
     fn yield_now() {
         super::p2p::progress_posted_elsewhere();
+        super::direct::progress_elsewhere();
         progress_orphanage();
         std::thread::yield_now();
     }

@@ -2,10 +2,10 @@
 //! which catches panics, turns engine errors into codes with messages, and applies the
 //! error handler of the endpoint the call was about (MPI 4.1 section 9.3).
 //!
-//! Handle lookups (the handle registry, `crate::handles`) record the endpoint's error handler in the thread's
-//! call record, so a failure later in the call reaches the right handler without every
-//! function passing it around. Errors that concern no valid endpoint use the process default
-//! handler, which `EP_Comm_set_errhandler(EP_COMM_NULL, ...)` sets.
+//! Handle lookups (the handle registry, `crate::handles`) record the endpoint's error handler
+//! in the thread's call record, so a failure later in the call reaches the right handler
+//! without every function passing it around. Errors that concern no valid endpoint use the
+//! process default handler, which `EP_Comm_set_errhandler(EP_COMM_NULL, ...)` sets.
 
 use super::types::EP_Status;
 use crate::engine::comm::{ERRORS_ARE_FATAL, ERRORS_RETURN};

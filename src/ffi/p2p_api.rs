@@ -79,7 +79,7 @@ fn start_send(
             shared.peer_map(ep.local).size()
         )
     })?;
-    if let Some(h) = shared.direct {
+    if let Some(h) = &shared.direct {
         return Ok(
             match direct::start_send(h, dest, tag, &ubuf, sync, blocking)? {
                 None => SendState::Done,
@@ -229,12 +229,11 @@ fn recv_blocking(
     ep: &Endpoint,
     pattern: Pattern,
     ubuf: UserBuf,
-    status: *mut EP_Status,
     out: &mut Completion,
 ) -> EpResult<()> {
-    match ep.shared.direct {
+    match &ep.shared.direct {
         Some(h) if pattern.source != EP_PROC_NULL => {
-            *out = direct::recv(h, &pattern, &ubuf, !status.is_null())?;
+            *out = direct::recv(h, &pattern, &ubuf)?;
             Ok(())
         }
         _ => p2p::recv_blocking_into(&ep.shared, ep.local, pattern, ubuf, out),
@@ -246,9 +245,8 @@ fn recv_blocking(
 /// Messages from one source on one communicator match in the order they were sent.
 /// `status` may be `EP_STATUS_IGNORE`.
 /// Errors: `EP_ERR_TRUNCATE` when the message is longer than the buffer (the status is filled;
-/// the buffer holds the message's first part, except for large messages on a communicator in
-/// direct mode, where it is as the host leaves it: docs/errors.md, "Known limits"), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
-/// `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`. Thread safety: one thread per endpoint.
+/// the buffer holds the message's first part and nothing past it changes), `EP_ERR_COMM`,
+/// `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`. Thread safety: one thread per endpoint.
 ///
 /// # Safety
 /// `buf` is writable for `count` elements of `datatype` for the call; `datatype` is a valid
@@ -268,7 +266,7 @@ pub unsafe extern "C" fn EP_Recv(
         let pattern = check_recv_pattern(&ep, source, tag)?;
         let ubuf = UserBuf::new(buf, count, datatype)?;
         let mut c = Completion::default();
-        recv_blocking(&ep, pattern, ubuf, status, &mut c)?;
+        recv_blocking(&ep, pattern, ubuf, &mut c)?;
         write_status(status, &c);
         completion_error(&c)
     })
@@ -297,10 +295,8 @@ pub unsafe extern "C" fn EP_Irecv(
         let req = out(request, "request")?;
         let pattern = check_recv_pattern(&ep, source, tag)?;
         let ubuf = UserBuf::new(buf, count, datatype)?;
-        let op = match ep.shared.direct {
-            Some(h) if source != EP_PROC_NULL => {
-                Op::DirectRecv(direct::post_recv(h, &pattern, &ubuf)?)
-            }
+        let op = match &ep.shared.direct {
+            Some(h) if source != EP_PROC_NULL => Op::DirectRecv(direct::post_recv(h, &pattern, &ubuf)),
             _ => Op::Recv(p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?),
         };
         *req = new_request(Request::new(ep.to_arc(), op))?;
@@ -340,7 +336,7 @@ pub unsafe extern "C" fn EP_Sendrecv(
             &ep, sendbuf, sendcount, sendtype, dest, sendtag, false, false,
         )?;
         let mut c = Completion::default();
-        recv_blocking(&ep, pattern, rbuf, status, &mut c)?;
+        recv_blocking(&ep, pattern, rbuf, &mut c)?;
         request::wait_send(&ep, s)?;
         write_status(status, &c);
         completion_error(&c)
@@ -375,7 +371,7 @@ pub unsafe extern "C" fn EP_Iprobe(
             probe_status(&Completion::proc_null(), status);
             return Ok(());
         }
-        let found = match ep.shared.direct {
+        let found = match &ep.shared.direct {
             Some(h) => direct::probe(h, &pattern, false)?,
             None => p2p::iprobe(&ep.shared, ep.local, pattern)?,
         };
@@ -409,7 +405,7 @@ pub unsafe extern "C" fn EP_Probe(
             probe_status(&Completion::proc_null(), status);
             return Ok(());
         }
-        if let Some(h) = ep.shared.direct {
+        if let Some(h) = &ep.shared.direct {
             let c = direct::probe(h, &pattern, true)?.expect("a blocking probe finds a message");
             probe_status(&c, status);
             return Ok(());
@@ -441,8 +437,9 @@ fn take_message(
         probe_status(&Completion::proc_null(), status);
         return Ok(());
     }
-    let found = match ep.shared.direct {
-        Some(h) => direct::mprobe(h, &pattern, blocking)?.map(|(m, c)| {
+    let found = match &ep.shared.direct {
+        Some(h) => direct::mprobe(h, &pattern, blocking)?.map(|m| {
+            let c = m.completion();
             (
                 Envelope {
                     source: c.source,
@@ -541,7 +538,7 @@ enum Mrecv {
     /// Through the engine (no endpoint for `EP_MESSAGE_NO_PROC`).
     Engine(Option<Arc<Endpoint>>, Arc<RecvOp>),
     /// A direct-mode message, still in the host: its endpoint, the host message, the buffer.
-    Host(Arc<Endpoint>, crate::host::HostMessage, UserBuf),
+    Host(Arc<Endpoint>, direct::DirectMessage, UserBuf),
 }
 
 /// Starts receiving a matched message into (`buf`, `count`, `datatype`).

@@ -25,7 +25,7 @@ pub(crate) struct MessageObj {
 /// Where a taken message waits: the engine's payload, or the host (direct mode).
 pub(crate) enum Taken {
     Engine(Payload),
-    Host(crate::host::HostMessage),
+    Host(crate::engine::direct::DirectMessage),
 }
 
 pub(crate) static COMMS: LazyLock<Table<Endpoint>> = LazyLock::new(|| Table::new(Kind::Comm));

@@ -1,0 +1,226 @@
+//! The receive of a message that direct mode has taken out of the host's matching: into the
+//! user's buffer when the message fits, else into a buffer of the message's own size whose
+//! first part is then unpacked into the user's (the host then never writes past the user's
+//! buffer: Open MPI 4.1 writes a truncated rendezvous message past the receive count).
+//!
+//! A [`Transfer`] owns its host request and its buffer. Dropped while the host still writes,
+//! it frees the host request when the host writes into the user's buffer (the host completes
+//! it on its own, MPI 4.1 section 3.7.3), and otherwise hands itself to the process's
+//! orphans, which [`progress_orphans`] completes (unpacking the first part into the user's
+//! buffer, as a freed receive does) before the buffer goes.
+
+use crate::engine::datatype::UserBuf;
+use crate::engine::envelope::Envelope;
+use crate::engine::p2p::Completion;
+use crate::engine::request::Backoff;
+use crate::error::{EpResult, ERR_COUNT, ERR_TRUNCATE};
+use crate::host::{check, sys, HostMessage, HostRequest, HOST};
+use crate::ep_err;
+use parking_lot::Mutex;
+use std::os::raw::{c_int, c_void};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A message taken by a matched probe (`MPI_Improbe`): the host's handle, the envelope (host
+/// source = endpoint rank) and the message's length in bytes.
+pub struct DirectMessage {
+    message: HostMessage,
+    pub(super) envelope: Envelope,
+    bytes: u64,
+}
+
+impl DirectMessage {
+    /// The message of a successful `MPI_Improbe` that filled `message` and `st`.
+    pub(super) fn new(message: HostMessage, st: &sys::MPI_Status) -> EpResult<DirectMessage> {
+        Ok(DirectMessage {
+            message,
+            envelope: Envelope {
+                source: st.MPI_SOURCE,
+                tag: st.MPI_TAG,
+            },
+            bytes: status_bytes(st)?,
+        })
+    }
+
+    /// The message's status, as a probe reports it (MPI 4.1 section 3.8.1).
+    pub fn completion(&self) -> Completion {
+        Completion {
+            source: self.envelope.source,
+            tag: self.envelope.tag,
+            bytes: self.bytes,
+            sent_bytes: self.bytes,
+            ..Completion::default()
+        }
+    }
+}
+
+/// Bytes of the message a probe's status describes.
+pub(super) fn status_bytes(st: &sys::MPI_Status) -> EpResult<u64> {
+    let mut bytes: sys::MPI_Count = 0;
+    // SAFETY: `st` is a status the host filled for a probe; the host writes `bytes`, a live
+    // local.
+    unsafe {
+        check(
+            sys::MPI_Get_elements_x(st, HOST.byte, &mut bytes),
+            "MPI_Get_elements_x",
+        )?
+    };
+    Ok(bytes.max(0) as u64)
+}
+
+/// A host receive of a taken message, in flight or complete.
+pub(super) struct Transfer {
+    /// `MPI_REQUEST_NULL` once the host has completed it.
+    request: HostRequest,
+    envelope: Envelope,
+    /// The message's length.
+    sent: u64,
+    /// The user's buffer.
+    buf: UserBuf,
+    /// Where the host writes a message longer than `buf`: exactly its length.
+    overflow: Option<Box<[u8]>>,
+}
+
+impl Transfer {
+    /// Starts receiving `msg` (`MPI_Imrecv`): into `buf` when it fits, else into a buffer of
+    /// the message's length. Errors: `EP_ERR_COUNT` for a truncated message of 2^31 bytes or
+    /// more; a failed host call.
+    pub(super) fn start(mut msg: DirectMessage, buf: &UserBuf) -> EpResult<Transfer> {
+        let mut request = HostRequest(HOST.request_null);
+        let overflow = if msg.bytes <= buf.bytes() as u64 {
+            // SAFETY: the message holds at most `count` elements of `dtype`, so the host writes
+            // inside the user's buffer, valid for them until the receive completes (MPI 4.1
+            // section 3.7.2); it writes `msg.message` (to `MPI_MESSAGE_NULL`) and `request`,
+            // both live.
+            unsafe {
+                check(
+                    sys::MPI_Imrecv(buf.addr, buf.count, buf.dtype, &mut msg.message.0, &mut request.0),
+                    "MPI_Imrecv",
+                )?
+            };
+            None
+        } else {
+            let len = c_int::try_from(msg.bytes).map_err(|_| {
+                ep_err!(ERR_COUNT, "a truncated message of {} bytes is beyond 2^31-1", msg.bytes)
+            })?;
+            let mut space = vec![0u8; msg.bytes as usize].into_boxed_slice();
+            // SAFETY: any message may be received as `MPI_PACKED` (MPI 4.1 section 5.2.1) and
+            // its packed form holds `msg.bytes` bytes on a homogeneous host (direct mode runs
+            // only on Open MPI, whose packed form is the data itself), so the host writes inside
+            // `space`, which this transfer keeps (or hands to the orphans) until the host has
+            // completed the receive. The host writes `msg.message` and `request`, both live.
+            unsafe {
+                check(
+                    sys::MPI_Imrecv(
+                        space.as_mut_ptr() as *mut c_void,
+                        len,
+                        HOST.packed,
+                        &mut msg.message.0,
+                        &mut request.0,
+                    ),
+                    "MPI_Imrecv",
+                )?
+            };
+            Some(space)
+        };
+        Ok(Transfer {
+            request,
+            envelope: msg.envelope,
+            sent: msg.bytes,
+            buf: *buf,
+            overflow,
+        })
+    }
+
+    /// The receive's outcome once the host has completed it (tests it once otherwise): a
+    /// message longer than the buffer has its first part unpacked into it and ends with
+    /// `ERR_TRUNCATE`. Errors: a failed host call.
+    pub(super) fn test(&mut self) -> EpResult<Option<Completion>> {
+        if !self.request.is_null() {
+            let mut flag = 0;
+            // SAFETY: `self.request` is this transfer's started host request; the host writes
+            // it and `flag`, both live; the status is not needed (the probe gave the envelope).
+            unsafe {
+                check(
+                    sys::MPI_Test(&mut self.request.0, &mut flag, HOST.status_ignore),
+                    "MPI_Test (receive)",
+                )?
+            };
+            if flag == 0 {
+                return Ok(None);
+            }
+        }
+        let capacity = self.buf.bytes() as u64;
+        let mut c = Completion {
+            source: self.envelope.source,
+            tag: self.envelope.tag,
+            bytes: self.sent.min(capacity),
+            sent_bytes: self.sent,
+            ..Completion::default()
+        };
+        if let Some(space) = self.overflow.take() {
+            self.buf.unpack_from(&space[..capacity as usize])?;
+            c.error = ERR_TRUNCATE;
+        }
+        Ok(Some(c))
+    }
+
+    /// Polls until the host completes the receive (see the module notes of `direct`: never
+    /// blocked inside the host).
+    pub(super) fn wait(mut self) -> EpResult<Completion> {
+        let mut b = Backoff::new();
+        loop {
+            if let Some(c) = self.test()? {
+                return Ok(c);
+            }
+            b.snooze_after_polling();
+        }
+    }
+}
+
+impl Drop for Transfer {
+    fn drop(&mut self) {
+        if self.request.is_null() {
+            return;
+        }
+        match self.overflow.take() {
+            None => {
+                // SAFETY: `self.request` is a started host request writing into the user's
+                // buffer, which nothing here frees; the host completes it on its own (MPI 4.1
+                // section 3.7.3) and sets the handle to `MPI_REQUEST_NULL`.
+                unsafe { sys::MPI_Request_free(&mut self.request.0) };
+            }
+            Some(space) => {
+                let orphan = Transfer {
+                    request: self.request,
+                    envelope: self.envelope,
+                    sent: self.sent,
+                    buf: self.buf,
+                    overflow: Some(space),
+                };
+                self.request = HostRequest(HOST.request_null);
+                let mut o = ORPHANS.lock();
+                o.push(orphan);
+                ORPHAN_COUNT.store(o.len(), Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// Transfers into an overflow buffer whose owner went before the host completed them.
+static ORPHANS: Mutex<Vec<Transfer>> = Mutex::new(Vec::new());
+static ORPHAN_COUNT: AtomicUsize = AtomicUsize::new(0);
+
+/// Tests the orphaned transfers once and drops those the host has completed, after
+/// unpacking their first part into the user's buffer. One that fails stays (the host may
+/// still write into its buffer). Thread safety: any thread.
+pub(super) fn progress_orphans() {
+    if ORPHAN_COUNT.load(Ordering::Relaxed) == 0 {
+        return;
+    }
+    // Tested outside the lock: a transfer dropped while tested comes back here.
+    let mut list = std::mem::take(&mut *ORPHANS.lock());
+    list.retain_mut(|t| !matches!(t.test(), Ok(Some(_))));
+    let mut o = ORPHANS.lock();
+    o.extend(list);
+    ORPHAN_COUNT.store(o.len(), Ordering::Relaxed);
+}
