@@ -109,7 +109,8 @@ pub fn drain_inbox(shared: &CommShared, local: u32, q: &mut Queues, from: Option
                 None => {
                     // SAFETY: the channel hands the message over; it is read once.
                     let m = unsafe { m.read() };
-                    arrive(shared, q, m.envelope, m.payload)
+                    arrive(shared, q, m.envelope, m.payload);
+                    Ok(())
                 }
             })?;
         }

@@ -15,10 +15,11 @@ use super::datatype::UserBuf;
 use super::envelope::{Envelope, Pattern, PROC_NULL};
 use super::local::{self, INLINE_BYTES};
 use super::matching::MatchQueues;
+use super::progress::HostOp;
 use super::rankmap::Location;
 use super::remote;
 use super::request::Backoff;
-use crate::error::{EpResult, ERR_TRUNCATE};
+use crate::error::{EpError, EpResult, ERR_TRUNCATE};
 use crate::host::{check, sys, HostRequest, HOST};
 use parking_lot::lock_api::MutexGuard;
 use parking_lot::Mutex;
@@ -210,9 +211,11 @@ pub struct Queues {
 
 /// Host part of a receive whose data comes by rendezvous.
 struct HostRecv {
-    request: HostRequest,
-    /// Set when the message is longer than the receive buffer: the data lands here first.
-    overflow: Option<Vec<u8>>,
+    /// The data receive, and the buffer it fills when the message is longer than the
+    /// receive buffer (empty otherwise: the data then lands in the user's buffer).
+    op: HostOp,
+    /// The data lands in `op`'s buffer first.
+    overflow: bool,
 }
 
 struct RecvState {
@@ -271,6 +274,20 @@ impl RecvOp {
         self.done.store(true, Ordering::Release);
     }
 
+    /// Completes the receive with error `e`, met while delivering the message `env` into it:
+    /// the error is the receive's, reported by its own completion call (its completion's
+    /// `error` is the registered error code), never by the call that happened to drive it.
+    #[cold]
+    pub(crate) fn fail(&self, env: &Envelope, e: EpError) {
+        let code = crate::error::register(e.class, e.msg.clone());
+        self.finish(Completion {
+            source: env.source,
+            tag: env.tag,
+            error: code,
+            ..Completion::default()
+        });
+    }
+
     #[inline]
     pub fn is_done(&self) -> bool {
         self.done.load(Ordering::Acquire)
@@ -294,22 +311,15 @@ impl RecvOp {
         let Some(h) = st.host.as_mut() else {
             return Ok(false);
         };
-        let mut flag = 0;
-        // SAFETY: `h.request` is the data receive `deliver` started, held under the state lock;
-        // the host writes it and `flag`, both live, and the status is ignored.
-        unsafe {
-            check(
-                sys::MPI_Test(&mut h.request.0, &mut flag, HOST.status_ignore),
-                "MPI_Test",
-            )?
+        let result = match h.op.test() {
+            Ok(false) => return Ok(false),
+            Ok(true) if h.overflow => self.buf.unpack_from(&h.op.keep()[..self.buf.bytes()]),
+            other => other.map(|_| ()),
         };
-        if flag == 0 {
-            return Ok(false);
-        }
-        let h = st.host.take().unwrap();
-        if let Some(data) = h.overflow {
-            let cap = self.buf.bytes();
-            self.buf.unpack_from(&data[..cap])?;
+        // A failed host test leaves the host request to the orphanage (with `HostRecv`).
+        st.host = None;
+        if let Err(e) = result {
+            st.completion.error = crate::error::register(e.class, e.msg.clone());
         }
         drop(st);
         self.done.store(true, Ordering::Release);
@@ -341,22 +351,25 @@ pub(crate) fn completion_for(env: &Envelope, sent: u64, capacity: usize) -> Comp
 /// receive ended.
 #[inline(always)]
 fn unpack_message(buf: &UserBuf, env: &Envelope, data: &[u8]) -> EpResult<Completion> {
+    super::fault::delivery(env)?;
     let c = completion_for(env, data.len() as u64, buf.bytes());
     buf.unpack_from(&data[..c.bytes as usize])?;
     Ok(c)
 }
 
-/// Moves packed bytes into a matched receive.
-pub(crate) fn deliver_bytes(recv: &RecvOp, env: &Envelope, data: &[u8]) -> EpResult<()> {
-    let c = unpack_message(&recv.buf, env, data)?;
-    recv.finish(c);
-    Ok(())
+/// Moves packed bytes into a matched receive; a failure completes the receive with it.
+pub(crate) fn deliver_bytes(recv: &RecvOp, env: &Envelope, data: &[u8]) {
+    match unpack_message(&recv.buf, env, data) {
+        Ok(c) => recv.finish(c),
+        Err(e) => recv.fail(env, e),
+    }
 }
 
 /// Moves an inline payload into a user buffer: a word at a time when the buffer is
 /// contiguous, else unpacked.
 #[inline(always)]
 fn deliver_inline(buf: &UserBuf, env: &Envelope, d: &InlineData) -> EpResult<Completion> {
+    super::fault::delivery(env)?;
     if buf.info.contiguous() {
         let c = completion_for(env, d.len as u64, buf.bytes());
         // SAFETY: the user's buffer holds `bytes() >= c.bytes` contiguous bytes.
@@ -375,7 +388,7 @@ fn deliver_into(buf: &UserBuf, env: &Envelope, payload: Payload) -> EpResult<Com
         Payload::Eager(data) => unpack_message(buf, env, &data),
         Payload::Local(ls) => {
             let c = completion_for(env, ls.buf.bytes() as u64, buf.bytes());
-            let result = buf.copy_from(&ls.buf, c.bytes as usize);
+            let result = super::fault::delivery(env).and_then(|()| buf.copy_from(&ls.buf, c.bytes as usize));
             ls.done.store(true, Ordering::Release);
             result.map(|()| c)
         }
@@ -383,8 +396,19 @@ fn deliver_into(buf: &UserBuf, env: &Envelope, payload: Payload) -> EpResult<Com
     }
 }
 
+/// Moves a matched message into a receive taken from the posted queue (or just made for
+/// it); a failure completes the receive with the error (see [`RecvOp::fail`]), so its
+/// waiter returns it and the call that drove the delivery goes on.
+#[inline]
+pub(crate) fn deliver_posted(shared: &CommShared, recv: &RecvOp, env: &Envelope, payload: Payload) {
+    if let Err(e) = deliver(shared, recv, env, payload) {
+        recv.fail(env, e);
+    }
+}
+
 /// Moves a matched message into a receive; remote rendezvous data is requested from the host
-/// and arrives later (see [`RecvOp::poll_host`]).
+/// and arrives later (see [`RecvOp::poll_host`]). Errors: the host's, when it cannot start
+/// the data receive or unpack; the receive is then not complete (see [`deliver_posted`]).
 pub fn deliver(
     shared: &CommShared,
     recv: &RecvOp,
@@ -399,13 +423,12 @@ pub fn deliver(
         } => {
             let c = completion_for(env, bytes, recv.buf.bytes());
             let mut request = HostRequest(HOST.request_null);
-            let mut overflow = None;
+            let mut overflow = Vec::new();
             // SAFETY: without truncation the host writes at most the message's `bytes <= buf.bytes()`
             // into the user's buffer, valid for `count` elements of `dtype` until the receive completes
             // (MPI 4.1 section 3.7.2); with truncation it writes the `bytes` of the message into `tmp`,
-            // which moves into `recv`'s state and must outlive the host request. Both hold while the
-            // receive's owner waits for it to complete; a `RecvOp` dropped before that (it has no
-            // `Drop` that cancels its host request) leaves the host writing into freed memory.
+            // whose heap block moves into the `HostOp` that owns the request from here on (dropped
+            // early, both go to the orphanage until the host is done).
             unsafe {
                 if c.error == 0 {
                     check(
@@ -434,12 +457,12 @@ pub fn deliver(
                         ),
                         "MPI_Irecv",
                     )?;
-                    overflow = Some(tmp);
+                    overflow = tmp;
                 }
             }
             let mut st = recv.state.lock();
             st.completion = c;
-            st.host = Some(HostRecv { request, overflow });
+            st.host = Some(HostRecv { overflow: c.error != 0, op: HostOp::one(request, overflow) });
             recv.host_pending.store(true, Ordering::Release);
             Ok(())
         }
@@ -493,20 +516,12 @@ impl Drain {
     }
 }
 
-/// Matches one arrived message: into the first fitting posted receive, or onto the
-/// unexpected queue.
-pub(crate) fn arrive(
-    shared: &CommShared,
-    q: &mut Queues,
-    env: Envelope,
-    payload: Payload,
-) -> EpResult<()> {
+/// Matches one arrived message: into the first fitting posted receive (which a failed
+/// delivery completes with its error), or onto the unexpected queue.
+pub(crate) fn arrive(shared: &CommShared, q: &mut Queues, env: Envelope, payload: Payload) {
     match q.matching.take_posted(&env) {
-        Some(recv) => deliver(shared, &recv, &env, payload),
-        None => {
-            q.matching.push_unexpected(env, payload);
-            Ok(())
-        }
+        Some(recv) => deliver_posted(shared, &recv, &env, payload),
+        None => q.matching.push_unexpected(env, payload),
     }
 }
 
@@ -570,7 +585,8 @@ impl Catcher<'_> {
         let payload = unsafe { std::ptr::addr_of_mut!((*m).payload) };
         if let Some(recv) = q.matching.take_posted(&env) {
             // SAFETY: the payload is read (moved out) once, on this path only.
-            return deliver(shared, &recv, &env, unsafe { payload.read() });
+            deliver_posted(shared, &recv, &env, unsafe { payload.read() });
+            return Ok(());
         }
         if !self.caught && !self.closed && self.pattern.matches(&env) {
             // An inline payload owns nothing: it is read where it lies, not moved out.
@@ -631,7 +647,8 @@ fn progress_orphans(shared: &CommShared, local: u32) -> EpResult<()> {
     }
     let mut orphans = std::mem::take(&mut q.orphans);
     drop(q);
-    orphans.retain(|r| !matches!(r.test_without_progress(), Ok(Some(_))));
+    // An orphan's error has no handle left to report it: it counts as complete.
+    orphans.retain(|r| matches!(r.test_without_progress(), Ok(None)));
     shared.endpoints[local as usize]
         .queues
         .lock()
@@ -644,11 +661,9 @@ fn progress_orphans(shared: &CommShared, local: u32) -> EpResult<()> {
 pub enum SendState {
     Done,
     Local(Arc<LocalSend>),
-    Host {
-        requests: [HostRequest; 2],
-        active: usize,
-        _keep: Vec<u8>,
-    },
+    /// A send through the host: its requests and the packet they read, owned together
+    /// (dropped before completion, they go to the orphanage, see [`super::progress`]).
+    Host(HostOp),
     /// A direct-mode send (see [`super::direct`]): the host completes it alone.
     Direct(HostRequest),
 }
@@ -660,28 +675,12 @@ impl SendState {
         match self {
             SendState::Done => Ok(true),
             SendState::Local(ls) => Ok(ls.is_done()),
-            SendState::Host {
-                requests, active, ..
-            } => {
-                let mut flag = 0;
-                // SAFETY: `requests` holds the send's `active` (at most 2) started host requests,
-                // contiguous `MPI_Request`s (`HostRequest` is `repr(transparent)`); the host writes them and
-                // `flag`, and the statuses are ignored.
-                unsafe {
-                    check(
-                        sys::MPI_Testall(
-                            *active as c_int,
-                            requests.as_mut_ptr() as *mut sys::MPI_Request,
-                            &mut flag,
-                            HOST.status_ignore,
-                        ),
-                        "MPI_Testall",
-                    )?
-                };
-                if flag != 0 {
+            SendState::Host(op) => {
+                let done = op.test()?;
+                if done {
                     *self = SendState::Done;
                 }
-                Ok(flag != 0)
+                Ok(done)
             }
             SendState::Direct(r) => super::direct::test_send(r),
         }
@@ -730,7 +729,7 @@ pub fn post_recv(
     match q.matching.take_unexpected(&pattern) {
         Some((env, payload)) => {
             drop(q);
-            deliver(shared, &recv, &env, payload)?;
+            deliver_posted(shared, &recv, &env, payload);
         }
         None => {
             q.matching.push_posted(pattern, recv.clone());

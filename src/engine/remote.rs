@@ -14,6 +14,7 @@ use super::comm::CommShared;
 use super::datatype::UserBuf;
 use super::envelope::{Envelope, Protocol, WireHeader, EAGER_HEADER_BYTES, MAX_HEADER_BYTES};
 use super::p2p::{arrive, Catcher, Payload, Queues, SendState};
+use super::progress::HostOp;
 use super::rankmap::Location;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_INTERN};
@@ -149,7 +150,7 @@ pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Optio
                     .ok_or_else(|| ep_err!(ERR_INTERN, "malformed message header (eager size {})", h.bytes))?;
                 // Straight from the receive buffer when a receive is waiting.
                 if let Some(recv) = q.matching.take_posted(&env) {
-                    super::p2p::deliver_bytes(&recv, &env, data)?;
+                    super::p2p::deliver_bytes(&recv, &env, data);
                     continue;
                 }
                 if let Some(c) = catcher.as_deref_mut() {
@@ -168,7 +169,7 @@ pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Optio
         if let Some(c) = catcher.as_deref_mut() {
             c.queued(&env);
         }
-        arrive(shared, q, env, payload)?;
+        arrive(shared, q, env, payload);
     }
 }
 
@@ -228,11 +229,9 @@ fn send_general(shared: &CommShared, dest: Location, env: Envelope, buf: UserBuf
         }
         let mut r = HostRequest(HOST.request_null);
         // SAFETY: the host reads `packet` until the request completes: the returned `SendState`
-        // keeps it (`_keep`) until `test` sees it done, which holds while the send's owner waits
-        // for it; a `SendState` dropped before that frees it under the host (it has no `Drop`
-        // that cancels or waits).
+        // owns both (`HostOp`), and dropping it before completion hands them to the orphanage.
         unsafe { check(sys::MPI_Isend(ptr, len, HOST.byte, proc, tag, shared.host.0, &mut r.0), "MPI_Isend")? };
-        return Ok(SendState::Host { requests: [r, HostRequest(HOST.request_null)], active: 1, _keep: packet });
+        return Ok(SendState::Host(HostOp::one(r, packet)));
     }
     let data_tag = shared.next_data_tag();
     let header = WireHeader { envelope: env, protocol: Protocol::Rendezvous { data_tag }, bytes: bytes as u64 };
@@ -240,20 +239,19 @@ fn send_general(shared: &CommShared, dest: Location, env: Envelope, buf: UserBuf
     let (hp, hl) = (header.as_ptr() as *const c_void, header.len() as c_int);
     let data_comm = shared.host_data.0;
     let t = HostType(buf.dtype);
-    // SAFETY: the header send reads `header`, which `SendState::Host` keeps (`_keep`) until
-    // the requests complete; the data send reads `count` elements of `dtype` at `buf.addr`,
-    // which the user keeps valid and unchanged until the send completes (MPI 4.1 section
-    // 3.7.2). Both as long as the state is not dropped before completion: it has no `Drop`, and
-    // when the data send fails, the early return frees `header` while the header send may
-    // still read it.
-    unsafe {
-        // A synchronous host send completes once the receiver has matched the header and
-        // posted the data receive, which is MPI's synchronous-mode guarantee.
-        let mut rs = [HostRequest(HOST.request_null), HostRequest(HOST.request_null)];
-        check(sys::MPI_Isend(hp, hl, HOST.byte, proc, tag, shared.host.0, &mut rs[0].0), "MPI_Isend")?;
-        let isend = if sync { sys::MPI_Issend } else { sys::MPI_Isend };
-        check(isend(buf.addr, buf.count, t.0, proc, data_tag, data_comm, &mut rs[1].0), "MPI_Isend(data)")?;
-        Ok(SendState::Host { requests: rs, active: 2, _keep: header })
-    }
+    let mut r = HostRequest(HOST.request_null);
+    // SAFETY: the header send reads `header`, which moves (unchanged, the heap block stays) into
+    // the `HostOp` that owns the request from here on, so it outlives the host's reading.
+    unsafe { check(sys::MPI_Isend(hp, hl, HOST.byte, proc, tag, shared.host.0, &mut r.0), "MPI_Isend")? };
+    let mut op = HostOp::one(r, header);
+    // A synchronous host send completes once the receiver has matched the header and posted
+    // the data receive, which is MPI's synchronous-mode guarantee.
+    let isend = if sync { sys::MPI_Issend } else { sys::MPI_Isend };
+    let mut d = HostRequest(HOST.request_null);
+    // SAFETY: the data send reads `count` elements of `dtype` at `buf.addr`, which the user keeps
+    // valid and unchanged until the send completes (MPI 4.1 section 3.7.2); the host writes `d`.
+    // When it fails, `op` (the header send) goes to the orphanage with the early return.
+    unsafe { check(isend(buf.addr, buf.count, t.0, proc, data_tag, data_comm, &mut d.0), "MPI_Isend(data)")? };
+    op.add(d);
+    Ok(SendState::Host(op))
 }
-
