@@ -35,7 +35,7 @@
 use super::datatype::UserBuf;
 use super::envelope::{Pattern, ANY_SOURCE, ANY_TAG};
 use super::p2p::Completion;
-use super::remote::BLOCKING_HOST_SEND_BYTES;
+use super::transport::remote::BLOCKING_HOST_SEND_BYTES;
 use super::request::Backoff;
 use crate::error::{EpResult, ERR_TRUNCATE};
 use crate::host::{check, host_failed, sys, HostComm, HostMessage, HostRequest, HOST};

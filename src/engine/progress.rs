@@ -9,6 +9,8 @@
 //! request until its operation completes). Nothing is cancelled: a cancelled data receive
 //! would leave its peer's send waiting forever.
 
+use super::comm::CommShared;
+use super::p2p::{drain, Drain};
 use super::request::Request;
 use crate::error::EpResult;
 use crate::host::{self, check, sys, HostRequest, HOST};
@@ -181,4 +183,113 @@ pub fn orphanage_endpoints() -> Vec<Arc<super::comm::Endpoint>> {
             Orphan::Host(_) => None,
         })
         .collect()
+}
+
+/// Progress for one endpoint: pull in its messages (`how`, widened now and then, see
+/// [`Drain::now_and_then_all`]), finish its orphaned requests.
+pub fn progress(shared: &CommShared, local: u32, how: Drain) -> EpResult<()> {
+    {
+        let mut q = shared.endpoints[local as usize].queues.lock();
+        let how = how.now_and_then_all(&mut q.polls);
+        drain(shared, local, &mut q, how)?;
+        if q.orphans.is_empty() {
+            return Ok(());
+        }
+    }
+    progress_orphans(shared, local)
+}
+
+/// Tests the requests freed while active; drops those that completed.
+pub(crate) fn progress_orphans(shared: &CommShared, local: u32) -> EpResult<()> {
+    let mut q = shared.endpoints[local as usize].queues.lock();
+    if q.orphans.is_empty() {
+        return Ok(());
+    }
+    let mut orphans = std::mem::take(&mut q.orphans);
+    drop(q);
+    // An orphan's error has no handle left to report it: it counts as complete.
+    orphans.retain(|r| matches!(r.test_without_progress(), Ok(None)));
+    shared.endpoints[local as usize]
+        .queues
+        .lock()
+        .orphans
+        .extend(orphans);
+    Ok(())
+}
+
+/// Endpoints on which a thread left posted receives: (communicator, local index).
+type PostedList = Vec<(std::sync::Weak<CommShared>, u32)>;
+
+/// A thread's [`PostedList`], counted in [`POSTED_ENTRIES`] until the thread ends.
+struct ThreadPosted(std::cell::RefCell<PostedList>);
+
+impl Drop for ThreadPosted {
+    fn drop(&mut self) {
+        POSTED_ENTRIES.fetch_sub(self.0.borrow().len(), Ordering::Relaxed);
+    }
+}
+
+/// Entries in all threads' lists: while it is 0 no thread needs to look at its own (one
+/// shared load instead of a thread-local access, which costs a call into the dynamic loader).
+static POSTED_ENTRIES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+thread_local! {
+    static POSTED_BY_THIS_THREAD: ThreadPosted = const { ThreadPosted(std::cell::RefCell::new(Vec::new())) };
+}
+
+/// Remembers that this thread posted a receive on endpoint `local` of `shared`, so that its
+/// blocking calls on other communicators keep that receive progressing.
+pub(crate) fn note_posted(shared: &Arc<CommShared>, local: u32) {
+    POSTED_BY_THIS_THREAD.with(|list| {
+        let mut list = list.0.borrow_mut();
+        let known = list
+            .iter()
+            .any(|(w, l)| *l == local && std::ptr::eq(w.as_ptr(), Arc::as_ptr(shared)));
+        if !known {
+            list.push((Arc::downgrade(shared), local));
+            POSTED_ENTRIES.fetch_add(1, Ordering::Relaxed);
+        }
+    });
+}
+
+/// Progress for the receives this thread posted on any communicator: called by blocking calls
+/// while they wait. Matching is per communicator and a blocked call drains only its own, so
+/// without this an endpoint blocked in, say, a synchronous send on one communicator would never
+/// match the large or synchronous message a peer sends it on another against a receive it
+/// posted there, and two such endpoints would wait for each other forever. MPI's progress rule
+/// (MPI 4.1 section 3.5) says a posted receive and its matching send complete whatever else the
+/// receiver does. Endpoints without posted receives left, and freed communicators, drop out.
+pub(crate) fn progress_posted_elsewhere() {
+    if POSTED_ENTRIES.load(Ordering::Relaxed) == 0 {
+        return;
+    }
+    let Ok(mut entries) =
+        POSTED_BY_THIS_THREAD.try_with(|list| std::mem::take(&mut *list.0.borrow_mut()))
+    else {
+        return;
+    };
+    if entries.is_empty() {
+        return;
+    }
+    let before = entries.len();
+    entries.retain(|(weak, local)| {
+        let Some(shared) = weak.upgrade() else {
+            return false;
+        };
+        let Some(mut q) = shared.endpoints[*local as usize].queues.try_lock() else {
+            return true;
+        };
+        if q.matching.posted_len() == 0 {
+            return false;
+        }
+        // Errors belong to the calls on that communicator, which meet them again themselves.
+        let _ = drain(&shared, *local, &mut q, Drain::All);
+        q.matching.posted_len() > 0
+    });
+    POSTED_ENTRIES.fetch_sub(before - entries.len(), Ordering::Relaxed);
+    let _ = POSTED_BY_THIS_THREAD.try_with(|list| {
+        let mut list = list.0.borrow_mut();
+        entries.append(&mut list); // entries noted meanwhile (none expected) are kept too
+        *list = entries;
+    });
 }

@@ -12,7 +12,7 @@ use super::p2p::{self, Completion, Drain, RecvOp, SendState};
 use crate::error::EpResult;
 use crate::host::{check, sys, HostRequest, HOST};
 pub use super::progress::{orphanage_endpoints, progress_orphanage};
-use super::progress::adopt_requests;
+use super::progress::{self, adopt_requests};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -76,7 +76,7 @@ impl Request {
             return Ok(Some(c));
         }
         if let (Some(ep), Some(drain)) = (&self.ep, self.drain) {
-            p2p::progress(&ep.shared, ep.local, drain)?;
+            progress::progress(&ep.shared, ep.local, drain)?;
         }
         self.test_without_progress()
     }
@@ -223,7 +223,7 @@ impl Backoff {
     /// progress rule, see `p2p::progress_posted_elsewhere`), then let others run.
     #[cold]
     fn yield_now() {
-        super::p2p::progress_posted_elsewhere();
+        super::progress::progress_posted_elsewhere();
         progress_orphanage();
         std::thread::yield_now();
     }
@@ -254,7 +254,7 @@ pub fn wait_recv_matched(
 ) -> EpResult<Completion> {
     let mut b = Backoff::new();
     while !recv.poll_host()? {
-        p2p::progress(shared, local, Drain::All)?;
+        progress::progress(shared, local, Drain::All)?;
         b.snooze_after_polling();
     }
     Ok(recv.completion())
@@ -284,7 +284,7 @@ fn wait_send_pending(ep: &Endpoint, mut s: SendState) -> EpResult<()> {
         } else {
             Drain::Local
         };
-        p2p::progress(&ep.shared, ep.local, drain)?;
+        progress::progress(&ep.shared, ep.local, drain)?;
         b.snooze();
     }
     Ok(())

@@ -10,16 +10,110 @@
 //! message on the data communicator, sent from the user's buffer (`MPI_Issend` for
 //! synchronous mode) and received into the matched receive's buffer.
 
-use super::comm::CommShared;
-use super::datatype::UserBuf;
-use super::envelope::{Envelope, Protocol, WireHeader, EAGER_HEADER_BYTES, MAX_HEADER_BYTES};
-use super::p2p::{arrive, Catcher, Payload, Queues, SendState};
-use super::progress::HostOp;
-use super::rankmap::Location;
+use crate::engine::comm::CommShared;
+use crate::engine::datatype::UserBuf;
+use crate::engine::envelope::Envelope;
+use crate::engine::p2p::{arrive, Catcher, Payload, Queues, SendState};
+use crate::engine::progress::HostOp;
+use crate::engine::rankmap::Location;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_INTERN};
 use crate::host::{self, check, sys, HostComm, HostRequest, HostType, HOST};
 use std::os::raw::{c_int, c_void};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+// The wire header: the user's tag and the source rank travel in it (12 bytes for eager
+// messages, 20 for rendezvous), so tags are never packed into host tag bits and nothing is
+// truncated: any tag up to `i32::MAX` works.
+
+/// How a remote message's data travels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// The packed data follows the header in the same host message.
+    Eager,
+    /// The data is a separate host message on the data communicator with `data_tag`, sent
+    /// straight from the user's buffer and received straight into the matched receive's.
+    Rendezvous { data_tag: i32 },
+}
+
+/// The header of a remote message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WireHeader {
+    pub envelope: Envelope,
+    pub protocol: Protocol,
+    /// Size of the data in bytes (packed size).
+    pub bytes: u64,
+}
+
+/// Bytes of an eager header: source, tag, and the data's size (at most [`MAX_EAGER_BYTES`]).
+/// Kept short because the hosts send small messages faster: MPICH 4.0 over UCX took 8-12 % longer
+/// per 8 B ping-pong once the host message grew past 28 bytes (header and data), Open MPI past
+/// 40 (docs/performance.md, the host's size classes). A 24-byte header put every 8 B message past both.
+pub(crate) const EAGER_HEADER_BYTES: usize = 12;
+// 8 B of data with its header stays within MPICH's 28-byte class.
+const _: () = assert!(EAGER_HEADER_BYTES + 8 <= 28);
+/// Bytes of a rendezvous header: source, tag, data tag (flagged), and the data's size.
+pub(crate) const RENDEZVOUS_HEADER_BYTES: usize = 20;
+/// The longest header.
+pub(crate) const MAX_HEADER_BYTES: usize = RENDEZVOUS_HEADER_BYTES;
+/// Eager data travels in one host message with its header; its size fits the header's word.
+pub(crate) const MAX_EAGER_BYTES: u64 = (RENDEZVOUS_FLAG - 1) as u64;
+/// Set in the third word of a rendezvous header, whose low bits hold the data tag (host tags
+/// are non-negative `int`s); clear in an eager header, whose word is the data's size.
+const RENDEZVOUS_FLAG: u32 = 1 << 31;
+
+impl WireHeader {
+    /// Length of this header on the wire, in bytes: `EAGER_HEADER_BYTES` (12) or
+    /// `RENDEZVOUS_HEADER_BYTES` (20). The format is this library's own, between its
+    /// processes (no MPI structure); pure, so callable from any thread.
+    #[inline]
+    pub fn wire_bytes(&self) -> usize {
+        match self.protocol {
+            Protocol::Eager => EAGER_HEADER_BYTES,
+            Protocol::Rendezvous { .. } => RENDEZVOUS_HEADER_BYTES,
+        }
+    }
+
+    /// The header's bytes, little-endian: source and tag (4 bytes each), then a word holding
+    /// the eager data's size in bytes, or the top bit set with the data tag followed by the
+    /// data's size (8 bytes). Only the first [`wire_bytes`](Self::wire_bytes) of the array are
+    /// sent (the rest are zero). Eager data must not exceed `MAX_EAGER_BYTES` (2^31 - 1), and a data tag
+    /// must be non-negative (checked in debug builds; the engine never makes others).
+    #[inline]
+    pub fn encode(&self) -> [u8; MAX_HEADER_BYTES] {
+        let mut out = [0u8; MAX_HEADER_BYTES];
+        out[0..4].copy_from_slice(&self.envelope.source.to_le_bytes());
+        out[4..8].copy_from_slice(&self.envelope.tag.to_le_bytes());
+        match self.protocol {
+            Protocol::Eager => {
+                debug_assert!(self.bytes <= MAX_EAGER_BYTES);
+                out[8..12].copy_from_slice(&(self.bytes as u32).to_le_bytes());
+            }
+            Protocol::Rendezvous { data_tag } => {
+                debug_assert!(data_tag >= 0);
+                out[8..12].copy_from_slice(&(RENDEZVOUS_FLAG | data_tag as u32).to_le_bytes());
+                out[12..20].copy_from_slice(&self.bytes.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Decodes the header at the start of `b` (the received packet, header first); `None` when
+    /// `b` is shorter than the header its third word announces. Trailing bytes (the eager
+    /// data) are left to the caller, which checks the announced size against them.
+    #[inline]
+    pub fn decode(b: &[u8]) -> Option<WireHeader> {
+        let word_at = |o: usize| Some(u32::from_le_bytes(b.get(o..o + 4)?.try_into().unwrap()));
+        let envelope = Envelope { source: word_at(0)? as i32, tag: word_at(4)? as i32 };
+        let word = word_at(8)?;
+        if word & RENDEZVOUS_FLAG == 0 {
+            return Some(WireHeader { envelope, protocol: Protocol::Eager, bytes: word as u64 });
+        }
+        let bytes = u64::from_le_bytes(b.get(12..20)?.try_into().unwrap());
+        Some(WireHeader { envelope, protocol: Protocol::Rendezvous { data_tag: (word & !RENDEZVOUS_FLAG) as i32 }, bytes })
+    }
+}
+
 
 /// Remote messages up to this size travel packed behind their header.
 pub(crate) const REMOTE_EAGER_BYTES: usize = 16 * 1024;
@@ -31,7 +125,7 @@ pub(crate) const REMOTE_EAGER_BYTES: usize = 16 * 1024;
 /// nobody posting the host receives.
 pub(crate) const BLOCKING_HOST_SEND_BYTES: usize = 1024;
 const PACKET_BYTES: usize = MAX_HEADER_BYTES + REMOTE_EAGER_BYTES;
-const _: () = assert!(REMOTE_EAGER_BYTES as u64 <= super::envelope::MAX_EAGER_BYTES);
+const _: () = assert!(REMOTE_EAGER_BYTES as u64 <= MAX_EAGER_BYTES);
 
 /// Host receives kept posted per endpoint. Two, so that one is always waiting while the
 /// other's packet is processed: re-posting happens at the start of the next drain, off the
@@ -150,7 +244,7 @@ pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Optio
                     .ok_or_else(|| ep_err!(ERR_INTERN, "malformed message header (eager size {})", h.bytes))?;
                 // Straight from the receive buffer when a receive is waiting.
                 if let Some(recv) = q.matching.take_posted(&env) {
-                    super::p2p::deliver_bytes(&recv, &env, data);
+                    crate::engine::p2p::deliver_bytes(&recv, &env, data);
                     continue;
                 }
                 if let Some(c) = catcher.as_deref_mut() {
@@ -171,6 +265,112 @@ pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Optio
         }
         arrive(shared, q, env, payload);
     }
+}
+
+/// Payloads share the header communicator when the host has at least this many tags above
+/// the header tags (Open MPI and MPICH have hundreds of millions).
+pub(crate) const MIN_DATA_TAGS: u32 = 1 << 20;
+
+/// The remote transport's state in one communicator. Rendezvous payloads travel on the
+/// communicator's host communicator with host tags from a per-communicator counter, above
+/// every local index of every process, so payloads never match the pre-posted header
+/// receives. Only a host whose tag range is too small for that gets a second host
+/// communicator for payloads.
+pub struct RemoteComm {
+    /// Where rendezvous payloads travel: the header communicator, or its duplicate.
+    data_comm: HostComm,
+    /// `data_comm` is a duplicate this struct frees.
+    own_data_comm: bool,
+    next_data_tag: AtomicU32,
+    /// Payload tags are `data_tag_base + (counter % data_tag_modulus)`.
+    data_tag_base: u32,
+    data_tag_modulus: u32,
+}
+
+impl RemoteComm {
+    /// The state for header communicator `host`, on which processes have at most `headers`
+    /// endpoints (header tags `0..headers`). Collective over `host` only when the host's tag
+    /// range needs a duplicate. Errors: the host's.
+    pub(crate) fn new(host: HostComm, headers: u32) -> EpResult<RemoteComm> {
+        let tag_ub = host::tag_ub()? as u32;
+        let (data_comm, own_data_comm, data_tag_base) = if tag_ub.saturating_sub(headers) >= MIN_DATA_TAGS {
+            (host, false, headers)
+        } else {
+            let mut data = HostComm(HOST.comm_null);
+            // SAFETY: the host writes `data.0`, a live local; `host` is the communicator being
+            // built on, live until it is freed with its `CommShared`.
+            unsafe { check(sys::MPI_Comm_dup(host.0, &mut data.0), "MPI_Comm_dup")? };
+            (data, true, 0)
+        };
+        Ok(RemoteComm {
+            data_comm,
+            own_data_comm,
+            next_data_tag: AtomicU32::new(0),
+            data_tag_base,
+            data_tag_modulus: (tag_ub - data_tag_base).saturating_add(1),
+        })
+    }
+
+    /// A host tag for one rendezvous payload on the data communicator, unique among this
+    /// process's outstanding ones on this communicator (the counter wraps after at least
+    /// `MIN_DATA_TAGS` messages). Thread-safe.
+    #[inline]
+    pub fn next_data_tag(&self) -> i32 {
+        (self.data_tag_base + self.next_data_tag.fetch_add(1, Ordering::Relaxed) % self.data_tag_modulus) as i32
+    }
+
+    /// The host communicator rendezvous payloads travel on.
+    #[inline]
+    pub fn data_comm(&self) -> HostComm {
+        self.data_comm
+    }
+}
+
+impl Drop for RemoteComm {
+    fn drop(&mut self) {
+        if self.own_data_comm {
+            host::free_comm(self.data_comm);
+        }
+    }
+}
+
+/// Starts the host receive of a rendezvous message's data (`bytes` bytes from process
+/// `proc` with `data_tag`, on the data communicator) into `buf`, or, when the message is
+/// longer than `buf` (`truncated`), into a buffer of its own that the returned `HostOp`
+/// owns (the caller unpacks what fits once it completes). Errors: the host's.
+pub(crate) fn receive_data(
+    shared: &CommShared,
+    buf: &UserBuf,
+    proc: c_int,
+    data_tag: c_int,
+    bytes: u64,
+    truncated: bool,
+) -> EpResult<HostOp> {
+    let mut request = HostRequest(HOST.request_null);
+    let data_comm = shared.remote.data_comm().0;
+    if !truncated {
+        // SAFETY: the host writes at most the message's `bytes <= buf.bytes()` into the user's
+        // buffer, valid for `count` elements of `dtype` until the receive completes (MPI 4.1
+        // section 3.7.2); the host writes `request`, a live local.
+        unsafe {
+            check(
+                sys::MPI_Irecv(buf.addr, buf.count, buf.dtype, proc, data_tag, data_comm, &mut request.0),
+                "MPI_Irecv",
+            )?
+        };
+        return Ok(HostOp::one(request, Vec::new()));
+    }
+    let len = c_int::try_from(bytes).map_err(|_| ep_err!(ERR_INTERN, "rendezvous message of {bytes} bytes"))?;
+    let mut tmp = vec![0u8; bytes as usize];
+    // SAFETY: the host writes the message's `bytes` into `tmp`, whose heap block moves into the
+    // returned `HostOp` (dropped early, it goes to the orphanage until the host is done).
+    unsafe {
+        check(
+            sys::MPI_Irecv(tmp.as_mut_ptr() as *mut c_void, len, HOST.byte, proc, data_tag, data_comm, &mut request.0),
+            "MPI_Irecv",
+        )?
+    };
+    Ok(HostOp::one(request, tmp))
 }
 
 /// Sends to an endpoint of another process. `blocking` lets small packets go by `MPI_Send`.
@@ -196,7 +396,7 @@ pub fn send(
         let packet = unsafe {
             let p = packet.as_mut_ptr() as *mut u8;
             std::ptr::copy_nonoverlapping(header.as_ptr(), p, EAGER_HEADER_BYTES);
-            super::datatype::copy_bytes(buf.data_ptr(), p.add(EAGER_HEADER_BYTES), bytes);
+            crate::engine::datatype::copy_bytes(buf.data_ptr(), p.add(EAGER_HEADER_BYTES), bytes);
             std::slice::from_raw_parts(p, EAGER_HEADER_BYTES + bytes)
         };
         let len = packet.len() as c_int;
@@ -233,11 +433,11 @@ fn send_general(shared: &CommShared, dest: Location, env: Envelope, buf: UserBuf
         unsafe { check(sys::MPI_Isend(ptr, len, HOST.byte, proc, tag, shared.host.0, &mut r.0), "MPI_Isend")? };
         return Ok(SendState::Host(HostOp::one(r, packet)));
     }
-    let data_tag = shared.next_data_tag();
+    let data_tag = shared.remote.next_data_tag();
     let header = WireHeader { envelope: env, protocol: Protocol::Rendezvous { data_tag }, bytes: bytes as u64 };
     let header = header.encode()[..header.wire_bytes()].to_vec();
     let (hp, hl) = (header.as_ptr() as *const c_void, header.len() as c_int);
-    let data_comm = shared.host_data.0;
+    let data_comm = shared.remote.data_comm().0;
     let t = HostType(buf.dtype);
     let mut r = HostRequest(HOST.request_null);
     // SAFETY: the header send reads `header`, which moves (unchanged, the heap block stays) into
@@ -254,4 +454,33 @@ fn send_general(shared: &CommShared, dest: Location, env: Envelope, buf: UserBuf
     unsafe { check(isend(buf.addr, buf.count, t.0, proc, data_tag, data_comm, &mut d.0), "MPI_Isend(data)")? };
     op.add(d);
     Ok(SendState::Host(op))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_round_trip_keeps_full_tags() {
+        for h in [
+            WireHeader { envelope: Envelope { source: 0, tag: 0 }, protocol: Protocol::Eager, bytes: 0 },
+            WireHeader { envelope: Envelope { source: 5, tag: i32::MAX }, protocol: Protocol::Eager, bytes: MAX_EAGER_BYTES },
+            WireHeader {
+                envelope: Envelope { source: 1023, tag: i32::MAX },
+                protocol: Protocol::Rendezvous { data_tag: 77 },
+                bytes: 1 << 40,
+            },
+            WireHeader {
+                envelope: Envelope { source: i32::MAX, tag: 0 },
+                protocol: Protocol::Rendezvous { data_tag: i32::MAX },
+                bytes: u64::MAX,
+            },
+        ] {
+            let wire = h.encode();
+            assert!(wire[h.wire_bytes()..].iter().all(|&b| b == 0), "nothing past the header's length");
+            assert_eq!(WireHeader::decode(&wire[..h.wire_bytes()]), Some(h));
+            assert_eq!(WireHeader::decode(&wire[..h.wire_bytes() - 1]), None, "a cut header is no header");
+        }
+        assert_eq!(WireHeader::decode(&[0u8; 11]), None);
+    }
 }
