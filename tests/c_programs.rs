@@ -202,3 +202,12 @@ fn errors_belong_to_their_operation() {
         );
     }
 }
+
+/// A blocked call progresses receives posted by other OS threads, including threads that have
+/// ended, and a request completes when another thread waits for it
+/// (tests/c/progress_threads.c).
+#[test]
+fn progress_does_not_depend_on_the_posting_thread() {
+    let (ok, stdout, stderr) = run_once("progress_threads", &[]);
+    assert!(ok && stdout.contains("progress_threads: PASS"), "{stdout}\n{stderr}");
+}

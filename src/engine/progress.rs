@@ -1,4 +1,6 @@
-//! Progress that no single call owns: the orphanage of operations whose owners are gone.
+//! Progress that no single call owns: endpoints with pending receives that any patient
+//! blocked call progresses, whichever thread posted them, and the orphanage of operations
+//! whose owners are gone; and the progress of one endpoint.
 //!
 //! An operation the host still works on owns its host requests together with the memory
 //! those requests read or write ([`HostOp`]). When the owner goes first (a request freed
@@ -10,14 +12,14 @@
 //! would leave its peer's send waiting forever.
 
 use super::comm::CommShared;
-use super::p2p::{drain, Drain};
+use super::p2p::{drain, Drain, Queues};
 use super::request::Request;
 use crate::error::EpResult;
 use crate::host::{self, check, sys, HostRequest, HOST};
 use parking_lot::Mutex;
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 /// Host requests (at most two) and the memory they use, owned together: dropping a
 /// `HostOp` whose requests are still live hands it to the orphanage instead of freeing
@@ -217,59 +219,50 @@ pub(crate) fn progress_orphans(shared: &CommShared, local: u32) -> EpResult<()> 
     Ok(())
 }
 
-/// Endpoints on which a thread left posted receives: (communicator, local index).
-type PostedList = Vec<(std::sync::Weak<CommShared>, u32)>;
+/// Endpoints with posted receives, registered per process: (communicator, local index).
+/// An endpoint is here exactly while its `Queues::registered` is set (both change under its
+/// queue lock, or with the list taken by [`progress_pending`]).
+static PENDING: Mutex<Vec<(Weak<CommShared>, u32)>> = Mutex::new(Vec::new());
+/// `PENDING`'s length (entries taken by a running [`progress_pending`] included), read
+/// without its lock by patient calls that have nothing to do.
+static PENDING_LEN: AtomicUsize = AtomicUsize::new(0);
 
-/// A thread's [`PostedList`], counted in [`POSTED_ENTRIES`] until the thread ends.
-struct ThreadPosted(std::cell::RefCell<PostedList>);
-
-impl Drop for ThreadPosted {
-    fn drop(&mut self) {
-        POSTED_ENTRIES.fetch_sub(self.0.borrow().len(), Ordering::Relaxed);
+/// Registers endpoint `local` of `shared`, which has just posted a receive, with the process,
+/// unless it is registered already (`q` is its matching state, locked by the caller): from
+/// then on every patient blocked call of the process progresses it, whichever OS thread posted
+/// the receive or waits. The common case, an endpoint already registered, reads one flag the
+/// caller holds under its lock anyway.
+#[inline]
+pub(crate) fn register_pending(shared: &Arc<CommShared>, local: u32, q: &mut Queues) {
+    if !q.registered {
+        q.registered = true;
+        register_slow(shared, local);
     }
 }
 
-/// Entries in all threads' lists: while it is 0 no thread needs to look at its own (one
-/// shared load instead of a thread-local access, which costs a call into the dynamic loader).
-static POSTED_ENTRIES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-thread_local! {
-    static POSTED_BY_THIS_THREAD: ThreadPosted = const { ThreadPosted(std::cell::RefCell::new(Vec::new())) };
+#[cold]
+fn register_slow(shared: &Arc<CommShared>, local: u32) {
+    PENDING.lock().push((Arc::downgrade(shared), local));
+    PENDING_LEN.fetch_add(1, Ordering::Relaxed);
 }
 
-/// Remembers that this thread posted a receive on endpoint `local` of `shared`, so that its
-/// blocking calls on other communicators keep that receive progressing.
-pub(crate) fn note_posted(shared: &Arc<CommShared>, local: u32) {
-    POSTED_BY_THIS_THREAD.with(|list| {
-        let mut list = list.0.borrow_mut();
-        let known = list
-            .iter()
-            .any(|(w, l)| *l == local && std::ptr::eq(w.as_ptr(), Arc::as_ptr(shared)));
-        if !known {
-            list.push((Arc::downgrade(shared), local));
-            POSTED_ENTRIES.fetch_add(1, Ordering::Relaxed);
-        }
-    });
-}
-
-/// Progress for the receives this thread posted on any communicator: called by blocking calls
-/// while they wait. Matching is per communicator and a blocked call drains only its own, so
-/// without this an endpoint blocked in, say, a synchronous send on one communicator would never
-/// match the large or synchronous message a peer sends it on another against a receive it
-/// posted there, and two such endpoints would wait for each other forever. MPI's progress rule
-/// (MPI 4.1 section 3.5) says a posted receive and its matching send complete whatever else the
-/// receiver does. Endpoints without posted receives left, and freed communicators, drop out.
-pub(crate) fn progress_posted_elsewhere() {
-    if POSTED_ENTRIES.load(Ordering::Relaxed) == 0 {
+/// Progress for every endpoint of the process with posted receives: called by blocked calls
+/// once patient, from any thread. Matching is per endpoint and a blocked call drains only its
+/// own, so without this an endpoint blocked in, say, a synchronous send on one communicator
+/// would never match the large or synchronous message a peer sends it on another against a
+/// receive posted there, and two such endpoints would wait for each other forever. MPI's
+/// progress rule (MPI 4.1 section 3.5) says a posted receive and its matching send complete
+/// whatever else the receiver does, which does not depend on the OS thread that posted it (an
+/// OpenMP task may migrate; a thread may post and end). Endpoints in use by another thread
+/// (their queue lock held) are left to it; endpoints without posted receives left, and freed
+/// communicators, drop out.
+pub(crate) fn progress_pending() {
+    if PENDING_LEN.load(Ordering::Relaxed) == 0 {
         return;
     }
-    let Ok(mut entries) =
-        POSTED_BY_THIS_THREAD.try_with(|list| std::mem::take(&mut *list.0.borrow_mut()))
-    else {
-        return;
-    };
+    let mut entries = std::mem::take(&mut *PENDING.lock());
     if entries.is_empty() {
-        return;
+        return; // another thread is at it
     }
     let before = entries.len();
     entries.retain(|(weak, local)| {
@@ -279,17 +272,15 @@ pub(crate) fn progress_posted_elsewhere() {
         let Some(mut q) = shared.endpoints[*local as usize].queues.try_lock() else {
             return true;
         };
-        if q.matching.posted_len() == 0 {
-            return false;
+        if q.matching.posted_len() > 0 {
+            // Errors of deliveries complete their receives; what is left is a failure of that
+            // endpoint, which its own calls meet again and report.
+            let _ = drain(&shared, *local, &mut q, Drain::All);
         }
-        // Errors belong to the calls on that communicator, which meet them again themselves.
-        let _ = drain(&shared, *local, &mut q, Drain::All);
-        q.matching.posted_len() > 0
+        let keep = q.matching.posted_len() > 0;
+        q.registered = keep;
+        keep
     });
-    POSTED_ENTRIES.fetch_sub(before - entries.len(), Ordering::Relaxed);
-    let _ = POSTED_BY_THIS_THREAD.try_with(|list| {
-        let mut list = list.0.borrow_mut();
-        entries.append(&mut list); // entries noted meanwhile (none expected) are kept too
-        *list = entries;
-    });
+    PENDING_LEN.fetch_sub(before - entries.len(), Ordering::Relaxed);
+    PENDING.lock().append(&mut entries);
 }

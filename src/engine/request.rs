@@ -219,11 +219,11 @@ impl Backoff {
         }
     }
 
-    /// Once patient: keep this thread's receives on other communicators progressing (MPI's
-    /// progress rule, see `p2p::progress_posted_elsewhere`), then let others run.
+    /// Once patient: keep the process's posted receives on every endpoint progressing (MPI's
+    /// progress rule, see `progress::progress_pending`), then let others run.
     #[cold]
     fn yield_now() {
-        super::progress::progress_posted_elsewhere();
+        super::progress::progress_pending();
         progress_orphanage();
         std::thread::yield_now();
     }

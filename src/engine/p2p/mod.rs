@@ -46,6 +46,9 @@ pub struct Queues {
     pub remote_rx: Option<remote::PrePosted>,
     /// Requests freed while active (`EP_Request_free`), completed by progress.
     pub orphans: Vec<Arc<super::request::Request>>,
+    /// Registered with the process as having posted receives (see
+    /// [`super::progress::register_pending`]).
+    pub registered: bool,
     /// Polls by calls that drain less than everything (see [`Drain::now_and_then_all`]).
     pub polls: u32,
 }

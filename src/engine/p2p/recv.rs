@@ -190,8 +190,7 @@ pub fn post_recv(
         }
         None => {
             q.matching.push_posted(pattern, recv.clone());
-            drop(q);
-            super::super::progress::note_posted(shared, local);
+            super::super::progress::register_pending(shared, local, &mut q);
         }
     }
     Ok(recv)
