@@ -201,7 +201,7 @@ fn memory() -> (f64, f64, f64) {
     (per_endpoint, per_ep_comm, per_plain_comm)
 }
 
-/// Largest message the engine sends eagerly to another process (`src/engine/remote.rs`): the
+/// Largest message the engine sends eagerly to another process (`src/engine/transport/remote.rs`): the
 /// size of each pre-posted receive buffer's payload.
 const EAGER_BYTES: usize = 16 << 10;
 

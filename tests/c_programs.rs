@@ -217,6 +217,27 @@ fn run_one_endpoint_per_process(name: &str) {
     }
 }
 
+/// Errors met while delivering a message belong to its receive, whichever call drove the
+/// delivery, and a blocking call that fails keeps its send until the host is done
+/// (tests/c/p2p_errors.c). The faults are injected through `EPMPI_TEST_FAULT_TAG`, which only
+/// debug builds of the library read.
+#[test]
+#[cfg_attr(not(debug_assertions), ignore = "fault injection exists in debug builds only")]
+fn errors_belong_to_their_operation() {
+    let exe = compile_c(&project_dir().join("tests/c/p2p_errors.c"), "p2p_errors");
+    for (procs, eps) in [(2, "2"), (1, "2"), (3, "1,2,1")] {
+        let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+        let env = [("EPMPI_TEST_FAULT_TAG", "99")];
+        let out = mpirun_program_env(&exe, procs, eps, &[], &env, Duration::from_secs(120));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && stdout.contains("p2p_errors: PASS"),
+            "p2p_errors on {procs} processes ({eps}) failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
+        );
+    }
+}
+
 /// A message longer than the receive buffer, through every receive path with one endpoint per
 /// process: `EP_ERR_TRUNCATE`, the first part kept, nothing written past the buffer
 /// (tests/c/direct_truncate.c).
@@ -230,4 +251,13 @@ fn truncation_never_writes_past_the_buffer_with_one_endpoint_per_process() {
 #[test]
 fn pending_receives_match_in_posting_order_with_one_endpoint_per_process() {
     run_one_endpoint_per_process("direct_order");
+}
+
+/// A blocked call progresses receives posted by other OS threads, including threads that have
+/// ended, and a request completes when another thread waits for it
+/// (tests/c/progress_threads.c).
+#[test]
+fn progress_does_not_depend_on_the_posting_thread() {
+    let (ok, stdout, stderr) = run_once("progress_threads", &[]);
+    assert!(ok && stdout.contains("progress_threads: PASS"), "{stdout}\n{stderr}");
 }

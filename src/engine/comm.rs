@@ -2,17 +2,16 @@
 //! the endpoint objects behind `EP_Comm` handles, creation (array and team forms) and dup.
 //!
 //! Each communicator owns a host communicator over the processes that have endpoints in it,
-//! whose own context keeps communicators apart, as MPI contexts do. It carries headers and
-//! eager messages (host tag = destination local index) and rendezvous payloads (host tags
-//! from a per-communicator counter, above every local index of every process, so payloads
-//! never match the pre-posted header receives). Only a host whose tag range is too small for
-//! that gets a second host communicator for payloads.
+//! whose own context keeps communicators apart, as MPI contexts do. What each transport keeps
+//! per communicator is its own struct held here: the local channels, the remote transport's
+//! data communicator and tags ([`RemoteComm`]).
 
 use super::coll::{self, board::Board};
-use super::local::Channels;
 use super::meeting::{agree, failed_elsewhere, MeetingPoint};
+use super::transport::local::Channels;
 use super::p2p::Queues;
 use super::rankmap::{Location, RankMap};
+use super::transport::remote::RemoteComm;
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_ARG, ERR_NOT_INITIALIZED, ERR_THREAD_LEVEL};
 use crate::host::{self, check, sys, HostComm, HOST};
@@ -24,10 +23,6 @@ use std::sync::Arc;
 /// the real bound is the host's tag range (one host tag per local index), checked too.
 pub(crate) const MAX_ENDPOINTS_PER_PROCESS: i32 = 1 << 16;
 
-/// Payloads share the header communicator when the host has at least this many tags above
-/// the header tags (Open MPI and MPICH have hundreds of millions).
-pub(crate) const MIN_DATA_TAGS: u32 = 1 << 20;
-
 /// The kind of communicator, reported by the `EP_COMM_FLAVOR` attribute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flavor {
@@ -37,9 +32,8 @@ pub enum Flavor {
 /// State shared by all endpoints of one communicator in this process.
 pub struct CommShared {
     pub host: HostComm,
-    /// Where rendezvous payloads travel: `host` itself, or its duplicate when the host's tag
-    /// range is small (see [`CommShared::next_data_tag`]).
-    pub host_data: HostComm,
+    /// The remote transport's state: where rendezvous payloads travel, with which tags.
+    pub remote: RemoteComm,
     /// Rank of this process in `host`.
     pub my_proc: u32,
     pub nprocs: u32,
@@ -68,10 +62,6 @@ pub struct CommShared {
     /// endpoint of this intracommunicator, where its point-to-point calls go (a host
     /// communicator with host rank = endpoint rank, and its receive queue).
     pub direct: Option<Arc<super::direct::DirectComm>>,
-    next_data_tag: AtomicU32,
-    /// Payload tags are `data_tag_base + (counter % data_tag_modulus)`.
-    data_tag_base: u32,
-    data_tag_modulus: u32,
     _live: crate::live::Counted,
 }
 
@@ -90,9 +80,6 @@ impl Drop for CommShared {
         // Pre-posted receives go before the communicators they are posted on.
         for e in self.endpoints.iter() {
             e.queues.lock().remote_rx = None;
-        }
-        if host::handle_bits(self.host_data.0) != host::handle_bits(self.host.0) {
-            host::free_comm(self.host_data);
         }
         host::free_comm(self.host);
     }
@@ -149,16 +136,7 @@ impl CommShared {
         let per_proc =
             |p: u32| map.ranks_of(p).len() + other.as_ref().map_or(0, |o| o.ranks_of(p).len());
         let headers = (0..nprocs as u32).map(per_proc).max().unwrap_or(0) as u32;
-        let tag_ub = host::tag_ub()? as u32;
-        let (host_data, data_tag_base) = if tag_ub.saturating_sub(headers) >= MIN_DATA_TAGS {
-            (host, headers)
-        } else {
-            let mut data = HostComm(HOST.comm_null);
-            // SAFETY: the host writes `data.0`, a live local; `host` is the communicator this
-            // `CommShared` is being built on, live until it is freed with it.
-            unsafe { check(sys::MPI_Comm_dup(host.0, &mut data.0), "MPI_Comm_dup")? };
-            (data, 0)
-        };
+        let remote = RemoteComm::new(host, headers)?;
         let local_count = map.my_count() + other.as_ref().map_or(0, |o| o.my_count());
         let channels = Channels::new(local_count);
         let endpoints = (0..local_count)
@@ -169,7 +147,7 @@ impl CommShared {
             .collect();
         Ok(CommShared {
             host,
-            host_data,
+            remote,
             my_proc: my_proc as u32,
             nprocs: nprocs as u32,
             map,
@@ -181,21 +159,9 @@ impl CommShared {
             board: Board::new(local_count),
             nb_collectives: MeetingPoint::new(),
             inter_coll: std::sync::OnceLock::new(),
-            next_data_tag: AtomicU32::new(0),
-            data_tag_base,
-            data_tag_modulus: (tag_ub - data_tag_base).saturating_add(1),
             direct: None,
             _live: crate::live::Counted::new(&crate::live::COMM_STATES),
         })
-    }
-
-    /// A host tag for one rendezvous payload on `host_data`, unique among this process's
-    /// outstanding ones on this communicator (the counter wraps after at least
-    /// `MIN_DATA_TAGS` messages).
-    pub fn next_data_tag(&self) -> i32 {
-        (self.data_tag_base
-            + self.next_data_tag.fetch_add(1, Ordering::Relaxed) % self.data_tag_modulus)
-            as i32
     }
 
     /// True when the communicator spans several processes (remote traffic is possible).

@@ -52,7 +52,7 @@ pub use transfer::DirectMessage;
 use super::datatype::UserBuf;
 use super::envelope::{Pattern, ANY_SOURCE, ANY_TAG};
 use super::p2p::Completion;
-use super::remote::BLOCKING_HOST_SEND_BYTES;
+use super::transport::remote::BLOCKING_HOST_SEND_BYTES;
 use super::request::Backoff;
 use crate::error::EpResult;
 use crate::host::{check, sys, HostComm, HostMessage, HostRequest, HOST};

@@ -11,8 +11,9 @@ use super::direct::DirectRecv;
 use super::p2p::{self, Completion, Drain, RecvOp, SendState};
 use crate::error::EpResult;
 use crate::host::{check, sys, HostRequest, HOST};
+pub use super::progress::{orphanage_endpoints, progress_orphanage};
+use super::progress::{self, adopt_requests};
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 pub enum Op {
@@ -46,7 +47,7 @@ impl Request {
     pub fn new(ep: Arc<Endpoint>, op: Op) -> Arc<Request> {
         let drain = match &op {
             Op::Recv(r) => Some(Drain::for_pattern(&ep.shared, ep.local, &r.pattern)),
-            Op::Send(SendState::Host { .. }) => Some(Drain::All),
+            Op::Send(SendState::Host(_)) => Some(Drain::All),
             Op::Send(SendState::Direct(_)) | Op::DirectRecv(_) => None,
             Op::Send(_) | Op::Coll(_) | Op::Rma(_) => Some(Drain::Local),
         };
@@ -75,7 +76,7 @@ impl Request {
             return Ok(Some(c));
         }
         if let (Some(ep), Some(drain)) = (&self.ep, self.drain) {
-            p2p::progress(&ep.shared, ep.local, drain)?;
+            progress::progress(&ep.shared, ep.local, drain)?;
         }
         self.test_without_progress()
     }
@@ -143,7 +144,7 @@ impl Request {
             let mut q = ep.state().queues.lock();
             if ep.is_freed() {
                 drop(q);
-                adopt(vec![self.clone()]);
+                adopt_requests(vec![self.clone()]);
             } else {
                 q.orphans.push(self.clone());
             }
@@ -151,16 +152,7 @@ impl Request {
     }
 }
 
-/// Freed active requests of endpoints whose handles are freed too. An orphan holds its
-/// endpoint and so its communicator, whose endpoint queue held the orphan: a cycle, which
-/// kept the communicator and its host communicators alive forever once no call on the
-/// endpoint came to complete the orphan. Here they are completed by any thread's
-/// `EP_Comm_free` and patient waits, and the communicator goes with the last of them
-/// (MPI 4.1 section 6.4.3: a freed communicator goes once its pending operations complete).
-static ORPHANAGE: Mutex<Vec<Arc<Request>>> = Mutex::new(Vec::new());
-static ORPHANAGE_LEN: AtomicUsize = AtomicUsize::new(0);
-
-/// Called when an endpoint's handle is freed: its orphans move to the `ORPHANAGE`.
+/// Called when an endpoint's handle is freed: its orphans move to the process's orphanage.
 pub fn endpoint_freed(ep: &Endpoint) {
     let orphans = {
         let mut q = ep.state().queues.lock();
@@ -168,40 +160,9 @@ pub fn endpoint_freed(ep: &Endpoint) {
         std::mem::take(&mut q.orphans)
     };
     if !orphans.is_empty() {
-        adopt(orphans);
+        adopt_requests(orphans);
     }
     progress_orphanage();
-}
-
-fn adopt(orphans: Vec<Arc<Request>>) {
-    let mut o = ORPHANAGE.lock();
-    o.extend(orphans);
-    ORPHANAGE_LEN.store(o.len(), Ordering::Relaxed);
-}
-
-/// Tests the orphans of freed endpoints once; drops those that completed (and with the last
-/// of a communicator's, the communicator).
-pub fn progress_orphanage() {
-    if ORPHANAGE_LEN.load(Ordering::Relaxed) == 0 {
-        return;
-    }
-    // Tested outside the lock: testing progresses endpoints, whose orphans may come here.
-    let mut orphans = std::mem::take(&mut *ORPHANAGE.lock());
-    // Errors belong to nobody now (the handles are gone): such a request counts as complete.
-    orphans.retain(|r| matches!(r.test(), Ok(None)));
-    let mut o = ORPHANAGE.lock();
-    o.extend(orphans);
-    ORPHANAGE_LEN.store(o.len(), Ordering::Relaxed);
-}
-
-/// The endpoints of the orphans still waiting (for the withdrawal of host receives before
-/// `MPI_Finalize`).
-pub fn orphanage_endpoints() -> Vec<Arc<Endpoint>> {
-    ORPHANAGE
-        .lock()
-        .iter()
-        .filter_map(|r| r.ep.clone())
-        .collect()
 }
 
 /// Spin-then-yield backoff for blocking calls: many endpoints may share few cores, so a
@@ -258,11 +219,11 @@ impl Backoff {
         }
     }
 
-    /// Once patient: keep this thread's receives on other communicators progressing (MPI's
-    /// progress rule, see `p2p::progress_posted_elsewhere`), then let others run.
+    /// Once patient: keep the process's posted receives on every endpoint progressing (MPI's
+    /// progress rule, see `progress::progress_pending`), then let others run.
     #[cold]
     fn yield_now() {
-        super::p2p::progress_posted_elsewhere();
+        super::progress::progress_pending();
         super::direct::progress_elsewhere();
         progress_orphanage();
         std::thread::yield_now();
@@ -294,7 +255,7 @@ pub fn wait_recv_matched(
 ) -> EpResult<Completion> {
     let mut b = Backoff::new();
     while !recv.poll_host()? {
-        p2p::progress(shared, local, Drain::All)?;
+        progress::progress(shared, local, Drain::All)?;
         b.snooze_after_polling();
     }
     Ok(recv.completion())
@@ -319,12 +280,12 @@ fn wait_send_pending(ep: &Endpoint, mut s: SendState) -> EpResult<()> {
     while !s.test()? {
         // Keep our own incoming traffic flowing while we wait: peers blocked in large sends
         // to us need us to pick up their headers, or sends in a cycle would deadlock.
-        let drain = if matches!(s, SendState::Host { .. }) {
+        let drain = if matches!(s, SendState::Host(_)) {
             Drain::All
         } else {
             Drain::Local
         };
-        p2p::progress(&ep.shared, ep.local, drain)?;
+        progress::progress(&ep.shared, ep.local, drain)?;
         b.snooze();
     }
     Ok(())

@@ -1,4 +1,4 @@
-//! The ring of the local transport's channels (see [`super::local`]): one producer, one
+//! The ring of the local transport's channels (see [`super::transport::local`]): one producer, one
 //! consumer, a ring of cache-line cells plus an overflow list for when the ring is full.
 //!
 //! Depends on nothing but [`crate::engine::sync`] on purpose: `tests/loom` includes this

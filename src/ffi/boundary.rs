@@ -176,10 +176,16 @@ pub fn status_bytes(s: &EP_Status) -> u64 {
     (s.ep_count_lo as u64 & 0x7fff_ffff) | ((s.ep_count_hi as u64) << 31)
 }
 
-/// The error of a completed operation (truncation), as an engine error.
+/// The error of a completed operation, as an engine error: truncation (the class alone), or
+/// an error met while completing it (a registered code, whose message says what happened).
 pub fn completion_error(c: &Completion) -> EpResult<()> {
     if c.error == 0 {
         return Ok(());
+    }
+    if c.error != crate::error::ERR_TRUNCATE {
+        let class = crate::error::class_of(c.error).unwrap_or(ERR_INTERN);
+        let msg = crate::error::message_of(c.error).unwrap_or_default();
+        return Err(crate::error::EpError::new(class, msg));
     }
     Err(ep_err!(
         c.error,

@@ -336,8 +336,12 @@ pub unsafe extern "C" fn EP_Sendrecv(
             &ep, sendbuf, sendcount, sendtype, dest, sendtag, false, false,
         )?;
         let mut c = Completion::default();
-        recv_blocking(&ep, pattern, rbuf, &mut c)?;
-        request::wait_send(&ep, s)?;
+        // The send completes before the call returns, even when the receive failed: the
+        // caller may then reuse its send buffer.
+        let received = recv_blocking(&ep, pattern, rbuf, &mut c);
+        let sent = request::wait_send(&ep, s);
+        received?;
+        sent?;
         write_status(status, &c);
         completion_error(&c)
     })

@@ -14,6 +14,7 @@ use super::board::Kind;
 use super::host_bytes::c_bytes;
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::UserBuf;
+use crate::engine::progress::HostOp;
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_OTHER};
 use crate::host::{check, sys, HostRequest, HOST};
@@ -37,6 +38,19 @@ struct State {
     /// `EP_Ibcast`: the packed data (the root's copy, or where the host broadcast lands).
     data: Vec<u8>,
     error: Option<EpError>,
+}
+
+impl Drop for State {
+    /// An instance dropped while its host operation runs (every endpoint's request gone, or
+    /// an error before the requests were made) hands the host request and the buffer it
+    /// fills to the orphanage (see [`crate::engine::progress`]).
+    fn drop(&mut self) {
+        if let Some(req) = self.host.take() {
+            if !self.host_done {
+                drop(HostOp::one(req, std::mem::take(&mut self.data)));
+            }
+        }
+    }
 }
 
 /// One endpoint's part of a nonblocking collective, behind its request.

@@ -115,7 +115,7 @@ fn loom_undelivered_messages_dropped_once() {
     });
 }
 
-/// The local rendezvous handoff (`LocalSend` in src/engine/p2p.rs): the message carries a
+/// The local rendezvous handoff (`LocalSend` in src/engine/p2p/payload.rs): the message carries a
 /// pointer to the sender's buffer; the receiver copies from it and then sets `done`
 /// (release); the sender reuses its buffer once it sees `done` (acquire). loom reports a
 /// data race on the buffer if either side's ordering is too weak.

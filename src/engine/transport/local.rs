@@ -14,10 +14,10 @@
 //! * larger or synchronous: the cell points at the sender's buffer, the receiver copies once
 //!   when it matches, and only then does the send complete (rendezvous).
 
-use super::comm::CommShared;
-use super::datatype::UserBuf;
-use super::envelope::Envelope;
-use super::p2p::{arrive, Catcher, InlineData, LocalSend, Payload, Queues, SendState};
+use crate::engine::comm::CommShared;
+use crate::engine::datatype::UserBuf;
+use crate::engine::envelope::Envelope;
+use crate::engine::p2p::{arrive, Catcher, InlineData, LocalSend, Payload, Queues, SendState};
 use crate::error::EpResult;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
@@ -32,7 +32,7 @@ pub(crate) const INLINE_BYTES: usize = 32;
 const RING_CELLS: u64 = 16;
 
 /// One sender's channel to one receiver (the ring is model-checked in `tests/loom`).
-pub type Channel = super::spsc::Channel<LocalMessage>;
+pub type Channel = crate::engine::spsc::Channel<LocalMessage>;
 
 /// A message on its way.
 pub struct LocalMessage {
@@ -109,7 +109,8 @@ pub fn drain_inbox(shared: &CommShared, local: u32, q: &mut Queues, from: Option
                 None => {
                     // SAFETY: the channel hands the message over; it is read once.
                     let m = unsafe { m.read() };
-                    arrive(shared, q, m.envelope, m.payload)
+                    arrive(shared, q, m.envelope, m.payload);
+                    Ok(())
                 }
             })?;
         }

@@ -1,0 +1,113 @@
+//! Delivery: moving a matched message into its receive (unpacking, inline copies, the local
+//! single copy, starting a rendezvous data receive).
+
+use super::super::comm::CommShared;
+use super::super::datatype::UserBuf;
+use super::super::envelope::Envelope;
+use super::payload::{InlineData, Payload};
+use super::recv::{Completion, HostRecv, RecvOp};
+use super::super::transport::remote;
+use crate::error::{EpResult, ERR_TRUNCATE};
+use std::sync::atomic::Ordering;
+
+pub(crate) fn completion_for(env: &Envelope, sent: u64, capacity: usize) -> Completion {
+    let truncated = sent > capacity as u64;
+    Completion {
+        source: env.source,
+        tag: env.tag,
+        bytes: sent.min(capacity as u64),
+        error: if truncated { ERR_TRUNCATE } else { 0 },
+        sent_bytes: sent,
+        cancelled: false,
+    }
+}
+
+/// Unpacks a message's packed data into a user buffer (as much as fits) and says how the
+/// receive ended.
+#[inline(always)]
+pub(super) fn unpack_message(buf: &UserBuf, env: &Envelope, data: &[u8]) -> EpResult<Completion> {
+    super::super::fault::delivery(env)?;
+    let c = completion_for(env, data.len() as u64, buf.bytes());
+    buf.unpack_from(&data[..c.bytes as usize])?;
+    Ok(c)
+}
+
+/// Moves packed bytes into a matched receive; a failure completes the receive with it.
+pub(crate) fn deliver_bytes(recv: &RecvOp, env: &Envelope, data: &[u8]) {
+    match unpack_message(&recv.buf, env, data) {
+        Ok(c) => recv.finish(c),
+        Err(e) => recv.fail(env, e),
+    }
+}
+
+/// Moves an inline payload into a user buffer: a word at a time when the buffer is
+/// contiguous, else unpacked.
+#[inline(always)]
+pub(super) fn deliver_inline(buf: &UserBuf, env: &Envelope, d: &InlineData) -> EpResult<Completion> {
+    super::super::fault::delivery(env)?;
+    if buf.info.contiguous() {
+        let c = completion_for(env, d.len as u64, buf.bytes());
+        // SAFETY: the user's buffer holds `bytes() >= c.bytes` contiguous bytes.
+        unsafe { d.write_to(buf.data_ptr(), c.bytes as usize) };
+        return Ok(c);
+    }
+    unpack_message(buf, env, d.data())
+}
+
+/// Moves a matched message that is already in this process (inline, packed, or in a local
+/// sender's buffer) into a user buffer.
+#[inline(always)]
+pub(super) fn deliver_into(buf: &UserBuf, env: &Envelope, payload: Payload) -> EpResult<Completion> {
+    match payload {
+        Payload::Inline(d) => deliver_inline(buf, env, &d),
+        Payload::Eager(data) => unpack_message(buf, env, &data),
+        Payload::Local(ls) => {
+            let c = completion_for(env, ls.buf.bytes() as u64, buf.bytes());
+            let result = super::super::fault::delivery(env).and_then(|()| buf.copy_from(&ls.buf, c.bytes as usize));
+            ls.done.store(true, Ordering::Release);
+            result.map(|()| c)
+        }
+        Payload::Remote { .. } => unreachable!("remote data goes through a RecvOp"),
+    }
+}
+
+/// Moves a matched message into a receive taken from the posted queue (or just made for
+/// it); a failure completes the receive with the error (see [`RecvOp::fail`]), so its
+/// waiter returns it and the call that drove the delivery goes on.
+#[inline]
+pub(crate) fn deliver_posted(shared: &CommShared, recv: &RecvOp, env: &Envelope, payload: Payload) {
+    if let Err(e) = deliver(shared, recv, env, payload) {
+        recv.fail(env, e);
+    }
+}
+
+/// Moves a matched message into a receive; remote rendezvous data is requested from the host
+/// and arrives later (see [`RecvOp::poll_host`]). Errors: the host's, when it cannot start
+/// the data receive or unpack; the receive is then not complete (see [`deliver_posted`]).
+pub fn deliver(
+    shared: &CommShared,
+    recv: &RecvOp,
+    env: &Envelope,
+    payload: Payload,
+) -> EpResult<()> {
+    match payload {
+        Payload::Remote {
+            proc,
+            data_tag,
+            bytes,
+        } => {
+            let c = completion_for(env, bytes, recv.buf.bytes());
+            let op = remote::receive_data(shared, &recv.buf, proc, data_tag, bytes, c.error != 0)?;
+            let mut st = recv.state.lock();
+            st.completion = c;
+            st.host = Some(HostRecv { overflow: c.error != 0, op });
+            recv.host_pending.store(true, Ordering::Release);
+            Ok(())
+        }
+        other => {
+            let c = deliver_into(&recv.buf, env, other)?;
+            recv.finish(c);
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Blocking receive and probes: calls that look at the matching state without leaving a
+//! posted receive behind.
+
+use super::super::comm::CommShared;
+use super::super::datatype::UserBuf;
+use super::super::envelope::{Envelope, Pattern, PROC_NULL};
+use super::super::request::Backoff;
+use super::catcher::Catcher;
+use super::deliver::{deliver, deliver_into};
+use super::drain::{drain, drain_catching, Drain};
+use super::payload::Payload;
+use super::recv::{Completion, RecvOp};
+use crate::error::EpResult;
+use parking_lot::lock_api::MutexGuard;
+
+/// Blocking receive (`EP_Recv`, the receive of `EP_Sendrecv`) without a posted-queue entry.
+/// The endpoint's matching state has a single user, so the caller pulls messages in itself:
+/// earlier posted receives take theirs first (in `arrive`), and the first unexpected match
+/// is exactly the message a receive posted now would get (MPI 4.1 section 3.5).
+#[inline]
+pub fn recv_blocking(shared: &CommShared, local: u32, pattern: Pattern, buf: UserBuf) -> EpResult<Completion> {
+    let mut c = Completion::default();
+    recv_blocking_into(shared, local, pattern, buf, &mut c)?;
+    Ok(c)
+}
+
+/// [`recv_blocking`] with the completion written to `out` (`EP_Recv`'s own, read back field
+/// by field: see [`Catcher::out`]).
+pub fn recv_blocking_into(
+    shared: &CommShared,
+    local: u32,
+    pattern: Pattern,
+    buf: UserBuf,
+    out: &mut Completion,
+) -> EpResult<()> {
+    if pattern.source == PROC_NULL {
+        *out = Completion::proc_null();
+        return Ok(());
+    }
+    let how = Drain::for_pattern(shared, local, &pattern);
+    let mut backoff = Backoff::new();
+    loop {
+        let (found, orphans) = {
+            let mut q = shared.endpoints[local as usize].queues.lock();
+            // The spin keeps the lock, handing it over only to a parked waiter: local senders
+            // never take it, and locking afresh for every poll cost more than the poll.
+            let found = loop {
+                // Messages already queued (by this drain or, during a hand-over, another
+                // thread's) come first; only then may a new packet be caught.
+                if let Some(f) = q.matching.take_unexpected(&pattern) {
+                    break Some(f);
+                }
+                let mut catcher = Catcher {
+                    pattern: &pattern,
+                    buf: &buf,
+                    caught: false,
+                    out: &mut *out,
+                    closed: false,
+                };
+                let now = how.now_and_then_all(&mut q.polls);
+                drain_catching(shared, local, &mut q, now, Some(&mut catcher))?;
+                if catcher.caught {
+                    return Ok(());
+                }
+                if let Some(f) = q.matching.take_unexpected(&pattern) {
+                    break Some(f);
+                }
+                if !backoff.keep_spinning(how == Drain::All) {
+                    break None;
+                }
+                MutexGuard::bump(&mut q);
+            };
+            (found, !q.orphans.is_empty())
+        };
+        if let Some((env, payload)) = found {
+            if !matches!(payload, Payload::Remote { .. }) {
+                *out = deliver_into(&buf, &env, payload)?;
+                return Ok(());
+            }
+            let recv = RecvOp::new(buf, pattern);
+            deliver(shared, &recv, &env, payload)?;
+            *out = super::super::request::wait_recv_matched(shared, local, &recv)?;
+            return Ok(());
+        }
+        if orphans {
+            super::super::progress::progress_orphans(shared, local)?;
+        }
+        if how == Drain::All {
+            backoff.snooze_after_polling();
+        } else {
+            backoff.snooze();
+        }
+    }
+}
+
+/// Envelope and size of the first matching message, left in place (`EP_Iprobe`).
+pub fn iprobe(shared: &CommShared, local: u32, pattern: Pattern) -> EpResult<Option<Completion>> {
+    let mut q = shared.endpoints[local as usize].queues.lock();
+    drain(
+        shared,
+        local,
+        &mut q,
+        Drain::for_pattern(shared, local, &pattern),
+    )?;
+    Ok(q.matching.peek_unexpected(&pattern).map(|(env, p)| {
+        let b = p.bytes();
+        Completion {
+            source: env.source,
+            tag: env.tag,
+            bytes: b,
+            sent_bytes: b,
+            ..Completion::default()
+        }
+    }))
+}
+
+/// The first matching message, removed from the queue (`EP_Improbe`).
+pub fn improbe(
+    shared: &CommShared,
+    local: u32,
+    pattern: Pattern,
+) -> EpResult<Option<(Envelope, Payload)>> {
+    let mut q = shared.endpoints[local as usize].queues.lock();
+    drain(
+        shared,
+        local,
+        &mut q,
+        Drain::for_pattern(shared, local, &pattern),
+    )?;
+    Ok(q.matching.take_unexpected(&pattern))
+}

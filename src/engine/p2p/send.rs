@@ -1,0 +1,63 @@
+//! Send operations: starting a send on the transport its destination needs, and the state of
+//! a started send.
+
+use super::super::comm::CommShared;
+use super::super::datatype::UserBuf;
+use super::super::envelope::Envelope;
+use super::super::progress::HostOp;
+use super::super::rankmap::Location;
+use super::super::transport::{local, remote};
+use super::payload::LocalSend;
+use crate::error::EpResult;
+use crate::host::HostRequest;
+use std::sync::Arc;
+
+/// The state of a send after it started.
+pub enum SendState {
+    Done,
+    Local(Arc<LocalSend>),
+    /// A send through the host: its requests and the packet they read, owned together
+    /// (dropped before completion, they go to the orphanage, see [`super::progress`]).
+    Host(HostOp),
+    /// A direct-mode send (see [`super::direct`]): the host completes it alone.
+    Direct(HostRequest),
+}
+
+impl SendState {
+    /// True once the send buffer may be reused (and, for synchronous sends, the receive
+    /// has matched).
+    pub fn test(&mut self) -> EpResult<bool> {
+        match self {
+            SendState::Done => Ok(true),
+            SendState::Local(ls) => Ok(ls.is_done()),
+            SendState::Host(op) => {
+                let done = op.test()?;
+                if done {
+                    *self = SendState::Done;
+                }
+                Ok(done)
+            }
+            SendState::Direct(r) => super::super::direct::test_send(r),
+        }
+    }
+}
+
+/// Starts a send from endpoint `local` to the endpoint at `to`: the local transport when it
+/// lives in this process, the host otherwise. `blocking` lets a host send of a small message
+/// go out at once from the caller's stack.
+#[inline]
+pub fn start_send(
+    shared: &CommShared,
+    local: u32,
+    to: Location,
+    env: Envelope,
+    buf: UserBuf,
+    sync: bool,
+    blocking: bool,
+) -> EpResult<SendState> {
+    if to.proc == shared.my_proc {
+        local::send(shared, local, to.local, env, buf, sync)
+    } else {
+        remote::send(shared, to, env, buf, sync, blocking)
+    }
+}

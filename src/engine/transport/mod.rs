@@ -1,0 +1,10 @@
+//! Transports: how a message reaches an endpoint, each with its whole protocol in its module.
+//! * [`local`]: endpoints of the same process, through shared memory, no MPI call (inline,
+//!   eager copy, single-copy rendezvous).
+//! * [`remote`]: endpoints of other processes, through the host MPI (the wire header, eager
+//!   packets, rendezvous with data tags, the pre-posted header receives).
+//!
+//! Direct mode, where the host matches by itself, is [`super::direct`].
+
+pub mod local;
+pub mod remote;
