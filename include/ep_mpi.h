@@ -1174,9 +1174,8 @@ int EP_Issend(const void *buf,
  * Messages from one source on one communicator match in the order they were sent.
  * `status` may be `EP_STATUS_IGNORE`.
  * Errors: `EP_ERR_TRUNCATE` when the message is longer than the buffer (the status is filled;
- * the buffer holds the message's first part, except for large messages on a communicator in
- * direct mode, where it is as the host leaves it: docs/errors.md, "Known limits"), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
- * `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`. Thread safety: one thread per endpoint.
+ * the buffer holds the message's first part and nothing past it changes), `EP_ERR_COMM`,
+ * `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`. Thread safety: one thread per endpoint.
  *
  * # Safety
  * `buf` is writable for `count` elements of `datatype` for the call; `datatype` is a valid

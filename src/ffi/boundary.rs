@@ -1,5 +1,6 @@
-//! The C boundary: every exported function runs its body through [`run`] (via `ep_call!`),
-//! which catches panics, turns engine errors into codes with messages, and applies the
+//! The C boundary: every exported function runs its body through [`run`] (the
+//! `#[c_export]` attribute of `macros/` writes that call, with the function's own name), which
+//! catches panics, turns engine errors into codes with messages, and applies the
 //! error handler of the endpoint the call was about (MPI 4.1 section 9.3).
 //!
 //! Handle lookups (the handle registry, `crate::handles`) record the endpoint's error handler
@@ -197,13 +198,6 @@ pub fn completion_error(c: &Completion) -> EpResult<()> {
     ))
 }
 
-/// `ep_call!("EP_Name", { body })`: the one wrapper of every exported function.
-macro_rules! ep_call {
-    ($name:literal, $body:block) => {
-        $crate::ffi::boundary::run($name, || -> $crate::error::EpResult<()> { $body })
-    };
-}
-pub(crate) use ep_call;
 
 #[cfg(test)]
 mod tests {

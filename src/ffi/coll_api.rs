@@ -23,7 +23,7 @@ use crate::engine::request::{Op, Request};
 use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_COUNT, ERR_ROOT, ERR_UNSUPPORTED};
 use crate::host::sys::{MPI_Datatype, MPI_Op};
 use crate::host::HOST;
-use super::boundary::ep_call;
+use epmpi_macros::c_export;
 use crate::ep_err;
 use std::os::raw::{c_int, c_void};
 
@@ -137,8 +137,9 @@ fn reduction_input(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Barrier(comm: EP_Comm) -> c_int {
-    ep_call!("EP_Barrier", { coll::barrier(&*endpoint_ref(comm)?) })
+    coll::barrier(&*endpoint_ref(comm)?)
 }
 
 /// Broadcasts `count` elements of `datatype` in `buf` from rank `root` to every endpoint
@@ -161,17 +162,16 @@ pub unsafe extern "C" fn EP_Barrier(comm: EP_Comm) -> c_int {
 /// `buf` is readable (at the root) or writable (elsewhere) for `count` elements of `datatype`
 /// for the call; `datatype` is a valid host datatype.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Bcast(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: EP_Comm) -> c_int {
-    ep_call!("EP_Bcast", {
-        let ep = endpoint_ref(comm)?;
-        if ep.shared.is_inter() {
-            check_inter_root(&ep, root)?;
-            let b = if root == EP_PROC_NULL { None } else { Some(data_buf(buf, count, datatype, "buf")?) };
-            return coll::bcast_inter(&ep, b, root);
-        }
-        check_root(&ep, root)?;
-        coll::bcast(&ep, data_buf(buf, count, datatype, "buf")?, root)
-    })
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        check_inter_root(&ep, root)?;
+        let b = if root == EP_PROC_NULL { None } else { Some(data_buf(buf, count, datatype, "buf")?) };
+        return coll::bcast_inter(&ep, b, root);
+    }
+    check_root(&ep, root)?;
+    coll::bcast(&ep, data_buf(buf, count, datatype, "buf")?, root)
 }
 
 /// Combines `count` elements from every endpoint with `op` into `recvbuf` of rank `root`
@@ -184,6 +184,7 @@ pub unsafe extern "C" fn EP_Bcast(buf: *mut c_void, count: c_int, datatype: MPI_
 /// `datatype` for the call (`recvbuf` only at the root); `datatype` and `op` are valid host
 /// handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Reduce(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -193,16 +194,14 @@ pub unsafe extern "C" fn EP_Reduce(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Reduce", {
-        let ep = intra_endpoint(comm)?;
-        check_root(&ep, root)?;
-        let is_root = ep.rank == root;
-        let (input, in_place) = reduction_input(sendbuf, recvbuf, count, datatype, is_root)?;
-        let recv = if is_root { Some(data_buf(recvbuf, count, datatype, "recvbuf")?) } else { None };
-        let commutative = op_commutative(op)?;
-        let args = ReduceArgs { input, in_place, recv, op: HostOp(op), commutative, root: Some(root), scatter: None };
-        coll::reduce(&ep, &args)
-    })
+    let ep = intra_endpoint(comm)?;
+    check_root(&ep, root)?;
+    let is_root = ep.rank == root;
+    let (input, in_place) = reduction_input(sendbuf, recvbuf, count, datatype, is_root)?;
+    let recv = if is_root { Some(data_buf(recvbuf, count, datatype, "recvbuf")?) } else { None };
+    let commutative = op_commutative(op)?;
+    let args = ReduceArgs { input, in_place, recv, op: HostOp(op), commutative, root: Some(root), scatter: None };
+    coll::reduce(&ep, &args)
 }
 
 /// Combines `count` elements from every endpoint with `op`; every endpoint gets the result
@@ -223,6 +222,7 @@ pub unsafe extern "C" fn EP_Reduce(
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
 /// `datatype` for the call; `datatype` and `op` are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Allreduce(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -231,30 +231,28 @@ pub unsafe extern "C" fn EP_Allreduce(
     op: MPI_Op,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Allreduce", {
-        let ep = endpoint_ref(comm)?;
-        let inter = ep.shared.is_inter();
-        if inter && is_in_place(sendbuf) {
-            return Err(ep_err!(ERR_BUFFER, "sendbuf is MPI_IN_PLACE, which MPI does not allow on an intercommunicator"));
+    let ep = endpoint_ref(comm)?;
+    let inter = ep.shared.is_inter();
+    if inter && is_in_place(sendbuf) {
+        return Err(ep_err!(ERR_BUFFER, "sendbuf is MPI_IN_PLACE, which MPI does not allow on an intercommunicator"));
+    }
+    let (input, in_place) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
+    let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
+    let commutative = op_commutative(op)?;
+    // Every check is done (an endpoint that fails one must not arrive): publish the
+    // input, and prepare the fold while the other endpoints' inputs cross over.
+    if !inter {
+        if let Some(arrival) = coll::allreduce_arrive(&ep, &input) {
+            return coll::allreduce_meet(&ep, arrival, &input, HostOp(op), &recv);
         }
-        let (input, in_place) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
-        let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
-        let commutative = op_commutative(op)?;
-        // Every check is done (an endpoint that fails one must not arrive): publish the
-        // input, and prepare the fold while the other endpoints' inputs cross over.
-        if !inter {
-            if let Some(arrival) = coll::allreduce_arrive(&ep, &input) {
-                return coll::allreduce_meet(&ep, arrival, &input, HostOp(op), &recv);
-            }
-        }
-        let recv = Some(recv);
-        let args = ReduceArgs { input, in_place, recv, op: HostOp(op), commutative, root: None, scatter: None };
-        if inter {
-            coll::allreduce_inter(&ep, &args)
-        } else {
-            coll::reduce(&ep, &args)
-        }
-    })
+    }
+    let recv = Some(recv);
+    let args = ReduceArgs { input, in_place, recv, op: HostOp(op), commutative, root: None, scatter: None };
+    if inter {
+        coll::allreduce_inter(&ep, &args)
+    } else {
+        coll::reduce(&ep, &args)
+    }
 }
 
 unsafe fn reduce_scatter_impl(
@@ -283,6 +281,7 @@ unsafe fn reduce_scatter_impl(
 /// elements of `datatype` and `recvbuf` writable for `recvcount` (for the call); `datatype` and
 /// `op` are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Reduce_scatter_block(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -291,13 +290,11 @@ pub unsafe extern "C" fn EP_Reduce_scatter_block(
     op: MPI_Op,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Reduce_scatter_block", {
-        let ep = intra_endpoint(comm)?;
-        if recvcount < 0 {
-            return Err(ep_err!(ERR_COUNT, "recvcount {recvcount} is negative"));
-        }
-        reduce_scatter_impl(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)
-    })
+    let ep = intra_endpoint(comm)?;
+    if recvcount < 0 {
+        return Err(ep_err!(ERR_COUNT, "recvcount {recvcount} is negative"));
+    }
+    reduce_scatter_impl(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)
 }
 
 /// Reduces `sum(recvcounts)` elements from every endpoint with `op` and scatters the
@@ -309,6 +306,7 @@ pub unsafe extern "C" fn EP_Reduce_scatter_block(
 /// readable for their sum of elements of `datatype` and `recvbuf` writable for this rank's
 /// count (for the call); `datatype` and `op` are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Reduce_scatter(
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
@@ -317,11 +315,9 @@ pub unsafe extern "C" fn EP_Reduce_scatter(
     op: MPI_Op,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Reduce_scatter", {
-        let ep = intra_endpoint(comm)?;
-        let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
-        reduce_scatter_impl(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)
-    })
+    let ep = intra_endpoint(comm)?;
+    let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
+    reduce_scatter_impl(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)
 }
 
 unsafe fn scan_impl(comm: EP_Comm, sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t: MPI_Datatype, op: MPI_Op, exclusive: bool) -> EpResult<()> {
@@ -339,8 +335,9 @@ unsafe fn scan_impl(comm: EP_Comm, sendbuf: *const c_void, recvbuf: *mut c_void,
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
 /// `datatype` for the call; `datatype` and `op` are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Scan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: EP_Comm) -> c_int {
-    ep_call!("EP_Scan", { scan_impl(comm, sendbuf, recvbuf, count, datatype, op, false) })
+    scan_impl(comm, sendbuf, recvbuf, count, datatype, op, false)
 }
 
 /// Exclusive prefix reduction: rank i > 0 gets `sendbuf(0) op ... op sendbuf(i-1)`; rank
@@ -350,8 +347,9 @@ pub unsafe extern "C" fn EP_Scan(sendbuf: *const c_void, recvbuf: *mut c_void, c
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
 /// `datatype` for the call; `datatype` and `op` are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Exscan(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op, comm: EP_Comm) -> c_int {
-    ep_call!("EP_Exscan", { scan_impl(comm, sendbuf, recvbuf, count, datatype, op, true) })
+    scan_impl(comm, sendbuf, recvbuf, count, datatype, op, true)
 }
 
 #[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Gather(v), shared by both")]
@@ -384,6 +382,7 @@ unsafe fn gather_impl(
 /// rank; for the call; the datatypes are valid host handles (receive arguments only at the
 /// root).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Gather(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -394,7 +393,7 @@ pub unsafe extern "C" fn EP_Gather(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Gather", { gather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype, root, false) })
+    gather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype, root, false)
 }
 
 /// Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`: rank i's
@@ -407,6 +406,7 @@ pub unsafe extern "C" fn EP_Gather(
 /// `recvbuf` is writable for each rank's block; for the call; the datatypes are valid host
 /// handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Gatherv(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -418,12 +418,10 @@ pub unsafe extern "C" fn EP_Gatherv(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Gatherv", {
-        let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
-            Ok(Layout::Varied { counts: per_rank(ep, recvcounts, "recvcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
-        };
-        gather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, true)
-    })
+    let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
+        Ok(Layout::Varied { counts: per_rank(ep, recvcounts, "recvcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
+    };
+    gather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, true)
 }
 
 #[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Scatter(v), shared by both")]
@@ -455,6 +453,7 @@ unsafe fn scatter_impl(
 /// (unless `MPI_IN_PLACE` at the root) is writable for `recvcount` elements of `recvtype`; for
 /// the call; the datatypes are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Scatter(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -465,7 +464,7 @@ pub unsafe extern "C" fn EP_Scatter(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Scatter", { scatter_impl(comm, sendbuf, |_| Ok(Layout::Uniform(sendcount)), sendtype, recvbuf, recvcount, recvtype, root, false) })
+    scatter_impl(comm, sendbuf, |_| Ok(Layout::Uniform(sendcount)), sendtype, recvbuf, recvcount, recvtype, root, false)
 }
 
 /// Scatters rank `root`'s `sendbuf`: rank i gets `sendcounts[i]` elements from element
@@ -477,6 +476,7 @@ pub unsafe extern "C" fn EP_Scatter(
 /// readable for each rank's block; `recvbuf` (unless `MPI_IN_PLACE` at the root) is writable
 /// for `recvcount` elements of `recvtype`; for the call; the datatypes are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Scatterv(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -488,12 +488,10 @@ pub unsafe extern "C" fn EP_Scatterv(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Scatterv", {
-        let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
-            Ok(Layout::Varied { counts: per_rank(ep, sendcounts, "sendcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
-        };
-        scatter_impl(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, true)
-    })
+    let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
+        Ok(Layout::Varied { counts: per_rank(ep, sendcounts, "sendcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
+    };
+    scatter_impl(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, true)
 }
 
 unsafe fn allgather_impl(
@@ -520,6 +518,7 @@ unsafe fn allgather_impl(
 /// `recvbuf` writable for `recvcount` elements of `recvtype` per rank, for the call; the
 /// datatypes are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Allgather(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -529,7 +528,7 @@ pub unsafe extern "C" fn EP_Allgather(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Allgather", { allgather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype) })
+    allgather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype)
 }
 
 /// `EP_Allgather` with `recvcounts[i]` elements of rank i at element displacement
@@ -540,6 +539,7 @@ pub unsafe extern "C" fn EP_Allgather(
 /// `MPI_IN_PLACE`) is readable for `sendcount` elements of `sendtype` and `recvbuf` writable
 /// for every rank's block, for the call; the datatypes are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Allgatherv(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -550,12 +550,10 @@ pub unsafe extern "C" fn EP_Allgatherv(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Allgatherv", {
-        let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
-            Ok(Layout::Varied { counts: per_rank(ep, recvcounts, "recvcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
-        };
-        allgather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)
-    })
+    let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
+        Ok(Layout::Varied { counts: per_rank(ep, recvcounts, "recvcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
+    };
+    allgather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)
 }
 
 /// Every endpoint sends block j of `sendbuf` (element offset `j * sendcount`) to rank j,
@@ -567,6 +565,7 @@ pub unsafe extern "C" fn EP_Allgatherv(
 /// `recvcount` elements of their datatypes per rank, for the call; the datatypes are valid host
 /// handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Alltoall(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -576,12 +575,10 @@ pub unsafe extern "C" fn EP_Alltoall(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Alltoall", {
-        let ep = intra_endpoint(comm)?;
-        let send = if is_in_place(sendbuf) { None } else { Some(blocks(sendbuf as *mut c_void, sendtype, Layout::Uniform(sendcount), "sendbuf")?) };
-        let recv = blocks(recvbuf, recvtype, Layout::Uniform(recvcount), "recvbuf")?;
-        coll::alltoallv(&ep, &AlltoallvArgs { send, recv })
-    })
+    let ep = intra_endpoint(comm)?;
+    let send = if is_in_place(sendbuf) { None } else { Some(blocks(sendbuf as *mut c_void, sendtype, Layout::Uniform(sendcount), "sendbuf")?) };
+    let recv = blocks(recvbuf, recvtype, Layout::Uniform(recvcount), "recvbuf")?;
+    coll::alltoallv(&ep, &AlltoallvArgs { send, recv })
 }
 
 /// `EP_Alltoall` with per-rank counts and element displacements on both sides (MPI 4.1
@@ -592,6 +589,7 @@ pub unsafe extern "C" fn EP_Alltoall(
 /// hold one readable `int` per rank; `sendbuf` is readable and `recvbuf` writable for the
 /// blocks they describe, for the call; the datatypes are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Alltoallv(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -603,18 +601,16 @@ pub unsafe extern "C" fn EP_Alltoallv(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Alltoallv", {
-        let ep = intra_endpoint(comm)?;
-        let send = if is_in_place(sendbuf) {
-            None
-        } else {
-            let layout = Layout::Varied { counts: per_rank(&ep, sendcounts, "sendcounts", true)?, displs: per_rank(&ep, sdispls, "sdispls", false)? };
-            Some(blocks(sendbuf as *mut c_void, sendtype, layout, "sendbuf")?)
-        };
-        let layout = Layout::Varied { counts: per_rank(&ep, recvcounts, "recvcounts", true)?, displs: per_rank(&ep, rdispls, "rdispls", false)? };
-        let recv = blocks(recvbuf, recvtype, layout, "recvbuf")?;
-        coll::alltoallv(&ep, &AlltoallvArgs { send, recv })
-    })
+    let ep = intra_endpoint(comm)?;
+    let send = if is_in_place(sendbuf) {
+        None
+    } else {
+        let layout = Layout::Varied { counts: per_rank(&ep, sendcounts, "sendcounts", true)?, displs: per_rank(&ep, sdispls, "sdispls", false)? };
+        Some(blocks(sendbuf as *mut c_void, sendtype, layout, "sendbuf")?)
+    };
+    let layout = Layout::Varied { counts: per_rank(&ep, recvcounts, "recvcounts", true)?, displs: per_rank(&ep, rdispls, "rdispls", false)? };
+    let recv = blocks(recvbuf, recvtype, layout, "recvbuf")?;
+    coll::alltoallv(&ep, &AlltoallvArgs { send, recv })
 }
 
 /// Starts a barrier and returns at once; `*request` completes (through `EP_Wait`, `EP_Test`
@@ -625,14 +621,13 @@ pub unsafe extern "C" fn EP_Alltoallv(
 /// # Safety
 /// `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Ibarrier(comm: EP_Comm, request: *mut EP_Request) -> c_int {
-    ep_call!("EP_Ibarrier", {
-        let ep = intra_endpoint(comm)?;
-        let request = out(request, "request")?;
-        let c = nonblocking::start(&ep, Kind::Barrier, None)?;
-        *request = new_request(Request::new(ep.to_arc(), Op::Coll(c)))?;
-        Ok(())
-    })
+    let ep = intra_endpoint(comm)?;
+    let request = out(request, "request")?;
+    let c = nonblocking::start(&ep, Kind::Barrier, None)?;
+    *request = new_request(Request::new(ep.to_arc(), Op::Coll(c)))?;
+    Ok(())
 }
 
 /// Starts a broadcast of `count` elements of `datatype` in `buf` from rank `root` and returns
@@ -645,14 +640,13 @@ pub unsafe extern "C" fn EP_Ibarrier(comm: EP_Comm, request: *mut EP_Request) ->
 /// `datatype` is a valid host datatype; `request` points at a writable `EP_Request` (NULL gives
 /// `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Ibcast(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: EP_Comm, request: *mut EP_Request) -> c_int {
-    ep_call!("EP_Ibcast", {
-        let ep = intra_endpoint(comm)?;
-        let request = out(request, "request")?;
-        check_root(&ep, root)?;
-        let b = data_buf(buf, count, datatype, "buf")?;
-        let c = nonblocking::start(&ep, Kind::Bcast, Some((b, root)))?;
-        *request = new_request(Request::new(ep.to_arc(), Op::Coll(c)))?;
-        Ok(())
-    })
+    let ep = intra_endpoint(comm)?;
+    let request = out(request, "request")?;
+    check_root(&ep, root)?;
+    let b = data_buf(buf, count, datatype, "buf")?;
+    let c = nonblocking::start(&ep, Kind::Bcast, Some((b, root)))?;
+    *request = new_request(Request::new(ep.to_arc(), Op::Coll(c)))?;
+    Ok(())
 }

@@ -7,7 +7,7 @@ use super::types::*;
 use crate::engine::comm::{self, CommShared, Endpoint, ERRORS_ARE_FATAL, ERRORS_RETURN};
 use crate::engine::rankmap::{compare_groups, GroupOrder};
 use crate::engine::{inter, split, team};
-use super::boundary::ep_call;
+use epmpi_macros::c_export;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_ARG};
 use crate::host::sys::{MPI_Comm, MPI_Info};
@@ -42,6 +42,7 @@ fn insert_endpoint(shared: &Arc<CommShared>, local: u32, errhandler: c_int) -> E
 /// `MPI_INFO_NULL`); `out_comms` holds `my_num_ep` writable `EP_Comm`s (NULL gives `EP_ERR_ARG`
 /// when `my_num_ep` > 0).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_create_endpoints(
     parent: MPI_Comm,
     my_num_ep: c_int,
@@ -49,15 +50,13 @@ pub unsafe extern "C" fn EP_Comm_create_endpoints(
     out_comms: *mut EP_Comm,
 ) -> c_int {
     let _ = info;
-    ep_call!("EP_Comm_create_endpoints", {
-        let fault = (my_num_ep > 0 && out_comms.is_null()).then(|| ep_err!(ERR_ARG, "out_comms is NULL"));
-        let Some(shared) = comm::create_shared(parent, my_num_ep, fault)? else { return Ok(()) };
-        let handler = DEFAULT_HANDLER.load(Ordering::Relaxed);
-        for i in 0..my_num_ep as usize {
-            *out_comms.add(i) = insert_endpoint(&shared, i as u32, handler)?;
-        }
-        Ok(())
-    })
+    let fault = (my_num_ep > 0 && out_comms.is_null()).then(|| ep_err!(ERR_ARG, "out_comms is NULL"));
+    let Some(shared) = comm::create_shared(parent, my_num_ep, fault)? else { return Ok(()) };
+    let handler = DEFAULT_HANDLER.load(Ordering::Relaxed);
+    for i in 0..my_num_ep as usize {
+        *out_comms.add(i) = insert_endpoint(&shared, i as u32, handler)?;
+    }
+    Ok(())
 }
 
 /// Creates an endpoints communicator from a host communicator (team form).
@@ -78,19 +77,18 @@ pub unsafe extern "C" fn EP_Comm_create_endpoints(
 /// `parent` is a valid host communicator; `comm` points at a writable `EP_Comm` (NULL gives
 /// `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_create_endpoint(
     parent: MPI_Comm,
     my_num_ep: c_int,
     index: c_int,
     comm: *mut EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Comm_create_endpoint", {
-        let comm = out(comm, "comm");
-        let shared = team::join(parent, my_num_ep, index, comm.as_ref().err().cloned())?;
-        let comm = comm?;
-        *comm = insert_endpoint(&shared, index as u32, DEFAULT_HANDLER.load(Ordering::Relaxed))?;
-        Ok(())
-    })
+    let comm = out(comm, "comm");
+    let shared = team::join(parent, my_num_ep, index, comm.as_ref().err().cloned())?;
+    let comm = comm?;
+    *comm = insert_endpoint(&shared, index as u32, DEFAULT_HANDLER.load(Ordering::Relaxed))?;
+    Ok(())
 }
 
 /// Rank of the endpoint `comm` in its communicator (MPI 4.1 section 7.4.1).
@@ -99,12 +97,11 @@ pub unsafe extern "C" fn EP_Comm_create_endpoint(
 /// # Safety
 /// `rank` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_rank(comm: EP_Comm, rank: *mut c_int) -> c_int {
-    ep_call!("EP_Comm_rank", {
-        let ep = endpoint(comm)?;
-        *out(rank, "rank")? = ep.rank;
-        Ok(())
-    })
+    let ep = endpoint(comm)?;
+    *out(rank, "rank")? = ep.rank;
+    Ok(())
 }
 
 /// Number of endpoints (ranks) of the communicator, of the local group for an
@@ -114,12 +111,11 @@ pub unsafe extern "C" fn EP_Comm_rank(comm: EP_Comm, rank: *mut c_int) -> c_int 
 /// # Safety
 /// `size` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_size(comm: EP_Comm, size: *mut c_int) -> c_int {
-    ep_call!("EP_Comm_size", {
-        let ep = endpoint(comm)?;
-        *out(size, "size")? = ep.shared.group_map(ep.shared.group_of(ep.local)).size() as c_int;
-        Ok(())
-    })
+    let ep = endpoint(comm)?;
+    *out(size, "size")? = ep.shared.group_map(ep.shared.group_of(ep.local)).size() as c_int;
+    Ok(())
 }
 
 /// Size of the remote group of an intercommunicator (MPI 4.1 section 7.6.1); for an
@@ -129,16 +125,15 @@ pub unsafe extern "C" fn EP_Comm_size(comm: EP_Comm, size: *mut c_int) -> c_int 
 /// # Safety
 /// `size` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_remote_size(comm: EP_Comm, size: *mut c_int) -> c_int {
-    ep_call!("EP_Comm_remote_size", {
-        let ep = endpoint(comm)?;
-        let size = out(size, "size")?;
-        if !ep.shared.is_inter() {
-            return Err(ep_err!(crate::error::ERR_COMM, "communicator {comm} is not an intercommunicator"));
-        }
-        *size = ep.shared.peer_map(ep.local).size() as c_int;
-        Ok(())
-    })
+    let ep = endpoint(comm)?;
+    let size = out(size, "size")?;
+    if !ep.shared.is_inter() {
+        return Err(ep_err!(crate::error::ERR_COMM, "communicator {comm} is not an intercommunicator"));
+    }
+    *size = ep.shared.peer_map(ep.local).size() as c_int;
+    Ok(())
 }
 
 /// Sets `*flag` to 1 for an intercommunicator, 0 otherwise (MPI 4.1 section 7.6.1).
@@ -147,12 +142,11 @@ pub unsafe extern "C" fn EP_Comm_remote_size(comm: EP_Comm, size: *mut c_int) ->
 /// # Safety
 /// `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_test_inter(comm: EP_Comm, flag: *mut c_int) -> c_int {
-    ep_call!("EP_Comm_test_inter", {
-        let ep = endpoint(comm)?;
-        *out(flag, "flag")? = ep.shared.is_inter() as c_int;
-        Ok(())
-    })
+    let ep = endpoint(comm)?;
+    *out(flag, "flag")? = ep.shared.is_inter() as c_int;
+    Ok(())
 }
 
 /// Creates an intercommunicator (MPI 4.1 section 7.6.2) between the group of `local_comm`
@@ -174,6 +168,7 @@ pub unsafe extern "C" fn EP_Comm_test_inter(comm: EP_Comm, flag: *mut c_int) -> 
 /// # Safety
 /// `newintercomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Intercomm_create(
     local_comm: EP_Comm,
     local_leader: c_int,
@@ -182,16 +177,14 @@ pub unsafe extern "C" fn EP_Intercomm_create(
     tag: c_int,
     newintercomm: *mut EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Intercomm_create", {
-        let ep = endpoint(local_comm)?;
-        let newintercomm = out(newintercomm, "newintercomm");
-        let peer = if ep.rank == local_leader { endpoint(peer_comm).map(Some) } else { Ok(None) };
-        let fault = newintercomm.as_ref().err().or(peer.as_ref().err()).cloned();
-        let peer = peer.ok().flatten();
-        let new = inter::create(&ep, local_leader, peer.as_deref(), remote_leader, tag, fault)?;
-        *newintercomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
-        Ok(())
-    })
+    let ep = endpoint(local_comm)?;
+    let newintercomm = out(newintercomm, "newintercomm");
+    let peer = if ep.rank == local_leader { endpoint(peer_comm).map(Some) } else { Ok(None) };
+    let fault = newintercomm.as_ref().err().or(peer.as_ref().err()).cloned();
+    let peer = peer.ok().flatten();
+    let new = inter::create(&ep, local_leader, peer.as_deref(), remote_leader, tag, fault)?;
+    *newintercomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
+    Ok(())
 }
 
 /// Merges the two groups of an intercommunicator into an intracommunicator (MPI 4.1 section
@@ -205,14 +198,13 @@ pub unsafe extern "C" fn EP_Intercomm_create(
 /// # Safety
 /// `newintracomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Intercomm_merge(intercomm: EP_Comm, high: c_int, newintracomm: *mut EP_Comm) -> c_int {
-    ep_call!("EP_Intercomm_merge", {
-        let ep = endpoint(intercomm)?;
-        let newintracomm = out(newintracomm, "newintracomm");
-        let new = inter::merge(&ep, high != 0, newintracomm.as_ref().err().cloned())?;
-        *newintracomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
-        Ok(())
-    })
+    let ep = endpoint(intercomm)?;
+    let newintracomm = out(newintracomm, "newintracomm");
+    let new = inter::merge(&ep, high != 0, newintracomm.as_ref().err().cloned())?;
+    *newintracomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
+    Ok(())
 }
 
 /// Where the endpoint lives: its index among its process's endpoints of this communicator,
@@ -224,25 +216,24 @@ pub unsafe extern "C" fn EP_Intercomm_merge(intercomm: EP_Comm, high: c_int, new
 /// `local_index`, `local_count` and `process_rank` each point at a writable `int` or are NULL
 /// (not written).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_local_info(
     comm: EP_Comm,
     local_index: *mut c_int,
     local_count: *mut c_int,
     process_rank: *mut c_int,
 ) -> c_int {
-    ep_call!("EP_Comm_local_info", {
-        let ep = endpoint(comm)?;
-        if let Some(p) = local_index.as_mut() {
-            *p = ep.local as c_int;
-        }
-        if let Some(p) = local_count.as_mut() {
-            *p = ep.shared.local_count() as c_int;
-        }
-        if let Some(p) = process_rank.as_mut() {
-            *p = ep.shared.my_proc as c_int;
-        }
-        Ok(())
-    })
+    let ep = endpoint(comm)?;
+    if let Some(p) = local_index.as_mut() {
+        *p = ep.local as c_int;
+    }
+    if let Some(p) = local_count.as_mut() {
+        *p = ep.shared.local_count() as c_int;
+    }
+    if let Some(p) = process_rank.as_mut() {
+        *p = ep.shared.my_proc as c_int;
+    }
+    Ok(())
 }
 
 static TAG_UB_VALUE: c_int = EP_TAG_UB_VALUE;
@@ -258,21 +249,20 @@ static FLAVOR_ENDPOINTS: c_int = EP_FLAVOR_ENDPOINTS;
 /// `value` points at a writable `void *` (it receives the address of the attribute's value, as
 /// in MPI) and `flag` at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_get_attr(comm: EP_Comm, key: c_int, value: *mut c_void, flag: *mut c_int) -> c_int {
-    ep_call!("EP_Comm_get_attr", {
-        let ep = endpoint(comm)?;
-        let value = out(value as *mut *const c_int, "value")?;
-        let flag = out(flag, "flag")?;
-        *value = match key {
-            EP_TAG_UB => &TAG_UB_VALUE,
-            EP_COMM_FLAVOR => match ep.shared.flavor {
-                comm::Flavor::Endpoints => &FLAVOR_ENDPOINTS,
-            },
-            _ => return Err(ep_err!(ERR_ARG, "unknown attribute key {key}")),
-        };
-        *flag = 1;
-        Ok(())
-    })
+    let ep = endpoint(comm)?;
+    let value = out(value as *mut *const c_int, "value")?;
+    let flag = out(flag, "flag")?;
+    *value = match key {
+        EP_TAG_UB => &TAG_UB_VALUE,
+        EP_COMM_FLAVOR => match ep.shared.flavor {
+            comm::Flavor::Endpoints => &FLAVOR_ENDPOINTS,
+        },
+        _ => return Err(ep_err!(ERR_ARG, "unknown attribute key {key}")),
+    };
+    *flag = 1;
+    Ok(())
 }
 
 /// Compares two communicators (MPI 4.1 section 7.4.1): `EP_IDENT` for endpoints of the same
@@ -284,37 +274,36 @@ pub unsafe extern "C" fn EP_Comm_get_attr(comm: EP_Comm, key: c_int, value: *mut
 /// # Safety
 /// `result` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_compare(comm1: EP_Comm, comm2: EP_Comm, result: *mut c_int) -> c_int {
-    ep_call!("EP_Comm_compare", {
-        let (a, b) = (endpoint(comm1)?, endpoint(comm2)?);
-        let result = out(result, "result")?;
-        let groups = |e: &comm::Endpoint| {
-            let s = &e.shared;
-            let local = s.group_map(s.group_of(e.local)).identities().to_vec();
-            let remote = s.is_inter().then(|| s.peer_map(e.local).identities().to_vec());
-            (local, remote)
+    let (a, b) = (endpoint(comm1)?, endpoint(comm2)?);
+    let result = out(result, "result")?;
+    let groups = |e: &comm::Endpoint| {
+        let s = &e.shared;
+        let local = s.group_map(s.group_of(e.local)).identities().to_vec();
+        let remote = s.is_inter().then(|| s.peer_map(e.local).identities().to_vec());
+        (local, remote)
+    };
+    let ((la, ra), (lb, rb)) = (groups(&a), groups(&b));
+    *result = if Arc::ptr_eq(&a.shared, &b.shared) && a.shared.group_of(a.local) == b.shared.group_of(b.local) {
+        EP_IDENT
+    } else {
+        let order = match (ra, rb) {
+            (None, None) => compare_groups(&la, &lb),
+            (Some(ra), Some(rb)) => match (compare_groups(&la, &lb), compare_groups(&ra, &rb)) {
+                (GroupOrder::Same, GroupOrder::Same) => GroupOrder::Same,
+                (GroupOrder::Different, _) | (_, GroupOrder::Different) => GroupOrder::Different,
+                _ => GroupOrder::Permuted,
+            },
+            _ => GroupOrder::Different,
         };
-        let ((la, ra), (lb, rb)) = (groups(&a), groups(&b));
-        *result = if Arc::ptr_eq(&a.shared, &b.shared) && a.shared.group_of(a.local) == b.shared.group_of(b.local) {
-            EP_IDENT
-        } else {
-            let order = match (ra, rb) {
-                (None, None) => compare_groups(&la, &lb),
-                (Some(ra), Some(rb)) => match (compare_groups(&la, &lb), compare_groups(&ra, &rb)) {
-                    (GroupOrder::Same, GroupOrder::Same) => GroupOrder::Same,
-                    (GroupOrder::Different, _) | (_, GroupOrder::Different) => GroupOrder::Different,
-                    _ => GroupOrder::Permuted,
-                },
-                _ => GroupOrder::Different,
-            };
-            match order {
-                GroupOrder::Same => EP_CONGRUENT,
-                GroupOrder::Permuted => EP_SIMILAR,
-                GroupOrder::Different => EP_UNEQUAL,
-            }
-        };
-        Ok(())
-    })
+        match order {
+            GroupOrder::Same => EP_CONGRUENT,
+            GroupOrder::Permuted => EP_SIMILAR,
+            GroupOrder::Different => EP_UNEQUAL,
+        }
+    };
+    Ok(())
 }
 
 /// Duplicates a communicator (MPI 4.1 section 7.4.2): collective, called once by every
@@ -327,14 +316,13 @@ pub unsafe extern "C" fn EP_Comm_compare(comm1: EP_Comm, comm2: EP_Comm, result:
 /// # Safety
 /// `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_dup(comm: EP_Comm, newcomm: *mut EP_Comm) -> c_int {
-    ep_call!("EP_Comm_dup", {
-        let ep = endpoint(comm)?;
-        let newcomm = out(newcomm, "newcomm");
-        let new = comm::dup(&ep, newcomm.as_ref().err().cloned())?;
-        *newcomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
-        Ok(())
-    })
+    let ep = endpoint(comm)?;
+    let newcomm = out(newcomm, "newcomm");
+    let new = comm::dup(&ep, newcomm.as_ref().err().cloned())?;
+    *newcomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
+    Ok(())
 }
 
 /// Frees this endpoint's handle and sets `*comm` to `EP_COMM_NULL` (MPI 4.1 section 7.4.3).
@@ -346,14 +334,13 @@ pub unsafe extern "C" fn EP_Comm_dup(comm: EP_Comm, newcomm: *mut EP_Comm) -> c_
 /// # Safety
 /// `comm` points at a readable and writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_free(comm: *mut EP_Comm) -> c_int {
-    ep_call!("EP_Comm_free", {
-        let h = out(comm, "comm")?;
-        let _ep = endpoint(*h)?;
-        remove_endpoint(*h).map_err(|_| ep_err!(crate::error::ERR_COMM, "communicator handle {} was freed", *h))?;
-        *h = EP_COMM_NULL;
-        Ok(())
-    })
+    let h = out(comm, "comm")?;
+    let _ep = endpoint(*h)?;
+    remove_endpoint(*h).map_err(|_| ep_err!(crate::error::ERR_COMM, "communicator handle {} was freed", *h))?;
+    *h = EP_COMM_NULL;
+    Ok(())
 }
 
 /// Sets the error handler of an endpoint (MPI 4.1 section 9.3.1): `EP_ERRORS_ARE_FATAL`
@@ -365,18 +352,17 @@ pub unsafe extern "C" fn EP_Comm_free(comm: *mut EP_Comm) -> c_int {
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_set_errhandler(comm: EP_Comm, handler: c_int) -> c_int {
-    ep_call!("EP_Comm_set_errhandler", {
-        if handler != ERRORS_ARE_FATAL && handler != ERRORS_RETURN {
-            return Err(ep_err!(ERR_ARG, "unknown error handler {handler}"));
-        }
-        if comm == EP_COMM_NULL {
-            DEFAULT_HANDLER.store(handler, Ordering::Relaxed);
-        } else {
-            endpoint(comm)?.errhandler.store(handler, Ordering::Relaxed);
-        }
-        Ok(())
-    })
+    if handler != ERRORS_ARE_FATAL && handler != ERRORS_RETURN {
+        return Err(ep_err!(ERR_ARG, "unknown error handler {handler}"));
+    }
+    if comm == EP_COMM_NULL {
+        DEFAULT_HANDLER.store(handler, Ordering::Relaxed);
+    } else {
+        endpoint(comm)?.errhandler.store(handler, Ordering::Relaxed);
+    }
+    Ok(())
 }
 
 /// Reads the error handler of an endpoint (or the process default for `EP_COMM_NULL`).
@@ -385,16 +371,15 @@ pub unsafe extern "C" fn EP_Comm_set_errhandler(comm: EP_Comm, handler: c_int) -
 /// # Safety
 /// `handler` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_get_errhandler(comm: EP_Comm, handler: *mut c_int) -> c_int {
-    ep_call!("EP_Comm_get_errhandler", {
-        let h = if comm == EP_COMM_NULL {
-            DEFAULT_HANDLER.load(Ordering::Relaxed)
-        } else {
-            endpoint(comm)?.errhandler()
-        };
-        *out(handler, "handler")? = h;
-        Ok(())
-    })
+    let h = if comm == EP_COMM_NULL {
+        DEFAULT_HANDLER.load(Ordering::Relaxed)
+    } else {
+        endpoint(comm)?.errhandler()
+    };
+    *out(handler, "handler")? = h;
+    Ok(())
 }
 
 /// Splits the communicator by `color` (MPI 4.1 section 7.4.2): endpoints that pass the same
@@ -409,17 +394,16 @@ pub unsafe extern "C" fn EP_Comm_get_errhandler(comm: EP_Comm, handler: *mut c_i
 /// # Safety
 /// `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_split(comm: EP_Comm, color: c_int, key: c_int, newcomm: *mut EP_Comm) -> c_int {
-    ep_call!("EP_Comm_split", {
-        let ep = endpoint(comm)?;
-        let newcomm = out(newcomm, "newcomm");
-        let new = split::split(&ep, color, key, newcomm.as_ref().err().cloned())?;
-        *newcomm? = match new {
-            Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler())?,
-            None => EP_COMM_NULL,
-        };
-        Ok(())
-    })
+    let ep = endpoint(comm)?;
+    let newcomm = out(newcomm, "newcomm");
+    let new = split::split(&ep, color, key, newcomm.as_ref().err().cloned())?;
+    *newcomm? = match new {
+        Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler())?,
+        None => EP_COMM_NULL,
+    };
+    Ok(())
 }
 
 /// Splits the communicator by type (MPI 4.1 section 7.4.2): with the host's
@@ -434,16 +418,15 @@ pub unsafe extern "C" fn EP_Comm_split(comm: EP_Comm, color: c_int, key: c_int, 
 /// `info` is a valid host info handle (or `MPI_INFO_NULL`); `newcomm` points at a writable
 /// `EP_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_split_type(comm: EP_Comm, split_type: c_int, key: c_int, info: MPI_Info, newcomm: *mut EP_Comm) -> c_int {
     let _ = info;
-    ep_call!("EP_Comm_split_type", {
-        let ep = endpoint(comm)?;
-        let newcomm = out(newcomm, "newcomm");
-        let new = split::split_type(&ep, split_type, key, newcomm.as_ref().err().cloned())?;
-        *newcomm? = match new {
-            Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler())?,
-            None => EP_COMM_NULL,
-        };
-        Ok(())
-    })
+    let ep = endpoint(comm)?;
+    let newcomm = out(newcomm, "newcomm");
+    let new = split::split_type(&ep, split_type, key, newcomm.as_ref().err().cloned())?;
+    *newcomm? = match new {
+        Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler())?,
+        None => EP_COMM_NULL,
+    };
+    Ok(())
 }

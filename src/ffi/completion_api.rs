@@ -8,7 +8,7 @@ use crate::engine::p2p::Completion;
 use crate::engine::request::{self, Backoff, Request};
 use crate::ep_err;
 use crate::error::{EpResult, ERR_ARG, ERR_COUNT, ERR_IN_STATUS};
-use super::boundary::ep_call;
+use epmpi_macros::c_export;
 use crate::error;
 use std::os::raw::c_int;
 use std::sync::Arc;
@@ -46,19 +46,18 @@ fn retire(h: &mut EP_Request) {
 /// `req` points at a readable and writable `EP_Request` (NULL gives `EP_ERR_ARG`); `status` is
 /// `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Wait(req: *mut EP_Request, status: *mut EP_Status) -> c_int {
-    ep_call!("EP_Wait", {
-        let h = out(req, "request")?;
-        if *h == EP_REQUEST_NULL {
-            write_empty(status);
-            return Ok(());
-        }
-        let r = request(*h)?;
-        let c = request::wait(&r)?;
-        retire(h);
-        write_status(status, &c);
-        completion_error(&c)
-    })
+    let h = out(req, "request")?;
+    if *h == EP_REQUEST_NULL {
+        write_empty(status);
+        return Ok(());
+    }
+    let r = request(*h)?;
+    let c = request::wait(&r)?;
+    retire(h);
+    write_status(status, &c);
+    completion_error(&c)
 }
 
 /// Tests one request (MPI 4.1 section 3.7.3): `*flag = 1` and the handle freed when it is
@@ -69,33 +68,32 @@ pub unsafe extern "C" fn EP_Wait(req: *mut EP_Request, status: *mut EP_Status) -
 /// points at a writable `int` (NULL gives `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE` (NULL)
 /// or points at a writable `EP_Status`.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Test(
     req: *mut EP_Request,
     flag: *mut c_int,
     status: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Test", {
-        let h = out(req, "request")?;
-        let flag = out(flag, "flag")?;
-        if *h == EP_REQUEST_NULL {
+    let h = out(req, "request")?;
+    let flag = out(flag, "flag")?;
+    if *h == EP_REQUEST_NULL {
+        *flag = 1;
+        write_empty(status);
+        return Ok(());
+    }
+    let r = request(*h)?;
+    match r.test()? {
+        Some(c) => {
+            retire(h);
             *flag = 1;
-            write_empty(status);
-            return Ok(());
+            write_status(status, &c);
+            completion_error(&c)
         }
-        let r = request(*h)?;
-        match r.test()? {
-            Some(c) => {
-                retire(h);
-                *flag = 1;
-                write_status(status, &c);
-                completion_error(&c)
-            }
-            None => {
-                *flag = 0;
-                Ok(())
-            }
+        None => {
+            *flag = 0;
+            Ok(())
         }
-    })
+    }
 }
 
 /// Resolves an array of request handles (null ones give `None`).
@@ -144,47 +142,46 @@ fn in_status() -> EpResult<()> {
 /// `reqs` holds `count` readable and writable `EP_Request`s (NULL only when `count` is 0);
 /// `statuses` is `EP_STATUSES_IGNORE` (NULL) or holds `count` writable `EP_Status`es.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Waitall(
     count: c_int,
     reqs: *mut EP_Request,
     statuses: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Waitall", {
-        let rs = resolve(count, reqs)?;
-        let mut pending: Vec<usize> = (0..rs.len()).collect();
-        let mut failed = false;
-        let mut b = Backoff::new();
-        while !pending.is_empty() {
-            let mut progressed = false;
-            let mut k = 0;
-            while k < pending.len() {
-                let i = pending[k];
-                let c = match &rs[i] {
-                    None => Some(empty()),
-                    Some(r) => r.test()?,
-                };
-                match c {
-                    Some(c) => {
-                        failed |= record(statuses, i, &c, "EP_Waitall");
-                        if rs[i].is_some() {
-                            retire(&mut *reqs.add(i));
-                        }
-                        pending.swap_remove(k);
-                        progressed = true;
+    let rs = resolve(count, reqs)?;
+    let mut pending: Vec<usize> = (0..rs.len()).collect();
+    let mut failed = false;
+    let mut b = Backoff::new();
+    while !pending.is_empty() {
+        let mut progressed = false;
+        let mut k = 0;
+        while k < pending.len() {
+            let i = pending[k];
+            let c = match &rs[i] {
+                None => Some(empty()),
+                Some(r) => r.test()?,
+            };
+            match c {
+                Some(c) => {
+                    failed |= record(statuses, i, &c, "EP_Waitall");
+                    if rs[i].is_some() {
+                        retire(&mut *reqs.add(i));
                     }
-                    None => k += 1,
+                    pending.swap_remove(k);
+                    progressed = true;
                 }
-            }
-            if !progressed {
-                b.snooze();
+                None => k += 1,
             }
         }
-        if failed {
-            in_status()
-        } else {
-            Ok(())
+        if !progressed {
+            b.snooze();
         }
-    })
+    }
+    if failed {
+        in_status()
+    } else {
+        Ok(())
+    }
 }
 
 /// Tests all requests (MPI 4.1 section 3.7.5): `*flag = 1` and every handle freed when all
@@ -195,42 +192,41 @@ pub unsafe extern "C" fn EP_Waitall(
 /// `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`); `statuses` is
 /// `EP_STATUSES_IGNORE` (NULL) or holds `count` writable `EP_Status`es.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Testall(
     count: c_int,
     reqs: *mut EP_Request,
     flag: *mut c_int,
     statuses: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Testall", {
-        let flag = out(flag, "flag")?;
-        let rs = resolve(count, reqs)?;
-        let mut done = Vec::with_capacity(rs.len());
-        for r in &rs {
-            match r {
-                None => done.push(empty()),
-                Some(r) => match r.test()? {
-                    Some(c) => done.push(c),
-                    None => {
-                        *flag = 0;
-                        return Ok(());
-                    }
-                },
-            }
+    let flag = out(flag, "flag")?;
+    let rs = resolve(count, reqs)?;
+    let mut done = Vec::with_capacity(rs.len());
+    for r in &rs {
+        match r {
+            None => done.push(empty()),
+            Some(r) => match r.test()? {
+                Some(c) => done.push(c),
+                None => {
+                    *flag = 0;
+                    return Ok(());
+                }
+            },
         }
-        *flag = 1;
-        let mut failed = false;
-        for (i, c) in done.iter().enumerate() {
-            failed |= record(statuses, i, c, "EP_Testall");
-            if rs[i].is_some() {
-                retire(&mut *reqs.add(i));
-            }
+    }
+    *flag = 1;
+    let mut failed = false;
+    for (i, c) in done.iter().enumerate() {
+        failed |= record(statuses, i, c, "EP_Testall");
+        if rs[i].is_some() {
+            retire(&mut *reqs.add(i));
         }
-        if failed {
-            in_status()
-        } else {
-            Ok(())
-        }
-    })
+    }
+    if failed {
+        in_status()
+    } else {
+        Ok(())
+    }
 }
 
 /// One pass over the active requests: the first complete one, if any. `None` inside means no
@@ -258,33 +254,32 @@ fn first_complete(rs: &[Option<Arc<Request>>]) -> EpResult<Option<Option<(usize,
 /// `index` points at a writable `int` (NULL gives `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE`
 /// (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Waitany(
     count: c_int,
     reqs: *mut EP_Request,
     index: *mut c_int,
     status: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Waitany", {
-        let index = out(index, "index")?;
-        let rs = resolve(count, reqs)?;
-        let mut b = Backoff::new();
-        loop {
-            match first_complete(&rs)? {
-                Some(Some((i, c))) => {
-                    retire(&mut *reqs.add(i));
-                    *index = i as c_int;
-                    write_status(status, &c);
-                    return completion_error(&c);
-                }
-                Some(None) => {
-                    *index = EP_UNDEFINED;
-                    write_empty(status);
-                    return Ok(());
-                }
-                None => b.snooze(),
+    let index = out(index, "index")?;
+    let rs = resolve(count, reqs)?;
+    let mut b = Backoff::new();
+    loop {
+        match first_complete(&rs)? {
+            Some(Some((i, c))) => {
+                retire(&mut *reqs.add(i));
+                *index = i as c_int;
+                write_status(status, &c);
+                return completion_error(&c);
             }
+            Some(None) => {
+                *index = EP_UNDEFINED;
+                write_empty(status);
+                return Ok(());
+            }
+            None => b.snooze(),
         }
-    })
+    }
 }
 
 /// Tests for any one complete request (MPI 4.1 section 3.7.5): `*flag = 1` with `*index` set
@@ -296,6 +291,7 @@ pub unsafe extern "C" fn EP_Waitany(
 /// `index` and `flag` point at writable `int`s (NULL gives `EP_ERR_ARG`); `status` is
 /// `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Testany(
     count: c_int,
     reqs: *mut EP_Request,
@@ -303,30 +299,28 @@ pub unsafe extern "C" fn EP_Testany(
     flag: *mut c_int,
     status: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Testany", {
-        let (index, flag) = (out(index, "index")?, out(flag, "flag")?);
-        let rs = resolve(count, reqs)?;
-        match first_complete(&rs)? {
-            Some(Some((i, c))) => {
-                retire(&mut *reqs.add(i));
-                *index = i as c_int;
-                *flag = 1;
-                write_status(status, &c);
-                completion_error(&c)
-            }
-            Some(None) => {
-                *index = EP_UNDEFINED;
-                *flag = 1;
-                write_empty(status);
-                Ok(())
-            }
-            None => {
-                *index = EP_UNDEFINED;
-                *flag = 0;
-                Ok(())
-            }
+    let (index, flag) = (out(index, "index")?, out(flag, "flag")?);
+    let rs = resolve(count, reqs)?;
+    match first_complete(&rs)? {
+        Some(Some((i, c))) => {
+            retire(&mut *reqs.add(i));
+            *index = i as c_int;
+            *flag = 1;
+            write_status(status, &c);
+            completion_error(&c)
         }
-    })
+        Some(None) => {
+            *index = EP_UNDEFINED;
+            *flag = 1;
+            write_empty(status);
+            Ok(())
+        }
+        None => {
+            *index = EP_UNDEFINED;
+            *flag = 0;
+            Ok(())
+        }
+    }
 }
 
 /// One pass completing every complete request; `None` when no request is active.
@@ -365,6 +359,7 @@ unsafe fn some_complete(
 /// writable `int`s; `statuses` is `EP_STATUSES_IGNORE` (NULL) or holds `incount` writable
 /// `EP_Status`es.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Waitsome(
     incount: c_int,
     reqs: *mut EP_Request,
@@ -372,27 +367,25 @@ pub unsafe extern "C" fn EP_Waitsome(
     indices: *mut c_int,
     statuses: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Waitsome", {
-        let outcount = out(outcount, "outcount")?;
-        if incount > 0 && indices.is_null() {
-            return Err(ep_err!(ERR_ARG, "array_of_indices is NULL"));
-        }
-        let rs = resolve(incount, reqs)?;
-        let mut b = Backoff::new();
-        loop {
-            match some_complete(&rs, reqs, indices, statuses, "EP_Waitsome")? {
-                None => {
-                    *outcount = EP_UNDEFINED;
-                    return Ok(());
-                }
-                Some((0, _)) => b.snooze(),
-                Some((n, failed)) => {
-                    *outcount = n;
-                    return if failed { in_status() } else { Ok(()) };
-                }
+    let outcount = out(outcount, "outcount")?;
+    if incount > 0 && indices.is_null() {
+        return Err(ep_err!(ERR_ARG, "array_of_indices is NULL"));
+    }
+    let rs = resolve(incount, reqs)?;
+    let mut b = Backoff::new();
+    loop {
+        match some_complete(&rs, reqs, indices, statuses, "EP_Waitsome")? {
+            None => {
+                *outcount = EP_UNDEFINED;
+                return Ok(());
+            }
+            Some((0, _)) => b.snooze(),
+            Some((n, failed)) => {
+                *outcount = n;
+                return if failed { in_status() } else { Ok(()) };
             }
         }
-    })
+    }
 }
 
 /// Completes every request that is complete, without waiting (MPI 4.1 section 3.7.5);
@@ -404,6 +397,7 @@ pub unsafe extern "C" fn EP_Waitsome(
 /// writable `int`s; `statuses` is `EP_STATUSES_IGNORE` (NULL) or holds `incount` writable
 /// `EP_Status`es.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Testsome(
     incount: c_int,
     reqs: *mut EP_Request,
@@ -411,23 +405,21 @@ pub unsafe extern "C" fn EP_Testsome(
     indices: *mut c_int,
     statuses: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Testsome", {
-        let outcount = out(outcount, "outcount")?;
-        if incount > 0 && indices.is_null() {
-            return Err(ep_err!(ERR_ARG, "array_of_indices is NULL"));
-        }
-        let rs = resolve(incount, reqs)?;
-        match some_complete(&rs, reqs, indices, statuses, "EP_Testsome")? {
-            None => *outcount = EP_UNDEFINED,
-            Some((n, failed)) => {
-                *outcount = n;
-                if failed {
-                    return in_status();
-                }
+    let outcount = out(outcount, "outcount")?;
+    if incount > 0 && indices.is_null() {
+        return Err(ep_err!(ERR_ARG, "array_of_indices is NULL"));
+    }
+    let rs = resolve(incount, reqs)?;
+    match some_complete(&rs, reqs, indices, statuses, "EP_Testsome")? {
+        None => *outcount = EP_UNDEFINED,
+        Some((n, failed)) => {
+            *outcount = n;
+            if failed {
+                return in_status();
             }
         }
-        Ok(())
-    })
+    }
+    Ok(())
 }
 
 /// Frees a request handle and sets it to `EP_REQUEST_NULL` (MPI 4.1 section 3.7.3). An
@@ -439,16 +431,15 @@ pub unsafe extern "C" fn EP_Testsome(
 /// of an active request stay the caller's to keep valid until the operation completes, as in
 /// MPI.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Request_free(req: *mut EP_Request) -> c_int {
-    ep_call!("EP_Request_free", {
-        let h = out(req, "request")?;
-        let r = request(*h)?;
-        if r.test()?.is_none() {
-            r.orphan();
-        }
-        retire(h);
-        Ok(())
-    })
+    let h = out(req, "request")?;
+    let r = request(*h)?;
+    if r.test()?.is_none() {
+        r.orphan();
+    }
+    retire(h);
+    Ok(())
 }
 
 /// Marks a request for cancellation (MPI 4.1 section 3.8.4). A receive that has not matched
@@ -458,12 +449,11 @@ pub unsafe extern "C" fn EP_Request_free(req: *mut EP_Request) -> c_int {
 /// # Safety
 /// `req` points at a readable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Cancel(req: *mut EP_Request) -> c_int {
-    ep_call!("EP_Cancel", {
-        let h = out(req, "request")?;
-        request(*h)?.cancel()?;
-        Ok(())
-    })
+    let h = out(req, "request")?;
+    request(*h)?.cancel()?;
+    Ok(())
 }
 
 /// `*flag = 1` when the status is that of a cancelled operation (MPI 4.1 section 3.8.4).
@@ -473,10 +463,9 @@ pub unsafe extern "C" fn EP_Cancel(req: *mut EP_Request) -> c_int {
 /// `status` points at a readable `EP_Status` filled by EPMPI (NULL gives `EP_ERR_ARG`)
 /// and `flag` at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Test_cancelled(status: *const EP_Status, flag: *mut c_int) -> c_int {
-    ep_call!("EP_Test_cancelled", {
-        let st = input(status, "status")?;
-        *out(flag, "flag")? = st.ep_cancelled;
-        Ok(())
-    })
+    let st = input(status, "status")?;
+    *out(flag, "flag")? = st.ep_cancelled;
+    Ok(())
 }

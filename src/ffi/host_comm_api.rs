@@ -5,7 +5,7 @@
 use super::boundary::out;
 use crate::handles::endpoint;
 use super::types::EP_Comm;
-use super::boundary::ep_call;
+use epmpi_macros::c_export;
 use crate::host::sys::MPI_Comm;
 use std::os::raw::c_int;
 
@@ -27,10 +27,9 @@ use std::os::raw::c_int;
 /// # Safety
 /// `host_comm` points at a writable `MPI_Comm` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Comm_get_host_comm(comm: EP_Comm, host_comm: *mut MPI_Comm) -> c_int {
-    ep_call!("EP_Comm_get_host_comm", {
-        let ep = endpoint(comm)?;
-        *out(host_comm, "host_comm")? = ep.shared.host.0;
-        Ok(())
-    })
+    let ep = endpoint(comm)?;
+    *out(host_comm, "host_comm")? = ep.shared.host.0;
+    Ok(())
 }

@@ -6,7 +6,8 @@ use super::types::*;
 use crate::ep_err;
 use crate::error::{self, ERR_ARG};
 use crate::host::sys;
-use super::boundary::{self, ep_call};
+use super::boundary;
+use epmpi_macros::c_export;
 use std::os::raw::{c_char, c_int};
 
 /// Writes the message of an error code into `buf` (room for `EP_MAX_ERROR_STRING` chars):
@@ -19,27 +20,26 @@ use std::os::raw::{c_char, c_int};
 /// `buf` is writable for `EP_MAX_ERROR_STRING` chars and `len` points at a writable `int` (NULL
 /// gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Error_string(code: c_int, buf: *mut c_char, len: *mut c_int) -> c_int {
-    ep_call!("EP_Error_string", {
-        let len = out(len, "resultlen")?;
-        if buf.is_null() {
-            return Err(ep_err!(ERR_ARG, "string buffer is NULL"));
-        }
-        let text = if code == EP_SUCCESS {
-            "no error".to_string()
-        } else {
-            error::message_of(code).ok_or_else(|| ep_err!(ERR_ARG, "{code} is not an EPMPI error code"))?
-        };
-        let max = EP_MAX_ERROR_STRING as usize - 1;
-        let mut n = text.len().min(max);
-        while !text.is_char_boundary(n) {
-            n -= 1;
-        }
-        std::ptr::copy_nonoverlapping(text.as_ptr(), buf as *mut u8, n);
-        *buf.add(n) = 0;
-        *len = n as c_int;
-        Ok(())
-    })
+    let len = out(len, "resultlen")?;
+    if buf.is_null() {
+        return Err(ep_err!(ERR_ARG, "string buffer is NULL"));
+    }
+    let text = if code == EP_SUCCESS {
+        "no error".to_string()
+    } else {
+        error::message_of(code).ok_or_else(|| ep_err!(ERR_ARG, "{code} is not an EPMPI error code"))?
+    };
+    let max = EP_MAX_ERROR_STRING as usize - 1;
+    let mut n = text.len().min(max);
+    while !text.is_char_boundary(n) {
+        n -= 1;
+    }
+    std::ptr::copy_nonoverlapping(text.as_ptr(), buf as *mut u8, n);
+    *buf.add(n) = 0;
+    *len = n as c_int;
+    Ok(())
 }
 
 /// The class (`EP_SUCCESS` or an `EP_ERR_*`) of an error code (MPI 4.1 section 9.5).
@@ -48,12 +48,11 @@ pub unsafe extern "C" fn EP_Error_string(code: c_int, buf: *mut c_char, len: *mu
 /// # Safety
 /// `class` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Error_class(code: c_int, class: *mut c_int) -> c_int {
-    ep_call!("EP_Error_class", {
-        let class = out(class, "errorclass")?;
-        *class = error::class_of(code).ok_or_else(|| ep_err!(ERR_ARG, "{code} is not an EPMPI error code"))?;
-        Ok(())
-    })
+    let class = out(class, "errorclass")?;
+    *class = error::class_of(code).ok_or_else(|| ep_err!(ERR_ARG, "{code} is not an EPMPI error code"))?;
+    Ok(())
 }
 
 /// Aborts every process of the job with `errorcode` (MPI 4.1 section 11.5), printing which
@@ -62,6 +61,8 @@ pub unsafe extern "C" fn EP_Error_class(code: c_int, class: *mut c_int) -> c_int
 ///
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
+// Not `#[c_export]`: it never returns, and no error handler may stand between the call and the
+// end of the job.
 #[no_mangle]
 pub unsafe extern "C" fn EP_Abort(comm: EP_Comm, errorcode: c_int) -> c_int {
     let who = match COMMS.get(comm) {
@@ -88,27 +89,26 @@ pub extern "C" fn EP_Wtime() -> f64 {
 /// `version` is writable for `EP_MAX_ERROR_STRING` chars and `len` points at a
 /// writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Get_library_version(version: *mut c_char, len: *mut c_int) -> c_int {
-    ep_call!("EP_Get_library_version", {
-        let len = out(len, "resultlen")?;
-        if version.is_null() {
-            return Err(ep_err!(ERR_ARG, "version buffer is NULL"));
-        }
-        let mut hostv = vec![0u8; 8192];
-        let mut hl: c_int = 0;
-        sys::MPI_Get_library_version(hostv.as_mut_ptr() as *mut c_char, &mut hl);
-        // Open MPI counts the terminating NUL in the length: stop at the first NUL.
-        let hl = (hl.max(0) as usize).min(hostv.len());
-        let end = hostv[..hl].iter().position(|&b| b == 0).unwrap_or(hl);
-        let hostv = String::from_utf8_lossy(&hostv[..end]);
-        let first_line = hostv.lines().next().unwrap_or("unknown host MPI").trim();
-        let text = format!("EPMPI {} on {}", env!("CARGO_PKG_VERSION"), first_line);
-        let n = text.len().min(EP_MAX_ERROR_STRING as usize - 1);
-        std::ptr::copy_nonoverlapping(text.as_ptr(), version as *mut u8, n);
-        *version.add(n) = 0;
-        *len = n as c_int;
-        Ok(())
-    })
+    let len = out(len, "resultlen")?;
+    if version.is_null() {
+        return Err(ep_err!(ERR_ARG, "version buffer is NULL"));
+    }
+    let mut hostv = vec![0u8; 8192];
+    let mut hl: c_int = 0;
+    sys::MPI_Get_library_version(hostv.as_mut_ptr() as *mut c_char, &mut hl);
+    // Open MPI counts the terminating NUL in the length: stop at the first NUL.
+    let hl = (hl.max(0) as usize).min(hostv.len());
+    let end = hostv[..hl].iter().position(|&b| b == 0).unwrap_or(hl);
+    let hostv = String::from_utf8_lossy(&hostv[..end]);
+    let first_line = hostv.lines().next().unwrap_or("unknown host MPI").trim();
+    let text = format!("EPMPI {} on {}", env!("CARGO_PKG_VERSION"), first_line);
+    let n = text.len().min(EP_MAX_ERROR_STRING as usize - 1);
+    std::ptr::copy_nonoverlapping(text.as_ptr(), version as *mut u8, n);
+    *version.add(n) = 0;
+    *len = n as c_int;
+    Ok(())
 }
 
 /// Counts the live handles of this process: communicator endpoints, requests and matched
@@ -118,19 +118,18 @@ pub unsafe extern "C" fn EP_Get_library_version(version: *mut c_char, len: *mut 
 /// # Safety
 /// `comms`, `requests` and `messages` each point at a writable `int` or are NULL (not written).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Debug_live_handles(comms: *mut c_int, requests: *mut c_int, messages: *mut c_int) -> c_int {
-    ep_call!("EP_Debug_live_handles", {
-        if let Some(p) = comms.as_mut() {
-            *p = COMMS.live() as c_int;
-        }
-        if let Some(p) = requests.as_mut() {
-            *p = REQUESTS.live() as c_int;
-        }
-        if let Some(p) = messages.as_mut() {
-            *p = MESSAGES.live() as c_int;
-        }
-        Ok(())
-    })
+    if let Some(p) = comms.as_mut() {
+        *p = COMMS.live() as c_int;
+    }
+    if let Some(p) = requests.as_mut() {
+        *p = REQUESTS.live() as c_int;
+    }
+    if let Some(p) = messages.as_mut() {
+        *p = MESSAGES.live() as c_int;
+    }
+    Ok(())
 }
 
 /// Counts the live engine objects of this process behind the handles (any pointer may be
@@ -145,19 +144,18 @@ pub unsafe extern "C" fn EP_Debug_live_handles(comms: *mut c_int, requests: *mut
 /// `comm_states`, `requests` and `win_states` each point at a writable `int` or are NULL (not
 /// written).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Debug_live_objects(comm_states: *mut c_int, requests: *mut c_int, win_states: *mut c_int) -> c_int {
-    ep_call!("EP_Debug_live_objects", {
-        use crate::live;
-        if let Some(p) = comm_states.as_mut() {
-            *p = live::COMM_STATES.live() as c_int;
-        }
-        if let Some(p) = requests.as_mut() {
-            *p = live::REQUESTS.live() as c_int;
-        }
-        if let Some(p) = win_states.as_mut() {
-            *p = live::WIN_STATES.live() as c_int;
-        }
-        Ok(())
-    })
+    use crate::live;
+    if let Some(p) = comm_states.as_mut() {
+        *p = live::COMM_STATES.live() as c_int;
+    }
+    if let Some(p) = requests.as_mut() {
+        *p = live::REQUESTS.live() as c_int;
+    }
+    if let Some(p) = win_states.as_mut() {
+        *p = live::WIN_STATES.live() as c_int;
+    }
+    Ok(())
 }
 

@@ -1,6 +1,7 @@
-//! The C ABI of `include/ep_mpi.h`. Every exported function goes through
-//! `boundary::run` (the `ep_call!` macro): panics caught, pointers and handles checked,
-//! errors mapped to codes and passed to the error handler.
+//! The C ABI of `include/ep_mpi.h`. Every exported function carries `#[c_export]`
+//! (`macros/`), which checks its signature and runs its body through `boundary::run` under
+//! the function's own name: panics caught, pointers and handles checked, errors mapped to
+//! codes and passed to the error handler.
 
 pub(crate) mod boundary;
 pub mod coll_api;

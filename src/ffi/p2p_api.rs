@@ -14,7 +14,7 @@ use crate::engine::p2p::{self, Completion, RecvOp, SendState};
 use crate::engine::request::{self, Backoff, Op, Request};
 use crate::error::{EpResult, ERR_INTERN, ERR_RANK, ERR_TAG};
 use crate::host::sys::MPI_Datatype;
-use super::boundary::ep_call;
+use epmpi_macros::c_export;
 use crate::ep_err;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
@@ -144,6 +144,7 @@ fn send_nonblocking(
 /// `buf` is readable for `count` elements of `datatype` for the call (MPI 4.1 section 3.2);
 /// `datatype` is a valid host datatype.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Send(
     buf: *const c_void,
     count: c_int,
@@ -152,9 +153,7 @@ pub unsafe extern "C" fn EP_Send(
     tag: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Send", {
-        send_blocking(comm, buf, count, datatype, dest, tag, false)
-    })
+    send_blocking(comm, buf, count, datatype, dest, tag, false)
 }
 
 /// Synchronous-mode blocking send: returns once the matching receive has started (MPI 4.1
@@ -164,6 +163,7 @@ pub unsafe extern "C" fn EP_Send(
 /// `buf` is readable for `count` elements of `datatype` for the call (MPI 4.1 section 3.2);
 /// `datatype` is a valid host datatype.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Ssend(
     buf: *const c_void,
     count: c_int,
@@ -172,9 +172,7 @@ pub unsafe extern "C" fn EP_Ssend(
     tag: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    ep_call!("EP_Ssend", {
-        send_blocking(comm, buf, count, datatype, dest, tag, true)
-    })
+    send_blocking(comm, buf, count, datatype, dest, tag, true)
 }
 
 /// Nonblocking standard-mode send (MPI 4.1 section 3.7.2): `*request` receives a handle to
@@ -186,6 +184,7 @@ pub unsafe extern "C" fn EP_Ssend(
 /// completes (MPI 4.1 section 3.7.2); `datatype` is a valid host datatype; `request` points at
 /// a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Isend(
     buf: *const c_void,
     count: c_int,
@@ -195,9 +194,7 @@ pub unsafe extern "C" fn EP_Isend(
     comm: EP_Comm,
     request: *mut EP_Request,
 ) -> c_int {
-    ep_call!("EP_Isend", {
-        send_nonblocking(comm, buf, count, datatype, dest, tag, false, request)
-    })
+    send_nonblocking(comm, buf, count, datatype, dest, tag, false, request)
 }
 
 /// Nonblocking synchronous-mode send: completes once the matching receive has started
@@ -208,6 +205,7 @@ pub unsafe extern "C" fn EP_Isend(
 /// completes (MPI 4.1 section 3.7.2); `datatype` is a valid host datatype; `request` points at
 /// a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Issend(
     buf: *const c_void,
     count: c_int,
@@ -217,9 +215,7 @@ pub unsafe extern "C" fn EP_Issend(
     comm: EP_Comm,
     request: *mut EP_Request,
 ) -> c_int {
-    ep_call!("EP_Issend", {
-        send_nonblocking(comm, buf, count, datatype, dest, tag, true, request)
-    })
+    send_nonblocking(comm, buf, count, datatype, dest, tag, true, request)
 }
 
 /// A blocking receive on either path, its completion written to `out` (read back field by
@@ -252,6 +248,7 @@ fn recv_blocking(
 /// `buf` is writable for `count` elements of `datatype` for the call; `datatype` is a valid
 /// host datatype; `status` is `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Recv(
     buf: *mut c_void,
     count: c_int,
@@ -261,15 +258,13 @@ pub unsafe extern "C" fn EP_Recv(
     comm: EP_Comm,
     status: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Recv", {
-        let ep = endpoint_ref(comm)?;
-        let pattern = check_recv_pattern(&ep, source, tag)?;
-        let ubuf = UserBuf::new(buf, count, datatype)?;
-        let mut c = Completion::default();
-        recv_blocking(&ep, pattern, ubuf, &mut c)?;
-        write_status(status, &c);
-        completion_error(&c)
-    })
+    let ep = endpoint_ref(comm)?;
+    let pattern = check_recv_pattern(&ep, source, tag)?;
+    let ubuf = UserBuf::new(buf, count, datatype)?;
+    let mut c = Completion::default();
+    recv_blocking(&ep, pattern, ubuf, &mut c)?;
+    write_status(status, &c);
+    completion_error(&c)
 }
 
 /// Nonblocking receive (MPI 4.1 section 3.7.2): arguments as `EP_Recv`, `*request` receives
@@ -281,6 +276,7 @@ pub unsafe extern "C" fn EP_Recv(
 /// the request completes (MPI 4.1 section 3.7.2); `datatype` is a valid host datatype;
 /// `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Irecv(
     buf: *mut c_void,
     count: c_int,
@@ -290,18 +286,16 @@ pub unsafe extern "C" fn EP_Irecv(
     comm: EP_Comm,
     request: *mut EP_Request,
 ) -> c_int {
-    ep_call!("EP_Irecv", {
-        let ep = endpoint_ref(comm)?;
-        let req = out(request, "request")?;
-        let pattern = check_recv_pattern(&ep, source, tag)?;
-        let ubuf = UserBuf::new(buf, count, datatype)?;
-        let op = match &ep.shared.direct {
-            Some(h) if source != EP_PROC_NULL => Op::DirectRecv(direct::post_recv(h, &pattern, &ubuf)),
-            _ => Op::Recv(p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?),
-        };
-        *req = new_request(Request::new(ep.to_arc(), op))?;
-        Ok(())
-    })
+    let ep = endpoint_ref(comm)?;
+    let req = out(request, "request")?;
+    let pattern = check_recv_pattern(&ep, source, tag)?;
+    let ubuf = UserBuf::new(buf, count, datatype)?;
+    let op = match &ep.shared.direct {
+        Some(h) if source != EP_PROC_NULL => Op::DirectRecv(direct::post_recv(h, &pattern, &ubuf)),
+        _ => Op::Recv(p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?),
+    };
+    *req = new_request(Request::new(ep.to_arc(), op))?;
+    Ok(())
 }
 
 /// Sends one message and receives one, without deadlock against a matching `EP_Sendrecv`
@@ -314,6 +308,7 @@ pub unsafe extern "C" fn EP_Irecv(
 /// valid host datatypes; `status` is `EP_STATUS_IGNORE` (NULL) or points at a writable
 /// `EP_Status`.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Sendrecv(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -328,23 +323,21 @@ pub unsafe extern "C" fn EP_Sendrecv(
     comm: EP_Comm,
     status: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Sendrecv", {
-        let ep = endpoint_ref(comm)?;
-        let pattern = check_recv_pattern(&ep, source, recvtag)?;
-        let rbuf = UserBuf::new(recvbuf, recvcount, recvtype)?;
-        let s = start_send(
-            &ep, sendbuf, sendcount, sendtype, dest, sendtag, false, false,
-        )?;
-        let mut c = Completion::default();
-        // The send completes before the call returns, even when the receive failed: the
-        // caller may then reuse its send buffer.
-        let received = recv_blocking(&ep, pattern, rbuf, &mut c);
-        let sent = request::wait_send(&ep, s);
-        received?;
-        sent?;
-        write_status(status, &c);
-        completion_error(&c)
-    })
+    let ep = endpoint_ref(comm)?;
+    let pattern = check_recv_pattern(&ep, source, recvtag)?;
+    let rbuf = UserBuf::new(recvbuf, recvcount, recvtype)?;
+    let s = start_send(
+        &ep, sendbuf, sendcount, sendtype, dest, sendtag, false, false,
+    )?;
+    let mut c = Completion::default();
+    // The send completes before the call returns, even when the receive failed: the
+    // caller may then reuse its send buffer.
+    let received = recv_blocking(&ep, pattern, rbuf, &mut c);
+    let sent = request::wait_send(&ep, s);
+    received?;
+    sent?;
+    write_status(status, &c);
+    completion_error(&c)
 }
 
 fn probe_status(c: &Completion, status: *mut EP_Status) {
@@ -359,6 +352,7 @@ fn probe_status(c: &Completion, status: *mut EP_Status) {
 /// `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE`
 /// (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Iprobe(
     source: c_int,
     tag: c_int,
@@ -366,28 +360,26 @@ pub unsafe extern "C" fn EP_Iprobe(
     flag: *mut c_int,
     status: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Iprobe", {
-        let ep = endpoint_ref(comm)?;
-        let flag = out(flag, "flag")?;
-        let pattern = check_recv_pattern(&ep, source, tag)?;
-        if source == EP_PROC_NULL {
+    let ep = endpoint_ref(comm)?;
+    let flag = out(flag, "flag")?;
+    let pattern = check_recv_pattern(&ep, source, tag)?;
+    if source == EP_PROC_NULL {
+        *flag = 1;
+        probe_status(&Completion::proc_null(), status);
+        return Ok(());
+    }
+    let found = match &ep.shared.direct {
+        Some(h) => direct::probe(h, &pattern, false)?,
+        None => p2p::iprobe(&ep.shared, ep.local, pattern)?,
+    };
+    match found {
+        Some(c) => {
             *flag = 1;
-            probe_status(&Completion::proc_null(), status);
-            return Ok(());
+            probe_status(&c, status);
         }
-        let found = match &ep.shared.direct {
-            Some(h) => direct::probe(h, &pattern, false)?,
-            None => p2p::iprobe(&ep.shared, ep.local, pattern)?,
-        };
-        match found {
-            Some(c) => {
-                *flag = 1;
-                probe_status(&c, status);
-            }
-            None => *flag = 0,
-        }
-        Ok(())
-    })
+        None => *flag = 0,
+    }
+    Ok(())
 }
 
 /// Blocking probe: waits for a message matching (`source`, `tag`) and fills `status`
@@ -396,33 +388,32 @@ pub unsafe extern "C" fn EP_Iprobe(
 /// # Safety
 /// `status` is `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Probe(
     source: c_int,
     tag: c_int,
     comm: EP_Comm,
     status: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Probe", {
-        let ep = endpoint_ref(comm)?;
-        let pattern = check_recv_pattern(&ep, source, tag)?;
-        if source == EP_PROC_NULL {
-            probe_status(&Completion::proc_null(), status);
-            return Ok(());
-        }
-        if let Some(h) = &ep.shared.direct {
-            let c = direct::probe(h, &pattern, true)?.expect("a blocking probe finds a message");
+    let ep = endpoint_ref(comm)?;
+    let pattern = check_recv_pattern(&ep, source, tag)?;
+    if source == EP_PROC_NULL {
+        probe_status(&Completion::proc_null(), status);
+        return Ok(());
+    }
+    if let Some(h) = &ep.shared.direct {
+        let c = direct::probe(h, &pattern, true)?.expect("a blocking probe finds a message");
+        probe_status(&c, status);
+        return Ok(());
+    }
+    let mut b = Backoff::new();
+    loop {
+        if let Some(c) = p2p::iprobe(&ep.shared, ep.local, pattern)? {
             probe_status(&c, status);
             return Ok(());
         }
-        let mut b = Backoff::new();
-        loop {
-            if let Some(c) = p2p::iprobe(&ep.shared, ep.local, pattern)? {
-                probe_status(&c, status);
-                return Ok(());
-            }
-            b.snooze();
-        }
-    })
+        b.snooze();
+    }
 }
 
 fn take_message(
@@ -493,6 +484,7 @@ fn take_message(
 /// `EP_Message` (NULL gives `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE` (NULL) or points at a
 /// writable `EP_Status`.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Improbe(
     source: c_int,
     tag: c_int,
@@ -501,11 +493,9 @@ pub unsafe extern "C" fn EP_Improbe(
     message: *mut EP_Message,
     status: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Improbe", {
-        let ep = endpoint_ref(comm)?;
-        let (flag, message) = (out(flag, "flag")?, out(message, "message")?);
-        take_message(ep.to_arc(), source, tag, false, flag, message, status)
-    })
+    let ep = endpoint_ref(comm)?;
+    let (flag, message) = (out(flag, "flag")?, out(message, "message")?);
+    take_message(ep.to_arc(), source, tag, false, flag, message, status)
 }
 
 /// Blocking matched probe (MPI 4.1 section 3.8.2): waits for a matching message, then as
@@ -515,6 +505,7 @@ pub unsafe extern "C" fn EP_Improbe(
 /// `message` points at a writable `EP_Message` (NULL gives `EP_ERR_ARG`); `status` is
 /// `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Mprobe(
     source: c_int,
     tag: c_int,
@@ -522,19 +513,17 @@ pub unsafe extern "C" fn EP_Mprobe(
     message: *mut EP_Message,
     status: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Mprobe", {
-        let ep = endpoint_ref(comm)?;
-        let message = out(message, "message")?;
-        let mut b = Backoff::new();
-        loop {
-            let mut flag = 0;
-            take_message(ep.to_arc(), source, tag, true, &mut flag, message, status)?;
-            if flag != 0 {
-                return Ok(());
-            }
-            b.snooze();
+    let ep = endpoint_ref(comm)?;
+    let message = out(message, "message")?;
+    let mut b = Backoff::new();
+    loop {
+        let mut flag = 0;
+        take_message(ep.to_arc(), source, tag, true, &mut flag, message, status)?;
+        if flag != 0 {
+            return Ok(());
         }
-    })
+        b.snooze();
+    }
 }
 
 /// A matched message's receive, started.
@@ -599,6 +588,7 @@ fn start_mrecv(
 /// host datatype; `message` points at a readable and writable `EP_Message` (NULL gives
 /// `EP_ERR_ARG`); `status` is `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Mrecv(
     buf: *mut c_void,
     count: c_int,
@@ -606,18 +596,16 @@ pub unsafe extern "C" fn EP_Mrecv(
     message: *mut EP_Message,
     status: *mut EP_Status,
 ) -> c_int {
-    ep_call!("EP_Mrecv", {
-        let message = out(message, "message")?;
-        let c = match start_mrecv(buf, count, datatype, message)? {
-            Mrecv::Engine(Some(ep), recv) => {
-                request::wait_recv_matched(&ep.shared, ep.local, &recv)?
-            }
-            Mrecv::Engine(None, recv) => recv.completion(),
-            Mrecv::Host(_, hm, ubuf) => direct::mrecv(hm, &ubuf)?,
-        };
-        write_status(status, &c);
-        completion_error(&c)
-    })
+    let message = out(message, "message")?;
+    let c = match start_mrecv(buf, count, datatype, message)? {
+        Mrecv::Engine(Some(ep), recv) => {
+            request::wait_recv_matched(&ep.shared, ep.local, &recv)?
+        }
+        Mrecv::Engine(None, recv) => recv.completion(),
+        Mrecv::Host(_, hm, ubuf) => direct::mrecv(hm, &ubuf)?,
+    };
+    write_status(status, &c);
+    completion_error(&c)
 }
 
 /// Nonblocking receive of a matched message (MPI 4.1 section 3.8.3): `*request` receives the
@@ -630,6 +618,7 @@ pub unsafe extern "C" fn EP_Mrecv(
 /// `message` points at a readable and writable `EP_Message` and `request` points at a writable
 /// `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Imrecv(
     buf: *mut c_void,
     count: c_int,
@@ -637,18 +626,16 @@ pub unsafe extern "C" fn EP_Imrecv(
     message: *mut EP_Message,
     request: *mut EP_Request,
 ) -> c_int {
-    ep_call!("EP_Imrecv", {
-        let message = out(message, "message")?;
-        let req = out(request, "request")?;
-        *req = new_request(match start_mrecv(buf, count, datatype, message)? {
-            Mrecv::Engine(Some(ep), recv) => Request::new(ep, Op::Recv(recv)),
-            Mrecv::Engine(None, recv) => Request::completed(Op::Recv(recv)),
-            Mrecv::Host(ep, hm, ubuf) => {
-                Request::new(ep, Op::DirectRecv(direct::imrecv(hm, &ubuf)?))
-            }
-        })?;
-        Ok(())
-    })
+    let message = out(message, "message")?;
+    let req = out(request, "request")?;
+    *req = new_request(match start_mrecv(buf, count, datatype, message)? {
+        Mrecv::Engine(Some(ep), recv) => Request::new(ep, Op::Recv(recv)),
+        Mrecv::Engine(None, recv) => Request::completed(Op::Recv(recv)),
+        Mrecv::Host(ep, hm, ubuf) => {
+            Request::new(ep, Op::DirectRecv(direct::imrecv(hm, &ubuf)?))
+        }
+    })?;
+    Ok(())
 }
 
 /// Number of whole `datatype` elements received, from a status filled by a receive, probe
@@ -661,21 +648,20 @@ pub unsafe extern "C" fn EP_Imrecv(
 /// and `count` at a writable `int` (NULL gives `EP_ERR_ARG`); `datatype` is a valid host
 /// datatype.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Get_count(
     status: *const EP_Status,
     datatype: MPI_Datatype,
     count: *mut c_int,
 ) -> c_int {
-    ep_call!("EP_Get_count", {
-        let st = input(status, "status")?;
-        let count = out(count, "count")?;
-        let size = type_info(datatype)?.size as u64;
-        let bytes = status_bytes(st);
-        *count = match (size, bytes) {
-            (0, _) => 0,
-            (s, b) if b % s != 0 || b / s > c_int::MAX as u64 => EP_UNDEFINED,
-            (s, b) => (b / s) as c_int,
-        };
-        Ok(())
-    })
+    let st = input(status, "status")?;
+    let count = out(count, "count")?;
+    let size = type_info(datatype)?.size as u64;
+    let bytes = status_bytes(st);
+    *count = match (size, bytes) {
+        (0, _) => 0,
+        (s, b) if b % s != 0 || b / s > c_int::MAX as u64 => EP_UNDEFINED,
+        (s, b) => (b / s) as c_int,
+    };
+    Ok(())
 }

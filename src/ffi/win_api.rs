@@ -16,7 +16,7 @@ use crate::engine::request::{Op, Request};
 use crate::engine::win::create;
 use crate::engine::win::ops::TargetMem;
 use crate::engine::win::WinFlavor;
-use super::boundary::ep_call;
+use epmpi_macros::c_export;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_ARG, ERR_INTERN, ERR_WIN};
 use crate::host::sys::{MPI_Aint, MPI_Datatype, MPI_Info, MPI_Op};
@@ -51,14 +51,13 @@ fn insert_window(w: crate::engine::win::WinEndpoint) -> EpResult<EP_Win> {
 /// handle (or `MPI_INFO_NULL`); `win` points at a writable `EP_Win` (NULL gives `EP_ERR_ARG`).
 #[allow(clippy::unnecessary_cast, reason = "MPI_Aint is the host's `long` (or `ptrdiff_t`): i64 here, not on every target")]
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_create(base: *mut c_void, size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: EP_Comm, win: *mut EP_Win) -> c_int {
-    ep_call!("EP_Win_create", {
-        let ep = endpoint(comm)?;
-        let win = out(win, "win");
-        let w = create::create(&ep, WinFlavor::Create, base, size as i64, disp_unit, info, win.as_ref().err().cloned())?;
-        *win? = insert_window(w)?;
-        Ok(())
-    })
+    let ep = endpoint(comm)?;
+    let win = out(win, "win");
+    let w = create::create(&ep, WinFlavor::Create, base, size as i64, disp_unit, info, win.as_ref().err().cloned())?;
+    *win? = insert_window(w)?;
+    Ok(())
 }
 
 /// Allocates `size` bytes per endpoint and creates a window over them (MPI 4.1 section
@@ -73,17 +72,16 @@ pub unsafe extern "C" fn EP_Win_create(base: *mut c_void, size: MPI_Aint, disp_u
 /// `EP_ERR_ARG`); `info` is a valid host info handle (or `MPI_INFO_NULL`).
 #[allow(clippy::unnecessary_cast, reason = "MPI_Aint is the host's `long` (or `ptrdiff_t`): i64 here, not on every target")]
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_allocate(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: EP_Comm, baseptr: *mut c_void, win: *mut EP_Win) -> c_int {
-    ep_call!("EP_Win_allocate", {
-        let ep = endpoint(comm)?;
-        let baseptr = out(baseptr as *mut *mut c_void, "baseptr");
-        let win = out(win, "win");
-        let fault = baseptr.as_ref().err().or(win.as_ref().err()).cloned();
-        let w = create::create(&ep, WinFlavor::Allocate, std::ptr::null_mut(), size as i64, disp_unit, info, fault)?;
-        *baseptr? = w.base.0 as *mut c_void;
-        *win? = insert_window(w)?;
-        Ok(())
-    })
+    let ep = endpoint(comm)?;
+    let baseptr = out(baseptr as *mut *mut c_void, "baseptr");
+    let win = out(win, "win");
+    let fault = baseptr.as_ref().err().or(win.as_ref().err()).cloned();
+    let w = create::create(&ep, WinFlavor::Allocate, std::ptr::null_mut(), size as i64, disp_unit, info, fault)?;
+    *baseptr? = w.base.0 as *mut c_void;
+    *win? = insert_window(w)?;
+    Ok(())
 }
 
 /// Creates a window with no memory yet (MPI 4.1 section 12.2.4, `MPI_Win_create_dynamic`):
@@ -99,14 +97,13 @@ pub unsafe extern "C" fn EP_Win_allocate(size: MPI_Aint, disp_unit: c_int, info:
 /// `info` is a valid host info handle (or `MPI_INFO_NULL`); `win` points at a writable `EP_Win`
 /// (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_create_dynamic(info: MPI_Info, comm: EP_Comm, win: *mut EP_Win) -> c_int {
-    ep_call!("EP_Win_create_dynamic", {
-        let ep = endpoint(comm)?;
-        let win = out(win, "win");
-        let w = create::create(&ep, WinFlavor::Dynamic, std::ptr::null_mut(), 0, 1, info, win.as_ref().err().cloned())?;
-        *win? = insert_window(w)?;
-        Ok(())
-    })
+    let ep = endpoint(comm)?;
+    let win = out(win, "win");
+    let w = create::create(&ep, WinFlavor::Dynamic, std::ptr::null_mut(), 0, 1, info, win.as_ref().err().cloned())?;
+    *win? = insert_window(w)?;
+    Ok(())
 }
 
 /// Exposes `size` bytes at `base` in this endpoint's part of a dynamic window (MPI 4.1
@@ -120,8 +117,9 @@ pub unsafe extern "C" fn EP_Win_create_dynamic(info: MPI_Info, comm: EP_Comm, wi
 /// 12.2.4).
 #[allow(clippy::unnecessary_cast, reason = "MPI_Aint is the host's `long` (or `ptrdiff_t`): i64 here, not on every target")]
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_attach(win: EP_Win, base: *mut c_void, size: MPI_Aint) -> c_int {
-    ep_call!("EP_Win_attach", { window(win)?.attach(base, size as i64) })
+    window(win)?.attach(base, size as i64)
 }
 
 /// Withdraws a region attached with `EP_Win_attach` at `base` (MPI 4.1 section 12.2.4).
@@ -131,8 +129,9 @@ pub unsafe extern "C" fn EP_Win_attach(win: EP_Win, base: *mut c_void, size: MPI
 /// # Safety
 /// No pointer is dereferenced: `base` is compared with the attached regions' addresses.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_detach(win: EP_Win, base: *const c_void) -> c_int {
-    ep_call!("EP_Win_detach", { window(win)?.detach(base) })
+    window(win)?.detach(base)
 }
 
 /// Frees this endpoint's window handle and sets it to `EP_WIN_NULL` (MPI 4.1 section
@@ -146,15 +145,14 @@ pub unsafe extern "C" fn EP_Win_detach(win: EP_Win, base: *const c_void) -> c_in
 /// `win` points at a readable and writable `EP_Win` (NULL gives `EP_ERR_ARG`); memory from
 /// `EP_Win_allocate` is not used afterwards.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_free(win: *mut EP_Win) -> c_int {
-    ep_call!("EP_Win_free", {
-        let h = out(win, "win")?;
-        let w = window(*h)?;
-        create::free(&w)?;
-        WINS.remove(*h).map_err(|_| ep_err!(ERR_WIN, "window handle {} was freed", *h))?;
-        *h = EP_WIN_NULL;
-        Ok(())
-    })
+    let h = out(win, "win")?;
+    let w = window(*h)?;
+    create::free(&w)?;
+    WINS.remove(*h).map_err(|_| ep_err!(ERR_WIN, "window handle {} was freed", *h))?;
+    *h = EP_WIN_NULL;
+    Ok(())
 }
 
 /// Active-target synchronisation (MPI 4.1 section 12.5.1, `MPI_Win_fence`): collective
@@ -168,8 +166,9 @@ pub unsafe extern "C" fn EP_Win_free(win: *mut EP_Win) -> c_int {
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_fence(assert: c_int, win: EP_Win) -> c_int {
-    ep_call!("EP_Win_fence", { window(win)?.fence(assert) })
+    window(win)?.fence(assert)
 }
 
 /// Starts a passive-target epoch on endpoint `rank` (MPI 4.1 section 12.5.3,
@@ -184,8 +183,9 @@ pub unsafe extern "C" fn EP_Win_fence(assert: c_int, win: EP_Win) -> c_int {
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_lock(lock_type: c_int, rank: c_int, assert: c_int, win: EP_Win) -> c_int {
-    ep_call!("EP_Win_lock", { window(win)?.lock(lock_type, rank, assert) })
+    window(win)?.lock(lock_type, rank, assert)
 }
 
 /// Ends the passive-target epoch on `rank` (MPI 4.1 section 12.5.3, `MPI_Win_unlock`):
@@ -196,8 +196,9 @@ pub unsafe extern "C" fn EP_Win_lock(lock_type: c_int, rank: c_int, assert: c_in
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_unlock(rank: c_int, win: EP_Win) -> c_int {
-    ep_call!("EP_Win_unlock", { window(win)?.unlock(rank) })
+    window(win)?.unlock(rank)
 }
 
 /// Starts a shared passive-target epoch on every endpoint of the window (MPI 4.1 section
@@ -208,8 +209,9 @@ pub unsafe extern "C" fn EP_Win_unlock(rank: c_int, win: EP_Win) -> c_int {
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_lock_all(assert: c_int, win: EP_Win) -> c_int {
-    ep_call!("EP_Win_lock_all", { window(win)?.lock_all(assert) })
+    window(win)?.lock_all(assert)
 }
 
 /// Ends the `EP_Win_lock_all` epoch (MPI 4.1 section 12.5.3, `MPI_Win_unlock_all`).
@@ -218,8 +220,9 @@ pub unsafe extern "C" fn EP_Win_lock_all(assert: c_int, win: EP_Win) -> c_int {
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_unlock_all(win: EP_Win) -> c_int {
-    ep_call!("EP_Win_unlock_all", { window(win)?.unlock_all() })
+    window(win)?.unlock_all()
 }
 
 /// Completes, at origin and target, every operation this endpoint issued to `rank` (MPI
@@ -229,8 +232,9 @@ pub unsafe extern "C" fn EP_Win_unlock_all(win: EP_Win) -> c_int {
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_flush(rank: c_int, win: EP_Win) -> c_int {
-    ep_call!("EP_Win_flush", { window(win)?.flush(rank, false) })
+    window(win)?.flush(rank, false)
 }
 
 /// `EP_Win_flush` of every target this endpoint has locked (MPI 4.1 section 12.5.4,
@@ -239,8 +243,9 @@ pub unsafe extern "C" fn EP_Win_flush(rank: c_int, win: EP_Win) -> c_int {
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_flush_all(win: EP_Win) -> c_int {
-    ep_call!("EP_Win_flush_all", { window(win)?.flush_all() })
+    window(win)?.flush_all()
 }
 
 /// Completes at the origin (buffers reusable) the operations this endpoint issued to
@@ -250,8 +255,9 @@ pub unsafe extern "C" fn EP_Win_flush_all(win: EP_Win) -> c_int {
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_flush_local(rank: c_int, win: EP_Win) -> c_int {
-    ep_call!("EP_Win_flush_local", { window(win)?.flush(rank, true) })
+    window(win)?.flush(rank, true)
 }
 
 /// Synchronises the public and private copies of this endpoint's window memory (MPI 4.1
@@ -261,8 +267,9 @@ pub unsafe extern "C" fn EP_Win_flush_local(rank: c_int, win: EP_Win) -> c_int {
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_sync(win: EP_Win) -> c_int {
-    ep_call!("EP_Win_sync", { window(win)?.sync() })
+    window(win)?.sync()
 }
 
 fn target(rank: c_int, disp: MPI_Aint, count: c_int, dtype: MPI_Datatype) -> TargetMem {
@@ -283,6 +290,7 @@ fn target(rank: c_int, disp: MPI_Aint, count: c_int, dtype: MPI_Datatype) -> Tar
 /// unchanged until the operation completes at the origin (the epoch's end, a flush or, for
 /// request operations, the request); the datatypes are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Put(
     origin_addr: *const c_void,
     origin_count: c_int,
@@ -293,9 +301,7 @@ pub unsafe extern "C" fn EP_Put(
     target_datatype: MPI_Datatype,
     win: EP_Win,
 ) -> c_int {
-    ep_call!("EP_Put", {
-        window(win)?.put(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype))
-    })
+    window(win)?.put(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype))
 }
 
 /// Reads `target_count` elements of `target_datatype` at `target_disp` of endpoint
@@ -308,6 +314,7 @@ pub unsafe extern "C" fn EP_Put(
 /// by the caller until the operation completes at the origin (the epoch's end, a flush or, for
 /// request operations, the request); the datatypes are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Get(
     origin_addr: *mut c_void,
     origin_count: c_int,
@@ -318,9 +325,7 @@ pub unsafe extern "C" fn EP_Get(
     target_datatype: MPI_Datatype,
     win: EP_Win,
 ) -> c_int {
-    ep_call!("EP_Get", {
-        window(win)?.get(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype))
-    })
+    window(win)?.get(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype))
 }
 
 fn rma_request(r: Option<crate::host::HostRequest>) -> EpResult<EP_Request> {
@@ -338,6 +343,7 @@ fn rma_request(r: Option<crate::host::HostRequest>) -> EpResult<EP_Request> {
 /// request operations, the request); the datatypes are valid host handles; `request` points at
 /// a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Rput(
     origin_addr: *const c_void,
     origin_count: c_int,
@@ -349,13 +355,11 @@ pub unsafe extern "C" fn EP_Rput(
     win: EP_Win,
     request: *mut EP_Request,
 ) -> c_int {
-    ep_call!("EP_Rput", {
-        let request = out(request, "request")?;
-        let w = window(win)?;
-        let r = w.rput(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype))?;
-        *request = rma_request(r)?;
-        Ok(())
-    })
+    let request = out(request, "request")?;
+    let w = window(win)?;
+    let r = w.rput(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype))?;
+    *request = rma_request(r)?;
+    Ok(())
 }
 
 /// `EP_Get` with a request (MPI 4.1 section 12.3.5, `MPI_Rget`): the data is in
@@ -368,6 +372,7 @@ pub unsafe extern "C" fn EP_Rput(
 /// request operations, the request); the datatypes are valid host handles; `request` points at
 /// a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Rget(
     origin_addr: *mut c_void,
     origin_count: c_int,
@@ -379,13 +384,11 @@ pub unsafe extern "C" fn EP_Rget(
     win: EP_Win,
     request: *mut EP_Request,
 ) -> c_int {
-    ep_call!("EP_Rget", {
-        let request = out(request, "request")?;
-        let w = window(win)?;
-        let r = w.rget(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype))?;
-        *request = rma_request(r)?;
-        Ok(())
-    })
+    let request = out(request, "request")?;
+    let w = window(win)?;
+    let r = w.rget(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype))?;
+    *request = rma_request(r)?;
+    Ok(())
 }
 
 /// Combines origin data into the target with `op` (MPI 4.1 section 12.3.4,
@@ -399,6 +402,7 @@ pub unsafe extern "C" fn EP_Rget(
 /// request operations, the request); the datatypes are valid host handles; `op` is a valid host
 /// op.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Accumulate(
     origin_addr: *const c_void,
     origin_count: c_int,
@@ -410,9 +414,7 @@ pub unsafe extern "C" fn EP_Accumulate(
     op: MPI_Op,
     win: EP_Win,
 ) -> c_int {
-    ep_call!("EP_Accumulate", {
-        window(win)?.accumulate(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype), op)
-    })
+    window(win)?.accumulate(origin_addr, origin_count, origin_datatype, &target(target_rank, target_disp, target_count, target_datatype), op)
 }
 
 /// Fetches the target data into `result_addr`, then accumulates the origin data into it
@@ -426,6 +428,7 @@ pub unsafe extern "C" fn EP_Accumulate(
 /// `result_datatype`, until the operation completes at the origin (the epoch's end, a flush or,
 /// for request operations, the request); the datatypes and `op` are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Get_accumulate(
     origin_addr: *const c_void,
     origin_count: c_int,
@@ -440,18 +443,16 @@ pub unsafe extern "C" fn EP_Get_accumulate(
     op: MPI_Op,
     win: EP_Win,
 ) -> c_int {
-    ep_call!("EP_Get_accumulate", {
-        window(win)?.get_accumulate(
-            origin_addr,
-            origin_count,
-            origin_datatype,
-            result_addr,
-            result_count,
-            result_datatype,
-            &target(target_rank, target_disp, target_count, target_datatype),
-            op,
-        )
-    })
+    window(win)?.get_accumulate(
+        origin_addr,
+        origin_count,
+        origin_datatype,
+        result_addr,
+        result_count,
+        result_datatype,
+        &target(target_rank, target_disp, target_count, target_datatype),
+        op,
+    )
 }
 
 /// One-element `EP_Get_accumulate` (MPI 4.1 section 12.3.4, `MPI_Fetch_and_op`): the old
@@ -464,6 +465,7 @@ pub unsafe extern "C" fn EP_Get_accumulate(
 /// element of `datatype`, until the operation completes at the origin (the epoch's end, a flush
 /// or, for request operations, the request); `datatype` and `op` are valid host handles.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Fetch_and_op(
     origin_addr: *const c_void,
     result_addr: *mut c_void,
@@ -473,7 +475,7 @@ pub unsafe extern "C" fn EP_Fetch_and_op(
     op: MPI_Op,
     win: EP_Win,
 ) -> c_int {
-    ep_call!("EP_Fetch_and_op", { window(win)?.fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op) })
+    window(win)?.fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op)
 }
 
 /// Atomically replaces the target element with `*origin_addr` if it equals
@@ -486,6 +488,7 @@ pub unsafe extern "C" fn EP_Fetch_and_op(
 /// `datatype`, until the operation completes at the origin (the epoch's end, a flush or, for
 /// request operations, the request); `datatype` is a valid host handle.
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Compare_and_swap(
     origin_addr: *const c_void,
     compare_addr: *const c_void,
@@ -495,9 +498,7 @@ pub unsafe extern "C" fn EP_Compare_and_swap(
     target_disp: MPI_Aint,
     win: EP_Win,
 ) -> c_int {
-    ep_call!("EP_Compare_and_swap", {
-        window(win)?.compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp)
-    })
+    window(win)?.compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp)
 }
 
 /// Sets the error handler of this endpoint's window handle (MPI 4.1 section 9.3.2):
@@ -508,14 +509,13 @@ pub unsafe extern "C" fn EP_Compare_and_swap(
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_set_errhandler(win: EP_Win, handler: c_int) -> c_int {
-    ep_call!("EP_Win_set_errhandler", {
-        if handler != ERRORS_ARE_FATAL && handler != ERRORS_RETURN {
-            return Err(ep_err!(ERR_ARG, "unknown error handler {handler}"));
-        }
-        window(win)?.errhandler.store(handler, Ordering::Relaxed);
-        Ok(())
-    })
+    if handler != ERRORS_ARE_FATAL && handler != ERRORS_RETURN {
+        return Err(ep_err!(ERR_ARG, "unknown error handler {handler}"));
+    }
+    window(win)?.errhandler.store(handler, Ordering::Relaxed);
+    Ok(())
 }
 
 /// Reads the error handler of a window handle (MPI 4.1 section 9.3.2).
@@ -524,12 +524,11 @@ pub unsafe extern "C" fn EP_Win_set_errhandler(win: EP_Win, handler: c_int) -> c
 /// # Safety
 /// `handler` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Win_get_errhandler(win: EP_Win, handler: *mut c_int) -> c_int {
-    ep_call!("EP_Win_get_errhandler", {
-        let h = window(win)?.errhandler();
-        *out(handler, "handler")? = h;
-        Ok(())
-    })
+    let h = window(win)?.errhandler();
+    *out(handler, "handler")? = h;
+    Ok(())
 }
 
 /// Counts this process's live window handles (one per endpoint per window), for leak
@@ -539,9 +538,8 @@ pub unsafe extern "C" fn EP_Win_get_errhandler(win: EP_Win, handler: *mut c_int)
 /// # Safety
 /// `windows` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
+#[c_export]
 pub unsafe extern "C" fn EP_Debug_live_windows(windows: *mut c_int) -> c_int {
-    ep_call!("EP_Debug_live_windows", {
-        *out(windows, "windows")? = WINS.live() as c_int;
-        Ok(())
-    })
+    *out(windows, "windows")? = WINS.live() as c_int;
+    Ok(())
 }
