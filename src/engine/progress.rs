@@ -183,7 +183,11 @@ pub fn orphanage_endpoints() -> Vec<Arc<super::comm::Endpoint>> {
 }
 
 /// Progress for one endpoint: pull in its messages (`how`, widened now and then, see
-/// [`Drain::now_and_then_all`]), finish its orphaned requests.
+/// [`Drain::now_and_then_all`]), finish its orphaned requests. Errors: only failures of the
+/// endpoint itself (the host refusing or failing its pre-posted header receives, a malformed
+/// header), which concern every call on it; an error in delivering a message completes that
+/// receive instead (see `p2p::deliver_posted`), and an orphan's error has nobody to go to.
+/// Thread-safe: works under the endpoint's queue lock.
 pub fn progress(shared: &CommShared, local: u32, how: Drain) -> EpResult<()> {
     {
         let mut q = shared.endpoints[local as usize].queues.lock();
