@@ -172,8 +172,10 @@ pub fn create(
     fault: Option<EpError>,
 ) -> EpResult<Endpoint> {
     let s = &ep.shared;
+    // Errors every endpoint of the communicator sees alike need no agreement; an endpoint's
+    // own fault still comes first, as it would with no communication at all.
     if s.is_inter() {
-        return Err(ep_err!(ERR_COMM, "local_comm is an intercommunicator"));
+        return Err(fault.unwrap_or_else(|| ep_err!(ERR_COMM, "local_comm is an intercommunicator")));
     }
     let size = s.map.size() as c_int;
     let leader_ok = (0..size).contains(&local_leader);
@@ -274,7 +276,7 @@ static CREATIONS: MeetingPoint<(u64, u64, c_int)> = MeetingPoint::new();
 pub fn merge(ep: &Endpoint, high: bool, fault: Option<EpError>) -> EpResult<Endpoint> {
     let s = &ep.shared;
     if !s.is_inter() {
-        return Err(ep_err!(ERR_COMM, "communicator is not an intercommunicator"));
+        return Err(fault.unwrap_or_else(|| ep_err!(ERR_COMM, "communicator is not an intercommunicator")));
     }
     let group = s.group_of(ep.local);
     let merged = s.meeting.meet((), s.local_count(), ep.local as usize, (group, high), fault, |g| merge_shared(s, &g.inputs, g.fault_class()))?;

@@ -13,7 +13,7 @@
 //! A bad color or split type, or a fault the caller reports (a NULL output pointer), fails
 //! the split on every endpoint: the faulty endpoint still meets the others with the color
 //! `EP_UNDEFINED`, and its process's entries in the allgathered table carry the error class
-//! as a negative color ([`fault_color`]), which every process sees (see [`super::meeting`]).
+//! as a negative color (`fault_color`), which every process sees (see [`super::meeting`]).
 
 use super::comm::{CommShared, Endpoint, Flavor};
 use super::meeting::agree;

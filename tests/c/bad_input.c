@@ -8,7 +8,8 @@
  * (bad_input.h).
  *
  * Rank 0 of the endpoint communicator makes the bad calls while the other endpoints exchange
- * messages in a ring among themselves; then every endpoint makes the uncommitted-datatype
+ * messages in a ring among themselves; then every endpoint makes the bad calls of the
+ * collectives that create something (which agree on errors) and the uncommitted-datatype
  * calls, and checks that point-to-point, collectives and the window still work. World rank 0
  * prints the functions covered, which tests/bad_input.rs compares with the header. Calls
  * before MPI_Init_thread and after MPI_Finalize are in bad_init.c; the default handler's
@@ -113,13 +114,9 @@ static void null_output_cases(void)
     EXPECT(EP_Comm_get_attr, EP_ERR_ARG, "NULL value", EP_Comm_get_attr(c, EP_TAG_UB, NULL, &x));
     EXPECT(EP_Comm_get_attr, EP_ERR_ARG, "NULL flag", EP_Comm_get_attr(c, EP_TAG_UB, &p, NULL));
     EXPECT(EP_Comm_compare, EP_ERR_ARG, "NULL result", EP_Comm_compare(c, c, NULL));
-    EXPECT(EP_Comm_dup, EP_ERR_ARG, "NULL newcomm", EP_Comm_dup(c, NULL));
     EXPECT(EP_Comm_free, EP_ERR_ARG, "NULL pointer", EP_Comm_free(NULL));
     EXPECT(EP_Comm_get_errhandler, EP_ERR_ARG, "NULL handler", EP_Comm_get_errhandler(c, NULL));
-    EXPECT(EP_Comm_split, EP_ERR_ARG, "NULL newcomm", EP_Comm_split(c, 0, 0, NULL));
-    EXPECT(EP_Comm_split_type, EP_ERR_ARG, "NULL newcomm", EP_Comm_split_type(c, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, NULL));
     EXPECT(EP_Comm_get_host_comm, EP_ERR_ARG, "NULL host_comm", EP_Comm_get_host_comm(c, NULL));
-    EXPECT(EP_Intercomm_create, EP_ERR_ARG, "NULL newintercomm", EP_Intercomm_create(c, 0, c, 0, 7, NULL));
     EXPECT(EP_Intercomm_merge, EP_ERR_ARG, "NULL newintracomm", EP_Intercomm_merge(c, 0, NULL));
     EXPECT(EP_Ibarrier, EP_ERR_ARG, "NULL request", EP_Ibarrier(c, NULL));
     EXPECT(EP_Ibcast, EP_ERR_ARG, "NULL request", EP_Ibcast(B.sbuf, 1, MPI_INT, 0, c, NULL));
@@ -143,10 +140,6 @@ static void null_output_cases(void)
     EXPECT(EP_Testsome, EP_ERR_ARG, "NULL outcount", EP_Testsome(0, NULL, NULL, NULL, EP_STATUSES_IGNORE));
     EXPECT(EP_Request_free, EP_ERR_ARG, "NULL request", EP_Request_free(NULL));
     EXPECT(EP_Cancel, EP_ERR_ARG, "NULL request", EP_Cancel(NULL));
-    EXPECT(EP_Win_create, EP_ERR_ARG, "NULL win", EP_Win_create(B.rbuf, 4, 4, MPI_INFO_NULL, c, NULL));
-    EXPECT(EP_Win_allocate, EP_ERR_ARG, "NULL baseptr", EP_Win_allocate(4, 4, MPI_INFO_NULL, c, NULL, &x));
-    EXPECT(EP_Win_allocate, EP_ERR_ARG, "NULL win", EP_Win_allocate(4, 4, MPI_INFO_NULL, c, &p, NULL));
-    EXPECT(EP_Win_create_dynamic, EP_ERR_ARG, "NULL win", EP_Win_create_dynamic(MPI_INFO_NULL, c, NULL));
     EXPECT(EP_Win_free, EP_ERR_ARG, "NULL pointer", EP_Win_free(NULL));
     EXPECT(EP_Win_get_errhandler, EP_ERR_ARG, "NULL handler", EP_Win_get_errhandler(w, NULL));
     EXPECT(EP_Win_detach, EP_ERR_WIN, "not a dynamic window", EP_Win_detach(w, B.rbuf));
@@ -273,9 +266,6 @@ static void truncation_and_free_cases(void)
     EXPECT(EP_Comm_set_errhandler, EP_ERR_ARG, "handler 77", EP_Comm_set_errhandler(c, 77));
     EXPECT(EP_Comm_get_attr, EP_ERR_ARG, "unknown key 99", EP_Comm_get_attr(c, 99, &bad_ptr_out, &flag));
     EXPECT(EP_Comm_remote_size, EP_ERR_COMM, "intracommunicator", EP_Comm_remote_size(c, &x));
-    EXPECT(EP_Comm_split, EP_ERR_ARG, "color -5", EP_Comm_split(c, -5, 0, &bad_comm_out));
-    EXPECT(EP_Comm_split_type, EP_ERR_ARG, "split type 12345", EP_Comm_split_type(c, 12345, 0, MPI_INFO_NULL, &bad_comm_out));
-    EXPECT(EP_Intercomm_create, EP_ERR_TAG, "tag -1", EP_Intercomm_create(c, 0, c, 0, -1, &bad_comm_out));
     EXPECT(EP_Intercomm_merge, EP_ERR_COMM, "intracommunicator", EP_Intercomm_merge(c, 0, &bad_comm_out));
 }
 
@@ -391,12 +381,6 @@ static void window_cases(EP_Win dynwin)
     EXPECT(EP_Win_attach, EP_ERR_BUFFER, "NULL base, size 4", EP_Win_attach(dynwin, NULL, 4));
     EXPECT(EP_Win_detach, EP_ERR_WIN, "region not attached", EP_Win_detach(dynwin, B.rbuf));
     EXPECT(EP_Win_detach, EP_ERR_ARG, "NULL base", EP_Win_detach(dynwin, NULL));
-    /* Creation arguments: checked before the collective part. */
-    EXPECT(EP_Win_create, EP_ERR_SIZE, "size -1", EP_Win_create(B.rbuf, -1, 4, MPI_INFO_NULL, B.comm, &bad_win_out));
-    EXPECT(EP_Win_create, EP_ERR_DISP, "disp_unit 0", EP_Win_create(B.rbuf, 4, 0, MPI_INFO_NULL, B.comm, &bad_win_out));
-    EXPECT(EP_Win_create, EP_ERR_BUFFER, "NULL base, size 4", EP_Win_create(NULL, 4, 4, MPI_INFO_NULL, B.comm, &bad_win_out));
-    EXPECT(EP_Win_allocate, EP_ERR_SIZE, "size -8", EP_Win_allocate(-8, 4, MPI_INFO_NULL, B.comm, &bad_ptr_out, &bad_win_out));
-    EXPECT(EP_Win_allocate, EP_ERR_DISP, "disp_unit -1", EP_Win_allocate(8, -1, MPI_INFO_NULL, B.comm, &bad_ptr_out, &bad_win_out));
 }
 
 #define UNC_TAG 91
@@ -541,6 +525,37 @@ static void check_still_working(EP_Comm comm, EP_Win win, int *mem, int me, int 
     CHECK_OK(EP_Barrier(comm));
 }
 
+/* Bad arguments of the collectives that create something. These agree on errors: a bad
+ * argument on one endpoint fails the call on every endpoint (docs/errors.md, tests/c/agree.c),
+ * so every endpoint makes these calls together, each with the same bad argument, and gets its
+ * own error. The bad peer communicator matters on the local leader only: the other endpoints
+ * get the leader's class. */
+static void collective_creation_cases(EP_Comm c, int me)
+{
+    int buf[4], *mem;
+    void *p;
+    EP_Comm out;
+    EP_Win w;
+    EXPECT(EP_Comm_dup, EP_ERR_ARG, "NULL newcomm", EP_Comm_dup(c, NULL));
+    EXPECT(EP_Comm_split, EP_ERR_ARG, "NULL newcomm", EP_Comm_split(c, 0, 0, NULL));
+    EXPECT(EP_Comm_split, EP_ERR_ARG, "color -5", EP_Comm_split(c, -5, 0, &out));
+    EXPECT(EP_Comm_split_type, EP_ERR_ARG, "NULL newcomm", EP_Comm_split_type(c, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, NULL));
+    EXPECT(EP_Comm_split_type, EP_ERR_ARG, "split type 12345", EP_Comm_split_type(c, 12345, 0, MPI_INFO_NULL, &out));
+    EXPECT(EP_Intercomm_create, EP_ERR_ARG, "NULL newintercomm", EP_Intercomm_create(c, 0, c, 0, 7, NULL));
+    EXPECT(EP_Intercomm_create, EP_ERR_TAG, "tag -1", EP_Intercomm_create(c, 0, c, 0, -1, &out));
+    EXPECT(EP_Intercomm_create, EP_ERR_COMM, me == 0 ? "made-up peer_comm 987654 on the leader" : "the leader's peer_comm is made up",
+           EP_Intercomm_create(c, 0, me == 0 ? 987654 : EP_COMM_NULL, 0, 7, &out));
+    EXPECT(EP_Win_create, EP_ERR_ARG, "NULL win", EP_Win_create(buf, 4, 4, MPI_INFO_NULL, c, NULL));
+    EXPECT(EP_Win_create, EP_ERR_SIZE, "size -1", EP_Win_create(buf, -1, 4, MPI_INFO_NULL, c, &w));
+    EXPECT(EP_Win_create, EP_ERR_DISP, "disp_unit 0", EP_Win_create(buf, 4, 0, MPI_INFO_NULL, c, &w));
+    EXPECT(EP_Win_create, EP_ERR_BUFFER, "NULL base, size 4", EP_Win_create(NULL, 4, 4, MPI_INFO_NULL, c, &w));
+    EXPECT(EP_Win_allocate, EP_ERR_ARG, "NULL baseptr", EP_Win_allocate(4, 4, MPI_INFO_NULL, c, NULL, &w));
+    EXPECT(EP_Win_allocate, EP_ERR_ARG, "NULL win", EP_Win_allocate(4, 4, MPI_INFO_NULL, c, &p, NULL));
+    EXPECT(EP_Win_allocate, EP_ERR_SIZE, "size -8", EP_Win_allocate(-8, 4, MPI_INFO_NULL, c, &mem, &w));
+    EXPECT(EP_Win_allocate, EP_ERR_DISP, "disp_unit -1", EP_Win_allocate(8, -1, MPI_INFO_NULL, c, &mem, &w));
+    EXPECT(EP_Win_create_dynamic, EP_ERR_ARG, "NULL win", EP_Win_create_dynamic(MPI_INFO_NULL, c, NULL));
+}
+
 static void endpoint_main(EP_Comm comm)
 {
     int me, size, left, right;
@@ -590,6 +605,7 @@ static void endpoint_main(EP_Comm comm)
         ring_without_rank0(comm, me, size);
     }
     CHECK_OK(EP_Barrier(comm));
+    collective_creation_cases(comm, me);
     uncommitted_type_cases(comm, me, size, left, right);
     check_still_working(comm, win, mem, me, size, left, right);
     CHECK_OK(EP_Win_free(&win));

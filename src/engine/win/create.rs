@@ -58,7 +58,7 @@ pub fn create(
 ) -> EpResult<WinEndpoint> {
     let shared = &ep.shared;
     if shared.is_inter() {
-        return Err(ep_err!(ERR_COMM, "windows need an intracommunicator (merge the intercommunicator first)"));
+        return Err(fault.unwrap_or_else(|| ep_err!(ERR_COMM, "windows need an intracommunicator (merge the intercommunicator first)")));
     }
     let fault = (size < 0)
         .then(|| ep_err!(ERR_SIZE, "window size {size} is negative"))
