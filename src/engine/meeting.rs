@@ -119,6 +119,24 @@ fn panic_text(payload: &(dyn Any + Send)) -> String {
         .unwrap_or_else(|| "a panic without a message".into())
 }
 
+/// Runs the leader's part: its result, or its error, or the process's first fault when the
+/// leader returned a result anyway, or `EP_ERR_INTERN` when it panicked.
+fn run_leader<I, R>(leader: impl FnOnce(Gathered<I>) -> EpResult<R>, gathered: Gathered<I>) -> EpResult<Arc<R>> {
+    let first_fault = gathered.fault.clone();
+    match catch_unwind(AssertUnwindSafe(|| leader(gathered))) {
+        Ok(Ok(r)) => match first_fault {
+            Some(f) => Err(f),
+            None => Ok(Arc::new(r)),
+        },
+        Ok(Err(e)) => Err(e),
+        Err(payload) => Err(ep_err!(
+            ERR_INTERN,
+            "the process's part of the operation panicked (a bug, please report it): {}",
+            panic_text(&*payload)
+        )),
+    }
+}
+
 impl<K: Ord + Clone> MeetingPoint<K> {
     /// An empty meeting point (usable in a `static`).
     pub const fn new() -> Self {
@@ -208,6 +226,14 @@ impl<K: Ord + Clone> MeetingPoint<K> {
         I: Send + 'static,
         R: Send + Sync + 'static,
     {
+        if n == 1 && idx == 0 {
+            // Alone: nobody to wait for or to hand the result to.
+            let outcome = run_leader(leader, Gathered { inputs: vec![input], fault: fault.clone() });
+            return match fault {
+                Some(f) => Err(f),
+                None => outcome,
+            };
+        }
         let mut rooms = self.rooms.lock();
         let (id, last) = match self.arrive(&mut rooms, &key, n, idx) {
             Ok(a) => a,
@@ -226,19 +252,7 @@ impl<K: Ord + Clone> MeetingPoint<K> {
             // Everyone of this meeting has arrived and waits for the outcome, so the leader
             // runs without the lock (host calls can take long, and other meetings go on).
             drop(rooms);
-            let gathered = Gathered { inputs, fault: first_fault.clone() };
-            let outcome = match catch_unwind(AssertUnwindSafe(|| leader(gathered))) {
-                Ok(Ok(r)) => match first_fault {
-                    Some(f) => Err(f),
-                    None => Ok(Arc::new(r) as Shared),
-                },
-                Ok(Err(e)) => Err(e),
-                Err(payload) => Err(ep_err!(
-                    ERR_INTERN,
-                    "the process's part of the operation panicked (a bug, please report it): {}",
-                    panic_text(&*payload)
-                )),
-            };
+            let outcome = run_leader(leader, Gathered { inputs, fault: first_fault }).map(|r| r as Shared);
             rooms = self.rooms.lock();
             Self::room(&mut rooms, &key, id).outcome = Some(outcome);
             self.done.notify_all();
@@ -378,6 +392,19 @@ mod tests {
             assert!(e.msg.contains("leader broke"), "{}", e.msg);
             assert_eq!(again.unwrap(), 6);
         }
+        assert_eq!(m.pending(), 0);
+    }
+
+    /// A meeting of one (a process with one endpoint) runs the leader at once, with the same
+    /// outcomes.
+    #[test]
+    fn a_meeting_of_one_behaves_alike() {
+        let m = MeetingPoint::<()>::new();
+        assert_eq!(*m.meet((), 1, 0, 5, None, |g| Ok(g.inputs[0] * 2)).unwrap(), 10);
+        let e = m.meet((), 1, 0, 5, Some(ep_err!(ERR_COMM, "mine")), |g| agree([g.fault_class()])).unwrap_err();
+        assert_eq!((e.class, e.msg.as_str()), (ERR_COMM, "mine"));
+        let e = m.meet((), 1, 0, (), None, |_| -> EpResult<()> { panic!("alone") }).unwrap_err();
+        assert_eq!(e.class, ERR_INTERN);
         assert_eq!(m.pending(), 0);
     }
 
