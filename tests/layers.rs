@@ -19,13 +19,44 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use syn::visit::Visit;
 
-/// Layers from the top; a module belongs to the first entry whose prefix names it or one of
-/// its ancestors.
+/// Layers from the top; a module belongs to the entry whose prefix is the longest that names
+/// it or one of its ancestors (`engine::transport::local` is a transport, `engine::comm` is
+/// the engine).
+///
+/// * The C boundary turns C arguments into engine calls on objects it finds through the
+///   handle registry, which owns every live object behind a handle.
+/// * The engine: communicators and their creation, point-to-point operations and matching,
+///   progress, requests, collectives, intercommunicators, splits, teams, windows.
+/// * The transports move whole messages by one protocol each (same process, host MPI,
+///   direct mode): they hand arrivals to the engine's closures and return how a send left,
+///   so they never name the matching, communicators or requests above them.
+/// * Engine support: the types and primitives every layer of the engine uses, transports
+///   included: messages and envelopes, datatypes, rank maps, host operations that own their
+///   memory, the waiting backoff, the lock-free ring and its loom switch, meeting points.
+/// * The host MPI wrapper, then `error` and `live`, which serve everything.
 const LAYERS: &[(&str, &[&str])] = &[
     ("C boundary", &["ffi"]),
     ("handle registry", &["handles"]),
     ("engine", &["engine"]),
-    ("transports", &["engine::transport"]),
+    ("transports", &["engine::transport", "engine::direct"]),
+    (
+        "engine support",
+        &[
+            "engine::message",
+            "engine::envelope",
+            "engine::datatype",
+            "engine::rankmap",
+            "engine::spinlock",
+            "engine::sync",
+            "engine::spsc",
+            "engine::backoff",
+            "engine::host_op",
+            "engine::handle_table",
+            "engine::meeting",
+            "engine::matching",
+            "engine::fault",
+        ],
+    ),
     ("host MPI", &["host"]),
     ("support", &["error", "live"]),
 ];

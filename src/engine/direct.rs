@@ -51,9 +51,9 @@ pub use transfer::DirectMessage;
 
 use super::datatype::UserBuf;
 use super::envelope::{Pattern, ANY_SOURCE, ANY_TAG};
-use super::p2p::Completion;
+use super::message::Completion;
 use super::transport::remote::BLOCKING_HOST_SEND_BYTES;
-use super::request::Backoff;
+use super::backoff::Backoff;
 use crate::error::EpResult;
 use crate::host::{check, sys, HostComm, HostMessage, HostRequest, HOST};
 use queue::Slot;

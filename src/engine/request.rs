@@ -4,17 +4,27 @@
 //! A request belongs to one endpoint; testing it progresses that endpoint. A request freed
 //! by `EP_Request_free` before it completes (MPI 4.1 section 3.7.3) keeps its operation
 //! going: a receive stays posted and completes into the user's buffer when it matches.
+//!
+//! Near the top of the engine: a request may hold any operation (point-to-point, collective,
+//! one-sided, direct mode) and its test drives [`super::progress`]. Requests whose handles
+//! are gone wait in this module's orphanage, which patient blocked calls progress (the
+//! function registered with [`super::backoff::on_patience`], see [`patient_progress`]).
 
 use super::coll::nonblocking::CollRequest;
 use super::comm::Endpoint;
-use super::direct::DirectRecv;
+use super::direct::{self, DirectRecv};
+use super::host_op;
 use super::p2p::{self, Completion, Drain, RecvOp, SendState};
+use super::p2p::queues::Orphan;
+use super::progress;
 use crate::error::EpResult;
 use crate::host::{check, sys, HostRequest, HOST};
-pub use super::progress::{orphanage_endpoints, progress_orphanage};
-use super::progress::{self, adopt_requests};
 use parking_lot::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+
+pub use super::backoff::Backoff;
+pub use super::p2p::wait_recv_matched;
 
 pub enum Op {
     Send(SendState),
@@ -146,9 +156,15 @@ impl Request {
                 drop(q);
                 adopt_requests(vec![self.clone()]);
             } else {
-                q.orphans.push(self.clone());
+                q.orphans.push(self.clone() as Arc<dyn Orphan>);
             }
         }
+    }
+}
+
+impl Orphan for Request {
+    fn is_complete(&self) -> bool {
+        !matches!(self.test_without_progress(), Ok(None))
     }
 }
 
@@ -160,80 +176,64 @@ pub fn endpoint_freed(ep: &Endpoint) {
         std::mem::take(&mut q.orphans)
     };
     if !orphans.is_empty() {
-        adopt_requests(orphans);
+        // An endpoint's orphans are the requests `Request::orphan` put there.
+        let requests = orphans.into_iter().map(|o| {
+            let any: Arc<dyn std::any::Any + Send + Sync> = o;
+            any.downcast::<Request>().unwrap_or_else(|_| unreachable!("an endpoint's orphans are requests"))
+        });
+        adopt_requests(requests.collect());
     }
     progress_orphanage();
 }
 
-/// Spin-then-yield backoff for blocking calls: many endpoints may share few cores, so a
-/// waiting thread must let the one it waits for run.
-pub struct Backoff(u32);
+/// The requests of the process freed while active whose endpoints' handles are freed too. An
+/// orphaned request holds its endpoint and so its communicator; here they are completed by
+/// any thread's `EP_Comm_free` and patient waits, and the communicator goes with the last of
+/// them (MPI 4.1 section 6.4.3: a freed communicator goes once its pending operations
+/// complete).
+static ORPHANAGE: Mutex<Vec<Arc<Request>>> = Mutex::new(Vec::new());
+/// `ORPHANAGE`'s length, read without its lock by calls that have nothing to do.
+static ORPHANAGE_LEN: AtomicUsize = AtomicUsize::new(0);
 
-/// Turns a waiter spins before yielding: after host polls (each long enough by itself)...
-const PATIENCE_POLLING: u32 = 1024;
-/// ...and on memory alone.
-const PATIENCE_SPINNING: u32 = 64;
-
-impl Backoff {
-    pub fn new() -> Self {
-        Backoff(0)
-    }
-
-    /// After a host poll, which takes long enough by itself: only yield once patient.
-    #[inline]
-    pub fn snooze_after_polling(&mut self) {
-        if self.0 < PATIENCE_POLLING {
-            self.0 += 1;
-        } else {
-            Self::yield_now();
-        }
-    }
-
-    /// One turn of a spin that keeps a lock held: true while still patient (poll again at
-    /// once, after a pause hint unless the turn polled the host), false once the caller should
-    /// release its locks and `snooze`, which then yields.
-    #[inline]
-    pub fn keep_spinning(&mut self, polled_host: bool) -> bool {
-        let patience = if polled_host {
-            PATIENCE_POLLING
-        } else {
-            PATIENCE_SPINNING
-        };
-        if self.0 >= patience {
-            return false;
-        }
-        if !polled_host {
-            std::hint::spin_loop();
-        }
-        self.0 += 1;
-        true
-    }
-
-    #[inline]
-    pub fn snooze(&mut self) {
-        if self.0 < PATIENCE_SPINNING {
-            std::hint::spin_loop();
-            self.0 += 1;
-        } else {
-            Self::yield_now();
-        }
-    }
-
-    /// Once patient: keep the process's posted receives on every endpoint progressing (MPI's
-    /// progress rule, see `progress::progress_pending`), then let others run.
-    #[cold]
-    fn yield_now() {
-        super::progress::progress_pending();
-        super::direct::progress_elsewhere();
-        progress_orphanage();
-        std::thread::yield_now();
-    }
+/// Hands freed requests to the orphanage.
+fn adopt_requests(requests: Vec<Arc<Request>>) {
+    let mut o = ORPHANAGE.lock();
+    o.extend(requests);
+    ORPHANAGE_LEN.store(o.len(), Ordering::Relaxed);
 }
 
-impl Default for Backoff {
-    fn default() -> Self {
-        Self::new()
+/// Tests the process's orphans (requests, and host operations, see [`host_op`]) once; drops
+/// those that completed (and with the last request of a communicator's, the communicator).
+/// Callable from any thread.
+pub fn progress_orphanage() {
+    host_op::progress_orphans();
+    if ORPHANAGE_LEN.load(Ordering::Relaxed) == 0 {
+        return;
     }
+    // Tested outside the lock: testing progresses endpoints, whose orphans may come here.
+    let mut orphans = std::mem::take(&mut *ORPHANAGE.lock());
+    // Errors belong to nobody now (the handles are gone): such an orphan counts as complete.
+    orphans.retain(|r| matches!(r.test(), Ok(None)));
+    let mut o = ORPHANAGE.lock();
+    o.extend(orphans);
+    ORPHANAGE_LEN.store(o.len(), Ordering::Relaxed);
+}
+
+/// The endpoints of the orphaned requests still waiting (for the withdrawal of host receives
+/// before `MPI_Finalize`).
+pub fn orphanage_endpoints() -> Vec<Arc<Endpoint>> {
+    ORPHANAGE.lock().iter().filter_map(|r| r.ep.clone()).collect()
+}
+
+/// What a patient blocked call progresses before it yields, registered with
+/// [`super::backoff::on_patience`] when the process creates its first communicator: the
+/// process's posted receives on every endpoint (MPI's progress rule, see
+/// [`progress::progress_pending`]), direct-mode queues of other endpoints
+/// ([`direct::progress_elsewhere`]) and the orphans.
+pub fn patient_progress() {
+    progress::progress_pending();
+    direct::progress_elsewhere();
+    progress_orphanage();
 }
 
 /// Blocks until the request completes.
@@ -245,20 +245,6 @@ pub fn wait(req: &Request) -> EpResult<Completion> {
         }
         b.snooze();
     }
-}
-
-/// Blocks until a matched receive has its data (rendezvous data comes through the host).
-pub fn wait_recv_matched(
-    shared: &super::comm::CommShared,
-    local: u32,
-    recv: &RecvOp,
-) -> EpResult<Completion> {
-    let mut b = Backoff::new();
-    while !recv.poll_host()? {
-        progress::progress(shared, local, Drain::All)?;
-        b.snooze_after_polling();
-    }
-    Ok(recv.completion())
 }
 
 /// Blocks until a send completes (local rendezvous or host requests).
@@ -274,7 +260,7 @@ pub fn wait_send(ep: &Endpoint, s: SendState) -> EpResult<()> {
 #[inline(never)]
 fn wait_send_pending(ep: &Endpoint, mut s: SendState) -> EpResult<()> {
     if let SendState::Direct(r) = s {
-        return super::direct::wait_send(r);
+        return direct::wait_send(r);
     }
     let mut b = Backoff::new();
     while !s.test()? {

@@ -6,7 +6,7 @@
 
 #[cfg(not(loom))]
 mod imp {
-    pub use crate::engine::request::Backoff;
+    pub use crate::engine::backoff::Backoff;
     pub use parking_lot::Mutex;
     pub use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
 

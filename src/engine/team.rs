@@ -7,7 +7,8 @@
 //! Identity comes from the `index` argument, never from `omp_get_thread_num()`, so nested
 //! regions, teams of any size and non-OpenMP threads all work.
 
-use super::comm::{check_num_ep, create_shared, CommShared};
+use super::comm::CommShared;
+use super::create::{check_num_ep, create_shared};
 use super::meeting::MeetingPoint;
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_ARG};

@@ -6,7 +6,7 @@ use crate::handles::{endpoint, remove_endpoint};
 use super::types::*;
 use crate::engine::comm::{self, CommShared, Endpoint, ERRORS_ARE_FATAL, ERRORS_RETURN};
 use crate::engine::rankmap::{compare_groups, GroupOrder};
-use crate::engine::{inter, split, team};
+use crate::engine::{create, inter, split, team};
 use epmpi_macros::c_export;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_ARG};
@@ -51,7 +51,7 @@ pub unsafe extern "C" fn EP_Comm_create_endpoints(
 ) -> c_int {
     let _ = info;
     let fault = (my_num_ep > 0 && out_comms.is_null()).then(|| ep_err!(ERR_ARG, "out_comms is NULL"));
-    let Some(shared) = comm::create_shared(parent, my_num_ep, fault)? else { return Ok(()) };
+    let Some(shared) = create::create_shared(parent, my_num_ep, fault)? else { return Ok(()) };
     let handler = DEFAULT_HANDLER.load(Ordering::Relaxed);
     for i in 0..my_num_ep as usize {
         *out_comms.add(i) = insert_endpoint(&shared, i as u32, handler)?;
@@ -320,7 +320,7 @@ pub unsafe extern "C" fn EP_Comm_compare(comm1: EP_Comm, comm2: EP_Comm, result:
 pub unsafe extern "C" fn EP_Comm_dup(comm: EP_Comm, newcomm: *mut EP_Comm) -> c_int {
     let ep = endpoint(comm)?;
     let newcomm = out(newcomm, "newcomm");
-    let new = comm::dup(&ep, newcomm.as_ref().err().cloned())?;
+    let new = create::dup(&ep, newcomm.as_ref().err().cloned())?;
     *newcomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
     Ok(())
 }

@@ -219,7 +219,7 @@ pub unsafe extern "C" fn EP_Issend(
 }
 
 /// A blocking receive on either path, its completion written to `out` (read back field by
-/// field: see `p2p::Catcher::out`).
+/// field: see `p2p::catcher::Catcher::out`).
 #[inline(always)]
 fn recv_blocking(
     ep: &Endpoint,

@@ -27,6 +27,7 @@ use crate::error::{EpResult, ERR_TRUNCATE};
 use crate::host::{self, check, sys, HostComm, HOST};
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::any::Any;
 use std::sync::Arc;
 
 /// The value of `EP_ROOT`: the root of an intercommunicator collective names itself so.
@@ -68,15 +69,21 @@ impl Drop for Groups {
 fn groups(ep: &Endpoint) -> EpResult<Arc<Groups>> {
     let s = &ep.shared;
     if let Some(r) = s.inter_coll.get() {
-        return r.clone();
+        return r.clone().map(downcast);
     }
     let r = s.meeting.meet((), s.local_count(), ep.local as usize, (), None, |_| {
         let r = build(s).map(Arc::new);
         // Only this leader sets it, while every endpoint of the process waits here.
-        let _ = s.inter_coll.set(r.clone());
+        let _ = s.inter_coll.set(r.clone().map(|g| g as Arc<dyn Any + Send + Sync>));
         r
     })?;
     Ok((*r).clone())
+}
+
+/// The groups kept by the communicator, which holds them type-erased (they hold communicators
+/// themselves); only this module stores them there.
+fn downcast(g: Arc<dyn Any + Send + Sync>) -> Arc<Groups> {
+    g.downcast::<Groups>().unwrap_or_else(|_| unreachable!("a communicator's `inter_coll` holds its `Groups`"))
 }
 
 fn build(s: &CommShared) -> EpResult<Groups> {

@@ -14,7 +14,7 @@ use super::board::Kind;
 use super::host_bytes::c_bytes;
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::UserBuf;
-use crate::engine::progress::HostOp;
+use crate::engine::host_op::HostOp;
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_OTHER};
 use crate::host::{check, sys, HostRequest, HOST};
@@ -43,7 +43,7 @@ struct State {
 impl Drop for State {
     /// An instance dropped while its host operation runs (every endpoint's request gone, or
     /// an error before the requests were made) hands the host request and the buffer it
-    /// fills to the orphanage (see [`crate::engine::progress`]).
+    /// fills to the orphanage (see [`crate::engine::host_op`]).
     fn drop(&mut self) {
         if let Some(req) = self.host.take() {
             if !self.host_done {

@@ -23,7 +23,7 @@ use super::transfer::{DirectMessage, Transfer};
 use super::{improbe, ANY};
 use crate::engine::datatype::UserBuf;
 use crate::engine::envelope::Pattern;
-use crate::engine::p2p::Completion;
+use crate::engine::message::Completion;
 use crate::error::EpResult;
 use crate::host::{self, HostComm};
 use parking_lot::Mutex;

@@ -11,8 +11,8 @@
 
 use crate::engine::datatype::UserBuf;
 use crate::engine::envelope::Envelope;
-use crate::engine::p2p::Completion;
-use crate::engine::request::Backoff;
+use crate::engine::message::Completion;
+use crate::engine::backoff::Backoff;
 use crate::error::{EpResult, ERR_COUNT, ERR_TRUNCATE};
 use crate::host::{check, sys, HostMessage, HostRequest, HOST};
 use crate::ep_err;

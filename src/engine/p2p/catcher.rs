@@ -4,10 +4,10 @@
 use super::super::comm::CommShared;
 use super::super::datatype::UserBuf;
 use super::super::envelope::{Envelope, Pattern};
+use super::super::message::{Completion, Payload};
+use super::super::transport::local::LocalMessage;
 use super::deliver::{deliver_inline, deliver_into, deliver_posted, unpack_message};
-use super::payload::Payload;
-use super::recv::Completion;
-use super::Queues;
+use super::queues::Queues;
 use crate::error::EpResult;
 
 /// A blocking receive waiting while its endpoint drains: an eager remote packet that no
@@ -56,7 +56,7 @@ impl Catcher<'_> {
         &mut self,
         shared: &CommShared,
         q: &mut Queues,
-        m: *mut super::super::transport::local::LocalMessage,
+        m: *mut LocalMessage,
     ) -> EpResult<()> {
         // SAFETY: the channel hands the message over (`Channel::take_with`): its envelope is
         // copied and its payload read once, by reference when it owns nothing (inline).

@@ -4,9 +4,9 @@
 use super::super::comm::CommShared;
 use super::super::datatype::UserBuf;
 use super::super::envelope::Envelope;
-use super::payload::{InlineData, Payload};
-use super::recv::{Completion, HostRecv, RecvOp};
+use super::super::message::{Completion, InlineData, Payload};
 use super::super::transport::remote;
+use super::recv_op::{HostRecv, RecvOp};
 use crate::error::{EpResult, ERR_TRUNCATE};
 use std::sync::atomic::Ordering;
 
@@ -97,7 +97,7 @@ pub fn deliver(
             bytes,
         } => {
             let c = completion_for(env, bytes, recv.buf.bytes());
-            let op = remote::receive_data(shared, &recv.buf, proc, data_tag, bytes, c.error != 0)?;
+            let op = remote::receive_data(&shared.remote, &recv.buf, proc, data_tag, bytes, c.error != 0)?;
             let mut st = recv.state.lock();
             st.completion = c;
             st.host = Some(HostRecv { overflow: c.error != 0, op });

@@ -3,12 +3,17 @@
 
 use super::super::comm::CommShared;
 use super::super::envelope::{Envelope, Pattern};
-use super::super::transport::{local, remote};
+use super::super::matching::MatchQueues;
+use super::super::message::Payload;
+use super::super::transport::local::{self, LocalMessage};
+use super::super::transport::remote::{self, Arrival};
 use super::catcher::Catcher;
-use super::deliver::deliver_posted;
-use super::payload::Payload;
-use super::Queues;
+use super::deliver::{deliver_bytes, deliver_posted};
+use super::queues::Queues;
+use super::recv_op::RecvOp;
 use crate::error::EpResult;
+use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// What a call must pull in before matching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,10 +59,10 @@ impl Drain {
 
 /// Matches one arrived message: into the first fitting posted receive (which a failed
 /// delivery completes with its error), or onto the unexpected queue.
-pub(crate) fn arrive(shared: &CommShared, q: &mut Queues, env: Envelope, payload: Payload) {
-    match q.matching.take_posted(&env) {
+fn arrive(shared: &CommShared, matching: &mut MatchQueues<Arc<RecvOp>, Payload>, env: Envelope, payload: Payload) {
+    match matching.take_posted(&env) {
         Some(recv) => deliver_posted(shared, &recv, &env, payload),
-        None => q.matching.push_unexpected(env, payload),
+        None => matching.push_unexpected(env, payload),
     }
 }
 
@@ -66,6 +71,7 @@ pub(crate) fn drain(shared: &CommShared, local: u32, q: &mut Queues, drain: Drai
     drain_catching(shared, local, q, drain, None)
 }
 
+/// [`drain`], with a blocking receive's `catcher` that may take its message on the way.
 pub(super) fn drain_catching(
     shared: &CommShared,
     local: u32,
@@ -77,9 +83,44 @@ pub(super) fn drain_catching(
         Drain::LocalFrom(s) => Some(s),
         _ => None,
     };
-    local::drain_inbox(shared, local, q, from, catcher.as_deref_mut())?;
+    local::drain_inbox(&shared.channels, local, from, |m: *mut LocalMessage| match catcher.as_deref_mut() {
+        Some(c) => c.offer_local(shared, q, m),
+        None => {
+            // SAFETY: the channel hands the message over; it is read once.
+            let m = unsafe { m.read() };
+            arrive(shared, &mut q.matching, m.envelope, m.payload);
+            Ok(())
+        }
+    })?;
     if drain == Drain::All && shared.is_multi_process() {
-        remote::drain(shared, local, q, catcher)?;
+        let matching = &mut q.matching;
+        remote::drain(shared.host, local, &mut q.remote_rx, |env, arrival| {
+            let payload = match arrival {
+                Arrival::Eager(data) => {
+                    // Straight from the receive buffer when a receive is waiting.
+                    if let Some(recv) = matching.take_posted(&env) {
+                        deliver_bytes(&recv, &env, data);
+                        return Ok(ControlFlow::Continue(()));
+                    }
+                    if let Some(c) = catcher.as_deref_mut() {
+                        if c.try_catch(&env, data)? {
+                            return Ok(ControlFlow::Break(()));
+                        }
+                    }
+                    Payload::Eager(data.to_vec())
+                }
+                Arrival::Rendezvous { proc, data_tag, bytes } => Payload::Remote { proc, data_tag, bytes },
+            };
+            // A message the blocking receive matches that goes to the unexpected queue (a
+            // rendezvous header) is the one it must get: no later packet may be caught past
+            // it, or a small message would overtake a large one from the same source (MPI 4.1
+            // section 3.5, non-overtaking).
+            if let Some(c) = catcher.as_deref_mut() {
+                c.queued(&env);
+            }
+            arrive(shared, matching, env, payload);
+            Ok(ControlFlow::Continue(()))
+        })?;
     }
     Ok(())
 }

@@ -1,15 +1,16 @@
 //! Blocking receive and probes: calls that look at the matching state without leaving a
 //! posted receive behind.
 
+use super::super::backoff::Backoff;
 use super::super::comm::CommShared;
 use super::super::datatype::UserBuf;
 use super::super::envelope::{Envelope, Pattern, PROC_NULL};
-use super::super::request::Backoff;
+use super::super::message::{Completion, Payload};
+use super::super::progress::{progress, progress_orphans};
 use super::catcher::Catcher;
 use super::deliver::{deliver, deliver_into};
 use super::drain::{drain, drain_catching, Drain};
-use super::payload::Payload;
-use super::recv::{Completion, RecvOp};
+use super::recv_op::RecvOp;
 use crate::error::EpResult;
 use parking_lot::lock_api::MutexGuard;
 
@@ -79,11 +80,11 @@ pub fn recv_blocking_into(
             }
             let recv = RecvOp::new(buf, pattern);
             deliver(shared, &recv, &env, payload)?;
-            *out = super::super::request::wait_recv_matched(shared, local, &recv)?;
+            *out = wait_recv_matched(shared, local, &recv)?;
             return Ok(());
         }
         if orphans {
-            super::super::progress::progress_orphans(shared, local)?;
+            progress_orphans(shared, local)?;
         }
         if how == Drain::All {
             backoff.snooze_after_polling();
@@ -91,6 +92,16 @@ pub fn recv_blocking_into(
             backoff.snooze();
         }
     }
+}
+
+/// Blocks until a matched receive has its data (rendezvous data comes through the host).
+pub fn wait_recv_matched(shared: &CommShared, local: u32, recv: &RecvOp) -> EpResult<Completion> {
+    let mut b = Backoff::new();
+    while !recv.poll_host()? {
+        progress(shared, local, Drain::All)?;
+        b.snooze_after_polling();
+    }
+    Ok(recv.completion())
 }
 
 /// Envelope and size of the first matching message, left in place (`EP_Iprobe`).

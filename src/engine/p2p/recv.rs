@@ -1,168 +1,15 @@
-//! Receive operations: the object behind a receive request (posted, matched, complete), how
-//! a receive ended, posting and cancelling.
+//! Receive operations: posting and cancelling.
 
 use super::super::comm::CommShared;
 use super::super::datatype::UserBuf;
-use super::super::envelope::{Envelope, Pattern, PROC_NULL};
-use super::super::progress::HostOp;
+use super::super::envelope::{Pattern, PROC_NULL};
+use super::super::message::Completion;
+use super::super::pending::register_pending;
 use super::deliver::deliver_posted;
 use super::drain::{drain, Drain};
-use crate::error::{EpError, EpResult};
-use parking_lot::Mutex;
-use std::os::raw::c_int;
-use std::sync::atomic::{AtomicBool, Ordering};
+use super::recv_op::RecvOp;
+use crate::error::EpResult;
 use std::sync::Arc;
-
-/// How a receive ended, before it becomes an `EP_Status`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Completion {
-    pub source: i32,
-    pub tag: i32,
-    /// Bytes received (at most the receive buffer's size).
-    pub bytes: u64,
-    /// Error class of the operation (0, or `ERR_TRUNCATE` with the bytes of the message sent
-    /// in `sent_bytes`).
-    pub error: c_int,
-    pub sent_bytes: u64,
-    pub cancelled: bool,
-}
-
-impl Completion {
-    /// Status of a receive from `EP_PROC_NULL` (MPI 4.1 section 3.11).
-    pub fn proc_null() -> Completion {
-        Completion {
-            source: PROC_NULL,
-            tag: super::super::envelope::ANY_TAG,
-            ..Default::default()
-        }
-    }
-}
-
-/// Host part of a receive whose data comes by rendezvous.
-pub(super) struct HostRecv {
-    /// The data receive, and the buffer it fills when the message is longer than the
-    /// receive buffer (empty otherwise: the data then lands in the user's buffer).
-    pub(super) op: HostOp,
-    /// The data lands in `op`'s buffer first.
-    pub(super) overflow: bool,
-}
-
-pub(super) struct RecvState {
-    pub(super) completion: Completion,
-    pub(super) host: Option<HostRecv>,
-}
-
-/// A receive: posted, matched, or complete. Shared by the request and, while posted, by the
-/// endpoint's posted queue; only the endpoint's thread changes it, but the request handle can
-/// be tested from any thread, hence the atomics and the lock.
-pub struct RecvOp {
-    pub buf: UserBuf,
-    pub pattern: Pattern,
-    pub(super) done: AtomicBool,
-    /// Set once rendezvous data is on its way through the host: only then does polling
-    /// need the state lock.
-    pub(super) host_pending: AtomicBool,
-    pub(super) state: Mutex<RecvState>,
-}
-
-// SAFETY: UserBuf is Send/Sync (see datatype.rs); the state is behind a mutex.
-unsafe impl Send for RecvOp {}
-// SAFETY: as for `Send`: shared access reads `buf`, `pattern` and the atomics, and
-// changes the rest under `state`'s mutex.
-unsafe impl Sync for RecvOp {}
-
-impl RecvOp {
-    pub fn new(buf: UserBuf, pattern: Pattern) -> Arc<RecvOp> {
-        Arc::new(RecvOp {
-            buf,
-            pattern,
-            done: AtomicBool::new(false),
-            host_pending: AtomicBool::new(false),
-            state: Mutex::new(RecvState {
-                completion: Completion::default(),
-                host: None,
-            }),
-        })
-    }
-
-    /// A receive that is complete from the start (`EP_PROC_NULL`).
-    pub fn completed(buf: UserBuf, c: Completion) -> Arc<RecvOp> {
-        let r = RecvOp::new(
-            buf,
-            Pattern {
-                source: c.source,
-                tag: c.tag,
-            },
-        );
-        r.finish(c);
-        r
-    }
-
-    pub(super) fn finish(&self, c: Completion) {
-        self.state.lock().completion = c;
-        self.done.store(true, Ordering::Release);
-    }
-
-    /// Completes the receive with error `e`, met while delivering the message `env` into it:
-    /// the error is the receive's, reported by its own completion call (its completion's
-    /// `error` is the registered error code), never by the call that happened to drive it.
-    #[cold]
-    pub(crate) fn fail(&self, env: &Envelope, e: EpError) {
-        let code = crate::error::register(e.class, e.msg.clone());
-        self.finish(Completion {
-            source: env.source,
-            tag: env.tag,
-            error: code,
-            ..Completion::default()
-        });
-    }
-
-    #[inline]
-    pub fn is_done(&self) -> bool {
-        self.done.load(Ordering::Acquire)
-    }
-
-    /// The outcome, once done.
-    pub fn completion(&self) -> Completion {
-        self.state.lock().completion
-    }
-
-    /// Completes a rendezvous receive whose host data has arrived. Only the owning endpoint's
-    /// thread calls this. True when the receive is done.
-    pub fn poll_host(&self) -> EpResult<bool> {
-        if self.is_done() {
-            return Ok(true);
-        }
-        if !self.host_pending.load(Ordering::Acquire) {
-            return Ok(false);
-        }
-        let mut st = self.state.lock();
-        let Some(h) = st.host.as_mut() else {
-            return Ok(false);
-        };
-        let result = match h.op.test() {
-            Ok(false) => return Ok(false),
-            Ok(true) if h.overflow => self.buf.unpack_from(&h.op.keep()[..self.buf.bytes()]),
-            other => other.map(|_| ()),
-        };
-        // A failed host test leaves the host request to the orphanage (with `HostRecv`).
-        st.host = None;
-        if let Err(e) = result {
-            st.completion.error = crate::error::register(e.class, e.msg.clone());
-        }
-        drop(st);
-        self.done.store(true, Ordering::Release);
-        Ok(true)
-    }
-
-    /// Marks a posted receive cancelled (the caller removed it from the posted queue).
-    pub fn cancel(&self) {
-        self.finish(Completion {
-            cancelled: true,
-            ..Completion::default()
-        });
-    }
-}
 
 /// Posts a receive on endpoint `local`: matches the first fitting unexpected message, or
 /// joins the posted queue.
@@ -190,7 +37,7 @@ pub fn post_recv(
         }
         None => {
             q.matching.push_posted(pattern, recv.clone());
-            super::super::progress::register_pending(shared, local, &mut q);
+            register_pending(shared, local, &mut q);
         }
     }
     Ok(recv)

@@ -4,10 +4,10 @@
 use super::super::comm::CommShared;
 use super::super::datatype::UserBuf;
 use super::super::envelope::Envelope;
-use super::super::progress::HostOp;
+use super::super::host_op::HostOp;
+use super::super::message::LocalSend;
 use super::super::rankmap::Location;
 use super::super::transport::{local, remote};
-use super::payload::LocalSend;
 use crate::error::EpResult;
 use crate::host::HostRequest;
 use std::sync::Arc;
@@ -17,9 +17,9 @@ pub enum SendState {
     Done,
     Local(Arc<LocalSend>),
     /// A send through the host: its requests and the packet they read, owned together
-    /// (dropped before completion, they go to the orphanage, see [`super::progress`]).
+    /// (dropped before completion, they go to the orphanage, see [`HostOp`]).
     Host(HostOp),
-    /// A direct-mode send (see [`super::direct`]): the host completes it alone.
+    /// A direct-mode send (see [`super::super::direct`]): the host completes it alone.
     Direct(HostRequest),
 }
 
@@ -56,8 +56,14 @@ pub fn start_send(
     blocking: bool,
 ) -> EpResult<SendState> {
     if to.proc == shared.my_proc {
-        local::send(shared, local, to.local, env, buf, sync)
+        Ok(match local::send(&shared.channels, local, to.local, env, buf, sync)? {
+            local::Sent::Done => SendState::Done,
+            local::Sent::Waiting(ls) => SendState::Local(ls),
+        })
     } else {
-        remote::send(shared, to, env, buf, sync, blocking)
+        Ok(match remote::send(shared.host, &shared.remote, to, env, buf, sync, blocking)? {
+            remote::Sent::Done => SendState::Done,
+            remote::Sent::Host(op) => SendState::Host(op),
+        })
     }
 }

@@ -9,15 +9,17 @@
 //! one cache line handed from one core to another. One channel per pair keeps each pair's
 //! messages in order (non-overtaking) and lets a receive naming its source look at one
 //! channel only.
-//! * up to `INLINE_BYTES`: the data travels inside the cell;
+//! * up to [`INLINE_BYTES`]: the data travels inside the cell;
 //! * up to `LOCAL_EAGER_BYTES`: a packed copy travels (the send completes at once);
 //! * larger or synchronous: the cell points at the sender's buffer, the receiver copies once
 //!   when it matches, and only then does the send complete (rendezvous).
+//!
+//! Below the matching: the receiving side hands each message it pops to a closure of the
+//! caller's (see [`drain_inbox`]), which matches it; a send says how it left ([`Sent`]).
 
-use crate::engine::comm::CommShared;
 use crate::engine::datatype::UserBuf;
 use crate::engine::envelope::Envelope;
-use crate::engine::p2p::{arrive, Catcher, InlineData, LocalSend, Payload, Queues, SendState};
+use crate::engine::message::{InlineData, LocalSend, Payload, INLINE_BYTES};
 use crate::error::EpResult;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
@@ -25,8 +27,6 @@ use std::sync::{Arc, OnceLock};
 /// Local messages up to this size are copied at send time (eager); larger ones wait for the
 /// receiver, which copies once from the sender's buffer.
 pub(crate) const LOCAL_EAGER_BYTES: usize = 16 * 1024;
-/// Data up to this size travels inside the ring cell.
-pub(crate) const INLINE_BYTES: usize = 32;
 /// Cells per channel ring; a sender that gets this far ahead of its receiver overflows
 /// into a list (never blocks).
 const RING_CELLS: u64 = 16;
@@ -60,11 +60,20 @@ impl Channels {
     }
 }
 
-/// Sends from local endpoint `me` to local endpoint `dest`.
+/// How a local send left.
+pub enum Sent {
+    /// Complete: the data travelled inline or as a packed copy.
+    Done,
+    /// Waiting for the receiver, which copies from the sender's buffer once it matches
+    /// (rendezvous, or synchronous mode).
+    Waiting(Arc<LocalSend>),
+}
+
+/// Sends from local endpoint `me` to local endpoint `dest` through `channels`.
 #[inline]
-pub fn send(shared: &CommShared, me: u32, dest: u32, envelope: Envelope, buf: UserBuf, sync: bool) -> EpResult<SendState> {
+pub fn send(channels: &Channels, me: u32, dest: u32, envelope: Envelope, buf: UserBuf, sync: bool) -> EpResult<Sent> {
     let bytes = buf.bytes();
-    let channel = shared.channels.get_or_create(dest, me);
+    let channel = channels.get_or_create(dest, me);
     if !sync && bytes <= INLINE_BYTES && buf.info.contiguous() {
         // Written into the ring's cell itself (see `Channel::push_with`).
         channel.push_with(|slot| {
@@ -80,39 +89,38 @@ pub fn send(shared: &CommShared, me: u32, dest: u32, envelope: Envelope, buf: Us
                 std::ptr::addr_of_mut!((*m).payload).write(Payload::Inline(InlineData::read_from(buf.data_ptr(), bytes)));
             }
         });
-        return Ok(SendState::Done);
+        return Ok(Sent::Done);
     }
     let (payload, state) = if !sync && bytes <= LOCAL_EAGER_BYTES {
         let mut data = Vec::new();
         buf.pack_into(&mut data)?;
-        (Payload::Eager(data), SendState::Done)
+        (Payload::Eager(data), Sent::Done)
     } else {
         let ls = Arc::new(LocalSend { buf, done: AtomicBool::new(false) });
-        (Payload::Local(ls.clone()), SendState::Local(ls))
+        (Payload::Local(ls.clone()), Sent::Waiting(ls))
     };
     channel.push(LocalMessage { envelope, payload });
     Ok(state)
 }
 
-/// Moves the messages sent to endpoint `local` (by local endpoint `from`, or by all) into its
-/// matching state; a blocking receive's `catcher` may take its message on the way.
+/// Hands the messages sent to endpoint `local` (by local endpoint `from`, or by all), in
+/// order, to `take`, each still in its channel's cell: `take` owns the message from then on
+/// (it reads it out, at most once, see `Channel::drain_with`). An error of `take` stops the
+/// drain; the later messages stay in their channel, in order.
 #[inline(always)]
-pub fn drain_inbox(shared: &CommShared, local: u32, q: &mut Queues, from: Option<u32>, mut catcher: Option<&mut Catcher>) -> EpResult<()> {
+pub fn drain_inbox<E>(
+    channels: &Channels,
+    local: u32,
+    from: Option<u32>,
+    mut take: impl FnMut(*mut LocalMessage) -> Result<(), E>,
+) -> Result<(), E> {
     let senders = match from {
         Some(s) => s..s + 1,
-        None => 0..shared.local_count() as u32,
+        None => 0..channels.n as u32,
     };
     for s in senders {
-        if let Some(ch) = shared.channels.get(local, s) {
-            ch.drain_with(|m| match catcher.as_deref_mut() {
-                Some(c) => c.offer_local(shared, q, m),
-                None => {
-                    // SAFETY: the channel hands the message over; it is read once.
-                    let m = unsafe { m.read() };
-                    arrive(shared, q, m.envelope, m.payload);
-                    Ok(())
-                }
-            })?;
+        if let Some(ch) = channels.get(local, s) {
+            ch.drain_with(&mut take)?;
         }
     }
     Ok(())

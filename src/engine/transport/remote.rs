@@ -9,16 +9,19 @@
 //! order, hence MPI's non-overtaking. Larger and synchronous messages add a data
 //! message on the data communicator, sent from the user's buffer (`MPI_Issend` for
 //! synchronous mode) and received into the matched receive's buffer.
+//!
+//! Below the matching: draining hands each arrived packet to a closure of the caller's (see
+//! [`drain`]), which matches it; a send says how it left ([`Sent`]), and a started host
+//! operation owns its memory ([`HostOp`]).
 
-use crate::engine::comm::CommShared;
 use crate::engine::datatype::UserBuf;
 use crate::engine::envelope::Envelope;
-use crate::engine::p2p::{arrive, Catcher, Payload, Queues, SendState};
-use crate::engine::progress::HostOp;
+use crate::engine::host_op::HostOp;
 use crate::engine::rankmap::Location;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_INTERN};
 use crate::host::{self, check, sys, HostComm, HostRequest, HostType, HOST};
+use std::ops::ControlFlow;
 use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -205,21 +208,36 @@ impl Drop for PrePosted {
     }
 }
 
-/// Pulls every arrived remote packet of endpoint `local` into its matching state.
-/// A `catcher` (a blocking receive) may take the first eager packet that matches it and no
-/// posted receive; draining stops there, so later packets keep their place in the host.
-pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Option<&mut Catcher>) -> EpResult<()> {
-    let rx = q.remote_rx.get_or_insert_with(PrePosted::new);
+/// A remote packet as it arrives, for the matching above to place.
+pub enum Arrival<'a> {
+    /// The packed data of an eager message, still in the host's receive buffer.
+    Eager(&'a [u8]),
+    /// A rendezvous header: the data waits in the host, `bytes` bytes from process `proc`
+    /// with `data_tag` on the data communicator (see [`receive_data`]).
+    Rendezvous { proc: c_int, data_tag: c_int, bytes: u64 },
+}
+
+/// Pulls every arrived remote packet of endpoint `local` (whose pre-posted receives are `rx`,
+/// posted on header communicator `host` on first use) and hands each, in the host's order,
+/// to `arrive`. When `arrive` says `Break` (a blocking receive took the packet), draining
+/// stops there, so later packets keep their place in the host.
+#[inline]
+pub fn drain(
+    host: HostComm,
+    local: u32,
+    rx: &mut Option<PrePosted>,
+    mut arrive: impl FnMut(Envelope, Arrival<'_>) -> EpResult<ControlFlow<()>>,
+) -> EpResult<()> {
+    let rx = rx.get_or_insert_with(PrePosted::new);
     if !rx.slots.iter().all(|s| s.active) {
-        rx.top_up(shared.host, local)?;
+        rx.top_up(host, local)?;
     }
     loop {
-        let rx = q.remote_rx.as_mut().unwrap();
         let front = rx.front;
         let slot = &mut rx.slots[front];
         if !slot.active {
             // Both packets taken this round: post again and keep draining.
-            rx.top_up(shared.host, local)?;
+            rx.top_up(host, local)?;
             continue;
         }
         let mut flag: c_int = 0;
@@ -234,36 +252,20 @@ pub fn drain(shared: &CommShared, local: u32, q: &mut Queues, mut catcher: Optio
         slot.active = false;
         rx.front = (front + 1) % POSTED;
         let h = WireHeader::decode(&slot.buf).ok_or_else(|| ep_err!(ERR_INTERN, "malformed message header"))?;
-        let env = h.envelope;
-        let payload = match h.protocol {
+        let arrival = match h.protocol {
             Protocol::Eager => {
                 // The packet is the header and `bytes` of data (no MPI_Get_count needed).
                 let data = slot
                     .buf
                     .get(EAGER_HEADER_BYTES..EAGER_HEADER_BYTES + h.bytes as usize)
                     .ok_or_else(|| ep_err!(ERR_INTERN, "malformed message header (eager size {})", h.bytes))?;
-                // Straight from the receive buffer when a receive is waiting.
-                if let Some(recv) = q.matching.take_posted(&env) {
-                    crate::engine::p2p::deliver_bytes(&recv, &env, data);
-                    continue;
-                }
-                if let Some(c) = catcher.as_deref_mut() {
-                    if c.try_catch(&env, data)? {
-                        return Ok(());
-                    }
-                }
-                Payload::Eager(data.to_vec())
+                Arrival::Eager(data)
             }
-            Protocol::Rendezvous { data_tag } => Payload::Remote { proc: st.MPI_SOURCE, data_tag, bytes: h.bytes },
+            Protocol::Rendezvous { data_tag } => Arrival::Rendezvous { proc: st.MPI_SOURCE, data_tag, bytes: h.bytes },
         };
-        // A message the blocking receive matches that goes to the unexpected queue (a
-        // rendezvous header) is the one it must get: no later packet may be caught past it,
-        // or a small message would overtake a large one from the same source (MPI 4.1
-        // section 3.5, non-overtaking).
-        if let Some(c) = catcher.as_deref_mut() {
-            c.queued(&env);
+        if arrive(h.envelope, arrival)?.is_break() {
+            return Ok(());
         }
-        arrive(shared, q, env, payload);
     }
 }
 
@@ -339,7 +341,7 @@ impl Drop for RemoteComm {
 /// longer than `buf` (`truncated`), into a buffer of its own that the returned `HostOp`
 /// owns (the caller unpacks what fits once it completes). Errors: the host's.
 pub(crate) fn receive_data(
-    shared: &CommShared,
+    remote: &RemoteComm,
     buf: &UserBuf,
     proc: c_int,
     data_tag: c_int,
@@ -347,7 +349,7 @@ pub(crate) fn receive_data(
     truncated: bool,
 ) -> EpResult<HostOp> {
     let mut request = HostRequest(HOST.request_null);
-    let data_comm = shared.remote.data_comm().0;
+    let data_comm = remote.data_comm().0;
     if !truncated {
         // SAFETY: the host writes at most the message's `bytes <= buf.bytes()` into the user's
         // buffer, valid for `count` elements of `dtype` until the receive completes (MPI 4.1
@@ -373,17 +375,27 @@ pub(crate) fn receive_data(
     Ok(HostOp::one(request, tmp))
 }
 
-/// Sends to an endpoint of another process. `blocking` lets small packets go by `MPI_Send`.
-/// The latency path is inlined into the send calls; everything else is `send_general`.
+/// How a remote send left.
+pub enum Sent {
+    /// Complete: the host has the packet.
+    Done,
+    /// The host still reads the send's memory: its requests and the packet, owned together.
+    Host(HostOp),
+}
+
+/// Sends to an endpoint of another process: headers on host communicator `host`, rendezvous
+/// data as `remote` says. `blocking` lets small packets go by `MPI_Send`. The latency path is
+/// inlined into the send calls; everything else is `send_general`.
 #[inline(always)]
 pub fn send(
-    shared: &CommShared,
+    host: HostComm,
+    remote: &RemoteComm,
     dest: Location,
     env: Envelope,
     buf: UserBuf,
     sync: bool,
     blocking: bool,
-) -> EpResult<SendState> {
+) -> EpResult<Sent> {
     let bytes = buf.bytes();
     let proc = dest.proc as c_int;
     let tag = dest.local as c_int;
@@ -401,18 +413,18 @@ pub fn send(
         };
         let len = packet.len() as c_int;
         // SAFETY: `packet`'s `len` bytes are initialised above and live across the blocking send;
-        // `shared.host` is the communicator's host communicator, alive while `shared` is.
+        // `host` is the communicator's host communicator, alive while the caller's communicator is.
         unsafe {
-            check(sys::MPI_Send(packet.as_ptr() as *const c_void, len, HOST.byte, proc, tag, shared.host.0), "MPI_Send")?
+            check(sys::MPI_Send(packet.as_ptr() as *const c_void, len, HOST.byte, proc, tag, host.0), "MPI_Send")?
         };
-        return Ok(SendState::Done);
+        return Ok(Sent::Done);
     }
-    send_general(shared, dest, env, buf, sync, blocking)
+    send_general(host, remote, dest, env, buf, sync, blocking)
 }
 
 /// The rest of [`send`]: packed eager packets, and rendezvous.
 #[inline(never)]
-fn send_general(shared: &CommShared, dest: Location, env: Envelope, buf: UserBuf, sync: bool, blocking: bool) -> EpResult<SendState> {
+fn send_general(host: HostComm, remote: &RemoteComm, dest: Location, env: Envelope, buf: UserBuf, sync: bool, blocking: bool) -> EpResult<Sent> {
     let bytes = buf.bytes();
     let proc = dest.proc as c_int;
     let tag = dest.local as c_int;
@@ -424,25 +436,25 @@ fn send_general(shared: &CommShared, dest: Location, env: Envelope, buf: UserBuf
         let len = packet.len() as c_int;
         if blocking && packet.len() <= BLOCKING_HOST_SEND_BYTES {
             // SAFETY: a blocking send of `len` initialised bytes of `packet`, alive across the call.
-            unsafe { check(sys::MPI_Send(ptr, len, HOST.byte, proc, tag, shared.host.0), "MPI_Send")? };
-            return Ok(SendState::Done);
+            unsafe { check(sys::MPI_Send(ptr, len, HOST.byte, proc, tag, host.0), "MPI_Send")? };
+            return Ok(Sent::Done);
         }
         let mut r = HostRequest(HOST.request_null);
-        // SAFETY: the host reads `packet` until the request completes: the returned `SendState`
+        // SAFETY: the host reads `packet` until the request completes: the returned `Sent`
         // owns both (`HostOp`), and dropping it before completion hands them to the orphanage.
-        unsafe { check(sys::MPI_Isend(ptr, len, HOST.byte, proc, tag, shared.host.0, &mut r.0), "MPI_Isend")? };
-        return Ok(SendState::Host(HostOp::one(r, packet)));
+        unsafe { check(sys::MPI_Isend(ptr, len, HOST.byte, proc, tag, host.0, &mut r.0), "MPI_Isend")? };
+        return Ok(Sent::Host(HostOp::one(r, packet)));
     }
-    let data_tag = shared.remote.next_data_tag();
+    let data_tag = remote.next_data_tag();
     let header = WireHeader { envelope: env, protocol: Protocol::Rendezvous { data_tag }, bytes: bytes as u64 };
     let header = header.encode()[..header.wire_bytes()].to_vec();
     let (hp, hl) = (header.as_ptr() as *const c_void, header.len() as c_int);
-    let data_comm = shared.remote.data_comm().0;
+    let data_comm = remote.data_comm().0;
     let t = HostType(buf.dtype);
     let mut r = HostRequest(HOST.request_null);
     // SAFETY: the header send reads `header`, which moves (unchanged, the heap block stays) into
     // the `HostOp` that owns the request from here on, so it outlives the host's reading.
-    unsafe { check(sys::MPI_Isend(hp, hl, HOST.byte, proc, tag, shared.host.0, &mut r.0), "MPI_Isend")? };
+    unsafe { check(sys::MPI_Isend(hp, hl, HOST.byte, proc, tag, host.0, &mut r.0), "MPI_Isend")? };
     let mut op = HostOp::one(r, header);
     // A synchronous host send completes once the receiver has matched the header and posted
     // the data receive, which is MPI's synchronous-mode guarantee.
@@ -453,7 +465,7 @@ fn send_general(shared: &CommShared, dest: Location, env: Envelope, buf: UserBuf
     // When it fails, `op` (the header send) goes to the orphanage with the early return.
     unsafe { check(isend(buf.addr, buf.count, t.0, proc, data_tag, data_comm, &mut d.0), "MPI_Isend(data)")? };
     op.add(d);
-    Ok(SendState::Host(op))
+    Ok(Sent::Host(op))
 }
 
 #[cfg(test)]

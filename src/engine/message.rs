@@ -1,11 +1,43 @@
-//! Message payloads: what an arrived message carries until a receive takes it, and the
-//! inline form of small same-process messages.
+//! Messages as every layer sees them: what an arrived message carries until a receive takes
+//! it ([`Payload`], with the inline form of small same-process messages), a local send waiting
+//! for its receiver, and how a receive ended ([`Completion`]).
+//!
+//! Below the transports, which make these, and the matching above them, which consumes them:
+//! nothing here knows of communicators or queues.
 
-use super::super::datatype::UserBuf;
-use super::super::transport::local::INLINE_BYTES;
+use super::datatype::UserBuf;
+use super::envelope::{ANY_TAG, PROC_NULL};
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// Data up to this size travels inside a local channel's cell (see [`InlineData`]).
+pub(crate) const INLINE_BYTES: usize = 32;
+
+/// How a receive ended, before it becomes an `EP_Status`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Completion {
+    pub source: i32,
+    pub tag: i32,
+    /// Bytes received (at most the receive buffer's size).
+    pub bytes: u64,
+    /// Error class of the operation (0, or `ERR_TRUNCATE` with the bytes of the message sent
+    /// in `sent_bytes`).
+    pub error: c_int,
+    pub sent_bytes: u64,
+    pub cancelled: bool,
+}
+
+impl Completion {
+    /// Status of a receive from `EP_PROC_NULL` (MPI 4.1 section 3.11).
+    pub fn proc_null() -> Completion {
+        Completion {
+            source: PROC_NULL,
+            tag: ANY_TAG,
+            ..Default::default()
+        }
+    }
+}
 
 /// A local send waiting for its receiver (rendezvous, or synchronous mode).
 pub struct LocalSend {
