@@ -393,3 +393,22 @@ fn the_checks_find_what_they_look_for() {
     assert_eq!(resolve("engine::p2p", &path("super::super::host::sys"), &modules, &none).as_deref(), Some("host"));
     assert_eq!(resolve("engine::p2p", &path("crate::engine::p2p::Completion"), &modules, &none).as_deref(), Some("engine::p2p"));
 }
+
+/// Only the C interface is public: the engine, the handle registry and the host wrapper take
+/// raw addresses from the C boundary's callers and trust them, so a safe public path to them
+/// would let safe Rust write anywhere. The crate root may make public only `ffi` (the C
+/// functions and their types and constants) and `error` (the error classes).
+#[test]
+fn only_the_c_interface_is_public() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs");
+    let ast = syn::parse_file(&std::fs::read_to_string(root).unwrap()).unwrap();
+    let public: Vec<String> = ast
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Mod(m) if matches!(m.vis, syn::Visibility::Public(_)) => Some(m.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(public, ["error", "ffi"], "public modules of the crate root");
+}
