@@ -91,7 +91,11 @@ pub fn start(ep: &Endpoint, kind: Kind, bcast: Option<(UserBuf, i32)>) -> EpResu
     if let Some((buf, root)) = bcast {
         if root == ep.rank {
             if st.data.len() == bytes {
-                buf.pack_to(&mut st.data)?;
+                // A failure belongs to the collective, not to this call alone: this endpoint
+                // has arrived, so the instance must still start and every request report it.
+                if let Err(e) = buf.pack_to(&mut st.data) {
+                    st.error = Some(e);
+                }
             } else {
                 st.error = Some(ep_err!(ERR_OTHER, "EP_Ibcast byte counts differ between endpoints"));
             }
