@@ -22,9 +22,8 @@ pub fn on_patience(f: fn()) {
 
 /// Spin-then-yield backoff for blocking calls: many endpoints may share few cores, so a
 /// waiting thread must let the one it waits for run. Not `crossbeam_utils::Backoff`: that one
-/// spins exponentially and has neither the progress hook nor a separate count for host polls,
-/// each of which is a long wait by itself, so it would yield late on memory and early on the
-/// host.
+/// has neither the progress hook nor separate patience for host polls, each of which is a
+/// long wait by itself, and for spins on memory.
 pub struct Backoff(u32);
 
 /// Turns a waiter spins before yielding: after host polls (each long enough by itself)...
