@@ -31,8 +31,8 @@
 //! Blocking calls never block inside the host: they poll with `MPI_Improbe` and `MPI_Test`
 //! (or `MPI_Iprobe`). Two reasons:
 //! - Progress (MPI 4.1 section 3.5): the host progresses its own requests, but a thread
-//!   blocked in a host call does not progress the receives it posted on other endpoint
-//!   communicators nor the orphaned requests of freed endpoints. A polling thread, once
+//!   blocked in a host call does not progress the receives posted on other endpoint
+//!   communicators (by any thread) nor the orphaned requests of freed endpoints. A polling thread, once
 //!   patient, progresses those as every other blocking call does.
 //! - Speed: Open MPI's blocking receive under `MPI_THREAD_MULTIPLE` builds and destroys a
 //!   condition variable and two mutexes per call (`ompi_sync_wait_mt`). Measured here (8 B

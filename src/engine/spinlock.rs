@@ -23,6 +23,9 @@ pub struct RawSpinLock {
 /// A mutex with the spin lock (guards as `parking_lot`'s).
 pub type SpinMutex<T> = parking_lot::lock_api::Mutex<RawSpinLock, T>;
 
+/// A held [`SpinMutex`].
+pub type SpinGuard<'a, T> = parking_lot::lock_api::MutexGuard<'a, RawSpinLock, T>;
+
 impl RawSpinLock {
     #[cold]
     fn lock_contended(&self) {

@@ -5,6 +5,7 @@ use super::super::comm::CommShared;
 use super::super::envelope::{Envelope, Pattern};
 use super::super::matching::MatchQueues;
 use super::super::message::Payload;
+use super::super::spinlock::SpinGuard;
 use super::super::transport::local::{self, LocalMessage};
 use super::super::transport::remote::{self, Arrival};
 use super::catcher::Catcher;
@@ -64,6 +65,14 @@ fn arrive(shared: &CommShared, matching: &mut MatchQueues<Arc<RecvOp>, Payload>,
         Some(recv) => deliver_posted(shared, &recv, &env, payload),
         None => matching.push_unexpected(env, payload),
     }
+}
+
+/// Locks endpoint `local`'s matching state and pulls in the arrivals `pattern` may match: the
+/// start of every receive and probe.
+pub(super) fn locked_and_drained<'a>(shared: &'a CommShared, local: u32, pattern: &Pattern) -> EpResult<SpinGuard<'a, Queues>> {
+    let mut q = shared.endpoints[local as usize].queues.lock();
+    drain(shared, local, &mut q, Drain::for_pattern(shared, local, pattern))?;
+    Ok(q)
 }
 
 /// Pulls arrived messages into endpoint `local`'s matching state (the caller holds its lock).

@@ -9,7 +9,7 @@ use super::super::message::{Completion, Payload};
 use super::super::progress::{progress, progress_orphans};
 use super::catcher::Catcher;
 use super::deliver::{deliver, deliver_into};
-use super::drain::{drain, drain_catching, Drain};
+use super::drain::{drain_catching, locked_and_drained, Drain};
 use super::recv_op::RecvOp;
 use crate::error::EpResult;
 use parking_lot::lock_api::MutexGuard;
@@ -106,13 +106,7 @@ pub fn wait_recv_matched(shared: &CommShared, local: u32, recv: &RecvOp) -> EpRe
 
 /// Envelope and size of the first matching message, left in place (`EP_Iprobe`).
 pub fn iprobe(shared: &CommShared, local: u32, pattern: Pattern) -> EpResult<Option<Completion>> {
-    let mut q = shared.endpoints[local as usize].queues.lock();
-    drain(
-        shared,
-        local,
-        &mut q,
-        Drain::for_pattern(shared, local, &pattern),
-    )?;
+    let q = locked_and_drained(shared, local, &pattern)?;
     Ok(q.matching.peek_unexpected(&pattern).map(|(env, p)| {
         let b = p.bytes();
         Completion {
@@ -131,12 +125,6 @@ pub fn improbe(
     local: u32,
     pattern: Pattern,
 ) -> EpResult<Option<(Envelope, Payload)>> {
-    let mut q = shared.endpoints[local as usize].queues.lock();
-    drain(
-        shared,
-        local,
-        &mut q,
-        Drain::for_pattern(shared, local, &pattern),
-    )?;
+    let mut q = locked_and_drained(shared, local, &pattern)?;
     Ok(q.matching.take_unexpected(&pattern))
 }

@@ -6,7 +6,7 @@ use super::super::envelope::{Pattern, PROC_NULL};
 use super::super::message::Completion;
 use super::super::pending::register_pending;
 use super::deliver::deliver_posted;
-use super::drain::{drain, Drain};
+use super::drain::locked_and_drained;
 use super::recv_op::RecvOp;
 use crate::error::EpResult;
 use std::sync::Arc;
@@ -23,13 +23,7 @@ pub fn post_recv(
         return Ok(RecvOp::completed(buf, Completion::proc_null()));
     }
     let recv = RecvOp::new(buf, pattern);
-    let mut q = shared.endpoints[local as usize].queues.lock();
-    drain(
-        shared,
-        local,
-        &mut q,
-        Drain::for_pattern(shared, local, &pattern),
-    )?;
+    let mut q = locked_and_drained(shared, local, &pattern)?;
     match q.matching.take_unexpected(&pattern) {
         Some((env, payload)) => {
             drop(q);
