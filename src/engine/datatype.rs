@@ -135,13 +135,28 @@ fn check_committed(t: sys::MPI_Datatype) -> EpResult<()> {
     }
 }
 
+/// Checks a (buffer, count, datatype) triple as [`UserBuf::new`] does, for calls that hand the
+/// buffer to the host themselves (one-sided operations). Errors as [`UserBuf::new`].
+pub fn check_buffer(addr: *const c_void, count: c_int, dtype: sys::MPI_Datatype) -> EpResult<()> {
+    // SAFETY: the buffer is only checked; the `UserBuf` is dropped at once, never used.
+    unsafe { UserBuf::new(addr, count, dtype) }.map(|_| ())
+}
+
 /// A user buffer: address, element count, datatype and its layout.
+///
+/// Invariant: `addr` is valid for `count` elements of `dtype` (for reading, and for writing
+/// when the buffer receives) while the operation that uses it is under way: the user's
+/// promise to MPI (MPI 4.1 section 3.7.2), or the engine's for its own memory. It is made only
+/// through the `unsafe` constructors ([`UserBuf::new`], [`UserBuf::from_parts`]), which is where
+/// that promise is stated; the methods that read or write the memory rely on it.
 #[derive(Clone, Copy)]
 pub struct UserBuf {
     pub addr: *mut c_void,
     pub count: i32,
     pub dtype: sys::MPI_Datatype,
     pub info: TypeInfo,
+    /// Keeps construction to the `unsafe` constructors.
+    _valid: (),
 }
 
 // SAFETY: the buffer belongs to the user, who keeps it alive and untouched until the
@@ -185,17 +200,31 @@ pub unsafe fn copy_bytes(src: *const u8, dst: *mut u8, n: usize) {
 }
 
 impl UserBuf {
-    /// Checks a (buffer, count, datatype) triple as every call does.
+    /// Checks a (buffer, count, datatype) triple as every call does. Errors: `EP_ERR_COUNT`
+    /// (negative), `EP_ERR_TYPE` (not a committed datatype), `EP_ERR_BUFFER` (NULL with data).
+    ///
+    /// # Safety
+    /// `addr` is valid for `count` elements of `dtype` (writable if the buffer receives) for as
+    /// long as the `UserBuf` or a copy of it is used (see the type's invariant).
     #[inline]
-    pub fn new(addr: *const c_void, count: c_int, dtype: sys::MPI_Datatype) -> EpResult<UserBuf> {
+    pub unsafe fn new(addr: *const c_void, count: c_int, dtype: sys::MPI_Datatype) -> EpResult<UserBuf> {
         // The common case built in place: a predefined type and a usable buffer.
         if let Some(size) = PREDEFINED.get(handle_bits(dtype)) {
             if count >= 0 && !(addr.is_null() && count > 0 && size > 0) {
                 let info = TypeInfo { size, true_lb: 0, extent: size as isize, true_extent: size as isize };
-                return Ok(UserBuf { addr: addr as *mut c_void, count, dtype, info });
+                return Ok(UserBuf { addr: addr as *mut c_void, count, dtype, info, _valid: () });
             }
         }
         Self::new_checked(addr, count, dtype)
+    }
+
+    /// A buffer whose datatype the caller has already looked up (`info` is `dtype`'s layout).
+    ///
+    /// # Safety
+    /// As for [`UserBuf::new`].
+    #[inline]
+    pub unsafe fn from_parts(addr: *mut c_void, count: c_int, dtype: sys::MPI_Datatype, info: TypeInfo) -> UserBuf {
+        UserBuf { addr, count, dtype, info, _valid: () }
     }
 
     /// `new` for derived datatypes and bad arguments.
@@ -210,7 +239,7 @@ impl UserBuf {
         if addr.is_null() && count > 0 && info.size > 0 && info.true_lb == 0 {
             return Err(ep_err!(ERR_BUFFER, "buffer is NULL with count {count}"));
         }
-        Ok(UserBuf { addr: addr as *mut c_void, count, dtype, info })
+        Ok(UserBuf { addr: addr as *mut c_void, count, dtype, info, _valid: () })
     }
 
     /// Bytes of data (packed size).

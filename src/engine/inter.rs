@@ -58,8 +58,12 @@ fn list_from_first(first: &[u64; FIRST_PART]) -> (Vec<u64>, std::ops::Range<usiz
 }
 
 /// Bytes of `v` as a buffer to send from or receive into.
-fn u64_buf(v: &mut [u64]) -> EpResult<UserBuf> {
-    UserBuf::new(v.as_mut_ptr() as *const c_void, (v.len() * 8) as c_int, HOST.byte)
+///
+/// # Safety
+/// The returned buffer is used only while `v` is alive and not moved.
+unsafe fn u64_buf(v: &mut [u64]) -> EpResult<UserBuf> {
+    // SAFETY: `v` holds `8 * len` writable bytes, for as long as the caller promises.
+    unsafe { UserBuf::new(v.as_mut_ptr() as *const c_void, (v.len() * 8) as c_int, HOST.byte) }
 }
 
 /// Sends `data` to `peer` and receives the peer's list from it on `ep`'s communicator with
@@ -69,33 +73,52 @@ fn swap_lists(ep: &Endpoint, peer: i32, tag: c_int, data: &[u64]) -> EpResult<Ve
     let loc = s.peer_location(ep.local, peer).ok_or_else(|| ep_err!(ERR_RANK, "remote_leader {peer} is not a rank of peer_comm"))?;
     let env = super::envelope::Envelope { source: ep.rank, tag };
     let send = |b: UserBuf| p2p::start_send(s, ep.local, loc, env, b, false, false);
-    let (mut mine, mut rest_of_mine) = (first_part(data), data.get(FIRST_PART - 1..).unwrap_or(&[]).to_vec());
-    let s1 = send(u64_buf(&mut mine)?)?;
-    let s2 = if rest_of_mine.is_empty() { None } else { Some(send(u64_buf(&mut rest_of_mine)?)?) };
-    let pattern = Pattern { source: peer, tag };
-    let mut first = [0u64; FIRST_PART];
-    p2p::recv_blocking(s, ep.local, pattern, u64_buf(&mut first)?)?;
-    let (mut theirs, rest) = list_from_first(&first);
-    if !rest.is_empty() {
-        p2p::recv_blocking(s, ep.local, pattern, u64_buf(&mut theirs[rest])?)?;
+    let mut mine = (first_part(data).to_vec(), data.get(FIRST_PART - 1..).unwrap_or(&[]).to_vec());
+    let exchanged = (|| {
+        // SAFETY: `mine` outlives the send: it is waited for below on success, and on failure
+        // `mine` is leaked (after this closure), so an orphaned send still reads live memory.
+        let s1 = send(unsafe { u64_buf(&mut mine.0)? })?;
+        let s2 = if mine.1.is_empty() {
+            None
+        } else {
+            // SAFETY: as for the first part.
+            Some(send(unsafe { u64_buf(&mut mine.1)? })?)
+        };
+        let pattern = Pattern { source: peer, tag };
+        let mut first = [0u64; FIRST_PART];
+        // SAFETY: `first` outlives the receive, which is blocking.
+        p2p::recv_blocking(s, ep.local, pattern, unsafe { u64_buf(&mut first)? })?;
+        let (mut theirs, rest) = list_from_first(&first);
+        if !rest.is_empty() {
+            // SAFETY: `theirs` outlives the receive, which is blocking.
+            p2p::recv_blocking(s, ep.local, pattern, unsafe { u64_buf(&mut theirs[rest])? })?;
+        }
+        request::wait_send(ep, s1)?;
+        if let Some(s2) = s2 {
+            request::wait_send(ep, s2)?;
+        }
+        Ok(theirs)
+    })();
+    if exchanged.is_err() {
+        // A send that did not complete was handed to the orphanage, whose host request may
+        // still read this memory: it stays (a small leak on a failure path).
+        std::mem::forget(mine);
     }
-    request::wait_send(ep, s1)?;
-    if let Some(s2) = s2 {
-        request::wait_send(ep, s2)?;
-    }
-    Ok(theirs)
+    exchanged
 }
 
 /// Broadcasts a list of u64 from `root` over the intracommunicator of `ep`.
 fn bcast_list(ep: &Endpoint, root: i32, list: &mut Vec<u64>) -> EpResult<()> {
     let mut first = first_part(list);
-    coll::bcast(ep, u64_buf(&mut first)?, root)?;
+    // SAFETY: `first` outlives the broadcast, a blocking call.
+    coll::bcast(ep, unsafe { u64_buf(&mut first)? }, root)?;
     let (mut all, rest) = list_from_first(&first);
     if !rest.is_empty() {
         if ep.rank == root {
             all.copy_from_slice(list);
         }
-        coll::bcast(ep, u64_buf(&mut all[rest])?, root)?;
+        // SAFETY: `all` outlives the broadcast, a blocking call.
+        coll::bcast(ep, unsafe { u64_buf(&mut all[rest])? }, root)?;
     }
     *list = all;
     Ok(())
@@ -134,8 +157,10 @@ fn union_maps(ids: [&[Identity]; 2], my_world: u32) -> (Vec<u32>, RankMap, RankM
 /// The MAX of two ints over the endpoints of `ep`'s intracommunicator (an allreduce).
 fn allreduce_max(ep: &Endpoint, mut mine: [c_int; 2]) -> EpResult<[c_int; 2]> {
     let mut all = [0 as c_int; 2];
-    let send = UserBuf::new(mine.as_mut_ptr() as *const c_void, 2, HOST.int_)?;
-    let recv = UserBuf::new(all.as_mut_ptr() as *const c_void, 2, HOST.int_)?;
+    // SAFETY: `mine` and `all` hold 2 ints each and outlive the allreduce below.
+    let send = unsafe { UserBuf::new(mine.as_mut_ptr() as *const c_void, 2, HOST.int_)? };
+    // SAFETY: as above.
+    let recv = unsafe { UserBuf::new(all.as_mut_ptr() as *const c_void, 2, HOST.int_)? };
     let args = coll::ReduceArgs {
         input: Elems::of(&send),
         in_place: false,

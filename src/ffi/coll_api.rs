@@ -73,8 +73,12 @@ fn check_inter_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
 /// A user buffer that must not be `MPI_IN_PLACE`. Inline, as is [`reduction_input`]: their
 /// results, returned through memory, were written field by field and copied on whole, which
 /// waited on the store forwarding twice per small reduction.
+///
+/// # Safety
+/// The buffer arguments are the user's: valid for their counts and datatypes until the
+/// operation completes (MPI 4.1 section 3.7.2), as the calling C function's contract says.
 #[inline(always)]
-fn data_buf(p: *const c_void, count: c_int, t: MPI_Datatype, what: &str) -> EpResult<UserBuf> {
+unsafe fn data_buf(p: *const c_void, count: c_int, t: MPI_Datatype, what: &str) -> EpResult<UserBuf> {
     if is_in_place(p) {
         return Err(ep_err!(ERR_BUFFER, "{what} is MPI_IN_PLACE, which MPI does not allow here"));
     }
@@ -120,8 +124,12 @@ fn blocks<'a>(base: *mut c_void, t: MPI_Datatype, layout: Layout<'a>, what: &str
 
 /// Input elements of a reduction: `sendbuf`, or `recvbuf` when `sendbuf` is `MPI_IN_PLACE`
 /// and `in_place_ok`.
+///
+/// # Safety
+/// The buffer arguments are the user's: valid for their counts and datatypes until the
+/// operation completes (MPI 4.1 section 3.7.2), as the calling C function's contract says.
 #[inline(always)]
-fn reduction_input(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t: MPI_Datatype, in_place_ok: bool) -> EpResult<(Elems, bool)> {
+unsafe fn reduction_input(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t: MPI_Datatype, in_place_ok: bool) -> EpResult<(Elems, bool)> {
     if is_in_place(sendbuf) {
         if !in_place_ok {
             return Err(ep_err!(ERR_BUFFER, "sendbuf is MPI_IN_PLACE on a rank that is not the root"));

@@ -54,9 +54,13 @@ fn bad_recv_pattern(source: c_int, tag: c_int, size: c_int) -> crate::error::EpE
 
 /// Starts a send of any mode; the one path behind every send call (inlined into each: the
 /// calls' prologues and epilogues were a tenth of a small send's instructions).
+///
+/// # Safety
+/// The buffer arguments are the user's: valid for their counts and datatypes until the
+/// operation completes (MPI 4.1 section 3.7.2), as the calling C function's contract says.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, reason = "MPI's send arguments plus the mode, passed in registers on the hot path")]
-fn start_send(
+unsafe fn start_send(
     ep: &Endpoint,
     buf: *const c_void,
     count: c_int,
@@ -101,8 +105,12 @@ fn start_send(
     )
 }
 
+/// A blocking send of any mode.
+///
+/// # Safety
+/// As for [`start_send`].
 #[inline(always)]
-fn send_blocking(
+unsafe fn send_blocking(
     comm: EP_Comm,
     buf: *const c_void,
     count: c_int,
@@ -116,8 +124,12 @@ fn send_blocking(
     request::wait_send(&ep, s)
 }
 
+/// A nonblocking send of any mode; `req` receives its request.
+///
+/// # Safety
+/// As for [`start_send`].
 #[allow(clippy::too_many_arguments, reason = "MPI's nonblocking send arguments plus the mode")]
-fn send_nonblocking(
+unsafe fn send_nonblocking(
     comm: EP_Comm,
     buf: *const c_void,
     count: c_int,
@@ -535,7 +547,11 @@ enum Mrecv {
 }
 
 /// Starts receiving a matched message into (`buf`, `count`, `datatype`).
-fn start_mrecv(
+///
+/// # Safety
+/// The buffer arguments are the user's: valid for their counts and datatypes until the
+/// operation completes (MPI 4.1 section 3.7.2), as the calling C function's contract says.
+unsafe fn start_mrecv(
     buf: *mut c_void,
     count: c_int,
     datatype: MPI_Datatype,

@@ -254,12 +254,9 @@ pub fn allreduce_inter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
     // Rank 0: the group's result into engine memory, swapped with the other rank 0.
     let mut mem = super::board::AlignedBuf::default();
     mem.resize(args.input.span());
-    let ours = UserBuf {
-        addr: args.input.base_for(mem.ptr()),
-        count: args.input.count,
-        dtype: args.input.dtype,
-        info: args.input.info,
-    };
+    // SAFETY: `mem` was just resized to the input's span, which holds `count` elements of
+    // its datatype from `base_for(mem.ptr())`, and lives until the end of this function.
+    let ours = unsafe { UserBuf::from_parts(args.input.base_for(mem.ptr()), args.input.count, args.input.dtype, args.input.info) };
     reduce(&view, &to_leader(Some(ours)))?;
     let peer = s.group_map(1 - g).location(0).expect("rank 0").proc as c_int;
     let mut req = HOST.request_null;

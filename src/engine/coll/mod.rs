@@ -82,12 +82,11 @@ unsafe impl Sync for Blocks<'_> {}
 impl Blocks<'_> {
     /// The block of `rank`.
     pub fn of(&self, rank: i32) -> UserBuf {
-        UserBuf {
-            addr: (self.base as *mut u8).wrapping_offset(self.layout.displ(rank) * self.info.extent) as *mut c_void,
-            count: self.layout.count(rank),
-            dtype: self.dtype,
-            info: self.info,
-        }
+        let addr = (self.base as *mut u8).wrapping_offset(self.layout.displ(rank) * self.info.extent) as *mut c_void;
+        // SAFETY: `base` is a user buffer's address (its `UserBuf`'s invariant), which holds
+        // every rank's block at the displacement and count its layout gives (the collective's
+        // argument rules, MPI 4.1 section 6.5).
+        unsafe { UserBuf::from_parts(addr, self.layout.count(rank), self.dtype, self.info) }
     }
 
     /// Packed bytes of `rank`'s block.
@@ -116,7 +115,8 @@ pub fn all_inputs(s: &CommShared, locals: &[Elems], root_proc: Option<u32>) -> c
     let per = template.info.size * template.count as usize;
     let mut mine = vec![0u8; per * locals.len()];
     for (i, e) in locals.iter().enumerate() {
-        let ub = UserBuf { addr: e.base as *mut c_void, count: e.count, dtype: e.dtype, info: e.info };
+        // SAFETY: `e` was made from a `UserBuf` (`Elems::of`), whose invariant it keeps.
+        let ub = unsafe { UserBuf::from_parts(e.base as *mut c_void, e.count, e.dtype, e.info) };
         ub.pack_to(&mut mine[i * per..(i + 1) * per])?;
     }
     let nprocs = s.map.nprocs();
@@ -139,7 +139,9 @@ pub fn all_inputs(s: &CommShared, locals: &[Elems], root_proc: Option<u32>) -> c
         for (i, &r) in s.map.ranks_of(p).iter().enumerate() {
             let buf = &mut out[r as usize];
             buf.resize(template.span());
-            let ub = UserBuf { addr: template.base_for(buf.ptr()), count: template.count, dtype: template.dtype, info: template.info };
+            // SAFETY: `buf` was just resized to the template's span, which holds `count`
+            // elements of the template's datatype from `base_for(buf.ptr())`.
+            let ub = unsafe { UserBuf::from_parts(template.base_for(buf.ptr()), template.count, template.dtype, template.info) };
             ub.unpack_from(&all[start + i * per..start + (i + 1) * per])?;
         }
     }

@@ -92,7 +92,9 @@ impl Elems {
         if bytes == 0 {
             return Ok(());
         }
-        let src = UserBuf { addr: self.base as *mut c_void, count: self.count, dtype: self.dtype, info: self.info };
+        // SAFETY: `self` was made from a `UserBuf` (`Elems::of`) or from engine memory of its
+        // span, and keeps that buffer's invariant.
+        let src = unsafe { UserBuf::from_parts(self.base as *mut c_void, self.count, self.dtype, self.info) };
         dst.copy_from(&src, bytes)
     }
 }

@@ -5,7 +5,7 @@
 use super::host::{check_rma, HostWin, DYNAMIC_SERIAL, RMA};
 use super::ompi4::HOST_IS_OMPI4;
 use super::{WinEndpoint, WinFlavor};
-use crate::engine::datatype::{type_info, UserBuf};
+use crate::engine::datatype::{check_buffer, type_info};
 use crate::engine::envelope::PROC_NULL;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_COUNT, ERR_DISP, ERR_OP, ERR_RMA_RANGE};
@@ -93,8 +93,13 @@ impl WinEndpoint {
     }
 
     /// `EP_Put`.
-    pub fn put(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<()> {
-        UserBuf::new(origin, ocount, otype)?;
+    ///
+    /// # Safety
+    /// The origin (and result, compare) buffers are the user's, valid for the counts and
+    /// datatypes given until the operation completes at the origin (MPI 4.1 section 12.3):
+    /// they go to the host as they are.
+    pub unsafe fn put(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<()> {
+        check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
         // SAFETY: the origin buffer is the user's, `ocount` elements of `otype` (checked
         // above), which MPI requires valid and unchanged until the operation completes at the
@@ -104,8 +109,13 @@ impl WinEndpoint {
     }
 
     /// `EP_Get`.
-    pub fn get(&self, origin: *mut c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<()> {
-        UserBuf::new(origin, ocount, otype)?;
+    ///
+    /// # Safety
+    /// The origin (and result, compare) buffers are the user's, valid for the counts and
+    /// datatypes given until the operation completes at the origin (MPI 4.1 section 12.3):
+    /// they go to the host as they are.
+    pub unsafe fn get(&self, origin: *mut c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<()> {
+        check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
         // SAFETY: as in `put`, with the origin buffer written by the host until the
         // operation completes.
@@ -114,8 +124,13 @@ impl WinEndpoint {
 
     /// `EP_Rput`: `None` for `EP_PROC_NULL` and where the operation completes at once (a
     /// request complete from the start).
-    pub fn rput(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
-        UserBuf::new(origin, ocount, otype)?;
+    ///
+    /// # Safety
+    /// The origin (and result, compare) buffers are the user's, valid for the counts and
+    /// datatypes given until the operation completes at the origin (MPI 4.1 section 12.3):
+    /// they go to the host as they are.
+    pub unsafe fn rput(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
+        check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(None) };
         if h.no_request_ops {
             self.epochs.lock().check_passive(t.rank)?;
@@ -132,8 +147,13 @@ impl WinEndpoint {
     }
 
     /// `EP_Rget`: `None` for `EP_PROC_NULL` and where the operation completes at once.
-    pub fn rget(&self, origin: *mut c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
-        UserBuf::new(origin, ocount, otype)?;
+    ///
+    /// # Safety
+    /// The origin (and result, compare) buffers are the user's, valid for the counts and
+    /// datatypes given until the operation completes at the origin (MPI 4.1 section 12.3):
+    /// they go to the host as they are.
+    pub unsafe fn rget(&self, origin: *mut c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
+        check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(None) };
         if h.no_request_ops {
             self.epochs.lock().check_passive(t.rank)?;
@@ -149,17 +169,27 @@ impl WinEndpoint {
     }
 
     /// `EP_Accumulate`.
-    pub fn accumulate(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem, op: sys::MPI_Op) -> EpResult<()> {
+    ///
+    /// # Safety
+    /// The origin (and result, compare) buffers are the user's, valid for the counts and
+    /// datatypes given until the operation completes at the origin (MPI 4.1 section 12.3):
+    /// they go to the host as they are.
+    pub unsafe fn accumulate(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem, op: sys::MPI_Op) -> EpResult<()> {
         check_op(op)?;
-        UserBuf::new(origin, ocount, otype)?;
+        check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
         // SAFETY: as in `put` (the op is not `MPI_OP_NULL`; the host checks the rest).
         h.issue("MPI_Accumulate", || unsafe { sys::MPI_Accumulate(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, op, h.win.0) })
     }
 
     /// `EP_Get_accumulate`; with `MPI_NO_OP` the origin buffer is not read.
+    ///
+    /// # Safety
+    /// The origin (and result, compare) buffers are the user's, valid for the counts and
+    /// datatypes given until the operation completes at the origin (MPI 4.1 section 12.3):
+    /// they go to the host as they are.
     #[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Get_accumulate")]
-    pub fn get_accumulate(
+    pub unsafe fn get_accumulate(
         &self,
         origin: *const c_void,
         ocount: c_int,
@@ -172,9 +202,9 @@ impl WinEndpoint {
     ) -> EpResult<()> {
         check_op(op)?;
         if !is_no_op(op) {
-            UserBuf::new(origin, ocount, otype)?;
+            check_buffer(origin, ocount, otype)?;
         }
-        UserBuf::new(result, rcount, rtype)?;
+        check_buffer(result, rcount, rtype)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
         // SAFETY: as in `put` for the origin buffer (not read with `MPI_NO_OP`)
         // and as in `get` for `result`, `rcount` elements of `rtype`, both checked above.
@@ -182,12 +212,17 @@ impl WinEndpoint {
     }
 
     /// `EP_Fetch_and_op`: one element; with `MPI_NO_OP` the origin is not read.
-    pub fn fetch_and_op(&self, origin: *const c_void, result: *mut c_void, dtype: sys::MPI_Datatype, rank: i32, disp: sys::MPI_Aint, op: sys::MPI_Op) -> EpResult<()> {
+    ///
+    /// # Safety
+    /// The origin (and result, compare) buffers are the user's, valid for the counts and
+    /// datatypes given until the operation completes at the origin (MPI 4.1 section 12.3):
+    /// they go to the host as they are.
+    pub unsafe fn fetch_and_op(&self, origin: *const c_void, result: *mut c_void, dtype: sys::MPI_Datatype, rank: i32, disp: sys::MPI_Aint, op: sys::MPI_Op) -> EpResult<()> {
         check_op(op)?;
         if !is_no_op(op) {
-            UserBuf::new(origin, 1, dtype)?;
+            check_buffer(origin, 1, dtype)?;
         }
-        UserBuf::new(result, 1, dtype)?;
+        check_buffer(result, 1, dtype)?;
         let Some(h) = self.prepare(&TargetMem { rank, disp, count: 1, dtype })? else { return Ok(()) };
         // SAFETY: one element of `dtype` read at `origin` (not with `MPI_NO_OP`)
         // and written at `result`, the user's buffers (checked above); target as in `put`.
@@ -195,7 +230,12 @@ impl WinEndpoint {
     }
 
     /// `EP_Compare_and_swap`: one element.
-    pub fn compare_and_swap(
+    ///
+    /// # Safety
+    /// The origin (and result, compare) buffers are the user's, valid for the counts and
+    /// datatypes given until the operation completes at the origin (MPI 4.1 section 12.3):
+    /// they go to the host as they are.
+    pub unsafe fn compare_and_swap(
         &self,
         origin: *const c_void,
         compare: *const c_void,
@@ -204,9 +244,9 @@ impl WinEndpoint {
         rank: i32,
         disp: sys::MPI_Aint,
     ) -> EpResult<()> {
-        UserBuf::new(origin, 1, dtype)?;
-        UserBuf::new(compare, 1, dtype)?;
-        UserBuf::new(result, 1, dtype)?;
+        check_buffer(origin, 1, dtype)?;
+        check_buffer(compare, 1, dtype)?;
+        check_buffer(result, 1, dtype)?;
         let Some(h) = self.prepare(&TargetMem { rank, disp, count: 1, dtype })? else { return Ok(()) };
         // SAFETY: one element of `dtype` read at `origin` and `compare` and
         // written at `result`, the user's buffers (checked above); target as in `put`.
