@@ -144,25 +144,35 @@ pub fn abort_job(line: &str, code: c_int) {
     }
 }
 
-/// A required output pointer.
+/// A required output pointer. Errors: `EP_ERR_ARG` (NULL), naming `what`.
+///
+/// # Safety
+/// `p` is NULL or points at a writable `T` that outlives `'a` (the C caller's contract).
 #[inline]
-pub fn out<'a, T>(p: *mut T, what: &str) -> EpResult<&'a mut T> {
-    // SAFETY: non-null pointers from C are taken to point at a valid `T`, as in every C API.
+pub unsafe fn out<'a, T>(p: *mut T, what: &str) -> EpResult<&'a mut T> {
+    // SAFETY: non-null, `p` points at a writable `T` living for `'a` (this function's contract).
     unsafe { p.as_mut() }.ok_or_else(|| ep_err!(ERR_ARG, "{what} is NULL"))
 }
 
 /// A required input pointer, read only (a `const` argument may point at read-only memory).
+/// Errors: `EP_ERR_ARG` (NULL), naming `what`.
+///
+/// # Safety
+/// `p` is NULL or points at a readable `T` that outlives `'a` (the C caller's contract).
 #[inline]
-pub fn input<'a, T>(p: *const T, what: &str) -> EpResult<&'a T> {
-    // SAFETY: non-null pointers from C are taken to point at a valid `T`, as in every C API;
-    // only a shared reference is made, so read-only memory is fine.
+pub unsafe fn input<'a, T>(p: *const T, what: &str) -> EpResult<&'a T> {
+    // SAFETY: non-null, `p` points at a readable `T` living for `'a` (this function's
+    // contract); only a shared reference is made, so read-only memory is fine.
     unsafe { p.as_ref() }.ok_or_else(|| ep_err!(ERR_ARG, "{what} is NULL"))
 }
 
 /// Fills an optional status (NULL is `EP_STATUS_IGNORE`); `MPI_ERROR` is left alone, as
 /// single-completion calls do in MPI.
-pub fn write_status(p: *mut EP_Status, c: &Completion) {
-    // SAFETY: see `out`.
+///
+/// # Safety
+/// `p` is NULL or points at a writable `EP_Status`.
+pub unsafe fn write_status(p: *mut EP_Status, c: &Completion) {
+    // SAFETY: non-null, `p` points at a writable status (this function's contract).
     if let Some(s) = unsafe { p.as_mut() } {
         s.MPI_SOURCE = c.source;
         s.MPI_TAG = c.tag;

@@ -22,8 +22,13 @@ fn empty() -> Completion {
     }
 }
 
-fn write_empty(status: *mut EP_Status) {
-    write_status(status, &empty());
+/// Fills an optional status as MPI does for a null or inactive request.
+///
+/// # Safety
+/// `status` is NULL or points at a writable `EP_Status`.
+unsafe fn write_empty(status: *mut EP_Status) {
+    // SAFETY: this function's contract.
+    unsafe { write_status(status, &empty()) };
     // SAFETY: a non-null `status` points at an `EP_Status` the caller may write, by
     // the contract of every function that takes one (NULL is `EP_STATUS_IGNORE`).
     if let Some(s) = unsafe { status.as_mut() } {

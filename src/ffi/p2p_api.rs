@@ -352,8 +352,13 @@ pub unsafe extern "C" fn EP_Sendrecv(
     completion_error(&c)
 }
 
-fn probe_status(c: &Completion, status: *mut EP_Status) {
-    write_status(status, c);
+/// Fills a probe's optional status.
+///
+/// # Safety
+/// `status` is NULL or points at a writable `EP_Status`.
+unsafe fn probe_status(c: &Completion, status: *mut EP_Status) {
+    // SAFETY: this function's contract.
+    unsafe { write_status(status, c) };
 }
 
 /// Nonblocking probe (MPI 4.1 section 3.8.1): `*flag = 1` and `status` filled when a message
@@ -428,7 +433,12 @@ pub unsafe extern "C" fn EP_Probe(
     }
 }
 
-fn take_message(
+/// The first message matching (`source`, `tag`), taken out of matching into `*msg`
+/// (`EP_Improbe`; `EP_Mprobe` when `blocking`).
+///
+/// # Safety
+/// `status` is NULL or points at a writable `EP_Status`.
+unsafe fn take_message(
     ep: Arc<Endpoint>,
     source: c_int,
     tag: c_int,

@@ -86,7 +86,9 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
                 Some(a) => {
                     scratch.shared_src = a.buf.data_ptr();
                     if s.is_multi_process() {
-                        host_bytes::bcast(a.buf.data_ptr(), bytes, root_loc.proc as i32, s.host)?;
+                        // SAFETY: `a.buf` is a contiguous user buffer of `bytes` bytes (its
+                        // `UserBuf`'s invariant), for the length of this blocking collective.
+                        unsafe { host_bytes::bcast(a.buf.data_ptr(), bytes, root_loc.proc as i32, s.host)? };
                     }
                 }
                 None => {
@@ -96,7 +98,8 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
                         all[root_loc.local as usize].buf.pack_to(data)?;
                     }
                     if s.is_multi_process() {
-                        host_bytes::bcast(data.as_mut_ptr(), bytes, root_loc.proc as i32, s.host)?;
+                        // SAFETY: `data` was just resized to `bytes` bytes.
+                        unsafe { host_bytes::bcast(data.as_mut_ptr(), bytes, root_loc.proc as i32, s.host)? };
                     }
                 }
             }

@@ -120,7 +120,8 @@ pub fn gatherv(ep: &Endpoint, args: &GathervArgs) -> EpResult<()> {
             let total = pack_all(all.iter().map(|a| a.send.as_ref()), &mut scratch.bytes2)?;
             scratch.offsets.clear();
             if !root_here {
-                return host_bytes::gatherv(&scratch.bytes2.as_ref()[..total], std::ptr::null_mut(), &[], &[], root_loc.proc as i32, s.host);
+                // SAFETY: not the root: the receive arguments are not read.
+                return unsafe { host_bytes::gatherv(&scratch.bytes2.as_ref()[..total], std::ptr::null_mut(), &[], &[], root_loc.proc as i32, s.host) };
             }
             let blocks = all[root_loc.local as usize].recv.expect("the root has receive blocks");
             let skip = root_in_place(all).then_some(args.root);
@@ -129,7 +130,9 @@ pub fn gatherv(ep: &Endpoint, args: &GathervArgs) -> EpResult<()> {
             if s.is_multi_process() {
                 let sum: usize = counts.iter().map(|&c| c as usize).sum();
                 let recv = scratch.bytes.resize(sum).as_mut_ptr();
-                host_bytes::gatherv(&scratch.bytes2.as_ref()[..total], recv, &counts, &displs, root_loc.proc as i32, s.host)?;
+                // SAFETY: `recv` was just resized to the sum of `counts`, which `displs` lays
+                // out end to end, one entry per process.
+                unsafe { host_bytes::gatherv(&scratch.bytes2.as_ref()[..total], recv, &counts, &displs, root_loc.proc as i32, s.host)? };
             } else {
                 std::mem::swap(&mut scratch.bytes, &mut scratch.bytes2);
             }
@@ -209,7 +212,9 @@ pub fn scatterv(ep: &Endpoint, args: &ScattervArgs) -> EpResult<()> {
             }
             if s.is_multi_process() {
                 let recv = scratch.bytes.resize(mine);
-                host_bytes::scatterv(scratch.bytes2.ptr(), &counts, &displs, recv, root_loc.proc as i32, s.host)
+                // SAFETY: on the root `bytes2` holds the packed blocks of every process, laid
+                // out by `counts` and `displs` (packed just above); elsewhere it is not read.
+                unsafe { host_bytes::scatterv(scratch.bytes2.ptr(), &counts, &displs, recv, root_loc.proc as i32, s.host) }
             } else {
                 std::mem::swap(&mut scratch.bytes, &mut scratch.bytes2);
                 Ok(())
@@ -252,7 +257,9 @@ pub fn allgatherv(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
             if s.is_multi_process() {
                 let sum: usize = counts.iter().map(|&c| c as usize).sum();
                 let recv = scratch.bytes.resize(sum).as_mut_ptr();
-                host_bytes::allgatherv(&scratch.bytes2.as_ref()[..total], recv, &counts, &displs, s.host)?;
+                // SAFETY: `recv` was just resized to the sum of `counts`, which `displs` lays
+                // out end to end, one entry per process.
+                unsafe { host_bytes::allgatherv(&scratch.bytes2.as_ref()[..total], recv, &counts, &displs, s.host)? };
             } else {
                 std::mem::swap(&mut scratch.bytes, &mut scratch.bytes2);
             }

@@ -44,13 +44,16 @@ pub fn barrier(comm: HostComm) -> EpResult<()> {
 
 /// Broadcasts `len` bytes at `ptr` from host rank `root` (in pieces of 1 GiB, so any length
 /// works).
-pub fn bcast(ptr: *mut u8, len: usize, root: i32, comm: HostComm) -> EpResult<()> {
+///
+/// # Safety
+/// `ptr` is valid for `len` bytes (read on the root, written elsewhere) for the call.
+pub unsafe fn bcast(ptr: *mut u8, len: usize, root: i32, comm: HostComm) -> EpResult<()> {
     const PIECE: usize = 1 << 30;
     let mut at = 0;
     loop {
         let n = (len - at).min(PIECE);
-        // SAFETY: `at + n <= len`, and the caller passes `ptr` valid for `len` bytes (read on
-        // the root, written elsewhere) on a host communicator it holds.
+        // SAFETY: `at + n <= len`, and `ptr` is valid for `len` bytes (this function's
+        // contract) on a host communicator the caller holds.
         unsafe { check(sys::MPI_Bcast(ptr.add(at) as *mut c_void, n as c_int, HOST.byte, root, comm.0), "MPI_Bcast")? };
         at += n;
         if at >= len {
@@ -59,10 +62,14 @@ pub fn bcast(ptr: *mut u8, len: usize, root: i32, comm: HostComm) -> EpResult<()
     }
 }
 
-pub fn gatherv(send: &[u8], recv: *mut u8, counts: &[c_int], displs: &[c_int], root: i32, comm: HostComm) -> EpResult<()> {
-    // SAFETY: `send` is a live slice (or the address of a static byte when empty); on the
-    // root the caller passes `recv` writable at `displs[p]` for `counts[p]` bytes for each of
-    // the `comm`'s processes `p`, one entry each in `counts` and `displs` (not read elsewhere).
+/// Gathers each process's `send` into `recv` on host rank `root` (MPI 4.1 section 6.5).
+///
+/// # Safety
+/// On the root, `recv` is writable at `displs[p]` for `counts[p]` bytes for each process `p`
+/// of `comm`, with one entry each in `counts` and `displs` (not read elsewhere).
+pub unsafe fn gatherv(send: &[u8], recv: *mut u8, counts: &[c_int], displs: &[c_int], root: i32, comm: HostComm) -> EpResult<()> {
+    // SAFETY: `send` is a live slice (or the address of a static byte when empty); `recv`,
+    // `counts` and `displs` as this function's contract says.
     unsafe {
         check(
             sys::MPI_Gatherv(
@@ -81,10 +88,15 @@ pub fn gatherv(send: &[u8], recv: *mut u8, counts: &[c_int], displs: &[c_int], r
     }
 }
 
-pub fn scatterv(send: *const u8, counts: &[c_int], displs: &[c_int], recv: &mut [u8], root: i32, comm: HostComm) -> EpResult<()> {
-    // SAFETY: `recv` is a live slice (or a static byte when empty); on the root the caller
-    // passes `send` readable at `displs[p]` for `counts[p]` bytes for each process `p` of
-    // `comm`, one entry each in `counts` and `displs` (not read elsewhere).
+/// Scatters blocks of `send` on host rank `root` into each process's `recv` (MPI 4.1
+/// section 6.6).
+///
+/// # Safety
+/// On the root, `send` is readable at `displs[p]` for `counts[p]` bytes for each process `p`
+/// of `comm`, with one entry each in `counts` and `displs` (not read elsewhere).
+pub unsafe fn scatterv(send: *const u8, counts: &[c_int], displs: &[c_int], recv: &mut [u8], root: i32, comm: HostComm) -> EpResult<()> {
+    // SAFETY: `recv` is a live slice (or a static byte when empty); `send`, `counts` and
+    // `displs` as this function's contract says.
     unsafe {
         check(
             sys::MPI_Scatterv(
@@ -103,10 +115,14 @@ pub fn scatterv(send: *const u8, counts: &[c_int], displs: &[c_int], recv: &mut 
     }
 }
 
-pub fn allgatherv(send: &[u8], recv: *mut u8, counts: &[c_int], displs: &[c_int], comm: HostComm) -> EpResult<()> {
-    // SAFETY: `send` is a live slice (or a static byte when empty); the caller passes
-    // `recv` writable at `displs[p]` for `counts[p]` bytes for each process `p` of `comm`,
-    // one entry each in `counts` and `displs`.
+/// Gathers each process's `send` into every process's `recv` (MPI 4.1 section 6.7).
+///
+/// # Safety
+/// `recv` is writable at `displs[p]` for `counts[p]` bytes for each process `p` of `comm`,
+/// with one entry each in `counts` and `displs`.
+pub unsafe fn allgatherv(send: &[u8], recv: *mut u8, counts: &[c_int], displs: &[c_int], comm: HostComm) -> EpResult<()> {
+    // SAFETY: `send` is a live slice (or a static byte when empty); `recv`, `counts` and
+    // `displs` as this function's contract says.
     unsafe {
         check(
             sys::MPI_Allgatherv(

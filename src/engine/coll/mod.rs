@@ -125,9 +125,12 @@ pub fn all_inputs(s: &CommShared, locals: &[Elems], root_proc: Option<u32>) -> c
     let mut all = vec![0u8; per * s.map.size()];
     match root_proc {
         _ if nprocs == 1 => all.copy_from_slice(&mine),
-        None => host_bytes::allgatherv(&mine, all.as_mut_ptr(), &counts, &displs, s.host)?,
+        // SAFETY: `all` holds the sum of `counts`, which `displs` lays out end to end, one
+        // entry per process.
+        None => unsafe { host_bytes::allgatherv(&mine, all.as_mut_ptr(), &counts, &displs, s.host)? },
         Some(root) => {
-            host_bytes::gatherv(&mine, all.as_mut_ptr(), &counts, &displs, root as i32, s.host)?;
+            // SAFETY: as for the allgather above.
+            unsafe { host_bytes::gatherv(&mine, all.as_mut_ptr(), &counts, &displs, root as i32, s.host)? };
             if root != s.my_proc {
                 return Ok(None);
             }

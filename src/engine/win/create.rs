@@ -161,7 +161,9 @@ fn gather_exposed(comm: &CommShared, offers: &[Offer], fault: c_int) -> EpResult
     let counts: Vec<c_int> = (0..map.nprocs() as u32).map(|p| (map.ranks_of(p).len() * 16) as c_int).collect();
     let displs = host_bytes::displs_of(&counts)?;
     let mut all = vec![0u8; counts.iter().map(|&c| c as usize).sum()];
-    host_bytes::allgatherv(&mine, all.as_mut_ptr(), &counts, &displs, comm.host)?;
+    // SAFETY: `all` holds the sum of `counts`, which `displs` lays out end to end, one entry
+    // per process.
+    unsafe { host_bytes::allgatherv(&mine, all.as_mut_ptr(), &counts, &displs, comm.host)? };
     let mut exposed = vec![Exposed::default(); map.size()];
     for p in 0..map.nprocs() as u32 {
         for (local, &rank) in map.ranks_of(p).iter().enumerate() {
