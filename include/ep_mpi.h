@@ -860,17 +860,14 @@ int EP_Comm_get_errhandler(EP_Comm comm, int *handler);
  * their rank in `comm`, across all endpoints of all processes; `EP_UNDEFINED` gives
  * `EP_COMM_NULL`. Endpoints of one process may pass different colors. Collective: every
  * endpoint of `comm` calls it. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (negative color other
- * than `EP_UNDEFINED`, NULL `newcomm`). A bad argument on any endpoint fails the call on every endpoint of every process (the
- * others get its error class; docs/errors.md).
+ * than `EP_UNDEFINED`, NULL `newcomm`). A bad argument on any endpoint fails the call on
+ * every endpoint of every process (the others get its error class; docs/errors.md).
  * Thread safety: one call per endpoint, concurrently.
  *
  * # Safety
  * `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
  */
-int EP_Comm_split(EP_Comm comm,
-                  int color,
-                  int key,
-                  EP_Comm *newcomm);
+int EP_Comm_split(EP_Comm comm, int color, int key, EP_Comm *newcomm);
 
 /**
  * Splits the communicator by type (MPI 4.1 section 7.4.2): with the host's

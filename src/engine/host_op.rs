@@ -15,9 +15,8 @@
 
 use crate::error::EpResult;
 use crate::host::{self, check, sys, HostRequest, HOST};
-use parking_lot::Mutex;
+use super::orphanage::Orphanage;
 use std::os::raw::c_int;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Host requests (at most two) and the memory they use, owned together: dropping a
 /// `HostOp` whose requests are still live hands it to the orphanage instead of freeing
@@ -107,33 +106,18 @@ impl Drop for HostOp {
             std::mem::forget(op);
             return;
         }
-        adopt(op);
+        ORPHANAGE.adopt([op]);
     }
 }
 
 /// The host operations of the process whose owners are gone.
-static ORPHANAGE: Mutex<Vec<HostOp>> = Mutex::new(Vec::new());
-/// `ORPHANAGE`'s length, read without its lock by calls that have nothing to do.
-static ORPHANAGE_LEN: AtomicUsize = AtomicUsize::new(0);
-
-/// Hands a host operation whose owner is gone to the orphanage.
-fn adopt(op: HostOp) {
-    let mut o = ORPHANAGE.lock();
-    o.push(op);
-    ORPHANAGE_LEN.store(o.len(), Ordering::Relaxed);
-}
+static ORPHANAGE: Orphanage<HostOp> = Orphanage::new();
 
 /// Tests the orphaned host operations once; frees those the host is done with. Callable from
 /// any thread.
 pub fn progress_orphans() {
-    if ORPHANAGE_LEN.load(Ordering::Relaxed) == 0 {
-        return;
-    }
-    // Tested outside the lock: a completed operation's memory is freed here, and nothing else
-    // waits for the lock meanwhile.
-    let mut orphans = std::mem::take(&mut *ORPHANAGE.lock());
     // Errors belong to nobody now (the handles are gone): such an orphan counts as complete.
-    orphans.retain_mut(|op| match op.test() {
+    ORPHANAGE.progress(|op| match op.test() {
         Ok(done) => !done,
         Err(_) => {
             // A failed host: what it holds is leaked, never freed under it.
@@ -141,7 +125,4 @@ pub fn progress_orphans() {
             false
         }
     });
-    let mut o = ORPHANAGE.lock();
-    o.extend(orphans);
-    ORPHANAGE_LEN.store(o.len(), Ordering::Relaxed);
 }

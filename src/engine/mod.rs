@@ -13,6 +13,7 @@ pub mod host_op;
 pub mod inter;
 pub mod matching;
 pub mod meeting;
+pub mod orphanage;
 pub mod message;
 pub mod p2p;
 pub mod pending;

@@ -14,13 +14,13 @@ use super::coll::nonblocking::CollRequest;
 use super::comm::Endpoint;
 use super::direct::{self, DirectRecv};
 use super::host_op;
+use super::orphanage::Orphanage;
 use super::p2p::{self, Completion, Drain, RecvOp, SendState};
 use super::p2p::queues::Orphan;
 use super::progress;
 use crate::error::EpResult;
 use crate::host::{check, sys, HostRequest, HOST};
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 pub use super::backoff::Backoff;
@@ -154,7 +154,7 @@ impl Request {
             let mut q = ep.state().queues.lock();
             if ep.is_freed() {
                 drop(q);
-                adopt_requests(vec![self.clone()]);
+                ORPHANAGE.adopt([self.clone()]);
             } else {
                 q.orphans.push(self.clone() as Arc<dyn Orphan>);
             }
@@ -181,7 +181,7 @@ pub fn endpoint_freed(ep: &Endpoint) {
             let any: Arc<dyn std::any::Any + Send + Sync> = o;
             any.downcast::<Request>().unwrap_or_else(|_| unreachable!("an endpoint's orphans are requests"))
         });
-        adopt_requests(requests.collect());
+        ORPHANAGE.adopt(requests);
     }
     progress_orphanage();
 }
@@ -191,38 +191,23 @@ pub fn endpoint_freed(ep: &Endpoint) {
 /// any thread's `EP_Comm_free` and patient waits, and the communicator goes with the last of
 /// them (MPI 4.1 section 6.4.3: a freed communicator goes once its pending operations
 /// complete).
-static ORPHANAGE: Mutex<Vec<Arc<Request>>> = Mutex::new(Vec::new());
-/// `ORPHANAGE`'s length, read without its lock by calls that have nothing to do.
-static ORPHANAGE_LEN: AtomicUsize = AtomicUsize::new(0);
-
-/// Hands freed requests to the orphanage.
-fn adopt_requests(requests: Vec<Arc<Request>>) {
-    let mut o = ORPHANAGE.lock();
-    o.extend(requests);
-    ORPHANAGE_LEN.store(o.len(), Ordering::Relaxed);
-}
+static ORPHANAGE: Orphanage<Arc<Request>> = Orphanage::new();
 
 /// Tests the process's orphans (requests, and host operations, see [`host_op`]) once; drops
 /// those that completed (and with the last request of a communicator's, the communicator).
 /// Callable from any thread.
 pub fn progress_orphanage() {
     host_op::progress_orphans();
-    if ORPHANAGE_LEN.load(Ordering::Relaxed) == 0 {
-        return;
-    }
-    // Tested outside the lock: testing progresses endpoints, whose orphans may come here.
-    let mut orphans = std::mem::take(&mut *ORPHANAGE.lock());
     // Errors belong to nobody now (the handles are gone): such an orphan counts as complete.
-    orphans.retain(|r| matches!(r.test(), Ok(None)));
-    let mut o = ORPHANAGE.lock();
-    o.extend(orphans);
-    ORPHANAGE_LEN.store(o.len(), Ordering::Relaxed);
+    ORPHANAGE.progress(|r| matches!(r.test(), Ok(None)));
 }
 
 /// The endpoints of the orphaned requests still waiting (for the withdrawal of host receives
 /// before `MPI_Finalize`).
 pub fn orphanage_endpoints() -> Vec<Arc<Endpoint>> {
-    ORPHANAGE.lock().iter().filter_map(|r| r.ep.clone()).collect()
+    let mut eps = Vec::new();
+    ORPHANAGE.for_each(|r| eps.extend(r.ep.clone()));
+    eps
 }
 
 /// What a patient blocked call progresses before it yields, registered with

@@ -20,6 +20,14 @@ fn insert_endpoint(shared: &Arc<CommShared>, local: u32, errhandler: c_int) -> E
     crate::handles::registry::insert_endpoint(ep, local as usize)
 }
 
+/// The handle of a split's new endpoint, or `EP_COMM_NULL` for an endpoint left out.
+fn handle_or_null(new: Option<Endpoint>) -> EpResult<EP_Comm> {
+    match new {
+        Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler()),
+        None => Ok(EP_COMM_NULL),
+    }
+}
+
 /// Creates an endpoints communicator from a host communicator (array form).
 ///
 /// Collective over `parent`; call it from one thread per process. Each process asks for
@@ -387,8 +395,8 @@ pub unsafe extern "C" fn EP_Comm_get_errhandler(comm: EP_Comm, handler: *mut c_i
 /// their rank in `comm`, across all endpoints of all processes; `EP_UNDEFINED` gives
 /// `EP_COMM_NULL`. Endpoints of one process may pass different colors. Collective: every
 /// endpoint of `comm` calls it. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (negative color other
-/// than `EP_UNDEFINED`, NULL `newcomm`). A bad argument on any endpoint fails the call on every endpoint of every process (the
-/// others get its error class; docs/errors.md).
+/// than `EP_UNDEFINED`, NULL `newcomm`). A bad argument on any endpoint fails the call on
+/// every endpoint of every process (the others get its error class; docs/errors.md).
 /// Thread safety: one call per endpoint, concurrently.
 ///
 /// # Safety
@@ -399,10 +407,7 @@ pub unsafe extern "C" fn EP_Comm_split(comm: EP_Comm, color: c_int, key: c_int, 
     let ep = endpoint(comm)?;
     let newcomm = out(newcomm, "newcomm");
     let new = split::split(&ep, color, key, newcomm.as_ref().err().cloned())?;
-    *newcomm? = match new {
-        Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler())?,
-        None => EP_COMM_NULL,
-    };
+    *newcomm? = handle_or_null(new)?;
     Ok(())
 }
 
@@ -424,9 +429,6 @@ pub unsafe extern "C" fn EP_Comm_split_type(comm: EP_Comm, split_type: c_int, ke
     let ep = endpoint(comm)?;
     let newcomm = out(newcomm, "newcomm");
     let new = split::split_type(&ep, split_type, key, newcomm.as_ref().err().cloned())?;
-    *newcomm? = match new {
-        Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler())?,
-        None => EP_COMM_NULL,
-    };
+    *newcomm? = handle_or_null(new)?;
     Ok(())
 }

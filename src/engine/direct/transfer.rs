@@ -16,9 +16,8 @@ use crate::engine::backoff::Backoff;
 use crate::error::{EpResult, ERR_COUNT, ERR_TRUNCATE};
 use crate::host::{check, sys, HostMessage, HostRequest, HOST};
 use crate::ep_err;
-use parking_lot::Mutex;
+use crate::engine::orphanage::Orphanage;
 use std::os::raw::{c_int, c_void};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A message taken by a matched probe (`MPI_Improbe`): the host's handle, the envelope (host
 /// source = endpoint rank) and the message's length in bytes.
@@ -198,29 +197,18 @@ impl Drop for Transfer {
                     overflow: Some(space),
                 };
                 self.request = HostRequest(HOST.request_null);
-                let mut o = ORPHANS.lock();
-                o.push(orphan);
-                ORPHAN_COUNT.store(o.len(), Ordering::Relaxed);
+                ORPHANS.adopt([orphan]);
             }
         }
     }
 }
 
 /// Transfers into an overflow buffer whose owner went before the host completed them.
-static ORPHANS: Mutex<Vec<Transfer>> = Mutex::new(Vec::new());
-static ORPHAN_COUNT: AtomicUsize = AtomicUsize::new(0);
+static ORPHANS: Orphanage<Transfer> = Orphanage::new();
 
 /// Tests the orphaned transfers once and drops those the host has completed, after
 /// unpacking their first part into the user's buffer. One that fails stays (the host may
 /// still write into its buffer). Thread safety: any thread.
 pub(super) fn progress_orphans() {
-    if ORPHAN_COUNT.load(Ordering::Relaxed) == 0 {
-        return;
-    }
-    // Tested outside the lock: a transfer dropped while tested comes back here.
-    let mut list = std::mem::take(&mut *ORPHANS.lock());
-    list.retain_mut(|t| !matches!(t.test(), Ok(Some(_))));
-    let mut o = ORPHANS.lock();
-    o.extend(list);
-    ORPHAN_COUNT.store(o.len(), Ordering::Relaxed);
+    ORPHANS.progress(|t| !matches!(t.test(), Ok(Some(_))));
 }
