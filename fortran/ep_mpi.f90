@@ -98,7 +98,9 @@ module ep_mpi
   integer, parameter, public :: EP_ERR_UNSUPPORTED = 17, EP_ERR_INTERN = 18, EP_ERR_OTHER = 19
   integer, parameter, public :: EP_ERR_RMA_SYNC = 20, EP_ERR_RMA_RANGE = 21, EP_ERR_LOCKTYPE = 22
   integer, parameter, public :: EP_ERR_DISP = 23, EP_ERR_SIZE = 24
-  integer, parameter, public :: EP_ERR_LASTCODE = 24
+  integer, parameter, public :: EP_ERR_GROUP = 25, EP_ERR_KEYVAL = 26, EP_ERR_TOPOLOGY = 27
+  integer, parameter, public :: EP_ERR_DIMS = 28
+  integer, parameter, public :: EP_ERR_LASTCODE = 28
   !> Null handles, and the message of a matched probe on `EP_PROC_NULL`.
   integer, parameter, public :: EP_COMM_NULL = 0, EP_REQUEST_NULL = 0, EP_MESSAGE_NULL = 0
   integer, parameter, public :: EP_MESSAGE_NO_PROC = 1, EP_WIN_NULL = 0

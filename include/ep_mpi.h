@@ -236,9 +236,29 @@
 #define EP_ERR_SIZE 24
 
 /**
+ * Invalid group (MPI's `MPI_ERR_GROUP`).
+ */
+#define EP_ERR_GROUP 25
+
+/**
+ * Invalid attribute key value (MPI's `MPI_ERR_KEYVAL`).
+ */
+#define EP_ERR_KEYVAL 26
+
+/**
+ * Invalid topology, or a topology call on a communicator without one (MPI's `MPI_ERR_TOPOLOGY`).
+ */
+#define EP_ERR_TOPOLOGY 27
+
+/**
+ * Invalid dimension argument (MPI's `MPI_ERR_DIMS`).
+ */
+#define EP_ERR_DIMS 28
+
+/**
  * Last error class.
  */
-#define EP_ERR_LASTCODE 24
+#define EP_ERR_LASTCODE 28
 
 /**
  * Handle of one endpoint (one rank) of an endpoint communicator. Same value in C and Fortran.

@@ -38,10 +38,18 @@ pub(crate) const ERR_RMA_RANGE: c_int = 21;
 pub(crate) const ERR_LOCKTYPE: c_int = 22;
 pub(crate) const ERR_DISP: c_int = 23;
 pub(crate) const ERR_SIZE: c_int = 24;
-pub(crate) const ERR_LASTCODE: c_int = 24;
+#[allow(dead_code)] // raised by the group, attribute and topology calls
+pub(crate) const ERR_GROUP: c_int = 25;
+#[allow(dead_code)] // raised by the group, attribute and topology calls
+pub(crate) const ERR_KEYVAL: c_int = 26;
+#[allow(dead_code)] // raised by the group, attribute and topology calls
+pub(crate) const ERR_TOPOLOGY: c_int = 27;
+#[allow(dead_code)] // raised by the group, attribute and topology calls
+pub(crate) const ERR_DIMS: c_int = 28;
+pub(crate) const ERR_LASTCODE: c_int = 28;
 
 /// Text of each class, indexed by class.
-const CLASS_TEXT: [&str; 25] = [
+const CLASS_TEXT: [&str; 29] = [
     "no error",
     "invalid buffer pointer",
     "invalid count argument",
@@ -67,6 +75,10 @@ const CLASS_TEXT: [&str; 25] = [
     "invalid lock type",
     "invalid displacement or displacement unit",
     "invalid size",
+    "invalid group",
+    "invalid key value",
+    "invalid topology",
+    "invalid dimension argument",
 ];
 
 /// The text of an error class (unknown classes give "unknown error class").

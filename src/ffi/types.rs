@@ -136,8 +136,16 @@ pub const EP_ERR_LOCKTYPE: c_int = 22;
 pub const EP_ERR_DISP: c_int = 23;
 /// Invalid size argument (MPI's `MPI_ERR_SIZE`).
 pub const EP_ERR_SIZE: c_int = 24;
+/// Invalid group (MPI's `MPI_ERR_GROUP`).
+pub const EP_ERR_GROUP: c_int = 25;
+/// Invalid attribute key value (MPI's `MPI_ERR_KEYVAL`).
+pub const EP_ERR_KEYVAL: c_int = 26;
+/// Invalid topology, or a topology call on a communicator without one (MPI's `MPI_ERR_TOPOLOGY`).
+pub const EP_ERR_TOPOLOGY: c_int = 27;
+/// Invalid dimension argument (MPI's `MPI_ERR_DIMS`).
+pub const EP_ERR_DIMS: c_int = 28;
 /// Last error class.
-pub const EP_ERR_LASTCODE: c_int = 24;
+pub const EP_ERR_LASTCODE: c_int = 28;
 
 #[cfg(test)]
 mod tests {
@@ -167,6 +175,8 @@ mod tests {
             (EP_ERR_INTERN, error::ERR_INTERN), (EP_ERR_OTHER, error::ERR_OTHER),
             (EP_ERR_RMA_SYNC, error::ERR_RMA_SYNC), (EP_ERR_RMA_RANGE, error::ERR_RMA_RANGE),
             (EP_ERR_LOCKTYPE, error::ERR_LOCKTYPE), (EP_ERR_DISP, error::ERR_DISP), (EP_ERR_SIZE, error::ERR_SIZE),
+            (EP_ERR_GROUP, error::ERR_GROUP), (EP_ERR_KEYVAL, error::ERR_KEYVAL),
+            (EP_ERR_TOPOLOGY, error::ERR_TOPOLOGY), (EP_ERR_DIMS, error::ERR_DIMS),
             (EP_ERR_LASTCODE, error::ERR_LASTCODE),
         ];
         for (public, engine) in pairs {
