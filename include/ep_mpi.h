@@ -18,7 +18,28 @@
 #define EP_STATUS_IGNORE ((EP_Status *)0)
 /** Pass as a status array argument to ignore all statuses (MPI 4.1 section 3.2.6). */
 #define EP_STATUSES_IGNORE ((EP_Status *)0)
+/** Weights argument of EP_Dist_graph_create_adjacent for an unweighted graph, and of
+ *  EP_Dist_graph_neighbors when no weights are wanted (MPI 4.1 section 8.5.4). */
+#define EP_UNWEIGHTED ((int *)2)
+/** Weights argument for a weighted side of degree 0 (MPI 4.1 section 8.5.4). */
+#define EP_WEIGHTS_EMPTY ((int *)3)
 
+
+/**
+ * `EP_Topo_test` status of a Cartesian communicator (MPI's `MPI_CART`).
+ */
+#define EP_CART 1
+
+/**
+ * `EP_Topo_test` status of a graph communicator (MPI's `MPI_GRAPH`); never returned: the
+ * `MPI_Graph_*` family is not provided.
+ */
+#define EP_GRAPH 2
+
+/**
+ * `EP_Topo_test` status of a distributed graph communicator (MPI's `MPI_DIST_GRAPH`).
+ */
+#define EP_DIST_GRAPH 3
 
 /**
  * Number of `int`s in an `EP_Status` (the Fortran status array size).
@@ -1128,6 +1149,194 @@ int EP_Debug_live_handles(int *comms, int *requests, int *messages);
 int EP_Debug_live_objects(int *comm_states, int *requests, int *win_states);
 
 /**
+ * Gathers one block from each neighbour (MPI 4.1 section 8.6.1): sends `sendcount`
+ * elements of `sendtype` from `sendbuf` to every out-neighbour; in-neighbour i's block lands
+ * at `recvbuf + i * recvcount * extent(recvtype)` (`recvcount` elements of `recvtype`).
+ * Errors and thread safety: see the module documentation.
+ *
+ * # Safety
+ * `sendbuf` is readable for `sendcount` elements of `sendtype`; `recvbuf` is writable for
+ * `indegree * recvcount` elements of `recvtype`; the datatypes are valid host datatypes.
+ */
+int EP_Neighbor_allgather(const void *sendbuf,
+                          int sendcount,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          int recvcount,
+                          MPI_Datatype recvtype,
+                          EP_Comm comm);
+
+/**
+ * Nonblocking `EP_Neighbor_allgather` (MPI 4.1 section 8.7.1): `*request` completes once
+ * every block has arrived and `sendbuf` may be reused. Plus `EP_ERR_ARG` for a NULL
+ * `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_allgather`, the buffers valid until the request completes; `request`
+ * points at a writable `EP_Request`.
+ */
+int EP_Ineighbor_allgather(const void *sendbuf,
+                           int sendcount,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           int recvcount,
+                           MPI_Datatype recvtype,
+                           EP_Comm comm,
+                           EP_Request *request);
+
+/**
+ * Gathers one block of its own size from each neighbour (MPI 4.1 section 8.6.1): sends
+ * `sendcount` elements of `sendtype` to every out-neighbour; in-neighbour i's block of
+ * `recvcounts[i]` elements lands at `recvbuf + displs[i] * extent(recvtype)`. The arrays
+ * have `indegree` entries. Errors and thread safety: see the module documentation.
+ *
+ * # Safety
+ * `sendbuf` is readable for `sendcount` elements of `sendtype`; `recvcounts` and `displs`
+ * are readable for `indegree` ints; `recvbuf` is writable for every block they describe.
+ */
+int EP_Neighbor_allgatherv(const void *sendbuf,
+                           int sendcount,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           const int *recvcounts,
+                           const int *displs,
+                           MPI_Datatype recvtype,
+                           EP_Comm comm);
+
+/**
+ * Nonblocking `EP_Neighbor_allgatherv` (MPI 4.1 section 8.7.1). Plus `EP_ERR_ARG` for a
+ * NULL `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_allgatherv`, the buffers and arrays valid until the request
+ * completes; `request` points at a writable `EP_Request`.
+ */
+int EP_Ineighbor_allgatherv(const void *sendbuf,
+                            int sendcount,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            const int *displs,
+                            MPI_Datatype recvtype,
+                            EP_Comm comm,
+                            EP_Request *request);
+
+/**
+ * Exchanges one block with each neighbour (MPI 4.1 section 8.6.2): block j of `sendbuf`
+ * (`sendcount` elements of `sendtype` at `j * sendcount * extent(sendtype)`) goes to
+ * out-neighbour j; in-neighbour i's block lands at `recvbuf + i * recvcount *
+ * extent(recvtype)`. Errors and thread safety: see the module documentation.
+ *
+ * # Safety
+ * `sendbuf` is readable for `outdegree * sendcount` elements of `sendtype`; `recvbuf` is
+ * writable for `indegree * recvcount` elements of `recvtype`.
+ */
+int EP_Neighbor_alltoall(const void *sendbuf,
+                         int sendcount,
+                         MPI_Datatype sendtype,
+                         void *recvbuf,
+                         int recvcount,
+                         MPI_Datatype recvtype,
+                         EP_Comm comm);
+
+/**
+ * Nonblocking `EP_Neighbor_alltoall` (MPI 4.1 section 8.7.2). Plus `EP_ERR_ARG` for a NULL
+ * `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_alltoall`, the buffers valid until the request completes; `request`
+ * points at a writable `EP_Request`.
+ */
+int EP_Ineighbor_alltoall(const void *sendbuf,
+                          int sendcount,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          int recvcount,
+                          MPI_Datatype recvtype,
+                          EP_Comm comm,
+                          EP_Request *request);
+
+/**
+ * Exchanges one block of its own size with each neighbour (MPI 4.1 section 8.6.2):
+ * `sendcounts[j]` elements of `sendtype` at `sendbuf + sdispls[j] * extent(sendtype)` go to
+ * out-neighbour j; in-neighbour i's `recvcounts[i]` elements land at `recvbuf + rdispls[i] *
+ * extent(recvtype)`. Send arrays have `outdegree` entries, receive arrays `indegree`.
+ * Errors and thread safety: see the module documentation.
+ *
+ * # Safety
+ * The arrays are readable for their degrees; `sendbuf` is readable and `recvbuf` writable
+ * for every block they describe.
+ */
+int EP_Neighbor_alltoallv(const void *sendbuf,
+                          const int *sendcounts,
+                          const int *sdispls,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          const int *recvcounts,
+                          const int *rdispls,
+                          MPI_Datatype recvtype,
+                          EP_Comm comm);
+
+/**
+ * Nonblocking `EP_Neighbor_alltoallv` (MPI 4.1 section 8.7.2). Plus `EP_ERR_ARG` for a NULL
+ * `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_alltoallv`, the buffers and arrays valid until the request
+ * completes; `request` points at a writable `EP_Request`.
+ */
+int EP_Ineighbor_alltoallv(const void *sendbuf,
+                           const int *sendcounts,
+                           const int *sdispls,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           const int *recvcounts,
+                           const int *rdispls,
+                           MPI_Datatype recvtype,
+                           EP_Comm comm,
+                           EP_Request *request);
+
+/**
+ * Exchanges one block of its own type with each neighbour (MPI 4.1 section 8.6.2):
+ * `sendcounts[j]` elements of `sendtypes[j]` at `sendbuf + sdispls[j]` bytes go to
+ * out-neighbour j; in-neighbour i's `recvcounts[i]` elements of `recvtypes[i]` land at
+ * `recvbuf + rdispls[i]` bytes. Send arrays have `outdegree` entries, receive arrays
+ * `indegree`. Errors and thread safety: see the module documentation.
+ *
+ * # Safety
+ * The arrays are readable for their degrees; the datatypes valid host datatypes; `sendbuf`
+ * is readable and `recvbuf` writable for every block they describe.
+ */
+int EP_Neighbor_alltoallw(const void *sendbuf,
+                          const int *sendcounts,
+                          const MPI_Aint *sdispls,
+                          const MPI_Datatype *sendtypes,
+                          void *recvbuf,
+                          const int *recvcounts,
+                          const MPI_Aint *rdispls,
+                          const MPI_Datatype *recvtypes,
+                          EP_Comm comm);
+
+/**
+ * Nonblocking `EP_Neighbor_alltoallw` (MPI 4.1 section 8.7.2). Plus `EP_ERR_ARG` for a NULL
+ * `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_alltoallw`, the buffers and arrays valid until the request
+ * completes; `request` points at a writable `EP_Request`.
+ */
+int EP_Ineighbor_alltoallw(const void *sendbuf,
+                           const int *sendcounts,
+                           const MPI_Aint *sdispls,
+                           const MPI_Datatype *sendtypes,
+                           void *recvbuf,
+                           const int *recvcounts,
+                           const MPI_Aint *rdispls,
+                           const MPI_Datatype *recvtypes,
+                           EP_Comm comm,
+                           EP_Request *request);
+
+/**
  * Standard-mode blocking send of `count` elements of `datatype` from `buf` to rank `dest`
  * (or `EP_PROC_NULL`) with `tag` (0..=`EP_TAG_UB`) (MPI 4.1 section 3.2.1). Small messages are
  * buffered (eager); large ones may wait for the matching receive.
@@ -1337,6 +1546,188 @@ int EP_Imrecv(void *buf,
  * datatype.
  */
 int EP_Get_count(const EP_Status *status, MPI_Datatype datatype, int *count);
+
+/**
+ * Makes a communicator with a Cartesian topology (MPI 4.1 section 8.5.1): a grid of
+ * `ndims >= 0` dimensions of extents `dims[0..ndims]` (each > 0), periodic where
+ * `periods[d]` is nonzero. Ranks `0..product(dims)` of `comm_old` form the grid, row-major
+ * (the last dimension varies fastest), keeping their ranks whatever `reorder` says (see the
+ * module documentation); the other endpoints get `EP_COMM_NULL`. Collective over
+ * `comm_old`, with the same `ndims`, `dims`, `periods` on every endpoint.
+ * Errors: `EP_ERR_COMM` (invalid handle, intercommunicator), `EP_ERR_DIMS` (`ndims < 0`, a
+ * dimension <= 0, a grid larger than `comm_old`), `EP_ERR_ARG` (NULL arrays with
+ * `ndims > 0`, NULL `comm_cart`). A bad argument on any endpoint fails the call on every
+ * endpoint of every process (the others get its error class; docs/errors.md).
+ * Thread safety: one call per endpoint, concurrently.
+ *
+ * # Safety
+ * `dims` and `periods` are NULL or readable for `ndims` ints; `comm_cart` points at a
+ * writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Cart_create(EP_Comm comm_old,
+                   int ndims,
+                   const int *dims,
+                   const int *periods,
+                   int reorder,
+                   EP_Comm *comm_cart);
+
+/**
+ * Fills the zero entries of `dims[0..ndims]` with a balanced grid of `nnodes` ranks (MPI
+ * 4.1 section 8.5.2): the product of all entries is `nnodes`, positive entries are kept, the
+ * filled ones are non-increasing and as close to each other as possible (smallest
+ * difference between the largest and the smallest, then smallest sum: MPICH's choice; Open
+ * MPI 4.1 differs for some sizes, e.g. 72 in 2 dimensions is 9 x 8 here and 12 x 6 there).
+ * Local: no communication. Errors: `EP_ERR_ARG` (`nnodes <= 0`, NULL `dims` with
+ * `ndims > 0`), `EP_ERR_DIMS` (`ndims < 0`, a negative entry, kept entries whose product
+ * does not divide `nnodes`). Thread safety: any thread.
+ *
+ * # Safety
+ * `dims` is NULL or readable and writable for `ndims` ints.
+ */
+int EP_Dims_create(int nnodes, int ndims, int *dims);
+
+/**
+ * Coordinates of `rank` in the communicator's grid (MPI 4.1 section 8.5.5): writes
+ * `min(maxdims, ndims)` ints to `coords`. Local. Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`
+ * (no Cartesian topology), `EP_ERR_RANK` (`rank` outside the grid), `EP_ERR_ARG`
+ * (negative `maxdims`, NULL `coords`). Thread safety: any thread.
+ *
+ * # Safety
+ * `coords` is NULL or writable for `maxdims` ints.
+ */
+int EP_Cart_coords(EP_Comm comm, int rank, int maxdims, int *coords);
+
+/**
+ * Rank at `coords[0..ndims]` in the communicator's grid (MPI 4.1 section 8.5.5): periodic
+ * dimensions wrap around. Local. Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_ARG`
+ * (a coordinate outside a non-periodic dimension, NULL arguments).
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * `coords` is NULL or readable for `ndims` ints; `rank` points at a writable `int`.
+ */
+int EP_Cart_rank(EP_Comm comm, const int *coords, int *rank);
+
+/**
+ * Source and destination of a shift by `disp` along dimension `direction` (MPI 4.1 section
+ * 8.5.6): `*rank_dest` is `disp` steps ahead of the calling endpoint, `*rank_source` `disp`
+ * steps behind; `EP_PROC_NULL` past the edge of a non-periodic dimension. Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_DIMS` (`direction` outside
+ * `0..ndims`), `EP_ERR_ARG` (NULL outputs). Thread safety: one thread per endpoint.
+ *
+ * # Safety
+ * `rank_source` and `rank_dest` point at writable `int`s.
+ */
+int EP_Cart_shift(EP_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
+
+/**
+ * Splits a Cartesian communicator into subgrids (MPI 4.1 section 8.5.7): dimension d is
+ * kept where `remain_dims[d]` is nonzero; the endpoints that share their coordinates in
+ * the dropped dimensions form one new Cartesian communicator of the kept dimensions (their
+ * extents and periods), ranked in the old rank order (row-major in the kept dimensions).
+ * With no dimension kept each endpoint gets a communicator of its own with 0 dimensions.
+ * Collective over `comm`. Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY` (no Cartesian
+ * topology; every endpoint gets it at once), `EP_ERR_ARG` (NULL `remain_dims` or
+ * `newcomm`; a bad argument on any endpoint fails the call on every endpoint).
+ * Thread safety: one call per endpoint, concurrently.
+ *
+ * # Safety
+ * `remain_dims` is NULL or readable for `ndims` ints; `newcomm` points at a writable
+ * `EP_Comm`.
+ */
+int EP_Cart_sub(EP_Comm comm, const int *remain_dims, EP_Comm *newcomm);
+
+/**
+ * The grid of a Cartesian communicator (MPI 4.1 section 8.5.5): extents, periods (1 or 0)
+ * and the calling endpoint's coordinates, `min(maxdims, ndims)` ints each. Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_ARG` (negative `maxdims`, NULL arrays).
+ * Thread safety: one thread per endpoint.
+ *
+ * # Safety
+ * `dims`, `periods` and `coords` are NULL or writable for `maxdims` ints.
+ */
+int EP_Cart_get(EP_Comm comm, int maxdims, int *dims, int *periods, int *coords);
+
+/**
+ * Number of dimensions of a Cartesian communicator (MPI 4.1 section 8.5.5). Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_ARG` (NULL `ndims`).
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * `ndims` points at a writable `int`.
+ */
+int EP_Cartdim_get(EP_Comm comm, int *ndims);
+
+/**
+ * The topology of a communicator (MPI 4.1 section 8.5.5): `EP_CART`, `EP_DIST_GRAPH`, or
+ * `EP_UNDEFINED` for none (intercommunicators included). Local. Errors: `EP_ERR_COMM`,
+ * `EP_ERR_ARG` (NULL `status`). Thread safety: any thread.
+ *
+ * # Safety
+ * `status` points at a writable `int`.
+ */
+int EP_Topo_test(EP_Comm comm, int *status);
+
+/**
+ * Makes a communicator with a distributed graph topology in which each endpoint gives its
+ * own edges (MPI 4.1 section 8.5.4): `indegree` in-neighbours `sources[i]` and `outdegree`
+ * out-neighbours `destinations[j]` (ranks of `comm_old`, repeats allowed), with weights
+ * (`indegree`/`outdegree` non-negative ints), or `EP_UNWEIGHTED` for both, or
+ * `EP_WEIGHTS_EMPTY` for a weighted side of degree 0. The edges must agree between
+ * endpoints (j lists i as a source as often as i lists j as a destination), as MPI
+ * requires. Every endpoint of `comm_old` is in the new communicator with its rank
+ * (`reorder` is accepted and ignored, see the module documentation; `info` too).
+ * Collective over `comm_old`. Errors: `EP_ERR_COMM` (invalid handle, intercommunicator),
+ * `EP_ERR_ARG` (negative degree, NULL arrays with a degree > 0, negative weights, only one
+ * side `EP_UNWEIGHTED`, NULL `comm_dist_graph`), `EP_ERR_RANK` (a neighbour outside
+ * `comm_old`). A bad argument on any endpoint fails the call on every endpoint of every
+ * process (docs/errors.md). Thread safety: one call per endpoint, concurrently.
+ *
+ * # Safety
+ * The arrays are NULL or readable for their degrees (weights may also be `EP_UNWEIGHTED` or
+ * `EP_WEIGHTS_EMPTY`); `info` is a valid host info handle or `MPI_INFO_NULL`;
+ * `comm_dist_graph` points at a writable `EP_Comm`.
+ */
+int EP_Dist_graph_create_adjacent(EP_Comm comm_old,
+                                  int indegree,
+                                  const int *sources,
+                                  const int *sourceweights,
+                                  int outdegree,
+                                  const int *destinations,
+                                  const int *destweights,
+                                  MPI_Info info,
+                                  int reorder,
+                                  EP_Comm *comm_dist_graph);
+
+/**
+ * Degrees of the calling endpoint in a distributed graph (MPI 4.1 section 8.5.5):
+ * `*indegree`, `*outdegree`, and `*weighted` (0 when the graph was made with
+ * `EP_UNWEIGHTED`). Local. Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY` (no distributed graph
+ * topology), `EP_ERR_ARG` (NULL outputs). Thread safety: one thread per endpoint.
+ *
+ * # Safety
+ * The three outputs point at writable `int`s.
+ */
+int EP_Dist_graph_neighbors_count(EP_Comm comm, int *indegree, int *outdegree, int *weighted);
+
+/**
+ * The calling endpoint's edges in a distributed graph, in the order it gave them (MPI 4.1
+ * section 8.5.5): the first `min(maxindegree, indegree)` sources and their weights, the
+ * first `min(maxoutdegree, outdegree)` destinations and their weights. Weights are written
+ * only for a weighted graph and when the weights argument is neither NULL nor
+ * `EP_UNWEIGHTED`. Local. Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_ARG` (negative
+ * maximum, NULL rank arrays with room > 0). Thread safety: one thread per endpoint.
+ *
+ * # Safety
+ * Each array is NULL or writable for its maximum (weights may be `EP_UNWEIGHTED`).
+ */
+int EP_Dist_graph_neighbors(EP_Comm comm,
+                            int maxindegree,
+                            int *sources,
+                            int *sourceweights,
+                            int maxoutdegree,
+                            int *destinations,
+                            int *destweights);
 
 /**
  * Creates a window exposing `size` bytes at `base` of each endpoint (MPI 4.1 section

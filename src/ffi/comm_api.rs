@@ -21,7 +21,7 @@ fn insert_endpoint(shared: &Arc<CommShared>, local: u32, errhandler: c_int) -> E
 }
 
 /// The handle of a split's new endpoint, or `EP_COMM_NULL` for an endpoint left out.
-fn handle_or_null(new: Option<Endpoint>) -> EpResult<EP_Comm> {
+pub(super) fn handle_or_null(new: Option<Endpoint>) -> EpResult<EP_Comm> {
     match new {
         Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler()),
         None => Ok(EP_COMM_NULL),

@@ -9,7 +9,9 @@ pub mod comm_api;
 pub mod completion_api;
 pub mod host_comm_api;
 pub mod misc_api;
+pub mod neighbor_api;
 pub mod p2p_api;
+pub mod topo_api;
 pub mod types;
 pub mod win_api;
 
@@ -18,6 +20,8 @@ pub use comm_api::*;
 pub use completion_api::*;
 pub use host_comm_api::*;
 pub use misc_api::*;
+pub use neighbor_api::*;
 pub use p2p_api::*;
+pub use topo_api::*;
 pub use types::*;
 pub use win_api::*;

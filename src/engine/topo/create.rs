@@ -1,0 +1,136 @@
+//! Creating communicators with a topology: `EP_Cart_create`, `EP_Cart_sub`,
+//! `EP_Dist_graph_create_adjacent` (MPI 4.1 sections 8.5.1, 8.5.4, 8.5.7).
+//!
+//! Each is a split of the old communicator ([`super::super::split::split`], which agrees on
+//! errors: a bad argument on one endpoint fails the call on every endpoint of every process),
+//! then a meeting of the new communicator's endpoints in each process whose leader makes the
+//! private communicator of the neighbourhood collectives and attaches the topology.
+//!
+//! `reorder` is accepted and ranks are kept: rank `r` of the new communicator is rank `r` of
+//! the old one (`EP_Cart_sub`: the old rank order within each subgrid). Endpoint ranks are
+//! already numbered process by process, so with MPI's row-major grid order the neighbours
+//! along the last dimensions already share a process wherever the per-process counts allow.
+
+use super::{grid_size, of, Adjacency, Cart, Kind, Topology};
+use crate::engine::comm::{CommShared, Endpoint};
+use crate::engine::split::{self, UNDEFINED};
+use crate::ep_err;
+use crate::error::{EpError, EpResult, ERR_DIMS};
+use crate::host::{self, check, sys, HostComm, HOST};
+use std::os::raw::c_int;
+use std::sync::Arc;
+
+/// Checks the shape of `EP_Cart_create`: `EP_ERR_DIMS` for a non-positive dimension or a
+/// grid larger than the communicator (`size` ranks).
+pub fn check_grid(dims: &[i32], size: usize) -> EpResult<()> {
+    if let Some((i, d)) = dims.iter().enumerate().find(|(_, &d)| d <= 0) {
+        return Err(ep_err!(ERR_DIMS, "dims[{i}] = {d} is not positive"));
+    }
+    let n = grid_size(dims)?;
+    if n as usize > size {
+        return Err(ep_err!(ERR_DIMS, "the grid {dims:?} has {n} ranks, more than the communicator's {size}"));
+    }
+    Ok(())
+}
+
+/// `EP_Cart_create` for one endpoint: the first `product(dims)` ranks form the grid (ranks
+/// kept), the others get `None` (`EP_COMM_NULL`). `cart` is `None` when the caller found its
+/// arguments bad, with the error in `fault` (the call then fails on every endpoint).
+pub fn cart_create(ep: &Endpoint, cart: Option<Cart>, fault: Option<EpError>) -> EpResult<Option<Endpoint>> {
+    let fault = fault.or_else(|| cart.as_ref().and_then(|c| check_grid(&c.dims, ep.shared.map.size()).err()));
+    let inside = fault.is_none() && cart.as_ref().is_some_and(|c| ep.rank < c.size());
+    let color = if inside { 0 } else { UNDEFINED };
+    let Some(new) = split::split(ep, color, ep.rank, fault)? else { return Ok(None) };
+    let cart = cart.expect("a rank inside the grid had good arguments");
+    attach(&new, None, move |_| Kind::Cart(cart))?;
+    Ok(Some(new))
+}
+
+/// `EP_Cart_sub` for one endpoint: the subgrids that keep the dimensions with `remain[d]`
+/// true, each a new communicator with its Cartesian topology (MPI 4.1 section 8.5.7).
+/// `remain` is `None` when the caller found its arguments bad (`fault`).
+pub fn cart_sub(ep: &Endpoint, remain: Option<Vec<bool>>, fault: Option<EpError>) -> EpResult<Endpoint> {
+    let grid = super::cart_of(&ep.shared);
+    let fault = fault.or_else(|| grid.as_ref().err().cloned());
+    let (color, sub) = match (&grid, &remain, &fault) {
+        (Ok(c), Some(remain), None) => {
+            let coords = c.coords(ep.rank)?;
+            // The subgrid's color: this rank's position in the dropped dimensions.
+            let mut color = 0;
+            let mut sub = Cart { dims: Vec::new(), periods: Vec::new() };
+            for d in 0..c.ndims() {
+                if remain[d] {
+                    sub.dims.push(c.dims[d]);
+                    sub.periods.push(c.periods[d]);
+                } else {
+                    color = color * c.dims[d] + coords[d];
+                }
+            }
+            (color, Some(sub))
+        }
+        _ => (UNDEFINED, None),
+    };
+    let new = split::split(ep, color, ep.rank, fault)?.expect("every rank of a grid is in one subgrid");
+    let sub = sub.expect("a split that succeeds had good arguments everywhere");
+    attach(&new, None, move |_| Kind::Cart(sub))?;
+    Ok(new)
+}
+
+/// `EP_Dist_graph_create_adjacent` for one endpoint: every rank kept, each with the edges it
+/// gave (`adjacency`, `None` when the caller found its arguments bad, with `fault`).
+pub fn dist_graph_create_adjacent(ep: &Endpoint, adjacency: Option<Adjacency>, fault: Option<EpError>) -> EpResult<Endpoint> {
+    let color = if fault.is_none() { 0 } else { UNDEFINED };
+    let new = split::split(ep, color, ep.rank, fault)?.expect("a split that succeeds keeps every rank");
+    let mine = adjacency.expect("a split that succeeds had good arguments everywhere");
+    attach(&new, Some(mine), |edges| Kind::DistGraph(edges.into_iter().map(|e| e.unwrap_or_default()).collect()))?;
+    Ok(new)
+}
+
+/// The new communicator's endpoints of this process meet (each bringing its own edges, for a
+/// graph); the leader duplicates the host communicator for the neighbourhood collectives and
+/// attaches the topology that `kind` makes of every endpoint's input (by local index), before
+/// any of them leaves.
+fn attach(new: &Endpoint, input: Option<Adjacency>, kind: impl FnOnce(Vec<Option<Adjacency>>) -> Kind) -> EpResult<()> {
+    let s = new.shared.clone();
+    new.shared.meeting.meet((), s.local_count(), new.local as usize, input, None, move |g| {
+        let exchange = exchange_comm(&s)?;
+        let topology: Arc<Topology> = Arc::new(Topology { kind: kind(g.inputs), exchange });
+        if s.topology.set(topology).is_err() {
+            unreachable!("a new communicator gets its topology once");
+        }
+        Ok(())
+    })?;
+    debug_assert!(of(&new.shared).is_some());
+    Ok(())
+}
+
+/// A private communicator with the same ranks as `s` (collective over its processes).
+fn exchange_comm(s: &CommShared) -> EpResult<Arc<CommShared>> {
+    let mut dup = HostComm(HOST.comm_null);
+    // SAFETY: `s.host` lives while `s` is borrowed; every process of it makes this call (the
+    // leader of each process's meeting); the host writes `dup.0`, a live local.
+    unsafe { check(sys::MPI_Comm_dup(s.host.0, &mut dup.0), "MPI_Comm_dup")? };
+    match CommShared::internal(dup, s.map.clone()) {
+        Ok(c) => Ok(Arc::new(c)),
+        Err(e) => {
+            host::free_comm(dup);
+            Err(e)
+        }
+    }
+}
+
+/// Lets the host finalize cleanly when a communicator with a topology is still alive at
+/// `MPI_Finalize`: withdraws the pre-posted host receives of its private communicator.
+pub fn withdraw_host_receives(shared: &CommShared, local: u32) {
+    if let Some(t) = of(shared) {
+        t.exchange.endpoints[local as usize].queues.lock().remote_rx = None;
+    }
+}
+
+/// `EP_Topo_test`'s answer: `EP_CART`, `EP_DIST_GRAPH` or `None` (`EP_UNDEFINED`).
+pub fn status(shared: &CommShared) -> Option<c_int> {
+    of(shared).map(|t| match t.kind {
+        Kind::Cart(_) => super::CART,
+        Kind::DistGraph(_) => super::DIST_GRAPH,
+    })
+}

@@ -1,0 +1,330 @@
+/*
+ * Process topology queries (MPI 4.1 chapter 8), written once and compiled two ways:
+ * - by default on EPMPI: each process makes EPMPI_TEST_EPS endpoints of MPI_COMM_WORLD and
+ *   every endpoint runs the cases;
+ * - with -DTOPO_REFERENCE on the host MPI alone (EP_ names mapped to MPI_ ones), one rank per
+ *   process, run with as many processes as the EPMPI job has endpoints.
+ * Each rank prints lines "T <case> r<rank>: <values>" (coordinates, shifts, ranks,
+ * sub-communicator ranks and sizes, neighbour lists, topology kinds, balanced dims); the
+ * test (tests/c_programs.rs, topologies_match_the_host_mpi) sorts both outputs and requires
+ * them to be equal, so EPMPI's answers are the host MPI's for a communicator of the same
+ * size. Null ranks print as "null", a null communicator as "nullcomm", "undefined" for
+ * EP_UNDEFINED, whatever the values of the MPI in use.
+ *
+ * Dims are compared for up to 64 nodes, where Open MPI 4.1 and MPICH 4.0 agree.
+ */
+#ifdef TOPO_REFERENCE
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+typedef MPI_Comm EP_Comm;
+#define EP_COMM_NULL MPI_COMM_NULL
+#define EP_PROC_NULL MPI_PROC_NULL
+#define EP_UNDEFINED MPI_UNDEFINED
+#define EP_CART MPI_CART
+#define EP_DIST_GRAPH MPI_DIST_GRAPH
+#define EP_UNWEIGHTED MPI_UNWEIGHTED
+#define EP_SUCCESS MPI_SUCCESS
+#define EP_Comm_rank MPI_Comm_rank
+#define EP_Comm_size MPI_Comm_size
+#define EP_Comm_dup MPI_Comm_dup
+#define EP_Comm_free MPI_Comm_free
+#define EP_Cart_create MPI_Cart_create
+#define EP_Dims_create MPI_Dims_create
+#define EP_Cart_coords MPI_Cart_coords
+#define EP_Cart_rank MPI_Cart_rank
+#define EP_Cart_shift MPI_Cart_shift
+#define EP_Cart_sub MPI_Cart_sub
+#define EP_Cart_get MPI_Cart_get
+#define EP_Cartdim_get MPI_Cartdim_get
+#define EP_Topo_test MPI_Topo_test
+#define EP_Dist_graph_create_adjacent MPI_Dist_graph_create_adjacent
+#define EP_Dist_graph_neighbors_count MPI_Dist_graph_neighbors_count
+#define EP_Dist_graph_neighbors MPI_Dist_graph_neighbors
+static int failures = 0;
+#define CHECK_OK(call)                                                                     \
+    do {                                                                                   \
+        if ((call) != MPI_SUCCESS) {                                                       \
+            failures++;                                                                    \
+            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #call);                \
+        }                                                                                  \
+    } while (0)
+#define CRITICAL_BEGIN
+#define CRITICAL_END
+#else
+#include "ep_test.h"
+#define CRITICAL_BEGIN _Pragma("omp critical(topo_print)") {
+#define CRITICAL_END }
+#endif
+
+#define MAXD 4
+#define LINE 1024
+
+/* Appends a rank to a line: "null" for the null process. */
+static void put_rank(char *line, int r)
+{
+    char b[32];
+    if (r == EP_PROC_NULL)
+        snprintf(b, sizeof b, " null");
+    else
+        snprintf(b, sizeof b, " %d", r);
+    strncat(line, b, LINE - strlen(line) - 1);
+}
+
+static void put_int(char *line, int v)
+{
+    char b[32];
+    snprintf(b, sizeof b, " %d", v);
+    strncat(line, b, LINE - strlen(line) - 1);
+}
+
+static void emit(const char *what, int me, const char *line)
+{
+    CRITICAL_BEGIN
+    printf("T %s r%d:%s\n", what, me, line);
+    fflush(stdout);
+    CRITICAL_END
+}
+
+/* Everything a rank can ask about a Cartesian communicator, printed. */
+static void describe_cart(const char *name, EP_Comm cart)
+{
+    char line[LINE] = "";
+    if (cart == EP_COMM_NULL) {
+        return;
+    }
+    int me, size, status, nd, dims[MAXD], periods[MAXD], coords[MAXD], c2[MAXD];
+    CHECK_OK(EP_Comm_rank(cart, &me));
+    CHECK_OK(EP_Comm_size(cart, &size));
+    CHECK_OK(EP_Topo_test(cart, &status));
+    CHECK_OK(EP_Cartdim_get(cart, &nd));
+    CHECK_OK(EP_Cart_get(cart, MAXD, dims, periods, coords));
+    snprintf(line, sizeof line, " size %d cart %d ndims %d dims", size, status == EP_CART, nd);
+    for (int d = 0; d < nd; d++)
+        put_int(line, dims[d]);
+    strcat(line, " periods");
+    for (int d = 0; d < nd; d++)
+        put_int(line, periods[d]);
+    strcat(line, " coords");
+    for (int d = 0; d < nd; d++)
+        put_int(line, coords[d]);
+    /* Coordinates of every rank, and back. */
+    strcat(line, " all");
+    for (int r = 0; r < size; r++) {
+        int back;
+        CHECK_OK(EP_Cart_coords(cart, r, MAXD, c2));
+        CHECK_OK(EP_Cart_rank(cart, c2, &back));
+        put_int(line, back == r);
+        for (int d = 0; d < nd; d++)
+            put_int(line, c2[d]);
+    }
+    /* Shifts by 1, -1, 2 and 3 along each dimension. */
+    strcat(line, " shifts");
+    for (int d = 0; d < nd; d++) {
+        static const int disps[] = {1, -1, 2, 3};
+        for (int k = 0; k < 4; k++) {
+            int src, dst;
+            CHECK_OK(EP_Cart_shift(cart, d, disps[k], &src, &dst));
+            put_rank(line, src);
+            put_rank(line, dst);
+        }
+    }
+    /* Ranks at coordinates one step away (periodic dimensions wrap around). */
+    strcat(line, " wrapped");
+    for (int d = 0; d < nd; d++) {
+        if (!periods[d])
+            continue;
+        memcpy(c2, coords, sizeof c2);
+        c2[d] = coords[d] - 1 - dims[d];
+        int r;
+        CHECK_OK(EP_Cart_rank(cart, c2, &r));
+        put_int(line, r);
+    }
+    emit(name, me, line);
+    /* Every subgrid of up to 3 dimensions that keeps one at least (with none kept, MPICH 4.0
+     * gives MPI_COMM_NULL to all but one rank of each subgrid, where MPI 4.1 section 8.5.7
+     * gives each rank a 0-dimensional grid; EPMPI does the latter, tests/c/neighbor.c). */
+    for (int mask = 1; nd <= 3 && mask < (1 << nd); mask++) {
+        int remain[MAXD];
+        for (int d = 0; d < nd; d++)
+            remain[d] = (mask >> d) & 1;
+        EP_Comm sub;
+        CHECK_OK(EP_Cart_sub(cart, remain, &sub));
+        int sme, ssize, snd, sdims[MAXD], sper[MAXD], scoords[MAXD];
+        CHECK_OK(EP_Comm_rank(sub, &sme));
+        CHECK_OK(EP_Comm_size(sub, &ssize));
+        CHECK_OK(EP_Cartdim_get(sub, &snd));
+        CHECK_OK(EP_Cart_get(sub, MAXD, sdims, sper, scoords));
+        char sl[LINE] = "";
+        snprintf(sl, sizeof sl, " mask %d rank %d size %d ndims %d", mask, sme, ssize, snd);
+        for (int d = 0; d < snd; d++) {
+            put_int(sl, sdims[d]);
+            put_int(sl, sper[d]);
+            put_int(sl, scoords[d]);
+        }
+        char what[64];
+        snprintf(what, sizeof what, "%s-sub%d", name, mask);
+        emit(what, me, sl);
+        CHECK_OK(EP_Comm_free(&sub));
+    }
+}
+
+static void cart_case(EP_Comm comm, const char *name, int ndims, const int *dims, const int *periods)
+{
+    EP_Comm cart;
+    int me;
+    CHECK_OK(EP_Comm_rank(comm, &me));
+    CHECK_OK(EP_Cart_create(comm, ndims, dims, periods, 0, &cart));
+    if (cart == EP_COMM_NULL)
+        emit(name, me, " nullcomm");
+    describe_cart(name, cart);
+    if (cart != EP_COMM_NULL)
+        CHECK_OK(EP_Comm_free(&cart));
+}
+
+/* The edges of the test graph: rank s sends to (s + k) % n for k = 1..s % 3, and to itself
+ * when s % 4 == 0 (uneven degrees, self loops, repeats on small sizes); weights 10 s + d. */
+static int graph_out(int s, int n, int *dst)
+{
+    int m = 0;
+    if (s % 4 == 0)
+        dst[m++] = s;
+    for (int k = 1; k <= s % 3; k++)
+        dst[m++] = (s + k) % n;
+    return m;
+}
+
+static void graph_case(EP_Comm comm, int weighted)
+{
+    int me, n;
+    CHECK_OK(EP_Comm_rank(comm, &me));
+    CHECK_OK(EP_Comm_size(comm, &n));
+    int *src = malloc(sizeof(int) * 4 * n), *sw = malloc(sizeof(int) * 4 * n), dst[4], dw[4], indeg = 0;
+    for (int s = 0; s < n; s++) {
+        int d[4], m = graph_out(s, n, d);
+        for (int k = 0; k < m; k++)
+            if (d[k] == me) {
+                sw[indeg] = 10 * s + me;
+                src[indeg++] = s;
+            }
+    }
+    int outdeg = graph_out(me, n, dst);
+    for (int k = 0; k < outdeg; k++)
+        dw[k] = 10 * me + dst[k];
+    EP_Comm g;
+    CHECK_OK(EP_Dist_graph_create_adjacent(comm, indeg, src, weighted ? sw : EP_UNWEIGHTED, outdeg, dst,
+                                           weighted ? dw : EP_UNWEIGHTED, MPI_INFO_NULL, 0, &g));
+    int status, gi, go, gw, gme;
+    CHECK_OK(EP_Comm_rank(g, &gme));
+    CHECK_OK(EP_Topo_test(g, &status));
+    CHECK_OK(EP_Dist_graph_neighbors_count(g, &gi, &go, &gw));
+    char line[LINE] = "";
+    snprintf(line, sizeof line, " rank %d dist %d in %d out %d weighted %d sources", gme, status == EP_DIST_GRAPH,
+             gi, go, gw);
+    int *rs = malloc(sizeof(int) * (gi + 1)), *rsw = malloc(sizeof(int) * (gi + 1));
+    int rd[4], rdw[4];
+    CHECK_OK(EP_Dist_graph_neighbors(g, gi, rs, weighted ? rsw : EP_UNWEIGHTED, go, rd, weighted ? rdw : EP_UNWEIGHTED));
+    for (int i = 0; i < gi; i++) {
+        put_int(line, rs[i]);
+        if (weighted)
+            put_int(line, rsw[i]);
+    }
+    strcat(line, " destinations");
+    for (int i = 0; i < go; i++) {
+        put_int(line, rd[i]);
+        if (weighted)
+            put_int(line, rdw[i]);
+    }
+    emit(weighted ? "graph-weighted" : "graph", me, line);
+    CHECK_OK(EP_Comm_free(&g));
+    free(src);
+    free(sw);
+    free(rs);
+    free(rsw);
+}
+
+static void run_cases(EP_Comm comm)
+{
+    int me, n;
+    CHECK_OK(EP_Comm_rank(comm, &me));
+    CHECK_OK(EP_Comm_size(comm, &n));
+    char line[LINE] = "";
+    int status;
+    CHECK_OK(EP_Topo_test(comm, &status));
+    snprintf(line, sizeof line, " undefined %d", status == EP_UNDEFINED);
+    emit("plain", me, line);
+    if (me == 0) {
+        for (int nodes = 1; nodes <= 64; nodes++) {
+            for (int nd = 1; nd <= 4; nd++) {
+                int dims[MAXD] = {0, 0, 0, 0};
+                CHECK_OK(EP_Dims_create(nodes, nd, dims));
+                snprintf(line, sizeof line, " %d %d:", nodes, nd);
+                for (int d = 0; d < nd; d++)
+                    put_int(line, dims[d]);
+                emit("dims", me, line);
+            }
+            if (nodes % 2 == 0) {
+                int dims[3] = {0, 2, 0};
+                CHECK_OK(EP_Dims_create(nodes, 3, dims));
+                snprintf(line, sizeof line, " %d fixed: %d %d %d", nodes, dims[0], dims[1], dims[2]);
+                emit("dims", me, line);
+            }
+        }
+    }
+    int ring[1] = {n}, periodic[3] = {1, 1, 0}, open[3] = {0, 0, 0};
+    cart_case(comm, "ring", 1, ring, periodic);
+    cart_case(comm, "line", 1, ring, open);
+    int d2[2] = {0, 0}, d3[3] = {0, 0, 0};
+    CHECK_OK(EP_Dims_create(n, 2, d2));
+    CHECK_OK(EP_Dims_create(n, 3, d3));
+    int p2[2] = {1, 0};
+    cart_case(comm, "grid2", 2, d2, p2);
+    cart_case(comm, "grid2open", 2, d2, open);
+    cart_case(comm, "grid3", 3, d3, periodic);
+    int t2[2] = {n, 1};
+    cart_case(comm, "column", 2, t2, p2);
+    if (n > 1) {
+        int fewer[1] = {n - 1};
+        cart_case(comm, "fewer", 1, fewer, periodic);
+    }
+    if (n >= 4) {
+        int fewer2[2] = {2, n / 2 - (n % 2 == 0 && n > 4)};
+        cart_case(comm, "fewer2", 2, fewer2, p2);
+    }
+    cart_case(comm, "zero", 0, NULL, NULL);
+    graph_case(comm, 0);
+    graph_case(comm, 1);
+}
+
+#ifdef TOPO_REFERENCE
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    run_cases(MPI_COMM_WORLD);
+    int total = 0, wr;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wr);
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (wr == 0)
+        printf("topo_reference: %s\n", total ? "FAIL" : "PASS");
+    MPI_Finalize();
+    return total != 0;
+}
+#else
+int main(int argc, char **argv)
+{
+    int wr, ws;
+    ep_test_init(&argc, &argv, &wr, &ws);
+    int n = ep_test_count_for(wr);
+    EP_Comm *comms = malloc(sizeof(EP_Comm) * (n + 1));
+    CHECK_OK(EP_Comm_create_endpoints(MPI_COMM_WORLD, n, MPI_INFO_NULL, comms));
+#pragma omp parallel num_threads(n > 0 ? n : 1)
+    if (n > 0) {
+        EP_Comm c = comms[omp_get_thread_num()];
+        run_cases(c);
+        CHECK_OK(EP_Comm_free(&c));
+    }
+    free(comms);
+    return ep_test_finish("topo", wr);
+}
+#endif
