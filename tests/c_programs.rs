@@ -49,6 +49,13 @@ fn win() {
     c_test("win");
 }
 
+/// Neighbourhood collectives on grids and a distributed graph, element by element, and bad
+/// input to the topology calls (tests/c/neighbor.c).
+#[test]
+fn neighbor() {
+    c_test("neighbor");
+}
+
 /// Collectives agree on errors (tests/c/agree.c): one endpoint's bad argument to a split,
 /// dup, window or intercommunicator creation or merge, or to endpoint creation, fails the
 /// call on every endpoint of every process and hangs none; the parent keeps working. On one

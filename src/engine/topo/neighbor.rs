@@ -24,6 +24,7 @@ use crate::engine::progress;
 use crate::ep_err;
 use crate::host::HOST;
 use crate::error::{class_of, message_of, EpError, EpResult, ERR_INTERN, ERR_OTHER, ERR_RANK, ERR_TOPOLOGY, ERR_TRUNCATE};
+use std::os::raw::c_void;
 use std::sync::Arc;
 
 /// One block of a neighbourhood collective: the peer (a rank or `PROC_NULL`) and the buffer.
@@ -104,9 +105,12 @@ pub fn start(ep: &Endpoint, n: &Neighbours, sends: Vec<Block>, recvs: Vec<Block>
 /// an empty message to each out-neighbour (which each reports as a block of the wrong size)
 /// and takes, and drops, the message of each in-neighbour. Blocking.
 pub fn stand_in(ep: &Endpoint, n: &Neighbours) -> EpResult<()> {
+    // A real address for zero bytes: the transports may make a slice of it, which NULL
+    // cannot be, and a small constant may be the host's MPI_IN_PLACE.
+    static NOTHING: u8 = 0;
     let empty = |peer: &i32| {
         // SAFETY: zero elements: the buffer is never read or written.
-        unsafe { UserBuf::new(std::ptr::null(), 0, HOST.byte) }.map(|buf| Block { peer: *peer, buf })
+        unsafe { UserBuf::new(std::ptr::addr_of!(NOTHING) as *const c_void, 0, HOST.byte) }.map(|buf| Block { peer: *peer, buf })
     };
     let sends = n.destinations.iter().map(empty).collect::<EpResult<_>>()?;
     let recvs = n.sources.iter().map(empty).collect::<EpResult<_>>()?;
