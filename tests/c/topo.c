@@ -79,12 +79,48 @@ static void put_int(char *line, int v)
     strncat(line, b, LINE - strlen(line) - 1);
 }
 
+/* The lines of this process, printed by world rank 0 at the end (launchers may interleave
+ * the output of several processes within a line). */
+static char *lines_text = NULL;
+static size_t lines_len = 0, lines_cap = 0;
+
 static void emit(const char *what, int me, const char *line)
 {
+    char b[LINE + 128];
+    int n = snprintf(b, sizeof b, "T %s r%d:%s\n", what, me, line);
     CRITICAL_BEGIN
-    printf("T %s r%d:%s\n", what, me, line);
-    fflush(stdout);
+    if (lines_len + (size_t)n + 1 > lines_cap) {
+        lines_cap = 2 * (lines_len + (size_t)n + 1);
+        lines_text = realloc(lines_text, lines_cap);
+    }
+    memcpy(lines_text + lines_len, b, (size_t)n);
+    lines_len += (size_t)n;
     CRITICAL_END
+}
+
+/* Gathers every process's lines to world rank 0, which prints them. */
+static void print_lines(void)
+{
+    int wr, ws, mine = (int)lines_len;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wr);
+    MPI_Comm_size(MPI_COMM_WORLD, &ws);
+    int *lens = malloc(sizeof(int) * ws), *displs = malloc(sizeof(int) * ws);
+    MPI_Gather(&mine, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int total = 0;
+    for (int p = 0; wr == 0 && p < ws; p++) {
+        displs[p] = total;
+        total += lens[p];
+    }
+    char *all = malloc((size_t)total + 1);
+    MPI_Gatherv(lines_text ? lines_text : "", mine, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (wr == 0) {
+        fwrite(all, 1, (size_t)total, stdout);
+        fflush(stdout);
+    }
+    free(all);
+    free(lens);
+    free(displs);
+    free(lines_text);
 }
 
 /* Everything a rank can ask about a Cartesian communicator, printed. */
@@ -302,6 +338,7 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     run_cases(MPI_COMM_WORLD);
+    print_lines();
     int total = 0, wr;
     MPI_Comm_rank(MPI_COMM_WORLD, &wr);
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
@@ -325,6 +362,7 @@ int main(int argc, char **argv)
         CHECK_OK(EP_Comm_free(&c));
     }
     free(comms);
+    print_lines();
     return ep_test_finish("topo", wr);
 }
 #endif

@@ -271,7 +271,7 @@ mod tests {
         assert_eq!(c.shift(0, 1, 1).unwrap(), (2, 1));
         assert_eq!(c.shift(0, 1, -4).unwrap(), (1, 2));
         assert_eq!(c.shift(0, 2, 1).unwrap_err().class, ERR_DIMS);
-        assert_eq!(c.neighbours(3).unwrap(), [PROC_NULL, 0, 5, 4]);
+        assert_eq!(c.neighbours(3).unwrap(), [0, PROC_NULL, 5, 4]);
         assert_eq!(c.coords(6).unwrap_err().class, ERR_RANK);
     }
 }
