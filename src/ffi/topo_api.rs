@@ -5,8 +5,8 @@
 //! `reorder` is accepted and ranks are kept (rank r of the new communicator is rank r of the
 //! old one): endpoint ranks are numbered process by process, so in MPI's row-major grid order
 //! neighbours along the last dimensions already share a process wherever the counts allow.
-//! `EP_Comm_dup` and `EP_Comm_split` of a communicator with a topology give communicators
-//! without one.
+//! `EP_Comm_dup` keeps the topology (a new private communicator for the neighbourhood
+//! collectives comes with it); `EP_Comm_split` gives communicators without one.
 
 use super::boundary::out;
 use super::comm_api::handle_or_null;

@@ -273,6 +273,35 @@ static void exchange_all(EP_Comm comm, const Nbhd *h, int seed)
     free(send);
 }
 
+/* EP_Comm_dup keeps the topology, and the two communicators' neighbourhood collectives keep
+ * apart: one pending on `comm` while all of them run on the duplicate. */
+static void dup_keeps_topology(EP_Comm comm, const Nbhd *h, int seed)
+{
+    int me, kind = -1, dup_kind = -2;
+    EP_Comm_rank(comm, &me);
+    EP_Comm dup;
+    CHECK_OK(EP_Comm_dup(comm, &dup));
+    CHECK_OK(EP_Topo_test(comm, &kind));
+    CHECK_OK(EP_Topo_test(dup, &dup_kind));
+    CHECK(kind == dup_kind && kind == (h->cart ? EP_CART : EP_DIST_GRAPH), "Topo_test of a dup: %d, %d", dup_kind, kind);
+    int packed[MAXN], got[MAXN + 1];
+    for (int j = 0; j < h->out; j++)
+        packed[j] = VAL(seed + 50, me, j, 0);
+    for (int i = 0; i <= h->in; i++)
+        got[i] = SENTINEL;
+    EP_Request q;
+    CHECK_OK(EP_Ineighbor_alltoall(packed, 1, MPI_INT, got, 1, MPI_INT, comm, &q));
+    exchange_all(dup, h, seed + 60);
+    CHECK_OK(EP_Wait(&q, EP_STATUS_IGNORE));
+    for (int i = 0; i < h->in; i++) {
+        int e = h->src[i] == EP_PROC_NULL ? SENTINEL : VAL(seed + 50, h->src[i], h->from_block[i], 0);
+        CHECK(got[i] == e, "ineighbor_alltoall pending across a dup's collectives: rank %d block %d = %d, expected %d",
+              me, i, got[i], e);
+    }
+    CHECK(got[h->in] == SENTINEL, "ineighbor_alltoall wrote past its blocks");
+    CHECK_OK(EP_Comm_free(&dup));
+}
+
 static void cart_case(EP_Comm comm, int nd, const int *dims, const int *periods, int seed)
 {
     EP_Comm cart;
@@ -284,6 +313,8 @@ static void cart_case(EP_Comm comm, int nd, const int *dims, const int *periods,
     Nbhd h;
     cart_nbhd(me, nd, dims, periods, &h);
     exchange_all(cart, &h, seed);
+    if (seed % 3 == 0)
+        dup_keeps_topology(cart, &h, seed);
     CHECK_OK(EP_Comm_free(&cart));
 }
 
@@ -298,6 +329,7 @@ static void graph_case(EP_Comm comm, int seed)
     CHECK_OK(EP_Dist_graph_create_adjacent(comm, h.in, h.src, EP_UNWEIGHTED, h.out, h.dst, EP_UNWEIGHTED,
                                            MPI_INFO_NULL, 0, &g));
     exchange_all(g, &h, seed);
+    dup_keeps_topology(g, &h, seed);
     CHECK_OK(EP_Comm_free(&g));
 }
 

@@ -6,6 +6,8 @@
 //! then a meeting of the new communicator's endpoints in each process whose leader makes the
 //! private communicator of the neighbourhood collectives and attaches the topology.
 //!
+//! `EP_Comm_dup` keeps the topology ([`inherit`]).
+//!
 //! `reorder` is accepted and ranks are kept: rank `r` of the new communicator is rank `r` of
 //! the old one (`EP_Cart_sub`: the old rank order within each subgrid). Endpoint ranks are
 //! already numbered process by process, so with MPI's row-major grid order the neighbours
@@ -84,6 +86,24 @@ pub fn dist_graph_create_adjacent(ep: &Endpoint, adjacency: Option<Adjacency>, f
     let mine = adjacency.expect("a split that succeeds had good arguments everywhere");
     attach(&new, Some(mine), |edges| Kind::DistGraph(edges.into_iter().map(|e| e.unwrap_or_default()).collect()))?;
     Ok(new)
+}
+
+/// `EP_Comm_dup` keeps the topology (MPI 4.1 section 7.4.2): attaches a copy of `old`'s
+/// topology, if it has one, to `new`, its duplicate, with a private communicator of its own
+/// (so the two communicators' neighbourhood collectives never match each other's messages).
+/// Collective over `new`, as the dup was.
+pub fn inherit(old: &Endpoint, new: &Endpoint) -> EpResult<()> {
+    let Some(t) = of(&old.shared) else { return Ok(()) };
+    match &t.kind {
+        Kind::Cart(c) => {
+            let c = c.clone();
+            attach(new, None, move |_| Kind::Cart(c))
+        }
+        Kind::DistGraph(g) => {
+            let mine = g[old.local as usize].clone();
+            attach(new, Some(mine), |edges| Kind::DistGraph(edges.into_iter().map(|e| e.unwrap_or_default()).collect()))
+        }
+    }
 }
 
 /// The new communicator's endpoints of this process meet (each bringing its own edges, for a
