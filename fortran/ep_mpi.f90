@@ -147,7 +147,7 @@ module ep_mpi
   !> unweighted graph; a weighted side of degree 0. Only their addresses are used.
   integer, public, target :: EP_UNWEIGHTED(1), EP_WEIGHTS_EMPTY(1)
   public :: ep_cart_create, ep_dims_create, ep_cart_coords, ep_cart_rank, ep_cart_shift, ep_cart_sub
-  public :: ep_cart_get, ep_cartdim_get, ep_topo_test, ep_dist_graph_create_adjacent
+  public :: ep_cart_get, ep_cartdim_get, ep_topo_test, ep_dist_graph_create_adjacent, ep_dist_graph_create
   public :: ep_dist_graph_neighbors_count, ep_dist_graph_neighbors
   public :: ep_neighbor_allgather, ep_neighbor_allgatherv, ep_neighbor_alltoall, ep_neighbor_alltoallv
   public :: ep_neighbor_alltoallw, ep_ineighbor_allgather, ep_ineighbor_allgatherv, ep_ineighbor_alltoall
@@ -2119,6 +2119,45 @@ contains
     comm_dist_graph = int(c_new)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_dist_graph_create_adjacent
+
+  !> Makes a communicator with a distributed graph topology from edges any endpoint may give:
+  !> for each i in 1..n, edges from `sources(i)` to the next `degrees(i)` entries of
+  !> `destinations`, with as many `weights` (or EP_UNWEIGHTED, or EP_WEIGHTS_EMPTY for no
+  !> edge of a weighted graph) (C: `EP_Dist_graph_create`; MPI 4.1 section 8.5.3). Each
+  !> endpoint's neighbours come in the order of the ranks that gave the edges, then the
+  !> order given. Errors: EP_ERR_ARG, EP_ERR_RANK; a bad argument on any endpoint fails the
+  !> call on every endpoint.
+  recursive subroutine ep_dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, &
+      reorder, comm_dist_graph, ierror)
+    integer, intent(in) :: comm_old, n
+    integer, dimension(*), intent(in) :: sources, degrees, destinations
+    integer, dimension(*), intent(in), target :: weights
+    integer(mpi_kind), intent(in) :: info
+    logical, intent(in) :: reorder
+    integer, intent(out) :: comm_dist_graph
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new, c_sources(max(n, 1)), c_degrees(max(n, 1))
+    integer(c_int), allocatable :: c_dests(:)
+    integer(c_int), allocatable, target :: c_w(:)
+    integer :: total
+    c_sources = 0
+    c_degrees = 0
+    total = 0
+    if (n > 0) then
+      c_sources(1:n) = c_arg(sources(1:n))
+      c_degrees(1:n) = c_arg(degrees(1:n))
+      total = int(sum(max(c_degrees(1:n), 0_c_int)))
+    end if
+    allocate(c_dests(max(total, 1)), c_w(max(total, 1)))
+    c_dests = 0
+    c_w = 0
+    if (total > 0) c_dests(1:total) = c_arg(destinations(1:total))
+    c_new = EP_COMM_NULL
+    c_ierror = epmpi_f_dist_graph_create(c_arg(comm_old), c_arg(n), c_sources, c_degrees, c_dests, &
+      c_weights(weights, total, c_w), int(info, c_int), merge(1_c_int, 0_c_int, reorder), c_new)
+    comm_dist_graph = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_dist_graph_create
 
   !> This endpoint's in- and out-degree, and whether the graph is weighted (C:
   !> `EP_Dist_graph_neighbors_count`; MPI 4.1 section 8.5.5). Errors: EP_ERR_TOPOLOGY.

@@ -47,6 +47,7 @@ module ep_mpi_c
   public :: c_ep_cart_create, c_ep_dims_create, c_ep_cart_coords, c_ep_cart_rank, c_ep_cart_shift
   public :: c_ep_cart_sub, c_ep_cart_get, c_ep_cartdim_get, c_ep_topo_test, epmpi_f_dist_graph_create_adjacent
   public :: c_ep_dist_graph_neighbors_count, c_ep_dist_graph_neighbors, epmpi_f_neighbor
+  public :: epmpi_f_dist_graph_create
 
   interface
 
@@ -1001,6 +1002,17 @@ module ep_mpi_c
       integer(c_int), intent(inout) :: comm_dist_graph
       integer(c_int) :: ierror
     end function epmpi_f_dist_graph_create_adjacent
+
+    !> As `epmpi_f_dist_graph_create_adjacent`, for `EP_Dist_graph_create`.
+    function epmpi_f_dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, &
+        comm_dist_graph) bind(C, name="epmpi_f_dist_graph_create") result(ierror)
+      import :: c_int, c_ptr
+      integer(c_int), value :: comm_old, n, info, reorder
+      integer(c_int), dimension(*), intent(in) :: sources, degrees, destinations
+      type(c_ptr), value :: weights
+      integer(c_int), intent(inout) :: comm_dist_graph
+      integer(c_int) :: ierror
+    end function epmpi_f_dist_graph_create
 
     function c_ep_dist_graph_neighbors_count(comm, indegree, outdegree, weighted) &
         bind(C, name="EP_Dist_graph_neighbors_count") result(ierror)

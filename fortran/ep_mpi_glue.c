@@ -970,6 +970,15 @@ int epmpi_f_dist_graph_create_adjacent(EP_Comm comm_old, int indegree, const int
                                          destweights, MPI_Info_f2c(info), reorder, comm_dist_graph);
 }
 
+/* As epmpi_f_dist_graph_create_adjacent, for EP_Dist_graph_create. */
+int epmpi_f_dist_graph_create(EP_Comm comm_old, int n, const int *sources, const int *degrees,
+                              const int *destinations, const int *weights, MPI_Fint info, int reorder,
+                              EP_Comm *comm_dist_graph)
+{
+    return EP_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, MPI_Info_f2c(info), reorder,
+                                comm_dist_graph);
+}
+
 /* `n` datatypes of `use mpi` as C handles (malloc'd, NULL when n == 0 or out of memory). */
 static MPI_Datatype *c_types(const MPI_Fint *f, int n)
 {

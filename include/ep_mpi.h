@@ -851,7 +851,8 @@ int EP_Comm_compare(EP_Comm comm1, EP_Comm comm2, int *result);
 /**
  * Duplicates a communicator (MPI 4.1 section 7.4.2): collective, called once by every
  * endpoint; `*newcomm` is this endpoint's handle in the new communicator, with the same rank
- * and error handler and a new context. The calling endpoints of one process wait for each
+ * and error handler and a new context, and the same process topology (grid or graph) if it
+ * has one. The calling endpoints of one process wait for each
  * other. Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. A bad argument on any endpoint fails the call on every endpoint of every process (the
  * others get its error class; docs/errors.md).
  * Thread safety: one call per endpoint, each endpoint from one thread at a time.
@@ -1698,6 +1699,36 @@ int EP_Dist_graph_create_adjacent(EP_Comm comm_old,
                                   MPI_Info info,
                                   int reorder,
                                   EP_Comm *comm_dist_graph);
+
+/**
+ * Makes a communicator with a distributed graph topology from edges that any endpoint may
+ * give (MPI 4.1 section 8.5.3): this endpoint gives, for each i in `0..n`, the edges from
+ * `sources[i]` to the next `degrees[i]` entries of `destinations`, with as many `weights`
+ * (or `EP_UNWEIGHTED` on every endpoint; `EP_WEIGHTS_EMPTY` when it gives no edge of a
+ * weighted graph). Every endpoint then has as sources the edges that end at it and as
+ * destinations those that start at it, each list in the order of the endpoints that gave
+ * the edges (by rank) and then the order they were given in; neighbourhood collectives use
+ * that order. Ranks kept (`reorder`, `info` accepted and ignored). Collective over
+ * `comm_old` (two allgathers, then as `EP_Dist_graph_create_adjacent`). Errors:
+ * `EP_ERR_COMM`, `EP_ERR_ARG` (negative `n` or degree, negative weights, NULL arrays with
+ * edges, weighted and unweighted endpoints mixed, NULL `comm_dist_graph`), `EP_ERR_RANK`
+ * (ranks outside `comm_old`). A bad argument on any endpoint fails the call on every
+ * endpoint. Thread safety: one call per endpoint, concurrently.
+ *
+ * # Safety
+ * `sources` and `degrees` are NULL or readable for `n` ints, `destinations` and `weights`
+ * (unless `EP_UNWEIGHTED`/`EP_WEIGHTS_EMPTY`) for the sum of the degrees; `info` is a valid
+ * host info handle or `MPI_INFO_NULL`; `comm_dist_graph` points at a writable `EP_Comm`.
+ */
+int EP_Dist_graph_create(EP_Comm comm_old,
+                         int n,
+                         const int *sources,
+                         const int *degrees,
+                         const int *destinations,
+                         const int *weights,
+                         MPI_Info info,
+                         int reorder,
+                         EP_Comm *comm_dist_graph);
 
 /**
  * Degrees of the calling endpoint in a distributed graph (MPI 4.1 section 8.5.5):

@@ -375,6 +375,88 @@ pub unsafe extern "C" fn EP_Dist_graph_create_adjacent(
     Ok(())
 }
 
+/// The edges `EP_Dist_graph_create` was given, and whether they are weighted.
+///
+/// # Safety
+/// As for `EP_Dist_graph_create`.
+unsafe fn given_edges(
+    n: c_int,
+    sources: *const c_int,
+    degrees: *const c_int,
+    destinations: *const c_int,
+    weights: *const c_int,
+    size: usize,
+) -> EpResult<(Vec<create::Edge>, bool)> {
+    let n = length(n, "n")?;
+    let sources = ints(sources, n, "sources")?;
+    let degrees = ints(degrees, n, "degrees")?;
+    if let Some((i, d)) = degrees.iter().enumerate().find(|(_, &d)| d < 0) {
+        return Err(ep_err!(ERR_ARG, "degrees[{i}] = {d} is negative"));
+    }
+    let total = degrees.iter().map(|&d| d as usize).sum();
+    let (destinations, weights) = edges(total as c_int, destinations, weights, size, "destinations")?;
+    if let Some((i, r)) = sources.iter().enumerate().find(|(_, &r)| !(0..size as c_int).contains(&r)) {
+        return Err(ep_err!(ERR_RANK, "sources[{i}] = {r} is outside 0..{size}"));
+    }
+    let mut list = Vec::with_capacity(total);
+    let mut k = 0;
+    for (i, &s) in sources.iter().enumerate() {
+        for _ in 0..degrees[i] {
+            list.push((s, destinations[k], weights.as_ref().map_or(0, |w| w[k])));
+            k += 1;
+        }
+    }
+    Ok((list, weights.is_some()))
+}
+
+/// Makes a communicator with a distributed graph topology from edges that any endpoint may
+/// give (MPI 4.1 section 8.5.3): this endpoint gives, for each i in `0..n`, the edges from
+/// `sources[i]` to the next `degrees[i]` entries of `destinations`, with as many `weights`
+/// (or `EP_UNWEIGHTED` on every endpoint; `EP_WEIGHTS_EMPTY` when it gives no edge of a
+/// weighted graph). Every endpoint then has as sources the edges that end at it and as
+/// destinations those that start at it, each list in the order of the endpoints that gave
+/// the edges (by rank) and then the order they were given in; neighbourhood collectives use
+/// that order. Ranks kept (`reorder`, `info` accepted and ignored). Collective over
+/// `comm_old` (two allgathers, then as `EP_Dist_graph_create_adjacent`). Errors:
+/// `EP_ERR_COMM`, `EP_ERR_ARG` (negative `n` or degree, negative weights, NULL arrays with
+/// edges, weighted and unweighted endpoints mixed, NULL `comm_dist_graph`), `EP_ERR_RANK`
+/// (ranks outside `comm_old`). A bad argument on any endpoint fails the call on every
+/// endpoint. Thread safety: one call per endpoint, concurrently.
+///
+/// # Safety
+/// `sources` and `degrees` are NULL or readable for `n` ints, `destinations` and `weights`
+/// (unless `EP_UNWEIGHTED`/`EP_WEIGHTS_EMPTY`) for the sum of the degrees; `info` is a valid
+/// host info handle or `MPI_INFO_NULL`; `comm_dist_graph` points at a writable `EP_Comm`.
+#[no_mangle]
+#[c_export]
+#[allow(clippy::too_many_arguments, reason = "MPI's signature")]
+pub unsafe extern "C" fn EP_Dist_graph_create(
+    comm_old: EP_Comm,
+    n: c_int,
+    sources: *const c_int,
+    degrees: *const c_int,
+    destinations: *const c_int,
+    weights: *const c_int,
+    info: MPI_Info,
+    reorder: c_int,
+    comm_dist_graph: *mut EP_Comm,
+) -> c_int {
+    let _ = (info, reorder);
+    let ep = intra(comm_old)?;
+    let comm_dist_graph = out(comm_dist_graph, "comm_dist_graph");
+    let given = given_edges(n, sources, degrees, destinations, weights, ep.shared.map.size());
+    // A faulty endpoint's flag is never compared: the fault is reported first.
+    let weighted = given.as_ref().map_or(true, |g| g.1);
+    let edges = match (given, &comm_dist_graph) {
+        (Ok((list, _)), Ok(_)) => Ok(list),
+        (Ok(_), Err(e)) => Err(e.clone()),
+        (Err(e), _) => Err(e),
+    };
+    let new = create::dist_graph_create(&ep, edges, weighted)?;
+    *comm_dist_graph? = handle_or_null(Some(new))?;
+    Ok(())
+}
+
 /// Degrees of the calling endpoint in a distributed graph (MPI 4.1 section 8.5.5):
 /// `*indegree`, `*outdegree`, and `*weighted` (0 when the graph was made with
 /// `EP_UNWEIGHTED`). Local. Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY` (no distributed graph

@@ -333,6 +333,76 @@ static void graph_case(EP_Comm comm, int seed)
     CHECK_OK(EP_Comm_free(&g));
 }
 
+/* The edges rank r gives to EP_Dist_graph_create: r -> r + 2, r + 1 -> r, and from even
+ * ranks r - 1 -> r + 1 twice (mod n); as (source, destination) pairs. */
+static int given_edges(int r, int n, int *s, int *d)
+{
+    int m = 0;
+    s[m] = r, d[m++] = (r + 2) % n;
+    s[m] = (r + 1) % n, d[m++] = r;
+    if (r % 2 == 0)
+        for (int k = 0; k < 2; k++)
+            s[m] = (r - 1 + n) % n, d[m++] = (r + 1) % n;
+    return m;
+}
+
+/* EP_Dist_graph_create: neighbours in the documented order (by the rank that gave the
+ * edge, then the order given), weights, and every neighbourhood collective on it. */
+static void graph_create_case(EP_Comm comm, int seed)
+{
+    int me, n;
+    EP_Comm_rank(comm, &me);
+    EP_Comm_size(comm, &n);
+    int s[4], d[4], w[4], degrees[4], m = given_edges(me, n, s, d);
+    for (int k = 0; k < m; k++) {
+        degrees[k] = 1;
+        w[k] = 100 * s[k] + d[k];
+    }
+    EP_Comm g;
+    CHECK_OK(EP_Dist_graph_create(comm, m, s, degrees, d, w, MPI_INFO_NULL, 0, &g));
+    Nbhd h = {0};
+    int ws_[MAXN], wd_[MAXN];
+    for (int r = 0; r < n; r++) {
+        int gs[4], gd[4], gm = given_edges(r, n, gs, gd);
+        for (int k = 0; k < gm; k++) {
+            if (gs[k] == me) {
+                wd_[h.out] = 100 * gs[k] + gd[k];
+                h.dst[h.out++] = gd[k];
+            }
+            if (gd[k] == me) {
+                /* The sender's block: how many of its edges came before this one. */
+                int before = 0;
+                for (int q = 0; q <= r; q++) {
+                    int qs[4], qd[4], qm = given_edges(q, n, qs, qd);
+                    for (int t = 0; t < qm && (q < r || t < k); t++)
+                        before += qs[t] == gs[k];
+                }
+                ws_[h.in] = 100 * gs[k] + gd[k];
+                h.from_block[h.in] = before;
+                h.src[h.in++] = gs[k];
+            }
+        }
+    }
+    int in = -1, out = -1, weighted = -1, rs[MAXN], rsw[MAXN], rd[MAXN], rdw[MAXN];
+    CHECK_OK(EP_Dist_graph_neighbors_count(g, &in, &out, &weighted));
+    CHECK(in == h.in && out == h.out && weighted == 1, "Dist_graph_create degrees %d %d %d, expected %d %d 1", in, out,
+          weighted, h.in, h.out);
+    CHECK_OK(EP_Dist_graph_neighbors(g, MAXN, rs, rsw, MAXN, rd, rdw));
+    for (int i = 0; i < h.in; i++)
+        CHECK(rs[i] == h.src[i] && rsw[i] == ws_[i], "Dist_graph_create source %d: %d (%d), expected %d (%d)", i, rs[i],
+              rsw[i], h.src[i], ws_[i]);
+    for (int j = 0; j < h.out; j++)
+        CHECK(rd[j] == h.dst[j] && rdw[j] == wd_[j], "Dist_graph_create destination %d: %d (%d), expected %d (%d)", j,
+              rd[j], rdw[j], h.dst[j], wd_[j]);
+    exchange_all(g, &h, seed);
+    CHECK_OK(EP_Comm_free(&g));
+    /* A bad rank on one endpoint fails the call everywhere. */
+    int bad[1] = {me == n - 1 ? n : me}, one[1] = {1};
+    int rc = EP_Dist_graph_create(comm, 1, bad, one, bad, EP_UNWEIGHTED, MPI_INFO_NULL, 0, &g);
+    CHECK(ep_class(rc) == EP_ERR_RANK, "Dist_graph_create with rank n on rank n-1: class %d on rank %d", ep_class(rc),
+          me);
+}
+
 /* Bad input: each call fails with its class on every endpoint it concerns, and the
  * communicator keeps working. */
 static void bad_input(EP_Comm comm)
@@ -495,6 +565,7 @@ int main(int argc, char **argv)
         if (size >= 2)
             cart_case(c, 3, pair, mixed, seed++);
         graph_case(c, seed++);
+        graph_create_case(c, seed++);
         bad_input(c);
         CHECK_OK(EP_Comm_free(&c));
     }

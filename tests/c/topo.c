@@ -40,6 +40,7 @@ typedef MPI_Comm EP_Comm;
 #define EP_Cartdim_get MPI_Cartdim_get
 #define EP_Topo_test MPI_Topo_test
 #define EP_Dist_graph_create_adjacent MPI_Dist_graph_create_adjacent
+#define EP_Dist_graph_create MPI_Dist_graph_create
 #define EP_Dist_graph_neighbors_count MPI_Dist_graph_neighbors_count
 #define EP_Dist_graph_neighbors MPI_Dist_graph_neighbors
 static int failures = 0;
@@ -280,6 +281,61 @@ static void graph_case(EP_Comm comm, int weighted)
     free(rsw);
 }
 
+static int cmp_pair(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0]) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* EP_Dist_graph_create with edges given by other ranks than their ends (r gives r -> r + 2,
+ * r + 1 -> r, and from even ranks r - 1 -> r + 1 twice): MPI leaves the neighbour order to
+ * the implementation, so the lists print sorted, with their weights. */
+static void graph_create_case(EP_Comm comm)
+{
+    int me, n;
+    CHECK_OK(EP_Comm_rank(comm, &me));
+    CHECK_OK(EP_Comm_size(comm, &n));
+    int s[4], d[4], w[4], deg[4], m = 0;
+    s[m] = me, d[m++] = (me + 2) % n;
+    s[m] = (me + 1) % n, d[m++] = me;
+    if (me % 2 == 0)
+        for (int k = 0; k < 2; k++)
+            s[m] = (me - 1 + n) % n, d[m++] = (me + 1) % n;
+    for (int k = 0; k < m; k++) {
+        deg[k] = 1;
+        w[k] = 100 * s[k] + d[k];
+    }
+    EP_Comm g;
+    CHECK_OK(EP_Dist_graph_create(comm, m, s, deg, d, w, MPI_INFO_NULL, 0, &g));
+    int in = 0, out = 0, weighted = 0;
+    CHECK_OK(EP_Dist_graph_neighbors_count(g, &in, &out, &weighted));
+    int *src = malloc(sizeof(int) * (2 * in + 2)), *dst = malloc(sizeof(int) * (2 * out + 2));
+    int *rs = malloc(sizeof(int) * (in + 1)), *rsw = malloc(sizeof(int) * (in + 1));
+    int *rd = malloc(sizeof(int) * (out + 1)), *rdw = malloc(sizeof(int) * (out + 1));
+    CHECK_OK(EP_Dist_graph_neighbors(g, in, rs, rsw, out, rd, rdw));
+    for (int i = 0; i < in; i++)
+        src[2 * i] = rs[i], src[2 * i + 1] = rsw[i];
+    for (int j = 0; j < out; j++)
+        dst[2 * j] = rd[j], dst[2 * j + 1] = rdw[j];
+    qsort(src, in, 2 * sizeof(int), cmp_pair);
+    qsort(dst, out, 2 * sizeof(int), cmp_pair);
+    char line[LINE] = "";
+    snprintf(line, sizeof line, " in %d out %d weighted %d sources", in, out, weighted);
+    for (int i = 0; i < 2 * in; i++)
+        put_int(line, src[i]);
+    strcat(line, " destinations");
+    for (int j = 0; j < 2 * out; j++)
+        put_int(line, dst[j]);
+    emit("graph-create", me, line);
+    CHECK_OK(EP_Comm_free(&g));
+    free(src);
+    free(dst);
+    free(rs);
+    free(rsw);
+    free(rd);
+    free(rdw);
+}
+
 static void run_cases(EP_Comm comm)
 {
     int me, n;
@@ -331,6 +387,7 @@ static void run_cases(EP_Comm comm)
     cart_case(comm, "zero", 0, NULL, NULL);
     graph_case(comm, 0);
     graph_case(comm, 1);
+    graph_create_case(comm);
 }
 
 #ifdef TOPO_REFERENCE

@@ -168,6 +168,13 @@ contains
     call ep_dist_graph_neighbors_count(g, indeg, outdeg, weighted, ierr)
     call check(.not. weighted, 'unweighted graph')
     call ep_comm_free(g, ierr)
+    ! The same ring given by each rank's left neighbour's edge, from this rank.
+    call ep_dist_graph_create(comm, 1, [left], [1], [me], [10 * left + me], MPI_INFO_NULL, .false., g, ierr)
+    call check_ok(ierr, 'ep_dist_graph_create')
+    call ep_dist_graph_neighbors(g, 1, src, sw, 1, dst, dw, ierr)
+    call check(src(1) == left .and. dst(1) == right .and. sw(1) == 10 * left + me .and. dw(1) == 10 * me + right, &
+      'ep_dist_graph_create neighbours')
+    call ep_comm_free(g, ierr)
   end subroutine graph
 
   subroutine bad_input(comm)

@@ -14,12 +14,14 @@
 //! along the last dimensions already share a process wherever the per-process counts allow.
 
 use super::{grid_size, of, Adjacency, Cart, Kind, Topology};
+use crate::engine::coll::{self, AllgathervArgs, Blocks, Layout};
 use crate::engine::comm::{CommShared, Endpoint};
+use crate::engine::datatype::{type_info, UserBuf};
 use crate::engine::split::{self, UNDEFINED};
 use crate::ep_err;
-use crate::error::{EpError, EpResult, ERR_DIMS};
+use crate::error::{EpError, EpResult, ERR_ARG, ERR_DIMS};
 use crate::host::{self, check, sys, HostComm, HOST};
-use std::os::raw::c_int;
+use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
 /// Checks the shape of `EP_Cart_create`: `EP_ERR_DIMS` for a non-positive dimension or a
@@ -153,4 +155,73 @@ pub fn status(shared: &CommShared) -> Option<c_int> {
         Kind::Cart(_) => super::CART,
         Kind::DistGraph(_) => super::DIST_GRAPH,
     })
+}
+
+/// One edge of `EP_Dist_graph_create`: source, destination, weight (0 when unweighted).
+pub type Edge = (i32, i32, i32);
+
+/// Every endpoint's ints, concatenated in rank order, and how many each gave: `mine` from
+/// this one (collective over `ep`'s communicator; counts may differ).
+fn allgather_ints(ep: &Endpoint, mine: &[i32]) -> EpResult<(Vec<i32>, Vec<c_int>)> {
+    let info = type_info(HOST.int_)?;
+    let size = ep.shared.map.size();
+    let one = |v: &[i32]| {
+        // SAFETY: `v` lives until the collective returns and holds `v.len()` ints.
+        unsafe { UserBuf::new(v.as_ptr() as *const c_void, v.len() as c_int, HOST.int_) }
+    };
+    let mut counts = vec![0 as c_int; size];
+    let n = [mine.len() as c_int];
+    let recv = Blocks { base: counts.as_mut_ptr() as *mut c_void, dtype: HOST.int_, info, layout: Layout::Uniform(1) };
+    coll::allgatherv(ep, &AllgathervArgs { send: Some(one(&n)?), recv, rank: ep.rank })?;
+    let displs: Vec<c_int> = counts.iter().scan(0, |at, &c| Some(std::mem::replace(at, *at + c))).collect();
+    let mut all = vec![0; counts.iter().map(|&c| c as usize).sum::<usize>().max(1)];
+    let recv = Blocks { base: all.as_mut_ptr() as *mut c_void, dtype: HOST.int_, info, layout: Layout::Varied { counts: &counts, displs: &displs } };
+    coll::allgatherv(ep, &AllgathervArgs { send: Some(one(mine)?), recv, rank: ep.rank })?;
+    all.truncate(counts.iter().map(|&c| c as usize).sum());
+    Ok((all, counts))
+}
+
+/// `EP_Dist_graph_create` for one endpoint (MPI 4.1 section 8.5.3): every endpoint gives any
+/// edges (`edges`, or its error), all endpoints learn all of them (two allgathers), and each
+/// keeps, in the order of the rank that gave them and then the order given, the edges that
+/// end at it (its sources) and those that start at it (its destinations); then as
+/// [`dist_graph_create_adjacent`]. `weighted`: false for `EP_UNWEIGHTED`. A bad argument on
+/// any endpoint fails the call on every endpoint (its class travels in the first allgather).
+pub fn dist_graph_create(ep: &Endpoint, edges: EpResult<Vec<Edge>>, weighted: bool) -> EpResult<Endpoint> {
+    let (fault, mine) = match &edges {
+        Ok(e) => (0, e.iter().flat_map(|&(s, d, w)| [s, d, w]).collect::<Vec<i32>>()),
+        Err(e) => (e.class, Vec::new()),
+    };
+    let mut head = vec![fault, weighted as i32];
+    head.extend(mine);
+    let (all, lengths) = allgather_ints(ep, &head)?;
+    // Walk the (fault, weighted, edges...) records of every rank, in rank order.
+    let (mut at, mut worst, mut all_weighted, mut any_weighted) = (0, 0, true, false);
+    let mut flat: Vec<Edge> = Vec::new();
+    for &len in &lengths {
+        let rec = &all[at..at + len as usize];
+        at += len as usize;
+        worst = worst.max(rec[0]);
+        all_weighted &= rec[1] != 0;
+        any_weighted |= rec[1] != 0;
+        flat.extend(rec[2..].chunks(3).map(|c| (c[0], c[1], c[2])));
+    }
+    if let Err(e) = edges {
+        return Err(e);
+    }
+    if worst != 0 {
+        return Err(super::super::meeting::failed_elsewhere(worst));
+    }
+    if all_weighted != any_weighted {
+        return Err(ep_err!(ERR_ARG, "some endpoints passed EP_UNWEIGHTED and others weights"));
+    }
+    let me = ep.rank;
+    let adjacency = Adjacency {
+        sources: flat.iter().filter(|e| e.1 == me).map(|e| e.0).collect(),
+        source_weights: if weighted { flat.iter().filter(|e| e.1 == me).map(|e| e.2).collect() } else { Vec::new() },
+        destinations: flat.iter().filter(|e| e.0 == me).map(|e| e.1).collect(),
+        dest_weights: if weighted { flat.iter().filter(|e| e.0 == me).map(|e| e.2).collect() } else { Vec::new() },
+        weighted,
+    };
+    dist_graph_create_adjacent(ep, Some(adjacency), None)
 }
