@@ -206,9 +206,7 @@ pub fn dist_graph_create(ep: &Endpoint, edges: EpResult<Vec<Edge>>, weighted: bo
         any_weighted |= rec[1] != 0;
         flat.extend(rec[2..].chunks(3).map(|c| (c[0], c[1], c[2])));
     }
-    if let Err(e) = edges {
-        return Err(e);
-    }
+    edges?;
     if worst != 0 {
         return Err(super::super::meeting::failed_elsewhere(worst));
     }
