@@ -13,10 +13,28 @@
  * from the library.
  */
 #include "ep_test.h"
+#include "topo_graphs.h"
 
 #define SENTINEL (-77)
 #define MAXN 64 /* most neighbours of a rank in these cases */
 #define SLOT 4  /* ints per block slot in receive buffers (counts are at most 3) */
+
+/* Runs the blocking call, or the nonblocking one and waits for its request `q`. */
+#define EITHER(blocking, call, icall)                                                      \
+    do {                                                                                   \
+        if (blocking)                                                                      \
+            CHECK_OK(call);                                                                \
+        else {                                                                             \
+            CHECK_OK(icall);                                                               \
+            CHECK_OK(EP_Wait(&q, EP_STATUS_IGNORE));                                       \
+        }                                                                                  \
+    } while (0)
+
+static void fill(int *buf, int n)
+{
+    for (int p = 0; p < n; p++)
+        buf[p] = SENTINEL;
+}
 
 static int VAL(int seed, int s, int j, int k) { return seed * 1000000 + s * 1000 + j * 10 + k; }
 
@@ -58,18 +76,6 @@ static void cart_nbhd(int me, int nd, const int *dims, const int *periods, Nbhd 
             h->from_block[2 * d + side] = (2 * d + side) ^ 1;
         }
     }
-}
-
-/* The graph of topo.c: rank s sends to itself when s % 4 == 0, then to (s + k) % n for
- * k = 1..s % 3. */
-static int graph_out(int s, int n, int *dst)
-{
-    int m = 0;
-    if (s % 4 == 0)
-        dst[m++] = s;
-    for (int k = 1; k <= s % 3; k++)
-        dst[m++] = (s + k) % n;
-    return m;
 }
 
 static void graph_nbhd(int me, int n, Nbhd *h)
@@ -150,14 +156,9 @@ static void exchange_all(EP_Comm comm, const Nbhd *h, int seed)
             for (int k = 0; k < 3; k++)
                 packed[3 * j + k] = VAL(seed, me, j, k);
         int *r3 = malloc(sizeof(int) * (3 * h->in + 1));
-        for (int p = 0; p < 3 * h->in + 1; p++)
-            r3[p] = SENTINEL;
-        if (blocking)
-            CHECK_OK(EP_Neighbor_alltoall(packed, 3, MPI_INT, r3, 3, MPI_INT, comm));
-        else {
-            CHECK_OK(EP_Ineighbor_alltoall(packed, 3, MPI_INT, r3, 3, MPI_INT, comm, &q));
-            CHECK_OK(EP_Wait(&q, EP_STATUS_IGNORE));
-        }
+        fill(r3, 3 * h->in + 1);
+        EITHER(blocking, EP_Neighbor_alltoall(packed, 3, MPI_INT, r3, 3, MPI_INT, comm),
+               EP_Ineighbor_alltoall(packed, 3, MPI_INT, r3, 3, MPI_INT, comm, &q));
         for (int i = 0; i < h->in; i++)
             for (int k = 0; k < 3; k++) {
                 int e = h->src[i] == EP_PROC_NULL ? SENTINEL : VAL(seed, h->src[i], h->from_block[i], k);
@@ -169,17 +170,10 @@ static void exchange_all(EP_Comm comm, const Nbhd *h, int seed)
 
         /* allgather: the first 2 elements of block 0 to everyone, into slots. */
         int mine[2] = {VAL(seed, me, 0, 0), VAL(seed, me, 0, 1)};
-        for (int p = 0; p < SLOT * nslots; p++)
-            recv[p] = SENTINEL;
         int *r2 = malloc(sizeof(int) * (2 * h->in + 1));
-        for (int p = 0; p < 2 * h->in + 1; p++)
-            r2[p] = SENTINEL;
-        if (blocking)
-            CHECK_OK(EP_Neighbor_allgather(mine, 2, MPI_INT, r2, 2, MPI_INT, comm));
-        else {
-            CHECK_OK(EP_Ineighbor_allgather(mine, 2, MPI_INT, r2, 2, MPI_INT, comm, &q));
-            CHECK_OK(EP_Wait(&q, EP_STATUS_IGNORE));
-        }
+        fill(r2, 2 * h->in + 1);
+        EITHER(blocking, EP_Neighbor_allgather(mine, 2, MPI_INT, r2, 2, MPI_INT, comm),
+               EP_Ineighbor_allgather(mine, 2, MPI_INT, r2, 2, MPI_INT, comm, &q));
         for (int i = 0; i < h->in; i++)
             for (int k = 0; k < 2; k++) {
                 int e = h->src[i] == EP_PROC_NULL ? SENTINEL : VAL(seed, h->src[i], 0, k);
@@ -192,38 +186,23 @@ static void exchange_all(EP_Comm comm, const Nbhd *h, int seed)
         int agv_counts[MAXN];
         for (int i = 0; i < h->in; i++)
             agv_counts[i] = h->src[i] == EP_PROC_NULL ? 1 : cnt(h->src[i], 0);
-        for (int p = 0; p < SLOT * nslots; p++)
-            recv[p] = SENTINEL;
-        if (blocking)
-            CHECK_OK(EP_Neighbor_allgatherv(send, cnt(me, 0), MPI_INT, recv, agv_counts, rdispls, MPI_INT, comm));
-        else {
-            CHECK_OK(EP_Ineighbor_allgatherv(send, cnt(me, 0), MPI_INT, recv, agv_counts, rdispls, MPI_INT, comm, &q));
-            CHECK_OK(EP_Wait(&q, EP_STATUS_IGNORE));
-        }
+        fill(recv, SLOT * nslots);
+        EITHER(blocking, EP_Neighbor_allgatherv(send, cnt(me, 0), MPI_INT, recv, agv_counts, rdispls, MPI_INT, comm),
+               EP_Ineighbor_allgatherv(send, cnt(me, 0), MPI_INT, recv, agv_counts, rdispls, MPI_INT, comm, &q));
         snprintf(what, sizeof what, "%sneighbor_allgatherv", form);
         check_blocks(what, seed, h, recv, nslots, rslot, 0, 1, me);
 
         /* alltoallv: cnt(me, j) elements of slot j to out-neighbour j, into reversed slots. */
-        for (int p = 0; p < SLOT * nslots; p++)
-            recv[p] = SENTINEL;
-        if (blocking)
-            CHECK_OK(EP_Neighbor_alltoallv(send, scounts, sdispls, MPI_INT, recv, rcounts, rdispls, MPI_INT, comm));
-        else {
-            CHECK_OK(EP_Ineighbor_alltoallv(send, scounts, sdispls, MPI_INT, recv, rcounts, rdispls, MPI_INT, comm, &q));
-            CHECK_OK(EP_Wait(&q, EP_STATUS_IGNORE));
-        }
+        fill(recv, SLOT * nslots);
+        EITHER(blocking, EP_Neighbor_alltoallv(send, scounts, sdispls, MPI_INT, recv, rcounts, rdispls, MPI_INT, comm),
+               EP_Ineighbor_alltoallv(send, scounts, sdispls, MPI_INT, recv, rcounts, rdispls, MPI_INT, comm, &q));
         snprintf(what, sizeof what, "%sneighbor_alltoallv", form);
         check_blocks(what, seed, h, recv, nslots, rslot, 0, 0, me);
 
         /* alltoallw: the same with byte displacements and per-block types. */
-        for (int p = 0; p < SLOT * nslots; p++)
-            recv[p] = SENTINEL;
-        if (blocking)
-            CHECK_OK(EP_Neighbor_alltoallw(send, scounts, sbytes, stypes, recv, rcounts, rbytes, rtypes, comm));
-        else {
-            CHECK_OK(EP_Ineighbor_alltoallw(send, scounts, sbytes, stypes, recv, rcounts, rbytes, rtypes, comm, &q));
-            CHECK_OK(EP_Wait(&q, EP_STATUS_IGNORE));
-        }
+        fill(recv, SLOT * nslots);
+        EITHER(blocking, EP_Neighbor_alltoallw(send, scounts, sbytes, stypes, recv, rcounts, rbytes, rtypes, comm),
+               EP_Ineighbor_alltoallw(send, scounts, sbytes, stypes, recv, rcounts, rbytes, rtypes, comm, &q));
         snprintf(what, sizeof what, "%sneighbor_alltoallw", form);
         check_blocks(what, seed, h, recv, nslots, rslot, 0, 0, me);
         (void)slot;
@@ -331,19 +310,6 @@ static void graph_case(EP_Comm comm, int seed)
     exchange_all(g, &h, seed);
     dup_keeps_topology(g, &h, seed);
     CHECK_OK(EP_Comm_free(&g));
-}
-
-/* The edges rank r gives to EP_Dist_graph_create: r -> r + 2, r + 1 -> r, and from even
- * ranks r - 1 -> r + 1 twice (mod n); as (source, destination) pairs. */
-static int given_edges(int r, int n, int *s, int *d)
-{
-    int m = 0;
-    s[m] = r, d[m++] = (r + 2) % n;
-    s[m] = (r + 1) % n, d[m++] = r;
-    if (r % 2 == 0)
-        for (int k = 0; k < 2; k++)
-            s[m] = (r - 1 + n) % n, d[m++] = (r + 1) % n;
-    return m;
 }
 
 /* EP_Dist_graph_create: neighbours in the documented order (by the rank that gave the

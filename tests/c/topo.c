@@ -59,6 +59,8 @@ static int failures = 0;
 #define CRITICAL_END }
 #endif
 
+#include "topo_graphs.h"
+
 #define MAXD 4
 #define LINE 1024
 
@@ -220,18 +222,6 @@ static void cart_case(EP_Comm comm, const char *name, int ndims, const int *dims
         CHECK_OK(EP_Comm_free(&cart));
 }
 
-/* The edges of the test graph: rank s sends to (s + k) % n for k = 1..s % 3, and to itself
- * when s % 4 == 0 (uneven degrees, self loops, repeats on small sizes); weights 10 s + d. */
-static int graph_out(int s, int n, int *dst)
-{
-    int m = 0;
-    if (s % 4 == 0)
-        dst[m++] = s;
-    for (int k = 1; k <= s % 3; k++)
-        dst[m++] = (s + k) % n;
-    return m;
-}
-
 static void graph_case(EP_Comm comm, int weighted)
 {
     int me, n;
@@ -295,12 +285,7 @@ static void graph_create_case(EP_Comm comm)
     int me, n;
     CHECK_OK(EP_Comm_rank(comm, &me));
     CHECK_OK(EP_Comm_size(comm, &n));
-    int s[4], d[4], w[4], deg[4], m = 0;
-    s[m] = me, d[m++] = (me + 2) % n;
-    s[m] = (me + 1) % n, d[m++] = me;
-    if (me % 2 == 0)
-        for (int k = 0; k < 2; k++)
-            s[m] = (me - 1 + n) % n, d[m++] = (me + 1) % n;
+    int s[4], d[4], w[4], deg[4], m = given_edges(me, n, s, d);
     for (int k = 0; k < m; k++) {
         deg[k] = 1;
         w[k] = 100 * s[k] + d[k];
