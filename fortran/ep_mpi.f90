@@ -2208,6 +2208,34 @@ contains
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_dist_graph_neighbors
 
+  !> Every neighbourhood collective (`kind`: 0 allgather, 1 allgatherv, 2 alltoall,
+  !> 3 alltoallv, 4 alltoallw; the arguments a kind does not use are placeholders), blocking
+  !> without `request`.
+  recursive subroutine neighbor_call(kind, sendbuf, sendcount, sendcounts, sdispls, sendtypes, sendtype, &
+      recvbuf, recvcount, recvcounts, rdispls, recvtypes, recvtype, count_bytes, comm, ierror, request)
+    integer(c_int), intent(in) :: kind, count_bytes
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    type(*), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+    integer(mpi_kind), dimension(*), intent(in) :: sendtypes, recvtypes
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror, request
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    if (present(request)) then
+      c_ierror = epmpi_f_neighbor(kind, sendbuf, c_arg(sendcount), sendcounts, sdispls, sendtypes, &
+        int(sendtype, c_int), recvbuf, c_arg(recvcount), recvcounts, rdispls, recvtypes, int(recvtype, c_int), &
+        count_bytes, c_arg(comm), c_request, MPI_BOTTOM)
+      request = int(c_request)
+    else
+      c_ierror = epmpi_f_neighbor(kind, sendbuf, c_arg(sendcount), sendcounts, sdispls, sendtypes, &
+        int(sendtype, c_int), recvbuf, c_arg(recvcount), recvcounts, rdispls, recvtypes, int(recvtype, c_int), &
+        count_bytes, c_arg(comm), f_bottom=MPI_BOTTOM)
+    end if
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine neighbor_call
+
   !> Sends `sendcount` elements to every out-neighbour; in-neighbour i's block lands at block
   !> i of `recvbuf` (C: `EP_Neighbor_allgather`; MPI 4.1 section 8.6.1). Neighbour order: for
   !> each dimension the -1 then the +1 neighbour (grids), the given order (graphs); blocks of
@@ -2221,12 +2249,11 @@ contains
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out), optional :: ierror
     integer :: none(1)
-    integer(c_int) :: c_ierror
+    integer(mpi_kind) :: no_types(1)
     none = 0
-    c_ierror = epmpi_f_neighbor(0_c_int, sendbuf, c_arg(sendcount), none, none, int(none, c_int), &
-      int(sendtype, c_int), recvbuf, c_arg(recvcount), none, none, int(none, c_int), int(recvtype, c_int), &
-      int(storage_size(none) / 8, c_int), c_arg(comm), f_bottom=MPI_BOTTOM)
-    if (present(ierror)) ierror = int(c_ierror)
+    no_types = 0
+    call neighbor_call(0_c_int, sendbuf, sendcount, none, none, no_types, sendtype, recvbuf, recvcount, none, &
+      none, no_types, recvtype, int(storage_size(none) / 8, c_int), comm, ierror)
   end subroutine ep_neighbor_allgather
 
   !> As `ep_neighbor_allgather`, in-neighbour i's `recvcounts(i)` elements at `displs(i)`
@@ -2239,13 +2266,10 @@ contains
     integer, dimension(*), intent(in) :: recvcounts, displs
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out), optional :: ierror
-    integer :: none(1)
-    integer(c_int) :: c_ierror
-    none = 0
-    c_ierror = epmpi_f_neighbor(1_c_int, sendbuf, c_arg(sendcount), none, none, int(none, c_int), &
-      int(sendtype, c_int), recvbuf, 0_c_int, recvcounts, displs, int(none, c_int), int(recvtype, c_int), &
-      int(storage_size(none) / 8, c_int), c_arg(comm), f_bottom=MPI_BOTTOM)
-    if (present(ierror)) ierror = int(c_ierror)
+    integer(mpi_kind) :: no_types(1)
+    no_types = 0
+    call neighbor_call(1_c_int, sendbuf, sendcount, recvcounts, displs, no_types, sendtype, recvbuf, 0, recvcounts, &
+      displs, no_types, recvtype, int(storage_size(recvcounts) / 8, c_int), comm, ierror)
   end subroutine ep_neighbor_allgatherv
 
   !> Block j of `sendbuf` (`sendcount` elements) to out-neighbour j; in-neighbour i's block to
@@ -2259,12 +2283,11 @@ contains
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out), optional :: ierror
     integer :: none(1)
-    integer(c_int) :: c_ierror
+    integer(mpi_kind) :: no_types(1)
     none = 0
-    c_ierror = epmpi_f_neighbor(2_c_int, sendbuf, c_arg(sendcount), none, none, int(none, c_int), &
-      int(sendtype, c_int), recvbuf, c_arg(recvcount), none, none, int(none, c_int), int(recvtype, c_int), &
-      int(storage_size(none) / 8, c_int), c_arg(comm), f_bottom=MPI_BOTTOM)
-    if (present(ierror)) ierror = int(c_ierror)
+    no_types = 0
+    call neighbor_call(2_c_int, sendbuf, sendcount, none, none, no_types, sendtype, recvbuf, recvcount, none, &
+      none, no_types, recvtype, int(storage_size(none) / 8, c_int), comm, ierror)
   end subroutine ep_neighbor_alltoall
 
   !> As `ep_neighbor_alltoall` with per-neighbour counts and displacements in elements (C:
@@ -2277,12 +2300,10 @@ contains
     integer, intent(in) :: comm
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, none(1)
-    none = 0
-    c_ierror = epmpi_f_neighbor(3_c_int, sendbuf, 0_c_int, sendcounts, sdispls, none, int(sendtype, c_int), &
-      recvbuf, 0_c_int, recvcounts, rdispls, none, int(recvtype, c_int), int(storage_size(sendcounts) / 8, c_int), &
-      c_arg(comm), f_bottom=MPI_BOTTOM)
-    if (present(ierror)) ierror = int(c_ierror)
+    integer(mpi_kind) :: no_types(1)
+    no_types = 0
+    call neighbor_call(3_c_int, sendbuf, 0, sendcounts, sdispls, no_types, sendtype, recvbuf, 0, recvcounts, &
+      rdispls, no_types, recvtype, int(storage_size(sendcounts) / 8, c_int), comm, ierror)
   end subroutine ep_neighbor_alltoallv
 
   !> As `ep_neighbor_alltoallv` with per-neighbour datatypes and displacements in bytes
@@ -2296,11 +2317,8 @@ contains
     integer(mpi_kind), dimension(*), intent(in) :: sendtypes, recvtypes
     integer, intent(in) :: comm
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror
-    c_ierror = epmpi_f_neighbor(4_c_int, sendbuf, 0_c_int, sendcounts, sdispls, sendtypes, 0_c_int, recvbuf, &
-      0_c_int, recvcounts, rdispls, recvtypes, 0_c_int, int(storage_size(sendcounts) / 8, c_int), c_arg(comm), &
-      f_bottom=MPI_BOTTOM)
-    if (present(ierror)) ierror = int(c_ierror)
+    call neighbor_call(4_c_int, sendbuf, 0, sendcounts, sdispls, sendtypes, 0_mpi_kind, recvbuf, 0, recvcounts, &
+      rdispls, recvtypes, 0_mpi_kind, int(storage_size(sendcounts) / 8, c_int), comm, ierror)
   end subroutine ep_neighbor_alltoallw
 
   !> Nonblocking `ep_neighbor_allgather` (C: `EP_Ineighbor_allgather`; MPI 4.1 section
@@ -2314,14 +2332,11 @@ contains
     integer, intent(out) :: request
     integer, intent(out), optional :: ierror
     integer :: none(1)
-    integer(c_int) :: c_ierror, c_request
+    integer(mpi_kind) :: no_types(1)
     none = 0
-    c_request = EP_REQUEST_NULL
-    c_ierror = epmpi_f_neighbor(0_c_int, sendbuf, c_arg(sendcount), none, none, int(none, c_int), &
-      int(sendtype, c_int), recvbuf, c_arg(recvcount), none, none, int(none, c_int), int(recvtype, c_int), &
-      int(storage_size(none) / 8, c_int), c_arg(comm), c_request, MPI_BOTTOM)
-    request = int(c_request)
-    if (present(ierror)) ierror = int(c_ierror)
+    no_types = 0
+    call neighbor_call(0_c_int, sendbuf, sendcount, none, none, no_types, sendtype, recvbuf, recvcount, none, &
+      none, no_types, recvtype, int(storage_size(none) / 8, c_int), comm, ierror, request)
   end subroutine ep_ineighbor_allgather
 
   !> Nonblocking `ep_neighbor_allgatherv` (C: `EP_Ineighbor_allgatherv`).
@@ -2334,15 +2349,10 @@ contains
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out) :: request
     integer, intent(out), optional :: ierror
-    integer :: none(1)
-    integer(c_int) :: c_ierror, c_request
-    none = 0
-    c_request = EP_REQUEST_NULL
-    c_ierror = epmpi_f_neighbor(1_c_int, sendbuf, c_arg(sendcount), none, none, int(none, c_int), &
-      int(sendtype, c_int), recvbuf, 0_c_int, recvcounts, displs, int(none, c_int), int(recvtype, c_int), &
-      int(storage_size(none) / 8, c_int), c_arg(comm), c_request, MPI_BOTTOM)
-    request = int(c_request)
-    if (present(ierror)) ierror = int(c_ierror)
+    integer(mpi_kind) :: no_types(1)
+    no_types = 0
+    call neighbor_call(1_c_int, sendbuf, sendcount, recvcounts, displs, no_types, sendtype, recvbuf, 0, recvcounts, &
+      displs, no_types, recvtype, int(storage_size(recvcounts) / 8, c_int), comm, ierror, request)
   end subroutine ep_ineighbor_allgatherv
 
   !> Nonblocking `ep_neighbor_alltoall` (C: `EP_Ineighbor_alltoall`).
@@ -2355,14 +2365,11 @@ contains
     integer, intent(out) :: request
     integer, intent(out), optional :: ierror
     integer :: none(1)
-    integer(c_int) :: c_ierror, c_request
+    integer(mpi_kind) :: no_types(1)
     none = 0
-    c_request = EP_REQUEST_NULL
-    c_ierror = epmpi_f_neighbor(2_c_int, sendbuf, c_arg(sendcount), none, none, int(none, c_int), &
-      int(sendtype, c_int), recvbuf, c_arg(recvcount), none, none, int(none, c_int), int(recvtype, c_int), &
-      int(storage_size(none) / 8, c_int), c_arg(comm), c_request, MPI_BOTTOM)
-    request = int(c_request)
-    if (present(ierror)) ierror = int(c_ierror)
+    no_types = 0
+    call neighbor_call(2_c_int, sendbuf, sendcount, none, none, no_types, sendtype, recvbuf, recvcount, none, &
+      none, no_types, recvtype, int(storage_size(none) / 8, c_int), comm, ierror, request)
   end subroutine ep_ineighbor_alltoall
 
   !> Nonblocking `ep_neighbor_alltoallv` (C: `EP_Ineighbor_alltoallv`).
@@ -2375,14 +2382,10 @@ contains
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out) :: request
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_request, none(1)
-    none = 0
-    c_request = EP_REQUEST_NULL
-    c_ierror = epmpi_f_neighbor(3_c_int, sendbuf, 0_c_int, sendcounts, sdispls, none, int(sendtype, c_int), &
-      recvbuf, 0_c_int, recvcounts, rdispls, none, int(recvtype, c_int), int(storage_size(sendcounts) / 8, c_int), &
-      c_arg(comm), c_request, MPI_BOTTOM)
-    request = int(c_request)
-    if (present(ierror)) ierror = int(c_ierror)
+    integer(mpi_kind) :: no_types(1)
+    no_types = 0
+    call neighbor_call(3_c_int, sendbuf, 0, sendcounts, sdispls, no_types, sendtype, recvbuf, 0, recvcounts, &
+      rdispls, no_types, recvtype, int(storage_size(sendcounts) / 8, c_int), comm, ierror, request)
   end subroutine ep_ineighbor_alltoallv
 
   !> Nonblocking `ep_neighbor_alltoallw` (C: `EP_Ineighbor_alltoallw`).
@@ -2396,13 +2399,8 @@ contains
     integer, intent(in) :: comm
     integer, intent(out) :: request
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_request
-    c_request = EP_REQUEST_NULL
-    c_ierror = epmpi_f_neighbor(4_c_int, sendbuf, 0_c_int, sendcounts, sdispls, sendtypes, 0_c_int, recvbuf, &
-      0_c_int, recvcounts, rdispls, recvtypes, 0_c_int, int(storage_size(sendcounts) / 8, c_int), c_arg(comm), &
-      c_request, MPI_BOTTOM)
-    request = int(c_request)
-    if (present(ierror)) ierror = int(c_ierror)
+    call neighbor_call(4_c_int, sendbuf, 0, sendcounts, sdispls, sendtypes, 0_mpi_kind, recvbuf, 0, recvcounts, &
+      rdispls, recvtypes, 0_mpi_kind, int(storage_size(sendcounts) / 8, c_int), comm, ierror, request)
   end subroutine ep_ineighbor_alltoallw
 
 end module ep_mpi

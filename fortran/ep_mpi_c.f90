@@ -1041,7 +1041,8 @@ module ep_mpi_c
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
       type(*), dimension(..), intent(inout), asynchronous :: recvbuf
       type(*), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
-      integer(c_int), dimension(*), intent(in) :: sendtypes, recvtypes
+      !> `use mpi` datatypes (integer(mpi_kind), the size of MPI_Fint).
+      type(*), dimension(*), intent(in) :: sendtypes, recvtypes
       integer(c_int), intent(inout), optional :: request
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
