@@ -140,15 +140,15 @@ module ep_mpi
   public :: ep_compare_and_swap, ep_win_set_errhandler, ep_win_get_errhandler
 
   ! ---- Process topologies and neighbourhood collectives (MPI 4.1 chapter 8)
-  !> Results of `ep_topo_test` (`EP_UNDEFINED` without a topology); `EP_GRAPH` is never
-  !> returned (the `MPI_Graph_*` family is not provided).
+  !> Results of `ep_topo_test` (`EP_UNDEFINED` without a topology).
   integer, parameter, public :: EP_CART = 1, EP_GRAPH = 2, EP_DIST_GRAPH = 3
   !> Weights arguments of `ep_dist_graph_create_adjacent` and `ep_dist_graph_neighbors`: an
   !> unweighted graph; a weighted side of degree 0. Only their addresses are used.
   integer, public, target :: EP_UNWEIGHTED(1), EP_WEIGHTS_EMPTY(1)
   public :: ep_cart_create, ep_dims_create, ep_cart_coords, ep_cart_rank, ep_cart_shift, ep_cart_sub
   public :: ep_cart_get, ep_cartdim_get, ep_topo_test, ep_dist_graph_create_adjacent, ep_dist_graph_create
-  public :: ep_dist_graph_neighbors_count, ep_dist_graph_neighbors
+  public :: ep_dist_graph_neighbors_count, ep_dist_graph_neighbors, ep_graph_create, ep_graphdims_get
+  public :: ep_graph_get, ep_graph_neighbors_count, ep_graph_neighbors, ep_cart_map, ep_graph_map
   public :: ep_neighbor_allgather, ep_neighbor_allgatherv, ep_neighbor_alltoall, ep_neighbor_alltoallv
   public :: ep_neighbor_alltoallw, ep_ineighbor_allgather, ep_ineighbor_allgatherv, ep_ineighbor_alltoall
   public :: ep_ineighbor_alltoallv, ep_ineighbor_alltoallw
@@ -2061,7 +2061,8 @@ contains
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_cartdim_get
 
-  !> EP_CART, EP_DIST_GRAPH or EP_UNDEFINED (C: `EP_Topo_test`; MPI 4.1 section 8.5.5).
+  !> EP_CART, EP_GRAPH, EP_DIST_GRAPH or EP_UNDEFINED (C: `EP_Topo_test`; MPI 4.1 section
+  !> 8.5.5).
   recursive subroutine ep_topo_test(comm, status, ierror)
     integer, intent(in) :: comm
     integer, intent(out) :: status
@@ -2072,6 +2073,138 @@ contains
     status = int(c_status)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_topo_test
+
+  !> The graph arguments of `ep_graph_create` and `ep_graph_map` as C ints: `index(1:nnodes)`
+  !> and the `index(nnodes)` edges.
+  recursive subroutine graph_args(nnodes, index, edges, c_index, c_edges)
+    integer, intent(in) :: nnodes
+    integer, dimension(*), intent(in) :: index, edges
+    integer(c_int), allocatable, intent(out) :: c_index(:), c_edges(:)
+    integer :: total
+    total = 0
+    if (nnodes > 0) total = max(index(nnodes), 0)
+    allocate(c_index(max(nnodes, 1)), c_edges(max(total, 1)))
+    c_index = 0
+    c_edges = 0
+    if (nnodes > 0) c_index(1:nnodes) = c_arg(index(1:nnodes))
+    if (total > 0) c_edges(1:total) = c_arg(edges(1:total))
+  end subroutine graph_args
+
+  !> Makes a communicator with a graph topology every rank gives whole: node r's neighbours
+  !> are `edges(index(r)+1:index(r+1))` (0-based r, `index(0)` = 0) (C: `EP_Graph_create`;
+  !> MPI 4.1 section 8.5.3). Ranks 0..nnodes-1 are the nodes (ranks kept), the others get
+  !> EP_COMM_NULL. Errors: EP_ERR_ARG, EP_ERR_RANK; a bad argument on any endpoint fails
+  !> the call on every endpoint.
+  recursive subroutine ep_graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, ierror)
+    integer, intent(in) :: comm_old, nnodes
+    integer, dimension(*), intent(in) :: index, edges
+    logical, intent(in) :: reorder
+    integer, intent(out) :: comm_graph
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new
+    integer(c_int), allocatable :: c_index(:), c_edges(:)
+    call graph_args(nnodes, index, edges, c_index, c_edges)
+    c_new = EP_COMM_NULL
+    c_ierror = c_ep_graph_create(c_arg(comm_old), c_arg(nnodes), c_index, c_edges, merge(1_c_int, 0_c_int, reorder), &
+      c_new)
+    comm_graph = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_graph_create
+
+  !> Number of nodes and edges of a graph communicator (C: `EP_Graphdims_get`; MPI 4.1
+  !> section 8.5.5). Errors: EP_ERR_TOPOLOGY.
+  recursive subroutine ep_graphdims_get(comm, nnodes, nedges, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: nnodes, nedges
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_n, c_e
+    c_n = 0
+    c_e = 0
+    c_ierror = c_ep_graphdims_get(c_arg(comm), c_n, c_e)
+    nnodes = int(c_n)
+    nedges = int(c_e)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_graphdims_get
+
+  !> The first `maxindex` entries of `index` and `maxedges` of `edges` of a graph
+  !> communicator (C: `EP_Graph_get`; MPI 4.1 section 8.5.5). Errors: EP_ERR_TOPOLOGY,
+  !> EP_ERR_ARG.
+  recursive subroutine ep_graph_get(comm, maxindex, maxedges, index, edges, ierror)
+    integer, intent(in) :: comm, maxindex, maxedges
+    integer, dimension(*), intent(inout) :: index, edges
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_index(max(maxindex, 1)), c_edges(max(maxedges, 1))
+    c_index = 0
+    c_edges = 0
+    c_ierror = c_ep_graph_get(c_arg(comm), c_arg(maxindex), c_arg(maxedges), c_index, c_edges)
+    if (c_ierror == EP_SUCCESS .and. maxindex > 0) index(1:maxindex) = int(c_index(1:maxindex))
+    if (c_ierror == EP_SUCCESS .and. maxedges > 0) edges(1:maxedges) = int(c_edges(1:maxedges))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_graph_get
+
+  !> Number of neighbours of `rank` in a graph communicator (C: `EP_Graph_neighbors_count`;
+  !> MPI 4.1 section 8.5.5). Errors: EP_ERR_TOPOLOGY, EP_ERR_RANK.
+  recursive subroutine ep_graph_neighbors_count(comm, rank, nneighbors, ierror)
+    integer, intent(in) :: comm, rank
+    integer, intent(out) :: nneighbors
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_n
+    c_n = 0
+    c_ierror = c_ep_graph_neighbors_count(c_arg(comm), c_arg(rank), c_n)
+    nneighbors = int(c_n)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_graph_neighbors_count
+
+  !> The first `maxneighbors` neighbours of `rank`, in the order given (C:
+  !> `EP_Graph_neighbors`; MPI 4.1 section 8.5.5). Errors: EP_ERR_TOPOLOGY, EP_ERR_RANK.
+  recursive subroutine ep_graph_neighbors(comm, rank, maxneighbors, neighbors, ierror)
+    integer, intent(in) :: comm, rank, maxneighbors
+    integer, dimension(*), intent(inout) :: neighbors
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_nb(max(maxneighbors, 1))
+    c_nb = 0
+    c_ierror = c_ep_graph_neighbors(c_arg(comm), c_arg(rank), c_arg(maxneighbors), c_nb)
+    if (c_ierror == EP_SUCCESS .and. maxneighbors > 0) neighbors(1:maxneighbors) = int(c_nb(1:maxneighbors))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_graph_neighbors
+
+  !> This endpoint's rank in a grid of `dims(1:ndims)`: its own rank below the grid's size,
+  !> EP_UNDEFINED otherwise (C: `EP_Cart_map`; MPI 4.1 section 8.5.8). Errors: EP_ERR_DIMS.
+  recursive subroutine ep_cart_map(comm, ndims, dims, periods, newrank, ierror)
+    integer, intent(in) :: comm, ndims
+    integer, dimension(*), intent(in) :: dims
+    logical, dimension(*), intent(in) :: periods
+    integer, intent(out) :: newrank
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new, c_dims(max(ndims, 1)), c_periods(max(ndims, 1))
+    c_dims = 0
+    c_periods = 0
+    if (ndims > 0) then
+      c_dims(1:ndims) = c_arg(dims(1:ndims))
+      c_periods(1:ndims) = merge(1_c_int, 0_c_int, periods(1:ndims))
+    end if
+    c_new = EP_UNDEFINED
+    c_ierror = c_ep_cart_map(c_arg(comm), c_arg(ndims), c_dims, c_periods, c_new)
+    newrank = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_cart_map
+
+  !> This endpoint's rank in a graph of `nnodes` nodes: its own rank below `nnodes`,
+  !> EP_UNDEFINED otherwise (C: `EP_Graph_map`; MPI 4.1 section 8.5.8). Errors: EP_ERR_ARG,
+  !> EP_ERR_RANK.
+  recursive subroutine ep_graph_map(comm, nnodes, index, edges, newrank, ierror)
+    integer, intent(in) :: comm, nnodes
+    integer, dimension(*), intent(in) :: index, edges
+    integer, intent(out) :: newrank
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new
+    integer(c_int), allocatable :: c_index(:), c_edges(:)
+    call graph_args(nnodes, index, edges, c_index, c_edges)
+    c_new = EP_UNDEFINED
+    c_ierror = c_ep_graph_map(c_arg(comm), c_arg(nnodes), c_index, c_edges, c_new)
+    newrank = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_graph_map
 
   !> Weights for C: EP_UNWEIGHTED, EP_WEIGHTS_EMPTY (by the address of the module's
   !> variables), or the address of `copy`, which receives the first `n` of `w`.

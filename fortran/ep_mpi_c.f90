@@ -47,7 +47,8 @@ module ep_mpi_c
   public :: c_ep_cart_create, c_ep_dims_create, c_ep_cart_coords, c_ep_cart_rank, c_ep_cart_shift
   public :: c_ep_cart_sub, c_ep_cart_get, c_ep_cartdim_get, c_ep_topo_test, epmpi_f_dist_graph_create_adjacent
   public :: c_ep_dist_graph_neighbors_count, c_ep_dist_graph_neighbors, epmpi_f_neighbor
-  public :: epmpi_f_dist_graph_create
+  public :: epmpi_f_dist_graph_create, c_ep_graph_create, c_ep_graphdims_get, c_ep_graph_get
+  public :: c_ep_graph_neighbors_count, c_ep_graph_neighbors, c_ep_cart_map, c_ep_graph_map
 
   interface
 
@@ -1013,6 +1014,61 @@ module ep_mpi_c
       integer(c_int), intent(inout) :: comm_dist_graph
       integer(c_int) :: ierror
     end function epmpi_f_dist_graph_create
+
+    function c_ep_graph_create(comm_old, nnodes, index, edges, reorder, comm_graph) &
+        bind(C, name="EP_Graph_create") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm_old, nnodes, reorder
+      integer(c_int), dimension(*), intent(in) :: index, edges
+      integer(c_int), intent(inout) :: comm_graph
+      integer(c_int) :: ierror
+    end function c_ep_graph_create
+
+    function c_ep_graphdims_get(comm, nnodes, nedges) bind(C, name="EP_Graphdims_get") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(inout) :: nnodes, nedges
+      integer(c_int) :: ierror
+    end function c_ep_graphdims_get
+
+    function c_ep_graph_get(comm, maxindex, maxedges, index, edges) bind(C, name="EP_Graph_get") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, maxindex, maxedges
+      integer(c_int), dimension(*), intent(inout) :: index, edges
+      integer(c_int) :: ierror
+    end function c_ep_graph_get
+
+    function c_ep_graph_neighbors_count(comm, rank, nneighbors) bind(C, name="EP_Graph_neighbors_count") &
+        result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, rank
+      integer(c_int), intent(inout) :: nneighbors
+      integer(c_int) :: ierror
+    end function c_ep_graph_neighbors_count
+
+    function c_ep_graph_neighbors(comm, rank, maxneighbors, neighbors) bind(C, name="EP_Graph_neighbors") &
+        result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, rank, maxneighbors
+      integer(c_int), dimension(*), intent(inout) :: neighbors
+      integer(c_int) :: ierror
+    end function c_ep_graph_neighbors
+
+    function c_ep_cart_map(comm, ndims, dims, periods, newrank) bind(C, name="EP_Cart_map") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, ndims
+      integer(c_int), dimension(*), intent(in) :: dims, periods
+      integer(c_int), intent(inout) :: newrank
+      integer(c_int) :: ierror
+    end function c_ep_cart_map
+
+    function c_ep_graph_map(comm, nnodes, index, edges, newrank) bind(C, name="EP_Graph_map") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, nnodes
+      integer(c_int), dimension(*), intent(in) :: index, edges
+      integer(c_int), intent(inout) :: newrank
+      integer(c_int) :: ierror
+    end function c_ep_graph_map
 
     function c_ep_dist_graph_neighbors_count(comm, indegree, outdegree, weighted) &
         bind(C, name="EP_Dist_graph_neighbors_count") result(ierror)

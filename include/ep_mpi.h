@@ -31,8 +31,7 @@
 #define EP_CART 1
 
 /**
- * `EP_Topo_test` status of a graph communicator (MPI's `MPI_GRAPH`); never returned: the
- * `MPI_Graph_*` family is not provided.
+ * `EP_Topo_test` status of a graph communicator (MPI's `MPI_GRAPH`, `EP_Graph_create`).
  */
 #define EP_GRAPH 2
 
@@ -1055,6 +1054,93 @@ int EP_Cancel(EP_Request *req);
 int EP_Test_cancelled(const EP_Status *status, int *flag);
 
 /**
+ * Makes a communicator with a graph topology that every rank gives whole (MPI 4.1 section
+ * 8.5.3): `nnodes` nodes, node r's neighbours `edges[index[r-1]..index[r]]` (`index[-1]` =
+ * 0). Ranks `0..nnodes` of `comm_old` are the nodes, keeping their ranks whatever `reorder`
+ * says; the others get `EP_COMM_NULL`. Neighbourhood collectives use each node's neighbours
+ * as both its sources and destinations, in the order given. Collective over `comm_old`, with
+ * the same graph on every endpoint. Errors: `EP_ERR_COMM` (invalid handle,
+ * intercommunicator), `EP_ERR_ARG` (negative `nnodes`, more nodes than ranks, decreasing
+ * `index`, NULL arrays with nodes or edges, NULL `comm_graph`), `EP_ERR_RANK` (an edge
+ * outside `0..nnodes`). A bad argument on any endpoint fails the call on every endpoint of
+ * every process. Thread safety: one call per endpoint, concurrently.
+ *
+ * # Safety
+ * `index` is NULL or readable for `nnodes` ints, `edges` for `index[nnodes-1]` ints;
+ * `comm_graph` points at a writable `EP_Comm`.
+ */
+int EP_Graph_create(EP_Comm comm_old,
+                    int nnodes,
+                    const int *index,
+                    const int *edges,
+                    int reorder,
+                    EP_Comm *comm_graph);
+
+/**
+ * Number of nodes and of edges of a graph communicator (MPI 4.1 section 8.5.5). Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY` (no `EP_Graph_create` graph), `EP_ERR_ARG` (NULL
+ * outputs). Thread safety: any thread.
+ *
+ * # Safety
+ * `nnodes` and `nedges` point at writable `int`s.
+ */
+int EP_Graphdims_get(EP_Comm comm, int *nnodes, int *nedges);
+
+/**
+ * The graph of a graph communicator (MPI 4.1 section 8.5.5): the first `maxindex` entries
+ * of `index` and `maxedges` of `edges` (or fewer, when the graph has fewer). Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_ARG` (negative maximum, NULL arrays).
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * `index` is NULL or writable for `maxindex` ints, `edges` for `maxedges` ints.
+ */
+int EP_Graph_get(EP_Comm comm, int maxindex, int maxedges, int *index, int *edges);
+
+/**
+ * Number of neighbours of `rank` in a graph communicator (MPI 4.1 section 8.5.5). Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_RANK` (outside the graph), `EP_ERR_ARG`
+ * (NULL output). Thread safety: any thread.
+ *
+ * # Safety
+ * `nneighbors` points at a writable `int`.
+ */
+int EP_Graph_neighbors_count(EP_Comm comm, int rank, int *nneighbors);
+
+/**
+ * The first `maxneighbors` neighbours of `rank` in a graph communicator, in the order given
+ * (MPI 4.1 section 8.5.5). Local. Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_RANK`,
+ * `EP_ERR_ARG` (negative maximum, NULL array). Thread safety: any thread.
+ *
+ * # Safety
+ * `neighbors` is NULL or writable for `maxneighbors` ints.
+ */
+int EP_Graph_neighbors(EP_Comm comm, int rank, int maxneighbors, int *neighbors);
+
+/**
+ * Where the calling endpoint would go in a grid (MPI 4.1 section 8.5.8): its own rank when
+ * it is below the product of `dims`, `EP_UNDEFINED` otherwise (EPMPI keeps ranks, as
+ * `EP_Cart_create` does). Local. Errors: `EP_ERR_COMM`, `EP_ERR_DIMS` (as `EP_Cart_create`),
+ * `EP_ERR_ARG` (NULL arrays or output). Thread safety: any thread.
+ *
+ * # Safety
+ * `dims` and `periods` are NULL or readable for `ndims` ints; `newrank` points at a
+ * writable `int`.
+ */
+int EP_Cart_map(EP_Comm comm, int ndims, const int *dims, const int *periods, int *newrank);
+
+/**
+ * Where the calling endpoint would go in a graph (MPI 4.1 section 8.5.8): its own rank when
+ * it is below `nnodes`, `EP_UNDEFINED` otherwise. Local. Errors: `EP_ERR_COMM`, those of the
+ * graph arguments of `EP_Graph_create` (`EP_ERR_ARG`, `EP_ERR_RANK`), `EP_ERR_ARG` (NULL
+ * output). Thread safety: any thread.
+ *
+ * # Safety
+ * As for `EP_Graph_create`'s graph arguments; `newrank` points at a writable `int`.
+ */
+int EP_Graph_map(EP_Comm comm, int nnodes, const int *index, const int *edges, int *newrank);
+
+/**
  * Gives in `*host_comm` the host MPI communicator over the processes of the endpoint
  * communicator `comm`: one host rank per process that has endpoints in `comm` (both groups'
  * processes for an intercommunicator, an intracommunicator in either case), the process's
@@ -1660,14 +1746,15 @@ int EP_Cart_get(EP_Comm comm, int maxdims, int *dims, int *periods, int *coords)
 int EP_Cartdim_get(EP_Comm comm, int *ndims);
 
 /**
- * The topology of a communicator (MPI 4.1 section 8.5.5): `EP_CART`, `EP_DIST_GRAPH`, or
- * `EP_UNDEFINED` for none (intercommunicators included). Local. Errors: `EP_ERR_COMM`,
+ * The topology of a communicator (MPI 4.1 section 8.5.5): `EP_CART`, `EP_GRAPH`,
+ * `EP_DIST_GRAPH`, or `EP_UNDEFINED` for none (intercommunicators included). Local. Errors: `EP_ERR_COMM`,
  * `EP_ERR_ARG` (NULL `status`). Thread safety: any thread.
  *
  * # Safety
  * `status` points at a writable `int`.
  */
-int EP_Topo_test(EP_Comm comm, int *status);
+int EP_Topo_test(EP_Comm comm,
+                 int *status);
 
 /**
  * Makes a communicator with a distributed graph topology in which each endpoint gives its

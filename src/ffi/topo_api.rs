@@ -22,8 +22,7 @@ use std::os::raw::c_int;
 
 /// `EP_Topo_test` status of a Cartesian communicator (MPI's `MPI_CART`).
 pub const EP_CART: c_int = 1;
-/// `EP_Topo_test` status of a graph communicator (MPI's `MPI_GRAPH`); never returned: the
-/// `MPI_Graph_*` family is not provided.
+/// `EP_Topo_test` status of a graph communicator (MPI's `MPI_GRAPH`, `EP_Graph_create`).
 pub const EP_GRAPH: c_int = 2;
 /// `EP_Topo_test` status of a distributed graph communicator (MPI's `MPI_DIST_GRAPH`).
 pub const EP_DIST_GRAPH: c_int = 3;
@@ -34,7 +33,7 @@ const UNWEIGHTED: usize = 2;
 const WEIGHTS_EMPTY: usize = 3;
 
 /// The endpoint of an intracommunicator: topologies exist on intracommunicators only.
-fn intra(comm: EP_Comm) -> EpResult<std::sync::Arc<Endpoint>> {
+pub(super) fn intra(comm: EP_Comm) -> EpResult<std::sync::Arc<Endpoint>> {
     let ep = endpoint(comm)?;
     if ep.shared.is_inter() {
         return Err(ep_err!(ERR_COMM, "communicator {comm} is an intercommunicator; topologies need an intracommunicator"));
@@ -46,7 +45,7 @@ fn intra(comm: EP_Comm) -> EpResult<std::sync::Arc<Endpoint>> {
 ///
 /// # Safety
 /// `p` is NULL or readable for `n` ints.
-unsafe fn ints(p: *const c_int, n: usize, what: &str) -> EpResult<Vec<c_int>> {
+pub(super) unsafe fn ints(p: *const c_int, n: usize, what: &str) -> EpResult<Vec<c_int>> {
     if n == 0 {
         return Ok(Vec::new());
     }
@@ -61,7 +60,7 @@ unsafe fn ints(p: *const c_int, n: usize, what: &str) -> EpResult<Vec<c_int>> {
 ///
 /// # Safety
 /// `p` is NULL or writable for `v.len()` ints.
-unsafe fn write_ints(p: *mut c_int, v: &[c_int], what: &str) -> EpResult<()> {
+pub(super) unsafe fn write_ints(p: *mut c_int, v: &[c_int], what: &str) -> EpResult<()> {
     if v.is_empty() {
         return Ok(());
     }
@@ -74,7 +73,7 @@ unsafe fn write_ints(p: *mut c_int, v: &[c_int], what: &str) -> EpResult<()> {
 }
 
 /// A user's array length argument (`maxdims`, `maxindegree`...): `EP_ERR_ARG` if negative.
-fn length(n: c_int, what: &str) -> EpResult<usize> {
+pub(super) fn length(n: c_int, what: &str) -> EpResult<usize> {
     usize::try_from(n).map_err(|_| ep_err!(ERR_ARG, "{what} {n} is negative"))
 }
 
@@ -82,7 +81,7 @@ fn length(n: c_int, what: &str) -> EpResult<usize> {
 ///
 /// # Safety
 /// `dims` and `periods` are NULL or readable for `ndims` ints.
-unsafe fn grid(ndims: c_int, dims: *const c_int, periods: *const c_int) -> EpResult<Cart> {
+pub(super) unsafe fn grid(ndims: c_int, dims: *const c_int, periods: *const c_int) -> EpResult<Cart> {
     if ndims < 0 {
         return Err(ep_err!(ERR_DIMS, "ndims {ndims} is negative"));
     }
@@ -265,8 +264,8 @@ pub unsafe extern "C" fn EP_Cartdim_get(comm: EP_Comm, ndims: *mut c_int) -> c_i
     Ok(())
 }
 
-/// The topology of a communicator (MPI 4.1 section 8.5.5): `EP_CART`, `EP_DIST_GRAPH`, or
-/// `EP_UNDEFINED` for none (intercommunicators included). Local. Errors: `EP_ERR_COMM`,
+/// The topology of a communicator (MPI 4.1 section 8.5.5): `EP_CART`, `EP_GRAPH`,
+/// `EP_DIST_GRAPH`, or `EP_UNDEFINED` for none (intercommunicators included). Local. Errors: `EP_ERR_COMM`,
 /// `EP_ERR_ARG` (NULL `status`). Thread safety: any thread.
 ///
 /// # Safety

@@ -607,6 +607,32 @@ static void topology_cases(EP_Comm c, int me, int n)
     EXPECT(EP_Dist_graph_create, EP_ERR_ARG, "NULL comm_dist_graph",
            EP_Dist_graph_create(c, 0, NULL, NULL, NULL, EP_UNWEIGHTED, MPI_INFO_NULL, 0, NULL));
 
+    /* Graphs given whole, and the maps. */
+    int gindex[2] = { 1, 2 }, gedges[2] = { 1, 0 }, gbad[2] = { 1, 5 }, down[2] = { 2, 1 };
+    EXPECT(EP_Graph_create, EP_ERR_ARG, "nnodes -1", EP_Graph_create(c, -1, gindex, gedges, 0, &out));
+    EXPECT(EP_Graph_create, EP_ERR_ARG, "nnodes above the size", EP_Graph_create(c, n + 1, gindex, gedges, 0, &out));
+    EXPECT(EP_Graph_create, EP_ERR_ARG, "decreasing index", EP_Graph_create(c, 2, down, gedges, 0, &out));
+    EXPECT(EP_Graph_create, EP_ERR_RANK, "edge = nnodes", EP_Graph_create(c, 2, gindex, gbad, 0, &out));
+    EXPECT(EP_Graph_create, EP_ERR_ARG, "NULL comm_graph", EP_Graph_create(c, 2, gindex, gedges, 0, NULL));
+    EXPECT(EP_Graphdims_get, EP_ERR_TOPOLOGY, "no topology", EP_Graphdims_get(c, &st, &st));
+    EXPECT(EP_Graph_get, EP_ERR_TOPOLOGY, "no topology", EP_Graph_get(c, 1, 1, x, x));
+    EXPECT(EP_Graph_neighbors_count, EP_ERR_TOPOLOGY, "no topology", EP_Graph_neighbors_count(c, 0, &st));
+    EXPECT(EP_Graph_neighbors, EP_ERR_TOPOLOGY, "no topology", EP_Graph_neighbors(c, 0, 1, x));
+    EXPECT(EP_Cart_map, EP_ERR_DIMS, "grid above the size", EP_Cart_map(c, 1, big, per, &st));
+    EXPECT(EP_Cart_map, EP_ERR_ARG, "NULL newrank", EP_Cart_map(c, 1, one, per, NULL));
+    EXPECT(EP_Graph_map, EP_ERR_RANK, "edge = nnodes", EP_Graph_map(c, 2, gindex, gbad, &st));
+    EXPECT(EP_Graph_map, EP_ERR_ARG, "NULL index", EP_Graph_map(c, 2, NULL, gedges, &st));
+    EP_Comm pair;
+    CHECK_OK(EP_Graph_create(c, 2, gindex, gedges, 0, &pair));
+    if (pair != EP_COMM_NULL) {
+        EXPECT(EP_Graph_neighbors_count, EP_ERR_RANK, "rank = nnodes", EP_Graph_neighbors_count(pair, 2, &st));
+        EXPECT(EP_Graph_neighbors, EP_ERR_ARG, "maxneighbors -1", EP_Graph_neighbors(pair, 0, -1, x));
+        EXPECT(EP_Graph_get, EP_ERR_ARG, "NULL edges", EP_Graph_get(pair, 2, 2, x, NULL));
+        EXPECT(EP_Graphdims_get, EP_ERR_ARG, "NULL nedges", EP_Graphdims_get(pair, &st, NULL));
+        EXPECT(EP_Cart_coords, EP_ERR_TOPOLOGY, "a graph", EP_Cart_coords(pair, 0, 1, x));
+        CHECK_OK(EP_Comm_free(&pair));
+    }
+
     int ring_dims[1] = { n };
     CHECK_OK(EP_Cart_create(c, 1, ring_dims, per, 0, &ring));
     EXPECT(EP_Cart_coords, EP_ERR_RANK, "rank = size", EP_Cart_coords(ring, n, 1, x));

@@ -41,6 +41,14 @@ typedef MPI_Comm EP_Comm;
 #define EP_Topo_test MPI_Topo_test
 #define EP_Dist_graph_create_adjacent MPI_Dist_graph_create_adjacent
 #define EP_Dist_graph_create MPI_Dist_graph_create
+#define EP_GRAPH MPI_GRAPH
+#define EP_Graph_create MPI_Graph_create
+#define EP_Graphdims_get MPI_Graphdims_get
+#define EP_Graph_get MPI_Graph_get
+#define EP_Graph_neighbors_count MPI_Graph_neighbors_count
+#define EP_Graph_neighbors MPI_Graph_neighbors
+#define EP_Cart_map MPI_Cart_map
+#define EP_Graph_map MPI_Graph_map
 #define EP_Dist_graph_neighbors_count MPI_Dist_graph_neighbors_count
 #define EP_Dist_graph_neighbors MPI_Dist_graph_neighbors
 static int failures = 0;
@@ -321,6 +329,57 @@ static void graph_create_case(EP_Comm comm)
     free(rdw);
 }
 
+/* EP_Graph_create on all ranks and on all but the last, with every query and the maps. */
+static void whole_graph_case(EP_Comm comm, int nnodes, const char *name)
+{
+    int me, n;
+    CHECK_OK(EP_Comm_rank(comm, &me));
+    CHECK_OK(EP_Comm_size(comm, &n));
+    int *index = malloc(sizeof(int) * (nnodes + 1)), *edges = malloc(sizeof(int) * (4 * nnodes + 1));
+    whole_graph(nnodes, index, edges);
+    char line[LINE] = "";
+    int mapped = -5, cmapped = -5, dims[1] = { nnodes }, periods[1] = { 0 };
+    CHECK_OK(EP_Graph_map(comm, nnodes, index, edges, &mapped));
+    CHECK_OK(EP_Cart_map(comm, 1, dims, periods, &cmapped));
+    snprintf(line, sizeof line, " graph_map %d cart_map %d", mapped == EP_UNDEFINED ? -1 : mapped,
+             cmapped == EP_UNDEFINED ? -1 : cmapped);
+    EP_Comm g;
+    CHECK_OK(EP_Graph_create(comm, nnodes, index, edges, 0, &g));
+    if (g == EP_COMM_NULL) {
+        strcat(line, " nullcomm");
+    } else {
+        int status, nn = 0, ne = 0, gme;
+        CHECK_OK(EP_Comm_rank(g, &gme));
+        CHECK_OK(EP_Topo_test(g, &status));
+        CHECK_OK(EP_Graphdims_get(g, &nn, &ne));
+        int *gi = malloc(sizeof(int) * (nn + 1)), *ge = malloc(sizeof(int) * (ne + 1));
+        CHECK_OK(EP_Graph_get(g, nn, ne, gi, ge));
+        char b[64];
+        snprintf(b, sizeof b, " rank %d graph %d nodes %d edges %d index", gme, status == EP_GRAPH, nn, ne);
+        strcat(line, b);
+        for (int i = 0; i < nn; i++)
+            put_int(line, gi[i]);
+        strcat(line, " edges");
+        for (int i = 0; i < ne; i++)
+            put_int(line, ge[i]);
+        strcat(line, " neighbours");
+        for (int r = 0; r < nn; r++) {
+            int k = 0, nb[8];
+            CHECK_OK(EP_Graph_neighbors_count(g, r, &k));
+            CHECK_OK(EP_Graph_neighbors(g, r, 8, nb));
+            put_int(line, k);
+            for (int i = 0; i < k && i < 8; i++)
+                put_int(line, nb[i]);
+        }
+        free(gi);
+        free(ge);
+        CHECK_OK(EP_Comm_free(&g));
+    }
+    emit(name, me, line);
+    free(index);
+    free(edges);
+}
+
 static void run_cases(EP_Comm comm)
 {
     int me, n;
@@ -373,6 +432,8 @@ static void run_cases(EP_Comm comm)
     graph_case(comm, 0);
     graph_case(comm, 1);
     graph_create_case(comm);
+    whole_graph_case(comm, n, "whole-graph");
+    whole_graph_case(comm, n - 1, "whole-graph-fewer");
 }
 
 #ifdef TOPO_REFERENCE

@@ -32,4 +32,23 @@ static int given_edges(int r, int n, int *s, int *d)
     return m;
 }
 
+/* EP_Graph_create's graph on n nodes: node r's neighbours are r - 1 and r + 1, and when n
+ * and r are even r + 2 and r - 2 too, mod n (symmetric, as neighbourhood collectives need;
+ * repeats and self loops on small n). Fills index[0..n) and edges (at most 4 n); returns
+ * the edge count. */
+static int whole_graph(int n, int *index, int *edges)
+{
+    int m = 0;
+    for (int r = 0; r < n; r++) {
+        edges[m++] = (r - 1 + n) % n;
+        edges[m++] = (r + 1) % n;
+        if (r % 2 == 0 && n % 2 == 0) {
+            edges[m++] = (r + 2) % n;
+            edges[m++] = (r - 2 + n) % n;
+        }
+        index[r] = m;
+    }
+    return m;
+}
+
 #endif

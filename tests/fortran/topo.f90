@@ -36,6 +36,7 @@ contains
     call grid(comm)
     call ring(comm)
     call graph(comm)
+    call whole_graph(comm)
     call bad_input(comm)
     call ep_comm_free(comm, ierr)
     call check_ok(ierr, 'free')
@@ -176,6 +177,47 @@ contains
       'ep_dist_graph_create neighbours')
     call ep_comm_free(g, ierr)
   end subroutine graph
+
+  !> A ring given whole to every rank (ep_graph_create): node r's neighbours r-1, r+1.
+  subroutine whole_graph(comm)
+    integer, intent(in) :: comm
+    integer :: me, size, left, right, ierr, g, r, status, nn, ne, k, nb(2), newrank
+    integer, allocatable :: index(:), edges(:), gi(:), ge(:)
+    integer :: got(2)
+    call test_ring(comm, me, size, left, right)
+    allocate(index(size), edges(2 * size), gi(size), ge(2 * size))
+    do r = 0, size - 1
+      index(r + 1) = 2 * (r + 1)
+      edges(2 * r + 1) = mod(r - 1 + size, size)
+      edges(2 * r + 2) = mod(r + 1, size)
+    end do
+    call ep_graph_map(comm, size, index, edges, newrank, ierr)
+    call check_ok(ierr, 'ep_graph_map')
+    call check(newrank == me, 'ep_graph_map rank')
+    call ep_cart_map(comm, 1, [size - 1], [.true.], newrank, ierr)
+    call check_ok(ierr, 'ep_cart_map')
+    call check(newrank == merge(EP_UNDEFINED, me, me == size - 1), 'ep_cart_map rank')
+    call ep_graph_create(comm, size, index, edges, .false., g, ierr)
+    call check_ok(ierr, 'ep_graph_create')
+    call ep_topo_test(g, status, ierr)
+    call check(status == EP_GRAPH, 'ep_topo_test EP_GRAPH')
+    call ep_graphdims_get(g, nn, ne, ierr)
+    call check(nn == size .and. ne == 2 * size, 'ep_graphdims_get')
+    call ep_graph_get(g, size, 2 * size, gi, ge, ierr)
+    call check(all(gi == index) .and. all(ge == edges), 'ep_graph_get')
+    call ep_graph_neighbors_count(g, me, k, ierr)
+    call ep_graph_neighbors(g, me, 2, nb, ierr)
+    call check(k == 2 .and. nb(1) == left .and. nb(2) == right, 'ep_graph_neighbors')
+    got = -1
+    call ep_neighbor_alltoall([100 * me, 100 * me + 1], 1, default_integer_type(), got, 1, default_integer_type(), &
+      g, ierr)
+    call check_ok(ierr, 'ep_neighbor_alltoall on a graph')
+    ! Left's block for its 2nd neighbour (this rank), right's for its 1st; on 2 ranks both
+    ! neighbours are one rank, matched in order.
+    if (size > 2) call check(got(1) == 100 * left + 1 .and. got(2) == 100 * right, &
+      'ep_neighbor_alltoall on a graph: blocks')
+    call ep_comm_free(g, ierr)
+  end subroutine whole_graph
 
   subroutine bad_input(comm)
     integer, intent(in) :: comm

@@ -1,5 +1,6 @@
-//! Creating communicators with a topology: `EP_Cart_create`, `EP_Cart_sub`,
-//! `EP_Dist_graph_create_adjacent` (MPI 4.1 sections 8.5.1, 8.5.4, 8.5.7).
+//! Creating communicators with a topology: `EP_Cart_create`, `EP_Graph_create`,
+//! `EP_Cart_sub`, `EP_Dist_graph_create_adjacent`, `EP_Dist_graph_create` (MPI 4.1 sections
+//! 8.5.1, 8.5.3, 8.5.4, 8.5.7).
 //!
 //! Each is a split of the old communicator ([`super::super::split::split`], which agrees on
 //! errors: a bad argument on one endpoint fails the call on every endpoint of every process),
@@ -13,13 +14,13 @@
 //! already numbered process by process, so with MPI's row-major grid order the neighbours
 //! along the last dimensions already share a process wherever the per-process counts allow.
 
-use super::{grid_size, of, Adjacency, Cart, Kind, Topology};
+use super::{grid_size, of, Adjacency, Cart, Graph, Kind, Topology};
 use crate::engine::coll::{self, AllgathervArgs, Blocks, Layout};
 use crate::engine::comm::{CommShared, Endpoint};
 use crate::engine::datatype::{type_info, UserBuf};
 use crate::engine::split::{self, UNDEFINED};
 use crate::ep_err;
-use crate::error::{EpError, EpResult, ERR_ARG, ERR_DIMS};
+use crate::error::{EpError, EpResult, ERR_ARG, ERR_DIMS, ERR_RANK};
 use crate::host::{self, check, sys, HostComm, HOST};
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
@@ -47,6 +48,42 @@ pub fn cart_create(ep: &Endpoint, cart: Option<Cart>, fault: Option<EpError>) ->
     let Some(new) = split::split(ep, color, ep.rank, fault)? else { return Ok(None) };
     let cart = cart.expect("a rank inside the grid had good arguments");
     attach(&new, None, move |_| Kind::Cart(cart))?;
+    Ok(Some(new))
+}
+
+/// Checks the graph of `EP_Graph_create` for a communicator of `size` ranks: `EP_ERR_ARG`
+/// for more nodes than ranks, a decreasing or negative `index`, an edge count that is not
+/// `index[nnodes-1]`; `EP_ERR_RANK` for an edge outside `0..nnodes`.
+pub fn check_graph(g: &Graph, size: usize) -> EpResult<()> {
+    let n = g.index.len();
+    if n > size {
+        return Err(ep_err!(ERR_ARG, "nnodes {n} is above the communicator's size {size}"));
+    }
+    let mut last = 0;
+    for (i, &x) in g.index.iter().enumerate() {
+        if x < last {
+            return Err(ep_err!(ERR_ARG, "index[{i}] = {x} is below index[{}] = {last}", i.max(1) - 1));
+        }
+        last = x;
+    }
+    if last as usize != g.edges.len() {
+        return Err(ep_err!(ERR_ARG, "index ends at {last}, not at the {} edges given", g.edges.len()));
+    }
+    if let Some((i, e)) = g.edges.iter().enumerate().find(|(_, &e)| !(0..n as i32).contains(&e)) {
+        return Err(ep_err!(ERR_RANK, "edges[{i}] = {e} is outside 0..{n}"));
+    }
+    Ok(())
+}
+
+/// `EP_Graph_create` for one endpoint: ranks `0..nnodes` form the graph (ranks kept), the
+/// others get `None`. `graph` is `None` when the caller found its arguments bad (`fault`).
+pub fn graph_create(ep: &Endpoint, graph: Option<Graph>, fault: Option<EpError>) -> EpResult<Option<Endpoint>> {
+    let fault = fault.or_else(|| graph.as_ref().and_then(|g| check_graph(g, ep.shared.map.size()).err()));
+    let inside = fault.is_none() && graph.as_ref().is_some_and(|g| (ep.rank as usize) < g.index.len());
+    let color = if inside { 0 } else { UNDEFINED };
+    let Some(new) = split::split(ep, color, ep.rank, fault)? else { return Ok(None) };
+    let graph = graph.expect("a rank inside the graph had good arguments");
+    attach(&new, None, move |_| Kind::Graph(graph))?;
     Ok(Some(new))
 }
 
@@ -101,6 +138,10 @@ pub fn inherit(old: &Endpoint, new: &Endpoint) -> EpResult<()> {
             let c = c.clone();
             attach(new, None, move |_| Kind::Cart(c))
         }
+        Kind::Graph(g) => {
+            let g = g.clone();
+            attach(new, None, move |_| Kind::Graph(g))
+        }
         Kind::DistGraph(g) => {
             let mine = g[old.local as usize].clone();
             attach(new, Some(mine), |edges| Kind::DistGraph(edges.into_iter().map(|e| e.unwrap_or_default()).collect()))
@@ -153,6 +194,7 @@ pub fn withdraw_host_receives(shared: &CommShared, local: u32) {
 pub fn status(shared: &CommShared) -> Option<c_int> {
     of(shared).map(|t| match t.kind {
         Kind::Cart(_) => super::CART,
+        Kind::Graph(_) => super::GRAPH,
         Kind::DistGraph(_) => super::DIST_GRAPH,
     })
 }

@@ -40,9 +40,30 @@ pub struct Adjacency {
     pub weighted: bool,
 }
 
+/// A graph given whole to every rank (`EP_Graph_create`, MPI 4.1 section 8.5.3): rank r's
+/// neighbours are `edges[index[r-1]..index[r]]` (`index[-1]` = 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graph {
+    pub index: Vec<i32>,
+    pub edges: Vec<i32>,
+}
+
+impl Graph {
+    /// The neighbours of `rank`, in the order given; `EP_ERR_RANK` outside the graph.
+    pub fn neighbours(&self, rank: i32) -> EpResult<&[i32]> {
+        if !(0..self.index.len() as i32).contains(&rank) {
+            return Err(ep_err!(ERR_RANK, "rank {rank} is outside 0..{}", self.index.len()));
+        }
+        let r = rank as usize;
+        let start = if r == 0 { 0 } else { self.index[r - 1] as usize };
+        Ok(&self.edges[start..self.index[r] as usize])
+    }
+}
+
 /// The kind of topology and what each kind keeps.
 pub enum Kind {
     Cart(Cart),
+    Graph(Graph),
     /// Each of this process's endpoints' edges, by local index.
     DistGraph(Vec<Adjacency>),
 }
@@ -54,9 +75,9 @@ pub struct Topology {
     pub exchange: Arc<CommShared>,
 }
 
-/// Values of `EP_CART`, `EP_DIST_GRAPH` (`EP_GRAPH` is never returned: the `MPI_Graph_*`
-/// family is not provided).
+/// Values of `EP_CART`, `EP_GRAPH`, `EP_DIST_GRAPH`.
 pub(crate) const CART: c_int = 1;
+pub(crate) const GRAPH: c_int = 2;
 pub(crate) const DIST_GRAPH: c_int = 3;
 
 /// The topology of a communicator, if it has one.
@@ -68,8 +89,17 @@ pub fn of(shared: &CommShared) -> Option<&Topology> {
 pub fn cart_of(shared: &CommShared) -> EpResult<&Cart> {
     match of(shared).map(|t| &t.kind) {
         Some(Kind::Cart(c)) => Ok(c),
-        Some(Kind::DistGraph(_)) => Err(ep_err!(ERR_TOPOLOGY, "the communicator has a distributed graph topology, not a Cartesian one")),
+        Some(_) => Err(ep_err!(ERR_TOPOLOGY, "the communicator has a graph topology, not a Cartesian one")),
         None => Err(ep_err!(ERR_TOPOLOGY, "the communicator has no Cartesian topology (make one with EP_Cart_create)")),
+    }
+}
+
+/// The communicator's graph (`EP_Graph_create`), or `EP_ERR_TOPOLOGY`.
+pub fn graph_whole_of(shared: &CommShared) -> EpResult<&Graph> {
+    match of(shared).map(|t| &t.kind) {
+        Some(Kind::Graph(g)) => Ok(g),
+        Some(_) => Err(ep_err!(ERR_TOPOLOGY, "the communicator has no graph topology of EP_Graph_create (it has another one)")),
+        None => Err(ep_err!(ERR_TOPOLOGY, "the communicator has no graph topology (make one with EP_Graph_create)")),
     }
 }
 
@@ -77,7 +107,7 @@ pub fn cart_of(shared: &CommShared) -> EpResult<&Cart> {
 pub fn graph_of(shared: &CommShared, local: u32) -> EpResult<&Adjacency> {
     match of(shared).map(|t| &t.kind) {
         Some(Kind::DistGraph(g)) => Ok(&g[local as usize]),
-        Some(Kind::Cart(_)) => Err(ep_err!(ERR_TOPOLOGY, "the communicator has a Cartesian topology, not a distributed graph")),
+        Some(_) => Err(ep_err!(ERR_TOPOLOGY, "the communicator has a Cartesian or graph topology, not a distributed graph")),
         None => Err(ep_err!(ERR_TOPOLOGY, "the communicator has no distributed graph topology (make one with EP_Dist_graph_create_adjacent)")),
     }
 }

@@ -4,7 +4,7 @@
 //! same-process neighbours exchange without an MPI call.
 //!
 //! Receives are posted before the sends start. Messages are matched per source in order: on a
-//! distributed graph all carry tag 0, so the k-th message from a source to an endpoint fills
+//! graph (distributed or not) all carry tag 0, so the k-th message from a source to an endpoint fills
 //! the k-th of its in-blocks from that source, as MPI's equivalent with point-to-point calls
 //! says (repeated edges included). On a Cartesian grid the tag is the block index at the
 //! receiver: the block an endpoint sends to its -1 neighbour along dimension d lands in that
@@ -48,6 +48,10 @@ pub fn neighbours(ep: &Endpoint) -> EpResult<Neighbours> {
         Some(Kind::Cart(c)) => {
             let n = c.neighbours(ep.rank)?;
             Ok(Neighbours { sources: n.clone(), destinations: n, cartesian: true })
+        }
+        Some(Kind::Graph(g)) => {
+            let n = g.neighbours(ep.rank)?.to_vec();
+            Ok(Neighbours { sources: n.clone(), destinations: n, cartesian: false })
         }
         Some(Kind::DistGraph(g)) => {
             let a = &g[ep.local as usize];
