@@ -387,6 +387,13 @@ static void whole_graph_case(EP_Comm comm, int seed)
     exchange_all(g, &h, seed);
     dup_keeps_topology(g, &h, seed);
     CHECK_OK(EP_Comm_free(&g));
+    /* A rank outside a grid or graph maps to EP_UNDEFINED (MPI 4.1 section 8.5.8). */
+    int mapped = -5, dims[1] = { n - 1 }, periods[1] = { 0 };
+    CHECK_OK(EP_Cart_map(comm, 1, dims, periods, &mapped));
+    CHECK(mapped == (me == n - 1 ? EP_UNDEFINED : me), "Cart_map of rank %d: %d", me, mapped);
+    whole_graph(n - 1, index, edges);
+    CHECK_OK(EP_Graph_map(comm, n - 1, index, edges, &mapped));
+    CHECK(mapped == (me == n - 1 ? EP_UNDEFINED : me), "Graph_map of rank %d: %d", me, mapped);
     free(index);
     free(edges);
 }

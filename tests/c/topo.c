@@ -341,8 +341,10 @@ static void whole_graph_case(EP_Comm comm, int nnodes, const char *name)
     int mapped = -5, cmapped = -5, dims[1] = { nnodes }, periods[1] = { 0 };
     CHECK_OK(EP_Graph_map(comm, nnodes, index, edges, &mapped));
     CHECK_OK(EP_Cart_map(comm, 1, dims, periods, &cmapped));
-    snprintf(line, sizeof line, " graph_map %d cart_map %d", mapped == EP_UNDEFINED ? -1 : mapped,
-             cmapped == EP_UNDEFINED ? -1 : cmapped);
+    /* Ranks outside the graph: MPI says MPI_UNDEFINED, which MPICH 4.0 and EPMPI give and
+     * Open MPI 4.1 does not (it gives the rank); neighbor.c checks EPMPI's. */
+    if (me < nnodes)
+        snprintf(line, sizeof line, " graph_map %d cart_map %d", mapped, cmapped);
     EP_Comm g;
     CHECK_OK(EP_Graph_create(comm, nnodes, index, edges, 0, &g));
     if (g == EP_COMM_NULL) {
