@@ -2335,8 +2335,10 @@ contains
     if (c_ierror == EP_SUCCESS) then
       if (maxindegree > 0) sources(1:maxindegree) = int(c_sources(1:maxindegree))
       if (maxoutdegree > 0) destinations(1:maxoutdegree) = int(c_dests(1:maxoutdegree))
-      if (maxindegree > 0 .and. c_associated(sw, c_loc(c_sw(1)))) sourceweights(1:maxindegree) = int(c_sw(1:maxindegree))
-      if (maxoutdegree > 0 .and. c_associated(dw, c_loc(c_dw(1)))) destweights(1:maxoutdegree) = int(c_dw(1:maxoutdegree))
+      if (maxindegree > 0 .and. c_associated(sw, c_loc(c_sw(1)))) &
+        sourceweights(1:maxindegree) = int(c_sw(1:maxindegree))
+      if (maxoutdegree > 0 .and. c_associated(dw, c_loc(c_dw(1)))) &
+        destweights(1:maxoutdegree) = int(c_dw(1:maxoutdegree))
     end if
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_dist_graph_neighbors

@@ -271,7 +271,8 @@ fn progress_does_not_depend_on_the_posting_thread() {
 
 /// The "T ..." lines of a topology program's output, sorted (ranks print in any order).
 fn topology_lines(out: &std::process::Output) -> Vec<String> {
-    let mut v: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with("T ")).map(String::from).collect();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut v: Vec<String> = text.lines().filter(|l| l.starts_with("T ")).map(String::from).collect();
     v.sort();
     v
 }
@@ -294,8 +295,10 @@ fn topologies_match_the_host_mpi() {
         let ours = mpirun_program(&exe, shape.procs, shape.eps, &[], Duration::from_secs(240));
         let host = mpirun_program(&reference, endpoints, "1", &[], Duration::from_secs(240));
         let (o, h) = (String::from_utf8_lossy(&ours.stdout), String::from_utf8_lossy(&host.stdout));
-        assert!(ours.status.success() && o.contains("topo: PASS"), "topo failed in shape {}\n{o}\n{}", shape.name, String::from_utf8_lossy(&ours.stderr));
-        assert!(host.status.success() && h.contains("topo_reference: PASS"), "host reference failed on {endpoints} processes\n{h}\n{}", String::from_utf8_lossy(&host.stderr));
+        let (oe, he) = (String::from_utf8_lossy(&ours.stderr), String::from_utf8_lossy(&host.stderr));
+        assert!(ours.status.success() && o.contains("topo: PASS"), "topo failed in shape {}\n{o}\n{oe}", shape.name);
+        let what = format!("host reference failed on {endpoints} processes");
+        assert!(host.status.success() && h.contains("topo_reference: PASS"), "{what}\n{h}\n{he}");
         let (ol, hl) = (topology_lines(&ours), topology_lines(&host));
         assert!(!hl.is_empty(), "the reference printed nothing");
         for (a, b) in ol.iter().zip(&hl) {

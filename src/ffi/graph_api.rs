@@ -87,7 +87,13 @@ pub unsafe extern "C" fn EP_Graphdims_get(comm: EP_Comm, nnodes: *mut c_int, ned
 /// `index` is NULL or writable for `maxindex` ints, `edges` for `maxedges` ints.
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Graph_get(comm: EP_Comm, maxindex: c_int, maxedges: c_int, index: *mut c_int, edges: *mut c_int) -> c_int {
+pub unsafe extern "C" fn EP_Graph_get(
+    comm: EP_Comm,
+    maxindex: c_int,
+    maxedges: c_int,
+    index: *mut c_int,
+    edges: *mut c_int,
+) -> c_int {
     let ep = endpoint(comm)?;
     let g = topo::graph_whole_of(&ep.shared)?;
     let ni = length(maxindex, "maxindex")?.min(g.index.len());
@@ -120,7 +126,12 @@ pub unsafe extern "C" fn EP_Graph_neighbors_count(comm: EP_Comm, rank: c_int, nn
 /// `neighbors` is NULL or writable for `maxneighbors` ints.
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Graph_neighbors(comm: EP_Comm, rank: c_int, maxneighbors: c_int, neighbors: *mut c_int) -> c_int {
+pub unsafe extern "C" fn EP_Graph_neighbors(
+    comm: EP_Comm,
+    rank: c_int,
+    maxneighbors: c_int,
+    neighbors: *mut c_int,
+) -> c_int {
     let ep = endpoint(comm)?;
     let g = topo::graph_whole_of(&ep.shared)?;
     let all = g.neighbours(rank)?;
@@ -138,7 +149,13 @@ pub unsafe extern "C" fn EP_Graph_neighbors(comm: EP_Comm, rank: c_int, maxneigh
 /// writable `int`.
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Cart_map(comm: EP_Comm, ndims: c_int, dims: *const c_int, periods: *const c_int, newrank: *mut c_int) -> c_int {
+pub unsafe extern "C" fn EP_Cart_map(
+    comm: EP_Comm,
+    ndims: c_int,
+    dims: *const c_int,
+    periods: *const c_int,
+    newrank: *mut c_int,
+) -> c_int {
     let ep = intra(comm)?;
     let cart = grid(ndims, dims, periods)?;
     create::check_grid(&cart.dims, ep.shared.map.size())?;
@@ -155,7 +172,13 @@ pub unsafe extern "C" fn EP_Cart_map(comm: EP_Comm, ndims: c_int, dims: *const c
 /// As for `EP_Graph_create`'s graph arguments; `newrank` points at a writable `int`.
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Graph_map(comm: EP_Comm, nnodes: c_int, index: *const c_int, edges: *const c_int, newrank: *mut c_int) -> c_int {
+pub unsafe extern "C" fn EP_Graph_map(
+    comm: EP_Comm,
+    nnodes: c_int,
+    index: *const c_int,
+    edges: *const c_int,
+    newrank: *mut c_int,
+) -> c_int {
     let ep = intra(comm)?;
     let g = given_graph(nnodes, index, edges)?;
     create::check_graph(&g, ep.shared.map.size())?;

@@ -78,7 +78,13 @@ unsafe fn blocks(
 ///
 /// # Safety
 /// As for [`blocks`].
-unsafe fn uniform(base: *const c_void, peers: &[i32], count: c_int, t: MPI_Datatype, what: &str) -> EpResult<Vec<Block>> {
+unsafe fn uniform(
+    base: *const c_void,
+    peers: &[i32],
+    count: c_int,
+    t: MPI_Datatype,
+    what: &str,
+) -> EpResult<Vec<Block>> {
     let stride = count.max(0) as isize * type_info(t)?.extent;
     blocks(base, peers, what, |i| Ok((i as isize * stride, count, t)))
 }
@@ -87,7 +93,14 @@ unsafe fn uniform(base: *const c_void, peers: &[i32], count: c_int, t: MPI_Datat
 ///
 /// # Safety
 /// As for [`blocks`]; `counts` and `displs` are NULL or readable for `peers.len()` ints.
-unsafe fn varied(base: *const c_void, peers: &[i32], counts: *const c_int, displs: *const c_int, t: MPI_Datatype, what: &str) -> EpResult<Vec<Block>> {
+unsafe fn varied(
+    base: *const c_void,
+    peers: &[i32],
+    counts: *const c_int,
+    displs: *const c_int,
+    t: MPI_Datatype,
+    what: &str,
+) -> EpResult<Vec<Block>> {
     let counts = per_neighbour(counts, peers.len(), &format!("{what} counts"))?;
     let displs = per_neighbour(displs, peers.len(), &format!("{what} displacements"))?;
     let extent = type_info(t)?.extent;

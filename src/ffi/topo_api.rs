@@ -36,7 +36,7 @@ const WEIGHTS_EMPTY: usize = 3;
 pub(super) fn intra(comm: EP_Comm) -> EpResult<std::sync::Arc<Endpoint>> {
     let ep = endpoint(comm)?;
     if ep.shared.is_inter() {
-        return Err(ep_err!(ERR_COMM, "communicator {comm} is an intercommunicator; topologies need an intracommunicator"));
+        return Err(ep_err!(ERR_COMM, "communicator {comm} is an intercommunicator; topologies need an intracomm"));
     }
     Ok(ep)
 }
@@ -194,7 +194,13 @@ pub unsafe extern "C" fn EP_Cart_rank(comm: EP_Comm, coords: *const c_int, rank:
 /// `rank_source` and `rank_dest` point at writable `int`s.
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Cart_shift(comm: EP_Comm, direction: c_int, disp: c_int, rank_source: *mut c_int, rank_dest: *mut c_int) -> c_int {
+pub unsafe extern "C" fn EP_Cart_shift(
+    comm: EP_Comm,
+    direction: c_int,
+    disp: c_int,
+    rank_source: *mut c_int,
+    rank_dest: *mut c_int,
+) -> c_int {
     let ep = endpoint(comm)?;
     let c = topo::cart_of(&ep.shared)?;
     let (source_out, dest_out) = (out(rank_source, "rank_source")?, out(rank_dest, "rank_dest")?);
@@ -238,7 +244,13 @@ pub unsafe extern "C" fn EP_Cart_sub(comm: EP_Comm, remain_dims: *const c_int, n
 /// `dims`, `periods` and `coords` are NULL or writable for `maxdims` ints.
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Cart_get(comm: EP_Comm, maxdims: c_int, dims: *mut c_int, periods: *mut c_int, coords: *mut c_int) -> c_int {
+pub unsafe extern "C" fn EP_Cart_get(
+    comm: EP_Comm,
+    maxdims: c_int,
+    dims: *mut c_int,
+    periods: *mut c_int,
+    coords: *mut c_int,
+) -> c_int {
     let ep = endpoint(comm)?;
     let c = topo::cart_of(&ep.shared)?;
     let n = length(maxdims, "maxdims")?.min(c.ndims());
@@ -283,7 +295,13 @@ pub unsafe extern "C" fn EP_Topo_test(comm: EP_Comm, status: *mut c_int) -> c_in
 /// # Safety
 /// `ranks` is NULL or readable for `degree` ints; `weights` is `EP_UNWEIGHTED`,
 /// `EP_WEIGHTS_EMPTY`, NULL or readable for `degree` ints.
-unsafe fn edges(degree: c_int, ranks: *const c_int, weights: *const c_int, size: usize, what: &str) -> EpResult<(Vec<c_int>, Option<Vec<c_int>>)> {
+unsafe fn edges(
+    degree: c_int,
+    ranks: *const c_int,
+    weights: *const c_int,
+    size: usize,
+    what: &str,
+) -> EpResult<(Vec<c_int>, Option<Vec<c_int>>)> {
     let n = length(degree, &format!("{what} degree"))?;
     let ranks = ints(ranks, n, what)?;
     if let Some((i, r)) = ranks.iter().enumerate().find(|(_, &r)| !(0..size as c_int).contains(&r)) {
@@ -465,7 +483,12 @@ pub unsafe extern "C" fn EP_Dist_graph_create(
 /// The three outputs point at writable `int`s.
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Dist_graph_neighbors_count(comm: EP_Comm, indegree: *mut c_int, outdegree: *mut c_int, weighted: *mut c_int) -> c_int {
+pub unsafe extern "C" fn EP_Dist_graph_neighbors_count(
+    comm: EP_Comm,
+    indegree: *mut c_int,
+    outdegree: *mut c_int,
+    weighted: *mut c_int,
+) -> c_int {
     let ep = endpoint(comm)?;
     let a = topo::graph_of(&ep.shared, ep.local)?;
     let (i, o, w) = (out(indegree, "indegree")?, out(outdegree, "outdegree")?, out(weighted, "weighted")?);

@@ -259,7 +259,8 @@ static void graph_case(EP_Comm comm, int weighted)
              gi, go, gw);
     int *rs = malloc(sizeof(int) * (gi + 1)), *rsw = malloc(sizeof(int) * (gi + 1));
     int rd[4], rdw[4];
-    CHECK_OK(EP_Dist_graph_neighbors(g, gi, rs, weighted ? rsw : EP_UNWEIGHTED, go, rd, weighted ? rdw : EP_UNWEIGHTED));
+    CHECK_OK(EP_Dist_graph_neighbors(g, gi, rs, weighted ? rsw : EP_UNWEIGHTED, go, rd,
+                                     weighted ? rdw : EP_UNWEIGHTED));
     for (int i = 0; i < gi; i++) {
         put_int(line, rs[i]);
         if (weighted)

@@ -119,7 +119,11 @@ pub fn cart_sub(ep: &Endpoint, remain: Option<Vec<bool>>, fault: Option<EpError>
 
 /// `EP_Dist_graph_create_adjacent` for one endpoint: every rank kept, each with the edges it
 /// gave (`adjacency`, `None` when the caller found its arguments bad, with `fault`).
-pub fn dist_graph_create_adjacent(ep: &Endpoint, adjacency: Option<Adjacency>, fault: Option<EpError>) -> EpResult<Endpoint> {
+pub fn dist_graph_create_adjacent(
+    ep: &Endpoint,
+    adjacency: Option<Adjacency>,
+    fault: Option<EpError>,
+) -> EpResult<Endpoint> {
     let color = if fault.is_none() { 0 } else { UNDEFINED };
     let new = split::split(ep, color, ep.rank, fault)?.expect("a split that succeeds keeps every rank");
     let mine = adjacency.expect("a split that succeeds had good arguments everywhere");
@@ -217,7 +221,8 @@ fn allgather_ints(ep: &Endpoint, mine: &[i32]) -> EpResult<(Vec<i32>, Vec<c_int>
     coll::allgatherv(ep, &AllgathervArgs { send: Some(one(&n)?), recv, rank: ep.rank })?;
     let displs: Vec<c_int> = counts.iter().scan(0, |at, &c| Some(std::mem::replace(at, *at + c))).collect();
     let mut all = vec![0; counts.iter().map(|&c| c as usize).sum::<usize>().max(1)];
-    let recv = Blocks { base: all.as_mut_ptr() as *mut c_void, dtype: HOST.int_, info, layout: Layout::Varied { counts: &counts, displs: &displs } };
+    let layout = Layout::Varied { counts: &counts, displs: &displs };
+    let recv = Blocks { base: all.as_mut_ptr() as *mut c_void, dtype: HOST.int_, info, layout };
     coll::allgatherv(ep, &AllgathervArgs { send: Some(one(mine)?), recv, rank: ep.rank })?;
     all.truncate(counts.iter().map(|&c| c as usize).sum());
     Ok((all, counts))

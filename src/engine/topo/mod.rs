@@ -82,7 +82,8 @@ pub(crate) const DIST_GRAPH: c_int = 3;
 
 /// The topology of a communicator, if it has one.
 pub fn of(shared: &CommShared) -> Option<&Topology> {
-    shared.topology.get().map(|t| t.downcast_ref::<Topology>().unwrap_or_else(|| unreachable!("a communicator's `topology` holds a `Topology`")))
+    let t = shared.topology.get()?;
+    Some(t.downcast_ref::<Topology>().unwrap_or_else(|| unreachable!("a communicator's `topology` holds a `Topology`")))
 }
 
 /// The communicator's Cartesian grid, or `EP_ERR_TOPOLOGY`.
@@ -98,7 +99,7 @@ pub fn cart_of(shared: &CommShared) -> EpResult<&Cart> {
 pub fn graph_whole_of(shared: &CommShared) -> EpResult<&Graph> {
     match of(shared).map(|t| &t.kind) {
         Some(Kind::Graph(g)) => Ok(g),
-        Some(_) => Err(ep_err!(ERR_TOPOLOGY, "the communicator has no graph topology of EP_Graph_create (it has another one)")),
+        Some(_) => Err(ep_err!(ERR_TOPOLOGY, "the communicator has another topology than a graph of EP_Graph_create")),
         None => Err(ep_err!(ERR_TOPOLOGY, "the communicator has no graph topology (make one with EP_Graph_create)")),
     }
 }
@@ -107,8 +108,8 @@ pub fn graph_whole_of(shared: &CommShared) -> EpResult<&Graph> {
 pub fn graph_of(shared: &CommShared, local: u32) -> EpResult<&Adjacency> {
     match of(shared).map(|t| &t.kind) {
         Some(Kind::DistGraph(g)) => Ok(&g[local as usize]),
-        Some(_) => Err(ep_err!(ERR_TOPOLOGY, "the communicator has a Cartesian or graph topology, not a distributed graph")),
-        None => Err(ep_err!(ERR_TOPOLOGY, "the communicator has no distributed graph topology (make one with EP_Dist_graph_create_adjacent)")),
+        Some(_) => Err(ep_err!(ERR_TOPOLOGY, "the communicator's topology is not a distributed graph")),
+        None => Err(ep_err!(ERR_TOPOLOGY, "the communicator has no distributed graph topology")),
     }
 }
 

@@ -23,7 +23,8 @@ use crate::engine::p2p::{self, Drain, RecvOp, SendState};
 use crate::engine::progress;
 use crate::ep_err;
 use crate::host::HOST;
-use crate::error::{class_of, message_of, EpError, EpResult, ERR_INTERN, ERR_OTHER, ERR_RANK, ERR_TOPOLOGY, ERR_TRUNCATE};
+use crate::error::{class_of, message_of, EpError, EpResult};
+use crate::error::{ERR_INTERN, ERR_OTHER, ERR_RANK, ERR_TOPOLOGY, ERR_TRUNCATE};
 use std::os::raw::c_void;
 use std::sync::Arc;
 
@@ -57,7 +58,7 @@ pub fn neighbours(ep: &Endpoint) -> EpResult<Neighbours> {
             let a = &g[ep.local as usize];
             Ok(Neighbours { sources: a.sources.clone(), destinations: a.destinations.clone(), cartesian: false })
         }
-        None => Err(ep_err!(ERR_TOPOLOGY, "the communicator has no topology (neighbourhood collectives need EP_Cart_create or EP_Dist_graph_create_adjacent)")),
+        None => Err(ep_err!(ERR_TOPOLOGY, "the communicator has no topology (neighbourhood collectives need one)")),
     }
 }
 
@@ -78,7 +79,8 @@ pub struct Exchange {
 /// caller built them from [`neighbours`], so the peers are ranks of the communicator or
 /// `PROC_NULL`).
 pub fn start(ep: &Endpoint, n: &Neighbours, sends: Vec<Block>, recvs: Vec<Block>) -> EpResult<Exchange> {
-    let comm = of(&ep.shared).ok_or_else(|| ep_err!(ERR_TOPOLOGY, "the communicator has no topology"))?.exchange.clone();
+    let topology = of(&ep.shared).ok_or_else(|| ep_err!(ERR_TOPOLOGY, "the communicator has no topology"))?;
+    let comm = topology.exchange.clone();
     let local = ep.local;
     let tag_of = |i: usize, sending: bool| -> i32 {
         match (n.cartesian, sending) {
@@ -97,7 +99,9 @@ pub fn start(ep: &Endpoint, n: &Neighbours, sends: Vec<Block>, recvs: Vec<Block>
         if b.peer == PROC_NULL {
             continue;
         }
-        let to = comm.location(b.peer).ok_or_else(|| ep_err!(ERR_RANK, "neighbour {} is not a rank of the communicator", b.peer))?;
+        let to = comm
+            .location(b.peer)
+            .ok_or_else(|| ep_err!(ERR_RANK, "neighbour {} is not a rank of the communicator", b.peer))?;
         let env = Envelope { source: ep.rank, tag: tag_of(j, true) };
         started.push(p2p::start_send(&comm, local, to, env, b.buf, false, false)?);
     }
@@ -114,7 +118,8 @@ pub fn stand_in(ep: &Endpoint, n: &Neighbours) -> EpResult<()> {
     static NOTHING: u8 = 0;
     let empty = |peer: &i32| {
         // SAFETY: zero elements: the buffer is never read or written.
-        unsafe { UserBuf::new(std::ptr::addr_of!(NOTHING) as *const c_void, 0, HOST.byte) }.map(|buf| Block { peer: *peer, buf })
+        let buf = unsafe { UserBuf::new(std::ptr::addr_of!(NOTHING) as *const c_void, 0, HOST.byte) }?;
+        Ok(Block { peer: *peer, buf })
     };
     let sends = n.destinations.iter().map(empty).collect::<EpResult<_>>()?;
     let recvs = n.sources.iter().map(empty).collect::<EpResult<_>>()?;
