@@ -18,6 +18,7 @@ use super::orphanage::Orphanage;
 use super::p2p::{self, Completion, Drain, RecvOp, SendState};
 use super::p2p::queues::Orphan;
 use super::progress;
+use super::topo::neighbor::Exchange;
 use crate::error::EpResult;
 use crate::host::{check, sys, HostRequest, HOST};
 use parking_lot::Mutex;
@@ -37,6 +38,9 @@ pub enum Op {
     /// A receive on a direct-mode communicator (see [`super::direct`]): the host matches and
     /// completes it.
     DirectRecv(DirectRecv),
+    /// A nonblocking neighbourhood collective (`EP_Ineighbor_*`): its test progresses the
+    /// topology's private communicator (see [`super::topo::neighbor`]).
+    Neighbor(Exchange),
 }
 
 pub struct Request {
@@ -59,7 +63,7 @@ impl Request {
             Op::Recv(r) => Some(Drain::for_pattern(&ep.shared, ep.local, &r.pattern)),
             Op::Send(SendState::Host(_)) => Some(Drain::All),
             Op::Send(SendState::Direct(_)) | Op::DirectRecv(_) => None,
-            Op::Send(_) | Op::Coll(_) | Op::Rma(_) => Some(Drain::Local),
+            Op::Send(_) | Op::Coll(_) | Op::Rma(_) | Op::Neighbor(_) => Some(Drain::Local),
         };
         Arc::new(Request {
             ep: Some(ep),
@@ -114,6 +118,7 @@ impl Request {
                 Ok(Some(Completion::default()))
             }
             Op::DirectRecv(r) => r.test(),
+            Op::Neighbor(x) => Ok(x.test()?.then(Completion::default)),
         }
     }
 
