@@ -261,6 +261,65 @@
 #define EP_ERR_LASTCODE 28
 
 /**
+ * Window attribute key: this endpoint's memory (`value` receives the `void *` itself;
+ * `MPI_BOTTOM`, i.e. NULL, for dynamic windows).
+ */
+#define EP_WIN_BASE 101
+
+/**
+ * Window attribute key: bytes this endpoint exposes (`value` receives an `MPI_Aint *`).
+ */
+#define EP_WIN_SIZE 102
+
+/**
+ * Window attribute key: this endpoint's displacement unit (`value` receives an `int *`).
+ */
+#define EP_WIN_DISP_UNIT 103
+
+/**
+ * Window attribute key: how the window was made (`value` receives an `int *` to an
+ * `EP_WIN_FLAVOR_*`).
+ */
+#define EP_WIN_CREATE_FLAVOR 104
+
+/**
+ * Window attribute key: memory model (`value` receives an `int *` to `EP_WIN_SEPARATE` or
+ * `EP_WIN_UNIFIED`).
+ */
+#define EP_WIN_MODEL 105
+
+/**
+ * `EP_WIN_CREATE_FLAVOR` of a window made by `EP_Win_create`.
+ */
+#define EP_WIN_FLAVOR_CREATE 1
+
+/**
+ * `EP_WIN_CREATE_FLAVOR` of a window made by `EP_Win_allocate`.
+ */
+#define EP_WIN_FLAVOR_ALLOCATE 2
+
+/**
+ * `EP_WIN_CREATE_FLAVOR` of a window made by `EP_Win_create_dynamic`.
+ */
+#define EP_WIN_FLAVOR_DYNAMIC 3
+
+/**
+ * `EP_WIN_CREATE_FLAVOR` of a window made by `EP_Win_allocate_shared`.
+ */
+#define EP_WIN_FLAVOR_SHARED 4
+
+/**
+ * `EP_WIN_MODEL`: public and private copies of window memory are kept apart (MPI 4.1 section
+ * 12.4).
+ */
+#define EP_WIN_SEPARATE 1
+
+/**
+ * `EP_WIN_MODEL`: one copy, updated by one-sided operations and by loads and stores alike.
+ */
+#define EP_WIN_UNIFIED 2
+
+/**
  * Handle of one endpoint (one rank) of an endpoint communicator. Same value in C and Fortran.
  */
 typedef int EP_Comm;
@@ -339,6 +398,8 @@ typedef int EP_Win;
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+extern int epmpi_info_is_true(MPI_Info info, const char *key);
 
 /**
  * Blocks until all endpoints of the communicator have entered the barrier (MPI 4.1 section
@@ -1385,6 +1446,77 @@ int EP_Win_allocate(MPI_Aint size,
                     EP_Comm comm,
                     void *baseptr,
                     EP_Win *win);
+
+/**
+ * Allocates `size` bytes per endpoint in memory that every endpoint of `comm` can load from
+ * and store into, and creates a window over it (MPI 4.1 section 12.2.3,
+ * `MPI_Win_allocate_shared`): `baseptr` is a `void **` that receives the address of this
+ * endpoint's segment (freed by `EP_Win_free`). `EP_Win_shared_query` gives the address of any
+ * other endpoint's segment. Collective like `EP_Win_create` (sizes may differ and be 0).
+ *
+ * Layout: by default the segments are contiguous in rank order (rank i's starts right after
+ * the last byte of rank i-1's), across processes too. With the info key
+ * `alloc_shared_noncontig` = "true" on every endpoint, each process holds its own endpoints'
+ * segments (each starting on a 64-byte boundary); use `EP_Win_shared_query` then. Endpoints of
+ * one process always share memory; endpoints of several processes need all those processes on
+ * one node (the host's `MPI_Win_allocate_shared` over them; under Open MPI its `sm` one-sided
+ * component must be allowed, e.g. `OMPI_MCA_osc=ucx,sm`). The window works with every
+ * one-sided operation and synchronisation call; loads and stores follow MPI's rules for the
+ * unified memory model (see `EP_WIN_MODEL` in `EP_Win_get_attr`).
+ *
+ * Errors: as `EP_Win_create`; `EP_ERR_COMM` also when the processes of `comm` are not all on
+ * one shared-memory node (MPI makes that call erroneous); `EP_ERR_ARG` for a NULL `baseptr`
+ * or `win`; host failures as `EP_ERR_WIN` with the host's message. An error on any endpoint
+ * fails the call on every endpoint. Thread safety: as `EP_Win_create`.
+ *
+ * # Safety
+ * `baseptr` points at a writable `void *` and `win` at a writable `EP_Win` (NULL gives
+ * `EP_ERR_ARG`); `info` is a valid host info handle (or `MPI_INFO_NULL`).
+ */
+int EP_Win_allocate_shared(MPI_Aint size,
+                           int disp_unit,
+                           MPI_Info info,
+                           EP_Comm comm,
+                           void *baseptr,
+                           EP_Win *win);
+
+/**
+ * Where endpoint `rank`'s memory of the window is for this endpoint's loads and stores (MPI
+ * 4.1 section 12.2.3, `MPI_Win_shared_query`): `*size` (bytes, an `MPI_Aint`), `*disp_unit`
+ * and `*baseptr` (a `void **`). `rank = EP_PROC_NULL` names the lowest rank whose segment has
+ * more than 0 bytes (size 0 and NULL when none has). Any window flavor: a window of
+ * `EP_Win_allocate_shared` gives every rank's segment; windows of `EP_Win_create` and
+ * `EP_Win_allocate` give those of the endpoints of this process (which share its memory) and
+ * size 0 with a NULL address for others; dynamic windows size 0 and NULL. Local.
+ *
+ * Errors: `EP_ERR_WIN` (bad handle), `EP_ERR_RANK` (rank outside the communicator),
+ * `EP_ERR_ARG` (NULL output). Thread safety: any thread.
+ *
+ * # Safety
+ * `size` points at a writable `MPI_Aint`, `disp_unit` at a writable `int` and `baseptr` at a
+ * writable `void *` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Win_shared_query(EP_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+
+/**
+ * Reads a predefined window attribute, as `MPI_Win_get_attr` does (MPI 4.1 sections 12.2.6
+ * and 12.4): `value` is a `void *` that receives, for `EP_WIN_BASE`, this endpoint's window
+ * memory (the address itself), and for the other keys the address of the value: `EP_WIN_SIZE`
+ * an `MPI_Aint *` (bytes this endpoint exposes), `EP_WIN_DISP_UNIT` an `int *`,
+ * `EP_WIN_CREATE_FLAVOR` an `int *` to `EP_WIN_FLAVOR_CREATE`, `_ALLOCATE`, `_DYNAMIC` or
+ * `_SHARED`, `EP_WIN_MODEL` an `int *` to `EP_WIN_UNIFIED` when every host window under the
+ * window has the unified model (both supported hosts do here, so one-sided operations and
+ * loads and stores see one copy of the memory), else `EP_WIN_SEPARATE`. The pointed-to values
+ * stay valid while the window handle is. `*flag` is 1 for these keys.
+ *
+ * Errors: `EP_ERR_WIN` (bad handle), `EP_ERR_KEYVAL` (not a window attribute key),
+ * `EP_ERR_ARG` (NULL `value` or `flag`). Thread safety: any thread.
+ *
+ * # Safety
+ * `value` points at a writable `void *` and `flag` at a writable `int` (NULL gives
+ * `EP_ERR_ARG`).
+ */
+int EP_Win_get_attr(EP_Win win, int key, void *value, int *flag);
 
 /**
  * Creates a window with no memory yet (MPI 4.1 section 12.2.4, `MPI_Win_create_dynamic`):

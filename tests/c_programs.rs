@@ -49,6 +49,25 @@ fn win() {
     c_test("win");
 }
 
+/// Shared-memory windows and window attributes (tests/c/win_shared.c), in every shape. Open
+/// MPI makes the host's shared windows only with its `sm` one-sided component, which the
+/// default `OMPI_MCA_osc=ucx` of the tests leaves out: this program allows both.
+#[test]
+fn win_shared() {
+    let exe = compile_c(&project_dir().join("tests/c/win_shared.c"), "win_shared");
+    for shape in SHAPES {
+        let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+        let out = mpirun_program_env(&exe, shape.procs, shape.eps, &[], &[("OMPI_MCA_osc", "ucx,sm")], Duration::from_secs(240));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && stdout.contains("win_shared: PASS"),
+            "win_shared failed in shape {}\nstdout:\n{stdout}\nstderr:\n{stderr}",
+            shape.name
+        );
+    }
+}
+
 /// Collectives agree on errors (tests/c/agree.c): one endpoint's bad argument to a split,
 /// dup, window or intercommunicator creation or merge, or to endpoint creation, fails the
 /// call on every endpoint of every process and hangs none; the parent keeps working. On one
