@@ -44,6 +44,12 @@ fn intercomm() {
     c_test("intercomm");
 }
 
+/// Every blocking collective on intercommunicators (tests/c/intercomm_coll.c).
+#[test]
+fn intercomm_coll() {
+    c_test("intercomm_coll");
+}
+
 #[test]
 fn win() {
     c_test("win");

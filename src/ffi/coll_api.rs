@@ -12,6 +12,7 @@
 //! one process calling different collectives at the same point).
 
 use super::boundary::out;
+use super::coll_inter;
 use crate::handles::{endpoint_ref, new_request, EpRef};
 use super::types::*;
 use crate::engine::coll::board::Kind;
@@ -20,27 +21,27 @@ use crate::engine::coll::{self, nonblocking, AllgathervArgs, AlltoallvArgs, Bloc
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::{type_info, UserBuf};
 use crate::engine::request::{Op, Request};
-use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_COUNT, ERR_ROOT, ERR_UNSUPPORTED};
+use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_COMM, ERR_COUNT, ERR_ROOT, ERR_UNSUPPORTED};
 use crate::host::sys::{MPI_Datatype, MPI_Op};
 use crate::host::HOST;
 use epmpi_macros::c_export;
 use crate::ep_err;
 use std::os::raw::{c_int, c_void};
 
-/// The endpoint of an intracommunicator: collectives other than `EP_Barrier`, `EP_Bcast` and
-/// `EP_Allreduce` on intercommunicators are not implemented yet and say so.
+/// The endpoint of an intracommunicator: collectives not implemented on intercommunicators
+/// yet (the nonblocking ones) say so.
 fn intra_endpoint(comm: EP_Comm) -> EpResult<EpRef> {
     let ep = endpoint_ref(comm)?;
     if ep.shared.is_inter() {
         return Err(ep_err!(
             ERR_UNSUPPORTED,
-            "this collective is not supported on intercommunicators yet (EP_Barrier, EP_Bcast and EP_Allreduce are)"
+            "this collective is not supported on intercommunicators yet (the blocking collectives but EP_Alltoallw are)"
         ));
     }
     Ok(ep)
 }
 
-fn is_in_place(p: *const c_void) -> bool {
+pub(super) fn is_in_place(p: *const c_void) -> bool {
     std::ptr::eq(p, HOST.in_place)
 }
 
@@ -55,7 +56,7 @@ fn check_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
 
 /// The root argument of an intercommunicator collective (MPI 4.1 section 6.2.2): `EP_ROOT`,
 /// `EP_PROC_NULL` or a rank of the remote group.
-fn check_inter_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
+pub(super) fn check_inter_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
     let remote = ep.shared.peer_map(ep.local).size() as c_int;
     if root == EP_ROOT || root == EP_PROC_NULL || (0..remote).contains(&root) {
         return Ok(());
@@ -78,19 +79,29 @@ fn check_inter_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
 /// The buffer arguments are the user's: valid for their counts and datatypes until the
 /// operation completes (MPI 4.1 section 3.7.2), as the calling C function's contract says.
 #[inline(always)]
-unsafe fn data_buf(p: *const c_void, count: c_int, t: MPI_Datatype, what: &str) -> EpResult<UserBuf> {
+pub(super) unsafe fn data_buf(p: *const c_void, count: c_int, t: MPI_Datatype, what: &str) -> EpResult<UserBuf> {
     if is_in_place(p) {
         return Err(ep_err!(ERR_BUFFER, "{what} is MPI_IN_PLACE, which MPI does not allow here"));
     }
     UserBuf::new(p, count, t)
 }
 
-/// A per-rank array of `size` ints given by the user (counts are checked non-negative).
+/// A per-rank array given by the user, one int per rank the endpoint names (of the
+/// communicator, or of the remote group of an intercommunicator); counts are checked
+/// non-negative.
 unsafe fn per_rank<'a>(ep: &Endpoint, p: *const c_int, what: &str, are_counts: bool) -> EpResult<&'a [c_int]> {
+    per_rank_n(p, ep.shared.peer_map(ep.local).size(), what, are_counts)
+}
+
+/// A per-rank array of `n` ints given by the user (counts are checked non-negative).
+///
+/// # Safety
+/// `p` (if not NULL) holds `n` readable ints for the call.
+pub(super) unsafe fn per_rank_n<'a>(p: *const c_int, n: usize, what: &str, are_counts: bool) -> EpResult<&'a [c_int]> {
     if p.is_null() {
         return Err(ep_err!(ERR_ARG, "{what} is NULL"));
     }
-    let v = std::slice::from_raw_parts(p, ep.shared.map.size());
+    let v = std::slice::from_raw_parts(p, n);
     if are_counts {
         if let Some((r, c)) = v.iter().enumerate().find(|(_, &c)| c < 0) {
             return Err(ep_err!(ERR_COUNT, "{what}[{r}] = {c} is negative"));
@@ -99,7 +110,7 @@ unsafe fn per_rank<'a>(ep: &Endpoint, p: *const c_int, what: &str, are_counts: b
     Ok(v)
 }
 
-fn blocks<'a>(base: *mut c_void, t: MPI_Datatype, layout: Layout<'a>, what: &str) -> EpResult<Blocks<'a>> {
+pub(super) fn blocks<'a>(base: *mut c_void, t: MPI_Datatype, layout: Layout<'a>, what: &str) -> EpResult<Blocks<'a>> {
     if let Layout::Uniform(c) = layout {
         if c < 0 {
             return Err(ep_err!(ERR_COUNT, "{what} count {c} is negative"));
@@ -202,7 +213,10 @@ pub unsafe extern "C" fn EP_Reduce(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::reduce(&ep, sendbuf, recvbuf, count, datatype, op, root);
+    }
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let (input, in_place) = reduction_input(sendbuf, recvbuf, count, datatype, is_root)?;
@@ -298,9 +312,12 @@ pub unsafe extern "C" fn EP_Reduce_scatter_block(
     op: MPI_Op,
     comm: EP_Comm,
 ) -> c_int {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
     if recvcount < 0 {
         return Err(ep_err!(ERR_COUNT, "recvcount {recvcount} is negative"));
+    }
+    if ep.shared.is_inter() {
+        return coll_inter::reduce_scatter(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op);
     }
     reduce_scatter_impl(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)
 }
@@ -323,13 +340,21 @@ pub unsafe extern "C" fn EP_Reduce_scatter(
     op: MPI_Op,
     comm: EP_Comm,
 ) -> c_int {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let counts = coll_inter::local_counts(&ep, recvcounts)?;
+        return coll_inter::reduce_scatter(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op);
+    }
     let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
     reduce_scatter_impl(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)
 }
 
 unsafe fn scan_impl(comm: EP_Comm, sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t: MPI_Datatype, op: MPI_Op, exclusive: bool) -> EpResult<()> {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let what = if exclusive { "EP_Exscan" } else { "EP_Scan" };
+        return Err(ep_err!(ERR_COMM, "{what} is not defined on intercommunicators (MPI 4.1 section 6.11)"));
+    }
     let (input, in_place) = reduction_input(sendbuf, recvbuf, count, t, true)?;
     let recv = data_buf(recvbuf, count, t, "recvbuf")?;
     op_commutative(op)?;
@@ -372,7 +397,10 @@ unsafe fn gather_impl(
     root: c_int,
     varied: bool,
 ) -> EpResult<()> {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::gather(&ep, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root);
+    }
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let send = if is_root && is_in_place(sendbuf) { None } else { Some(data_buf(sendbuf, sendcount, sendtype, "sendbuf")?) };
@@ -444,7 +472,10 @@ unsafe fn scatter_impl(
     root: c_int,
     varied: bool,
 ) -> EpResult<()> {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::scatter(&ep, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root);
+    }
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let send = if is_root { Some(blocks(sendbuf as *mut c_void, sendtype, layout(&ep)?, "sendbuf")?) } else { None };
@@ -511,7 +542,10 @@ unsafe fn allgather_impl(
     layout: impl FnOnce(&Endpoint) -> EpResult<Layout<'static>>,
     recvtype: MPI_Datatype,
 ) -> EpResult<()> {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::allgather(&ep, sendbuf, sendcount, sendtype, recvbuf, layout(&ep)?, recvtype);
+    }
     let send = if is_in_place(sendbuf) { None } else { Some(UserBuf::new(sendbuf, sendcount, sendtype)?) };
     let recv = blocks(recvbuf, recvtype, layout(&ep)?, "recvbuf")?;
     coll::allgatherv(&ep, &AllgathervArgs { send, recv, rank: ep.rank })
@@ -583,7 +617,10 @@ pub unsafe extern "C" fn EP_Alltoall(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::alltoall(&ep, sendbuf, Layout::Uniform(sendcount), sendtype, recvbuf, Layout::Uniform(recvcount), recvtype);
+    }
     let send = if is_in_place(sendbuf) { None } else { Some(blocks(sendbuf as *mut c_void, sendtype, Layout::Uniform(sendcount), "sendbuf")?) };
     let recv = blocks(recvbuf, recvtype, Layout::Uniform(recvcount), "recvbuf")?;
     coll::alltoallv(&ep, &AlltoallvArgs { send, recv })
@@ -609,7 +646,12 @@ pub unsafe extern "C" fn EP_Alltoallv(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let send_layout = coll_inter::remote_layout(&ep, sendcounts, sdispls, ("sendcounts", "sdispls"))?;
+        let recv_layout = coll_inter::remote_layout(&ep, recvcounts, rdispls, ("recvcounts", "rdispls"))?;
+        return coll_inter::alltoall(&ep, sendbuf, send_layout, sendtype, recvbuf, recv_layout, recvtype);
+    }
     let send = if is_in_place(sendbuf) {
         None
     } else {
