@@ -941,3 +941,10 @@ int epmpi_f_compare_and_swap(CFI_cdesc_t *origin, CFI_cdesc_t *compare, CFI_cdes
         return glue_win_error(win, EP_ERR_BUFFER, "ep_compare_and_swap", rma_noncontiguous);
     return EP_Compare_and_swap(o, c, r, MPI_Type_f2c(datatype), target_rank, target_disp, win);
 }
+
+/* Shared-memory windows and window attributes */
+
+int epmpi_f_win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Fint info, EP_Comm comm, void **baseptr, EP_Win *win)
+{
+    return EP_Win_allocate_shared(size, disp_unit, MPI_Info_f2c(info), comm, baseptr, win);
+}

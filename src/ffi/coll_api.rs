@@ -4,6 +4,15 @@
 //! threads at once, each on its own endpoint; a call returns when this endpoint's part is
 //! done (its buffers may be reused), as in MPI.
 //!
+//! On intercommunicators (MPI 4.1 section 6.2.2) every blocking collective but `EP_Scan`,
+//! `EP_Exscan` (not defined there: `EP_ERR_COMM`) and `EP_Alltoallw` (not provided there yet:
+//! `EP_ERR_UNSUPPORTED`) works with MPI's semantics: rooted calls take `EP_ROOT` at the root,
+//! `EP_PROC_NULL` at the other endpoints of its group and the root's rank in the other group;
+//! data and results go from one group to the other; per-rank arrays have one entry per rank
+//! of the remote group (`EP_Reduce_scatter`'s `recvcounts`: of the own group); `MPI_IN_PLACE`
+//! in a buffer that is used is `EP_ERR_BUFFER`. Each is made of intracommunicator collectives
+//! of the groups and one message between them (`engine/coll/inter_gather.rs`).
+//!
 //! Errors common to all: `EP_ERR_COMM` (invalid handle), `EP_ERR_COUNT` (negative count),
 //! `EP_ERR_TYPE` (invalid datatype), `EP_ERR_BUFFER` (NULL buffer with data, or
 //! `MPI_IN_PLACE` where MPI does not allow it), `EP_ERR_ROOT` (root outside `0..size`),
@@ -198,6 +207,16 @@ pub unsafe extern "C" fn EP_Bcast(buf: *mut c_void, count: c_int, datatype: MPI_
 /// `MPI_IN_PLACE` at the root (input taken from `recvbuf`); `recvbuf` matters only at the
 /// root. Any predefined or user-defined op, through the host's `MPI_Reduce_local`.
 ///
+/// On an intercommunicator the root (`root = EP_ROOT`) gets in `recvbuf` the reduction of the
+/// other group's inputs, in that group's rank order; the other endpoints of its group pass
+/// `EP_PROC_NULL` (no argument used), the other group the root's rank (`sendbuf` and `op`
+/// used); `MPI_IN_PLACE` is not allowed.
+///
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ROOT`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_OP`,
+/// `EP_ERR_BUFFER` (NULL with data, `MPI_IN_PLACE` off the root or on an intercommunicator),
+/// `EP_ERR_TRUNCATE` (intercommunicator: counts or type signatures of the groups differ).
+/// Thread safety: one call per endpoint, all endpoints concurrently.
+///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
 /// `datatype` for the call (`recvbuf` only at the root); `datatype` and `op` are valid host
@@ -298,6 +317,10 @@ unsafe fn reduce_scatter_impl(
 /// result: rank i gets elements `i*recvcount .. (i+1)*recvcount` in `recvbuf` (MPI 4.1
 /// section 6.10.1). `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
 ///
+/// On an intercommunicator the reduction of one group's inputs is scattered over the other
+/// group: each endpoint's input has `recvcount` times the size of its own group elements, a
+/// number that is the same in both groups; no `MPI_IN_PLACE`. Errors: as `EP_Reduce_scatter`.
+///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable for `recvcount` times the communicator's size
 /// elements of `datatype` and `recvbuf` writable for `recvcount` (for the call); `datatype` and
@@ -325,6 +348,15 @@ pub unsafe extern "C" fn EP_Reduce_scatter_block(
 /// Reduces `sum(recvcounts)` elements from every endpoint with `op` and scatters the
 /// result: rank i gets `recvcounts[i]` elements (MPI 4.1 section 6.10.2). `recvcounts` has
 /// one entry per rank. `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
+///
+/// On an intercommunicator `recvcounts` has one entry per rank of the endpoint's own group, the
+/// input their sum of elements (the same sum in both groups), and rank i of each group gets
+/// its block of the reduction of the other group's inputs (in that group's rank order); no
+/// `MPI_IN_PLACE`.
+///
+/// Errors: `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_OP`, `EP_ERR_ARG` (NULL
+/// `recvcounts`), `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE` (counts of the groups differ).
+/// Thread safety: one call per endpoint, all endpoints concurrently.
 ///
 /// # Safety
 /// `recvcounts` holds one readable `int` per rank; `sendbuf` (unless `MPI_IN_PLACE`) is
@@ -362,7 +394,8 @@ unsafe fn scan_impl(comm: EP_Comm, sendbuf: *const c_void, recvbuf: *mut c_void,
 }
 
 /// Inclusive prefix reduction: rank i gets `sendbuf(0) op ... op sendbuf(i)` (MPI 4.1
-/// section 6.11.1), in rank order. `sendbuf` may be `MPI_IN_PLACE`.
+/// section 6.11.1), in rank order. `sendbuf` may be `MPI_IN_PLACE`. Not defined on
+/// intercommunicators (`EP_ERR_COMM`).
 ///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
@@ -375,6 +408,7 @@ pub unsafe extern "C" fn EP_Scan(sendbuf: *const c_void, recvbuf: *mut c_void, c
 
 /// Exclusive prefix reduction: rank i > 0 gets `sendbuf(0) op ... op sendbuf(i-1)`; rank
 /// 0's `recvbuf` is left as it is (MPI 4.1 section 6.11.2). `sendbuf` may be `MPI_IN_PLACE`.
+/// Not defined on intercommunicators (`EP_ERR_COMM`).
 ///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
@@ -412,6 +446,12 @@ unsafe fn gather_impl(
 /// block at element offset `i * recvcount` (MPI 4.1 section 6.5). At the root, `sendbuf` may
 /// be `MPI_IN_PLACE` (its block is already in place); receive arguments matter only there.
 ///
+/// On an intercommunicator the root (`EP_ROOT`) gathers one block from each rank of the other
+/// group (which passes the root's rank), its group's other endpoints pass `EP_PROC_NULL`; no
+/// `MPI_IN_PLACE`. Errors: `EP_ERR_COMM`, `EP_ERR_ROOT`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+/// `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE` (type signatures differ). Thread safety: one call per
+/// endpoint, all endpoints concurrently.
+///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE` at the root) is readable for `sendcount` elements of
 /// `sendtype`; at the root `recvbuf` is writable for `recvcount` elements of `recvtype` per
@@ -435,6 +475,8 @@ pub unsafe extern "C" fn EP_Gather(
 /// Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`: rank i's
 /// `recvcounts[i]` elements at element displacement `displs[i]` (MPI 4.1 section 6.5). Both
 /// arrays have one entry per rank and matter only at the root; `MPI_IN_PLACE` as `EP_Gather`.
+/// On an intercommunicator as `EP_Gather`, the arrays with one entry per rank of the other
+/// group. Errors: as `EP_Gather`, `EP_ERR_ARG` (NULL array at the root).
 ///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE` at the root) is readable for `sendcount` elements of
@@ -487,6 +529,12 @@ unsafe fn scatter_impl(
 /// `i * sendcount` in its `recvbuf` (MPI 4.1 section 6.6). At the root `recvbuf` may be
 /// `MPI_IN_PLACE` (its block stays where it is); send arguments matter only at the root.
 ///
+/// On an intercommunicator the root (`EP_ROOT`) sends one block to each rank of the other
+/// group (which passes the root's rank), its group's other endpoints pass `EP_PROC_NULL`; no
+/// `MPI_IN_PLACE`. Errors: `EP_ERR_COMM`, `EP_ERR_ROOT`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+/// `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE`. Thread safety: one call per endpoint, all endpoints
+/// concurrently.
+///
 /// # Safety
 /// At the root `sendbuf` is readable for `sendcount` elements of `sendtype` per rank; `recvbuf`
 /// (unless `MPI_IN_PLACE` at the root) is writable for `recvcount` elements of `recvtype`; for
@@ -508,7 +556,8 @@ pub unsafe extern "C" fn EP_Scatter(
 
 /// Scatters rank `root`'s `sendbuf`: rank i gets `sendcounts[i]` elements from element
 /// displacement `displs[i]` (MPI 4.1 section 6.6); arrays of one entry per rank, used at the
-/// root only. `MPI_IN_PLACE` as `EP_Scatter`.
+/// root only. `MPI_IN_PLACE` as `EP_Scatter`. On an intercommunicator as `EP_Scatter`, the
+/// arrays with one entry per rank of the other group. Errors: as `EP_Scatter`, `EP_ERR_ARG`.
 ///
 /// # Safety
 /// At the root `sendcounts` and `displs` hold one readable `int` per rank and `sendbuf` is
@@ -555,6 +604,11 @@ unsafe fn allgather_impl(
 /// i's block at element offset `i * recvcount` (MPI 4.1 section 6.7). `sendbuf` may be
 /// `MPI_IN_PLACE` (each rank's block already in its place in `recvbuf`).
 ///
+/// On an intercommunicator each endpoint gets the blocks of the other group's ranks (`recvbuf`
+/// holds one per rank of the other group, in its rank order); no `MPI_IN_PLACE`. Errors:
+/// `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE`. Thread
+/// safety: one call per endpoint, all endpoints concurrently.
+///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable for `sendcount` elements of `sendtype` and
 /// `recvbuf` writable for `recvcount` elements of `recvtype` per rank, for the call; the
@@ -574,7 +628,9 @@ pub unsafe extern "C" fn EP_Allgather(
 }
 
 /// `EP_Allgather` with `recvcounts[i]` elements of rank i at element displacement
-/// `displs[i]` (MPI 4.1 section 6.7); arrays of one entry per rank.
+/// `displs[i]` (MPI 4.1 section 6.7); arrays of one entry per rank. On an intercommunicator
+/// as `EP_Allgather`, the arrays with one entry per rank of the other group. Errors: as
+/// `EP_Allgather`, `EP_ERR_ARG` (NULL array).
 ///
 /// # Safety
 /// `recvcounts` and `displs` hold one readable `int` per rank; `sendbuf` (unless
@@ -602,6 +658,11 @@ pub unsafe extern "C" fn EP_Allgatherv(
 /// which stores it as block i of its `recvbuf` (MPI 4.1 section 6.8). `sendbuf` may be
 /// `MPI_IN_PLACE` (blocks sent from and replaced in `recvbuf`).
 ///
+/// On an intercommunicator block j goes to rank j of the other group, and block i of
+/// `recvbuf` comes from rank i of the other group; no `MPI_IN_PLACE`. Errors: `EP_ERR_COMM`,
+/// `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE`. Thread safety: one call
+/// per endpoint, all endpoints concurrently.
+///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable for `sendcount` and `recvbuf` writable for
 /// `recvcount` elements of their datatypes per rank, for the call; the datatypes are valid host
@@ -627,7 +688,9 @@ pub unsafe extern "C" fn EP_Alltoall(
 }
 
 /// `EP_Alltoall` with per-rank counts and element displacements on both sides (MPI 4.1
-/// section 6.8); each array has one entry per rank. `sendbuf` may be `MPI_IN_PLACE`.
+/// section 6.8); each array has one entry per rank. `sendbuf` may be `MPI_IN_PLACE`. On an
+/// intercommunicator as `EP_Alltoall`, each array with one entry per rank of the other group.
+/// Errors: as `EP_Alltoall`, `EP_ERR_ARG` (NULL array).
 ///
 /// # Safety
 /// `sendcounts`, `sdispls` (unless `sendbuf` is `MPI_IN_PLACE`), `recvcounts` and `rdispls`
