@@ -61,17 +61,7 @@ fn win() {
 #[test]
 fn win_shared() {
     let exe = compile_c(&project_dir().join("tests/c/win_shared.c"), "win_shared");
-    for shape in SHAPES {
-        let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
-        let out = mpirun_program_env(&exe, shape.procs, shape.eps, &[], &[("OMPI_MCA_osc", "ucx,sm")], Duration::from_secs(240));
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.success() && stdout.contains("win_shared: PASS"),
-            "win_shared failed in shape {}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-            shape.name
-        );
-    }
+    run_in_all_shapes_env(&exe, "win_shared", &[("OMPI_MCA_osc", "ucx,sm")]);
 }
 
 /// Collectives agree on errors (tests/c/agree.c): one endpoint's bad argument to a split,

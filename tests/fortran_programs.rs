@@ -203,17 +203,7 @@ fn win_default_integer_8_real_8() {
 #[test]
 fn win_shared() {
     let exe = compile_program("win_shared", Kinds::Default);
-    for shape in SHAPES {
-        let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
-        let out = mpirun_program_env(&exe, shape.procs, shape.eps, &[], &[("OMPI_MCA_osc", "ucx,sm")], Duration::from_secs(240));
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.success() && stdout.contains("win_shared: PASS"),
-            "win_shared failed in shape {}\nstdout:\n{stdout}\nstderr:\n{stderr}",
-            shape.name
-        );
-    }
+    run_in_all_shapes_env(&exe, "win_shared", &[("OMPI_MCA_osc", "ucx,sm")]);
 }
 
 /// Bad input through `ierror`: bad handles, ranks, tags, truncation, a freed communicator,

@@ -21,18 +21,18 @@
 //! one process calling different collectives at the same point).
 
 use super::boundary::out;
+use super::coll_args::{blocks, check_inter_root, data_buf, is_in_place, per_rank_n};
 use super::coll_inter;
 use crate::handles::{endpoint_ref, new_request, EpRef};
 use super::types::*;
 use crate::engine::coll::board::Kind;
 use crate::engine::coll::typed::{op_commutative, Elems, HostOp};
-use crate::engine::coll::{self, nonblocking, AllgathervArgs, AlltoallvArgs, Blocks, GathervArgs, Layout, ReduceArgs, ScanArgs, ScattervArgs};
+use crate::engine::coll::{self, nonblocking, AllgathervArgs, AlltoallvArgs, GathervArgs, Layout, ReduceArgs, ScanArgs, ScattervArgs};
 use crate::engine::comm::Endpoint;
-use crate::engine::datatype::{type_info, UserBuf};
+use crate::engine::datatype::UserBuf;
 use crate::engine::request::{Op, Request};
-use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_COMM, ERR_COUNT, ERR_ROOT, ERR_UNSUPPORTED};
+use crate::error::{EpResult, ERR_BUFFER, ERR_COMM, ERR_COUNT, ERR_ROOT, ERR_UNSUPPORTED};
 use crate::host::sys::{MPI_Datatype, MPI_Op};
-use crate::host::HOST;
 use epmpi_macros::c_export;
 use crate::ep_err;
 use std::os::raw::{c_int, c_void};
@@ -50,10 +50,6 @@ fn intra_endpoint(comm: EP_Comm) -> EpResult<EpRef> {
     Ok(ep)
 }
 
-pub(super) fn is_in_place(p: *const c_void) -> bool {
-    std::ptr::eq(p, HOST.in_place)
-}
-
 fn check_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
     let size = ep.shared.map.size() as c_int;
     if !(0..size).contains(&root) {
@@ -63,83 +59,11 @@ fn check_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
     Ok(())
 }
 
-/// The root argument of an intercommunicator collective (MPI 4.1 section 6.2.2): `EP_ROOT`,
-/// `EP_PROC_NULL` or a rank of the remote group.
-pub(super) fn check_inter_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
-    let remote = ep.shared.peer_map(ep.local).size() as c_int;
-    if root == EP_ROOT || root == EP_PROC_NULL || (0..remote).contains(&root) {
-        return Ok(());
-    }
-    let hint = if root == HOST.root && root != EP_ROOT {
-        " (that is the host's MPI_ROOT: pass EP_ROOT)"
-    } else if root == HOST.proc_null && root != EP_PROC_NULL {
-        " (that is the host's MPI_PROC_NULL: pass EP_PROC_NULL)"
-    } else {
-        ""
-    };
-    Err(ep_err!(ERR_ROOT, "root {root} of an intercommunicator collective is none of EP_ROOT, EP_PROC_NULL, 0..{remote}{hint}"))
-}
-
-/// A user buffer that must not be `MPI_IN_PLACE`. Inline, as is [`reduction_input`]: their
-/// results, returned through memory, were written field by field and copied on whole, which
-/// waited on the store forwarding twice per small reduction.
-///
-/// # Safety
-/// The buffer arguments are the user's: valid for their counts and datatypes until the
-/// operation completes (MPI 4.1 section 3.7.2), as the calling C function's contract says.
-#[inline(always)]
-pub(super) unsafe fn data_buf(p: *const c_void, count: c_int, t: MPI_Datatype, what: &str) -> EpResult<UserBuf> {
-    if is_in_place(p) {
-        return Err(ep_err!(ERR_BUFFER, "{what} is MPI_IN_PLACE, which MPI does not allow here"));
-    }
-    UserBuf::new(p, count, t)
-}
-
 /// A per-rank array given by the user, one int per rank the endpoint names (of the
 /// communicator, or of the remote group of an intercommunicator); counts are checked
 /// non-negative.
 unsafe fn per_rank<'a>(ep: &Endpoint, p: *const c_int, what: &str, are_counts: bool) -> EpResult<&'a [c_int]> {
     per_rank_n(p, ep.shared.peer_map(ep.local).size(), what, are_counts)
-}
-
-/// A per-rank array of `n` ints given by the user (counts are checked non-negative).
-///
-/// # Safety
-/// `p` (if not NULL) holds `n` readable ints for the call.
-pub(super) unsafe fn per_rank_n<'a>(p: *const c_int, n: usize, what: &str, are_counts: bool) -> EpResult<&'a [c_int]> {
-    if p.is_null() {
-        return Err(ep_err!(ERR_ARG, "{what} is NULL"));
-    }
-    let v = std::slice::from_raw_parts(p, n);
-    if are_counts {
-        if let Some((r, c)) = v.iter().enumerate().find(|(_, &c)| c < 0) {
-            return Err(ep_err!(ERR_COUNT, "{what}[{r}] = {c} is negative"));
-        }
-    }
-    Ok(v)
-}
-
-pub(super) fn blocks<'a>(base: *mut c_void, t: MPI_Datatype, layout: Layout<'a>, what: &str) -> EpResult<Blocks<'a>> {
-    if let Layout::Uniform(c) = layout {
-        if c < 0 {
-            return Err(ep_err!(ERR_COUNT, "{what} count {c} is negative"));
-        }
-    }
-    let info = type_info(t)?;
-    if is_in_place(base) {
-        return Err(ep_err!(ERR_BUFFER, "{what} is MPI_IN_PLACE, which MPI does not allow here"));
-    }
-    // Checked here, before the endpoint joins the collective: an endpoint that fails after
-    // joining leaves its process's other endpoints waiting for a collective that never comes.
-    let has_data = info.size > 0
-        && match layout {
-            Layout::Uniform(c) => c > 0,
-            Layout::Varied { counts, .. } => counts.iter().any(|&c| c > 0),
-        };
-    if base.is_null() && has_data {
-        return Err(ep_err!(ERR_BUFFER, "{what} is NULL with data to hold"));
-    }
-    Ok(Blocks { base, dtype: t, info, layout })
 }
 
 /// Input elements of a reduction: `sendbuf`, or `recvbuf` when `sendbuf` is `MPI_IN_PLACE`

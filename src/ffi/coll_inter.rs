@@ -10,7 +10,7 @@
 //! group's. `MPI_IN_PLACE` is not defined on intercommunicators: in a buffer that is used it
 //! is `EP_ERR_BUFFER`.
 
-use super::coll_api::{blocks, check_inter_root, data_buf, is_in_place, per_rank_n};
+use super::coll_args::{blocks, check_inter_root, data_buf, is_in_place, per_rank_n};
 use super::types::*;
 use crate::engine::coll::typed::{op_commutative, Elems, HostOp};
 use crate::engine::coll::{self, Layout, ReduceArgs};

@@ -80,6 +80,43 @@ pub(super) fn groups(ep: &Endpoint) -> EpResult<Arc<Groups>> {
     Ok((*r).clone())
 }
 
+/// One endpoint's intercommunicator collective: what it runs on, the endpoint's group, and the
+/// host tags of the collective's messages.
+pub(super) struct InterCall<'a> {
+    pub groups: Arc<Groups>,
+    /// The endpoint's group (0 or 1).
+    pub g: usize,
+    tags: [c_int; 2],
+    /// The other group's ranks.
+    pub remote: &'a RankMap,
+}
+
+impl InterCall<'_> {
+    /// Tag of the messages this endpoint's group receives.
+    pub fn to_us(&self) -> c_int {
+        self.tags[self.g]
+    }
+
+    /// Tag of the messages the other group receives.
+    pub fn to_them(&self) -> c_int {
+        self.tags[1 - self.g]
+    }
+
+    /// Host rank (in `groups.cross`) of rank `r` of the other group.
+    pub fn remote_proc(&self, r: i32) -> u32 {
+        self.remote.location(r).expect("a rank of the remote group (checked by the caller)").proc
+    }
+}
+
+/// Starts an intercommunicator collective on `ep` (every endpoint calls it once per collective,
+/// `EP_PROC_NULL` ones included, so that all count the same collectives).
+pub(super) fn start(ep: &Endpoint) -> EpResult<InterCall<'_>> {
+    let groups = groups(ep)?;
+    let g = ep.shared.group_of(ep.local) as usize;
+    let tags = groups.next_tags(ep.local);
+    Ok(InterCall { groups, g, tags, remote: ep.shared.group_map(1 - g as u8) })
+}
+
 /// The groups kept by the communicator, which holds them type-erased (they hold communicators
 /// themselves); only this module stores them there.
 fn downcast(g: Arc<dyn Any + Send + Sync>) -> Arc<Groups> {

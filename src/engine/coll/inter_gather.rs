@@ -16,8 +16,8 @@
 
 use super::gather::{scatterv, ScattervArgs};
 use super::host_bytes::{c_bytes, displs_of};
-use super::inter::{groups, view_endpoint, ROOT};
-use super::inter_parcel::{byte_blocks, byte_buf, gather_rows, open_parcel, pack_row, place, recv_parcel, send_rows, swap_rows};
+use super::inter::{start, view_endpoint, ROOT};
+use super::inter_parcel::{byte_blocks, byte_buf, gather_rows, open_parcel, pack_row, pack_row_or_nothing, place, recv_parcel, send_rows, swap_rows};
 use super::{bcast, Blocks};
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::UserBuf;
@@ -29,28 +29,21 @@ use std::os::raw::c_int;
 /// rank of the remote group), `EP_PROC_NULL`, or the root's rank in the remote group (then
 /// `send` is this endpoint's data). Checked by the caller.
 pub fn gather_inter(ep: &Endpoint, send: Option<UserBuf>, recv: Option<Blocks>, root: c_int) -> EpResult<()> {
-    let s = &ep.shared;
-    let groups = groups(ep)?;
-    let g = s.group_of(ep.local) as usize;
-    let tags = groups.next_tags(ep.local);
-    let remote = s.group_map(1 - g as u8);
+    let c = start(ep)?;
     match root {
         PROC_NULL => Ok(()),
         ROOT => {
             let blocks = recv.expect("the root has receive blocks");
-            let parcel = recv_parcel(&groups, remote.location(0).expect("rank 0").proc, tags[g])?;
-            let (sizes, data) = open_parcel(&parcel, remote.size(), "the remote group")?;
-            place(&blocks, remote.size(), Some(&sizes), data, "EP_Gather on an intercommunicator")
+            let parcel = recv_parcel(&c.groups, c.remote_proc(0), c.to_us())?;
+            let (sizes, data) = open_parcel(&parcel, c.remote.size(), "the remote group")?;
+            place(&blocks, c.remote.size(), Some(&sizes), data, "EP_Gather on an intercommunicator")
         }
         _ => {
-            let view = view_endpoint(ep, &groups);
+            let view = view_endpoint(ep, &c.groups);
             let send = send.expect("the sending group has send buffers");
-            let (sizes, row, packed) = match pack_row(std::iter::once(send)) {
-                Ok((sizes, row)) => (sizes, row, Ok(())),
-                Err(e) => (vec![0], Vec::new(), Err(e)),
-            };
+            let (sizes, row, packed) = pack_row_or_nothing(std::iter::once(send), 1);
             let rows = gather_rows(&view, &sizes, &row);
-            let sent = if view.rank == 0 { send_rows(&groups, remote.location(root).expect("root checked").proc, tags[1 - g], &rows) } else { Ok(()) };
+            let sent = if view.rank == 0 { send_rows(&c.groups, c.remote_proc(root), c.to_them(), &rows) } else { Ok(()) };
             packed.and(rows.map(|_| ())).and(sent)
         }
     }
@@ -60,27 +53,23 @@ pub fn gather_inter(ep: &Endpoint, send: Option<UserBuf>, recv: Option<Blocks>, 
 /// `send` holds a block per rank of the remote group; in the other group `recv` is this
 /// endpoint's buffer.
 pub fn scatter_inter(ep: &Endpoint, send: Option<Blocks>, recv: Option<UserBuf>, root: c_int) -> EpResult<()> {
-    let s = &ep.shared;
-    let groups = groups(ep)?;
-    let g = s.group_of(ep.local) as usize;
-    let tags = groups.next_tags(ep.local);
-    let remote = s.group_map(1 - g as u8);
+    let c = start(ep)?;
     match root {
         PROC_NULL => Ok(()),
         ROOT => {
             let blocks = send.expect("the root has send blocks");
-            let rows = pack_row((0..remote.size() as i32).map(|r| blocks.of(r))).map(|(sizes, data)| Some(super::inter_parcel::Rows { sizes, data }));
-            let sent = send_rows(&groups, remote.location(0).expect("rank 0").proc, tags[1 - g], &rows);
+            let rows = pack_row((0..c.remote.size() as i32).map(|r| blocks.of(r))).map(|(sizes, data)| Some(super::inter_parcel::Rows { sizes, data }));
+            let sent = send_rows(&c.groups, c.remote_proc(0), c.to_them(), &rows);
             rows.map(|_| ()).and(sent)
         }
         _ => {
-            let view = view_endpoint(ep, &groups);
+            let view = view_endpoint(ep, &c.groups);
             let n = view.shared.map.size();
             let mut parcel = Vec::new();
             let mut opened = Ok(());
             let (mut counts, mut data) = (vec![0 as c_int; n], Vec::new());
             if view.rank == 0 {
-                opened = recv_parcel(&groups, remote.location(root).expect("root checked").proc, tags[g]).and_then(|p| {
+                opened = recv_parcel(&c.groups, c.remote_proc(root), c.to_us()).and_then(|p| {
                     parcel = p;
                     let (sizes, d) = open_parcel(&parcel, n, "the root")?;
                     counts = sizes.iter().map(|&c| c_bytes(c as usize)).collect::<EpResult<_>>()?;
@@ -103,23 +92,16 @@ pub fn scatter_inter(ep: &Endpoint, send: Option<Blocks>, recv: Option<UserBuf>,
 /// `EP_Allgather(v)` on an intercommunicator: `send` is this endpoint's data, `recv` a block
 /// per rank of the remote group.
 pub fn allgather_inter(ep: &Endpoint, send: UserBuf, recv: Blocks) -> EpResult<()> {
-    let s = &ep.shared;
-    let groups = groups(ep)?;
-    let g = s.group_of(ep.local) as usize;
-    let tags = groups.next_tags(ep.local);
-    let remote = s.group_map(1 - g as u8);
-    let view = view_endpoint(ep, &groups);
-    let (sizes, row, packed) = match pack_row(std::iter::once(send)) {
-        Ok((sizes, row)) => (sizes, row, Ok(())),
-        Err(e) => (vec![0], Vec::new(), Err(e)),
-    };
+    let c = start(ep)?;
+    let view = view_endpoint(ep, &c.groups);
+    let (sizes, row, packed) = pack_row_or_nothing(std::iter::once(send), 1);
     let rows = gather_rows(&view, &sizes, &row);
-    let n = remote.size();
+    let n = c.remote.size();
     let total: usize = (0..n as i32).map(|r| recv.bytes(r)).sum();
     let mut data = vec![0u8; total];
     let mut swapped = Ok(());
     if view.rank == 0 {
-        swapped = swap_rows(&groups, remote.location(0).expect("rank 0").proc, (tags[1 - g], tags[g]), &rows).and_then(|parcel| {
+        swapped = swap_rows(&c.groups, c.remote_proc(0), (c.to_them(), c.to_us()), &rows).and_then(|parcel| {
             let (sizes, theirs) = open_parcel(&parcel, n, "the remote group")?;
             // The sizes are checked here against this rank's receive blocks, the data placed below.
             let mut at = 0usize;
@@ -142,23 +124,16 @@ pub fn allgather_inter(ep: &Endpoint, send: UserBuf, recv: Blocks) -> EpResult<(
 /// `EP_Alltoall(v)` on an intercommunicator: `send` and `recv` hold a block per rank of the
 /// remote group.
 pub fn alltoall_inter(ep: &Endpoint, send: Blocks, recv: Blocks) -> EpResult<()> {
-    let s = &ep.shared;
-    let groups = groups(ep)?;
-    let g = s.group_of(ep.local) as usize;
-    let tags = groups.next_tags(ep.local);
-    let remote = s.group_map(1 - g as u8);
-    let view = view_endpoint(ep, &groups);
-    let (nr, nl) = (remote.size(), view.shared.map.size());
-    let (sizes, row, packed) = match pack_row((0..nr as i32).map(|j| send.of(j))) {
-        Ok((sizes, row)) => (sizes, row, Ok(())),
-        Err(e) => (vec![0; nr], Vec::new(), Err(e)),
-    };
+    let c = start(ep)?;
+    let view = view_endpoint(ep, &c.groups);
+    let (nr, nl) = (c.remote.size(), view.shared.map.size());
+    let (sizes, row, packed) = pack_row_or_nothing((0..nr as i32).map(|j| send.of(j)), nr);
     let rows = gather_rows(&view, &sizes, &row);
     // At rank 0: the blocks for each rank of this group, in the remote group's rank order.
     let (mut counts, mut columns) = (vec![0 as c_int; nl], Vec::new());
     let mut swapped = Ok(());
     if view.rank == 0 {
-        swapped = swap_rows(&groups, remote.location(0).expect("rank 0").proc, (tags[1 - g], tags[g]), &rows).and_then(|parcel| {
+        swapped = swap_rows(&c.groups, c.remote_proc(0), (c.to_them(), c.to_us()), &rows).and_then(|parcel| {
             // The remote matrix: row i (remote rank i) holds its blocks for ranks 0..nl here.
             let (sizes, theirs) = open_parcel(&parcel, nr * nl, "the remote group")?;
             let starts = displs_of(&sizes.iter().map(|&c| c_bytes(c as usize)).collect::<EpResult<Vec<_>>>()?)?;

@@ -163,6 +163,15 @@ pub(super) fn pack_row(bufs: impl Iterator<Item = UserBuf>) -> EpResult<(Vec<u64
     Ok((sizes, row))
 }
 
+/// [`pack_row`] that leaves the collective to go on after a failure: `n` zero sizes and no
+/// data then, with the error to report at the end.
+pub(super) fn pack_row_or_nothing(bufs: impl Iterator<Item = UserBuf>, n: usize) -> (Vec<u64>, Vec<u8>, EpResult<()>) {
+    match pack_row(bufs) {
+        Ok((sizes, row)) => (sizes, row, Ok(())),
+        Err(e) => (vec![0; n], Vec::new(), Err(e)),
+    }
+}
+
 /// Unpacks consecutive blocks of `data` into `blocks.of(r)` for `r` in `0..n`, each of the
 /// size the sender reports in `sizes` (when given), which must be what the block holds.
 pub(super) fn place(blocks: &Blocks, n: usize, sizes: Option<&[u64]>, data: &[u8], whom: &str) -> EpResult<()> {

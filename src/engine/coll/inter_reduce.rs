@@ -7,7 +7,7 @@
 
 use super::board::AlignedBuf;
 use super::gather::{scatterv, ScattervArgs};
-use super::inter::{groups, recv_exact, view_endpoint, ROOT};
+use super::inter::{recv_exact, start, view_endpoint, ROOT};
 use super::{reduce, Blocks, Layout, ReduceArgs};
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::UserBuf;
@@ -33,27 +33,23 @@ fn reduce_at_leader(view: &Endpoint, args: &ReduceArgs, mem: &mut AlignedBuf) ->
 /// the remote group's inputs goes there); with `EP_PROC_NULL` nothing; in the other group
 /// `root` is the root's rank there and `args.input` this endpoint's input.
 pub fn reduce_inter(ep: &Endpoint, args: &ReduceArgs, root: c_int) -> EpResult<()> {
-    let s = &ep.shared;
-    let groups = groups(ep)?;
-    let g = s.group_of(ep.local) as usize;
-    let tags = groups.next_tags(ep.local);
-    let remote = s.group_map(1 - g as u8);
+    let c = start(ep)?;
     match root {
         PROC_NULL => Ok(()),
         ROOT => {
             let recv = args.recv.expect("the root has a receive buffer");
-            recv_exact(&recv, remote.location(0).expect("rank 0").proc, tags[g], groups.cross, "the remote group")
+            recv_exact(&recv, c.remote_proc(0), c.to_us(), c.groups.cross, "the remote group")
         }
         _ => {
-            let view = view_endpoint(ep, &groups);
+            let view = view_endpoint(ep, &c.groups);
             let mut mem = AlignedBuf::default();
             let (ours, reduced) = reduce_at_leader(&view, args, &mut mem);
             let Some(ours) = ours else { return reduced };
-            let dest = remote.location(root).expect("root checked by the caller").proc;
+            let dest = c.remote_proc(root);
             // The root waits for this message even when the reduction failed here.
             // SAFETY: `ours` is typed memory in `mem`, alive until the end of the function; a
-            // blocking send on `groups.cross`, which lives while the intercommunicator does.
-            let sent = unsafe { check(sys::MPI_Send(ours.addr, ours.count, ours.dtype, dest as c_int, tags[1 - g], groups.cross.0), "MPI_Send") };
+            // blocking send on `c.groups.cross`, which lives while the intercommunicator does.
+            let sent = unsafe { check(sys::MPI_Send(ours.addr, ours.count, ours.dtype, dest as c_int, c.to_them(), c.groups.cross.0), "MPI_Send") };
             reduced.and(sent)
         }
     }
@@ -63,11 +59,8 @@ pub fn reduce_inter(ep: &Endpoint, args: &ReduceArgs, root: c_int) -> EpResult<(
 /// input (the same count in both groups), `args.recv` its block, `args.scatter` the blocks of
 /// this group's ranks (with `Layout::Varied`, `displs` is ignored: blocks follow each other).
 pub fn reduce_scatter_inter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
-    let s = &ep.shared;
-    let groups = groups(ep)?;
-    let g = s.group_of(ep.local) as usize;
-    let tags = groups.next_tags(ep.local);
-    let view = view_endpoint(ep, &groups);
+    let c = start(ep)?;
+    let view = view_endpoint(ep, &c.groups);
     let mut mem = AlignedBuf::default();
     let (ours, reduced) = reduce_at_leader(&view, args, &mut mem);
     let mut theirs_mem = AlignedBuf::default();
@@ -76,12 +69,12 @@ pub fn reduce_scatter_inter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
         theirs_mem.resize(args.input.span());
         // SAFETY: as in `reduce_at_leader`, for `theirs_mem`, alive until the end of the function.
         let theirs = unsafe { UserBuf::from_parts(args.input.base_for(theirs_mem.ptr()), args.input.count, args.input.dtype, args.input.info) };
-        let peer = s.group_map(1 - g as u8).location(0).expect("rank 0").proc;
+        let peer = c.remote_proc(0);
         let mut req = HOST.request_null;
         // SAFETY: `ours` is typed memory in `mem`, alive until the end of the function, after
         // the `MPI_Wait` below completes the send; the host writes `req`, a live local.
-        let started = unsafe { check(sys::MPI_Isend(ours.addr, ours.count, ours.dtype, peer as c_int, tags[1 - g], groups.cross.0, &mut req), "MPI_Isend") };
-        let received = recv_exact(&theirs, peer, tags[g], groups.cross, "the remote group");
+        let started = unsafe { check(sys::MPI_Isend(ours.addr, ours.count, ours.dtype, peer as c_int, c.to_them(), c.groups.cross.0, &mut req), "MPI_Isend") };
+        let received = recv_exact(&theirs, peer, c.to_us(), c.groups.cross, "the remote group");
         // SAFETY: `req` is the send started above, or `MPI_REQUEST_NULL` if it did not start.
         let sent = unsafe { check(sys::MPI_Wait(&mut req, HOST.status_ignore), "MPI_Wait") };
         swapped = started.and(received).and(sent);

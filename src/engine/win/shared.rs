@@ -142,22 +142,20 @@ pub fn allocate(comm: &CommShared, exposed: &[Exposed], noncontig: bool) -> EpRe
     check_one_node(comm)?;
     let mut win = HostWin(RMA.win_null);
     let mut mine: *mut u8 = std::ptr::null_mut();
-    // SAFETY: the host allocates this process's block (`blocks[my_proc]` bytes, a valid
-    // non-negative size) and writes its address into `mine` and the window into `win.0`, live
-    // locals; every process of `comm.host` makes this call (the leaders of a collective creation).
-    check_rma(
-        unsafe {
-            sys::MPI_Win_allocate_shared(
-                padded(comm.my_proc as usize) as sys::MPI_Aint,
-                1,
-                HOST.info_null,
-                comm.host.0,
-                &mut mine as *mut *mut u8 as *mut c_void,
-                &mut win.0,
-            )
-        },
-        "MPI_Win_allocate_shared",
-    )?;
+    // SAFETY: the host allocates this process's block (its padded bytes, a valid non-negative
+    // size) and writes its address into `mine` and the window into `win.0`, live locals; every
+    // process of `comm.host` makes this call (the leaders of a collective creation).
+    let rc = unsafe {
+        sys::MPI_Win_allocate_shared(
+            padded(comm.my_proc as usize) as sys::MPI_Aint,
+            1,
+            HOST.info_null,
+            comm.host.0,
+            &mut mine as *mut *mut u8 as *mut c_void,
+            &mut win.0,
+        )
+    };
+    check_rma(rc, "MPI_Win_allocate_shared")?;
     let memory = SharedMemory::Host(win);
     let mut bases = vec![std::ptr::null_mut::<u8>(); map.nprocs()];
     let queried = if noncontig { 0..map.nprocs() } else { 0..1 };
