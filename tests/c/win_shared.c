@@ -14,7 +14,8 @@
  * - attributes of the four flavours, the memory model; shared_query of an EP_Win_create
  *   window (this process's endpoints reachable, others size 0 and NULL);
  * - bad input: rank out of range, unknown key, NULL outputs, a negative size on one endpoint
- *   (every endpoint fails, none hangs), after which the communicator still works.
+ *   (every endpoint fails, none hangs), after which the communicator still works;
+ * - with the argument "host-cannot-share": the host's failure to make a shared window.
  */
 #include "ep_test.h"
 #include <stdint.h>
@@ -240,6 +241,30 @@ static void bad_input(EP_Comm comm)
     CHECK_OK(EP_Win_free(&win));
 }
 
+/* Run with the argument "host-cannot-share" where the host MPI cannot make shared windows
+ * (Open MPI with only its ucx one-sided component): a communicator over several processes
+ * fails with EP_ERR_WIN on every endpoint, none hangs, and the communicator keeps working; a
+ * communicator inside one process needs no host window and succeeds. */
+static void host_cannot_share(EP_Comm world)
+{
+    int me, size, index, count, proc;
+    CHECK_OK(EP_Comm_rank(world, &me));
+    CHECK_OK(EP_Comm_size(world, &size));
+    CHECK_OK(EP_Comm_local_info(world, &index, &count, &proc));
+    int *mine = NULL;
+    EP_Win win = EP_WIN_NULL;
+    int rc = EP_Win_allocate_shared(16, 4, MPI_INFO_NULL, world, &mine, &win);
+    if (count < size) {
+        CHECK(ep_class(rc) == EP_ERR_WIN && win == EP_WIN_NULL, "several processes: class %d", ep_class(rc));
+    } else {
+        CHECK_OK(rc);
+        CHECK_OK(EP_Win_free(&win));
+    }
+    long x = me, sum = -1;
+    CHECK_OK(EP_Allreduce(&x, &sum, 1, MPI_LONG, MPI_SUM, world));
+    CHECK(sum == (long)size * (size - 1) / 2, "allreduce after the failure: %ld", sum);
+}
+
 static void body(EP_Comm world)
 {
     int wr, ws;
@@ -269,7 +294,10 @@ int main(int argc, char **argv)
         {
             EP_Comm world;
             CHECK_OK(EP_Comm_create_endpoint(MPI_COMM_WORLD, n, omp_get_thread_num(), &world));
-            body(world);
+            if (argc > 1 && strcmp(argv[1], "host-cannot-share") == 0)
+                host_cannot_share(world);
+            else
+                body(world);
             CHECK_OK(EP_Comm_free(&world));
         }
     }

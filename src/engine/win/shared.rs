@@ -27,7 +27,8 @@ use super::host::{check_rma, HostWin, SendPtr, RMA};
 use super::Exposed;
 use crate::engine::comm::CommShared;
 use crate::ep_err;
-use crate::error::{EpResult, ERR_COMM};
+use crate::engine::meeting::agree;
+use crate::error::{EpError, EpResult, ERR_COMM};
 use crate::host::{self, check, sys, HostComm, HOST};
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -142,20 +143,30 @@ pub fn allocate(comm: &CommShared, exposed: &[Exposed], noncontig: bool) -> EpRe
     check_one_node(comm)?;
     let mut win = HostWin(RMA.win_null);
     let mut mine: *mut u8 = std::ptr::null_mut();
-    // SAFETY: the host allocates this process's block (its padded bytes, a valid non-negative
-    // size) and writes its address into `mine` and the window into `win.0`, live locals; every
-    // process of `comm.host` makes this call (the leaders of a collective creation).
-    let rc = unsafe {
-        sys::MPI_Win_allocate_shared(
-            padded(comm.my_proc as usize) as sys::MPI_Aint,
-            1,
-            HOST.info_null,
-            comm.host.0,
-            &mut mine as *mut *mut u8 as *mut c_void,
-            &mut win.0,
-        )
-    };
-    check_rma(rc, "MPI_Win_allocate_shared")?;
+    let made = returning_errors(comm.host, || {
+        // SAFETY: the host allocates this process's block (its padded bytes, a valid
+        // non-negative size) and writes its address into `mine` and the window into `win.0`,
+        // live locals; every process of `comm.host` makes this call (the leaders of a
+        // collective creation).
+        let rc = unsafe {
+            sys::MPI_Win_allocate_shared(
+                padded(comm.my_proc as usize) as sys::MPI_Aint,
+                1,
+                HOST.info_null,
+                comm.host.0,
+                &mut mine as *mut *mut u8 as *mut c_void,
+                &mut win.0,
+            )
+        };
+        check_rma(rc, "MPI_Win_allocate_shared").map_err(|e| {
+            EpError::new(e.class, format!("{} (Open MPI makes shared windows with its `sm` one-sided component: allow it, e.g. OMPI_MCA_osc=ucx,sm)", e.msg))
+        })
+    })?;
+    // Every process must know whether all made it: the next host calls are collective. A block
+    // made here while another process failed stays (its free would be collective too).
+    let elsewhere = max_over(comm.host, made.as_ref().err().map_or(0, |e| e.class))?;
+    made?;
+    agree([elsewhere])?;
     let memory = SharedMemory::Host(win);
     let mut bases = vec![std::ptr::null_mut::<u8>(); map.nprocs()];
     let queried = if noncontig { 0..map.nprocs() } else { 0..1 };
@@ -173,6 +184,36 @@ pub fn allocate(comm: &CommShared, exposed: &[Exposed], noncontig: bool) -> EpRe
     let mine = if noncontig { comm.my_proc as usize } else { 0 };
     let region = (SendPtr(bases[mine]), blocks[mine]);
     Ok(Block { segments: segments(&bases), shifts: offsets.clone(), region, memory })
+}
+
+/// Runs `call` (host calls on `comm`) with the host's errors returned as codes rather than
+/// sent to `comm`'s handler (which aborts by default), then restores the handler.
+fn returning_errors<R>(comm: HostComm, call: impl FnOnce() -> R) -> EpResult<R> {
+    // SAFETY: `comm` is a live host communicator that only this thread uses during the call
+    // (the process's other endpoints wait in the creation's meeting); the host writes `old`, a
+    // live local, which is set back and freed below.
+    unsafe {
+        let mut old = std::mem::zeroed::<sys::MPI_Errhandler>();
+        check(sys::MPI_Comm_get_errhandler(comm.0, &mut old), "MPI_Comm_get_errhandler")?;
+        check(sys::MPI_Comm_set_errhandler(comm.0, HOST.errors_return), "MPI_Comm_set_errhandler")?;
+        let r = call();
+        sys::MPI_Comm_set_errhandler(comm.0, old);
+        sys::MPI_Errhandler_free(&mut old);
+        Ok(r)
+    }
+}
+
+/// The largest of every process's `class` over the host communicator `comm` (collective).
+fn max_over(comm: HostComm, class: c_int) -> EpResult<c_int> {
+    let mut all: c_int = 0;
+    // SAFETY: one int in and out, live locals; every process of `comm` calls this.
+    unsafe {
+        check(
+            sys::MPI_Allreduce(&class as *const c_int as *const c_void, &mut all as *mut c_int as *mut c_void, 1, HOST.int_, HOST.op_max, comm.0),
+            "MPI_Allreduce",
+        )?
+    };
+    Ok(all)
 }
 
 /// `EP_ERR_COMM` unless every process of the communicator is on one shared-memory node
