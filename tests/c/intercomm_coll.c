@@ -301,6 +301,52 @@ static void all_forms(EP_Comm inter, int side, int me, int size, int rsize)
     free(buf);
 }
 
+/* Large blocks (the host's rendezvous paths): allgather, alltoall, gather and scatter. */
+static void large(EP_Comm inter, int side, int me, int size, int rsize)
+{
+    const int N = 40000;
+    int *mine = malloc(sizeof(int) * N), *all = malloc(sizeof(int) * (size_t)N * (rsize > size ? rsize : size));
+    int *sbuf = malloc(sizeof(int) * (size_t)N * rsize);
+    for (int i = 0; i < N; i++)
+        mine[i] = val(7, side, me, i);
+    CHECK_OK(EP_Allgather(mine, N, MPI_INT, all, N, MPI_INT, inter));
+    int bad = 0;
+    for (int r = 0; r < rsize; r++)
+        for (int i = 0; i < N; i++)
+            bad += all[(size_t)r * N + i] != val(7, 1 - side, r, i);
+    CHECK(bad == 0, "large allgather: %d wrong", bad);
+    const int M = N / 4;
+    for (int j = 0; j < rsize; j++)
+        for (int k = 0; k < M; k++)
+            sbuf[(size_t)j * M + k] = a2a(side, me, j, k % 100) + k / 100 * 1000000 * 10;
+    CHECK_OK(EP_Alltoall(sbuf, M, MPI_INT, all, M, MPI_INT, inter));
+    bad = 0;
+    for (int i = 0; i < rsize; i++)
+        for (int k = 0; k < M; k++)
+            bad += all[(size_t)i * M + k] != a2a(1 - side, i, me, k % 100) + k / 100 * 1000000 * 10;
+    CHECK(bad == 0, "large alltoall: %d wrong", bad);
+    /* Gather at the last rank of group 1, then scatter back from it. */
+    int arg = root_arg(side, me, 1, side == 1 ? size - 1 : rsize - 1);
+    CHECK_OK(EP_Gather(mine, N, MPI_INT, all, N, MPI_INT, arg, inter));
+    if (arg == EP_ROOT) {
+        bad = 0;
+        for (int r = 0; r < rsize; r++)
+            for (int i = 0; i < N; i++)
+                bad += all[(size_t)r * N + i] != val(7, 0, r, i);
+        CHECK(bad == 0, "large gather: %d wrong", bad);
+    }
+    CHECK_OK(EP_Scatter(all, N, MPI_INT, mine, N, MPI_INT, arg, inter));
+    if (side == 0) {
+        bad = 0;
+        for (int i = 0; i < N; i++)
+            bad += mine[i] != val(7, 0, me, i);
+        CHECK(bad == 0, "large scatter: %d wrong", bad);
+    }
+    free(sbuf);
+    free(all);
+    free(mine);
+}
+
 /* Rooted MPI_IN_PLACE where every endpoint checks it: the root's group is the root alone. */
 static void rooted_in_place(EP_Comm inter, int side, int size, int rsize)
 {
@@ -323,6 +369,7 @@ static void check_inter(EP_Comm inter, int side)
     CHECK_OK(EP_Comm_remote_size(inter, &rsize));
     rooted(inter, side, me, size, rsize);
     all_forms(inter, side, me, size, rsize);
+    large(inter, side, me, size, rsize);
     rooted_in_place(inter, side, size, rsize);
     /* The communicator still works after the errors. */
     long v = me + 1, sum = -1;
