@@ -604,7 +604,8 @@ pub unsafe extern "C" fn EP_Alltoall(
 ) -> c_int {
     let ep = endpoint_ref(comm)?;
     if ep.shared.is_inter() {
-        return coll_inter::alltoall(&ep, sendbuf, Layout::Uniform(sendcount), sendtype, recvbuf, Layout::Uniform(recvcount), recvtype);
+        let (send_layout, recv_layout) = (Layout::Uniform(sendcount), Layout::Uniform(recvcount));
+        return coll_inter::alltoall(&ep, sendbuf, send_layout, sendtype, recvbuf, recv_layout, recvtype);
     }
     let send = if is_in_place(sendbuf) { None } else { Some(blocks(sendbuf as *mut c_void, sendtype, Layout::Uniform(sendcount), "sendbuf")?) };
     let recv = blocks(recvbuf, recvtype, Layout::Uniform(recvcount), "recvbuf")?;

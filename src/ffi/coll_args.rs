@@ -31,7 +31,10 @@ pub(super) fn check_inter_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
     } else {
         ""
     };
-    Err(ep_err!(ERR_ROOT, "root {root} of an intercommunicator collective is none of EP_ROOT, EP_PROC_NULL, 0..{remote}{hint}"))
+    Err(ep_err!(
+        ERR_ROOT,
+        "root {root} of an intercommunicator collective is none of EP_ROOT, EP_PROC_NULL, 0..{remote}{hint}"
+    ))
 }
 
 /// A user buffer that must not be `MPI_IN_PLACE`. Inline, as is `reduction_input`: their

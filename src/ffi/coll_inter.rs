@@ -142,7 +142,12 @@ pub(super) unsafe fn alltoall(
 ///
 /// # Safety
 /// Each non-NULL array holds one readable `int` per remote rank.
-pub(super) unsafe fn remote_layout<'a>(ep: &Endpoint, counts: *const c_int, displs: *const c_int, what: (&str, &str)) -> EpResult<Layout<'a>> {
+pub(super) unsafe fn remote_layout<'a>(
+    ep: &Endpoint,
+    counts: *const c_int,
+    displs: *const c_int,
+    what: (&str, &str),
+) -> EpResult<Layout<'a>> {
     let n = remote_size(ep);
     Ok(Layout::Varied { counts: per_rank_n(counts, n, what.0, true)?, displs: per_rank_n(displs, n, what.1, false)? })
 }
@@ -197,11 +202,13 @@ pub(super) unsafe fn reduce_scatter(
 ) -> EpResult<()> {
     not_in_place(sendbuf, "sendbuf")?;
     let total: i64 = (0..local_size(ep) as i32).map(|r| layout.count(r) as i64).sum();
-    let total = c_int::try_from(total).map_err(|_| ep_err!(ERR_COUNT, "the counts add up to more than 2^31-1 elements"))?;
+    let total =
+        c_int::try_from(total).map_err(|_| ep_err!(ERR_COUNT, "the counts add up to more than 2^31-1 elements"))?;
     let input = Elems::of(&UserBuf::new(sendbuf, total, datatype)?);
     let recv = Some(data_buf(recvbuf, layout.count(ep.rank), datatype, "recvbuf")?);
     let commutative = op_commutative(op)?;
-    let args = ReduceArgs { input, in_place: false, recv, op: HostOp(op), commutative, root: None, scatter: Some(layout) };
+    let args =
+        ReduceArgs { input, in_place: false, recv, op: HostOp(op), commutative, root: None, scatter: Some(layout) };
     coll::reduce_scatter_inter(ep, &args)
 }
 

@@ -111,7 +111,14 @@ pub unsafe extern "C" fn EP_Win_allocate(size: MPI_Aint, disp_unit: c_int, info:
 #[allow(clippy::unnecessary_cast, reason = "MPI_Aint is the host's `long` (or `ptrdiff_t`): i64 here, not on every target")]
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Win_allocate_shared(size: MPI_Aint, disp_unit: c_int, info: MPI_Info, comm: EP_Comm, baseptr: *mut c_void, win: *mut EP_Win) -> c_int {
+pub unsafe extern "C" fn EP_Win_allocate_shared(
+    size: MPI_Aint,
+    disp_unit: c_int,
+    info: MPI_Info,
+    comm: EP_Comm,
+    baseptr: *mut c_void,
+    win: *mut EP_Win,
+) -> c_int {
     let ep = endpoint(comm)?;
     let baseptr = out(baseptr as *mut *mut c_void, "baseptr");
     let win = out(win, "win");
@@ -139,9 +146,17 @@ pub unsafe extern "C" fn EP_Win_allocate_shared(size: MPI_Aint, disp_unit: c_int
 #[allow(clippy::unnecessary_cast, reason = "MPI_Aint is the host's `long` (or `ptrdiff_t`): i64 here, not on every target")]
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Win_shared_query(win: EP_Win, rank: c_int, size: *mut MPI_Aint, disp_unit: *mut c_int, baseptr: *mut c_void) -> c_int {
+pub unsafe extern "C" fn EP_Win_shared_query(
+    win: EP_Win,
+    rank: c_int,
+    size: *mut MPI_Aint,
+    disp_unit: *mut c_int,
+    baseptr: *mut c_void,
+) -> c_int {
     let (bytes, unit, base) = window(win)?.shared_query(rank)?;
-    let (size, disp_unit, baseptr) = (out(size, "size")?, out(disp_unit, "disp_unit")?, out(baseptr as *mut *mut c_void, "baseptr")?);
+    let size = out(size, "size")?;
+    let disp_unit = out(disp_unit, "disp_unit")?;
+    let baseptr = out(baseptr as *mut *mut c_void, "baseptr")?;
     *size = bytes as MPI_Aint;
     *disp_unit = unit as c_int;
     *baseptr = base as *mut c_void;
@@ -215,8 +230,17 @@ pub unsafe extern "C" fn EP_Win_get_attr(win: EP_Win, key: c_int, value: *mut c_
         EP_WIN_SIZE => &w.size as *const MPI_Aint as *const c_void,
         EP_WIN_DISP_UNIT => &w.disp_unit as *const c_int as *const c_void,
         EP_WIN_CREATE_FLAVOR => by_flavor(w.shared.flavor) as *const c_int as *const c_void,
-        EP_WIN_MODEL => (if w.shared.unified { &MODEL_UNIFIED } else { &MODEL_SEPARATE }) as *const c_int as *const c_void,
-        _ => return Err(ep_err!(ERR_KEYVAL, "{key} is not a window attribute key (EP_WIN_BASE, EP_WIN_SIZE, EP_WIN_DISP_UNIT, EP_WIN_CREATE_FLAVOR, EP_WIN_MODEL)")),
+        EP_WIN_MODEL => {
+            let model = if w.shared.unified { &MODEL_UNIFIED } else { &MODEL_SEPARATE };
+            model as *const c_int as *const c_void
+        }
+        _ => {
+            return Err(ep_err!(
+                ERR_KEYVAL,
+                "{key} is not a window attribute key \
+                 (EP_WIN_BASE, EP_WIN_SIZE, EP_WIN_DISP_UNIT, EP_WIN_CREATE_FLAVOR, EP_WIN_MODEL)"
+            ))
+        }
     };
     *flag = 1;
     Ok(())

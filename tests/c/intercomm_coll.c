@@ -91,7 +91,8 @@ static void rooted(EP_Comm inter, int side, int me, int size, int rsize)
             }
             for (int i = 0; i < rsize * 8 + 8; i++)
                 buf[i] = -1;
-            CHECK_OK(EP_Gatherv(sends ? mine : NULL, me % 3 + 1, MPI_INT, is_root ? buf : NULL, counts, displs, MPI_INT, arg, inter));
+            CHECK_OK(EP_Gatherv(sends ? mine : NULL, me % 3 + 1, MPI_INT, is_root ? buf : NULL, counts, displs,
+                  MPI_INT, arg, inter));
             if (is_root) {
                 int bad = 0;
                 for (int r = 0; r < rsize; r++) {
@@ -110,7 +111,8 @@ static void rooted(EP_Comm inter, int side, int me, int size, int rsize)
             CHECK_OK(EP_Scatter(is_root ? buf : NULL, n, MPI_INT, sends ? got : NULL, n, MPI_INT, arg, inter));
             if (sends)
                 for (int i = 0; i < n; i++)
-                    CHECK(got[i] == val(t, 1 - side, me, i), "scatter: got[%d] = %d at rank %d of side %d", i, got[i], me, side);
+                    CHECK(got[i] == val(t, 1 - side, me, i), "scatter: got[%d] = %d at rank %d of side %d", i,
+                          got[i], me, side);
             /* Scatterv: rank r gets r % 3 ints (0 for some), blocks in reverse order. */
             if (is_root) {
                 for (int r = 0, at = 0; r < rsize; r++) {
@@ -123,10 +125,12 @@ static void rooted(EP_Comm inter, int side, int me, int size, int rsize)
             }
             for (int i = 0; i < 8; i++)
                 got[i] = -1;
-            CHECK_OK(EP_Scatterv(is_root ? buf : NULL, counts, displs, MPI_INT, sends ? got : NULL, me % 3, MPI_INT, arg, inter));
+            CHECK_OK(EP_Scatterv(is_root ? buf : NULL, counts, displs, MPI_INT, sends ? got : NULL, me % 3,
+                  MPI_INT, arg, inter));
             if (sends) {
                 for (int i = 0; i < me % 3; i++)
-                    CHECK(got[i] == val(t, 1 - side, me, i), "scatterv: got[%d] = %d at rank %d of side %d", i, got[i], me, side);
+                    CHECK(got[i] == val(t, 1 - side, me, i), "scatterv: got[%d] = %d at rank %d of side %d", i,
+                          got[i], me, side);
                 CHECK(got[me % 3] == -1, "scatterv wrote past its count");
             }
             /* Reduce: the sum and the rank-ordered segments of the other group. */
@@ -139,12 +143,14 @@ static void rooted(EP_Comm inter, int side, int me, int size, int rsize)
                     long want = 0;
                     for (int r = 0; r < rsize; r++)
                         want += val(t, 1 - side, r, i);
-                    CHECK(lout[i] == want, "reduce sum[%d] %ld, expected %ld at root %d of side %d", i, lout[i], want, root, side);
+                    CHECK(lout[i] == want, "reduce sum[%d] %ld, expected %ld at root %d of side %d", i,
+                          lout[i], want, root, side);
                 }
             seg_t sin[2] = {{me, me, 1}, {me, me, 1}}, sout[2] = {{-1, -1, -1}, {-1, -1, -1}};
             CHECK_OK(EP_Reduce(sends ? sin : NULL, is_root ? sout : NULL, 2, SEG_T, SEG_OP, arg, inter));
             if (is_root)
-                CHECK(sout[1].lo == 0 && sout[1].hi == rsize - 1 && sout[1].ok == 1, "ordered reduce (%d %d %d), remote size %d",
+                CHECK(sout[1].lo == 0 && sout[1].hi == rsize - 1 && sout[1].ok == 1,
+                      "ordered reduce (%d %d %d), remote size %d",
                       sout[1].lo, sout[1].hi, sout[1].ok, rsize);
             free(counts);
             free(displs);
@@ -267,7 +273,8 @@ static void all_forms(EP_Comm inter, int side, int me, int size, int rsize)
         sin[i] = (seg_t){me, me, 1};
     CHECK_OK(EP_Reduce_scatter(sin, sout, rcounts, SEG_T, SEG_OP, inter));
     for (int i = 0; i < rcounts[me]; i++)
-        CHECK(sout[i].lo == 0 && sout[i].hi == rsize - 1 && sout[i].ok == 1, "ordered reduce_scatter (%d %d %d)", sout[i].lo,
+        CHECK(sout[i].lo == 0 && sout[i].hi == rsize - 1 && sout[i].ok == 1,
+              "ordered reduce_scatter (%d %d %d)", sout[i].lo,
               sout[i].hi, sout[i].ok);
 
     /* Bad input, the same on every endpoint: no communication, the communicator goes on. */

@@ -84,7 +84,8 @@ static void shared_window(EP_Comm comm, int noncontig)
         MPI_Aint sz = -1;
         int unit = -1;
         CHECK_OK(EP_Win_shared_query(win, r, &sz, &unit, &seg[r]));
-        CHECK(sz == (MPI_Aint)(ints_of(r) * sizeof(int)) && unit == (int)sizeof(int), "query of rank %d: size %ld unit %d",
+        CHECK(sz == (MPI_Aint)(ints_of(r) * sizeof(int)) && unit == (int)sizeof(int),
+              "query of rank %d: size %ld unit %d",
               r, (long)sz, unit);
         if (ints_of(r) > 0) {
             CHECK(seg[r] != NULL, "rank %d's segment is NULL", r);
@@ -124,7 +125,8 @@ static void shared_window(EP_Comm comm, int noncontig)
         seg[right][ints_of(right) - 1] = -me;
     CHECK_OK(EP_Win_fence(0, win));
     if (ints_of(me) > 1)
-        CHECK(mine[ints_of(me) - 1] == -left, "last int %d, expected %d from the left neighbour", mine[ints_of(me) - 1], -left);
+        CHECK(mine[ints_of(me) - 1] == -left, "last int %d, expected %d from the left neighbour",
+              mine[ints_of(me) - 1], -left);
     CHECK_OK(EP_Win_fence(0, win));
     int word = 7000 + me;
     if (ints_of(right) > 0)
@@ -177,7 +179,8 @@ static void other_flavours(EP_Comm comm)
         CHECK_OK(EP_Win_shared_query(win, r, &sz, &unit, &b));
         int here = r >= me - index && r < me - index + count;
         if (here)
-            CHECK(sz == 4 * sizeof(int) && unit == 2 && b != NULL, "query of rank %d here: %ld %d %p", r, (long)sz, unit, (void *)b);
+            CHECK(sz == 4 * sizeof(int) && unit == 2 && b != NULL, "query of rank %d here: %ld %d %p", r,
+                  (long)sz, unit, (void *)b);
         else
             CHECK(sz == 0 && b == NULL, "query of rank %d elsewhere: %ld %p", r, (long)sz, (void *)b);
         if (r == me)

@@ -17,7 +17,10 @@
 use super::gather::{scatterv, ScattervArgs};
 use super::host_bytes::{c_bytes, displs_of};
 use super::inter::{start, view_endpoint, ROOT};
-use super::inter_parcel::{byte_blocks, byte_buf, gather_rows, open_parcel, pack_row, pack_row_or_nothing, place, recv_parcel, send_rows, swap_rows};
+use super::inter_parcel::{
+    byte_blocks, byte_buf, gather_rows, open_parcel, pack_row, pack_row_or_nothing, place, recv_parcel, send_rows,
+    swap_rows,
+};
 use super::{bcast, Blocks};
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::UserBuf;
@@ -43,7 +46,8 @@ pub fn gather_inter(ep: &Endpoint, send: Option<UserBuf>, recv: Option<Blocks>, 
             let send = send.expect("the sending group has send buffers");
             let (sizes, row, packed) = pack_row_or_nothing(std::iter::once(send), 1);
             let rows = gather_rows(&view, &sizes, &row);
-            let sent = if view.rank == 0 { send_rows(&c.groups, c.remote_proc(root), c.to_them(), &rows) } else { Ok(()) };
+            let sent =
+                if view.rank == 0 { send_rows(&c.groups, c.remote_proc(root), c.to_them(), &rows) } else { Ok(()) };
             packed.and(rows.map(|_| ())).and(sent)
         }
     }
@@ -58,7 +62,8 @@ pub fn scatter_inter(ep: &Endpoint, send: Option<Blocks>, recv: Option<UserBuf>,
         PROC_NULL => Ok(()),
         ROOT => {
             let blocks = send.expect("the root has send blocks");
-            let rows = pack_row((0..c.remote.size() as i32).map(|r| blocks.of(r))).map(|(sizes, data)| Some(super::inter_parcel::Rows { sizes, data }));
+            let rows = pack_row((0..c.remote.size() as i32).map(|r| blocks.of(r)))
+                .map(|(sizes, data)| Some(super::inter_parcel::Rows { sizes, data }));
             let sent = send_rows(&c.groups, c.remote_proc(0), c.to_them(), &rows);
             rows.map(|_| ()).and(sent)
         }

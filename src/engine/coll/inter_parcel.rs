@@ -64,12 +64,15 @@ pub(super) fn gather_rows(view: &Endpoint, sizes: &[u64], row: &[u8]) -> EpResul
     // blocking gather.
     let first = unsafe { byte_buf(mine.as_mut_ptr() as *mut u8, 8 * k) }.and_then(|send| {
         let layout = Layout::Uniform(c_bytes(8 * k)?);
-        let recv = leader.then_some(Blocks { base: all.as_mut_ptr() as *mut c_void, dtype: HOST.byte, info: byte, layout });
+        let recv =
+            leader.then_some(Blocks { base: all.as_mut_ptr() as *mut c_void, dtype: HOST.byte, info: byte, layout });
         gatherv(view, &GathervArgs { send: Some(send), recv, root: 0, rank: view.rank, varied: false })
     });
     // The leader's counts per rank; zeros after a failure, so that the second gather still runs.
-    let totals: Vec<usize> = (0..n).map(|r| all.get(r * k..(r + 1) * k).map_or(0, |s| s.iter().sum::<u64>() as usize)).collect();
-    let counts: EpResult<Vec<c_int>> = if leader { totals.iter().map(|&t| c_bytes(t)).collect() } else { Ok(Vec::new()) };
+    let totals: Vec<usize> =
+        (0..n).map(|r| all.get(r * k..(r + 1) * k).map_or(0, |s| s.iter().sum::<u64>() as usize)).collect();
+    let counts: EpResult<Vec<c_int>> =
+        if leader { totals.iter().map(|&t| c_bytes(t)).collect() } else { Ok(Vec::new()) };
     let (counts, bad_counts) = match counts.and_then(|c| displs_of(&c).map(|d| (c, d))) {
         Ok(cd) => (cd, None),
         Err(e) => ((vec![0; if leader { n } else { 0 }], vec![0; if leader { n } else { 0 }]), Some(e)),
@@ -98,9 +101,16 @@ fn parcel_of(rows: &EpResult<Option<Rows>>) -> Vec<u8> {
 
 /// A parcel's header of `n` counts and its data, checked to hold what the header says.
 pub(super) fn open_parcel<'a>(parcel: &'a [u8], n: usize, whom: &str) -> EpResult<(Vec<u64>, &'a [u8])> {
-    let short = || ep_err!(ERR_TRUNCATE, "{whom} sent {} bytes, not a parcel of {n} counts and their data (an error there?)", parcel.len());
+    let short = || {
+        ep_err!(
+            ERR_TRUNCATE,
+            "{whom} sent {} bytes, not a parcel of {n} counts and their data (an error there?)",
+            parcel.len()
+        )
+    };
     let data = parcel.get(8 * n..).ok_or_else(short)?;
-    let sizes: Vec<u64> = parcel[..8 * n].chunks_exact(8).map(|c| u64::from_ne_bytes(c.try_into().expect("8 bytes"))).collect();
+    let sizes: Vec<u64> =
+        parcel[..8 * n].chunks_exact(8).map(|c| u64::from_ne_bytes(c.try_into().expect("8 bytes"))).collect();
     if sizes.iter().sum::<u64>() != data.len() as u64 {
         return Err(short());
     }
@@ -112,7 +122,19 @@ pub(super) fn send_rows(groups: &Groups, dest: u32, tag: c_int, rows: &EpResult<
     let parcel = parcel_of(rows);
     // SAFETY: a blocking send of `parcel`, alive for the call, on `groups.cross`, which lives
     // while the intercommunicator does.
-    unsafe { check(sys::MPI_Send(host_addr(parcel.as_ptr() as *mut u8, parcel.len()), c_bytes(parcel.len())?, HOST.byte, dest as c_int, tag, groups.cross.0), "MPI_Send") }
+    unsafe {
+        check(
+            sys::MPI_Send(
+                host_addr(parcel.as_ptr() as *mut u8, parcel.len()),
+                c_bytes(parcel.len())?,
+                HOST.byte,
+                dest as c_int,
+                tag,
+                groups.cross.0,
+            ),
+            "MPI_Send",
+        )
+    }
 }
 
 /// Receives the next parcel from host rank `source` with `tag`, whatever its length.
@@ -127,7 +149,16 @@ pub(super) fn recv_parcel(groups: &Groups, source: u32, tag: c_int) -> EpResult<
         let mut bytes: c_int = 0;
         check(sys::MPI_Get_count(&status, HOST.byte, &mut bytes), "MPI_Get_count")?;
         let mut parcel = vec![0u8; bytes.max(0) as usize];
-        check(sys::MPI_Mrecv(host_addr(parcel.as_mut_ptr(), parcel.len()), bytes, HOST.byte, &mut msg, HOST.status_ignore), "MPI_Mrecv")?;
+        check(
+            sys::MPI_Mrecv(
+                host_addr(parcel.as_mut_ptr(), parcel.len()),
+                bytes,
+                HOST.byte,
+                &mut msg,
+                HOST.status_ignore,
+            ),
+            "MPI_Mrecv",
+        )?;
         Ok(parcel)
     }
 }
@@ -135,14 +166,27 @@ pub(super) fn recv_parcel(groups: &Groups, source: u32, tag: c_int) -> EpResult<
 /// The two leaders swap their groups' parcels: sends `rows` to host rank `peer` with
 /// `send_tag` and receives the peer's with `recv_tag` (the send nonblocking, so that two
 /// leaders swapping large parcels do not wait for each other).
-pub(super) fn swap_rows(groups: &Groups, peer: u32, tags: (c_int, c_int), rows: &EpResult<Option<Rows>>) -> EpResult<Vec<u8>> {
+pub(super) fn swap_rows(
+    groups: &Groups,
+    peer: u32,
+    tags: (c_int, c_int),
+    rows: &EpResult<Option<Rows>>,
+) -> EpResult<Vec<u8>> {
     let parcel = parcel_of(rows);
     let mut req = HOST.request_null;
     // SAFETY: `parcel` lives until the end of the function, after the `MPI_Wait` below
     // completes the send; the host writes `req`, a live local.
     unsafe {
         check(
-            sys::MPI_Isend(host_addr(parcel.as_ptr() as *mut u8, parcel.len()), c_bytes(parcel.len())?, HOST.byte, peer as c_int, tags.0, groups.cross.0, &mut req),
+            sys::MPI_Isend(
+                host_addr(parcel.as_ptr() as *mut u8, parcel.len()),
+                c_bytes(parcel.len())?,
+                HOST.byte,
+                peer as c_int,
+                tags.0,
+                groups.cross.0,
+                &mut req,
+            ),
             "MPI_Isend",
         )?
     };
@@ -189,5 +233,8 @@ pub(super) fn place(blocks: &Blocks, n: usize, sizes: Option<&[u64]>, data: &[u8
 }
 
 fn mismatch(whom: &str, r: i32, sent: u64, want: usize) -> EpError {
-    ep_err!(ERR_TRUNCATE, "{whom}: rank {r} sends {sent} bytes, the receive arguments say {want}: type signatures differ")
+    ep_err!(
+        ERR_TRUNCATE,
+        "{whom}: rank {r} sends {sent} bytes, the receive arguments say {want}: type signatures differ"
+    )
 }

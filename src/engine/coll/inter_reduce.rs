@@ -23,7 +23,9 @@ fn reduce_at_leader(view: &Endpoint, args: &ReduceArgs, mem: &mut AlignedBuf) ->
         mem.resize(args.input.span());
         // SAFETY: `mem` was just resized to the input's span, which holds `count` elements of
         // its datatype from `base_for(mem.ptr())`; the caller keeps `mem` while it uses `ours`.
-        unsafe { UserBuf::from_parts(args.input.base_for(mem.ptr()), args.input.count, args.input.dtype, args.input.info) }
+        unsafe {
+            UserBuf::from_parts(args.input.base_for(mem.ptr()), args.input.count, args.input.dtype, args.input.info)
+        }
     });
     let done = reduce(view, &ReduceArgs { recv: ours, root: Some(0), in_place: false, scatter: None, ..*args });
     (ours, done)
@@ -49,7 +51,12 @@ pub fn reduce_inter(ep: &Endpoint, args: &ReduceArgs, root: c_int) -> EpResult<(
             // The root waits for this message even when the reduction failed here.
             // SAFETY: `ours` is typed memory in `mem`, alive until the end of the function; a
             // blocking send on `c.groups.cross`, which lives while the intercommunicator does.
-            let sent = unsafe { check(sys::MPI_Send(ours.addr, ours.count, ours.dtype, dest as c_int, c.to_them(), c.groups.cross.0), "MPI_Send") };
+            let sent = unsafe {
+                check(
+                    sys::MPI_Send(ours.addr, ours.count, ours.dtype, dest as c_int, c.to_them(), c.groups.cross.0),
+                    "MPI_Send",
+                )
+            };
             reduced.and(sent)
         }
     }
@@ -68,12 +75,32 @@ pub fn reduce_scatter_inter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
     let theirs = ours.map(|ours| {
         theirs_mem.resize(args.input.span());
         // SAFETY: as in `reduce_at_leader`, for `theirs_mem`, alive until the end of the function.
-        let theirs = unsafe { UserBuf::from_parts(args.input.base_for(theirs_mem.ptr()), args.input.count, args.input.dtype, args.input.info) };
+        let theirs = unsafe {
+            UserBuf::from_parts(
+                args.input.base_for(theirs_mem.ptr()),
+                args.input.count,
+                args.input.dtype,
+                args.input.info,
+            )
+        };
         let peer = c.remote_proc(0);
         let mut req = HOST.request_null;
         // SAFETY: `ours` is typed memory in `mem`, alive until the end of the function, after
         // the `MPI_Wait` below completes the send; the host writes `req`, a live local.
-        let started = unsafe { check(sys::MPI_Isend(ours.addr, ours.count, ours.dtype, peer as c_int, c.to_them(), c.groups.cross.0, &mut req), "MPI_Isend") };
+        let started = unsafe {
+            check(
+                sys::MPI_Isend(
+                    ours.addr,
+                    ours.count,
+                    ours.dtype,
+                    peer as c_int,
+                    c.to_them(),
+                    c.groups.cross.0,
+                    &mut req,
+                ),
+                "MPI_Isend",
+            )
+        };
         let received = recv_exact(&theirs, peer, c.to_us(), c.groups.cross, "the remote group");
         // SAFETY: `req` is the send started above, or `MPI_REQUEST_NULL` if it did not start.
         let sent = unsafe { check(sys::MPI_Wait(&mut req, HOST.status_ignore), "MPI_Wait") };
@@ -83,7 +110,9 @@ pub fn reduce_scatter_inter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
     let layout = args.scatter.expect("reduce_scatter has a layout");
     let n = view.shared.map.size();
     let displs: Vec<c_int> = match layout {
-        Layout::Varied { counts, .. } => counts[..n].iter().scan(0, |at, &c| Some(std::mem::replace(at, *at + c))).collect(),
+        Layout::Varied { counts, .. } => {
+            counts[..n].iter().scan(0, |at, &c| Some(std::mem::replace(at, *at + c))).collect()
+        }
         Layout::Uniform(_) => Vec::new(),
     };
     let layout = match layout {

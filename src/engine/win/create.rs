@@ -38,7 +38,8 @@ struct Offer {
 impl Offer {
     /// What an endpoint that takes no part brings: a faulty one, or a missing local index.
     fn none() -> Offer {
-        Offer { base: SendPtr(std::ptr::null_mut()), size: 0, disp_unit: 1, info: HostInfo(HOST.info_null), noncontig: false }
+        let base = SendPtr(std::ptr::null_mut());
+        Offer { base, size: 0, disp_unit: 1, info: HostInfo(HOST.info_null), noncontig: false }
     }
 }
 
@@ -70,7 +71,10 @@ pub fn create(
         .or_else(|| (flavor == WinFlavor::Create && base.is_null() && size > 0).then(|| ep_err!(ERR_BUFFER, "base is NULL with size {size}")))
         .or(fault);
     let noncontig = flavor == WinFlavor::Shared && shared_mem::asks_noncontig(info);
-    let offer = if fault.is_some() { Offer::none() } else { Offer { base: SendPtr(base as *mut u8), size, disp_unit, info: HostInfo(info), noncontig } };
+    let offer = match &fault {
+        Some(_) => Offer::none(),
+        None => Offer { base: SendPtr(base as *mut u8), size, disp_unit, info: HostInfo(info), noncontig },
+    };
     let created = shared.meeting.meet((), shared.local_count(), ep.local as usize, offer, fault, |g| {
         let mut offers = g.inputs.clone();
         create_host_windows(shared, flavor, &mut offers, g.fault_class())
@@ -200,7 +204,8 @@ fn is_unified(w: HostWin) -> bool {
     let mut flag: c_int = 0;
     // SAFETY: `w` is a live host window; the host writes a pointer to its attribute value
     // into `value` and `flag`, live locals, and the value it points at lives with the window.
-    let rc = unsafe { sys::MPI_Win_get_attr(w.0, RMA.win_model_key, &mut value as *mut *mut c_int as *mut c_void, &mut flag) };
+    let rc =
+        unsafe { sys::MPI_Win_get_attr(w.0, RMA.win_model_key, &mut value as *mut *mut c_int as *mut c_void, &mut flag) };
     // SAFETY: with `flag` set, `value` points at the host's int (see above).
     rc == HOST.success && flag != 0 && !value.is_null() && unsafe { *value } == RMA.win_unified
 }
@@ -216,8 +221,8 @@ const ENTRY: usize = 24;
 fn gather_exposed(comm: &CommShared, offers: &[Offer], fault: c_int) -> EpResult<(Vec<Exposed>, bool)> {
     let map = &comm.map;
     let size_of = |o: &Offer| if fault != 0 { -(fault as i64) } else { o.size };
-    let mine: Vec<u8> =
-        offers.iter().flat_map(|o| [size_of(o), o.disp_unit as i64, o.noncontig as i64]).flat_map(i64::to_ne_bytes).collect();
+    let entry = |o: &Offer| [size_of(o), o.disp_unit as i64, o.noncontig as i64];
+    let mine: Vec<u8> = offers.iter().flat_map(entry).flat_map(i64::to_ne_bytes).collect();
     let counts: Vec<c_int> = (0..map.nprocs() as u32).map(|p| (map.ranks_of(p).len() * ENTRY) as c_int).collect();
     let displs = host_bytes::displs_of(&counts)?;
     let mut all = vec![0u8; counts.iter().map(|&c| c as usize).sum()];

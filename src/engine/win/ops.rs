@@ -93,10 +93,14 @@ impl WinEndpoint {
         let serial = RMA.needs_target_progress != 0 && dynamic;
         let ompi4_dynamic = HOST_IS_OMPI4 && dynamic;
         let disp = match self.shared.shifts.get(t.rank as usize) {
-            Some(&shift) => (shift as i128 + t.disp as i128 * self.shared.exposed[t.rank as usize].disp_unit as i128) as sys::MPI_Aint,
+            Some(&shift) => {
+                let unit = self.shared.exposed[t.rank as usize].disp_unit;
+                (shift as i128 + t.disp as i128 * unit as i128) as sys::MPI_Aint
+            }
             None => t.disp,
         };
-        Ok(Some(HostTarget { win, proc: loc.proc as c_int, disp, serial, flush_local: ompi4_dynamic && passive, no_request_ops: ompi4_dynamic }))
+        let flush_local = ompi4_dynamic && passive;
+        Ok(Some(HostTarget { win, proc: loc.proc as c_int, disp, serial, flush_local, no_request_ops: ompi4_dynamic }))
     }
 
     /// `EP_Put`.

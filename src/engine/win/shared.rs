@@ -138,7 +138,12 @@ pub fn allocate(comm: &CommShared, exposed: &[Exposed], noncontig: bool) -> EpRe
         let mut mem: Box<[u128]> = vec![0u128; (padded(0) as usize).div_ceil(16)].into_boxed_slice();
         let base = align_up(mem.as_mut_ptr() as *mut u8);
         let region = (SendPtr(base), blocks[0]);
-        return Ok(Block { segments: segments(&[base]), shifts: offsets.clone(), region, memory: SharedMemory::Local { _block: mem } });
+        return Ok(Block {
+            segments: segments(&[base]),
+            shifts: offsets.clone(),
+            region,
+            memory: SharedMemory::Local { _block: mem },
+        });
     }
     check_one_node(comm)?;
     let mut win = HostWin(RMA.win_null);
@@ -159,7 +164,8 @@ pub fn allocate(comm: &CommShared, exposed: &[Exposed], noncontig: bool) -> EpRe
             )
         };
         check_rma(rc, "MPI_Win_allocate_shared").map_err(|e| {
-            EpError::new(e.class, format!("{} (Open MPI makes shared windows with its `sm` one-sided component: allow it, e.g. OMPI_MCA_osc=ucx,sm)", e.msg))
+            let hint = "Open MPI makes shared windows with its `sm` one-sided component: allow it, e.g. OMPI_MCA_osc=ucx,sm";
+            EpError::new(e.class, format!("{} ({hint})", e.msg))
         })
     })?;
     // Every process must know whether all made it: the next host calls are collective. A block
@@ -174,7 +180,9 @@ pub fn allocate(comm: &CommShared, exposed: &[Exposed], noncontig: bool) -> EpRe
         let (mut size, mut unit, mut base): (sys::MPI_Aint, c_int, *mut u8) = (0, 0, std::ptr::null_mut());
         // SAFETY: `win` is the shared window made above and `p` a rank of its group; the
         // host writes the three live locals.
-        let rc = unsafe { sys::MPI_Win_shared_query(win.0, p as c_int, &mut size, &mut unit, &mut base as *mut *mut u8 as *mut c_void) };
+        let rc = unsafe {
+            sys::MPI_Win_shared_query(win.0, p as c_int, &mut size, &mut unit, &mut base as *mut *mut u8 as *mut c_void)
+        };
         if let Err(e) = check_rma(rc, "MPI_Win_shared_query") {
             let _ = memory.free();
             return Err(e);
@@ -209,7 +217,14 @@ fn max_over(comm: HostComm, class: c_int) -> EpResult<c_int> {
     // SAFETY: one int in and out, live locals; every process of `comm` calls this.
     unsafe {
         check(
-            sys::MPI_Allreduce(&class as *const c_int as *const c_void, &mut all as *mut c_int as *mut c_void, 1, HOST.int_, HOST.op_max, comm.0),
+            sys::MPI_Allreduce(
+                &class as *const c_int as *const c_void,
+                &mut all as *mut c_int as *mut c_void,
+                1,
+                HOST.int_,
+                HOST.op_max,
+                comm.0,
+            ),
             "MPI_Allreduce",
         )?
     };
@@ -222,7 +237,12 @@ fn max_over(comm: HostComm, class: c_int) -> EpResult<c_int> {
 fn check_one_node(comm: &CommShared) -> EpResult<()> {
     let mut node = HostComm(HOST.comm_null);
     // SAFETY: `comm.host` lives while `comm` does; the host writes `node.0`, a live local.
-    unsafe { check(sys::MPI_Comm_split_type(comm.host.0, RMA.comm_type_shared, 0, HOST.info_null, &mut node.0), "MPI_Comm_split_type")? };
+    unsafe {
+        check(
+            sys::MPI_Comm_split_type(comm.host.0, RMA.comm_type_shared, 0, HOST.info_null, &mut node.0),
+            "MPI_Comm_split_type",
+        )?
+    };
     let together = host::rank_size(node).map(|(_, n)| n as u32);
     host::free_comm(node);
     let together = together?;
@@ -230,7 +250,8 @@ fn check_one_node(comm: &CommShared) -> EpResult<()> {
         return Err(ep_err!(
             ERR_COMM,
             "the communicator's {} processes do not all share memory ({together} of them are on this node): \
-             EP_Win_allocate_shared needs every endpoint able to load and store the others' memory (MPI 4.1 section 12.2.3)",
+             EP_Win_allocate_shared needs every endpoint able to load and store the others' memory \
+             (MPI 4.1 section 12.2.3)",
             comm.nprocs
         ));
     }
