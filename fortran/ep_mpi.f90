@@ -104,6 +104,17 @@ module ep_mpi
   !> Null handles, and the message of a matched probe on `EP_PROC_NULL`.
   integer, parameter, public :: EP_COMM_NULL = 0, EP_REQUEST_NULL = 0, EP_MESSAGE_NULL = 0
   integer, parameter, public :: EP_MESSAGE_NO_PROC = 1, EP_WIN_NULL = 0
+  ! Shared-memory windows and window attributes
+  !> Attribute keys of `ep_win_get_attr`: base address, size in bytes, displacement unit, how
+  !> the window was made, memory model.
+  integer, parameter, public :: EP_WIN_BASE = 101, EP_WIN_SIZE = 102, EP_WIN_DISP_UNIT = 103
+  integer, parameter, public :: EP_WIN_CREATE_FLAVOR = 104, EP_WIN_MODEL = 105
+  !> `EP_WIN_CREATE_FLAVOR` values: `ep_win_create`, `ep_win_allocate`, `ep_win_create_dynamic`,
+  !> `ep_win_allocate_shared`.
+  integer, parameter, public :: EP_WIN_FLAVOR_CREATE = 1, EP_WIN_FLAVOR_ALLOCATE = 2
+  integer, parameter, public :: EP_WIN_FLAVOR_DYNAMIC = 3, EP_WIN_FLAVOR_SHARED = 4
+  !> `EP_WIN_MODEL` values: separate public and private copies; one unified copy.
+  integer, parameter, public :: EP_WIN_SEPARATE = 1, EP_WIN_UNIFIED = 2
 
   !> Pass as `status` to ignore it. Only its address is used: it is never read or written.
   integer, public :: EP_STATUS_IGNORE(EP_STATUS_SIZE)
@@ -138,6 +149,8 @@ module ep_mpi
   public :: ep_win_flush, ep_win_flush_all, ep_win_flush_local, ep_win_sync
   public :: ep_put, ep_get, ep_rput, ep_rget, ep_accumulate, ep_get_accumulate, ep_fetch_and_op
   public :: ep_compare_and_swap, ep_win_set_errhandler, ep_win_get_errhandler
+  ! Shared-memory windows and window attributes
+  public :: ep_win_allocate_shared, ep_win_shared_query, ep_win_get_attr
 
   ! ---- Process topologies and neighbourhood collectives (MPI 4.1 chapter 8)
   !> Results of `ep_topo_test` (`EP_UNDEFINED` without a topology).
@@ -1783,6 +1796,87 @@ contains
     errhandler = int(c_handler)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_win_get_errhandler
+
+  ! Shared-memory windows and window attributes
+
+  !> Allocates `size` bytes on each endpoint in memory every endpoint of `comm` can load and
+  !> store, and creates a window over it (C: `EP_Win_allocate_shared`; MPI 4.1 section 12.2.3,
+  !> the `ISO_C_BINDING` form of `MPI_Win_allocate_shared`): `baseptr` (out, type(c_ptr)) is
+  !> this endpoint's segment, to map with `c_f_pointer`; `ep_win_shared_query` gives the others'.
+  !> Contiguous in rank order unless `info` sets `alloc_shared_noncontig` to "true" on every
+  !> endpoint. Endpoints of several processes need those processes on one node (under Open MPI
+  !> with its `sm` one-sided component allowed, e.g. `OMPI_MCA_osc=ucx,sm`).
+  !> Errors: those of `ep_win_create`; EP_ERR_COMM also when the processes cannot share memory.
+  recursive subroutine ep_win_allocate_shared(size, disp_unit, info, comm, baseptr, win, ierror)
+    integer(MPI_ADDRESS_KIND), intent(in) :: size
+    integer, intent(in) :: disp_unit, comm
+    integer(mpi_kind), intent(in) :: info
+    type(c_ptr), intent(out) :: baseptr
+    integer, intent(out) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_win
+    c_win = EP_WIN_NULL
+    baseptr = c_null_ptr
+    c_ierror = epmpi_f_win_allocate_shared(int(size, c_intptr_t), c_arg(disp_unit), int(info, c_int), c_arg(comm), &
+      baseptr, c_win)
+    win = int(c_win)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_allocate_shared
+
+  !> Where endpoint `rank`'s memory of the window is for this endpoint's loads and stores (C:
+  !> `EP_Win_shared_query`; MPI 4.1 section 12.2.3): `size` (bytes), `disp_unit` and `baseptr`
+  !> (type(c_ptr)); `rank` EP_PROC_NULL names the lowest rank with memory. Memory this endpoint
+  !> cannot reach (other processes' outside shared windows, dynamic windows) gives size 0 and
+  !> c_null_ptr. Errors: EP_ERR_WIN, EP_ERR_RANK.
+  recursive subroutine ep_win_shared_query(win, rank, size, disp_unit, baseptr, ierror)
+    integer, intent(in) :: win, rank
+    integer(MPI_ADDRESS_KIND), intent(out) :: size
+    integer, intent(out) :: disp_unit
+    type(c_ptr), intent(out) :: baseptr
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_unit
+    integer(c_intptr_t) :: c_size
+    c_size = 0
+    c_unit = 1
+    baseptr = c_null_ptr
+    c_ierror = c_ep_win_shared_query(c_arg(win), c_arg(rank), c_size, c_unit, baseptr)
+    size = int(c_size, MPI_ADDRESS_KIND)
+    disp_unit = int(c_unit)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_shared_query
+
+  !> Reads a predefined window attribute (C: `EP_Win_get_attr`; MPI 4.1 sections 12.2.6 and
+  !> 12.4), as MPI's Fortran binding does: `attribute_val` (integer(MPI_ADDRESS_KIND), out)
+  !> receives the value itself: for EP_WIN_BASE the address, for EP_WIN_SIZE the bytes, for
+  !> EP_WIN_DISP_UNIT the unit, for EP_WIN_CREATE_FLAVOR an EP_WIN_FLAVOR_*, for EP_WIN_MODEL
+  !> EP_WIN_UNIFIED or EP_WIN_SEPARATE; `flag` .true. Errors: EP_ERR_WIN, EP_ERR_KEYVAL.
+  recursive subroutine ep_win_get_attr(win, win_keyval, attribute_val, flag, ierror)
+    integer, intent(in) :: win, win_keyval
+    integer(MPI_ADDRESS_KIND), intent(out) :: attribute_val
+    logical, intent(out) :: flag
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_flag
+    type(c_ptr) :: c_value
+    integer(c_int), pointer :: int_value
+    integer(c_intptr_t), pointer :: aint_value
+    c_flag = 0
+    c_value = c_null_ptr
+    attribute_val = 0
+    c_ierror = c_ep_win_get_attr(c_arg(win), c_arg(win_keyval), c_value, c_flag)
+    flag = c_ierror == EP_SUCCESS .and. c_flag /= 0
+    if (flag) then
+      if (win_keyval == EP_WIN_BASE) then
+        attribute_val = int(transfer(c_value, 0_c_intptr_t), MPI_ADDRESS_KIND)
+      else if (win_keyval == EP_WIN_SIZE) then
+        call c_f_pointer(c_value, aint_value)
+        attribute_val = int(aint_value, MPI_ADDRESS_KIND)
+      else
+        call c_f_pointer(c_value, int_value)
+        attribute_val = int(int_value, MPI_ADDRESS_KIND)
+      end if
+    end if
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_get_attr
 
   ! ==========================================================================================
   ! Errors, abort, time, version (MPI 4.1 chapters 9 and 11)

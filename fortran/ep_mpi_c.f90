@@ -49,6 +49,8 @@ module ep_mpi_c
   public :: c_ep_dist_graph_neighbors_count, c_ep_dist_graph_neighbors, epmpi_f_neighbor
   public :: epmpi_f_dist_graph_create, c_ep_graph_create, c_ep_graphdims_get, c_ep_graph_get
   public :: c_ep_graph_neighbors_count, c_ep_graph_neighbors, c_ep_cart_map, c_ep_graph_map
+  ! Shared-memory windows and window attributes
+  public :: epmpi_f_win_allocate_shared, c_ep_win_shared_query, c_ep_win_get_attr
 
   interface
 
@@ -1103,6 +1105,38 @@ module ep_mpi_c
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
     end function epmpi_f_neighbor
+
+    ! Shared-memory windows and window attributes
+
+    !> `baseptr` receives the address of this endpoint's segment (a `void **` in C).
+    function epmpi_f_win_allocate_shared(size, disp_unit, info, comm, baseptr, win) &
+        bind(C, name="epmpi_f_win_allocate_shared") result(ierror)
+      import :: c_int, c_intptr_t, c_ptr
+      integer(c_intptr_t), value :: size
+      integer(c_int), value :: disp_unit, comm
+      integer(c_int), value :: info
+      type(c_ptr), intent(inout) :: baseptr
+      integer(c_int), intent(inout) :: win
+      integer(c_int) :: ierror
+    end function epmpi_f_win_allocate_shared
+
+    function c_ep_win_shared_query(win, rank, size, disp_unit, baseptr) bind(C, name="EP_Win_shared_query") &
+        result(ierror)
+      import :: c_int, c_intptr_t, c_ptr
+      integer(c_int), value :: win, rank
+      integer(c_intptr_t), intent(inout) :: size
+      integer(c_int), intent(inout) :: disp_unit
+      type(c_ptr), intent(inout) :: baseptr
+      integer(c_int) :: ierror
+    end function c_ep_win_shared_query
+
+    function c_ep_win_get_attr(win, key, value, flag) bind(C, name="EP_Win_get_attr") result(ierror)
+      import :: c_int, c_ptr
+      integer(c_int), value :: win, key
+      type(c_ptr), intent(inout) :: value
+      integer(c_int), intent(inout) :: flag
+      integer(c_int) :: ierror
+    end function c_ep_win_get_attr
 
   end interface
 

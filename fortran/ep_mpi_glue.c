@@ -1082,3 +1082,10 @@ int epmpi_f_neighbor(int kind, CFI_cdesc_t *sendbuf, int sendcount, const void *
     free(rt);
     return rc;
 }
+
+/* Shared-memory windows and window attributes */
+
+int epmpi_f_win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Fint info, EP_Comm comm, void **baseptr, EP_Win *win)
+{
+    return EP_Win_allocate_shared(size, disp_unit, MPI_Info_f2c(info), comm, baseptr, win);
+}

@@ -281,6 +281,65 @@
 #define EP_ERR_LASTCODE 28
 
 /**
+ * Window attribute key: this endpoint's memory (`value` receives the `void *` itself;
+ * `MPI_BOTTOM`, i.e. NULL, for dynamic windows).
+ */
+#define EP_WIN_BASE 101
+
+/**
+ * Window attribute key: bytes this endpoint exposes (`value` receives an `MPI_Aint *`).
+ */
+#define EP_WIN_SIZE 102
+
+/**
+ * Window attribute key: this endpoint's displacement unit (`value` receives an `int *`).
+ */
+#define EP_WIN_DISP_UNIT 103
+
+/**
+ * Window attribute key: how the window was made (`value` receives an `int *` to an
+ * `EP_WIN_FLAVOR_*`).
+ */
+#define EP_WIN_CREATE_FLAVOR 104
+
+/**
+ * Window attribute key: memory model (`value` receives an `int *` to `EP_WIN_SEPARATE` or
+ * `EP_WIN_UNIFIED`).
+ */
+#define EP_WIN_MODEL 105
+
+/**
+ * `EP_WIN_CREATE_FLAVOR` of a window made by `EP_Win_create`.
+ */
+#define EP_WIN_FLAVOR_CREATE 1
+
+/**
+ * `EP_WIN_CREATE_FLAVOR` of a window made by `EP_Win_allocate`.
+ */
+#define EP_WIN_FLAVOR_ALLOCATE 2
+
+/**
+ * `EP_WIN_CREATE_FLAVOR` of a window made by `EP_Win_create_dynamic`.
+ */
+#define EP_WIN_FLAVOR_DYNAMIC 3
+
+/**
+ * `EP_WIN_CREATE_FLAVOR` of a window made by `EP_Win_allocate_shared`.
+ */
+#define EP_WIN_FLAVOR_SHARED 4
+
+/**
+ * `EP_WIN_MODEL`: public and private copies of window memory are kept apart (MPI 4.1 section
+ * 12.4).
+ */
+#define EP_WIN_SEPARATE 1
+
+/**
+ * `EP_WIN_MODEL`: one copy, updated by one-sided operations and by loads and stores alike.
+ */
+#define EP_WIN_UNIFIED 2
+
+/**
  * Handle of one endpoint (one rank) of an endpoint communicator. Same value in C and Fortran.
  */
 typedef int EP_Comm;
@@ -360,6 +419,8 @@ typedef int EP_Win;
 extern "C" {
 #endif // __cplusplus
 
+extern int epmpi_info_is_true(MPI_Info info, const char *key);
+
 /**
  * Blocks until all endpoints of the communicator have entered the barrier (MPI 4.1 section
  * 6.3). Errors: `EP_ERR_COMM`.
@@ -397,6 +458,16 @@ int EP_Bcast(void *buf, int count, MPI_Datatype datatype, int root, EP_Comm comm
  * (MPI 4.1 section 6.9.1), in rank order for non-commutative ops. `sendbuf` may be
  * `MPI_IN_PLACE` at the root (input taken from `recvbuf`); `recvbuf` matters only at the
  * root. Any predefined or user-defined op, through the host's `MPI_Reduce_local`.
+ *
+ * On an intercommunicator the root (`root = EP_ROOT`) gets in `recvbuf` the reduction of the
+ * other group's inputs, in that group's rank order; the other endpoints of its group pass
+ * `EP_PROC_NULL` (no argument used), the other group the root's rank (`sendbuf` and `op`
+ * used); `MPI_IN_PLACE` is not allowed.
+ *
+ * Errors: `EP_ERR_COMM`, `EP_ERR_ROOT`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_OP`,
+ * `EP_ERR_BUFFER` (NULL with data, `MPI_IN_PLACE` off the root or on an intercommunicator),
+ * `EP_ERR_TRUNCATE` (intercommunicator: counts or type signatures of the groups differ).
+ * Thread safety: one call per endpoint, all endpoints concurrently.
  *
  * # Safety
  * `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
@@ -442,6 +513,10 @@ int EP_Allreduce(const void *sendbuf,
  * result: rank i gets elements `i*recvcount .. (i+1)*recvcount` in `recvbuf` (MPI 4.1
  * section 6.10.1). `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
  *
+ * On an intercommunicator the reduction of one group's inputs is scattered over the other
+ * group: each endpoint's input has `recvcount` times the size of its own group elements, a
+ * number that is the same in both groups; no `MPI_IN_PLACE`. Errors: as `EP_Reduce_scatter`.
+ *
  * # Safety
  * `sendbuf` (unless `MPI_IN_PLACE`) is readable for `recvcount` times the communicator's size
  * elements of `datatype` and `recvbuf` writable for `recvcount` (for the call); `datatype` and
@@ -459,6 +534,15 @@ int EP_Reduce_scatter_block(const void *sendbuf,
  * result: rank i gets `recvcounts[i]` elements (MPI 4.1 section 6.10.2). `recvcounts` has
  * one entry per rank. `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
  *
+ * On an intercommunicator `recvcounts` has one entry per rank of the endpoint's own group, the
+ * input their sum of elements (the same sum in both groups), and rank i of each group gets
+ * its block of the reduction of the other group's inputs (in that group's rank order); no
+ * `MPI_IN_PLACE`.
+ *
+ * Errors: `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_OP`, `EP_ERR_ARG` (NULL
+ * `recvcounts`), `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE` (counts of the groups differ).
+ * Thread safety: one call per endpoint, all endpoints concurrently.
+ *
  * # Safety
  * `recvcounts` holds one readable `int` per rank; `sendbuf` (unless `MPI_IN_PLACE`) is
  * readable for their sum of elements of `datatype` and `recvbuf` writable for this rank's
@@ -473,7 +557,8 @@ int EP_Reduce_scatter(const void *sendbuf,
 
 /**
  * Inclusive prefix reduction: rank i gets `sendbuf(0) op ... op sendbuf(i)` (MPI 4.1
- * section 6.11.1), in rank order. `sendbuf` may be `MPI_IN_PLACE`.
+ * section 6.11.1), in rank order. `sendbuf` may be `MPI_IN_PLACE`. Not defined on
+ * intercommunicators (`EP_ERR_COMM`).
  *
  * # Safety
  * `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
@@ -489,6 +574,7 @@ int EP_Scan(const void *sendbuf,
 /**
  * Exclusive prefix reduction: rank i > 0 gets `sendbuf(0) op ... op sendbuf(i-1)`; rank
  * 0's `recvbuf` is left as it is (MPI 4.1 section 6.11.2). `sendbuf` may be `MPI_IN_PLACE`.
+ * Not defined on intercommunicators (`EP_ERR_COMM`).
  *
  * # Safety
  * `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
@@ -505,6 +591,12 @@ int EP_Exscan(const void *sendbuf,
  * Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`, rank i's
  * block at element offset `i * recvcount` (MPI 4.1 section 6.5). At the root, `sendbuf` may
  * be `MPI_IN_PLACE` (its block is already in place); receive arguments matter only there.
+ *
+ * On an intercommunicator the root (`EP_ROOT`) gathers one block from each rank of the other
+ * group (which passes the root's rank), its group's other endpoints pass `EP_PROC_NULL`; no
+ * `MPI_IN_PLACE`. Errors: `EP_ERR_COMM`, `EP_ERR_ROOT`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+ * `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE` (type signatures differ). Thread safety: one call per
+ * endpoint, all endpoints concurrently.
  *
  * # Safety
  * `sendbuf` (unless `MPI_IN_PLACE` at the root) is readable for `sendcount` elements of
@@ -525,6 +617,8 @@ int EP_Gather(const void *sendbuf,
  * Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`: rank i's
  * `recvcounts[i]` elements at element displacement `displs[i]` (MPI 4.1 section 6.5). Both
  * arrays have one entry per rank and matter only at the root; `MPI_IN_PLACE` as `EP_Gather`.
+ * On an intercommunicator as `EP_Gather`, the arrays with one entry per rank of the other
+ * group. Errors: as `EP_Gather`, `EP_ERR_ARG` (NULL array at the root).
  *
  * # Safety
  * `sendbuf` (unless `MPI_IN_PLACE` at the root) is readable for `sendcount` elements of
@@ -547,6 +641,12 @@ int EP_Gatherv(const void *sendbuf,
  * `i * sendcount` in its `recvbuf` (MPI 4.1 section 6.6). At the root `recvbuf` may be
  * `MPI_IN_PLACE` (its block stays where it is); send arguments matter only at the root.
  *
+ * On an intercommunicator the root (`EP_ROOT`) sends one block to each rank of the other
+ * group (which passes the root's rank), its group's other endpoints pass `EP_PROC_NULL`; no
+ * `MPI_IN_PLACE`. Errors: `EP_ERR_COMM`, `EP_ERR_ROOT`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+ * `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE`. Thread safety: one call per endpoint, all endpoints
+ * concurrently.
+ *
  * # Safety
  * At the root `sendbuf` is readable for `sendcount` elements of `sendtype` per rank; `recvbuf`
  * (unless `MPI_IN_PLACE` at the root) is writable for `recvcount` elements of `recvtype`; for
@@ -564,7 +664,8 @@ int EP_Scatter(const void *sendbuf,
 /**
  * Scatters rank `root`'s `sendbuf`: rank i gets `sendcounts[i]` elements from element
  * displacement `displs[i]` (MPI 4.1 section 6.6); arrays of one entry per rank, used at the
- * root only. `MPI_IN_PLACE` as `EP_Scatter`.
+ * root only. `MPI_IN_PLACE` as `EP_Scatter`. On an intercommunicator as `EP_Scatter`, the
+ * arrays with one entry per rank of the other group. Errors: as `EP_Scatter`, `EP_ERR_ARG`.
  *
  * # Safety
  * At the root `sendcounts` and `displs` hold one readable `int` per rank and `sendbuf` is
@@ -586,6 +687,11 @@ int EP_Scatterv(const void *sendbuf,
  * i's block at element offset `i * recvcount` (MPI 4.1 section 6.7). `sendbuf` may be
  * `MPI_IN_PLACE` (each rank's block already in its place in `recvbuf`).
  *
+ * On an intercommunicator each endpoint gets the blocks of the other group's ranks (`recvbuf`
+ * holds one per rank of the other group, in its rank order); no `MPI_IN_PLACE`. Errors:
+ * `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE`. Thread
+ * safety: one call per endpoint, all endpoints concurrently.
+ *
  * # Safety
  * `sendbuf` (unless `MPI_IN_PLACE`) is readable for `sendcount` elements of `sendtype` and
  * `recvbuf` writable for `recvcount` elements of `recvtype` per rank, for the call; the
@@ -601,7 +707,9 @@ int EP_Allgather(const void *sendbuf,
 
 /**
  * `EP_Allgather` with `recvcounts[i]` elements of rank i at element displacement
- * `displs[i]` (MPI 4.1 section 6.7); arrays of one entry per rank.
+ * `displs[i]` (MPI 4.1 section 6.7); arrays of one entry per rank. On an intercommunicator
+ * as `EP_Allgather`, the arrays with one entry per rank of the other group. Errors: as
+ * `EP_Allgather`, `EP_ERR_ARG` (NULL array).
  *
  * # Safety
  * `recvcounts` and `displs` hold one readable `int` per rank; `sendbuf` (unless
@@ -622,6 +730,11 @@ int EP_Allgatherv(const void *sendbuf,
  * which stores it as block i of its `recvbuf` (MPI 4.1 section 6.8). `sendbuf` may be
  * `MPI_IN_PLACE` (blocks sent from and replaced in `recvbuf`).
  *
+ * On an intercommunicator block j goes to rank j of the other group, and block i of
+ * `recvbuf` comes from rank i of the other group; no `MPI_IN_PLACE`. Errors: `EP_ERR_COMM`,
+ * `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE`. Thread safety: one call
+ * per endpoint, all endpoints concurrently.
+ *
  * # Safety
  * `sendbuf` (unless `MPI_IN_PLACE`) is readable for `sendcount` and `recvbuf` writable for
  * `recvcount` elements of their datatypes per rank, for the call; the datatypes are valid host
@@ -637,7 +750,9 @@ int EP_Alltoall(const void *sendbuf,
 
 /**
  * `EP_Alltoall` with per-rank counts and element displacements on both sides (MPI 4.1
- * section 6.8); each array has one entry per rank. `sendbuf` may be `MPI_IN_PLACE`.
+ * section 6.8); each array has one entry per rank. `sendbuf` may be `MPI_IN_PLACE`. On an
+ * intercommunicator as `EP_Alltoall`, each array with one entry per rank of the other group.
+ * Errors: as `EP_Alltoall`, `EP_ERR_ARG` (NULL array).
  *
  * # Safety
  * `sendcounts`, `sdispls` (unless `sendbuf` is `MPI_IN_PLACE`), `recvcounts` and `rdispls`
@@ -1894,6 +2009,77 @@ int EP_Win_allocate(MPI_Aint size,
                     EP_Comm comm,
                     void *baseptr,
                     EP_Win *win);
+
+/**
+ * Allocates `size` bytes per endpoint in memory that every endpoint of `comm` can load from
+ * and store into, and creates a window over it (MPI 4.1 section 12.2.3,
+ * `MPI_Win_allocate_shared`): `baseptr` is a `void **` that receives the address of this
+ * endpoint's segment (freed by `EP_Win_free`). `EP_Win_shared_query` gives the address of any
+ * other endpoint's segment. Collective like `EP_Win_create` (sizes may differ and be 0).
+ *
+ * Layout: by default the segments are contiguous in rank order (rank i's starts right after
+ * the last byte of rank i-1's), across processes too. With the info key
+ * `alloc_shared_noncontig` = "true" on every endpoint, each process holds its own endpoints'
+ * segments (each starting on a 64-byte boundary); use `EP_Win_shared_query` then. Endpoints of
+ * one process always share memory; endpoints of several processes need all those processes on
+ * one node (the host's `MPI_Win_allocate_shared` over them; under Open MPI its `sm` one-sided
+ * component must be allowed, e.g. `OMPI_MCA_osc=ucx,sm`). The window works with every
+ * one-sided operation and synchronisation call; loads and stores follow MPI's rules for the
+ * unified memory model (see `EP_WIN_MODEL` in `EP_Win_get_attr`).
+ *
+ * Errors: as `EP_Win_create`; `EP_ERR_COMM` also when the processes of `comm` are not all on
+ * one shared-memory node (MPI makes that call erroneous); `EP_ERR_ARG` for a NULL `baseptr`
+ * or `win`; host failures as `EP_ERR_WIN` with the host's message. An error on any endpoint
+ * fails the call on every endpoint. Thread safety: as `EP_Win_create`.
+ *
+ * # Safety
+ * `baseptr` points at a writable `void *` and `win` at a writable `EP_Win` (NULL gives
+ * `EP_ERR_ARG`); `info` is a valid host info handle (or `MPI_INFO_NULL`).
+ */
+int EP_Win_allocate_shared(MPI_Aint size,
+                           int disp_unit,
+                           MPI_Info info,
+                           EP_Comm comm,
+                           void *baseptr,
+                           EP_Win *win);
+
+/**
+ * Where endpoint `rank`'s memory of the window is for this endpoint's loads and stores (MPI
+ * 4.1 section 12.2.3, `MPI_Win_shared_query`): `*size` (bytes, an `MPI_Aint`), `*disp_unit`
+ * and `*baseptr` (a `void **`). `rank = EP_PROC_NULL` names the lowest rank whose segment has
+ * more than 0 bytes (size 0 and NULL when none has). Any window flavor: a window of
+ * `EP_Win_allocate_shared` gives every rank's segment; windows of `EP_Win_create` and
+ * `EP_Win_allocate` give those of the endpoints of this process (which share its memory) and
+ * size 0 with a NULL address for others; dynamic windows size 0 and NULL. Local.
+ *
+ * Errors: `EP_ERR_WIN` (bad handle), `EP_ERR_RANK` (rank outside the communicator),
+ * `EP_ERR_ARG` (NULL output). Thread safety: any thread.
+ *
+ * # Safety
+ * `size` points at a writable `MPI_Aint`, `disp_unit` at a writable `int` and `baseptr` at a
+ * writable `void *` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Win_shared_query(EP_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+
+/**
+ * Reads a predefined window attribute, as `MPI_Win_get_attr` does (MPI 4.1 sections 12.2.6
+ * and 12.4): `value` is a `void *` that receives, for `EP_WIN_BASE`, this endpoint's window
+ * memory (the address itself), and for the other keys the address of the value: `EP_WIN_SIZE`
+ * an `MPI_Aint *` (bytes this endpoint exposes), `EP_WIN_DISP_UNIT` an `int *`,
+ * `EP_WIN_CREATE_FLAVOR` an `int *` to `EP_WIN_FLAVOR_CREATE`, `_ALLOCATE`, `_DYNAMIC` or
+ * `_SHARED`, `EP_WIN_MODEL` an `int *` to `EP_WIN_UNIFIED` when every host window under the
+ * window has the unified model (both supported hosts do here, so one-sided operations and
+ * loads and stores see one copy of the memory), else `EP_WIN_SEPARATE`. The pointed-to values
+ * stay valid while the window handle is. `*flag` is 1 for these keys.
+ *
+ * Errors: `EP_ERR_WIN` (bad handle), `EP_ERR_KEYVAL` (not a window attribute key),
+ * `EP_ERR_ARG` (NULL `value` or `flag`). Thread safety: any thread.
+ *
+ * # Safety
+ * `value` points at a writable `void *` and `flag` at a writable `int` (NULL gives
+ * `EP_ERR_ARG`).
+ */
+int EP_Win_get_attr(EP_Win win, int key, void *value, int *flag);
 
 /**
  * Creates a window with no memory yet (MPI 4.1 section 12.2.4, `MPI_Win_create_dynamic`):

@@ -4,6 +4,7 @@
  * macros whose values differ between Open MPI and MPICH.
  */
 #include <mpi.h>
+#include <string.h>
 
 typedef struct epmpi_host_rma_constants {
     MPI_Win win_null;
@@ -31,6 +32,9 @@ typedef struct epmpi_host_rma_constants {
     int err_size;
     int err_arg;
     int needs_target_progress;
+    int comm_type_shared;
+    int win_model_key;
+    int win_unified;
 } epmpi_host_rma_constants;
 
 void epmpi_host_rma_constants_get(epmpi_host_rma_constants *out)
@@ -68,4 +72,27 @@ void epmpi_host_rma_constants_get(epmpi_host_rma_constants *out)
 #else
     out->needs_target_progress = 0;
 #endif
+    out->comm_type_shared = MPI_COMM_TYPE_SHARED;
+    out->win_model_key = MPI_WIN_MODEL;
+    out->win_unified = MPI_WIN_UNIFIED;
+}
+
+/* 1 when `info` has `key` set to "true" (MPI 4.1 section 10: info values are strings), else 0;
+ * MPI_INFO_NULL has no key. */
+int epmpi_info_is_true(MPI_Info info, const char *key)
+{
+    char value[16];
+    int flag = 0;
+    if (info == MPI_INFO_NULL)
+        return 0;
+#if MPI_VERSION >= 4
+    /* MPI_Info_get is deprecated from MPI 4.0 on. */
+    int len = (int)sizeof(value);
+    if (MPI_Info_get_string(info, key, &len, value, &flag) != MPI_SUCCESS || !flag)
+        return 0;
+#else
+    if (MPI_Info_get(info, key, (int)sizeof(value) - 1, value, &flag) != MPI_SUCCESS || !flag)
+        return 0;
+#endif
+    return strcmp(value, "true") == 0;
 }

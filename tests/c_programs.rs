@@ -44,6 +44,12 @@ fn intercomm() {
     c_test("intercomm");
 }
 
+/// Every blocking collective on intercommunicators (tests/c/intercomm_coll.c).
+#[test]
+fn intercomm_coll() {
+    c_test("intercomm_coll");
+}
+
 #[test]
 fn win() {
     c_test("win");
@@ -54,6 +60,37 @@ fn win() {
 #[test]
 fn neighbor() {
     c_test("neighbor");
+}
+
+/// Shared-memory windows and window attributes (tests/c/win_shared.c), in every shape. Open
+/// MPI makes the host's shared windows only with its `sm` one-sided component, which the
+/// default `OMPI_MCA_osc=ucx` of the tests leaves out: this program allows both.
+#[test]
+fn win_shared() {
+    let exe = compile_c(&project_dir().join("tests/c/win_shared.c"), "win_shared");
+    run_in_all_shapes_env(&exe, "win_shared", &[("OMPI_MCA_osc", "ucx,sm")]);
+}
+
+/// Where the host cannot make shared windows (Open MPI without its `sm` one-sided
+/// component), `EP_Win_allocate_shared` over several processes fails with `EP_ERR_WIN` on
+/// every endpoint, none hangs, the communicator keeps working (tests/c/win_shared.c).
+#[test]
+fn win_shared_fails_cleanly_where_the_host_cannot_share() {
+    if !is_open_mpi() {
+        eprintln!("MPICH makes shared windows in every configuration: nothing to check");
+        return;
+    }
+    let exe = compile_c(&project_dir().join("tests/c/win_shared.c"), "win_shared_cannot");
+    for (procs, eps) in [(2, "2"), (3, "1,2,3"), (1, "3")] {
+        let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+        let out = mpirun_program_env(&exe, procs, eps, &["host-cannot-share"], &[("OMPI_MCA_osc", "ucx")], Duration::from_secs(120));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && stdout.contains("win_shared: PASS"),
+            "win_shared host-cannot-share on {procs} processes ({eps})\nstdout:\n{stdout}\nstderr:\n{stderr}"
+        );
+    }
 }
 
 /// Collectives agree on errors (tests/c/agree.c): one endpoint's bad argument to a split,

@@ -208,6 +208,15 @@ fn win_default_integer_8_real_8() {
     fortran_test("win", Kinds::Eight);
 }
 
+/// Shared-memory windows, window attributes and intercommunicator collectives
+/// (tests/fortran/win_shared.f90). Open MPI makes the host's shared windows only with its `sm`
+/// one-sided component, which the tests' default `OMPI_MCA_osc=ucx` leaves out: allowed here.
+#[test]
+fn win_shared() {
+    let exe = compile_program("win_shared", Kinds::Default);
+    run_in_all_shapes_env(&exe, "win_shared", &[("OMPI_MCA_osc", "ucx,sm")]);
+}
+
 /// Bad input through `ierror`: bad handles, ranks, tags, truncation, a freed communicator,
 /// one-sided calls outside an epoch; the other endpoints keep working.
 #[test]

@@ -4,6 +4,15 @@
 //! threads at once, each on its own endpoint; a call returns when this endpoint's part is
 //! done (its buffers may be reused), as in MPI.
 //!
+//! On intercommunicators (MPI 4.1 section 6.2.2) every blocking collective but `EP_Scan`,
+//! `EP_Exscan` (not defined there: `EP_ERR_COMM`) and `EP_Alltoallw` (not provided there yet:
+//! `EP_ERR_UNSUPPORTED`) works with MPI's semantics: rooted calls take `EP_ROOT` at the root,
+//! `EP_PROC_NULL` at the other endpoints of its group and the root's rank in the other group;
+//! data and results go from one group to the other; per-rank arrays have one entry per rank
+//! of the remote group (`EP_Reduce_scatter`'s `recvcounts`: of the own group); `MPI_IN_PLACE`
+//! in a buffer that is used is `EP_ERR_BUFFER`. Each is made of intracommunicator collectives
+//! of the groups and one message between them (`engine/coll/inter_gather.rs`).
+//!
 //! Errors common to all: `EP_ERR_COMM` (invalid handle), `EP_ERR_COUNT` (negative count),
 //! `EP_ERR_TYPE` (invalid datatype), `EP_ERR_BUFFER` (NULL buffer with data, or
 //! `MPI_IN_PLACE` where MPI does not allow it), `EP_ERR_ROOT` (root outside `0..size`),
@@ -12,36 +21,33 @@
 //! one process calling different collectives at the same point).
 
 use super::boundary::out;
+use super::coll_args::{blocks, check_inter_root, data_buf, is_in_place, per_rank_n};
+use super::coll_inter;
 use crate::handles::{endpoint_ref, new_request, EpRef};
 use super::types::*;
 use crate::engine::coll::board::Kind;
 use crate::engine::coll::typed::{op_commutative, Elems, HostOp};
-use crate::engine::coll::{self, nonblocking, AllgathervArgs, AlltoallvArgs, Blocks, GathervArgs, Layout, ReduceArgs, ScanArgs, ScattervArgs};
+use crate::engine::coll::{self, nonblocking, AllgathervArgs, AlltoallvArgs, GathervArgs, Layout, ReduceArgs, ScanArgs, ScattervArgs};
 use crate::engine::comm::Endpoint;
-use crate::engine::datatype::{type_info, UserBuf};
+use crate::engine::datatype::UserBuf;
 use crate::engine::request::{Op, Request};
-use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_COUNT, ERR_ROOT, ERR_UNSUPPORTED};
+use crate::error::{EpResult, ERR_BUFFER, ERR_COMM, ERR_COUNT, ERR_ROOT, ERR_UNSUPPORTED};
 use crate::host::sys::{MPI_Datatype, MPI_Op};
-use crate::host::HOST;
 use epmpi_macros::c_export;
 use crate::ep_err;
 use std::os::raw::{c_int, c_void};
 
-/// The endpoint of an intracommunicator: collectives other than `EP_Barrier`, `EP_Bcast` and
-/// `EP_Allreduce` on intercommunicators are not implemented yet and say so.
+/// The endpoint of an intracommunicator: collectives not implemented on intercommunicators
+/// yet (the nonblocking ones) say so.
 fn intra_endpoint(comm: EP_Comm) -> EpResult<EpRef> {
     let ep = endpoint_ref(comm)?;
     if ep.shared.is_inter() {
         return Err(ep_err!(
             ERR_UNSUPPORTED,
-            "this collective is not supported on intercommunicators yet (EP_Barrier, EP_Bcast and EP_Allreduce are)"
+            "this collective is not supported on intercommunicators yet (the blocking collectives but EP_Alltoallw are)"
         ));
     }
     Ok(ep)
-}
-
-fn is_in_place(p: *const c_void) -> bool {
-    std::ptr::eq(p, HOST.in_place)
 }
 
 fn check_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
@@ -53,73 +59,11 @@ fn check_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
     Ok(())
 }
 
-/// The root argument of an intercommunicator collective (MPI 4.1 section 6.2.2): `EP_ROOT`,
-/// `EP_PROC_NULL` or a rank of the remote group.
-fn check_inter_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
-    let remote = ep.shared.peer_map(ep.local).size() as c_int;
-    if root == EP_ROOT || root == EP_PROC_NULL || (0..remote).contains(&root) {
-        return Ok(());
-    }
-    let hint = if root == HOST.root && root != EP_ROOT {
-        " (that is the host's MPI_ROOT: pass EP_ROOT)"
-    } else if root == HOST.proc_null && root != EP_PROC_NULL {
-        " (that is the host's MPI_PROC_NULL: pass EP_PROC_NULL)"
-    } else {
-        ""
-    };
-    Err(ep_err!(ERR_ROOT, "root {root} of an intercommunicator collective is none of EP_ROOT, EP_PROC_NULL, 0..{remote}{hint}"))
-}
-
-/// A user buffer that must not be `MPI_IN_PLACE`. Inline, as is [`reduction_input`]: their
-/// results, returned through memory, were written field by field and copied on whole, which
-/// waited on the store forwarding twice per small reduction.
-///
-/// # Safety
-/// The buffer arguments are the user's: valid for their counts and datatypes until the
-/// operation completes (MPI 4.1 section 3.7.2), as the calling C function's contract says.
-#[inline(always)]
-unsafe fn data_buf(p: *const c_void, count: c_int, t: MPI_Datatype, what: &str) -> EpResult<UserBuf> {
-    if is_in_place(p) {
-        return Err(ep_err!(ERR_BUFFER, "{what} is MPI_IN_PLACE, which MPI does not allow here"));
-    }
-    UserBuf::new(p, count, t)
-}
-
-/// A per-rank array of `size` ints given by the user (counts are checked non-negative).
+/// A per-rank array given by the user, one int per rank the endpoint names (of the
+/// communicator, or of the remote group of an intercommunicator); counts are checked
+/// non-negative.
 unsafe fn per_rank<'a>(ep: &Endpoint, p: *const c_int, what: &str, are_counts: bool) -> EpResult<&'a [c_int]> {
-    if p.is_null() {
-        return Err(ep_err!(ERR_ARG, "{what} is NULL"));
-    }
-    let v = std::slice::from_raw_parts(p, ep.shared.map.size());
-    if are_counts {
-        if let Some((r, c)) = v.iter().enumerate().find(|(_, &c)| c < 0) {
-            return Err(ep_err!(ERR_COUNT, "{what}[{r}] = {c} is negative"));
-        }
-    }
-    Ok(v)
-}
-
-fn blocks<'a>(base: *mut c_void, t: MPI_Datatype, layout: Layout<'a>, what: &str) -> EpResult<Blocks<'a>> {
-    if let Layout::Uniform(c) = layout {
-        if c < 0 {
-            return Err(ep_err!(ERR_COUNT, "{what} count {c} is negative"));
-        }
-    }
-    let info = type_info(t)?;
-    if is_in_place(base) {
-        return Err(ep_err!(ERR_BUFFER, "{what} is MPI_IN_PLACE, which MPI does not allow here"));
-    }
-    // Checked here, before the endpoint joins the collective: an endpoint that fails after
-    // joining leaves its process's other endpoints waiting for a collective that never comes.
-    let has_data = info.size > 0
-        && match layout {
-            Layout::Uniform(c) => c > 0,
-            Layout::Varied { counts, .. } => counts.iter().any(|&c| c > 0),
-        };
-    if base.is_null() && has_data {
-        return Err(ep_err!(ERR_BUFFER, "{what} is NULL with data to hold"));
-    }
-    Ok(Blocks { base, dtype: t, info, layout })
+    per_rank_n(p, ep.shared.peer_map(ep.local).size(), what, are_counts)
 }
 
 /// Input elements of a reduction: `sendbuf`, or `recvbuf` when `sendbuf` is `MPI_IN_PLACE`
@@ -187,6 +131,16 @@ pub unsafe extern "C" fn EP_Bcast(buf: *mut c_void, count: c_int, datatype: MPI_
 /// `MPI_IN_PLACE` at the root (input taken from `recvbuf`); `recvbuf` matters only at the
 /// root. Any predefined or user-defined op, through the host's `MPI_Reduce_local`.
 ///
+/// On an intercommunicator the root (`root = EP_ROOT`) gets in `recvbuf` the reduction of the
+/// other group's inputs, in that group's rank order; the other endpoints of its group pass
+/// `EP_PROC_NULL` (no argument used), the other group the root's rank (`sendbuf` and `op`
+/// used); `MPI_IN_PLACE` is not allowed.
+///
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ROOT`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_OP`,
+/// `EP_ERR_BUFFER` (NULL with data, `MPI_IN_PLACE` off the root or on an intercommunicator),
+/// `EP_ERR_TRUNCATE` (intercommunicator: counts or type signatures of the groups differ).
+/// Thread safety: one call per endpoint, all endpoints concurrently.
+///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
 /// `datatype` for the call (`recvbuf` only at the root); `datatype` and `op` are valid host
@@ -202,7 +156,10 @@ pub unsafe extern "C" fn EP_Reduce(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::reduce(&ep, sendbuf, recvbuf, count, datatype, op, root);
+    }
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let (input, in_place) = reduction_input(sendbuf, recvbuf, count, datatype, is_root)?;
@@ -284,6 +241,10 @@ unsafe fn reduce_scatter_impl(
 /// result: rank i gets elements `i*recvcount .. (i+1)*recvcount` in `recvbuf` (MPI 4.1
 /// section 6.10.1). `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
 ///
+/// On an intercommunicator the reduction of one group's inputs is scattered over the other
+/// group: each endpoint's input has `recvcount` times the size of its own group elements, a
+/// number that is the same in both groups; no `MPI_IN_PLACE`. Errors: as `EP_Reduce_scatter`.
+///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable for `recvcount` times the communicator's size
 /// elements of `datatype` and `recvbuf` writable for `recvcount` (for the call); `datatype` and
@@ -298,9 +259,12 @@ pub unsafe extern "C" fn EP_Reduce_scatter_block(
     op: MPI_Op,
     comm: EP_Comm,
 ) -> c_int {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
     if recvcount < 0 {
         return Err(ep_err!(ERR_COUNT, "recvcount {recvcount} is negative"));
+    }
+    if ep.shared.is_inter() {
+        return coll_inter::reduce_scatter(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op);
     }
     reduce_scatter_impl(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)
 }
@@ -308,6 +272,15 @@ pub unsafe extern "C" fn EP_Reduce_scatter_block(
 /// Reduces `sum(recvcounts)` elements from every endpoint with `op` and scatters the
 /// result: rank i gets `recvcounts[i]` elements (MPI 4.1 section 6.10.2). `recvcounts` has
 /// one entry per rank. `sendbuf` may be `MPI_IN_PLACE` (input in `recvbuf`).
+///
+/// On an intercommunicator `recvcounts` has one entry per rank of the endpoint's own group, the
+/// input their sum of elements (the same sum in both groups), and rank i of each group gets
+/// its block of the reduction of the other group's inputs (in that group's rank order); no
+/// `MPI_IN_PLACE`.
+///
+/// Errors: `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_OP`, `EP_ERR_ARG` (NULL
+/// `recvcounts`), `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE` (counts of the groups differ).
+/// Thread safety: one call per endpoint, all endpoints concurrently.
 ///
 /// # Safety
 /// `recvcounts` holds one readable `int` per rank; `sendbuf` (unless `MPI_IN_PLACE`) is
@@ -323,13 +296,21 @@ pub unsafe extern "C" fn EP_Reduce_scatter(
     op: MPI_Op,
     comm: EP_Comm,
 ) -> c_int {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let counts = coll_inter::local_counts(&ep, recvcounts)?;
+        return coll_inter::reduce_scatter(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op);
+    }
     let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
     reduce_scatter_impl(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)
 }
 
 unsafe fn scan_impl(comm: EP_Comm, sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t: MPI_Datatype, op: MPI_Op, exclusive: bool) -> EpResult<()> {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let what = if exclusive { "EP_Exscan" } else { "EP_Scan" };
+        return Err(ep_err!(ERR_COMM, "{what} is not defined on intercommunicators (MPI 4.1 section 6.11)"));
+    }
     let (input, in_place) = reduction_input(sendbuf, recvbuf, count, t, true)?;
     let recv = data_buf(recvbuf, count, t, "recvbuf")?;
     op_commutative(op)?;
@@ -337,7 +318,8 @@ unsafe fn scan_impl(comm: EP_Comm, sendbuf: *const c_void, recvbuf: *mut c_void,
 }
 
 /// Inclusive prefix reduction: rank i gets `sendbuf(0) op ... op sendbuf(i)` (MPI 4.1
-/// section 6.11.1), in rank order. `sendbuf` may be `MPI_IN_PLACE`.
+/// section 6.11.1), in rank order. `sendbuf` may be `MPI_IN_PLACE`. Not defined on
+/// intercommunicators (`EP_ERR_COMM`).
 ///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
@@ -350,6 +332,7 @@ pub unsafe extern "C" fn EP_Scan(sendbuf: *const c_void, recvbuf: *mut c_void, c
 
 /// Exclusive prefix reduction: rank i > 0 gets `sendbuf(0) op ... op sendbuf(i-1)`; rank
 /// 0's `recvbuf` is left as it is (MPI 4.1 section 6.11.2). `sendbuf` may be `MPI_IN_PLACE`.
+/// Not defined on intercommunicators (`EP_ERR_COMM`).
 ///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable and `recvbuf` writable for `count` elements of
@@ -372,7 +355,10 @@ unsafe fn gather_impl(
     root: c_int,
     varied: bool,
 ) -> EpResult<()> {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::gather(&ep, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root);
+    }
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let send = if is_root && is_in_place(sendbuf) { None } else { Some(data_buf(sendbuf, sendcount, sendtype, "sendbuf")?) };
@@ -383,6 +369,12 @@ unsafe fn gather_impl(
 /// Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`, rank i's
 /// block at element offset `i * recvcount` (MPI 4.1 section 6.5). At the root, `sendbuf` may
 /// be `MPI_IN_PLACE` (its block is already in place); receive arguments matter only there.
+///
+/// On an intercommunicator the root (`EP_ROOT`) gathers one block from each rank of the other
+/// group (which passes the root's rank), its group's other endpoints pass `EP_PROC_NULL`; no
+/// `MPI_IN_PLACE`. Errors: `EP_ERR_COMM`, `EP_ERR_ROOT`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+/// `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE` (type signatures differ). Thread safety: one call per
+/// endpoint, all endpoints concurrently.
 ///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE` at the root) is readable for `sendcount` elements of
@@ -407,6 +399,8 @@ pub unsafe extern "C" fn EP_Gather(
 /// Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`: rank i's
 /// `recvcounts[i]` elements at element displacement `displs[i]` (MPI 4.1 section 6.5). Both
 /// arrays have one entry per rank and matter only at the root; `MPI_IN_PLACE` as `EP_Gather`.
+/// On an intercommunicator as `EP_Gather`, the arrays with one entry per rank of the other
+/// group. Errors: as `EP_Gather`, `EP_ERR_ARG` (NULL array at the root).
 ///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE` at the root) is readable for `sendcount` elements of
@@ -444,7 +438,10 @@ unsafe fn scatter_impl(
     root: c_int,
     varied: bool,
 ) -> EpResult<()> {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::scatter(&ep, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root);
+    }
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let send = if is_root { Some(blocks(sendbuf as *mut c_void, sendtype, layout(&ep)?, "sendbuf")?) } else { None };
@@ -455,6 +452,12 @@ unsafe fn scatter_impl(
 /// Scatters rank `root`'s `sendbuf`: rank i gets the block at element offset
 /// `i * sendcount` in its `recvbuf` (MPI 4.1 section 6.6). At the root `recvbuf` may be
 /// `MPI_IN_PLACE` (its block stays where it is); send arguments matter only at the root.
+///
+/// On an intercommunicator the root (`EP_ROOT`) sends one block to each rank of the other
+/// group (which passes the root's rank), its group's other endpoints pass `EP_PROC_NULL`; no
+/// `MPI_IN_PLACE`. Errors: `EP_ERR_COMM`, `EP_ERR_ROOT`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+/// `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE`. Thread safety: one call per endpoint, all endpoints
+/// concurrently.
 ///
 /// # Safety
 /// At the root `sendbuf` is readable for `sendcount` elements of `sendtype` per rank; `recvbuf`
@@ -477,7 +480,8 @@ pub unsafe extern "C" fn EP_Scatter(
 
 /// Scatters rank `root`'s `sendbuf`: rank i gets `sendcounts[i]` elements from element
 /// displacement `displs[i]` (MPI 4.1 section 6.6); arrays of one entry per rank, used at the
-/// root only. `MPI_IN_PLACE` as `EP_Scatter`.
+/// root only. `MPI_IN_PLACE` as `EP_Scatter`. On an intercommunicator as `EP_Scatter`, the
+/// arrays with one entry per rank of the other group. Errors: as `EP_Scatter`, `EP_ERR_ARG`.
 ///
 /// # Safety
 /// At the root `sendcounts` and `displs` hold one readable `int` per rank and `sendbuf` is
@@ -511,7 +515,10 @@ unsafe fn allgather_impl(
     layout: impl FnOnce(&Endpoint) -> EpResult<Layout<'static>>,
     recvtype: MPI_Datatype,
 ) -> EpResult<()> {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::allgather(&ep, sendbuf, sendcount, sendtype, recvbuf, layout(&ep)?, recvtype);
+    }
     let send = if is_in_place(sendbuf) { None } else { Some(UserBuf::new(sendbuf, sendcount, sendtype)?) };
     let recv = blocks(recvbuf, recvtype, layout(&ep)?, "recvbuf")?;
     coll::allgatherv(&ep, &AllgathervArgs { send, recv, rank: ep.rank })
@@ -520,6 +527,11 @@ unsafe fn allgather_impl(
 /// Gathers `sendcount` elements from every endpoint into every endpoint's `recvbuf`, rank
 /// i's block at element offset `i * recvcount` (MPI 4.1 section 6.7). `sendbuf` may be
 /// `MPI_IN_PLACE` (each rank's block already in its place in `recvbuf`).
+///
+/// On an intercommunicator each endpoint gets the blocks of the other group's ranks (`recvbuf`
+/// holds one per rank of the other group, in its rank order); no `MPI_IN_PLACE`. Errors:
+/// `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE`. Thread
+/// safety: one call per endpoint, all endpoints concurrently.
 ///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable for `sendcount` elements of `sendtype` and
@@ -540,7 +552,9 @@ pub unsafe extern "C" fn EP_Allgather(
 }
 
 /// `EP_Allgather` with `recvcounts[i]` elements of rank i at element displacement
-/// `displs[i]` (MPI 4.1 section 6.7); arrays of one entry per rank.
+/// `displs[i]` (MPI 4.1 section 6.7); arrays of one entry per rank. On an intercommunicator
+/// as `EP_Allgather`, the arrays with one entry per rank of the other group. Errors: as
+/// `EP_Allgather`, `EP_ERR_ARG` (NULL array).
 ///
 /// # Safety
 /// `recvcounts` and `displs` hold one readable `int` per rank; `sendbuf` (unless
@@ -568,6 +582,11 @@ pub unsafe extern "C" fn EP_Allgatherv(
 /// which stores it as block i of its `recvbuf` (MPI 4.1 section 6.8). `sendbuf` may be
 /// `MPI_IN_PLACE` (blocks sent from and replaced in `recvbuf`).
 ///
+/// On an intercommunicator block j goes to rank j of the other group, and block i of
+/// `recvbuf` comes from rank i of the other group; no `MPI_IN_PLACE`. Errors: `EP_ERR_COMM`,
+/// `EP_ERR_COUNT`, `EP_ERR_TYPE`, `EP_ERR_BUFFER`, `EP_ERR_TRUNCATE`. Thread safety: one call
+/// per endpoint, all endpoints concurrently.
+///
 /// # Safety
 /// `sendbuf` (unless `MPI_IN_PLACE`) is readable for `sendcount` and `recvbuf` writable for
 /// `recvcount` elements of their datatypes per rank, for the call; the datatypes are valid host
@@ -583,14 +602,20 @@ pub unsafe extern "C" fn EP_Alltoall(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let (send_layout, recv_layout) = (Layout::Uniform(sendcount), Layout::Uniform(recvcount));
+        return coll_inter::alltoall(&ep, sendbuf, send_layout, sendtype, recvbuf, recv_layout, recvtype);
+    }
     let send = if is_in_place(sendbuf) { None } else { Some(blocks(sendbuf as *mut c_void, sendtype, Layout::Uniform(sendcount), "sendbuf")?) };
     let recv = blocks(recvbuf, recvtype, Layout::Uniform(recvcount), "recvbuf")?;
     coll::alltoallv(&ep, &AlltoallvArgs { send, recv })
 }
 
 /// `EP_Alltoall` with per-rank counts and element displacements on both sides (MPI 4.1
-/// section 6.8); each array has one entry per rank. `sendbuf` may be `MPI_IN_PLACE`.
+/// section 6.8); each array has one entry per rank. `sendbuf` may be `MPI_IN_PLACE`. On an
+/// intercommunicator as `EP_Alltoall`, each array with one entry per rank of the other group.
+/// Errors: as `EP_Alltoall`, `EP_ERR_ARG` (NULL array).
 ///
 /// # Safety
 /// `sendcounts`, `sdispls` (unless `sendbuf` is `MPI_IN_PLACE`), `recvcounts` and `rdispls`
@@ -609,7 +634,12 @@ pub unsafe extern "C" fn EP_Alltoallv(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let send_layout = coll_inter::remote_layout(&ep, sendcounts, sdispls, ("sendcounts", "sdispls"))?;
+        let recv_layout = coll_inter::remote_layout(&ep, recvcounts, rdispls, ("recvcounts", "rdispls"))?;
+        return coll_inter::alltoall(&ep, sendbuf, send_layout, sendtype, recvbuf, recv_layout, recvtype);
+    }
     let send = if is_in_place(sendbuf) {
         None
     } else {

@@ -5,6 +5,8 @@
 
 pub(crate) mod boundary;
 pub mod coll_api;
+mod coll_args;
+mod coll_inter;
 pub mod comm_api;
 pub mod completion_api;
 pub mod graph_api;

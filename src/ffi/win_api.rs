@@ -18,7 +18,7 @@ use crate::engine::win::ops::TargetMem;
 use crate::engine::win::WinFlavor;
 use epmpi_macros::c_export;
 use crate::ep_err;
-use crate::error::{EpResult, ERR_ARG, ERR_INTERN, ERR_WIN};
+use crate::error::{EpResult, ERR_ARG, ERR_INTERN, ERR_KEYVAL, ERR_WIN};
 use crate::host::sys::{MPI_Aint, MPI_Datatype, MPI_Info, MPI_Op};
 use std::os::raw::{c_int, c_void};
 use std::sync::atomic::Ordering;
@@ -81,6 +81,168 @@ pub unsafe extern "C" fn EP_Win_allocate(size: MPI_Aint, disp_unit: c_int, info:
     let w = create::create(&ep, WinFlavor::Allocate, std::ptr::null_mut(), size as i64, disp_unit, info, fault)?;
     *baseptr? = w.base.0 as *mut c_void;
     *win? = insert_window(w)?;
+    Ok(())
+}
+
+/// Allocates `size` bytes per endpoint in memory that every endpoint of `comm` can load from
+/// and store into, and creates a window over it (MPI 4.1 section 12.2.3,
+/// `MPI_Win_allocate_shared`): `baseptr` is a `void **` that receives the address of this
+/// endpoint's segment (freed by `EP_Win_free`). `EP_Win_shared_query` gives the address of any
+/// other endpoint's segment. Collective like `EP_Win_create` (sizes may differ and be 0).
+///
+/// Layout: by default the segments are contiguous in rank order (rank i's starts right after
+/// the last byte of rank i-1's), across processes too. With the info key
+/// `alloc_shared_noncontig` = "true" on every endpoint, each process holds its own endpoints'
+/// segments (each starting on a 64-byte boundary); use `EP_Win_shared_query` then. Endpoints of
+/// one process always share memory; endpoints of several processes need all those processes on
+/// one node (the host's `MPI_Win_allocate_shared` over them; under Open MPI its `sm` one-sided
+/// component must be allowed, e.g. `OMPI_MCA_osc=ucx,sm`). The window works with every
+/// one-sided operation and synchronisation call; loads and stores follow MPI's rules for the
+/// unified memory model (see `EP_WIN_MODEL` in `EP_Win_get_attr`).
+///
+/// Errors: as `EP_Win_create`; `EP_ERR_COMM` also when the processes of `comm` are not all on
+/// one shared-memory node (MPI makes that call erroneous); `EP_ERR_ARG` for a NULL `baseptr`
+/// or `win`; host failures as `EP_ERR_WIN` with the host's message. An error on any endpoint
+/// fails the call on every endpoint. Thread safety: as `EP_Win_create`.
+///
+/// # Safety
+/// `baseptr` points at a writable `void *` and `win` at a writable `EP_Win` (NULL gives
+/// `EP_ERR_ARG`); `info` is a valid host info handle (or `MPI_INFO_NULL`).
+#[allow(clippy::unnecessary_cast, reason = "MPI_Aint is the host's `long` (or `ptrdiff_t`): i64 here, not on every target")]
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Win_allocate_shared(
+    size: MPI_Aint,
+    disp_unit: c_int,
+    info: MPI_Info,
+    comm: EP_Comm,
+    baseptr: *mut c_void,
+    win: *mut EP_Win,
+) -> c_int {
+    let ep = endpoint(comm)?;
+    let baseptr = out(baseptr as *mut *mut c_void, "baseptr");
+    let win = out(win, "win");
+    let fault = baseptr.as_ref().err().or(win.as_ref().err()).cloned();
+    let w = create::create(&ep, WinFlavor::Shared, std::ptr::null_mut(), size as i64, disp_unit, info, fault)?;
+    *baseptr? = w.base.0 as *mut c_void;
+    *win? = insert_window(w)?;
+    Ok(())
+}
+
+/// Where endpoint `rank`'s memory of the window is for this endpoint's loads and stores (MPI
+/// 4.1 section 12.2.3, `MPI_Win_shared_query`): `*size` (bytes, an `MPI_Aint`), `*disp_unit`
+/// and `*baseptr` (a `void **`). `rank = EP_PROC_NULL` names the lowest rank whose segment has
+/// more than 0 bytes (size 0 and NULL when none has). Any window flavor: a window of
+/// `EP_Win_allocate_shared` gives every rank's segment; windows of `EP_Win_create` and
+/// `EP_Win_allocate` give those of the endpoints of this process (which share its memory) and
+/// size 0 with a NULL address for others; dynamic windows size 0 and NULL. Local.
+///
+/// Errors: `EP_ERR_WIN` (bad handle), `EP_ERR_RANK` (rank outside the communicator),
+/// `EP_ERR_ARG` (NULL output). Thread safety: any thread.
+///
+/// # Safety
+/// `size` points at a writable `MPI_Aint`, `disp_unit` at a writable `int` and `baseptr` at a
+/// writable `void *` (NULL gives `EP_ERR_ARG`).
+#[allow(clippy::unnecessary_cast, reason = "MPI_Aint is the host's `long` (or `ptrdiff_t`): i64 here, not on every target")]
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Win_shared_query(
+    win: EP_Win,
+    rank: c_int,
+    size: *mut MPI_Aint,
+    disp_unit: *mut c_int,
+    baseptr: *mut c_void,
+) -> c_int {
+    let (bytes, unit, base) = window(win)?.shared_query(rank)?;
+    let size = out(size, "size")?;
+    let disp_unit = out(disp_unit, "disp_unit")?;
+    let baseptr = out(baseptr as *mut *mut c_void, "baseptr")?;
+    *size = bytes as MPI_Aint;
+    *disp_unit = unit as c_int;
+    *baseptr = base as *mut c_void;
+    Ok(())
+}
+
+/// Window attribute key: this endpoint's memory (`value` receives the `void *` itself;
+/// `MPI_BOTTOM`, i.e. NULL, for dynamic windows).
+pub const EP_WIN_BASE: c_int = 101;
+/// Window attribute key: bytes this endpoint exposes (`value` receives an `MPI_Aint *`).
+pub const EP_WIN_SIZE: c_int = 102;
+/// Window attribute key: this endpoint's displacement unit (`value` receives an `int *`).
+pub const EP_WIN_DISP_UNIT: c_int = 103;
+/// Window attribute key: how the window was made (`value` receives an `int *` to an
+/// `EP_WIN_FLAVOR_*`).
+pub const EP_WIN_CREATE_FLAVOR: c_int = 104;
+/// Window attribute key: memory model (`value` receives an `int *` to `EP_WIN_SEPARATE` or
+/// `EP_WIN_UNIFIED`).
+pub const EP_WIN_MODEL: c_int = 105;
+/// `EP_WIN_CREATE_FLAVOR` of a window made by `EP_Win_create`.
+pub const EP_WIN_FLAVOR_CREATE: c_int = 1;
+/// `EP_WIN_CREATE_FLAVOR` of a window made by `EP_Win_allocate`.
+pub const EP_WIN_FLAVOR_ALLOCATE: c_int = 2;
+/// `EP_WIN_CREATE_FLAVOR` of a window made by `EP_Win_create_dynamic`.
+pub const EP_WIN_FLAVOR_DYNAMIC: c_int = 3;
+/// `EP_WIN_CREATE_FLAVOR` of a window made by `EP_Win_allocate_shared`.
+pub const EP_WIN_FLAVOR_SHARED: c_int = 4;
+/// `EP_WIN_MODEL`: public and private copies of window memory are kept apart (MPI 4.1 section
+/// 12.4).
+pub const EP_WIN_SEPARATE: c_int = 1;
+/// `EP_WIN_MODEL`: one copy, updated by one-sided operations and by loads and stores alike.
+pub const EP_WIN_UNIFIED: c_int = 2;
+
+static FLAVOR_CREATE: c_int = EP_WIN_FLAVOR_CREATE;
+static FLAVOR_ALLOCATE: c_int = EP_WIN_FLAVOR_ALLOCATE;
+static FLAVOR_DYNAMIC: c_int = EP_WIN_FLAVOR_DYNAMIC;
+static FLAVOR_SHARED: c_int = EP_WIN_FLAVOR_SHARED;
+static MODEL_SEPARATE: c_int = EP_WIN_SEPARATE;
+static MODEL_UNIFIED: c_int = EP_WIN_UNIFIED;
+
+/// Reads a predefined window attribute, as `MPI_Win_get_attr` does (MPI 4.1 sections 12.2.6
+/// and 12.4): `value` is a `void *` that receives, for `EP_WIN_BASE`, this endpoint's window
+/// memory (the address itself), and for the other keys the address of the value: `EP_WIN_SIZE`
+/// an `MPI_Aint *` (bytes this endpoint exposes), `EP_WIN_DISP_UNIT` an `int *`,
+/// `EP_WIN_CREATE_FLAVOR` an `int *` to `EP_WIN_FLAVOR_CREATE`, `_ALLOCATE`, `_DYNAMIC` or
+/// `_SHARED`, `EP_WIN_MODEL` an `int *` to `EP_WIN_UNIFIED` when every host window under the
+/// window has the unified model (both supported hosts do here, so one-sided operations and
+/// loads and stores see one copy of the memory), else `EP_WIN_SEPARATE`. The pointed-to values
+/// stay valid while the window handle is. `*flag` is 1 for these keys.
+///
+/// Errors: `EP_ERR_WIN` (bad handle), `EP_ERR_KEYVAL` (not a window attribute key),
+/// `EP_ERR_ARG` (NULL `value` or `flag`). Thread safety: any thread.
+///
+/// # Safety
+/// `value` points at a writable `void *` and `flag` at a writable `int` (NULL gives
+/// `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Win_get_attr(win: EP_Win, key: c_int, value: *mut c_void, flag: *mut c_int) -> c_int {
+    let w = window(win)?;
+    let value = out(value as *mut *const c_void, "value")?;
+    let flag = out(flag, "flag")?;
+    let by_flavor = |f: WinFlavor| match f {
+        WinFlavor::Create => &FLAVOR_CREATE,
+        WinFlavor::Allocate => &FLAVOR_ALLOCATE,
+        WinFlavor::Dynamic => &FLAVOR_DYNAMIC,
+        WinFlavor::Shared => &FLAVOR_SHARED,
+    };
+    *value = match key {
+        EP_WIN_BASE => w.base.0 as *const c_void,
+        EP_WIN_SIZE => &w.size as *const MPI_Aint as *const c_void,
+        EP_WIN_DISP_UNIT => &w.disp_unit as *const c_int as *const c_void,
+        EP_WIN_CREATE_FLAVOR => by_flavor(w.shared.flavor) as *const c_int as *const c_void,
+        EP_WIN_MODEL => {
+            let model = if w.shared.unified { &MODEL_UNIFIED } else { &MODEL_SEPARATE };
+            model as *const c_int as *const c_void
+        }
+        _ => {
+            return Err(ep_err!(
+                ERR_KEYVAL,
+                "{key} is not a window attribute key \
+                 (EP_WIN_BASE, EP_WIN_SIZE, EP_WIN_DISP_UNIT, EP_WIN_CREATE_FLAVOR, EP_WIN_MODEL)"
+            ))
+        }
+    };
+    *flag = 1;
     Ok(())
 }
 

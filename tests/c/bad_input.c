@@ -381,6 +381,14 @@ static void window_cases(EP_Win dynwin)
     EXPECT(EP_Win_attach, EP_ERR_BUFFER, "NULL base, size 4", EP_Win_attach(dynwin, NULL, 4));
     EXPECT(EP_Win_detach, EP_ERR_WIN, "region not attached", EP_Win_detach(dynwin, B.rbuf));
     EXPECT(EP_Win_detach, EP_ERR_ARG, "NULL base", EP_Win_detach(dynwin, NULL));
+    /* Shared-memory queries and attributes. */
+    MPI_Aint bytes;
+    int unit;
+    void *base;
+    EXPECT(EP_Win_shared_query, EP_ERR_RANK, "rank = size", EP_Win_shared_query(w, n, &bytes, &unit, &base));
+    EXPECT(EP_Win_shared_query, EP_ERR_ARG, "NULL size", EP_Win_shared_query(w, 0, NULL, &unit, &base));
+    EXPECT(EP_Win_get_attr, EP_ERR_KEYVAL, "key EP_TAG_UB (a communicator key)", EP_Win_get_attr(w, EP_TAG_UB, &base, &unit));
+    EXPECT(EP_Win_get_attr, EP_ERR_ARG, "NULL value", EP_Win_get_attr(w, EP_WIN_SIZE, NULL, &unit));
 }
 
 #define UNC_TAG 91
@@ -554,6 +562,9 @@ static void collective_creation_cases(EP_Comm c, int me)
     EXPECT(EP_Win_allocate, EP_ERR_SIZE, "size -8", EP_Win_allocate(-8, 4, MPI_INFO_NULL, c, &mem, &w));
     EXPECT(EP_Win_allocate, EP_ERR_DISP, "disp_unit -1", EP_Win_allocate(8, -1, MPI_INFO_NULL, c, &mem, &w));
     EXPECT(EP_Win_create_dynamic, EP_ERR_ARG, "NULL win", EP_Win_create_dynamic(MPI_INFO_NULL, c, NULL));
+    EXPECT(EP_Win_allocate_shared, EP_ERR_ARG, "NULL baseptr", EP_Win_allocate_shared(4, 4, MPI_INFO_NULL, c, NULL, &w));
+    EXPECT(EP_Win_allocate_shared, EP_ERR_SIZE, "size -8", EP_Win_allocate_shared(-8, 4, MPI_INFO_NULL, c, &mem, &w));
+    EXPECT(EP_Win_allocate_shared, EP_ERR_DISP, "disp_unit 0", EP_Win_allocate_shared(8, 0, MPI_INFO_NULL, c, &mem, &w));
 }
 
 /* Process topologies and neighbourhood collectives, on every endpoint: on a communicator

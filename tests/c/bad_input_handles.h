@@ -90,6 +90,7 @@ HFN(comm, EP_Improbe, EP_Improbe(0, 0, h, &bad_flag_out, &bad_msg_out, &bad_stat
 HFN(comm, EP_Mprobe, EP_Mprobe(0, 0, h, &bad_msg_out, &bad_status))
 HFN(comm, EP_Win_create, EP_Win_create(B.rbuf, 4, 4, MPI_INFO_NULL, h, &bad_win_out))
 HFN(comm, EP_Win_allocate, EP_Win_allocate(4, 4, MPI_INFO_NULL, h, &bad_ptr_out, &bad_win_out))
+HFN(comm, EP_Win_allocate_shared, EP_Win_allocate_shared(4, 4, MPI_INFO_NULL, h, &bad_ptr_out, &bad_win_out))
 HFN(comm, EP_Win_create_dynamic, EP_Win_create_dynamic(MPI_INFO_NULL, h, &bad_win_out))
 /* The second communicator of EP_Comm_compare. (A bad peer communicator of
  * EP_Intercomm_create fails the call on every endpoint: collective_creation_cases in
@@ -111,6 +112,7 @@ static const bad_handle_fn bad_comm_fns[] = {
     HENTRY(comm, EP_Issend), HENTRY(comm, EP_Recv), HENTRY(comm, EP_Irecv), HENTRY(comm, EP_Sendrecv),
     HENTRY(comm, EP_Iprobe), HENTRY(comm, EP_Probe), HENTRY(comm, EP_Improbe), HENTRY(comm, EP_Mprobe),
     HENTRY(comm, EP_Win_create), HENTRY(comm, EP_Win_allocate), HENTRY(comm, EP_Win_create_dynamic),
+    HENTRY(comm, EP_Win_allocate_shared),
     { "EP_Comm_compare", bad_comm_compare_second, 0 },
 };
 
@@ -139,6 +141,9 @@ HFN(win, EP_Fetch_and_op, EP_Fetch_and_op(B.sbuf, B.rbuf, MPI_INT, 0, 0, MPI_SUM
 HFN(win, EP_Compare_and_swap, EP_Compare_and_swap(B.sbuf, B.sbuf, B.rbuf, MPI_INT, 0, 0, h))
 HFN(win, EP_Win_set_errhandler, EP_Win_set_errhandler(h, EP_ERRORS_RETURN))
 HFN(win, EP_Win_get_errhandler, EP_Win_get_errhandler(h, &bad_int_out))
+static MPI_Aint bad_aint_out;
+HFN(win, EP_Win_shared_query, EP_Win_shared_query(h, 0, &bad_aint_out, &bad_int_out, &bad_ptr_out))
+HFN(win, EP_Win_get_attr, EP_Win_get_attr(h, EP_WIN_BASE, &bad_ptr_out, &bad_flag_out))
 
 static const bad_handle_fn bad_win_fns[] = {
     HENTRY(win, EP_Win_attach), HENTRY(win, EP_Win_detach), HENTRY(win, EP_Win_free), HENTRY(win, EP_Win_fence),
@@ -147,7 +152,7 @@ static const bad_handle_fn bad_win_fns[] = {
     HENTRY(win, EP_Win_flush_local), HENTRY(win, EP_Win_sync), HENTRY(win, EP_Put), HENTRY(win, EP_Get),
     HENTRY(win, EP_Rput), HENTRY(win, EP_Rget), HENTRY(win, EP_Accumulate), HENTRY(win, EP_Get_accumulate),
     HENTRY(win, EP_Fetch_and_op), HENTRY(win, EP_Compare_and_swap), HENTRY(win, EP_Win_set_errhandler),
-    HENTRY(win, EP_Win_get_errhandler),
+    HENTRY(win, EP_Win_get_errhandler), HENTRY(win, EP_Win_shared_query), HENTRY(win, EP_Win_get_attr),
 };
 
 /* ---- functions taking requests and messages (EP_ERR_REQUEST) ---- */

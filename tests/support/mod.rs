@@ -191,10 +191,15 @@ fn run_with_limit(mut cmd: Command, limit: Duration, what: &str) -> Output {
 
 /// Runs a program in every shape and asserts it passes.
 pub fn run_in_all_shapes(exe: &Path, name: &str) {
+    run_in_all_shapes_env(exe, name, &[]);
+}
+
+/// [`run_in_all_shapes`] with extra environment variables for the launcher and the processes.
+pub fn run_in_all_shapes_env(exe: &Path, name: &str, env: &[(&str, &str)]) {
     for shape in SHAPES {
         let _guard = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
         let t = Instant::now();
-        let out = mpirun_program(exe, shape.procs, shape.eps, &[], Duration::from_secs(240));
+        let out = mpirun_program_env(exe, shape.procs, shape.eps, &[], env, Duration::from_secs(240));
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(

@@ -36,7 +36,7 @@ pub(crate) const ROOT: c_int = -3;
 /// What an intercommunicator's collectives run on (built once, by the first of them).
 pub(crate) struct Groups {
     /// Over the processes of both groups, ranked as the intercommunicator's host.
-    cross: HostComm,
+    pub(super) cross: HostComm,
     /// Each group as an intracommunicator, where this process has endpoints of it.
     views: [Option<Arc<CommShared>>; 2],
     /// Collectives called so far by each of the process's endpoints (intercommunicator local
@@ -48,7 +48,7 @@ pub(crate) struct Groups {
 
 impl Groups {
     /// Host tags of the next collective of endpoint `local`: by receiving group.
-    fn next_tags(&self, local: u32) -> [c_int; 2] {
+    pub(super) fn next_tags(&self, local: u32) -> [c_int; 2] {
         let seq = self.calls[local as usize].fetch_add(1, Ordering::Relaxed) % self.tag_period;
         let base = (2 * seq) as c_int;
         [base, base + 1]
@@ -66,7 +66,7 @@ impl Drop for Groups {
 /// meeting of all the process's endpoints, whose leader builds the groups with host
 /// collectives over all processes of the intercommunicator (all of them get here, because
 /// every endpoint of both groups calls every collective).
-fn groups(ep: &Endpoint) -> EpResult<Arc<Groups>> {
+pub(super) fn groups(ep: &Endpoint) -> EpResult<Arc<Groups>> {
     let s = &ep.shared;
     if let Some(r) = s.inter_coll.get() {
         return r.clone().map(downcast);
@@ -78,6 +78,43 @@ fn groups(ep: &Endpoint) -> EpResult<Arc<Groups>> {
         r
     })?;
     Ok((*r).clone())
+}
+
+/// One endpoint's intercommunicator collective: what it runs on, the endpoint's group, and the
+/// host tags of the collective's messages.
+pub(super) struct InterCall<'a> {
+    pub groups: Arc<Groups>,
+    /// The endpoint's group (0 or 1).
+    pub g: usize,
+    tags: [c_int; 2],
+    /// The other group's ranks.
+    pub remote: &'a RankMap,
+}
+
+impl InterCall<'_> {
+    /// Tag of the messages this endpoint's group receives.
+    pub fn to_us(&self) -> c_int {
+        self.tags[self.g]
+    }
+
+    /// Tag of the messages the other group receives.
+    pub fn to_them(&self) -> c_int {
+        self.tags[1 - self.g]
+    }
+
+    /// Host rank (in `groups.cross`) of rank `r` of the other group.
+    pub fn remote_proc(&self, r: i32) -> u32 {
+        self.remote.location(r).expect("a rank of the remote group (checked by the caller)").proc
+    }
+}
+
+/// Starts an intercommunicator collective on `ep` (every endpoint calls it once per collective,
+/// `EP_PROC_NULL` ones included, so that all count the same collectives).
+pub(super) fn start(ep: &Endpoint) -> EpResult<InterCall<'_>> {
+    let groups = groups(ep)?;
+    let g = ep.shared.group_of(ep.local) as usize;
+    let tags = groups.next_tags(ep.local);
+    Ok(InterCall { groups, g, tags, remote: ep.shared.group_map(1 - g as u8) })
 }
 
 /// The groups kept by the communicator, which holds them type-erased (they hold communicators
@@ -169,7 +206,7 @@ fn view_map(m: &RankMap, my_proc: u32) -> RankMap {
 }
 
 /// `ep` as an endpoint of its group's view (same rank).
-fn view_endpoint(ep: &Endpoint, groups: &Groups) -> Endpoint {
+pub(super) fn view_endpoint(ep: &Endpoint, groups: &Groups) -> Endpoint {
     let s = &ep.shared;
     let g = s.group_of(ep.local);
     let local = ep.local - if g == 1 { s.map.my_count() as u32 } else { 0 };
@@ -293,7 +330,7 @@ pub fn allreduce_inter(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
 
 /// Receives the next message from host rank `source` with `tag` into `buf`, which must
 /// hold exactly its size (else the message is dropped and the error says so).
-fn recv_exact(buf: &UserBuf, source: u32, tag: c_int, comm: HostComm, whom: &str) -> EpResult<()> {
+pub(super) fn recv_exact(buf: &UserBuf, source: u32, tag: c_int, comm: HostComm, whom: &str) -> EpResult<()> {
     // SAFETY: the host writes `msg`, `status` and `bytes` (live locals; all-zero is a value
     // of these plain C types) and receives the probed message whole: into the user's `buf` when
     // it holds exactly the message's `bytes`, else into `junk`, which holds them.

@@ -4,6 +4,7 @@
 
 use super::host::{check_rma, HostWin, SendPtr, RMA};
 use super::locks::LockTable;
+use super::shared::{self as shared_mem, SharedMemory};
 use super::{Exposed, WinEndpoint, WinFlavor, WinShared};
 use crate::engine::coll::host_bytes;
 use crate::engine::comm::{CommShared, Endpoint};
@@ -30,19 +31,23 @@ struct Offer {
     size: i64,
     disp_unit: c_int,
     info: HostInfo,
+    /// Shared windows: the info asks for the non-contiguous layout (`alloc_shared_noncontig`).
+    noncontig: bool,
 }
 
 impl Offer {
     /// What an endpoint that takes no part brings: a faulty one, or a missing local index.
     fn none() -> Offer {
-        Offer { base: SendPtr(std::ptr::null_mut()), size: 0, disp_unit: 1, info: HostInfo(HOST.info_null) }
+        let base = SendPtr(std::ptr::null_mut());
+        Offer { base, size: 0, disp_unit: 1, info: HostInfo(HOST.info_null), noncontig: false }
     }
 }
 
 type Created = (Arc<WinShared>, Vec<SendPtr>);
 
-/// `EP_Win_create`, `EP_Win_allocate`, `EP_Win_create_dynamic` for one endpoint of `ep`'s
-/// communicator: `base` is the user's memory (`Create`), ignored otherwise; `size` in bytes.
+/// `EP_Win_create`, `EP_Win_allocate`, `EP_Win_create_dynamic`, `EP_Win_allocate_shared` for
+/// one endpoint of `ep`'s communicator: `base` is the user's memory (`Create`), ignored
+/// otherwise; `size` in bytes.
 /// `fault` is an error in the caller's other arguments (its output pointers). A bad argument
 /// or a fault on any endpoint fails the creation on every endpoint of every process: the
 /// failure flag travels in the exchange of sizes and displacement units, made before any host
@@ -65,26 +70,34 @@ pub fn create(
         .or_else(|| (disp_unit <= 0).then(|| ep_err!(ERR_DISP, "displacement unit {disp_unit} is not positive")))
         .or_else(|| (flavor == WinFlavor::Create && base.is_null() && size > 0).then(|| ep_err!(ERR_BUFFER, "base is NULL with size {size}")))
         .or(fault);
-    let offer = if fault.is_some() { Offer::none() } else { Offer { base: SendPtr(base as *mut u8), size, disp_unit, info: HostInfo(info) } };
+    let noncontig = flavor == WinFlavor::Shared && shared_mem::asks_noncontig(info);
+    let offer = match &fault {
+        Some(_) => Offer::none(),
+        None => Offer { base: SendPtr(base as *mut u8), size, disp_unit, info: HostInfo(info), noncontig },
+    };
     let created = shared.meeting.meet((), shared.local_count(), ep.local as usize, offer, fault, |g| {
-        create_host_windows(shared, flavor, &g.inputs, g.fault_class())
+        let mut offers = g.inputs.clone();
+        create_host_windows(shared, flavor, &mut offers, g.fault_class())
     })?;
     let (win, bases) = &*created;
     Ok(WinEndpoint {
         shared: win.clone(),
         local: ep.local,
         base: bases[ep.local as usize],
+        size: if flavor == WinFlavor::Dynamic { 0 } else { size as sys::MPI_Aint },
+        disp_unit: if flavor == WinFlavor::Dynamic { 1 } else { disp_unit },
         epochs: Mutex::new(Default::default()),
         attached: Mutex::new(Vec::new()),
         errhandler: AtomicI32::new(ep.errhandler()),
     })
 }
 
-/// Frees host windows made so far when creation fails half-way.
+/// Frees host windows made so far when creation fails half-way, the last made first (the
+/// windows over a shared block before the block's own window).
 struct FreeOnError(Vec<HostWin>);
 impl Drop for FreeOnError {
     fn drop(&mut self) {
-        for w in self.0.iter_mut() {
+        for w in self.0.iter_mut().rev() {
             // SAFETY: each window in `made` was created on this process by the loop below
             // and not freed yet; the host sets the handle to `MPI_WIN_NULL`.
             unsafe { sys::MPI_Win_free(&mut w.0) };
@@ -95,11 +108,29 @@ impl Drop for FreeOnError {
 /// The leader's part of creation: the sizes and displacement units of every rank (for range
 /// checks at the origins), with every process's failure flag (`fault`: this process's error
 /// class, 0 for none), then host window `j` for local index `j`.
-fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &[Offer], fault: c_int) -> EpResult<Created> {
+fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &mut [Offer], fault: c_int) -> EpResult<Created> {
     let map = &comm.map;
-    let exposed = gather_exposed(comm, offers, fault)?;
+    let (exposed, noncontig) = gather_exposed(comm, offers, fault)?;
     let nwins = (0..map.nprocs() as u32).map(|p| map.ranks_of(p).len()).max().unwrap_or(0);
-    let mut made = FreeOnError(Vec::with_capacity(nwins));
+    let mut made = FreeOnError(Vec::with_capacity(nwins + 1));
+    // A shared window's block first; its host window (if any) is freed last on error.
+    let mut segments = vec![SendPtr(std::ptr::null_mut()); map.size()];
+    let (mut shifts, mut memory) = (Vec::new(), None);
+    if flavor == WinFlavor::Shared {
+        let block = shared_mem::allocate(comm, &exposed, noncontig)?;
+        match block.memory {
+            SharedMemory::Host(w) => made.0.push(w),
+            local => memory = Some(local),
+        }
+        segments = block.segments;
+        shifts = block.shifts;
+        // Every host window exposes the process's region, counted in bytes (`shared.rs`).
+        let (base, size) = block.region;
+        for o in offers.iter_mut() {
+            (o.base, o.size, o.disp_unit) = (base, size, 1);
+        }
+    }
+    let host_windows_from = made.0.len();
     let mut bases = Vec::with_capacity(offers.len());
     for j in 0..nwins {
         let o = offers.get(j).copied().unwrap_or_else(Offer::none);
@@ -112,7 +143,7 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &[Offer], f
         // `comm` does.
         unsafe {
             match flavor {
-                WinFlavor::Create => check_rma(
+                WinFlavor::Create | WinFlavor::Shared => check_rma(
                     sys::MPI_Win_create(o.base.0 as *mut c_void, o.size as sys::MPI_Aint, o.disp_unit, o.info.0, comm.host.0, &mut win.0),
                     "MPI_Win_create",
                 )?,
@@ -136,9 +167,26 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &[Offer], f
             bases.push(if flavor == WinFlavor::Dynamic { SendPtr(std::ptr::null_mut()) } else { base });
         }
     }
+    for (j, b) in bases.iter_mut().enumerate() {
+        let rank = map.my_rank(j as u32) as usize;
+        match flavor {
+            WinFlavor::Create | WinFlavor::Allocate => segments[rank] = *b,
+            WinFlavor::Shared => *b = segments[rank],
+            WinFlavor::Dynamic => {}
+        }
+    }
+    let unified = made.0.iter().all(|w| is_unified(*w));
     let exposed = if flavor == WinFlavor::Dynamic { Vec::new() } else { exposed };
-    let wins: Box<[HostWin]> = std::mem::take(&mut made.0).into_boxed_slice();
+    let mut made_wins = std::mem::take(&mut made.0);
+    if host_windows_from == 1 {
+        memory = Some(SharedMemory::Host(made_wins.remove(0)));
+    }
+    let wins: Box<[HostWin]> = made_wins.into_boxed_slice();
     let shared = WinShared {
+        shifts: shifts.into_boxed_slice(),
+        segments: segments.into_boxed_slice(),
+        memory,
+        unified,
         locks: (0..wins.len()).map(|_| LockTable::default()).collect(),
         wins,
         map: map.clone(),
@@ -150,30 +198,49 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &[Offer], f
     Ok((Arc::new(shared), bases))
 }
 
-/// Every rank's (size, displacement unit), through one host allgather of each process's. A
+/// Host window `w` has the unified memory model (`MPI_WIN_MODEL` is `MPI_WIN_UNIFIED`).
+fn is_unified(w: HostWin) -> bool {
+    let mut value: *mut c_int = std::ptr::null_mut();
+    let mut flag: c_int = 0;
+    // SAFETY: `w` is a live host window; the host writes a pointer to its attribute value
+    // into `value` and `flag`, live locals, and the value it points at lives with the window.
+    let rc =
+        unsafe { sys::MPI_Win_get_attr(w.0, RMA.win_model_key, &mut value as *mut *mut c_int as *mut c_void, &mut flag) };
+    // SAFETY: with `flag` set, `value` points at the host's int (see above).
+    rc == HOST.success && flag != 0 && !value.is_null() && unsafe { *value } == RMA.win_unified
+}
+
+/// Bytes per rank in the exchange of [`gather_exposed`]: size, displacement unit, flags.
+const ENTRY: usize = 24;
+
+/// Every rank's (size, displacement unit), through one host allgather of each process's, and
+/// whether every rank asked for a non-contiguous shared block. A
 /// process with a fault (`fault`, its error class) sends the class negated as the size of
 /// its entries, where no valid size is negative; any such entry fails the creation on every
 /// process.
-fn gather_exposed(comm: &CommShared, offers: &[Offer], fault: c_int) -> EpResult<Vec<Exposed>> {
+fn gather_exposed(comm: &CommShared, offers: &[Offer], fault: c_int) -> EpResult<(Vec<Exposed>, bool)> {
     let map = &comm.map;
     let size_of = |o: &Offer| if fault != 0 { -(fault as i64) } else { o.size };
-    let mine: Vec<u8> = offers.iter().flat_map(|o| [size_of(o), o.disp_unit as i64]).flat_map(i64::to_ne_bytes).collect();
-    let counts: Vec<c_int> = (0..map.nprocs() as u32).map(|p| (map.ranks_of(p).len() * 16) as c_int).collect();
+    let entry = |o: &Offer| [size_of(o), o.disp_unit as i64, o.noncontig as i64];
+    let mine: Vec<u8> = offers.iter().flat_map(entry).flat_map(i64::to_ne_bytes).collect();
+    let counts: Vec<c_int> = (0..map.nprocs() as u32).map(|p| (map.ranks_of(p).len() * ENTRY) as c_int).collect();
     let displs = host_bytes::displs_of(&counts)?;
     let mut all = vec![0u8; counts.iter().map(|&c| c as usize).sum()];
     // SAFETY: `all` holds the sum of `counts`, which `displs` lays out end to end, one entry
     // per process.
     unsafe { host_bytes::allgatherv(&mine, all.as_mut_ptr(), &counts, &displs, comm.host)? };
     let mut exposed = vec![Exposed::default(); map.size()];
+    let mut noncontig = true;
     for p in 0..map.nprocs() as u32 {
         for (local, &rank) in map.ranks_of(p).iter().enumerate() {
-            let at = displs[p as usize] as usize + local * 16;
+            let at = displs[p as usize] as usize + local * ENTRY;
             let word = |k: usize| i64::from_ne_bytes(all[at + 8 * k..at + 8 * k + 8].try_into().unwrap());
             exposed[rank as usize] = Exposed { size: word(0), disp_unit: word(1) };
+            noncontig &= word(2) != 0;
         }
     }
     agree(exposed.iter().map(|e| if e.size < 0 { (-e.size) as c_int } else { 0 }))?;
-    Ok(exposed)
+    Ok((exposed, noncontig))
 }
 
 /// `EP_Win_free` for one endpoint: collective; the host windows go when every endpoint of
@@ -190,6 +257,13 @@ pub fn free(w: &WinEndpoint) -> EpResult<()> {
             // SAFETY: every endpoint of the process has called free (the meeting), and
             // these host windows, made at creation, are freed once, here; `h` is a live local copy.
             let rc = check_rma(unsafe { sys::MPI_Win_free(&mut h) }, "MPI_Win_free");
+            if first_error.is_ok() {
+                first_error = rc;
+            }
+        }
+        // A shared block goes after the host windows over it.
+        if let Some(m) = &shared.memory {
+            let rc = m.free();
             if first_error.is_ok() {
                 first_error = rc;
             }

@@ -37,6 +37,11 @@ pub struct HostRmaConstants {
     pub err_arg: c_int,
     /// The host serves remote one-sided requests only in its general progress engine.
     pub needs_target_progress: c_int,
+    /// `MPI_COMM_TYPE_SHARED`: processes that can share memory.
+    pub comm_type_shared: c_int,
+    /// The `MPI_WIN_MODEL` attribute key and its value `MPI_WIN_UNIFIED`.
+    pub win_model_key: c_int,
+    pub win_unified: c_int,
 }
 
 // SAFETY: immutable handle values of the host library.

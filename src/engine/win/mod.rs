@@ -16,12 +16,14 @@ pub mod host;
 pub mod locks;
 pub mod ompi4;
 pub mod ops;
+pub mod shared;
 pub mod sync;
 
 use super::meeting::MeetingPoint;
 use super::rankmap::{Location, RankMap};
 use crate::ep_err;
 use crate::error::{EpResult, ERR_RANK};
+use crate::host::sys;
 use epoch::Epochs;
 use host::HostWin;
 use locks::LockTable;
@@ -39,6 +41,8 @@ pub enum WinFlavor {
     Allocate,
     /// `EP_Win_create_dynamic`: regions attached later; displacements are addresses.
     Dynamic,
+    /// `EP_Win_allocate_shared`: one block every endpoint can load and store (see [`shared`]).
+    Shared,
 }
 
 /// What one endpoint exposes: used for range checks at every origin.
@@ -61,6 +65,19 @@ pub struct WinShared {
     /// Size and displacement unit of every rank (empty for dynamic windows).
     pub exposed: Box<[Exposed]>,
     pub flavor: WinFlavor,
+    /// Every rank's memory where this process can load and store it (`EP_Win_shared_query`):
+    /// every rank's in a shared window, this process's ranks' in windows of user or host
+    /// memory, null elsewhere (and everywhere in dynamic windows).
+    pub segments: Box<[host::SendPtr]>,
+    /// Shared windows: where each rank's segment starts in its process's block, in bytes (the
+    /// host windows expose the whole block, so that no two of them cover different parts of
+    /// one page: MPICH 4.0.2 over UCX then sends operations to the wrong window's memory).
+    /// Empty for other flavors.
+    pub shifts: Box<[i64]>,
+    /// The block of a shared window (freed after the host windows over it).
+    pub memory: Option<shared::SharedMemory>,
+    /// Every host window has the unified memory model (`MPI_WIN_MODEL`).
+    pub unified: bool,
     /// Where this process's endpoints meet for fence and free.
     pub meeting: MeetingPoint,
     pub(crate) _live: crate::live::Counted,
@@ -73,6 +90,10 @@ pub struct WinEndpoint {
     pub local: u32,
     /// Memory this endpoint exposes (`EP_Win_allocate` returns it; the base attribute).
     pub base: host::SendPtr,
+    /// Bytes this endpoint exposes and its displacement unit (the size and displacement unit
+    /// attributes, which `EP_Win_get_attr` hands out by address).
+    pub size: sys::MPI_Aint,
+    pub disp_unit: c_int,
     pub epochs: Mutex<Epochs>,
     /// Regions this endpoint attached to a dynamic window (start addresses).
     pub attached: Mutex<Vec<usize>>,
@@ -90,6 +111,32 @@ impl WinEndpoint {
             ep_err!(ERR_RANK, "target rank {rank} is not in the window's communicator (size {})", self.shared.map.size())
         })?;
         Ok((self.shared.wins[loc.local as usize], loc))
+    }
+
+    /// `EP_Win_shared_query`: size in bytes, displacement unit and address of `rank`'s memory
+    /// where this endpoint can load and store it (size 0 and null where it cannot: other
+    /// processes' memory outside shared windows, dynamic windows). `PROC_NULL` names the lowest
+    /// rank whose memory has bytes (MPI 4.1 section 12.2.3); when none has, size 0 and null.
+    pub fn shared_query(&self, rank: i32) -> EpResult<(i64, i64, *mut u8)> {
+        let s = &self.shared;
+        let rank = if rank == crate::engine::envelope::PROC_NULL {
+            let reachable = |r: &usize| !s.segments[*r].0.is_null() && s.exposed[*r].size > 0;
+            match (0..s.map.size()).find(reachable) {
+                Some(r) => r as i32,
+                None => return Ok((0, s.exposed.first().map_or(1, |e| e.disp_unit), std::ptr::null_mut())),
+            }
+        } else {
+            rank
+        };
+        if rank < 0 || rank as usize >= s.map.size() {
+            return Err(ep_err!(ERR_RANK, "rank {rank} is not in the window's communicator (size {})", s.map.size()));
+        }
+        let base = s.segments.get(rank as usize).map_or(std::ptr::null_mut(), |p| p.0);
+        let e = s.exposed.get(rank as usize).copied().unwrap_or(Exposed { size: 0, disp_unit: 1 });
+        if base.is_null() {
+            return Ok((0, e.disp_unit, std::ptr::null_mut()));
+        }
+        Ok((e.size, e.disp_unit, base))
     }
 
     /// Number of local endpoints of this process in the window.

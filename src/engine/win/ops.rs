@@ -17,6 +17,9 @@ use std::os::raw::{c_int, c_void};
 pub struct HostTarget {
     pub win: HostWin,
     pub proc: c_int,
+    /// Target displacement in the host window's units (the user's, except in shared
+    /// windows, whose host windows count bytes from the start of the process's block).
+    pub disp: sys::MPI_Aint,
     /// Issue under [`DYNAMIC_SERIAL`](super::host::DYNAMIC_SERIAL).
     serial: bool,
     /// Complete the operation locally before the next one (`MPI_Win_flush_local`): dynamic
@@ -89,7 +92,15 @@ impl WinEndpoint {
         let dynamic = self.shared.flavor == WinFlavor::Dynamic;
         let serial = RMA.needs_target_progress != 0 && dynamic;
         let ompi4_dynamic = HOST_IS_OMPI4 && dynamic;
-        Ok(Some(HostTarget { win, proc: loc.proc as c_int, serial, flush_local: ompi4_dynamic && passive, no_request_ops: ompi4_dynamic }))
+        let disp = match self.shared.shifts.get(t.rank as usize) {
+            Some(&shift) => {
+                let unit = self.shared.exposed[t.rank as usize].disp_unit;
+                (shift as i128 + t.disp as i128 * unit as i128) as sys::MPI_Aint
+            }
+            None => t.disp,
+        };
+        let flush_local = ompi4_dynamic && passive;
+        Ok(Some(HostTarget { win, proc: loc.proc as c_int, disp, serial, flush_local, no_request_ops: ompi4_dynamic }))
     }
 
     /// `EP_Put`.
@@ -105,7 +116,7 @@ impl WinEndpoint {
         // above), which MPI requires valid and unchanged until the operation completes at the
         // origin (MPI 4.1 section 12.3); the target range was checked against the target's window
         // (`prepare`; the host checks dynamic windows' attachments); `h.win` is a live host window.
-        h.issue("MPI_Put", || unsafe { sys::MPI_Put(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0) })
+        h.issue("MPI_Put", || unsafe { sys::MPI_Put(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })
     }
 
     /// `EP_Get`.
@@ -119,7 +130,7 @@ impl WinEndpoint {
         let Some(h) = self.prepare(t)? else { return Ok(()) };
         // SAFETY: as in `put`, with the origin buffer written by the host until the
         // operation completes.
-        h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0) })
+        h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })
     }
 
     /// `EP_Rput`: `None` for `EP_PROC_NULL` and where the operation completes at once (a
@@ -136,13 +147,13 @@ impl WinEndpoint {
             self.epochs.lock().check_passive(t.rank)?;
             // Complete from the start: `issue` completes it locally (passive epoch).
             // SAFETY: as in `put`; `issue` completes it locally before returning.
-            h.issue("MPI_Put", || unsafe { sys::MPI_Put(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0) })?;
+            h.issue("MPI_Put", || unsafe { sys::MPI_Put(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })?;
             return Ok(None);
         }
         let mut req = HostRequest(HOST.request_null);
         // SAFETY: as in `put`, the origin buffer valid until the request completes;
         // the host writes `req`, a live local.
-        h.issue("MPI_Rput", || unsafe { sys::MPI_Rput(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
+        h.issue("MPI_Rput", || unsafe { sys::MPI_Rput(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
         Ok(Some(req))
     }
 
@@ -158,13 +169,13 @@ impl WinEndpoint {
         if h.no_request_ops {
             self.epochs.lock().check_passive(t.rank)?;
             // SAFETY: as in `get`; `issue` completes it locally before returning.
-            h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0) })?;
+            h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })?;
             return Ok(None);
         }
         let mut req = HostRequest(HOST.request_null);
         // SAFETY: as in `get`, the origin buffer valid until the request completes;
         // the host writes `req`, a live local.
-        h.issue("MPI_Rget", || unsafe { sys::MPI_Rget(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
+        h.issue("MPI_Rget", || unsafe { sys::MPI_Rget(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
         Ok(Some(req))
     }
 
@@ -179,7 +190,7 @@ impl WinEndpoint {
         check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
         // SAFETY: as in `put` (the op is not `MPI_OP_NULL`; the host checks the rest).
-        h.issue("MPI_Accumulate", || unsafe { sys::MPI_Accumulate(origin, ocount, otype, h.proc, t.disp, t.count, t.dtype, op, h.win.0) })
+        h.issue("MPI_Accumulate", || unsafe { sys::MPI_Accumulate(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, op, h.win.0) })
     }
 
     /// `EP_Get_accumulate`; with `MPI_NO_OP` the origin buffer is not read.
@@ -208,7 +219,7 @@ impl WinEndpoint {
         let Some(h) = self.prepare(t)? else { return Ok(()) };
         // SAFETY: as in `put` for the origin buffer (not read with `MPI_NO_OP`)
         // and as in `get` for `result`, `rcount` elements of `rtype`, both checked above.
-        h.issue("MPI_Get_accumulate", || unsafe { sys::MPI_Get_accumulate(origin, ocount, otype, result, rcount, rtype, h.proc, t.disp, t.count, t.dtype, op, h.win.0) })
+        h.issue("MPI_Get_accumulate", || unsafe { sys::MPI_Get_accumulate(origin, ocount, otype, result, rcount, rtype, h.proc, h.disp, t.count, t.dtype, op, h.win.0) })
     }
 
     /// `EP_Fetch_and_op`: one element; with `MPI_NO_OP` the origin is not read.
@@ -226,7 +237,7 @@ impl WinEndpoint {
         let Some(h) = self.prepare(&TargetMem { rank, disp, count: 1, dtype })? else { return Ok(()) };
         // SAFETY: one element of `dtype` read at `origin` (not with `MPI_NO_OP`)
         // and written at `result`, the user's buffers (checked above); target as in `put`.
-        h.issue("MPI_Fetch_and_op", || unsafe { sys::MPI_Fetch_and_op(origin, result, dtype, h.proc, disp, op, h.win.0) })
+        h.issue("MPI_Fetch_and_op", || unsafe { sys::MPI_Fetch_and_op(origin, result, dtype, h.proc, h.disp, op, h.win.0) })
     }
 
     /// `EP_Compare_and_swap`: one element.
@@ -250,7 +261,7 @@ impl WinEndpoint {
         let Some(h) = self.prepare(&TargetMem { rank, disp, count: 1, dtype })? else { return Ok(()) };
         // SAFETY: one element of `dtype` read at `origin` and `compare` and
         // written at `result`, the user's buffers (checked above); target as in `put`.
-        h.issue("MPI_Compare_and_swap", || unsafe { sys::MPI_Compare_and_swap(origin, compare, result, dtype, h.proc, disp, h.win.0) })
+        h.issue("MPI_Compare_and_swap", || unsafe { sys::MPI_Compare_and_swap(origin, compare, result, dtype, h.proc, h.disp, h.win.0) })
     }
 }
 

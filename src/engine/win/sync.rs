@@ -21,6 +21,8 @@ impl WinEndpoint {
             return Err(ep_err!(ERR_RMA_SYNC, "fence inside a passive-target epoch (unlock first)"));
         }
         let shared = &self.shared;
+        // Loads and stores of shared windows before the fence are visible after it.
+        memory_fence(Ordering::SeqCst);
         shared.meeting.meet((), self.local_count(), self.local as usize, (), None, |_| -> EpResult<()> {
             for w in shared.wins.iter() {
                 // SAFETY: every endpoint of the process is in the fence (the meeting) and the
@@ -54,6 +56,8 @@ impl WinEndpoint {
             e.fence = false;
         }
         self.shared.locks[loc.local as usize].lock(win, loc.proc, exclusive, assert)?;
+        // Loads and stores of shared windows in the epoch come after the lock is granted.
+        memory_fence(Ordering::SeqCst);
         self.epochs.lock().locked.push((rank, exclusive));
         Ok(())
     }
@@ -70,6 +74,8 @@ impl WinEndpoint {
         };
         e.locked.swap_remove(at);
         drop(e);
+        // Loads and stores of shared windows in the epoch complete before the lock goes.
+        memory_fence(Ordering::SeqCst);
         self.shared.locks[loc.local as usize].unlock(win, loc.proc)
     }
 
