@@ -273,6 +273,12 @@ pub fn drain(
 /// the header tags (Open MPI and MPICH have hundreds of millions).
 pub(crate) const MIN_DATA_TAGS: u32 = 1 << 20;
 
+/// Host tags at the top of the host's range that no message of the transport uses: there
+/// `MPI_Comm_create_group` on the header communicator exchanges its own messages (Open MPI
+/// sends them as point-to-point messages with the given tag, which a payload receive with the
+/// same tag would otherwise take).
+pub(crate) const GROUP_TAGS: u32 = 1 << 12;
+
 /// The remote transport's state in one communicator. Rendezvous payloads travel on the
 /// communicator's host communicator with host tags from a per-communicator counter, above
 /// every local index of every process, so payloads never match the pre-posted header
@@ -287,6 +293,10 @@ pub struct RemoteComm {
     /// Payload tags are `data_tag_base + (counter % data_tag_modulus)`.
     data_tag_base: u32,
     data_tag_modulus: u32,
+    /// The first of the [`GROUP_TAGS`] host tags kept for `MPI_Comm_create_group`.
+    group_tag_base: u32,
+    /// Header tags are `0..headers`.
+    headers: u32,
 }
 
 impl RemoteComm {
@@ -295,7 +305,8 @@ impl RemoteComm {
     /// range needs a duplicate. Errors: the host's.
     pub(crate) fn new(host: HostComm, headers: u32) -> EpResult<RemoteComm> {
         let tag_ub = host::tag_ub()? as u32;
-        let (data_comm, own_data_comm, data_tag_base) = if tag_ub.saturating_sub(headers) >= MIN_DATA_TAGS {
+        let data_top = tag_ub.saturating_sub(GROUP_TAGS);
+        let (data_comm, own_data_comm, data_tag_base) = if data_top.saturating_sub(headers) >= MIN_DATA_TAGS {
             (host, false, headers)
         } else {
             let mut data = HostComm(HOST.comm_null);
@@ -309,7 +320,9 @@ impl RemoteComm {
             own_data_comm,
             next_data_tag: AtomicU32::new(0),
             data_tag_base,
-            data_tag_modulus: (tag_ub - data_tag_base).saturating_add(1),
+            data_tag_modulus: data_top.saturating_sub(data_tag_base).saturating_add(1),
+            group_tag_base: data_top + 1,
+            headers,
         })
     }
 
@@ -319,6 +332,17 @@ impl RemoteComm {
     #[inline]
     pub fn next_data_tag(&self) -> i32 {
         (self.data_tag_base + self.next_data_tag.fetch_add(1, Ordering::Relaxed) % self.data_tag_modulus) as i32
+    }
+
+    /// The host tag for `MPI_Comm_create_group` on the header communicator with user tag
+    /// `tag >= 0`: one of the [`GROUP_TAGS`] tags no transport message uses (user tags equal
+    /// modulo `GROUP_TAGS` share one). Errors: `EP_ERR_INTERN` when the host's tag range
+    /// is too small to keep them apart from the header tags.
+    pub fn group_tag(&self, tag: c_int) -> EpResult<c_int> {
+        if self.group_tag_base < self.headers {
+            return Err(ep_err!(ERR_INTERN, "the host's tag range is too small for MPI_Comm_create_group here"));
+        }
+        Ok((self.group_tag_base + tag as u32 % GROUP_TAGS) as c_int)
     }
 
     /// The host communicator rendezvous payloads travel on.
