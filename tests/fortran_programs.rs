@@ -159,6 +159,11 @@ fn errors() {
 }
 
 #[test]
+fn groups() {
+    fortran_test("groups", Kinds::Default);
+}
+
+#[test]
 fn kinds_default() {
     fortran_test("kinds", Kinds::Default);
 }
