@@ -13,6 +13,11 @@
 //! the remote transport keeps for it, then one allreduce on the new host communicator
 //! carries every process's failure flag (a NULL output on some endpoint), so the creation
 //! fails on every member alike.
+//!
+//! The host tag comes from the group, not from the user's tag: concurrent creations on one
+//! communicator by endpoints of the same processes may pass the same user tag (they are
+//! different ranks, which MPI lets do so), but their groups are disjoint, since an endpoint
+//! makes one call at a time, so their first members differ.
 
 use super::comm::{CommShared, Endpoint, Flavor};
 use super::group::Group;
@@ -66,14 +71,13 @@ pub fn create(ep: &Endpoint, group: EpResult<Arc<Group>>, fault: Option<EpError>
     split::split(ep, color, key, fault)
 }
 
-/// Meetings of the members of one process, by (parent communicator, host tag, members).
-type Key = (usize, c_int, Vec<Identity>);
+/// Meetings of the members of one process, by (parent communicator, tag, host tag, members).
+type Key = (usize, c_int, c_int, Vec<Identity>);
 static MEMBERS: MeetingPoint<Key> = MeetingPoint::new();
 
-/// `EP_Comm_create_group` for one endpoint, a member of `group`; `tag >= 0` tells apart
-/// concurrent creations over the same parent (user tags equal modulo 4096 must not be used
-/// concurrently by groups sharing a process). `fault` is an error in the caller's output
-/// pointer: the creation then fails on every member. Errors found in the arguments every
+/// `EP_Comm_create_group` for one endpoint, a member of `group`; `tag >= 0` (checked, and
+/// part of the meeting's key). `fault` is an error in the caller's output pointer: the
+/// creation then fails on every member. Errors found in the arguments every
 /// member gives alike (`EP_ERR_COMM`, `EP_ERR_GROUP`, `EP_ERR_TAG`) return at once.
 pub fn create_group(ep: &Endpoint, group: &Group, tag: c_int, fault: Option<EpError>) -> EpResult<Endpoint> {
     let ranks = parent_ranks(ep, group)?;
@@ -85,13 +89,13 @@ pub fn create_group(ep: &Endpoint, group: &Group, tag: c_int, fault: Option<EpEr
     if !group.contains(me) {
         return Err(ep_err!(ERR_GROUP, "the calling endpoint (rank {}) is not in the group", ep.rank));
     }
-    let host_tag = old.remote.group_tag(tag)?;
+    let host_tag = old.remote.group_tag(ranks[0])?;
     // This process's members by local index in the parent.
     let mut locals: Vec<u32> =
         ranks.iter().map(|&r| old.map.location(r).expect("parent rank")).filter(|l| l.proc == old.my_proc).map(|l| l.local).collect();
     locals.sort_unstable();
     let idx = locals.binary_search(&ep.local).expect("a member of this process");
-    let key = (Arc::as_ptr(old) as usize, host_tag, group.members().to_vec());
+    let key = (Arc::as_ptr(old) as usize, tag, host_tag, group.members().to_vec());
     let shared = old.clone();
     let placement = MEMBERS.meet(key, locals.len(), idx, (), fault, move |g| {
         build(&shared, &ranks, host_tag, g.fault_class())
@@ -101,9 +105,13 @@ pub fn create_group(ep: &Endpoint, group: &Group, tag: c_int, fault: Option<EpEr
     Ok(Endpoint::new(shared.clone(), local, ep.errhandler()))
 }
 
+/// The new communicator of a `create_group`, and (old local index, new local index) of this
+/// process's members.
+type Placement = (Arc<CommShared>, Vec<(u32, u32)>);
+
 /// The leader's part of `create_group`: the new communicator of the members at parent ranks
-/// `ranks` (group order), and (old local index, new local index) of this process's members.
-fn build(old: &CommShared, ranks: &[i32], host_tag: c_int, fault: c_int) -> EpResult<(Arc<CommShared>, Vec<(u32, u32)>)> {
+/// `ranks` (group order).
+fn build(old: &CommShared, ranks: &[i32], host_tag: c_int, fault: c_int) -> EpResult<Placement> {
     let mut procs: Vec<u32> = Vec::new();
     let mut counts: Vec<u32> = Vec::new();
     let mut locations = Vec::with_capacity(ranks.len());

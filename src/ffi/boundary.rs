@@ -124,7 +124,7 @@ pub fn fail(name: &str, e: EpError) -> c_int {
         0 => DEFAULT_HANDLER.load(Ordering::Relaxed),
         h => h,
     };
-    if handler == ERRORS_RETURN || super::errhandler_api::call_user(handler, call_state().comm.get(), code) {
+    if handler == ERRORS_RETURN || crate::handles::call_user_handler(handler, call_state().comm.get(), code) {
         return code;
     }
     abort_job(

@@ -370,9 +370,9 @@ pub unsafe extern "C" fn EP_Comm_create(comm: EP_Comm, group: EP_Group, newcomm:
 
 /// Creates a communicator of the endpoints of `group` (MPI 4.1 section 7.4.2), collective
 /// only over them: each member calls it with the same group and `tag`, the other endpoints
-/// of `comm` do not. Ranks follow group order. `tag >= 0` tells apart concurrent
-/// creations on `comm` (a hash of it picks one of 4096 host tags: do not run two at once
-/// with tags equal modulo 4096 when their groups share a process). Errors: `EP_ERR_COMM`
+/// of `comm` do not. Ranks follow group order. `tag` must be `>= 0`; concurrent creations
+/// on `comm` (by disjoint groups, possibly with the same tag) are told apart by their groups,
+/// so any tags work in communicators of up to 2^20 endpoints. Errors: `EP_ERR_COMM`
 /// (invalid, or an intercommunicator), `EP_ERR_GROUP` (invalid group, one with endpoints
 /// outside `comm`, or a caller outside the group), `EP_ERR_TAG` (negative `tag`),
 /// `EP_ERR_ARG` (NULL `newcomm`; that fails the call on every member). Thread safety: one

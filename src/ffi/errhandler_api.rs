@@ -9,7 +9,7 @@ use crate::engine::comm::{is_predefined_handler, ERRORS_ARE_FATAL, ERRORS_RETURN
 use crate::engine::errhandler::Errhandler;
 use crate::ep_err;
 use crate::error::{self, EpResult, ERR_ARG, ERR_INTERN};
-use crate::handles::{endpoint, errhandler, ERRHANDLERS};
+use crate::handles::{call_user_handler, endpoint, errhandler, ERRHANDLERS};
 use epmpi_macros::c_export;
 use std::os::raw::c_int;
 use std::sync::Arc;
@@ -21,16 +21,6 @@ pub(crate) fn check_handler(h: c_int) -> EpResult<()> {
         return Ok(());
     }
     errhandler(h).map(drop).map_err(|_| ep_err!(ERR_ARG, "unknown error handler {h}"))
-}
-
-/// Calls user handler `h` (still registered, even if the user freed it, while endpoints use
-/// it) with endpoint handle `comm` and error `code`; false when `h` is no user handler.
-pub(crate) fn call_user(h: c_int, mut comm: EP_Comm, mut code: c_int) -> bool {
-    let Ok(e) = ERRHANDLERS.get(h) else { return false };
-    // SAFETY: the user's handler with the arguments MPI gives it: pointers to live copies of
-    // the endpoint's handle and the error code, and no further argument.
-    unsafe { (e.func)(&mut comm, &mut code) };
-    true
 }
 
 /// Creates an error handler that calls `function` (MPI 4.1 section 9.3.1) with a pointer to
@@ -69,7 +59,7 @@ pub unsafe extern "C" fn EP_Comm_call_errhandler(comm: EP_Comm, errorcode: c_int
     let ep = endpoint(comm)?;
     let h = ep.errhandler();
     drop(ep);
-    if h == ERRORS_RETURN || call_user(h, comm, errorcode) {
+    if h == ERRORS_RETURN || call_user_handler(h, comm, errorcode) {
         return Ok(());
     }
     debug_assert_eq!(h, ERRORS_ARE_FATAL);

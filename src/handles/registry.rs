@@ -124,6 +124,17 @@ pub(crate) fn errhandler(h: c_int) -> EpResult<Arc<Errhandler>> {
     Ok(e)
 }
 
+/// Calls user error handler `h` (still registered while endpoints use it, even after the
+/// user freed it) with endpoint handle `comm` and error `code`; false when `h` is no user
+/// handler. The handler is the user's code: the caller holds no lock of the library.
+pub(crate) fn call_user_handler(h: c_int, mut comm: c_int, mut code: c_int) -> bool {
+    let Ok(e) = ERRHANDLERS.get(h) else { return false };
+    // SAFETY: the user's handler with the arguments MPI gives it: pointers to live copies of
+    // the endpoint's handle and the error code, and no further argument.
+    unsafe { (e.func)(&mut comm, &mut code) };
+    true
+}
+
 /// Withdraws the pre-posted host receives of every endpoint still alive at `MPI_Finalize`
 /// (a program that never freed its communicators), so the host finalizes cleanly.
 pub(crate) fn withdraw_host_receives() {

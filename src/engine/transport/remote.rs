@@ -276,8 +276,10 @@ pub(crate) const MIN_DATA_TAGS: u32 = 1 << 20;
 /// Host tags at the top of the host's range that no message of the transport uses: there
 /// `MPI_Comm_create_group` on the header communicator exchanges its own messages (Open MPI
 /// sends them as point-to-point messages with the given tag, which a payload receive with the
-/// same tag would otherwise take).
-pub(crate) const GROUP_TAGS: u32 = 1 << 12;
+/// same tag would otherwise take). `GROUP_TAGS` of them on a host with a large tag range
+/// (Open MPI's and MPICH's are 2^31 - 1 or 2^23 - 1 here), `FEW_GROUP_TAGS` on a small one.
+pub(crate) const GROUP_TAGS: u32 = 1 << 20;
+const FEW_GROUP_TAGS: u32 = 1 << 12;
 
 /// The remote transport's state in one communicator. Rendezvous payloads travel on the
 /// communicator's host communicator with host tags from a per-communicator counter, above
@@ -293,8 +295,9 @@ pub struct RemoteComm {
     /// Payload tags are `data_tag_base + (counter % data_tag_modulus)`.
     data_tag_base: u32,
     data_tag_modulus: u32,
-    /// The first of the [`GROUP_TAGS`] host tags kept for `MPI_Comm_create_group`.
+    /// The first of the `group_tags` host tags kept for `MPI_Comm_create_group`.
     group_tag_base: u32,
+    group_tags: u32,
     /// Header tags are `0..headers`.
     headers: u32,
 }
@@ -305,7 +308,8 @@ impl RemoteComm {
     /// range needs a duplicate. Errors: the host's.
     pub(crate) fn new(host: HostComm, headers: u32) -> EpResult<RemoteComm> {
         let tag_ub = host::tag_ub()? as u32;
-        let data_top = tag_ub.saturating_sub(GROUP_TAGS);
+        let group_tags = if tag_ub >= 4 * GROUP_TAGS { GROUP_TAGS } else { FEW_GROUP_TAGS };
+        let data_top = tag_ub.saturating_sub(group_tags);
         let (data_comm, own_data_comm, data_tag_base) = if data_top.saturating_sub(headers) >= MIN_DATA_TAGS {
             (host, false, headers)
         } else {
@@ -322,6 +326,7 @@ impl RemoteComm {
             data_tag_base,
             data_tag_modulus: data_top.saturating_sub(data_tag_base).saturating_add(1),
             group_tag_base: data_top + 1,
+            group_tags,
             headers,
         })
     }
@@ -334,15 +339,18 @@ impl RemoteComm {
         (self.data_tag_base + self.next_data_tag.fetch_add(1, Ordering::Relaxed) % self.data_tag_modulus) as i32
     }
 
-    /// The host tag for `MPI_Comm_create_group` on the header communicator with user tag
-    /// `tag >= 0`: one of the [`GROUP_TAGS`] tags no transport message uses (user tags equal
-    /// modulo `GROUP_TAGS` share one). Errors: `EP_ERR_INTERN` when the host's tag range
-    /// is too small to keep them apart from the header tags.
-    pub fn group_tag(&self, tag: c_int) -> EpResult<c_int> {
+    /// The host tag for `MPI_Comm_create_group` on the header communicator by the group
+    /// whose first member has rank `first >= 0`: one of the tags no transport message uses.
+    /// Concurrent creations on one communicator have disjoint groups (an endpoint makes one
+    /// call at a time), so their first members differ and so do their tags, unless the
+    /// ranks are equal modulo the number of tags kept ([`GROUP_TAGS`] on Open MPI and
+    /// MPICH). Errors: `EP_ERR_INTERN` when the host's tag range is too small to keep them
+    /// apart from the header tags.
+    pub fn group_tag(&self, first: c_int) -> EpResult<c_int> {
         if self.group_tag_base < self.headers {
             return Err(ep_err!(ERR_INTERN, "the host's tag range is too small for MPI_Comm_create_group here"));
         }
-        Ok((self.group_tag_base + tag as u32 % GROUP_TAGS) as c_int)
+        Ok((self.group_tag_base + first as u32 % self.group_tags) as c_int)
     }
 
     /// The host communicator rendezvous payloads travel on.
