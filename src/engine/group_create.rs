@@ -26,9 +26,9 @@ use super::rankmap::{Identity, Location, RankMap};
 use super::split;
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_COMM, ERR_GROUP, ERR_TAG};
-use crate::host::{self, check, sys, HOST};
+use crate::host::{self, HOST};
 use std::collections::HashMap;
-use std::os::raw::{c_int, c_void};
+use std::os::raw::c_int;
 use std::sync::Arc;
 
 /// Parent rank of each member of `group`, all of which must be endpoints of `comm`'s
@@ -58,6 +58,10 @@ fn parent_ranks(ep: &Endpoint, group: &Group) -> EpResult<Vec<i32>> {
 /// Collective over the parent; a bad argument anywhere fails it everywhere (see
 /// [`super::meeting`]).
 pub fn create(ep: &Endpoint, group: EpResult<Arc<Group>>, fault: Option<EpError>) -> EpResult<Option<Endpoint>> {
+    if ep.shared.is_inter() {
+        // Every endpoint of the communicator finds this alike: none waits for the others.
+        return Err(ep_err!(ERR_COMM, "EP_Comm_create on an intercommunicator is not provided"));
+    }
     let me = ep.shared.map.identities()[ep.rank as usize];
     let placed = group.and_then(|g| {
         let ranks = parent_ranks(ep, &g)?;
@@ -133,23 +137,9 @@ fn build(old: &CommShared, ranks: &[i32], host_tag: c_int, fault: c_int) -> EpRe
         counts[p] += 1;
     }
     let host = host::create_group_comm(old.host, &procs, host_tag)?;
-    let mut worst: c_int = 0;
-    // SAFETY: one int read from `fault` and one written to `worst`, live locals; every member
-    // process's leader makes this call on the communicator all of them just created.
-    let rc = unsafe {
-        check(
-            sys::MPI_Allreduce(
-                &fault as *const c_int as *const c_void,
-                &mut worst as *mut c_int as *mut c_void,
-                1,
-                HOST.int_,
-                HOST.op_max,
-                host.0,
-            ),
-            "MPI_Allreduce",
-        )
-    };
-    if let Err(e) = rc.and_then(|_| agree([worst])) {
+    // Every member process's leader makes this call on the communicator all of them just made.
+    let worst = host::allreduce_int(host, fault, HOST.op_max);
+    if let Err(e) = worst.and_then(|w| agree([w])) {
         host::free_comm(host);
         return Err(e);
     }

@@ -403,6 +403,10 @@ static void t_inter_and_win(EP_Comm c, int me, int n)
     }
     check_group(lg, b, &mine, me, "local group of an intercommunicator");
     check_group(rg, b, &other, me, "remote group of an intercommunicator");
+    /* Creating from groups needs an intracommunicator. */
+    EP_Comm x = 99;
+    CHECK(ep_class(EP_Comm_create(inter, lg, &x)) == EP_ERR_COMM && x == 99, "EP_Comm_create on an intercommunicator");
+    CHECK(ep_class(EP_Comm_create_group(inter, lg, 0, &x)) == EP_ERR_COMM && x == 99, "create_group on an intercommunicator");
     CHECK_OK(EP_Group_free(&lg));
     CHECK_OK(EP_Group_free(&rg));
     CHECK_OK(EP_Comm_free(&inter));
