@@ -38,6 +38,7 @@ static EP_Comm bad_comm_out;
 static EP_Win bad_win_out;
 static EP_Request bad_req_out;
 static EP_Message bad_msg_out;
+static char bad_name_out[EP_MAX_OBJECT_NAME];
 static EP_Status bad_status;
 static int bad_int_out, bad_flag_out;
 static void *bad_ptr_out;
@@ -91,6 +92,16 @@ HFN(comm, EP_Mprobe, EP_Mprobe(0, 0, h, &bad_msg_out, &bad_status))
 HFN(comm, EP_Win_create, EP_Win_create(B.rbuf, 4, 4, MPI_INFO_NULL, h, &bad_win_out))
 HFN(comm, EP_Win_allocate, EP_Win_allocate(4, 4, MPI_INFO_NULL, h, &bad_ptr_out, &bad_win_out))
 HFN(comm, EP_Win_create_dynamic, EP_Win_create_dynamic(MPI_INFO_NULL, h, &bad_win_out))
+HFN(comm, EP_Comm_group, EP_Comm_group(h, &bad_int_out))
+HFN(comm, EP_Comm_remote_group, EP_Comm_remote_group(h, &bad_int_out))
+HFN(comm, EP_Comm_create, EP_Comm_create(h, EP_GROUP_EMPTY, &bad_comm_out))
+HFN(comm, EP_Comm_create_group, EP_Comm_create_group(h, EP_GROUP_EMPTY, 0, &bad_comm_out))
+HFN(comm, EP_Comm_idup, EP_Comm_idup(h, &bad_comm_out, &bad_req_out))
+HFN(comm, EP_Comm_set_name, EP_Comm_set_name(h, "name"))
+HFN(comm, EP_Comm_get_name, EP_Comm_get_name(h, bad_name_out, &bad_int_out))
+HFN(comm, EP_Comm_set_attr, EP_Comm_set_attr(h, EP_TAG_UB, NULL))
+HFN(comm, EP_Comm_delete_attr, EP_Comm_delete_attr(h, EP_TAG_UB))
+HFN(comm, EP_Comm_call_errhandler, EP_Comm_call_errhandler(h, EP_ERR_OTHER))
 /* The second communicator of EP_Comm_compare. (A bad peer communicator of
  * EP_Intercomm_create fails the call on every endpoint: collective_creation_cases in
  * bad_input.c.) */
@@ -112,6 +123,10 @@ static const bad_handle_fn bad_comm_fns[] = {
     HENTRY(comm, EP_Iprobe), HENTRY(comm, EP_Probe), HENTRY(comm, EP_Improbe), HENTRY(comm, EP_Mprobe),
     HENTRY(comm, EP_Win_create), HENTRY(comm, EP_Win_allocate), HENTRY(comm, EP_Win_create_dynamic),
     { "EP_Comm_compare", bad_comm_compare_second, 0 },
+    HENTRY(comm, EP_Comm_group), HENTRY(comm, EP_Comm_remote_group), HENTRY(comm, EP_Comm_create),
+    HENTRY(comm, EP_Comm_create_group), HENTRY(comm, EP_Comm_idup), HENTRY(comm, EP_Comm_set_name),
+    HENTRY(comm, EP_Comm_get_name), HENTRY(comm, EP_Comm_set_attr), HENTRY(comm, EP_Comm_delete_attr),
+    HENTRY(comm, EP_Comm_call_errhandler),
 };
 
 /* ---- functions taking a window ---- */
@@ -139,6 +154,7 @@ HFN(win, EP_Fetch_and_op, EP_Fetch_and_op(B.sbuf, B.rbuf, MPI_INT, 0, 0, MPI_SUM
 HFN(win, EP_Compare_and_swap, EP_Compare_and_swap(B.sbuf, B.sbuf, B.rbuf, MPI_INT, 0, 0, h))
 HFN(win, EP_Win_set_errhandler, EP_Win_set_errhandler(h, EP_ERRORS_RETURN))
 HFN(win, EP_Win_get_errhandler, EP_Win_get_errhandler(h, &bad_int_out))
+HFN(win, EP_Win_get_group, EP_Win_get_group(h, &bad_int_out))
 
 static const bad_handle_fn bad_win_fns[] = {
     HENTRY(win, EP_Win_attach), HENTRY(win, EP_Win_detach), HENTRY(win, EP_Win_free), HENTRY(win, EP_Win_fence),
@@ -147,7 +163,7 @@ static const bad_handle_fn bad_win_fns[] = {
     HENTRY(win, EP_Win_flush_local), HENTRY(win, EP_Win_sync), HENTRY(win, EP_Put), HENTRY(win, EP_Get),
     HENTRY(win, EP_Rput), HENTRY(win, EP_Rget), HENTRY(win, EP_Accumulate), HENTRY(win, EP_Get_accumulate),
     HENTRY(win, EP_Fetch_and_op), HENTRY(win, EP_Compare_and_swap), HENTRY(win, EP_Win_set_errhandler),
-    HENTRY(win, EP_Win_get_errhandler),
+    HENTRY(win, EP_Win_get_errhandler), HENTRY(win, EP_Win_get_group),
 };
 
 /* ---- functions taking requests and messages (EP_ERR_REQUEST) ---- */
