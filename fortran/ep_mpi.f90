@@ -54,7 +54,7 @@ module ep_mpi
     c_loc, c_associated, c_f_pointer, c_funptr, c_funloc, c_f_procpointer
   use mpi, only: MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_ADDRESS_KIND, &
     MPI_COMM_TYPE_SHARED, MPI_UNDEFINED, MPI_LOCK_SHARED, MPI_LOCK_EXCLUSIVE, MPI_MODE_NOCHECK, &
-    MPI_MODE_NOSTORE, MPI_MODE_NOPUT, MPI_MODE_NOPRECEDE, MPI_MODE_NOSUCCEED, MPI_COMM_NULL
+    MPI_MODE_NOSTORE, MPI_MODE_NOPUT, MPI_MODE_NOPRECEDE, MPI_MODE_NOSUCCEED, MPI_COMM_NULL, MPI_INFO_NULL
   use ep_mpi_c
   implicit none
   private
@@ -158,6 +158,7 @@ module ep_mpi
   public :: ep_comm_create_keyval, ep_comm_free_keyval, ep_comm_set_attr, ep_comm_delete_attr
   public :: ep_comm_null_copy_fn, ep_comm_dup_fn, ep_comm_null_delete_fn
   public :: ep_comm_create_errhandler, ep_comm_call_errhandler, ep_errhandler_free
+  public :: ep_comm_dup_with_info, ep_comm_idup_with_info, ep_comm_set_info, ep_comm_get_info
   public :: ep_comm_copy_attr_function, ep_comm_delete_attr_function, ep_comm_errhandler_function
 
   !> The callbacks of `ep_comm_create_keyval` and `ep_comm_create_errhandler`, as MPI's
@@ -1013,6 +1014,60 @@ contains
     errhandler = int(c_handler)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_errhandler_free
+
+  !> ep_comm_dup with hints (C: `EP_Comm_dup_with_info`; MPI 4.1 section 7.4.2); `info`, a
+  !> `use mpi` info handle, is accepted and ignored (EPMPI acts on no communicator hint).
+  recursive subroutine ep_comm_dup_with_info(comm, info, newcomm, ierror)
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: info
+    integer, intent(out) :: newcomm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new
+    c_new = EP_COMM_NULL
+    c_ierror = epmpi_f_comm_dup_with_info(c_arg(comm), int(info, c_int), c_new)
+    newcomm = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_dup_with_info
+
+  !> ep_comm_idup with hints (C: `EP_Comm_idup_with_info`; MPI 4.1 section 7.4.2); `info`
+  !> is accepted and ignored.
+  recursive subroutine ep_comm_idup_with_info(comm, info, newcomm, request, ierror)
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: info
+    integer, intent(out) :: newcomm, request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new, c_request
+    c_new = EP_COMM_NULL
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_comm_idup_with_info(c_arg(comm), int(info, c_int), c_new, c_request)
+    newcomm = int(c_new)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_idup_with_info
+
+  !> Sets hints on this endpoint (C: `EP_Comm_set_info`; MPI 4.1 section 7.4.4): accepted and
+  !> ignored. Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_set_info(comm, info, ierror)
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: info
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_comm_set_info(c_arg(comm), int(info, c_int))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_set_info
+
+  !> The hints in use (C: `EP_Comm_get_info`; MPI 4.1 section 7.4.4): a new, empty `use mpi`
+  !> info object to free with MPI_Info_free. Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_get_info(comm, info_used, ierror)
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(out) :: info_used
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_info
+    c_info = int(MPI_INFO_NULL, c_int)
+    c_ierror = epmpi_f_comm_get_info(c_arg(comm), c_info)
+    info_used = int(c_info, mpi_kind)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_get_info
 
   ! ==========================================================================================
   ! Intercommunicators (MPI 4.1 section 7.6)

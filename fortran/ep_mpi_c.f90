@@ -199,6 +199,7 @@ module ep_mpi_c
   public :: c_ep_comm_set_name, c_ep_comm_get_name
   public :: epmpi_f_comm_create_keyval, c_ep_comm_free_keyval, c_ep_comm_set_attr, c_ep_comm_delete_attr
   public :: epmpi_f_comm_create_errhandler, c_ep_comm_call_errhandler, c_ep_errhandler_free
+  public :: epmpi_f_comm_dup_with_info, epmpi_f_comm_idup_with_info, epmpi_f_comm_set_info, epmpi_f_comm_get_info
 
   interface
     function c_ep_comm_group(comm, group) bind(C, name="EP_Comm_group") result(ierror)
@@ -402,6 +403,36 @@ module ep_mpi_c
       integer(c_int), intent(inout) :: errhandler
       integer(c_int) :: ierror
     end function c_ep_errhandler_free
+
+    !> `info`: a `use mpi` info handle.
+    function epmpi_f_comm_dup_with_info(comm, info, newcomm) bind(C, name="epmpi_f_comm_dup_with_info") &
+        result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, info
+      integer(c_int), intent(inout) :: newcomm
+      integer(c_int) :: ierror
+    end function epmpi_f_comm_dup_with_info
+
+    function epmpi_f_comm_idup_with_info(comm, info, newcomm, request) &
+        bind(C, name="epmpi_f_comm_idup_with_info") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, info
+      integer(c_int), intent(inout) :: newcomm, request
+      integer(c_int) :: ierror
+    end function epmpi_f_comm_idup_with_info
+
+    function epmpi_f_comm_set_info(comm, info) bind(C, name="epmpi_f_comm_set_info") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, info
+      integer(c_int) :: ierror
+    end function epmpi_f_comm_set_info
+
+    function epmpi_f_comm_get_info(comm, info_used) bind(C, name="epmpi_f_comm_get_info") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(inout) :: info_used
+      integer(c_int) :: ierror
+    end function epmpi_f_comm_get_info
 
     ! ---- point-to-point (f_bottom: the address of Fortran's MPI_BOTTOM) -----------------
 

@@ -827,6 +827,30 @@ int epmpi_f_comm_create_errhandler(epmpi_f_proc fn, EP_Errhandler *errhandler)
     return EP_SUCCESS;
 }
 
+int epmpi_f_comm_dup_with_info(EP_Comm comm, MPI_Fint info, EP_Comm *newcomm)
+{
+    return EP_Comm_dup_with_info(comm, MPI_Info_f2c(info), newcomm);
+}
+
+int epmpi_f_comm_idup_with_info(EP_Comm comm, MPI_Fint info, EP_Comm *newcomm, EP_Request *request)
+{
+    return EP_Comm_idup_with_info(comm, MPI_Info_f2c(info), newcomm, request);
+}
+
+int epmpi_f_comm_set_info(EP_Comm comm, MPI_Fint info)
+{
+    return EP_Comm_set_info(comm, MPI_Info_f2c(info));
+}
+
+int epmpi_f_comm_get_info(EP_Comm comm, MPI_Fint *info_used)
+{
+    MPI_Info info;
+    int rc = EP_Comm_get_info(comm, &info);
+    if (rc == EP_SUCCESS)
+        *info_used = MPI_Info_c2f(info);
+    return rc;
+}
+
 
 /* ---------------------------------------------------------------------------------------- */
 /* Intercommunicators                                                                       */

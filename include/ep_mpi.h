@@ -1048,6 +1048,49 @@ int EP_Comm_dup(EP_Comm comm,
 int EP_Comm_idup(EP_Comm comm, EP_Comm *newcomm, EP_Request *request);
 
 /**
+ * `EP_Comm_dup` with hints (MPI 4.1 section 7.4.2): EPMPI acts on no communicator hint, so
+ * `info` (a host info handle, or `MPI_INFO_NULL`) is accepted and ignored, as MPI allows.
+ * Errors and thread safety: those of `EP_Comm_dup`.
+ *
+ * # Safety
+ * `info` is a valid host info handle or `MPI_INFO_NULL`; `newcomm` points at a writable
+ * `EP_Comm` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_dup_with_info(EP_Comm comm, MPI_Info info, EP_Comm *newcomm);
+
+/**
+ * `EP_Comm_idup` with hints (MPI 4.1 section 7.4.2): `info` is accepted and ignored, as for
+ * `EP_Comm_dup_with_info`. Errors, completion and thread safety: those of `EP_Comm_idup`.
+ *
+ * # Safety
+ * `info` is a valid host info handle or `MPI_INFO_NULL`; `newcomm` and `request` point at a
+ * writable `EP_Comm` and `EP_Request` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_idup_with_info(EP_Comm comm, MPI_Info info, EP_Comm *newcomm, EP_Request *request);
+
+/**
+ * Sets hints on this endpoint of a communicator (MPI 4.1 section 7.4.4): EPMPI acts on no
+ * communicator hint, so `info` (a host info handle, or `MPI_INFO_NULL`) is accepted and
+ * ignored, as MPI allows; `EP_Comm_get_info` then reports none. Local. Errors:
+ * `EP_ERR_COMM`. Thread safety: any thread.
+ *
+ * # Safety
+ * `info` is a valid host info handle or `MPI_INFO_NULL`.
+ */
+int EP_Comm_set_info(EP_Comm comm, MPI_Info info);
+
+/**
+ * The hints in use on this endpoint of a communicator (MPI 4.1 section 7.4.4): a new host
+ * info object, empty since EPMPI acts on no hint; free it with `MPI_Info_free`. Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `info_used`), `EP_ERR_INTERN` (the host's
+ * `MPI_Info_create` failed). Thread safety: any thread.
+ *
+ * # Safety
+ * `info_used` points at a writable `MPI_Info` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_get_info(EP_Comm comm, MPI_Info *info_used);
+
+/**
  * Creates communicators from groups (MPI 4.1 section 7.4.2): collective over the
  * intracommunicator `comm` (every endpoint calls); each endpoint passes a group of
  * endpoints of `comm`, and the endpoints that pass the same group get one new communicator,
@@ -1067,9 +1110,9 @@ int EP_Comm_create(EP_Comm comm, EP_Group group, EP_Comm *newcomm);
 /**
  * Creates a communicator of the endpoints of `group` (MPI 4.1 section 7.4.2), collective
  * only over them: each member calls it with the same group and `tag`, the other endpoints
- * of `comm` do not. Ranks follow group order. `tag >= 0` tells apart concurrent
- * creations on `comm` (a hash of it picks one of 4096 host tags: do not run two at once
- * with tags equal modulo 4096 when their groups share a process). Errors: `EP_ERR_COMM`
+ * of `comm` do not. Ranks follow group order. `tag` must be `>= 0`; concurrent creations
+ * on `comm` (by disjoint groups, possibly with the same tag) are told apart by their groups,
+ * so any tags work in communicators of up to 2^20 endpoints. Errors: `EP_ERR_COMM`
  * (invalid, or an intercommunicator), `EP_ERR_GROUP` (invalid group, one with endpoints
  * outside `comm`, or a caller outside the group), `EP_ERR_TAG` (negative `tag`),
  * `EP_ERR_ARG` (NULL `newcomm`; that fails the call on every member). Thread safety: one

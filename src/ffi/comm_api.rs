@@ -301,14 +301,27 @@ pub unsafe extern "C" fn EP_Comm_compare(comm1: EP_Comm, comm2: EP_Comm, result:
 #[no_mangle]
 #[c_export]
 pub unsafe extern "C" fn EP_Comm_dup(comm: EP_Comm, newcomm: *mut EP_Comm) -> c_int {
+    dup_and_copy(comm, newcomm, None)
+}
+
+/// `EP_Comm_dup` and its variants for one endpoint: the attributes' copy callbacks run
+/// before the dup, so that one failing (or a NULL output, `request` included) fails it on
+/// every endpoint; `request`, when given, receives a request that is already complete.
+///
+/// # Safety
+/// `newcomm` and `request` are NULL or point at a writable `EP_Comm` and `EP_Request`.
+unsafe fn dup_and_copy(comm: EP_Comm, newcomm: *mut EP_Comm, request: Option<*mut EP_Request>) -> EpResult<()> {
     let ep = endpoint(comm)?;
     let newcomm = out(newcomm, "newcomm");
-    // The copy callbacks run before the dup, so that one failing fails it on every endpoint.
+    let request = request.map(|r| out(r, "request")).transpose();
     let attrs = copy_attrs(&ep, comm);
-    let fault = newcomm.as_ref().err().or(attrs.as_ref().err()).cloned();
+    let fault = newcomm.as_ref().err().or(request.as_ref().err()).or(attrs.as_ref().err()).cloned();
     let new = create::dup(&ep, fault)?;
     new.cache.lock().attrs = attrs?;
     *newcomm? = insert_new(new)?;
+    if let Some(request) = request? {
+        *request = new_request(Request::completed(Op::Rma(None)))?;
+    }
     Ok(())
 }
 
@@ -327,15 +340,72 @@ pub unsafe extern "C" fn EP_Comm_dup(comm: EP_Comm, newcomm: *mut EP_Comm) -> c_
 #[no_mangle]
 #[c_export]
 pub unsafe extern "C" fn EP_Comm_idup(comm: EP_Comm, newcomm: *mut EP_Comm, request: *mut EP_Request) -> c_int {
-    let ep = endpoint(comm)?;
-    let newcomm = out(newcomm, "newcomm");
-    let request = out(request, "request");
-    let attrs = copy_attrs(&ep, comm);
-    let fault = newcomm.as_ref().err().or(request.as_ref().err()).or(attrs.as_ref().err()).cloned();
-    let new = create::dup(&ep, fault)?;
-    new.cache.lock().attrs = attrs?;
-    *newcomm? = insert_new(new)?;
-    *request? = new_request(Request::completed(Op::Rma(None)))?;
+    dup_and_copy(comm, newcomm, Some(request))
+}
+
+/// `EP_Comm_dup` with hints (MPI 4.1 section 7.4.2): EPMPI acts on no communicator hint, so
+/// `info` (a host info handle, or `MPI_INFO_NULL`) is accepted and ignored, as MPI allows.
+/// Errors and thread safety: those of `EP_Comm_dup`.
+///
+/// # Safety
+/// `info` is a valid host info handle or `MPI_INFO_NULL`; `newcomm` points at a writable
+/// `EP_Comm` (NULL gives `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Comm_dup_with_info(comm: EP_Comm, info: MPI_Info, newcomm: *mut EP_Comm) -> c_int {
+    let _ = info;
+    dup_and_copy(comm, newcomm, None)
+}
+
+/// `EP_Comm_idup` with hints (MPI 4.1 section 7.4.2): `info` is accepted and ignored, as for
+/// `EP_Comm_dup_with_info`. Errors, completion and thread safety: those of `EP_Comm_idup`.
+///
+/// # Safety
+/// `info` is a valid host info handle or `MPI_INFO_NULL`; `newcomm` and `request` point at a
+/// writable `EP_Comm` and `EP_Request` (NULL gives `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Comm_idup_with_info(
+    comm: EP_Comm,
+    info: MPI_Info,
+    newcomm: *mut EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let _ = info;
+    dup_and_copy(comm, newcomm, Some(request))
+}
+
+/// Sets hints on this endpoint of a communicator (MPI 4.1 section 7.4.4): EPMPI acts on no
+/// communicator hint, so `info` (a host info handle, or `MPI_INFO_NULL`) is accepted and
+/// ignored, as MPI allows; `EP_Comm_get_info` then reports none. Local. Errors:
+/// `EP_ERR_COMM`. Thread safety: any thread.
+///
+/// # Safety
+/// `info` is a valid host info handle or `MPI_INFO_NULL`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Comm_set_info(comm: EP_Comm, info: MPI_Info) -> c_int {
+    let _ = info;
+    endpoint(comm)?;
+    Ok(())
+}
+
+/// The hints in use on this endpoint of a communicator (MPI 4.1 section 7.4.4): a new host
+/// info object, empty since EPMPI acts on no hint; free it with `MPI_Info_free`. Local.
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `info_used`), `EP_ERR_INTERN` (the host's
+/// `MPI_Info_create` failed). Thread safety: any thread.
+///
+/// # Safety
+/// `info_used` points at a writable `MPI_Info` (NULL gives `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Comm_get_info(comm: EP_Comm, info_used: *mut MPI_Info) -> c_int {
+    endpoint(comm)?;
+    let info_used = out(info_used, "info_used")?;
+    let mut info = crate::host::HOST.info_null;
+    // SAFETY: MPI is active (a live endpoint exists); the host writes `info`, a live local.
+    unsafe { crate::host::check(crate::host::sys::MPI_Info_create(&mut info), "MPI_Info_create")? };
+    *info_used = info;
     Ok(())
 }
 

@@ -563,6 +563,10 @@ static void collective_creation_cases(EP_Comm c, int me)
     EXPECT(EP_Comm_create_group, EP_ERR_TAG, "tag -1", EP_Comm_create_group(c, g, -1, &out));
     EXPECT(EP_Comm_create_group, EP_ERR_GROUP, "made-up group 12345", EP_Comm_create_group(c, 12345, 0, &out));
     EXPECT(EP_Comm_idup, EP_ERR_ARG, "NULL request", EP_Comm_idup(c, &out, NULL));
+    EXPECT(EP_Comm_dup_with_info, EP_ERR_ARG, "NULL newcomm", EP_Comm_dup_with_info(c, MPI_INFO_NULL, NULL));
+    EXPECT(EP_Comm_idup_with_info, EP_ERR_ARG, "NULL request", EP_Comm_idup_with_info(c, MPI_INFO_NULL, &out, NULL));
+    /* Hints are accepted and ignored: a local call that cannot fail on its info. */
+    EXPECT(EP_Comm_set_info, EP_SUCCESS, "MPI_INFO_NULL", EP_Comm_set_info(c, MPI_INFO_NULL));
     CHECK_OK(EP_Group_free(&g));
 }
 
@@ -618,6 +622,7 @@ static void group_and_cache_cases(void)
     /* Names. */
     EXPECT(EP_Comm_set_name, EP_ERR_ARG, "NULL name", EP_Comm_set_name(c, NULL));
     EXPECT(EP_Comm_get_name, EP_ERR_ARG, "NULL resultlen", EP_Comm_get_name(c, bad_name_out, NULL));
+    EXPECT(EP_Comm_get_info, EP_ERR_ARG, "NULL info_used", EP_Comm_get_info(c, NULL));
     /* Keyvals and attributes. */
     EXPECT(EP_Comm_create_keyval, EP_ERR_ARG, "NULL keyval", EP_Comm_create_keyval(NULL, NULL, NULL, NULL));
     CHECK_OK(EP_Comm_create_keyval(bad_copy_fails, EP_COMM_NULL_DELETE_FN, &kv, NULL));

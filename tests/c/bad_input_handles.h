@@ -39,6 +39,7 @@ static EP_Win bad_win_out;
 static EP_Request bad_req_out;
 static EP_Message bad_msg_out;
 static char bad_name_out[EP_MAX_OBJECT_NAME];
+static MPI_Info bad_info_out;
 static EP_Status bad_status;
 static int bad_int_out, bad_flag_out;
 static void *bad_ptr_out;
@@ -102,6 +103,10 @@ HFN(comm, EP_Comm_get_name, EP_Comm_get_name(h, bad_name_out, &bad_int_out))
 HFN(comm, EP_Comm_set_attr, EP_Comm_set_attr(h, EP_TAG_UB, NULL))
 HFN(comm, EP_Comm_delete_attr, EP_Comm_delete_attr(h, EP_TAG_UB))
 HFN(comm, EP_Comm_call_errhandler, EP_Comm_call_errhandler(h, EP_ERR_OTHER))
+HFN(comm, EP_Comm_dup_with_info, EP_Comm_dup_with_info(h, MPI_INFO_NULL, &bad_comm_out))
+HFN(comm, EP_Comm_idup_with_info, EP_Comm_idup_with_info(h, MPI_INFO_NULL, &bad_comm_out, &bad_req_out))
+HFN(comm, EP_Comm_set_info, EP_Comm_set_info(h, MPI_INFO_NULL))
+HFN(comm, EP_Comm_get_info, EP_Comm_get_info(h, &bad_info_out))
 /* The second communicator of EP_Comm_compare. (A bad peer communicator of
  * EP_Intercomm_create fails the call on every endpoint: collective_creation_cases in
  * bad_input.c.) */
@@ -126,7 +131,8 @@ static const bad_handle_fn bad_comm_fns[] = {
     HENTRY(comm, EP_Comm_group), HENTRY(comm, EP_Comm_remote_group), HENTRY(comm, EP_Comm_create),
     HENTRY(comm, EP_Comm_create_group), HENTRY(comm, EP_Comm_idup), HENTRY(comm, EP_Comm_set_name),
     HENTRY(comm, EP_Comm_get_name), HENTRY(comm, EP_Comm_set_attr), HENTRY(comm, EP_Comm_delete_attr),
-    HENTRY(comm, EP_Comm_call_errhandler),
+    HENTRY(comm, EP_Comm_call_errhandler), HENTRY(comm, EP_Comm_dup_with_info), HENTRY(comm, EP_Comm_idup_with_info),
+    HENTRY(comm, EP_Comm_set_info), HENTRY(comm, EP_Comm_get_info),
 };
 
 /* ---- functions taking a window ---- */

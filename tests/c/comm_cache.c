@@ -113,6 +113,35 @@ static void t_attributes(EP_Comm c, int me, int n)
     int cmp = -1;
     CHECK_OK(EP_Comm_compare(c, e, &cmp));
     CHECK(cmp == EP_CONGRUENT, "idup compares %d", cmp);
+    /* With hints, which EPMPI accepts and ignores: attributes copied the same way. */
+    EP_Comm di, ei;
+    EP_Request ri;
+    MPI_Info hints, used;
+    MPI_Info_create(&hints);
+    MPI_Info_set(hints, "mpi_assert_no_any_tag", "true");
+    k.expect_comm = c;
+    CHECK_OK(EP_Comm_dup_with_info(c, hints, &di));
+    CHECK_OK(EP_Comm_idup_with_info(c, MPI_INFO_NULL, &ei, &ri));
+    CHECK_OK(EP_Wait(&ri, EP_STATUS_IGNORE));
+    CHECK(k.copies == 4, "dup and idup with info: %d copies", k.copies);
+    CHECK_OK(EP_Comm_get_attr(di, kv, &v, &flag));
+    CHECK(flag == 1 && (intptr_t)v == 1001 + me, "dup_with_info copied value %ld", (long)(intptr_t)v);
+    CHECK_OK(EP_Comm_set_info(di, hints));
+    CHECK_OK(EP_Comm_get_info(di, &used));
+    int nkeys = -1;
+    MPI_Info_get_nkeys(used, &nkeys);
+    CHECK(nkeys == 0, "get_info reports %d hints in use", nkeys);
+    MPI_Info_free(&used);
+    MPI_Info_free(&hints);
+    CHECK_OK(EP_Comm_compare(c, ei, &cmp));
+    CHECK(cmp == EP_CONGRUENT, "idup_with_info compares %d", cmp);
+    k.expect_comm = 0;
+    CHECK_OK(EP_Comm_free(&di));
+    CHECK_OK(EP_Comm_free(&ei));
+    CHECK(k.deletes == 2 && k.deleted_sum == 2002 + 2 * me, "frees of the info dups: %d deletes", k.deletes);
+    k.deletes = 0;
+    k.deleted_sum = 0;
+    k.copies = 2;
     /* The idup'ed communicator works. */
     long x = me, sum = -1;
     CHECK_OK(EP_Allreduce(&x, &sum, 1, MPI_LONG, MPI_SUM, e));

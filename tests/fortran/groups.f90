@@ -237,6 +237,28 @@ contains
     call ep_comm_free(newcomm, ierr)
     call ep_comm_free(dup, ierr)
     call check(deletes == 2 .and. deleted_sum == 2003 + 2 * me, 'deletes on free')
+    ! With hints, accepted and ignored.
+    block
+      integer(kind(MPI_COMM_WORLD)) :: used
+      integer :: nkeys
+      call ep_comm_dup_with_info(comm, MPI_INFO_NULL, dup, ierr)
+      call check_ok(ierr, 'ep_comm_dup_with_info')
+      call ep_comm_idup_with_info(comm, MPI_INFO_NULL, newcomm, req, ierr)
+      call ep_wait(req, EP_STATUS_IGNORE, ierr)
+      call ep_comm_set_info(dup, MPI_INFO_NULL, ierr)
+      call check_ok(ierr, 'ep_comm_set_info')
+      call ep_comm_get_info(dup, used, ierr)
+      call check_ok(ierr, 'ep_comm_get_info')
+      call MPI_Info_get_nkeys(used, nkeys, ierr)
+      call check(nkeys == 0, 'no hint in use')
+      call MPI_Info_free(used, ierr)
+      call check(copies == 4, 'copies on dup and idup with info')
+      call ep_comm_free(newcomm, ierr)
+      call ep_comm_free(dup, ierr)
+      call check(deletes == 4 .and. deleted_sum == 4005 + 4 * me, 'deletes of the info dups')
+      deletes = 2
+      deleted_sum = 2003 + 2 * me
+    end block
     call ep_comm_delete_attr(comm, keyval, ierr)
     call check(deletes == 3 .and. deleted_sum == 3003 + 3 * me, 'delete_attr')
     call ep_comm_get_attr(comm, keyval, value, flag, ierr)
