@@ -515,9 +515,10 @@ contains
   end subroutine ep_comm_split
 
   !> Splits a communicator by type (C: `EP_Comm_split_type`; MPI 4.1 section 7.4.2): with the
-  !> host's `MPI_COMM_TYPE_SHARED`, the endpoints of each node form one communicator ranked by
-  !> `key`, ties by old rank; `MPI_UNDEFINED` (or EP_UNDEFINED, the same value) gives
-  !> EP_COMM_NULL. split_type is a `use mpi` value, of the kind `use mpi` gives it; info: `use
+  !> host's `MPI_COMM_TYPE_SHARED`, the endpoints of each node form one communicator, with
+  !> EP_COMM_TYPE_PROCESS the endpoints of each process, ranked by `key`, ties by old rank;
+  !> `MPI_UNDEFINED` (or EP_UNDEFINED, the same value) gives EP_COMM_NULL. split_type is a
+  !> `use mpi` value (or EP_COMM_TYPE_PROCESS), of the kind `use mpi` gives it; info: `use
   !> mpi` info, accepted and ignored. Errors: EP_ERR_COMM, EP_ERR_ARG (another split type).
   recursive subroutine ep_comm_split_type(comm, split_type, key, info, newcomm, ierror)
     integer, intent(in) :: comm, key
