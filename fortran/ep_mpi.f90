@@ -182,6 +182,30 @@ module ep_mpi
     subroutine ep_comm_errhandler_function(comm, error_code)
       integer :: comm, error_code
     end subroutine ep_comm_errhandler_function
+
+    !> The C group calls the wrappers share a body for (private).
+    function c_group_from_ranks(group, n, ranks, newgroup) bind(C) result(ierror)
+      import :: c_int
+      integer(c_int), value :: group, n
+      integer(c_int), intent(in) :: ranks(*)
+      integer(c_int), intent(inout) :: newgroup
+      integer(c_int) :: ierror
+    end function c_group_from_ranks
+
+    function c_group_from_ranges(group, n, ranges, newgroup) bind(C) result(ierror)
+      import :: c_int
+      integer(c_int), value :: group, n
+      integer(c_int), intent(in) :: ranges(3, *)
+      integer(c_int), intent(inout) :: newgroup
+      integer(c_int) :: ierror
+    end function c_group_from_ranges
+
+    function c_group_from_pair(group1, group2, newgroup) bind(C) result(ierror)
+      import :: c_int
+      integer(c_int), value :: group1, group2
+      integer(c_int), intent(inout) :: newgroup
+      integer(c_int) :: ierror
+    end function c_group_from_pair
   end interface
 
 contains
@@ -613,14 +637,7 @@ contains
     integer, intent(in) :: group, n, ranks(*)
     integer, intent(out) :: newgroup
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_new
-    integer(c_int), allocatable :: c_ranks(:)
-    allocate(c_ranks(max(n, 1)))
-    if (n > 0) c_ranks(1:n) = c_arg(ranks(1:n))
-    c_new = EP_GROUP_NULL
-    c_ierror = c_ep_group_incl(c_arg(group), c_arg(n), c_ranks, c_new)
-    newgroup = int(c_new)
-    if (present(ierror)) ierror = int(c_ierror)
+    call group_from_ranks(c_ep_group_incl, group, n, ranks, newgroup, ierror)
   end subroutine ep_group_incl
 
   !> The endpoints of `group` whose ranks are not in `ranks(1:n)`, in group order (C:
@@ -629,15 +646,24 @@ contains
     integer, intent(in) :: group, n, ranks(*)
     integer, intent(out) :: newgroup
     integer, intent(out), optional :: ierror
+    call group_from_ranks(c_ep_group_excl, group, n, ranks, newgroup, ierror)
+  end subroutine ep_group_excl
+
+  !> ep_group_incl or ep_group_excl through `c_fn`, with the ranks as C ints.
+  recursive subroutine group_from_ranks(c_fn, group, n, ranks, newgroup, ierror)
+    procedure(c_group_from_ranks) :: c_fn
+    integer, intent(in) :: group, n, ranks(*)
+    integer, intent(out) :: newgroup
+    integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror, c_new
     integer(c_int), allocatable :: c_ranks(:)
     allocate(c_ranks(max(n, 1)))
     if (n > 0) c_ranks(1:n) = c_arg(ranks(1:n))
     c_new = EP_GROUP_NULL
-    c_ierror = c_ep_group_excl(c_arg(group), c_arg(n), c_ranks, c_new)
+    c_ierror = c_fn(c_arg(group), c_arg(n), c_ranks, c_new)
     newgroup = int(c_new)
     if (present(ierror)) ierror = int(c_ierror)
-  end subroutine ep_group_excl
+  end subroutine group_from_ranks
 
   !> ep_group_incl of the ranks of triplets `ranges(1:3, i)` = (first, last, stride), i = 1..n
   !> (C: `EP_Group_range_incl`; MPI 4.1 section 7.3.2). Errors: EP_ERR_GROUP, EP_ERR_RANK,
@@ -646,14 +672,7 @@ contains
     integer, intent(in) :: group, n, ranges(3, *)
     integer, intent(out) :: newgroup
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_new
-    integer(c_int), allocatable :: c_ranges(:, :)
-    allocate(c_ranges(3, max(n, 1)))
-    if (n > 0) c_ranges(:, 1:n) = c_arg(ranges(:, 1:n))
-    c_new = EP_GROUP_NULL
-    c_ierror = c_ep_group_range_incl(c_arg(group), c_arg(n), c_ranges, c_new)
-    newgroup = int(c_new)
-    if (present(ierror)) ierror = int(c_ierror)
+    call group_from_ranges(c_ep_group_range_incl, group, n, ranges, newgroup, ierror)
   end subroutine ep_group_range_incl
 
   !> ep_group_excl of the ranks of range triplets (C: `EP_Group_range_excl`; MPI 4.1 section
@@ -662,15 +681,24 @@ contains
     integer, intent(in) :: group, n, ranges(3, *)
     integer, intent(out) :: newgroup
     integer, intent(out), optional :: ierror
+    call group_from_ranges(c_ep_group_range_excl, group, n, ranges, newgroup, ierror)
+  end subroutine ep_group_range_excl
+
+  !> ep_group_range_incl or ep_group_range_excl through `c_fn`, with the triplets as C ints.
+  recursive subroutine group_from_ranges(c_fn, group, n, ranges, newgroup, ierror)
+    procedure(c_group_from_ranges) :: c_fn
+    integer, intent(in) :: group, n, ranges(3, *)
+    integer, intent(out) :: newgroup
+    integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror, c_new
     integer(c_int), allocatable :: c_ranges(:, :)
     allocate(c_ranges(3, max(n, 1)))
     if (n > 0) c_ranges(:, 1:n) = c_arg(ranges(:, 1:n))
     c_new = EP_GROUP_NULL
-    c_ierror = c_ep_group_range_excl(c_arg(group), c_arg(n), c_ranges, c_new)
+    c_ierror = c_fn(c_arg(group), c_arg(n), c_ranges, c_new)
     newgroup = int(c_new)
     if (present(ierror)) ierror = int(c_ierror)
-  end subroutine ep_group_range_excl
+  end subroutine group_from_ranges
 
   !> group1's endpoints, then group2's not in group1 (C: `EP_Group_union`; MPI 4.1 section
   !> 7.3.2). Errors: EP_ERR_GROUP.
@@ -678,11 +706,7 @@ contains
     integer, intent(in) :: group1, group2
     integer, intent(out) :: newgroup
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_new
-    c_new = EP_GROUP_NULL
-    c_ierror = c_ep_group_union(c_arg(group1), c_arg(group2), c_new)
-    newgroup = int(c_new)
-    if (present(ierror)) ierror = int(c_ierror)
+    call group_from_pair(c_ep_group_union, group1, group2, newgroup, ierror)
   end subroutine ep_group_union
 
   !> group1's endpoints that are in group2, in group1's order (C: `EP_Group_intersection`;
@@ -691,11 +715,7 @@ contains
     integer, intent(in) :: group1, group2
     integer, intent(out) :: newgroup
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_new
-    c_new = EP_GROUP_NULL
-    c_ierror = c_ep_group_intersection(c_arg(group1), c_arg(group2), c_new)
-    newgroup = int(c_new)
-    if (present(ierror)) ierror = int(c_ierror)
+    call group_from_pair(c_ep_group_intersection, group1, group2, newgroup, ierror)
   end subroutine ep_group_intersection
 
   !> group1's endpoints that are not in group2, in group1's order (C: `EP_Group_difference`;
@@ -704,12 +724,21 @@ contains
     integer, intent(in) :: group1, group2
     integer, intent(out) :: newgroup
     integer, intent(out), optional :: ierror
+    call group_from_pair(c_ep_group_difference, group1, group2, newgroup, ierror)
+  end subroutine ep_group_difference
+
+  !> A set operation on two groups through `c_fn`.
+  recursive subroutine group_from_pair(c_fn, group1, group2, newgroup, ierror)
+    procedure(c_group_from_pair) :: c_fn
+    integer, intent(in) :: group1, group2
+    integer, intent(out) :: newgroup
+    integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror, c_new
     c_new = EP_GROUP_NULL
-    c_ierror = c_ep_group_difference(c_arg(group1), c_arg(group2), c_new)
+    c_ierror = c_fn(c_arg(group1), c_arg(group2), c_new)
     newgroup = int(c_new)
     if (present(ierror)) ierror = int(c_ierror)
-  end subroutine ep_group_difference
+  end subroutine group_from_pair
 
   !> Ranks in group2 of the endpoints of ranks `ranks1(1:n)` of group1, EP_UNDEFINED for
   !> those not in group2, EP_PROC_NULL for EP_PROC_NULL (C: `EP_Group_translate_ranks`; MPI
