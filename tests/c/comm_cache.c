@@ -7,7 +7,8 @@
  *   EP_COMM_NULL_COPY_FN, EP_COMM_DUP_FN, EP_COMM_NULL_DELETE_FN; a callback that calls
  *   EPMPI; a failing delete callback fails its call and keeps the attribute; a failing copy
  *   callback on one endpoint fails the dup on every endpoint; a freed keyval's attributes
- *   still get their delete callback; predefined keys;
+ *   still get their delete callback; predefined keys; a keyval made once by the process and
+ *   used by every endpoint;
  * - names: empty by default, per endpoint, cut at EP_MAX_OBJECT_NAME - 1, not copied by dup;
  * - user error handlers: called with the communicator and the error code for the library's
  *   own errors and by EP_Comm_call_errhandler, inherited by dup, kept after
@@ -220,6 +221,22 @@ static void t_attributes(EP_Comm c, int me, int n)
     ep_test_barrier(c);
 }
 
+/* A keyval made once by the process, used by every endpoint (keyvals are process-wide). */
+static int shared_kv = EP_KEYVAL_INVALID;
+
+static void t_shared_keyval(EP_Comm c, int me)
+{
+    void *v = NULL;
+    int flag = -1;
+    EP_Comm d;
+    CHECK_OK(EP_Comm_set_attr(c, shared_kv, (void *)(intptr_t)(9000 + me)));
+    CHECK_OK(EP_Comm_dup(c, &d));
+    CHECK_OK(EP_Comm_get_attr(d, shared_kv, &v, &flag));
+    CHECK(flag == 1 && (intptr_t)v == 9000 + me, "process-wide keyval on the dup: %ld", (long)(intptr_t)v);
+    CHECK_OK(EP_Comm_free(&d));
+    CHECK_OK(EP_Comm_delete_attr(c, shared_kv));
+}
+
 static void t_names(EP_Comm c, int me)
 {
     char name[EP_MAX_OBJECT_NAME], want[64];
@@ -310,6 +327,7 @@ int main(int argc, char **argv)
     EP_Comm *comms = malloc((n > 0 ? n : 1) * sizeof(EP_Comm));
     int rc = EP_Comm_create_endpoints(MPI_COMM_WORLD, n, MPI_INFO_NULL, comms);
     CHECK_OK(rc);
+    CHECK_OK(EP_Comm_create_keyval(EP_COMM_DUP_FN, EP_COMM_NULL_DELETE_FN, &shared_kv, NULL));
     if (n > 0 && rc == EP_SUCCESS) {
 #pragma omp parallel num_threads(n)
         {
@@ -319,11 +337,13 @@ int main(int argc, char **argv)
             EP_Comm_size(c, &size);
             CHECK_OK(EP_Comm_set_errhandler(c, EP_ERRORS_RETURN));
             t_attributes(c, me, size);
+            t_shared_keyval(c, me);
             t_names(c, me);
             t_errhandlers(c, me, size);
             CHECK_OK(EP_Comm_free(&c));
         }
     }
+    CHECK_OK(EP_Comm_free_keyval(&shared_kv));
     free(comms);
     return ep_test_finish("comm_cache", wr);
 }
