@@ -286,6 +286,17 @@ static void t_errhandlers(EP_Comm c, int me, int n)
     CHECK_OK(EP_Comm_call_errhandler(c, EP_ERR_OTHER));
     CHECK(eh_calls == 2 && eh_comm == c && eh_code == EP_ERR_OTHER, "call_errhandler: %d calls, code %d", eh_calls, eh_code);
 
+    /* An error found when a request completes reaches the handler of the request's endpoint. */
+    int two[2] = {1, 2}, one = 0;
+    EP_Request sr, rr;
+    CHECK_OK(EP_Irecv(&one, 1, MPI_INT, me, 9, c, &rr));
+    CHECK_OK(EP_Isend(two, 2, MPI_INT, me, 9, c, &sr));
+    rc = EP_Wait(&rr, EP_STATUS_IGNORE);
+    CHECK(ep_class(rc) == EP_ERR_TRUNCATE && eh_calls == 3 && eh_comm == c && eh_code == rc,
+          "truncation in EP_Wait: class %d, %d calls, comm %d", ep_class(rc), eh_calls, eh_comm);
+    CHECK_OK(EP_Wait(&sr, EP_STATUS_IGNORE));
+    eh_calls = 2;
+
     /* A dup inherits the handler, and calls it with its own handle. */
     EP_Comm d;
     CHECK_OK(EP_Comm_dup(c, &d));
