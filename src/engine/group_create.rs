@@ -16,8 +16,9 @@
 //!
 //! The host tag comes from the group, not from the user's tag: concurrent creations on one
 //! communicator by endpoints of the same processes may pass the same user tag (they are
-//! different ranks, which MPI lets do so), but their groups are disjoint, since an endpoint
-//! makes one call at a time, so their first members differ.
+//! different ranks, which MPI lets do so), but their groups differ: disjoint ones by their
+//! first member, those that share an endpoint (which calls them in turn) by their member list
+//! (see `RemoteComm::group_tag`).
 
 use super::comm::{CommShared, Endpoint, Flavor};
 use super::group::Group;
@@ -75,6 +76,13 @@ pub fn create(ep: &Endpoint, group: EpResult<Arc<Group>>, fault: Option<EpError>
     split::split(ep, color, key, fault)
 }
 
+/// FNV-1a of the members' identities, alike on every process.
+fn members_hash(members: &[Identity]) -> u64 {
+    members.iter().flat_map(|m| m.to_le_bytes()).fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// Meetings of the members of one process, by (parent communicator, tag, host tag, members).
 type Key = (usize, c_int, c_int, Vec<Identity>);
 static MEMBERS: MeetingPoint<Key> = MeetingPoint::new();
@@ -93,7 +101,7 @@ pub fn create_group(ep: &Endpoint, group: &Group, tag: c_int, fault: Option<EpEr
     if !group.contains(me) {
         return Err(ep_err!(ERR_GROUP, "the calling endpoint (rank {}) is not in the group", ep.rank));
     }
-    let host_tag = old.remote.group_tag(ranks[0])?;
+    let host_tag = old.remote.group_tag(ranks[0], members_hash(group.members()))?;
     // This process's members by local index in the parent.
     let mut locals: Vec<u32> =
         ranks.iter().map(|&r| old.map.location(r).expect("parent rank")).filter(|l| l.proc == old.my_proc).map(|l| l.local).collect();
