@@ -442,10 +442,10 @@ pub unsafe extern "C" fn EP_Comm_create(comm: EP_Comm, group: EP_Group, newcomm:
 /// only over them: each member calls it with the same group and `tag`, the other endpoints
 /// of `comm` do not. Ranks follow group order. `tag` must be `>= 0`; creations running at
 /// once on `comm` (possibly with the same tag, as MPI allows different ranks) are told apart
-/// by their groups: always when disjoint in communicators of up to 2^12 endpoints (2^14 on
+/// by their groups: always when disjoint in communicators of up to 2^12 endpoints (2^13 on
 /// Open MPI), by a hash of the member list otherwise (two groups with the same first member,
 /// created in turn by it while their other members share a process, collide with
-/// probability 2^-13 and then hang). Open MPI 4.1 as the host makes the creations of one
+/// probability 2^-12 and then hang). Open MPI 4.1 as the host makes the creations of one
 /// process on one communicator one at a time, in an order of its own: an endpoint that
 /// creates with several groups in turn while other members of the processes involved run
 /// theirs at once can hang there (as two threads of one process would in plain Open MPI);

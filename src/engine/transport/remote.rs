@@ -279,7 +279,7 @@ pub(crate) const MIN_DATA_TAGS: u32 = 1 << 20;
 /// same tag would otherwise take). An eighth of the host's range, `2^MIN_GROUP_TAG_BITS` at
 /// least (the host's range is then too small for payloads on the header communicator, which
 /// get their own) and `2^MAX_GROUP_TAG_BITS` at most (`MPI_TAG_UB` is 2^31 - 1 in Open MPI
-/// 4.1 here, 2^28 - 1 in MPICH 4.0: 7/8 of it stay for payloads).
+/// 4.1 here, 2^28 - 1 in MPICH 4.0: 2^27 and 2^24 tags kept, 7/8 left to payloads).
 const MIN_GROUP_TAG_BITS: u32 = 12;
 const MAX_GROUP_TAG_BITS: u32 = 28;
 
@@ -352,9 +352,9 @@ impl RemoteComm {
     /// from `hash`. Creations running at once on one communicator must have different tags
     /// when they share a process. Their groups are disjoint or share only endpoints that
     /// call them one after the other. Disjoint groups have different first members, hence
-    /// different tags in a communicator of up to `2^(bits / 2)` endpoints (2^14 on Open MPI,
+    /// different tags in a communicator of up to `2^(bits / 2)` endpoints (2^13 on Open MPI,
     /// 2^12 on MPICH here); groups with the same first member (one endpoint creating with
-    /// several groups in turn) differ by their hash, alike by chance only (2^-14, 2^-13).
+    /// several groups in turn) differ by their hash, alike by chance only (2^-14, 2^-12).
     /// Errors: `EP_ERR_INTERN` when the host's tag range is too small to keep these tags
     /// apart from the header tags.
     pub fn group_tag(&self, first: c_int, hash: u64) -> EpResult<c_int> {
@@ -522,7 +522,8 @@ mod tests {
     /// The kept range: an eighth of the host's, within its bounds, always below `tag_ub`.
     #[test]
     fn group_tags_fit_the_host_range() {
-        assert_eq!(group_tag_bits(i32::MAX as u32), 28);
+        assert_eq!(group_tag_bits(i32::MAX as u32), 27);
+        assert_eq!(group_tag_bits((1 << 28) - 1), 24);
         assert_eq!(group_tag_bits((1 << 23) - 1), 19);
         assert_eq!(group_tag_bits(32767), 12);
         for tag_ub in [32767u32, (1 << 23) - 1, i32::MAX as u32] {
