@@ -51,10 +51,10 @@
 !> variables that are never read or written, only compared by address.
 module ep_mpi
   use, intrinsic :: iso_c_binding, only: c_int, c_intptr_t, c_double, c_char, c_ptr, c_null_ptr, c_null_char, &
-    c_loc, c_associated, c_f_pointer
+    c_loc, c_associated, c_f_pointer, c_funptr, c_funloc, c_f_procpointer
   use mpi, only: MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_ADDRESS_KIND, &
     MPI_COMM_TYPE_SHARED, MPI_UNDEFINED, MPI_LOCK_SHARED, MPI_LOCK_EXCLUSIVE, MPI_MODE_NOCHECK, &
-    MPI_MODE_NOSTORE, MPI_MODE_NOPUT, MPI_MODE_NOPRECEDE, MPI_MODE_NOSUCCEED, MPI_COMM_NULL
+    MPI_MODE_NOSTORE, MPI_MODE_NOPUT, MPI_MODE_NOPRECEDE, MPI_MODE_NOSUCCEED, MPI_COMM_NULL, MPI_INFO_NULL
   use ep_mpi_c
   implicit none
   private
@@ -165,6 +165,75 @@ module ep_mpi
   public :: ep_neighbor_allgather, ep_neighbor_allgatherv, ep_neighbor_alltoall, ep_neighbor_alltoallv
   public :: ep_neighbor_alltoallw, ep_ineighbor_allgather, ep_ineighbor_allgatherv, ep_ineighbor_alltoall
   public :: ep_ineighbor_alltoallv, ep_ineighbor_alltoallw
+
+  ! ---- Groups, communicators from groups, caching and error handlers -----------------------
+
+  !> The null group; the predefined empty group (group calls that give no member return it).
+  integer, parameter, public :: EP_GROUP_NULL = 0, EP_GROUP_EMPTY = 1
+  !> The null error handler; the invalid keyval (what the frees set handles to).
+  integer, parameter, public :: EP_ERRHANDLER_NULL = 0, EP_KEYVAL_INVALID = 0
+  !> Room for the longest communicator name (`character(len=EP_MAX_OBJECT_NAME)`).
+  integer, parameter, public :: EP_MAX_OBJECT_NAME = 128
+  !> Split type of `ep_comm_split_type` that groups the endpoints of each process.
+  integer, parameter, public :: EP_COMM_TYPE_PROCESS = 17744
+
+  public :: ep_comm_group, ep_comm_remote_group, ep_win_get_group, ep_group_size, ep_group_rank
+  public :: ep_group_incl, ep_group_excl, ep_group_range_incl, ep_group_range_excl
+  public :: ep_group_union, ep_group_intersection, ep_group_difference
+  public :: ep_group_translate_ranks, ep_group_compare, ep_group_free
+  public :: ep_comm_create, ep_comm_create_group, ep_comm_idup, ep_comm_set_name, ep_comm_get_name
+  public :: ep_comm_create_keyval, ep_comm_free_keyval, ep_comm_set_attr, ep_comm_delete_attr
+  public :: ep_comm_null_copy_fn, ep_comm_dup_fn, ep_comm_null_delete_fn
+  public :: ep_comm_create_errhandler, ep_comm_call_errhandler, ep_errhandler_free
+  public :: ep_comm_dup_with_info, ep_comm_idup_with_info, ep_comm_set_info, ep_comm_get_info
+  public :: ep_comm_copy_attr_function, ep_comm_delete_attr_function, ep_comm_errhandler_function
+
+  !> The callbacks of `ep_comm_create_keyval` and `ep_comm_create_errhandler`, as MPI's
+  !> Fortran binding declares them (`ierror`: EP_SUCCESS or an error code, which fails the
+  !> call that ran the callback).
+  abstract interface
+    subroutine ep_comm_copy_attr_function(oldcomm, comm_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror)
+      import :: MPI_ADDRESS_KIND
+      integer :: oldcomm, comm_keyval, ierror
+      integer(MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      logical :: flag
+    end subroutine ep_comm_copy_attr_function
+
+    subroutine ep_comm_delete_attr_function(comm, comm_keyval, attribute_val, extra_state, ierror)
+      import :: MPI_ADDRESS_KIND
+      integer :: comm, comm_keyval, ierror
+      integer(MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    end subroutine ep_comm_delete_attr_function
+
+    subroutine ep_comm_errhandler_function(comm, error_code)
+      integer :: comm, error_code
+    end subroutine ep_comm_errhandler_function
+
+    !> The C group calls the wrappers share a body for (private).
+    function c_group_from_ranks(group, n, ranks, newgroup) bind(C) result(ierror)
+      import :: c_int
+      integer(c_int), value :: group, n
+      integer(c_int), intent(in) :: ranks(*)
+      integer(c_int), intent(inout) :: newgroup
+      integer(c_int) :: ierror
+    end function c_group_from_ranks
+
+    function c_group_from_ranges(group, n, ranges, newgroup) bind(C) result(ierror)
+      import :: c_int
+      integer(c_int), value :: group, n
+      integer(c_int), intent(in) :: ranges(3, *)
+      integer(c_int), intent(inout) :: newgroup
+      integer(c_int) :: ierror
+    end function c_group_from_ranges
+
+    function c_group_from_pair(group1, group2, newgroup) bind(C) result(ierror)
+      import :: c_int
+      integer(c_int), value :: group1, group2
+      integer(c_int), intent(inout) :: newgroup
+      integer(c_int) :: ierror
+    end function c_group_from_pair
+  end interface
 
 contains
 
@@ -382,11 +451,12 @@ contains
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_comm_get_host_comm
 
-  !> Reads a predefined attribute (C: `EP_Comm_get_attr`; MPI 4.1 section 7.7.2), as MPI's
-  !> Fortran binding does: `attribute_val` receives the value itself.
-  !> comm_keyval EP_TAG_UB (largest tag, EP_TAG_UB_VALUE) or EP_COMM_FLAVOR
-  !> (EP_FLAVOR_ENDPOINTS); attribute_val integer(MPI_ADDRESS_KIND) (out); flag (out) .true.
-  !> when the attribute is set. Errors: EP_ERR_COMM, EP_ERR_ARG (unknown key).
+  !> Reads an attribute (C: `EP_Comm_get_attr`; MPI 4.1 section 7.7.2), as MPI's Fortran
+  !> binding does: `attribute_val` receives the value itself.
+  !> comm_keyval EP_TAG_UB (largest tag, EP_TAG_UB_VALUE), EP_COMM_FLAVOR
+  !> (EP_FLAVOR_ENDPOINTS) or a keyval of ep_comm_create_keyval (the value ep_comm_set_attr
+  !> stored); attribute_val integer(MPI_ADDRESS_KIND) (out); flag (out) .true. when the
+  !> attribute is set. Errors: EP_ERR_COMM, EP_ERR_KEYVAL (unknown key).
   recursive subroutine ep_comm_get_attr(comm, comm_keyval, attribute_val, flag, ierror)
     integer, intent(in) :: comm, comm_keyval
     integer(MPI_ADDRESS_KIND), intent(out) :: attribute_val
@@ -399,10 +469,16 @@ contains
     c_value = c_null_ptr
     attribute_val = 0
     c_ierror = c_ep_comm_get_attr(c_arg(comm), c_arg(comm_keyval), c_value, c_flag)
-    flag = c_ierror == EP_SUCCESS .and. c_flag /= 0 .and. c_associated(c_value)
-    if (flag) then
-      call c_f_pointer(c_value, value)
-      attribute_val = int(value, MPI_ADDRESS_KIND)
+    flag = c_ierror == EP_SUCCESS .and. c_flag /= 0
+    if (flag .and. (comm_keyval == EP_TAG_UB .or. comm_keyval == EP_COMM_FLAVOR)) then
+      flag = c_associated(c_value)
+      if (flag) then
+        call c_f_pointer(c_value, value)
+        attribute_val = int(value, MPI_ADDRESS_KIND)
+      end if
+    else if (flag) then
+      ! Attributes of keyvals are stored by value (ep_comm_set_attr).
+      attribute_val = int(transfer(c_value, 0_c_intptr_t), MPI_ADDRESS_KIND)
     end if
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_comm_get_attr
@@ -490,9 +566,10 @@ contains
   end subroutine ep_comm_split
 
   !> Splits a communicator by type (C: `EP_Comm_split_type`; MPI 4.1 section 7.4.2): with the
-  !> host's `MPI_COMM_TYPE_SHARED`, the endpoints of each node form one communicator ranked by
-  !> `key`, ties by old rank; `MPI_UNDEFINED` (or EP_UNDEFINED, the same value) gives
-  !> EP_COMM_NULL. split_type is a `use mpi` value, of the kind `use mpi` gives it; info: `use
+  !> host's `MPI_COMM_TYPE_SHARED`, the endpoints of each node form one communicator, with
+  !> EP_COMM_TYPE_PROCESS the endpoints of each process, ranked by `key`, ties by old rank;
+  !> `MPI_UNDEFINED` (or EP_UNDEFINED, the same value) gives EP_COMM_NULL. split_type is a
+  !> `use mpi` value (or EP_COMM_TYPE_PROCESS), of the kind `use mpi` gives it; info: `use
   !> mpi` info, accepted and ignored. Errors: EP_ERR_COMM, EP_ERR_ARG (another split type).
   recursive subroutine ep_comm_split_type(comm, split_type, key, info, newcomm, ierror)
     integer, intent(in) :: comm, key
@@ -511,6 +588,543 @@ contains
     newcomm = int(c_newcomm)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_comm_split_type
+
+  ! ---- Groups, communicators from groups, caching and error handlers -----------------------
+  ! (C: `EP_Group_*`, `EP_Comm_group`, `EP_Comm_create*`, `EP_Comm_*_attr`, ...; MPI 4.1
+  ! sections 7.3, 7.4.2, 7.7, 7.8, 9.3). Group handles are default integers like the others.
+
+  !> The group of the endpoints of `comm` (the local group of an intercommunicator), in rank
+  !> order (C: `EP_Comm_group`; MPI 4.1 section 7.3.2). Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_group(comm, group, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: group
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_group
+    c_group = EP_GROUP_NULL
+    c_ierror = c_ep_comm_group(c_arg(comm), c_group)
+    group = int(c_group)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_group
+
+  !> The remote group of an intercommunicator (C: `EP_Comm_remote_group`; MPI 4.1 section
+  !> 7.6.1). Errors: EP_ERR_COMM (also for an intracommunicator).
+  recursive subroutine ep_comm_remote_group(comm, group, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: group
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_group
+    c_group = EP_GROUP_NULL
+    c_ierror = c_ep_comm_remote_group(c_arg(comm), c_group)
+    group = int(c_group)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_remote_group
+
+  !> The group of a window's communicator (C: `EP_Win_get_group`; MPI 4.1 section 12.2.6).
+  !> Errors: EP_ERR_WIN.
+  recursive subroutine ep_win_get_group(win, group, ierror)
+    integer, intent(in) :: win
+    integer, intent(out) :: group
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_group
+    c_group = EP_GROUP_NULL
+    c_ierror = c_ep_win_get_group(c_arg(win), c_group)
+    group = int(c_group)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_get_group
+
+  !> Number of endpoints of a group (C: `EP_Group_size`; MPI 4.1 section 7.3.1).
+  !> Errors: EP_ERR_GROUP.
+  recursive subroutine ep_group_size(group, size, ierror)
+    integer, intent(in) :: group
+    integer, intent(out) :: size
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_size
+    c_size = 0
+    c_ierror = c_ep_group_size(c_arg(group), c_size)
+    size = int(c_size)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_group_size
+
+  !> Rank in `group` of the endpoint the group belongs to (the one whose communicator gave
+  !> it), or EP_UNDEFINED (C: `EP_Group_rank`; MPI 4.1 section 7.3.1). Errors: EP_ERR_GROUP.
+  recursive subroutine ep_group_rank(group, rank, ierror)
+    integer, intent(in) :: group
+    integer, intent(out) :: rank
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_rank
+    c_rank = EP_UNDEFINED
+    c_ierror = c_ep_group_rank(c_arg(group), c_rank)
+    rank = int(c_rank)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_group_rank
+
+  !> The endpoints of ranks `ranks(1:n)` of `group`, in that order (C: `EP_Group_incl`; MPI
+  !> 4.1 section 7.3.2). Errors: EP_ERR_GROUP, EP_ERR_RANK (out of range, repeated), EP_ERR_ARG.
+  recursive subroutine ep_group_incl(group, n, ranks, newgroup, ierror)
+    integer, intent(in) :: group, n, ranks(*)
+    integer, intent(out) :: newgroup
+    integer, intent(out), optional :: ierror
+    call group_from_ranks(c_ep_group_incl, group, n, ranks, newgroup, ierror)
+  end subroutine ep_group_incl
+
+  !> The endpoints of `group` whose ranks are not in `ranks(1:n)`, in group order (C:
+  !> `EP_Group_excl`; MPI 4.1 section 7.3.2). Errors: as ep_group_incl.
+  recursive subroutine ep_group_excl(group, n, ranks, newgroup, ierror)
+    integer, intent(in) :: group, n, ranks(*)
+    integer, intent(out) :: newgroup
+    integer, intent(out), optional :: ierror
+    call group_from_ranks(c_ep_group_excl, group, n, ranks, newgroup, ierror)
+  end subroutine ep_group_excl
+
+  !> ep_group_incl or ep_group_excl through `c_fn`, with the ranks as C ints.
+  recursive subroutine group_from_ranks(c_fn, group, n, ranks, newgroup, ierror)
+    procedure(c_group_from_ranks) :: c_fn
+    integer, intent(in) :: group, n, ranks(*)
+    integer, intent(out) :: newgroup
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new
+    integer(c_int), allocatable :: c_ranks(:)
+    allocate(c_ranks(max(n, 1)))
+    if (n > 0) c_ranks(1:n) = c_arg(ranks(1:n))
+    c_new = EP_GROUP_NULL
+    c_ierror = c_fn(c_arg(group), c_arg(n), c_ranks, c_new)
+    newgroup = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine group_from_ranks
+
+  !> ep_group_incl of the ranks of triplets `ranges(1:3, i)` = (first, last, stride), i = 1..n
+  !> (C: `EP_Group_range_incl`; MPI 4.1 section 7.3.2). Errors: EP_ERR_GROUP, EP_ERR_RANK,
+  !> EP_ERR_ARG (stride 0, a range running away from its last rank).
+  recursive subroutine ep_group_range_incl(group, n, ranges, newgroup, ierror)
+    integer, intent(in) :: group, n, ranges(3, *)
+    integer, intent(out) :: newgroup
+    integer, intent(out), optional :: ierror
+    call group_from_ranges(c_ep_group_range_incl, group, n, ranges, newgroup, ierror)
+  end subroutine ep_group_range_incl
+
+  !> ep_group_excl of the ranks of range triplets (C: `EP_Group_range_excl`; MPI 4.1 section
+  !> 7.3.2). Errors: as ep_group_range_incl.
+  recursive subroutine ep_group_range_excl(group, n, ranges, newgroup, ierror)
+    integer, intent(in) :: group, n, ranges(3, *)
+    integer, intent(out) :: newgroup
+    integer, intent(out), optional :: ierror
+    call group_from_ranges(c_ep_group_range_excl, group, n, ranges, newgroup, ierror)
+  end subroutine ep_group_range_excl
+
+  !> ep_group_range_incl or ep_group_range_excl through `c_fn`, with the triplets as C ints.
+  recursive subroutine group_from_ranges(c_fn, group, n, ranges, newgroup, ierror)
+    procedure(c_group_from_ranges) :: c_fn
+    integer, intent(in) :: group, n, ranges(3, *)
+    integer, intent(out) :: newgroup
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new
+    integer(c_int), allocatable :: c_ranges(:, :)
+    allocate(c_ranges(3, max(n, 1)))
+    if (n > 0) c_ranges(:, 1:n) = c_arg(ranges(:, 1:n))
+    c_new = EP_GROUP_NULL
+    c_ierror = c_fn(c_arg(group), c_arg(n), c_ranges, c_new)
+    newgroup = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine group_from_ranges
+
+  !> group1's endpoints, then group2's not in group1 (C: `EP_Group_union`; MPI 4.1 section
+  !> 7.3.2). Errors: EP_ERR_GROUP.
+  recursive subroutine ep_group_union(group1, group2, newgroup, ierror)
+    integer, intent(in) :: group1, group2
+    integer, intent(out) :: newgroup
+    integer, intent(out), optional :: ierror
+    call group_from_pair(c_ep_group_union, group1, group2, newgroup, ierror)
+  end subroutine ep_group_union
+
+  !> group1's endpoints that are in group2, in group1's order (C: `EP_Group_intersection`;
+  !> MPI 4.1 section 7.3.2). Errors: EP_ERR_GROUP.
+  recursive subroutine ep_group_intersection(group1, group2, newgroup, ierror)
+    integer, intent(in) :: group1, group2
+    integer, intent(out) :: newgroup
+    integer, intent(out), optional :: ierror
+    call group_from_pair(c_ep_group_intersection, group1, group2, newgroup, ierror)
+  end subroutine ep_group_intersection
+
+  !> group1's endpoints that are not in group2, in group1's order (C: `EP_Group_difference`;
+  !> MPI 4.1 section 7.3.2). Errors: EP_ERR_GROUP.
+  recursive subroutine ep_group_difference(group1, group2, newgroup, ierror)
+    integer, intent(in) :: group1, group2
+    integer, intent(out) :: newgroup
+    integer, intent(out), optional :: ierror
+    call group_from_pair(c_ep_group_difference, group1, group2, newgroup, ierror)
+  end subroutine ep_group_difference
+
+  !> A set operation on two groups through `c_fn`.
+  recursive subroutine group_from_pair(c_fn, group1, group2, newgroup, ierror)
+    procedure(c_group_from_pair) :: c_fn
+    integer, intent(in) :: group1, group2
+    integer, intent(out) :: newgroup
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new
+    c_new = EP_GROUP_NULL
+    c_ierror = c_fn(c_arg(group1), c_arg(group2), c_new)
+    newgroup = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine group_from_pair
+
+  !> Ranks in group2 of the endpoints of ranks `ranks1(1:n)` of group1, EP_UNDEFINED for
+  !> those not in group2, EP_PROC_NULL for EP_PROC_NULL (C: `EP_Group_translate_ranks`; MPI
+  !> 4.1 section 7.3.1). Errors: EP_ERR_GROUP, EP_ERR_RANK, EP_ERR_ARG.
+  recursive subroutine ep_group_translate_ranks(group1, n, ranks1, group2, ranks2, ierror)
+    integer, intent(in) :: group1, n, ranks1(*), group2
+    integer, intent(inout) :: ranks2(*)
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    integer(c_int), allocatable :: c_in(:), c_out(:)
+    allocate(c_in(max(n, 1)), c_out(max(n, 1)))
+    if (n > 0) c_in(1:n) = c_arg(ranks1(1:n))
+    c_ierror = c_ep_group_translate_ranks(c_arg(group1), c_arg(n), c_in, c_arg(group2), c_out)
+    if (c_ierror == EP_SUCCESS .and. n > 0) ranks2(1:n) = int(c_out(1:n))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_group_translate_ranks
+
+  !> EP_IDENT (same endpoints, same order), EP_SIMILAR (other order) or EP_UNEQUAL (C:
+  !> `EP_Group_compare`; MPI 4.1 section 7.3.1). Errors: EP_ERR_GROUP.
+  recursive subroutine ep_group_compare(group1, group2, result, ierror)
+    integer, intent(in) :: group1, group2
+    integer, intent(out) :: result
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_result
+    c_result = EP_UNEQUAL
+    c_ierror = c_ep_group_compare(c_arg(group1), c_arg(group2), c_result)
+    result = int(c_result)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_group_compare
+
+  !> Frees a group and sets `group` to EP_GROUP_NULL (C: `EP_Group_free`; MPI 4.1 section
+  !> 7.3.3). Errors: EP_ERR_GROUP.
+  recursive subroutine ep_group_free(group, ierror)
+    integer, intent(inout) :: group
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_group
+    c_group = c_arg(group)
+    c_ierror = c_ep_group_free(c_group)
+    group = int(c_group)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_group_free
+
+  !> Communicators from groups, collective over `comm` (C: `EP_Comm_create`; MPI 4.1 section
+  !> 7.4.2): the endpoints that pass the same group get one communicator ranked in group
+  !> order (disjoint groups on different endpoints allowed); an endpoint outside the group it
+  !> passes gets EP_COMM_NULL. Errors: EP_ERR_COMM, EP_ERR_GROUP, on every endpoint alike.
+  recursive subroutine ep_comm_create(comm, group, newcomm, ierror)
+    integer, intent(in) :: comm, group
+    integer, intent(out) :: newcomm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new
+    c_new = EP_COMM_NULL
+    c_ierror = c_ep_comm_create(c_arg(comm), c_arg(group), c_new)
+    newcomm = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_create
+
+  !> A communicator of the endpoints of `group`, collective over them only (C:
+  !> `EP_Comm_create_group`; MPI 4.1 section 7.4.2); `tag` >= 0 tells concurrent creations
+  !> apart. Errors: EP_ERR_COMM, EP_ERR_GROUP (also a caller outside the group), EP_ERR_TAG.
+  recursive subroutine ep_comm_create_group(comm, group, tag, newcomm, ierror)
+    integer, intent(in) :: comm, group, tag
+    integer, intent(out) :: newcomm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new
+    c_new = EP_COMM_NULL
+    c_ierror = c_ep_comm_create_group(c_arg(comm), c_arg(group), c_arg(tag), c_new)
+    newcomm = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_create_group
+
+  !> ep_comm_dup with a request, complete on return (C: `EP_Comm_idup`, whose documentation
+  !> says when that matters; MPI 4.1 section 7.4.2). Errors: as ep_comm_dup.
+  recursive subroutine ep_comm_idup(comm, newcomm, request, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: newcomm, request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new, c_request
+    c_new = EP_COMM_NULL
+    c_request = EP_REQUEST_NULL
+    c_ierror = c_ep_comm_idup(c_arg(comm), c_new, c_request)
+    newcomm = int(c_new)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_idup
+
+  !> Names this endpoint (C: `EP_Comm_set_name`; MPI 4.1 section 7.8): trailing blanks are
+  !> dropped, the rest kept up to EP_MAX_OBJECT_NAME - 1 characters. Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_set_name(comm, comm_name, ierror)
+    integer, intent(in) :: comm
+    character(len=*), intent(in) :: comm_name
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    integer :: i, n
+    character(kind=c_char), allocatable :: c_name(:)
+    n = len_trim(comm_name)
+    allocate(c_name(n + 1))
+    do i = 1, n
+      c_name(i) = comm_name(i:i)
+    end do
+    c_name(n + 1) = c_null_char
+    c_ierror = c_ep_comm_set_name(c_arg(comm), c_name)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_set_name
+
+  !> This endpoint's name, blank-padded, and its length (C: `EP_Comm_get_name`; MPI 4.1
+  !> section 7.8); declare `comm_name` of len EP_MAX_OBJECT_NAME. Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_get_name(comm, comm_name, resultlen, ierror)
+    integer, intent(in) :: comm
+    character(len=*), intent(out) :: comm_name
+    integer, intent(out) :: resultlen
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_len
+    integer :: i
+    character(kind=c_char) :: c_name(EP_MAX_OBJECT_NAME)
+    c_len = 0
+    c_name = c_null_char
+    c_ierror = c_ep_comm_get_name(c_arg(comm), c_name, c_len)
+    comm_name = ' '
+    do i = 1, min(int(c_len), len(comm_name))
+      comm_name(i:i) = c_name(i)
+    end do
+    resultlen = min(int(c_len), len(comm_name))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_get_name
+
+  !> A keyval for attributes (C: `EP_Comm_create_keyval`; MPI 4.1 section 7.7.2): the
+  !> callbacks are Fortran subroutines with the interfaces ep_comm_copy_attr_function and
+  !> ep_comm_delete_attr_function, or ep_comm_null_copy_fn / ep_comm_dup_fn and
+  !> ep_comm_null_delete_fn; attribute values are integer(MPI_ADDRESS_KIND), stored as given.
+  !> Errors: EP_ERR_ARG.
+  recursive subroutine ep_comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state, &
+      ierror)
+    procedure(ep_comm_copy_attr_function) :: comm_copy_attr_fn
+    procedure(ep_comm_delete_attr_function) :: comm_delete_attr_fn
+    integer, intent(out) :: comm_keyval
+    integer(MPI_ADDRESS_KIND), intent(in) :: extra_state
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_keyval
+    c_keyval = EP_KEYVAL_INVALID
+    c_ierror = epmpi_f_comm_create_keyval(c_funloc(comm_copy_attr_fn), c_funloc(comm_delete_attr_fn), c_keyval, &
+      int(extra_state, c_intptr_t))
+    comm_keyval = int(c_keyval)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_create_keyval
+
+  !> Frees a keyval and sets it to EP_KEYVAL_INVALID (C: `EP_Comm_free_keyval`; MPI 4.1
+  !> section 7.7.2). Errors: EP_ERR_KEYVAL.
+  recursive subroutine ep_comm_free_keyval(comm_keyval, ierror)
+    integer, intent(inout) :: comm_keyval
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_keyval
+    c_keyval = c_arg(comm_keyval)
+    c_ierror = c_ep_comm_free_keyval(c_keyval)
+    comm_keyval = int(c_keyval)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_free_keyval
+
+  !> Sets an attribute of this endpoint (C: `EP_Comm_set_attr`; MPI 4.1 section 7.7.2); a
+  !> value already set goes to the delete callback first. Errors: EP_ERR_COMM, EP_ERR_KEYVAL.
+  recursive subroutine ep_comm_set_attr(comm, comm_keyval, attribute_val, ierror)
+    integer, intent(in) :: comm, comm_keyval
+    integer(MPI_ADDRESS_KIND), intent(in) :: attribute_val
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_comm_set_attr(c_arg(comm), c_arg(comm_keyval), int(attribute_val, c_intptr_t))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_set_attr
+
+  !> Deletes an attribute of this endpoint, running its delete callback (C:
+  !> `EP_Comm_delete_attr`; MPI 4.1 section 7.7.2). Errors: EP_ERR_COMM, EP_ERR_KEYVAL.
+  recursive subroutine ep_comm_delete_attr(comm, comm_keyval, ierror)
+    integer, intent(in) :: comm, comm_keyval
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_comm_delete_attr(c_arg(comm), c_arg(comm_keyval))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_delete_attr
+
+  !> The copy callback that never copies (MPI's MPI_COMM_NULL_COPY_FN; C: `EP_COMM_NULL_COPY_FN`).
+  recursive subroutine ep_comm_null_copy_fn(oldcomm, comm_keyval, extra_state, attribute_val_in, &
+      attribute_val_out, flag, ierror)
+    integer :: oldcomm, comm_keyval, ierror
+    integer(MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+    logical :: flag
+    if (.false.) attribute_val_out = extra_state + attribute_val_in + oldcomm + comm_keyval
+    flag = .false.
+    ierror = EP_SUCCESS
+  end subroutine ep_comm_null_copy_fn
+
+  !> The copy callback that copies the value (MPI's MPI_COMM_DUP_FN; C: `EP_COMM_DUP_FN`).
+  recursive subroutine ep_comm_dup_fn(oldcomm, comm_keyval, extra_state, attribute_val_in, &
+      attribute_val_out, flag, ierror)
+    integer :: oldcomm, comm_keyval, ierror
+    integer(MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+    logical :: flag
+    if (.false.) attribute_val_out = extra_state + oldcomm + comm_keyval
+    attribute_val_out = attribute_val_in
+    flag = .true.
+    ierror = EP_SUCCESS
+  end subroutine ep_comm_dup_fn
+
+  !> The delete callback that does nothing (MPI's MPI_COMM_NULL_DELETE_FN; C:
+  !> `EP_COMM_NULL_DELETE_FN`).
+  recursive subroutine ep_comm_null_delete_fn(comm, comm_keyval, attribute_val, extra_state, ierror)
+    integer :: comm, comm_keyval, ierror
+    integer(MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    if (.false.) ierror = int(attribute_val + extra_state) + comm + comm_keyval
+    ierror = EP_SUCCESS
+  end subroutine ep_comm_null_delete_fn
+
+  !> Runs a Fortran copy callback for the C glue (private).
+  recursive function epmpi_f_run_copy(fn, oldcomm, keyval, extra_state, value_in, value_out, flag) &
+      bind(C, name="epmpi_f_run_copy") result(ierror)
+    type(c_funptr), value :: fn
+    integer(c_int), value :: oldcomm, keyval
+    integer(c_intptr_t), value :: extra_state, value_in
+    integer(c_intptr_t), intent(inout) :: value_out
+    integer(c_int), intent(inout) :: flag
+    integer(c_int) :: ierror
+    procedure(ep_comm_copy_attr_function), pointer :: f
+    integer :: f_comm, f_keyval, f_ierror
+    integer(MPI_ADDRESS_KIND) :: f_extra, f_in, f_out
+    logical :: f_flag
+    call c_f_procpointer(fn, f)
+    f_comm = int(oldcomm)
+    f_keyval = int(keyval)
+    f_extra = int(extra_state, MPI_ADDRESS_KIND)
+    f_in = int(value_in, MPI_ADDRESS_KIND)
+    f_out = 0
+    f_flag = .false.
+    f_ierror = EP_SUCCESS
+    call f(f_comm, f_keyval, f_extra, f_in, f_out, f_flag, f_ierror)
+    value_out = int(f_out, c_intptr_t)
+    flag = merge(1_c_int, 0_c_int, f_flag)
+    ierror = c_arg(f_ierror)
+  end function epmpi_f_run_copy
+
+  !> Runs a Fortran delete callback for the C glue (private).
+  recursive function epmpi_f_run_delete(fn, comm, keyval, value, extra_state) bind(C, name="epmpi_f_run_delete") &
+      result(ierror)
+    type(c_funptr), value :: fn
+    integer(c_int), value :: comm, keyval
+    integer(c_intptr_t), value :: value, extra_state
+    integer(c_int) :: ierror
+    procedure(ep_comm_delete_attr_function), pointer :: f
+    integer :: f_comm, f_keyval, f_ierror
+    integer(MPI_ADDRESS_KIND) :: f_value, f_extra
+    call c_f_procpointer(fn, f)
+    f_comm = int(comm)
+    f_keyval = int(keyval)
+    f_value = int(value, MPI_ADDRESS_KIND)
+    f_extra = int(extra_state, MPI_ADDRESS_KIND)
+    f_ierror = EP_SUCCESS
+    call f(f_comm, f_keyval, f_value, f_extra, f_ierror)
+    ierror = c_arg(f_ierror)
+  end function epmpi_f_run_delete
+
+  !> Runs a Fortran error handler for the C glue (private).
+  recursive subroutine epmpi_f_run_errhandler(fn, comm, code) bind(C, name="epmpi_f_run_errhandler")
+    type(c_funptr), value :: fn
+    integer(c_int), value :: comm, code
+    procedure(ep_comm_errhandler_function), pointer :: f
+    integer :: f_comm, f_code
+    call c_f_procpointer(fn, f)
+    f_comm = int(comm)
+    f_code = int(code)
+    call f(f_comm, f_code)
+  end subroutine epmpi_f_run_errhandler
+
+  !> An error handler calling `comm_errhandler_fn(comm, error_code)` (interface
+  !> ep_comm_errhandler_function) for errors on the endpoints that use it (C:
+  !> `EP_Comm_create_errhandler`; MPI 4.1 section 9.3.1). Errors: EP_ERR_ARG.
+  recursive subroutine ep_comm_create_errhandler(comm_errhandler_fn, errhandler, ierror)
+    procedure(ep_comm_errhandler_function) :: comm_errhandler_fn
+    integer, intent(out) :: errhandler
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_handler
+    c_handler = EP_ERRHANDLER_NULL
+    c_ierror = epmpi_f_comm_create_errhandler(c_funloc(comm_errhandler_fn), c_handler)
+    errhandler = int(c_handler)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_create_errhandler
+
+  !> Calls the error handler of an endpoint with `errorcode` (C: `EP_Comm_call_errhandler`;
+  !> MPI 4.1 section 9.3.5). Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_call_errhandler(comm, errorcode, ierror)
+    integer, intent(in) :: comm, errorcode
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_comm_call_errhandler(c_arg(comm), c_arg(errorcode))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_call_errhandler
+
+  !> Frees an error handler handle and sets it to EP_ERRHANDLER_NULL (C:
+  !> `EP_Errhandler_free`; MPI 4.1 section 9.3.4). Errors: EP_ERR_ARG.
+  recursive subroutine ep_errhandler_free(errhandler, ierror)
+    integer, intent(inout) :: errhandler
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_handler
+    c_handler = c_arg(errhandler)
+    c_ierror = c_ep_errhandler_free(c_handler)
+    errhandler = int(c_handler)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_errhandler_free
+
+  !> ep_comm_dup with hints (C: `EP_Comm_dup_with_info`; MPI 4.1 section 7.4.2); `info`, a
+  !> `use mpi` info handle, is accepted and ignored (EPMPI acts on no communicator hint).
+  recursive subroutine ep_comm_dup_with_info(comm, info, newcomm, ierror)
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: info
+    integer, intent(out) :: newcomm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new
+    c_new = EP_COMM_NULL
+    c_ierror = epmpi_f_comm_dup_with_info(c_arg(comm), int(info, c_int), c_new)
+    newcomm = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_dup_with_info
+
+  !> ep_comm_idup with hints (C: `EP_Comm_idup_with_info`; MPI 4.1 section 7.4.2); `info`
+  !> is accepted and ignored.
+  recursive subroutine ep_comm_idup_with_info(comm, info, newcomm, request, ierror)
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: info
+    integer, intent(out) :: newcomm, request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new, c_request
+    c_new = EP_COMM_NULL
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_comm_idup_with_info(c_arg(comm), int(info, c_int), c_new, c_request)
+    newcomm = int(c_new)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_idup_with_info
+
+  !> Sets hints on this endpoint (C: `EP_Comm_set_info`; MPI 4.1 section 7.4.4): accepted and
+  !> ignored. Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_set_info(comm, info, ierror)
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: info
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_comm_set_info(c_arg(comm), int(info, c_int))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_set_info
+
+  !> The hints in use (C: `EP_Comm_get_info`; MPI 4.1 section 7.4.4): a new, empty `use mpi`
+  !> info object to free with MPI_Info_free. Errors: EP_ERR_COMM.
+  recursive subroutine ep_comm_get_info(comm, info_used, ierror)
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(out) :: info_used
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_info
+    c_info = int(MPI_INFO_NULL, c_int)
+    c_ierror = epmpi_f_comm_get_info(c_arg(comm), c_info)
+    info_used = int(c_info, mpi_kind)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_comm_get_info
 
   ! ==========================================================================================
   ! Intercommunicators (MPI 4.1 section 7.6)

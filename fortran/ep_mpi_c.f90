@@ -9,7 +9,7 @@
 !>
 !> Private to EPMPI: use `ep_mpi`. Nothing here keeps state.
 module ep_mpi_c
-  use, intrinsic :: iso_c_binding, only: c_int, c_intptr_t, c_double, c_char, c_ptr
+  use, intrinsic :: iso_c_binding, only: c_int, c_intptr_t, c_double, c_char, c_ptr, c_funptr
   use mpi, only: MPI_COMM_WORLD
   implicit none
   private
@@ -195,6 +195,252 @@ module ep_mpi_c
       integer(c_int), intent(inout) :: newcomm
       integer(c_int) :: ierror
     end function epmpi_f_comm_split_type
+
+    ! ---- Groups, communicators from groups, caching and error handlers --------------------
+  end interface
+
+  public :: c_ep_comm_group, c_ep_comm_remote_group, c_ep_win_get_group, c_ep_group_size, c_ep_group_rank
+  public :: c_ep_group_incl, c_ep_group_excl, c_ep_group_range_incl, c_ep_group_range_excl
+  public :: c_ep_group_union, c_ep_group_intersection, c_ep_group_difference
+  public :: c_ep_group_translate_ranks, c_ep_group_compare, c_ep_group_free
+  public :: c_ep_comm_create, c_ep_comm_create_group, c_ep_comm_idup
+  public :: c_ep_comm_set_name, c_ep_comm_get_name
+  public :: epmpi_f_comm_create_keyval, c_ep_comm_free_keyval, c_ep_comm_set_attr, c_ep_comm_delete_attr
+  public :: epmpi_f_comm_create_errhandler, c_ep_comm_call_errhandler, c_ep_errhandler_free
+  public :: epmpi_f_comm_dup_with_info, epmpi_f_comm_idup_with_info, epmpi_f_comm_set_info, epmpi_f_comm_get_info
+
+  interface
+    function c_ep_comm_group(comm, group) bind(C, name="EP_Comm_group") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(inout) :: group
+      integer(c_int) :: ierror
+    end function c_ep_comm_group
+
+    function c_ep_comm_remote_group(comm, group) bind(C, name="EP_Comm_remote_group") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(inout) :: group
+      integer(c_int) :: ierror
+    end function c_ep_comm_remote_group
+
+    function c_ep_win_get_group(win, group) bind(C, name="EP_Win_get_group") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win
+      integer(c_int), intent(inout) :: group
+      integer(c_int) :: ierror
+    end function c_ep_win_get_group
+
+    function c_ep_group_size(group, size) bind(C, name="EP_Group_size") result(ierror)
+      import :: c_int
+      integer(c_int), value :: group
+      integer(c_int), intent(inout) :: size
+      integer(c_int) :: ierror
+    end function c_ep_group_size
+
+    function c_ep_group_rank(group, rank) bind(C, name="EP_Group_rank") result(ierror)
+      import :: c_int
+      integer(c_int), value :: group
+      integer(c_int), intent(inout) :: rank
+      integer(c_int) :: ierror
+    end function c_ep_group_rank
+
+    function c_ep_group_incl(group, n, ranks, newgroup) bind(C, name="EP_Group_incl") result(ierror)
+      import :: c_int
+      integer(c_int), value :: group, n
+      integer(c_int), intent(in) :: ranks(*)
+      integer(c_int), intent(inout) :: newgroup
+      integer(c_int) :: ierror
+    end function c_ep_group_incl
+
+    function c_ep_group_excl(group, n, ranks, newgroup) bind(C, name="EP_Group_excl") result(ierror)
+      import :: c_int
+      integer(c_int), value :: group, n
+      integer(c_int), intent(in) :: ranks(*)
+      integer(c_int), intent(inout) :: newgroup
+      integer(c_int) :: ierror
+    end function c_ep_group_excl
+
+    !> `ranges(3, n)`: Fortran's column order is C's `int ranges[n][3]`.
+    function c_ep_group_range_incl(group, n, ranges, newgroup) bind(C, name="EP_Group_range_incl") result(ierror)
+      import :: c_int
+      integer(c_int), value :: group, n
+      integer(c_int), intent(in) :: ranges(3, *)
+      integer(c_int), intent(inout) :: newgroup
+      integer(c_int) :: ierror
+    end function c_ep_group_range_incl
+
+    function c_ep_group_range_excl(group, n, ranges, newgroup) bind(C, name="EP_Group_range_excl") result(ierror)
+      import :: c_int
+      integer(c_int), value :: group, n
+      integer(c_int), intent(in) :: ranges(3, *)
+      integer(c_int), intent(inout) :: newgroup
+      integer(c_int) :: ierror
+    end function c_ep_group_range_excl
+
+    function c_ep_group_union(group1, group2, newgroup) bind(C, name="EP_Group_union") result(ierror)
+      import :: c_int
+      integer(c_int), value :: group1, group2
+      integer(c_int), intent(inout) :: newgroup
+      integer(c_int) :: ierror
+    end function c_ep_group_union
+
+    function c_ep_group_intersection(group1, group2, newgroup) bind(C, name="EP_Group_intersection") result(ierror)
+      import :: c_int
+      integer(c_int), value :: group1, group2
+      integer(c_int), intent(inout) :: newgroup
+      integer(c_int) :: ierror
+    end function c_ep_group_intersection
+
+    function c_ep_group_difference(group1, group2, newgroup) bind(C, name="EP_Group_difference") result(ierror)
+      import :: c_int
+      integer(c_int), value :: group1, group2
+      integer(c_int), intent(inout) :: newgroup
+      integer(c_int) :: ierror
+    end function c_ep_group_difference
+
+    function c_ep_group_translate_ranks(group1, n, ranks1, group2, ranks2) &
+        bind(C, name="EP_Group_translate_ranks") result(ierror)
+      import :: c_int
+      integer(c_int), value :: group1, n, group2
+      integer(c_int), intent(in) :: ranks1(*)
+      integer(c_int), intent(inout) :: ranks2(*)
+      integer(c_int) :: ierror
+    end function c_ep_group_translate_ranks
+
+    function c_ep_group_compare(group1, group2, result) bind(C, name="EP_Group_compare") result(ierror)
+      import :: c_int
+      integer(c_int), value :: group1, group2
+      integer(c_int), intent(inout) :: result
+      integer(c_int) :: ierror
+    end function c_ep_group_compare
+
+    function c_ep_group_free(group) bind(C, name="EP_Group_free") result(ierror)
+      import :: c_int
+      integer(c_int), intent(inout) :: group
+      integer(c_int) :: ierror
+    end function c_ep_group_free
+
+    function c_ep_comm_create(comm, group, newcomm) bind(C, name="EP_Comm_create") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, group
+      integer(c_int), intent(inout) :: newcomm
+      integer(c_int) :: ierror
+    end function c_ep_comm_create
+
+    function c_ep_comm_create_group(comm, group, tag, newcomm) bind(C, name="EP_Comm_create_group") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, group, tag
+      integer(c_int), intent(inout) :: newcomm
+      integer(c_int) :: ierror
+    end function c_ep_comm_create_group
+
+    function c_ep_comm_idup(comm, newcomm, request) bind(C, name="EP_Comm_idup") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(inout) :: newcomm, request
+      integer(c_int) :: ierror
+    end function c_ep_comm_idup
+
+    !> `name`: NUL-terminated.
+    function c_ep_comm_set_name(comm, name) bind(C, name="EP_Comm_set_name") result(ierror)
+      import :: c_int, c_char
+      integer(c_int), value :: comm
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int) :: ierror
+    end function c_ep_comm_set_name
+
+    !> `name`: room for EP_MAX_OBJECT_NAME chars, NUL included.
+    function c_ep_comm_get_name(comm, name, resultlen) bind(C, name="EP_Comm_get_name") result(ierror)
+      import :: c_int, c_char
+      integer(c_int), value :: comm
+      character(kind=c_char), intent(inout) :: name(*)
+      integer(c_int), intent(inout) :: resultlen
+      integer(c_int) :: ierror
+    end function c_ep_comm_get_name
+
+    !> A keyval whose callbacks are the Fortran procedures `copy_fn` and `delete_fn` (run
+    !> through `epmpi_f_run_copy` / `epmpi_f_run_delete` of ep_mpi.f90).
+    function epmpi_f_comm_create_keyval(copy_fn, delete_fn, keyval, extra_state) &
+        bind(C, name="epmpi_f_comm_create_keyval") result(ierror)
+      import :: c_int, c_intptr_t, c_funptr
+      type(c_funptr), value :: copy_fn, delete_fn
+      integer(c_int), intent(inout) :: keyval
+      integer(c_intptr_t), value :: extra_state
+      integer(c_int) :: ierror
+    end function epmpi_f_comm_create_keyval
+
+    function c_ep_comm_free_keyval(keyval) bind(C, name="EP_Comm_free_keyval") result(ierror)
+      import :: c_int
+      integer(c_int), intent(inout) :: keyval
+      integer(c_int) :: ierror
+    end function c_ep_comm_free_keyval
+
+    !> The attribute is stored by value (MPI's Fortran binding): an address-sized integer.
+    function c_ep_comm_set_attr(comm, keyval, attribute_val) bind(C, name="EP_Comm_set_attr") result(ierror)
+      import :: c_int, c_intptr_t
+      integer(c_int), value :: comm, keyval
+      integer(c_intptr_t), value :: attribute_val
+      integer(c_int) :: ierror
+    end function c_ep_comm_set_attr
+
+    function c_ep_comm_delete_attr(comm, keyval) bind(C, name="EP_Comm_delete_attr") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, keyval
+      integer(c_int) :: ierror
+    end function c_ep_comm_delete_attr
+
+    !> An error handler that calls the Fortran procedure `fn` (through
+    !> `epmpi_f_run_errhandler` of ep_mpi.f90).
+    function epmpi_f_comm_create_errhandler(fn, errhandler) bind(C, name="epmpi_f_comm_create_errhandler") &
+        result(ierror)
+      import :: c_int, c_funptr
+      type(c_funptr), value :: fn
+      integer(c_int), intent(inout) :: errhandler
+      integer(c_int) :: ierror
+    end function epmpi_f_comm_create_errhandler
+
+    function c_ep_comm_call_errhandler(comm, errorcode) bind(C, name="EP_Comm_call_errhandler") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, errorcode
+      integer(c_int) :: ierror
+    end function c_ep_comm_call_errhandler
+
+    function c_ep_errhandler_free(errhandler) bind(C, name="EP_Errhandler_free") result(ierror)
+      import :: c_int
+      integer(c_int), intent(inout) :: errhandler
+      integer(c_int) :: ierror
+    end function c_ep_errhandler_free
+
+    !> `info`: a `use mpi` info handle.
+    function epmpi_f_comm_dup_with_info(comm, info, newcomm) bind(C, name="epmpi_f_comm_dup_with_info") &
+        result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, info
+      integer(c_int), intent(inout) :: newcomm
+      integer(c_int) :: ierror
+    end function epmpi_f_comm_dup_with_info
+
+    function epmpi_f_comm_idup_with_info(comm, info, newcomm, request) &
+        bind(C, name="epmpi_f_comm_idup_with_info") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, info
+      integer(c_int), intent(inout) :: newcomm, request
+      integer(c_int) :: ierror
+    end function epmpi_f_comm_idup_with_info
+
+    function epmpi_f_comm_set_info(comm, info) bind(C, name="epmpi_f_comm_set_info") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, info
+      integer(c_int) :: ierror
+    end function epmpi_f_comm_set_info
+
+    function epmpi_f_comm_get_info(comm, info_used) bind(C, name="epmpi_f_comm_get_info") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(inout) :: info_used
+      integer(c_int) :: ierror
+    end function epmpi_f_comm_get_info
 
     ! ---- point-to-point (f_bottom: the address of Fortran's MPI_BOTTOM) -----------------
 

@@ -17,7 +17,8 @@
  *    to C's, and refuse non-contiguous window memory and one-sided buffers (used after the
  *    call returns, so a temporary copy cannot serve).
  * The addresses of Fortran's MPI_BOTTOM and MPI_IN_PLACE arrive as arguments of every call
- * (the module passes the `use mpi` variables by reference), so this file keeps no state.
+ * (the module passes the `use mpi` variables by reference), so this file keeps no state but
+ * the Fortran procedures of the keyvals and error handlers made from Fortran.
  *
  * Errors found here (a non-contiguous buffer for a nonblocking or one-sided call, no memory)
  * go through the error handler of the communicator or window concerned, as the library's own
@@ -28,6 +29,7 @@
 #include <ISO_Fortran_binding.h>
 #include <ep_mpi.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -719,6 +721,134 @@ int epmpi_f_comm_split_type(EP_Comm comm, int split_type, int key, MPI_Fint info
 {
     int c_type = split_type == f_type_shared ? MPI_COMM_TYPE_SHARED : split_type;
     return EP_Comm_split_type(comm, c_type, key, MPI_Info_f2c(info), newcomm);
+}
+
+/* ---- Groups, communicators from groups, caching and error handlers ---------------------- */
+
+/* Fortran callbacks run through bind(C) routines of ep_mpi.f90, which know the user's
+ * procedure interfaces and default integer kind; here they are C function pointers. */
+typedef void (*epmpi_f_proc)(void);
+int epmpi_f_run_copy(epmpi_f_proc fn, int oldcomm, int keyval, intptr_t extra_state, intptr_t value_in,
+                     intptr_t *value_out, int *flag);
+int epmpi_f_run_delete(epmpi_f_proc fn, int comm, int keyval, intptr_t value, intptr_t extra_state);
+void epmpi_f_run_errhandler(epmpi_f_proc fn, int comm, int code);
+
+/* What a keyval made from Fortran calls: the user's procedures and extra state. Kept for the
+ * life of the process (attributes set with a keyval outlive its free, and keyvals are few). */
+typedef struct {
+    epmpi_f_proc copy, del;
+    intptr_t extra_state;
+} f_keyval;
+
+static int f_copy_tramp(EP_Comm oldcomm, int keyval, void *extra, void *in, void *out, int *flag)
+{
+    f_keyval *k = extra;
+    intptr_t value = 0;
+    int rc = epmpi_f_run_copy(k->copy, oldcomm, keyval, k->extra_state, (intptr_t)in, &value, flag);
+    *(void **)out = (void *)value;
+    return rc;
+}
+
+static int f_delete_tramp(EP_Comm comm, int keyval, void *value, void *extra)
+{
+    f_keyval *k = extra;
+    return epmpi_f_run_delete(k->del, comm, keyval, (intptr_t)value, k->extra_state);
+}
+
+int epmpi_f_comm_create_keyval(epmpi_f_proc copy_fn, epmpi_f_proc delete_fn, int *keyval, intptr_t extra_state)
+{
+    f_keyval *k = malloc(sizeof *k);
+    if (!k)
+        return EP_ERR_INTERN;
+    k->copy = copy_fn;
+    k->del = delete_fn;
+    k->extra_state = extra_state;
+    int rc = EP_Comm_create_keyval(f_copy_tramp, f_delete_tramp, keyval, k);
+    if (rc != EP_SUCCESS)
+        free(k);
+    return rc;
+}
+
+/* Fortran procedures of the error handlers made from Fortran, by handle. A C error handler
+ * receives no extra state, so the trampoline finds the procedure through the handle of the
+ * communicator's handler. */
+static struct {
+    pthread_mutex_t lock;
+    EP_Errhandler *handles;
+    epmpi_f_proc *procs;
+    size_t n;
+} f_handlers = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0};
+
+static epmpi_f_proc f_handler_proc(EP_Errhandler h)
+{
+    epmpi_f_proc p = NULL;
+    pthread_mutex_lock(&f_handlers.lock);
+    for (size_t i = 0; i < f_handlers.n && !p; i++)
+        if (f_handlers.handles[i] == h)
+            p = f_handlers.procs[i];
+    pthread_mutex_unlock(&f_handlers.lock);
+    return p;
+}
+
+static void f_errhandler_tramp(EP_Comm *comm, int *code, ...)
+{
+    EP_Errhandler h = EP_ERRHANDLER_NULL, extra;
+    if (EP_Comm_get_errhandler(*comm, &h) != EP_SUCCESS)
+        return;
+    extra = h;
+    EP_Errhandler_free(&extra); /* the reference get_errhandler gave */
+    epmpi_f_proc p = f_handler_proc(h);
+    if (p)
+        epmpi_f_run_errhandler(p, *comm, *code);
+}
+
+int epmpi_f_comm_create_errhandler(epmpi_f_proc fn, EP_Errhandler *errhandler)
+{
+    EP_Errhandler h;
+    int rc = EP_Comm_create_errhandler(f_errhandler_tramp, &h);
+    if (rc != EP_SUCCESS)
+        return rc;
+    pthread_mutex_lock(&f_handlers.lock);
+    EP_Errhandler *hs = realloc(f_handlers.handles, (f_handlers.n + 1) * sizeof *hs);
+    if (hs)
+        f_handlers.handles = hs;
+    epmpi_f_proc *ps = hs ? realloc(f_handlers.procs, (f_handlers.n + 1) * sizeof *ps) : NULL;
+    if (ps) {
+        f_handlers.procs = ps;
+        f_handlers.handles[f_handlers.n] = h;
+        f_handlers.procs[f_handlers.n++] = fn;
+    }
+    pthread_mutex_unlock(&f_handlers.lock);
+    if (!ps) {
+        EP_Errhandler_free(&h);
+        return EP_ERR_INTERN;
+    }
+    *errhandler = h;
+    return EP_SUCCESS;
+}
+
+int epmpi_f_comm_dup_with_info(EP_Comm comm, MPI_Fint info, EP_Comm *newcomm)
+{
+    return EP_Comm_dup_with_info(comm, MPI_Info_f2c(info), newcomm);
+}
+
+int epmpi_f_comm_idup_with_info(EP_Comm comm, MPI_Fint info, EP_Comm *newcomm, EP_Request *request)
+{
+    return EP_Comm_idup_with_info(comm, MPI_Info_f2c(info), newcomm, request);
+}
+
+int epmpi_f_comm_set_info(EP_Comm comm, MPI_Fint info)
+{
+    return EP_Comm_set_info(comm, MPI_Info_f2c(info));
+}
+
+int epmpi_f_comm_get_info(EP_Comm comm, MPI_Fint *info_used)
+{
+    MPI_Info info;
+    int rc = EP_Comm_get_info(comm, &info);
+    if (rc == EP_SUCCESS)
+        *info_used = MPI_Info_c2f(info);
+    return rc;
 }
 
 

@@ -83,6 +83,22 @@
 #define EP_TAG_UB_VALUE 2147483647
 
 /**
+ * The invalid keyval (`EP_Comm_free_keyval` sets freed keyvals to it).
+ */
+#define EP_KEYVAL_INVALID 0
+
+/**
+ * Room for the longest communicator name, terminating NUL included.
+ */
+#define EP_MAX_OBJECT_NAME 128
+
+/**
+ * Split type of `EP_Comm_split_type` that groups the endpoints of each process (EPMPI
+ * extension; the host's `MPI_COMM_TYPE_SHARED` groups those of each node).
+ */
+#define EP_COMM_TYPE_PROCESS 17744
+
+/**
  * Result of `EP_Comm_compare`: the same communicator.
  */
 #define EP_IDENT 0
@@ -345,9 +361,44 @@
 typedef int EP_Comm;
 
 /**
+ * A keyval's copy callback (MPI's `MPI_Comm_copy_attr_function` on EPMPI handles), run by
+ * `EP_Comm_dup` for each attribute of the old endpoint: it stores the new endpoint's value in
+ * `*(void **)attribute_val_out` and sets `*flag` to 1 to copy, 0 to leave the attribute
+ * out; a return value other than `EP_SUCCESS` fails the dup with that code.
+ * NULL stands for `EP_COMM_NULL_COPY_FN`.
+ */
+typedef int (*EP_Comm_copy_attr_function)(EP_Comm oldcomm,
+                                          int comm_keyval,
+                                          void *extra_state,
+                                          void *attribute_val_in,
+                                          void *attribute_val_out,
+                                          int *flag);
+
+/**
+ * A keyval's delete callback (MPI's `MPI_Comm_delete_attr_function` on EPMPI handles), run
+ * when an attribute is deleted, replaced, or its endpoint freed; a return value other than
+ * `EP_SUCCESS` fails that call with that code. NULL stands for `EP_COMM_NULL_DELETE_FN`.
+ */
+typedef int (*EP_Comm_delete_attr_function)(EP_Comm comm,
+                                            int comm_keyval,
+                                            void *attribute_val,
+                                            void *extra_state);
+
+/**
  * Handle of a nonblocking operation.
  */
 typedef int EP_Request;
+
+/**
+ * Handle of a group of endpoints (MPI 4.1 section 7.3), a process-local object.
+ */
+typedef int EP_Group;
+
+/**
+ * Handle of a user-defined error handler (`EP_Comm_create_errhandler`); the predefined
+ * `EP_ERRORS_ARE_FATAL` and `EP_ERRORS_RETURN` are values of this type too.
+ */
+typedef int EP_Errhandler;
 
 /**
  * Status of a completed receive or probe (MPI 4.1 section 3.2.5). The public fields have
@@ -381,14 +432,21 @@ typedef struct {
 } EP_Status;
 
 /**
- * Handle of a message taken by `EP_Mprobe`/`EP_Improbe`.
+ * A user-defined error handler (MPI's `MPI_Comm_errhandler_function` on EPMPI handles): it
+ * receives a pointer to the endpoint's handle and to the error code; further arguments are
+ * none.
  */
-typedef int EP_Message;
+typedef void (*EP_Comm_errhandler_function)(EP_Comm *comm, int *error_code, ...);
 
 /**
  * Handle of a one-sided window.
  */
 typedef int EP_Win;
+
+/**
+ * Handle of a message taken by `EP_Mprobe`/`EP_Improbe`.
+ */
+typedef int EP_Message;
 
 /**
  * The null communicator handle.
@@ -415,11 +473,156 @@ typedef int EP_Win;
  */
 #define EP_WIN_NULL 0
 
+/**
+ * The null group handle.
+ */
+#define EP_GROUP_NULL 0
+
+/**
+ * The predefined empty group; group calls that give a group without members return it.
+ */
+#define EP_GROUP_EMPTY 1
+
+/**
+ * The null error handler handle (`EP_Errhandler_free` sets freed handles to it).
+ */
+#define EP_ERRHANDLER_NULL 0
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
 
 extern int epmpi_info_is_true(MPI_Info info, const char *key);
+
+/**
+ * Creates a keyval for caching attributes on communicators (MPI 4.1 section 7.7.2).
+ * `copy_fn` runs when `EP_Comm_dup` duplicates an endpoint with this attribute
+ * (`EP_COMM_NULL_COPY_FN` never copies, `EP_COMM_DUP_FN` copies the value); `delete_fn`
+ * when the attribute is deleted, replaced or its endpoint freed (`EP_COMM_NULL_DELETE_FN`
+ * does nothing). NULL stands for the null function. `extra_state` is passed to both.
+ * Keyvals are process-wide: any endpoint of any communicator may use them. Errors:
+ * `EP_ERR_ARG` (NULL `keyval`). Thread safety: any thread.
+ *
+ * # Safety
+ * `keyval` points at a writable `int` (NULL gives `EP_ERR_ARG`); the callbacks are functions
+ * with the signatures of their types, callable from any thread that uses the attribute.
+ */
+int EP_Comm_create_keyval(EP_Comm_copy_attr_function copy_fn,
+                          EP_Comm_delete_attr_function delete_fn,
+                          int *keyval,
+                          void *extra_state);
+
+/**
+ * Frees a keyval and sets `*keyval` to `EP_KEYVAL_INVALID` (MPI 4.1 section 7.7.2).
+ * Attributes still set with it keep working (get, delete, and their callbacks on dup and
+ * free). Errors: `EP_ERR_KEYVAL` (invalid, freed, or a predefined key), `EP_ERR_ARG`
+ * (NULL pointer). Thread safety: any thread.
+ *
+ * # Safety
+ * `keyval` points at a readable and writable `int` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_free_keyval(int *keyval);
+
+/**
+ * Sets the attribute of `keyval` on this endpoint to `attribute_val` (an address-sized
+ * value stored as given, MPI 4.1 section 7.7.2). A value already set is first passed to the
+ * keyval's delete callback; if that fails, the old value stays and the call fails with the
+ * callback's error. Errors: `EP_ERR_COMM`, `EP_ERR_KEYVAL` (invalid or freed keyval, or a
+ * predefined key, which cannot be set). Thread safety: one thread per endpoint at a time;
+ * the delete callback runs on the calling thread.
+ *
+ * # Safety
+ * No pointer is read: `attribute_val` is stored, not dereferenced.
+ */
+int EP_Comm_set_attr(EP_Comm comm, int comm_keyval, void *attribute_val);
+
+/**
+ * Reads an attribute, as `MPI_Comm_get_attr` does (MPI 4.1 section 7.7.2): `*flag` is 1 and
+ * `*(void **)attribute_val` the value when set, `*flag` is 0 otherwise. Predefined keys
+ * give a pointer to an `int`: `EP_TAG_UB` (largest tag, 2147483647 on every host MPI),
+ * `EP_COMM_FLAVOR` (`EP_FLAVOR_ENDPOINTS`). A key made by `EP_Comm_create_keyval` gives
+ * the value `EP_Comm_set_attr` stored, even after the keyval was freed. Errors:
+ * `EP_ERR_COMM`, `EP_ERR_KEYVAL` (a value that is no keyval, never set on this endpoint),
+ * `EP_ERR_ARG` (NULL output). Thread safety: any thread.
+ *
+ * # Safety
+ * `attribute_val` points at a writable `void *` and `flag` at a writable `int` (NULL gives
+ * `EP_ERR_ARG`).
+ */
+int EP_Comm_get_attr(EP_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+
+/**
+ * Deletes the attribute of `keyval` from this endpoint, running its delete callback first
+ * (MPI 4.1 section 7.7.2); if the callback fails, the attribute stays and the call fails
+ * with its error. Deleting an attribute that is not set does nothing. Errors: `EP_ERR_COMM`,
+ * `EP_ERR_KEYVAL` (a value that is no keyval, or a predefined key). Thread safety: one
+ * thread per endpoint at a time; the callback runs on the calling thread.
+ *
+ * # Safety
+ * No pointer argument.
+ */
+int EP_Comm_delete_attr(EP_Comm comm, int comm_keyval);
+
+/**
+ * The copy callback that never copies (`*flag = 0`), MPI's `MPI_COMM_NULL_COPY_FN`.
+ * Errors: `EP_ERR_ARG` (NULL `flag`). Thread safety: any thread.
+ *
+ * # Safety
+ * `flag` points at a writable `int`.
+ */
+int EP_COMM_NULL_COPY_FN(EP_Comm oldcomm,
+                         int comm_keyval,
+                         void *extra_state,
+                         void *attribute_val_in,
+                         void *attribute_val_out,
+                         int *flag);
+
+/**
+ * The copy callback that copies the value (`*(void **)attribute_val_out =
+ * attribute_val_in`, `*flag = 1`), MPI's `MPI_COMM_DUP_FN`. Errors: `EP_ERR_ARG` (NULL
+ * pointers). Thread safety: any thread.
+ *
+ * # Safety
+ * `attribute_val_out` points at a writable `void *` and `flag` at a writable `int`.
+ */
+int EP_COMM_DUP_FN(EP_Comm oldcomm,
+                   int comm_keyval,
+                   void *extra_state,
+                   void *attribute_val_in,
+                   void *attribute_val_out,
+                   int *flag);
+
+/**
+ * The delete callback that does nothing, MPI's `MPI_COMM_NULL_DELETE_FN`. Errors: none.
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * No pointer is read.
+ */
+int EP_COMM_NULL_DELETE_FN(EP_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
+
+/**
+ * Names this endpoint of a communicator (MPI 4.1 section 7.8): a NUL-terminated string,
+ * kept up to `EP_MAX_OBJECT_NAME - 1` bytes (longer names are cut). Names are per
+ * endpoint, as MPI's are per process, and `EP_Comm_dup` does not copy them. Errors:
+ * `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `name`). Thread safety: any thread.
+ *
+ * # Safety
+ * `name` points at a readable NUL-terminated string (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_set_name(EP_Comm comm, const char *name);
+
+/**
+ * This endpoint's name (MPI 4.1 section 7.8): written NUL-terminated to `name`, which holds
+ * `EP_MAX_OBJECT_NAME` chars, with its length (without the NUL) in `*resultlen`; the empty
+ * string when none was set. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL pointers). Thread
+ * safety: any thread.
+ *
+ * # Safety
+ * `name` points at `EP_MAX_OBJECT_NAME` writable chars and `resultlen` at a writable `int`
+ * (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_get_name(EP_Comm comm, char *name, int *resultlen);
 
 /**
  * Blocks until all endpoints of the communicator have entered the barrier (MPI 4.1 section
@@ -938,19 +1141,6 @@ int EP_Intercomm_merge(EP_Comm intercomm,
 int EP_Comm_local_info(EP_Comm comm, int *local_index, int *local_count, int *process_rank);
 
 /**
- * Reads a predefined attribute, as `MPI_Comm_get_attr` does (MPI 4.1 section 7.7.2):
- * `value` is a `void *` that receives a pointer to an `int`, `*flag` is set to 1.
- * Keys: `EP_TAG_UB` (largest tag, 2147483647 on every host MPI), `EP_COMM_FLAVOR`
- * (`EP_FLAVOR_ENDPOINTS`). Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (unknown key or NULL output).
- * Thread safety: any thread.
- *
- * # Safety
- * `value` points at a writable `void *` (it receives the address of the attribute's value, as
- * in MPI) and `flag` at a writable `int` (NULL gives `EP_ERR_ARG`).
- */
-int EP_Comm_get_attr(EP_Comm comm, int key, void *value, int *flag);
-
-/**
  * Compares two communicators (MPI 4.1 section 7.4.1): `EP_IDENT` for endpoints of the same
  * communicator, `EP_CONGRUENT` for the same endpoints in the same rank order (a dup),
  * `EP_SIMILAR` for the same endpoints in another order, `EP_UNEQUAL` otherwise. Endpoints
@@ -978,11 +1168,113 @@ int EP_Comm_dup(EP_Comm comm,
                 EP_Comm *newcomm);
 
 /**
- * Frees this endpoint's handle and sets `*comm` to `EP_COMM_NULL` (MPI 4.1 section 7.4.3).
+ * Duplicates a communicator as `EP_Comm_dup` does (MPI 4.1 section 7.4.2), attributes
+ * copied by their callbacks, and returns a request that is already complete: `*newcomm` is
+ * usable at once. The duplication happens inside this call, which, like `EP_Comm_dup`,
+ * returns once every endpoint of the communicator has called it. That is valid for every
+ * program in which each endpoint starts its `EP_Comm_idup` without first waiting for
+ * another endpoint to do something after its own `EP_Comm_idup` (MPI allows that order, a
+ * program using it hangs here). Errors: those of `EP_Comm_dup`, `EP_ERR_ARG` (NULL
+ * `request`), failing on every endpoint alike. Thread safety: one call per endpoint.
+ *
+ * # Safety
+ * `newcomm` and `request` point at a writable `EP_Comm` and `EP_Request` (NULL gives
+ * `EP_ERR_ARG`).
+ */
+int EP_Comm_idup(EP_Comm comm, EP_Comm *newcomm, EP_Request *request);
+
+/**
+ * `EP_Comm_dup` with hints (MPI 4.1 section 7.4.2): EPMPI acts on no communicator hint, so
+ * `info` (a host info handle, or `MPI_INFO_NULL`) is accepted and ignored, as MPI allows.
+ * Errors and thread safety: those of `EP_Comm_dup`.
+ *
+ * # Safety
+ * `info` is a valid host info handle or `MPI_INFO_NULL`; `newcomm` points at a writable
+ * `EP_Comm` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_dup_with_info(EP_Comm comm, MPI_Info info, EP_Comm *newcomm);
+
+/**
+ * `EP_Comm_idup` with hints (MPI 4.1 section 7.4.2): `info` is accepted and ignored, as for
+ * `EP_Comm_dup_with_info`. Errors, completion and thread safety: those of `EP_Comm_idup`.
+ *
+ * # Safety
+ * `info` is a valid host info handle or `MPI_INFO_NULL`; `newcomm` and `request` point at a
+ * writable `EP_Comm` and `EP_Request` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_idup_with_info(EP_Comm comm, MPI_Info info, EP_Comm *newcomm, EP_Request *request);
+
+/**
+ * Sets hints on this endpoint of a communicator (MPI 4.1 section 7.4.4): EPMPI acts on no
+ * communicator hint, so `info` (a host info handle, or `MPI_INFO_NULL`) is accepted and
+ * ignored, as MPI allows; `EP_Comm_get_info` then reports none. Local. Errors:
+ * `EP_ERR_COMM`. Thread safety: any thread.
+ *
+ * # Safety
+ * `info` is a valid host info handle or `MPI_INFO_NULL`.
+ */
+int EP_Comm_set_info(EP_Comm comm, MPI_Info info);
+
+/**
+ * The hints in use on this endpoint of a communicator (MPI 4.1 section 7.4.4): a new host
+ * info object, empty since EPMPI acts on no hint; free it with `MPI_Info_free`. Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `info_used`), `EP_ERR_INTERN` (the host's
+ * `MPI_Info_create` failed). Thread safety: any thread.
+ *
+ * # Safety
+ * `info_used` points at a writable `MPI_Info` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_get_info(EP_Comm comm, MPI_Info *info_used);
+
+/**
+ * Creates communicators from groups (MPI 4.1 section 7.4.2): collective over the
+ * intracommunicator `comm` (every endpoint calls); each endpoint passes a group of
+ * endpoints of `comm`, and the endpoints that pass the same group get one new communicator,
+ * ranked in group order. Endpoints may pass different, disjoint groups (several
+ * communicators at once, as MPI 3 allows); an endpoint not in the group it passes (for
+ * instance with `EP_GROUP_EMPTY`) gets `EP_COMM_NULL`. Errors: `EP_ERR_COMM` (invalid, or
+ * an intercommunicator), `EP_ERR_GROUP` (invalid group, or one with endpoints outside
+ * `comm`), `EP_ERR_ARG` (NULL `newcomm`). A bad argument on any endpoint fails the call on
+ * every endpoint of every process (the others get its error class; docs/errors.md).
+ * Thread safety: one call per endpoint, concurrently.
+ *
+ * # Safety
+ * `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_create(EP_Comm comm, EP_Group group, EP_Comm *newcomm);
+
+/**
+ * Creates a communicator of the endpoints of `group` (MPI 4.1 section 7.4.2), collective
+ * only over them: each member calls it with the same group and `tag`, the other endpoints
+ * of `comm` do not. Ranks follow group order. `tag` must be `>= 0`; creations running at
+ * once on `comm` (possibly with the same tag, as MPI allows different ranks) are told apart
+ * by their groups: always when disjoint in communicators of up to 2^12 endpoints (2^13 on
+ * Open MPI), by a hash of the member list otherwise (two groups with the same first member,
+ * created in turn by it while their other members share a process, collide with
+ * probability 2^-12 and then hang). Open MPI 4.1 as the host makes the creations of one
+ * process on one communicator one at a time, in an order of its own: an endpoint that
+ * creates with several groups in turn while other members of the processes involved run
+ * theirs at once can hang there (as two threads of one process would in plain Open MPI);
+ * MPICH has no such limit. Errors: `EP_ERR_COMM`
+ * (invalid, or an intercommunicator), `EP_ERR_GROUP` (invalid group, one with endpoints
+ * outside `comm`, or a caller outside the group), `EP_ERR_TAG` (negative `tag`),
+ * `EP_ERR_ARG` (NULL `newcomm`; that fails the call on every member). Thread safety: one
+ * call per member endpoint, concurrently.
+ *
+ * # Safety
+ * `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_create_group(EP_Comm comm, EP_Group group, int tag, EP_Comm *newcomm);
+
+/**
+ * Frees this endpoint's handle and sets `*comm` to `EP_COMM_NULL` (MPI 4.1 section 7.4.3),
+ * after running the delete callbacks of its attributes, last set first (a failing one
+ * fails the call and leaves the endpoint valid with the attributes not yet deleted).
  * Called once per endpoint; the communicator's shared state and host communicators go when
  * the last endpoint of the process has freed it and its pending requests are gone.
  * Errors: `EP_ERR_COMM` (null, freed: a second free of a handle is an error),
- * `EP_ERR_ARG` (NULL pointer). Thread safety: one call per endpoint.
+ * `EP_ERR_ARG` (NULL pointer), a delete callback's error. Thread safety: one call per
+ * endpoint; the callbacks run on the calling thread.
  *
  * # Safety
  * `comm` points at a readable and writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
@@ -991,24 +1283,29 @@ int EP_Comm_free(EP_Comm *comm);
 
 /**
  * Sets the error handler of an endpoint (MPI 4.1 section 9.3.1): `EP_ERRORS_ARE_FATAL`
- * (default) or `EP_ERRORS_RETURN`. With `comm = EP_COMM_NULL` it sets the process default,
- * used for errors that concern no valid communicator (bad handles) and inherited by
- * communicators created afterwards. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (unknown handler).
- * Thread safety: any thread.
+ * (default), `EP_ERRORS_RETURN`, or one made by `EP_Comm_create_errhandler`, which the
+ * library then calls for its errors on this endpoint with the endpoint's handle and the
+ * error code before returning the code. New communicators inherit their parent endpoint's
+ * handler. With `comm = EP_COMM_NULL` it sets the process default, used for errors that
+ * concern no valid communicator (bad handles, groups, keyvals; a user handler then receives
+ * `EP_COMM_NULL`) and inherited by communicators created afterwards. Errors: `EP_ERR_COMM`,
+ * `EP_ERR_ARG` (unknown or freed handler). Thread safety: any thread.
  *
  * # Safety
  * No pointer argument; any handle value is accepted (a bad one is an error).
  */
-int EP_Comm_set_errhandler(EP_Comm comm, int handler);
+int EP_Comm_set_errhandler(EP_Comm comm, EP_Errhandler handler);
 
 /**
- * Reads the error handler of an endpoint (or the process default for `EP_COMM_NULL`).
- * Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any thread. MPI 4.1 section 9.3.1.
+ * Reads the error handler of an endpoint (or the process default for `EP_COMM_NULL`). A
+ * user handler's handle returned here is one more handle to free with
+ * `EP_Errhandler_free`, as in MPI. Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any
+ * thread. MPI 4.1 section 9.3.1.
  *
  * # Safety
  * `handler` points at a writable `int` (NULL gives `EP_ERR_ARG`).
  */
-int EP_Comm_get_errhandler(EP_Comm comm, int *handler);
+int EP_Comm_get_errhandler(EP_Comm comm, EP_Errhandler *handler);
 
 /**
  * Splits the communicator by `color` (MPI 4.1 section 7.4.2): endpoints that pass the same
@@ -1028,8 +1325,9 @@ int EP_Comm_split(EP_Comm comm, int color, int key, EP_Comm *newcomm);
 /**
  * Splits the communicator by type (MPI 4.1 section 7.4.2): with the host's
  * `MPI_COMM_TYPE_SHARED`, the endpoints of each node (processes that can share memory, as
- * the host MPI sees them) form one communicator, ranked by `key` then old rank;
- * `EP_UNDEFINED` gives `EP_COMM_NULL`. `info` is accepted and ignored. Collective over
+ * the host MPI sees them) form one communicator, with `EP_COMM_TYPE_PROCESS` (EPMPI's
+ * endpoint-level type) the endpoints of each process; ranks are ordered by `key` then old
+ * rank; `EP_UNDEFINED` gives `EP_COMM_NULL`. `info` is accepted and ignored. Collective over
  * `comm`. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (another split type, NULL `newcomm`).
  * A bad argument on any endpoint fails the call on every endpoint of every process (the
  * others get its error class; docs/errors.md).
@@ -1169,6 +1467,43 @@ int EP_Cancel(EP_Request *req);
 int EP_Test_cancelled(const EP_Status *status, int *flag);
 
 /**
+ * Creates an error handler that calls `function` (MPI 4.1 section 9.3.1) with a pointer to
+ * the endpoint's handle and a pointer to the error code, on the thread of the failing
+ * call; when it returns, the call returns the error code. Attach it with
+ * `EP_Comm_set_errhandler`; free it with `EP_Errhandler_free`. Errors: `EP_ERR_ARG` (NULL
+ * `function` or `errhandler`). Thread safety: any thread.
+ *
+ * # Safety
+ * `function` is a function of the type's signature, callable from any thread;
+ * `errhandler` points at a writable `EP_Errhandler` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_create_errhandler(EP_Comm_errhandler_function function, EP_Errhandler *errhandler);
+
+/**
+ * Calls the error handler of endpoint `comm` with `errorcode` (MPI 4.1 section 9.3.5): a
+ * user handler runs; `EP_ERRORS_RETURN` does nothing; `EP_ERRORS_ARE_FATAL` prints the
+ * code's message and aborts every process. Returns `EP_SUCCESS` when the handler returns.
+ * Errors: `EP_ERR_COMM`. Thread safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * No pointer argument.
+ */
+int EP_Comm_call_errhandler(EP_Comm comm, int errorcode);
+
+/**
+ * Frees an error handler handle and sets `*errhandler` to `EP_ERRHANDLER_NULL` (MPI 4.1
+ * section 9.3.4). Each handle the user got (from `EP_Comm_create_errhandler`, and from
+ * every `EP_Comm_get_errhandler` that returned a user handler) is freed once; endpoints
+ * that use the handler keep it. Freeing a predefined handler only sets the handle to
+ * `EP_ERRHANDLER_NULL`. Errors: `EP_ERR_ARG` (invalid or already freed handle, NULL
+ * pointer). Thread safety: any thread.
+ *
+ * # Safety
+ * `errhandler` points at a readable and writable `EP_Errhandler` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Errhandler_free(EP_Errhandler *errhandler);
+
+/**
  * Makes a communicator with a graph topology that every rank gives whole (MPI 4.1 section
  * 8.5.3): `nnodes` nodes, node r's neighbours `edges[index[r-1]..index[r]]` (`index[-1]` =
  * 0). Ranks `0..nnodes` of `comm_old` are the nodes, keeping their ranks whatever `reorder`
@@ -1254,6 +1589,168 @@ int EP_Cart_map(EP_Comm comm, int ndims, const int *dims, const int *periods, in
  * As for `EP_Graph_create`'s graph arguments; `newrank` points at a writable `int`.
  */
 int EP_Graph_map(EP_Comm comm, int nnodes, const int *index, const int *edges, int *newrank);
+
+/**
+ * The group of the endpoints of `comm` (of the local group for an intercommunicator), in rank
+ * order (MPI 4.1 section 7.3.2). `EP_Group_rank` of it is the endpoint's rank. Free it with
+ * `EP_Group_free`. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `group`). Thread safety: any
+ * thread.
+ *
+ * # Safety
+ * `group` points at a writable `EP_Group` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_group(EP_Comm comm, EP_Group *group);
+
+/**
+ * The remote group of an intercommunicator, in its rank order (MPI 4.1 section 7.6.1).
+ * Errors: `EP_ERR_COMM` (invalid, or an intracommunicator), `EP_ERR_ARG` (NULL `group`).
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * `group` points at a writable `EP_Group` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Comm_remote_group(EP_Comm comm, EP_Group *group);
+
+/**
+ * The group of the endpoints of a window's communicator, in rank order (MPI 4.1 section
+ * 12.2.6); `EP_Group_rank` of it is the window endpoint's rank. Errors: `EP_ERR_WIN`,
+ * `EP_ERR_ARG` (NULL `group`). Thread safety: any thread.
+ *
+ * # Safety
+ * `group` points at a writable `EP_Group` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Win_get_group(EP_Win win, EP_Group *group);
+
+/**
+ * Number of endpoints in a group (MPI 4.1 section 7.3.1). Errors: `EP_ERR_GROUP`,
+ * `EP_ERR_ARG` (NULL `size`). Thread safety: any thread.
+ *
+ * # Safety
+ * `size` points at a writable `int` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Group_size(EP_Group group, int *size);
+
+/**
+ * Rank in `group` of the endpoint the group belongs to (the endpoint whose communicator or
+ * window gave it, or gave the first operand of the calls that made it), or `EP_UNDEFINED`
+ * when that endpoint is not a member (MPI 4.1 section 7.3.1, where one process is one
+ * rank; `EP_GROUP_EMPTY` gives `EP_UNDEFINED`). Errors: `EP_ERR_GROUP`, `EP_ERR_ARG`.
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * `rank` points at a writable `int` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Group_rank(EP_Group group, int *rank);
+
+/**
+ * The group of the endpoints of ranks `ranks[0..n]` of `group`, in that order (MPI 4.1
+ * section 7.3.2); `n = 0` gives `EP_GROUP_EMPTY`. Errors: `EP_ERR_GROUP`, `EP_ERR_RANK`
+ * (a rank outside the group, or given twice), `EP_ERR_ARG` (negative `n`, NULL arrays).
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * `ranks` points at `n` readable `int`s (NULL with `n > 0` gives `EP_ERR_ARG`); `newgroup` at
+ * a writable `EP_Group`.
+ */
+int EP_Group_incl(EP_Group group, int n, const int *ranks, EP_Group *newgroup);
+
+/**
+ * The group of the endpoints of `group` whose ranks are not in `ranks[0..n]`, in group
+ * order (MPI 4.1 section 7.3.2). Errors: `EP_ERR_GROUP`, `EP_ERR_RANK` (a rank outside the
+ * group, or given twice), `EP_ERR_ARG`. Thread safety: any thread.
+ *
+ * # Safety
+ * As `EP_Group_incl`.
+ */
+int EP_Group_excl(EP_Group group, int n, const int *ranks, EP_Group *newgroup);
+
+/**
+ * `EP_Group_incl` of the ranks of `n` triplets `ranges[i] = {first, last, stride}` (MPI 4.1
+ * section 7.3.2: `first, first + stride, ...` up to `last`, in triplet order). Errors:
+ * `EP_ERR_GROUP`, `EP_ERR_RANK` (a rank outside the group, or one reached twice),
+ * `EP_ERR_ARG` (stride 0, a triplet running away from `last`, negative `n`, NULL arrays).
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * `ranges` points at `n` readable `int[3]` (NULL with `n > 0` gives `EP_ERR_ARG`); `newgroup`
+ * at a writable `EP_Group`.
+ */
+int EP_Group_range_incl(EP_Group group, int n, const int (*ranges)[3], EP_Group *newgroup);
+
+/**
+ * `EP_Group_excl` of the ranks of `n` range triplets, as `EP_Group_range_incl` reads them
+ * (MPI 4.1 section 7.3.2). Errors: those of `EP_Group_range_incl`. Thread safety: any thread.
+ *
+ * # Safety
+ * As `EP_Group_range_incl`.
+ */
+int EP_Group_range_excl(EP_Group group, int n, const int (*ranges)[3], EP_Group *newgroup);
+
+/**
+ * The endpoints of `group1`, then those of `group2` not in `group1`, each in its group's
+ * order (MPI 4.1 section 7.3.2). Errors: `EP_ERR_GROUP`, `EP_ERR_ARG` (NULL `newgroup`).
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * `newgroup` points at a writable `EP_Group` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Group_union(EP_Group group1, EP_Group group2, EP_Group *newgroup);
+
+/**
+ * The endpoints of `group1` that are in `group2`, in `group1`'s order (MPI 4.1 section
+ * 7.3.2). Errors: `EP_ERR_GROUP`, `EP_ERR_ARG`. Thread safety: any thread.
+ *
+ * # Safety
+ * `newgroup` points at a writable `EP_Group` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Group_intersection(EP_Group group1, EP_Group group2, EP_Group *newgroup);
+
+/**
+ * The endpoints of `group1` that are not in `group2`, in `group1`'s order (MPI 4.1 section
+ * 7.3.2). Errors: `EP_ERR_GROUP`, `EP_ERR_ARG`. Thread safety: any thread.
+ *
+ * # Safety
+ * `newgroup` points at a writable `EP_Group` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Group_difference(EP_Group group1, EP_Group group2, EP_Group *newgroup);
+
+/**
+ * For each of `ranks1[0..n]` of `group1`, the rank of the same endpoint in `group2`, or
+ * `EP_UNDEFINED` when it is not there; `EP_PROC_NULL` gives `EP_PROC_NULL` (MPI 4.1 section
+ * 7.3.1). Errors: `EP_ERR_GROUP`, `EP_ERR_RANK` (a rank outside `group1`), `EP_ERR_ARG`
+ * (negative `n`, NULL arrays). Thread safety: any thread.
+ *
+ * # Safety
+ * `ranks1` points at `n` readable `int`s and `ranks2` at `n` writable ones (NULL with
+ * `n > 0` gives `EP_ERR_ARG`).
+ */
+int EP_Group_translate_ranks(EP_Group group1,
+                             int n,
+                             const int *ranks1,
+                             EP_Group group2,
+                             int *ranks2);
+
+/**
+ * Compares two groups (MPI 4.1 section 7.3.1): `EP_IDENT` for the same endpoints in the same
+ * order, `EP_SIMILAR` for the same endpoints in another order, `EP_UNEQUAL` otherwise.
+ * Groups of different communicators over the same endpoints compare `EP_IDENT`. Errors:
+ * `EP_ERR_GROUP`, `EP_ERR_ARG` (NULL `result`). Thread safety: any thread.
+ *
+ * # Safety
+ * `result` points at a writable `int` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Group_compare(EP_Group group1, EP_Group group2, int *result);
+
+/**
+ * Frees a group handle and sets `*group` to `EP_GROUP_NULL` (MPI 4.1 section 7.3.3);
+ * communicators made from the group are not affected. Freeing `EP_GROUP_EMPTY` only sets
+ * the handle to `EP_GROUP_NULL`. Errors: `EP_ERR_GROUP` (null, freed or not a group),
+ * `EP_ERR_ARG` (NULL pointer). Thread safety: any thread.
+ *
+ * # Safety
+ * `group` points at a readable and writable `EP_Group` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Group_free(EP_Group *group);
 
 /**
  * Gives in `*host_comm` the host MPI communicator over the processes of the endpoint

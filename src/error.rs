@@ -38,7 +38,6 @@ pub(crate) const ERR_RMA_RANGE: c_int = 21;
 pub(crate) const ERR_LOCKTYPE: c_int = 22;
 pub(crate) const ERR_DISP: c_int = 23;
 pub(crate) const ERR_SIZE: c_int = 24;
-#[allow(dead_code)] // raised by the group, attribute and topology calls
 pub(crate) const ERR_GROUP: c_int = 25;
 pub(crate) const ERR_KEYVAL: c_int = 26;
 pub(crate) const ERR_TOPOLOGY: c_int = 27;

@@ -307,6 +307,28 @@ pub fn rank_size(comm: HostComm) -> EpResult<(i32, i32)> {
     Ok((r, s))
 }
 
+/// `MPI_Allreduce` of one int with `op` over `comm`: collective, every process of `comm`
+/// calls it with the same op.
+pub fn allreduce_int(comm: HostComm, value: c_int, op: sys::MPI_Op) -> EpResult<c_int> {
+    let mut result: c_int = 0;
+    // SAFETY: one int read from `value` and one written to `result`, live locals; `comm` is a
+    // host communicator the caller holds and has not freed.
+    unsafe {
+        check(
+            sys::MPI_Allreduce(
+                &value as *const c_int as *const std::ffi::c_void,
+                &mut result as *mut c_int as *mut std::ffi::c_void,
+                1,
+                HOST.int_,
+                op,
+                comm.0,
+            ),
+            "MPI_Allreduce",
+        )?
+    };
+    Ok(result)
+}
+
 /// The host's `MPI_TAG_UB`, an attribute of `MPI_COMM_WORLD` only (MPI 4.1 section 9.1.2).
 pub fn tag_ub() -> EpResult<i32> {
     let comm = HostComm(HOST.comm_world);

@@ -40,6 +40,16 @@ fn split() {
 }
 
 #[test]
+fn groups() {
+    c_test("groups");
+}
+
+#[test]
+fn comm_cache() {
+    c_test("comm_cache");
+}
+
+#[test]
 fn intercomm() {
     c_test("intercomm");
 }

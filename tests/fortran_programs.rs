@@ -125,6 +125,8 @@ fn compile_program(name: &str, kinds: Kinds) -> PathBuf {
         .args(TEST_FFLAGS)
         .args(kinds.flags())
         .arg(format!("-I{}", dir.display()))
+        // A program's own modules go to the build directory, not the working directory.
+        .arg(format!("-J{}", dir.display()))
         .arg(project_dir().join("tests/fortran").join(format!("{name}.f90")))
         .args(objects)
         .arg("-o")
@@ -156,6 +158,11 @@ fn p2p() {
 #[test]
 fn errors() {
     fortran_test("errors", Kinds::Default);
+}
+
+#[test]
+fn groups() {
+    fortran_test("groups", Kinds::Default);
 }
 
 #[test]

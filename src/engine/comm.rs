@@ -13,6 +13,7 @@
 //! intercommunicator collectives' state, which holds communicators itself, is kept
 //! type-erased (see `inter_coll`).
 
+use super::attr::Cache;
 use super::coll::board::Board;
 use super::direct::{self, DirectComm};
 use super::meeting::MeetingPoint;
@@ -237,9 +238,15 @@ impl CommShared {
     }
 }
 
-/// Error handler values (`EP_ERRORS_ARE_FATAL`, `EP_ERRORS_RETURN`).
+/// Error handler values (`EP_ERRORS_ARE_FATAL`, `EP_ERRORS_RETURN`); any other value an
+/// endpoint holds is the handle of a user-defined error handler.
 pub(crate) const ERRORS_ARE_FATAL: c_int = 1;
 pub(crate) const ERRORS_RETURN: c_int = 2;
+
+/// True for the predefined error handlers.
+pub(crate) fn is_predefined_handler(h: c_int) -> bool {
+    h == ERRORS_ARE_FATAL || h == ERRORS_RETURN
+}
 
 /// The object behind an `EP_Comm` handle: one rank of one communicator.
 pub struct Endpoint {
@@ -249,6 +256,10 @@ pub struct Endpoint {
     pub errhandler: AtomicI32,
     /// Set (under the endpoint's queue lock) when its handle is freed.
     freed: AtomicBool,
+    /// The endpoint's own handle, once it has one (a user error handler receives it).
+    handle: AtomicI32,
+    /// Name and attributes (MPI 4.1 sections 7.7, 7.8), rarely used: behind their own lock.
+    pub cache: parking_lot::Mutex<Cache>,
 }
 
 impl Endpoint {
@@ -260,7 +271,18 @@ impl Endpoint {
             rank,
             errhandler: AtomicI32::new(errhandler),
             freed: AtomicBool::new(false),
+            handle: AtomicI32::new(0),
+            cache: parking_lot::Mutex::new(Cache::default()),
         }
+    }
+
+    /// The endpoint's handle (0 before the registry gave it one).
+    pub fn handle(&self) -> c_int {
+        self.handle.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn set_handle(&self, h: c_int) {
+        self.handle.store(h, Ordering::Relaxed);
     }
 
     pub fn state(&self) -> &EndpointState {

@@ -13,7 +13,7 @@ use super::request;
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_ARG, ERR_NOT_INITIALIZED, ERR_THREAD_LEVEL};
 use crate::host::{self, check, sys, HostComm, HOST};
-use std::os::raw::{c_int, c_void};
+use std::os::raw::c_int;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -162,23 +162,9 @@ pub fn dup_shared(old: &CommShared, fault: c_int) -> EpResult<Arc<CommShared>> {
     let guard = FreeOnError(host_comm);
     let complete = fault == 0 && host::rank_size(host_comm)?.1 as u32 == old.nprocs;
     if !complete {
-        let mut worst: c_int = 0;
-        // SAFETY: one int read from `fault` and one written to `worst`, live locals; every
-        // process of `old.host` gets here when any of them had a fault (its own, or the
+        // Every process of `old.host` gets here when any of them had a fault (its own, or the
         // short communicator above).
-        unsafe {
-            check(
-                sys::MPI_Allreduce(
-                    &fault as *const c_int as *const c_void,
-                    &mut worst as *mut c_int as *mut c_void,
-                    1,
-                    HOST.int_,
-                    HOST.op_max,
-                    old.host.0,
-                ),
-                "MPI_Allreduce",
-            )?
-        };
+        let worst = host::allreduce_int(old.host, fault, HOST.op_max)?;
         return Err(failed_elsewhere(worst.max(1)));
     }
     let shared =

@@ -1,5 +1,6 @@
 //! The engine below the C interface: communicators, matching, transports, requests.
 
+pub mod attr;
 pub mod backoff;
 pub mod coll;
 pub mod comm;
@@ -7,7 +8,10 @@ pub mod create;
 pub mod datatype;
 pub mod direct;
 pub mod envelope;
+pub mod errhandler;
 mod fault;
+pub mod group;
+pub mod group_create;
 pub mod handle_table;
 pub mod host_op;
 pub mod inter;

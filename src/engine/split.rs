@@ -45,17 +45,33 @@ fn split_color(color: c_int) -> EpResult<Option<c_int>> {
     }
 }
 
-/// The split type argument of `EP_Comm_split_type`: `true` for the host's
-/// `MPI_COMM_TYPE_SHARED` (`shared`, passed in by the caller), `false` for `EP_UNDEFINED`; any
-/// other value is `EP_ERR_ARG`.
-fn split_type_kept(split_type: c_int, shared: c_int) -> EpResult<bool> {
-    if split_type == UNDEFINED {
-        return Ok(false);
+/// EPMPI's `EP_COMM_TYPE_PROCESS` (the header's value): the split type that groups the
+/// endpoints of each process. Chosen apart from the split types Open MPI and MPICH define.
+pub(crate) const COMM_TYPE_PROCESS: c_int = 17744;
+
+/// What a split type keeps together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SplitKind {
+    /// The host's `MPI_COMM_TYPE_SHARED`: the endpoints of processes that share memory.
+    Node,
+    /// `EP_COMM_TYPE_PROCESS`: the endpoints of one process.
+    Process,
+}
+
+/// The split type argument of `EP_Comm_split_type`: the host's `MPI_COMM_TYPE_SHARED`
+/// (`shared`, passed in by the caller) or `EP_COMM_TYPE_PROCESS`; `None` for `EP_UNDEFINED`;
+/// any other value is `EP_ERR_ARG`.
+fn split_kind(split_type: c_int, shared: c_int) -> EpResult<Option<SplitKind>> {
+    match split_type {
+        UNDEFINED => Ok(None),
+        t if t == shared => Ok(Some(SplitKind::Node)),
+        COMM_TYPE_PROCESS => Ok(Some(SplitKind::Process)),
+        t => Err(ep_err!(
+            ERR_ARG,
+            "split_type {t} is neither MPI_COMM_TYPE_SHARED ({shared}), EP_COMM_TYPE_PROCESS ({COMM_TYPE_PROCESS}) \
+             nor EP_UNDEFINED ({UNDEFINED})"
+        )),
     }
-    if split_type == shared {
-        return Ok(true);
-    }
-    Err(ep_err!(ERR_ARG, "split_type {split_type} is neither MPI_COMM_TYPE_SHARED ({shared}) nor EP_UNDEFINED ({UNDEFINED})"))
 }
 
 /// The color argument of the host's `MPI_Comm_split` for a process with host color `color`
@@ -75,18 +91,27 @@ pub fn split(ep: &Endpoint, color: c_int, key: c_int, fault: Option<EpError>) ->
 }
 
 /// `EP_Comm_split_type` for one endpoint: the host's `MPI_COMM_TYPE_SHARED` groups the
-/// endpoints of a node (processes that share memory, as the host sees them); `EP_UNDEFINED`
-/// leaves the endpoint out; anything else is `EP_ERR_ARG`. `fault` and agreement as for
-/// [`split`].
+/// endpoints of a node (processes that share memory, as the host sees them),
+/// `EP_COMM_TYPE_PROCESS` the endpoints of one process; `EP_UNDEFINED` leaves the endpoint
+/// out; anything else is `EP_ERR_ARG`. `fault` and agreement as for [`split`].
 pub fn split_type(ep: &Endpoint, split_type: c_int, key: c_int, fault: Option<EpError>) -> EpResult<Option<Endpoint>> {
-    let fault = split_type_kept(split_type, HOST.comm_type_shared).err().or(fault);
+    let fault = split_kind(split_type, HOST.comm_type_shared).err().or(fault);
     let split_type = if fault.is_some() { UNDEFINED } else { split_type };
     meet_and_split(ep, (split_type, key), fault, |old, inputs| {
         let node = node_color(old)?;
+        // Node colors are host ranks, so process colors start above them.
+        let process = old.nprocs as c_int + old.my_proc as c_int;
         let shared = HOST.comm_type_shared;
         inputs
             .iter()
-            .map(|&(t, k)| Ok((if split_type_kept(t, shared)? { node } else { UNDEFINED }, k)))
+            .map(|&(t, k)| {
+                let color = match split_kind(t, shared)? {
+                    Some(SplitKind::Node) => node,
+                    Some(SplitKind::Process) => process,
+                    None => UNDEFINED,
+                };
+                Ok((color, k))
+            })
             .collect()
     })
 }
@@ -359,14 +384,16 @@ mod tests {
     }
 
     /// `EP_Comm_split_type`: the host's `MPI_COMM_TYPE_SHARED` (0 in Open MPI, 1 in MPICH)
-    /// keeps the endpoint, EPMPI's `EP_UNDEFINED` leaves it out, anything else is refused.
+    /// keeps the node, `EP_COMM_TYPE_PROCESS` the process, EPMPI's `EP_UNDEFINED` leaves the
+    /// endpoint out, anything else is refused.
     #[test]
     fn split_types_compare_with_ep_undefined() {
         for shared in [0, 1, 5] {
-            assert!(split_type_kept(shared, shared).unwrap());
-            assert!(!split_type_kept(UNDEFINED, shared).unwrap());
+            assert_eq!(split_kind(shared, shared).unwrap(), Some(SplitKind::Node));
+            assert_eq!(split_kind(COMM_TYPE_PROCESS, shared).unwrap(), Some(SplitKind::Process));
+            assert_eq!(split_kind(UNDEFINED, shared).unwrap(), None);
             for bad in [shared + 1, -1, 12345, UNDEFINED + 1] {
-                assert_eq!(split_type_kept(bad, shared).unwrap_err().class, ERR_ARG, "split type {bad}");
+                assert_eq!(split_kind(bad, shared).unwrap_err().class, ERR_ARG, "split type {bad}");
             }
         }
     }

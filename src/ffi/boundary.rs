@@ -59,7 +59,11 @@ const ANY_TIME: &[&str] = &[
 #[inline(always)]
 pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
     let c = call_state();
+    // A call made from a user callback inside another call gives the outer call's record back
+    // when it ends, so the outer call's errors still reach its own handler.
+    let outer = (c.handler.get(), c.comm.get());
     c.handler.set(0);
+    c.comm.set(0);
     c.depth.set(c.depth.get() + 1);
     // The result becomes a code inside: an `EpResult` carried out of `catch_unwind` was
     // copied through memory on every call.
@@ -85,6 +89,8 @@ pub fn run(name: &'static str, body: impl FnOnce() -> EpResult<()>) -> c_int {
         )
     });
     c.depth.set(c.depth.get() - 1);
+    c.handler.set(outer.0);
+    c.comm.set(outer.1);
     if c.depth.get() == 0 {
         let released = c.cache.borrow_mut().release_deferred();
         drop(released);
@@ -118,7 +124,7 @@ pub fn fail(name: &str, e: EpError) -> c_int {
         0 => DEFAULT_HANDLER.load(Ordering::Relaxed),
         h => h,
     };
-    if handler == ERRORS_RETURN {
+    if handler == ERRORS_RETURN || crate::handles::call_user_handler(handler, call_state().comm.get(), code) {
         return code;
     }
     abort_job(

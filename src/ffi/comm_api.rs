@@ -4,14 +4,18 @@
 use super::boundary::{out, DEFAULT_HANDLER};
 use crate::handles::{endpoint, remove_endpoint};
 use super::types::*;
-use crate::engine::comm::{self, CommShared, Endpoint, ERRORS_ARE_FATAL, ERRORS_RETURN};
+use super::attr_api::{copy_attrs, delete_all};
+use super::errhandler_api::check_handler;
+use crate::engine::comm::{self, is_predefined_handler, CommShared, Endpoint};
+use crate::engine::request::{Op, Request};
+use crate::handles::new_request;
 use crate::engine::rankmap::{compare_groups, GroupOrder};
-use crate::engine::{create, inter, split, team};
+use crate::engine::{create, group_create, inter, split, team};
 use epmpi_macros::c_export;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_ARG};
 use crate::host::sys::{MPI_Comm, MPI_Info};
-use std::os::raw::{c_int, c_void};
+use std::os::raw::c_int;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -244,35 +248,6 @@ pub unsafe extern "C" fn EP_Comm_local_info(
     Ok(())
 }
 
-static TAG_UB_VALUE: c_int = EP_TAG_UB_VALUE;
-static FLAVOR_ENDPOINTS: c_int = EP_FLAVOR_ENDPOINTS;
-
-/// Reads a predefined attribute, as `MPI_Comm_get_attr` does (MPI 4.1 section 7.7.2):
-/// `value` is a `void *` that receives a pointer to an `int`, `*flag` is set to 1.
-/// Keys: `EP_TAG_UB` (largest tag, 2147483647 on every host MPI), `EP_COMM_FLAVOR`
-/// (`EP_FLAVOR_ENDPOINTS`). Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (unknown key or NULL output).
-/// Thread safety: any thread.
-///
-/// # Safety
-/// `value` points at a writable `void *` (it receives the address of the attribute's value, as
-/// in MPI) and `flag` at a writable `int` (NULL gives `EP_ERR_ARG`).
-#[no_mangle]
-#[c_export]
-pub unsafe extern "C" fn EP_Comm_get_attr(comm: EP_Comm, key: c_int, value: *mut c_void, flag: *mut c_int) -> c_int {
-    let ep = endpoint(comm)?;
-    let value = out(value as *mut *const c_int, "value")?;
-    let flag = out(flag, "flag")?;
-    *value = match key {
-        EP_TAG_UB => &TAG_UB_VALUE,
-        EP_COMM_FLAVOR => match ep.shared.flavor {
-            comm::Flavor::Endpoints => &FLAVOR_ENDPOINTS,
-        },
-        _ => return Err(ep_err!(ERR_ARG, "unknown attribute key {key}")),
-    };
-    *flag = 1;
-    Ok(())
-}
-
 /// Compares two communicators (MPI 4.1 section 7.4.1): `EP_IDENT` for endpoints of the same
 /// communicator, `EP_CONGRUENT` for the same endpoints in the same rank order (a dup),
 /// `EP_SIMILAR` for the same endpoints in another order, `EP_UNEQUAL` otherwise. Endpoints
@@ -327,19 +302,182 @@ pub unsafe extern "C" fn EP_Comm_compare(comm1: EP_Comm, comm2: EP_Comm, result:
 #[no_mangle]
 #[c_export]
 pub unsafe extern "C" fn EP_Comm_dup(comm: EP_Comm, newcomm: *mut EP_Comm) -> c_int {
+    dup_and_copy(comm, newcomm, None)
+}
+
+/// `EP_Comm_dup` and its variants for one endpoint: the attributes' copy callbacks run
+/// before the dup, so that one failing (or a NULL output, `request` included) fails it on
+/// every endpoint; `request`, when given, receives a request that is already complete.
+///
+/// # Safety
+/// `newcomm` and `request` are NULL or point at a writable `EP_Comm` and `EP_Request`.
+unsafe fn dup_and_copy(comm: EP_Comm, newcomm: *mut EP_Comm, request: Option<*mut EP_Request>) -> EpResult<()> {
     let ep = endpoint(comm)?;
     let newcomm = out(newcomm, "newcomm");
-    let new = create::dup(&ep, newcomm.as_ref().err().cloned())?;
+    let request = request.map(|r| out(r, "request")).transpose();
+    let attrs = copy_attrs(&ep, comm);
+    let fault = newcomm.as_ref().err().or(request.as_ref().err()).or(attrs.as_ref().err()).cloned();
+    let new = create::dup(&ep, fault)?;
     crate::engine::topo::create::inherit(&ep, &new)?;
-    *newcomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
+    new.cache.lock().attrs = attrs?;
+    *newcomm? = insert_new(new)?;
+    if let Some(request) = request? {
+        *request = new_request(Request::completed(Op::Rma(None)))?;
+    }
     Ok(())
 }
 
-/// Frees this endpoint's handle and sets `*comm` to `EP_COMM_NULL` (MPI 4.1 section 7.4.3).
+/// Duplicates a communicator as `EP_Comm_dup` does (MPI 4.1 section 7.4.2), attributes
+/// copied by their callbacks, and returns a request that is already complete: `*newcomm` is
+/// usable at once. The duplication happens inside this call, which, like `EP_Comm_dup`,
+/// returns once every endpoint of the communicator has called it. That is valid for every
+/// program in which each endpoint starts its `EP_Comm_idup` without first waiting for
+/// another endpoint to do something after its own `EP_Comm_idup` (MPI allows that order, a
+/// program using it hangs here). Errors: those of `EP_Comm_dup`, `EP_ERR_ARG` (NULL
+/// `request`), failing on every endpoint alike. Thread safety: one call per endpoint.
+///
+/// # Safety
+/// `newcomm` and `request` point at a writable `EP_Comm` and `EP_Request` (NULL gives
+/// `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Comm_idup(comm: EP_Comm, newcomm: *mut EP_Comm, request: *mut EP_Request) -> c_int {
+    dup_and_copy(comm, newcomm, Some(request))
+}
+
+/// `EP_Comm_dup` with hints (MPI 4.1 section 7.4.2): EPMPI acts on no communicator hint, so
+/// `info` (a host info handle, or `MPI_INFO_NULL`) is accepted and ignored, as MPI allows.
+/// Errors and thread safety: those of `EP_Comm_dup`.
+///
+/// # Safety
+/// `info` is a valid host info handle or `MPI_INFO_NULL`; `newcomm` points at a writable
+/// `EP_Comm` (NULL gives `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Comm_dup_with_info(comm: EP_Comm, info: MPI_Info, newcomm: *mut EP_Comm) -> c_int {
+    let _ = info;
+    dup_and_copy(comm, newcomm, None)
+}
+
+/// `EP_Comm_idup` with hints (MPI 4.1 section 7.4.2): `info` is accepted and ignored, as for
+/// `EP_Comm_dup_with_info`. Errors, completion and thread safety: those of `EP_Comm_idup`.
+///
+/// # Safety
+/// `info` is a valid host info handle or `MPI_INFO_NULL`; `newcomm` and `request` point at a
+/// writable `EP_Comm` and `EP_Request` (NULL gives `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Comm_idup_with_info(
+    comm: EP_Comm,
+    info: MPI_Info,
+    newcomm: *mut EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let _ = info;
+    dup_and_copy(comm, newcomm, Some(request))
+}
+
+/// Sets hints on this endpoint of a communicator (MPI 4.1 section 7.4.4): EPMPI acts on no
+/// communicator hint, so `info` (a host info handle, or `MPI_INFO_NULL`) is accepted and
+/// ignored, as MPI allows; `EP_Comm_get_info` then reports none. Local. Errors:
+/// `EP_ERR_COMM`. Thread safety: any thread.
+///
+/// # Safety
+/// `info` is a valid host info handle or `MPI_INFO_NULL`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Comm_set_info(comm: EP_Comm, info: MPI_Info) -> c_int {
+    let _ = info;
+    endpoint(comm)?;
+    Ok(())
+}
+
+/// The hints in use on this endpoint of a communicator (MPI 4.1 section 7.4.4): a new host
+/// info object, empty since EPMPI acts on no hint; free it with `MPI_Info_free`. Local.
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL `info_used`), `EP_ERR_INTERN` (the host's
+/// `MPI_Info_create` failed). Thread safety: any thread.
+///
+/// # Safety
+/// `info_used` points at a writable `MPI_Info` (NULL gives `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Comm_get_info(comm: EP_Comm, info_used: *mut MPI_Info) -> c_int {
+    endpoint(comm)?;
+    let info_used = out(info_used, "info_used")?;
+    let mut info = crate::host::HOST.info_null;
+    // SAFETY: MPI is active (a live endpoint exists); the host writes `info`, a live local.
+    unsafe { crate::host::check(crate::host::sys::MPI_Info_create(&mut info), "MPI_Info_create")? };
+    *info_used = info;
+    Ok(())
+}
+
+/// A handle for a new endpoint, or `EP_COMM_NULL` for none.
+fn insert_new(new: Endpoint) -> EpResult<EP_Comm> {
+    let new = Arc::new(new);
+    crate::handles::registry::insert_endpoint(new.clone(), new.local as usize)
+}
+
+/// Creates communicators from groups (MPI 4.1 section 7.4.2): collective over the
+/// intracommunicator `comm` (every endpoint calls); each endpoint passes a group of
+/// endpoints of `comm`, and the endpoints that pass the same group get one new communicator,
+/// ranked in group order. Endpoints may pass different, disjoint groups (several
+/// communicators at once, as MPI 3 allows); an endpoint not in the group it passes (for
+/// instance with `EP_GROUP_EMPTY`) gets `EP_COMM_NULL`. Errors: `EP_ERR_COMM` (invalid, or
+/// an intercommunicator), `EP_ERR_GROUP` (invalid group, or one with endpoints outside
+/// `comm`), `EP_ERR_ARG` (NULL `newcomm`). A bad argument on any endpoint fails the call on
+/// every endpoint of every process (the others get its error class; docs/errors.md).
+/// Thread safety: one call per endpoint, concurrently.
+///
+/// # Safety
+/// `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Comm_create(comm: EP_Comm, group: EP_Group, newcomm: *mut EP_Comm) -> c_int {
+    let ep = endpoint(comm)?;
+    let newcomm = out(newcomm, "newcomm");
+    let new = group_create::create(&ep, crate::handles::group(group), newcomm.as_ref().err().cloned())?;
+    *newcomm? = handle_or_null(new)?;
+    Ok(())
+}
+
+/// Creates a communicator of the endpoints of `group` (MPI 4.1 section 7.4.2), collective
+/// only over them: each member calls it with the same group and `tag`, the other endpoints
+/// of `comm` do not. Ranks follow group order. `tag` must be `>= 0`; creations running at
+/// once on `comm` (possibly with the same tag, as MPI allows different ranks) are told apart
+/// by their groups: always when disjoint in communicators of up to 2^12 endpoints (2^13 on
+/// Open MPI), by a hash of the member list otherwise (two groups with the same first member,
+/// created in turn by it while their other members share a process, collide with
+/// probability 2^-12 and then hang). Open MPI 4.1 as the host makes the creations of one
+/// process on one communicator one at a time, in an order of its own: an endpoint that
+/// creates with several groups in turn while other members of the processes involved run
+/// theirs at once can hang there (as two threads of one process would in plain Open MPI);
+/// MPICH has no such limit. Errors: `EP_ERR_COMM`
+/// (invalid, or an intercommunicator), `EP_ERR_GROUP` (invalid group, one with endpoints
+/// outside `comm`, or a caller outside the group), `EP_ERR_TAG` (negative `tag`),
+/// `EP_ERR_ARG` (NULL `newcomm`; that fails the call on every member). Thread safety: one
+/// call per member endpoint, concurrently.
+///
+/// # Safety
+/// `newcomm` points at a writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Comm_create_group(comm: EP_Comm, group: EP_Group, tag: c_int, newcomm: *mut EP_Comm) -> c_int {
+    let ep = endpoint(comm)?;
+    let g = crate::handles::group(group)?;
+    let newcomm = out(newcomm, "newcomm");
+    let new = group_create::create_group(&ep, &g, tag, newcomm.as_ref().err().cloned())?;
+    *newcomm? = insert_new(new)?;
+    Ok(())
+}
+
+/// Frees this endpoint's handle and sets `*comm` to `EP_COMM_NULL` (MPI 4.1 section 7.4.3),
+/// after running the delete callbacks of its attributes, last set first (a failing one
+/// fails the call and leaves the endpoint valid with the attributes not yet deleted).
 /// Called once per endpoint; the communicator's shared state and host communicators go when
 /// the last endpoint of the process has freed it and its pending requests are gone.
 /// Errors: `EP_ERR_COMM` (null, freed: a second free of a handle is an error),
-/// `EP_ERR_ARG` (NULL pointer). Thread safety: one call per endpoint.
+/// `EP_ERR_ARG` (NULL pointer), a delete callback's error. Thread safety: one call per
+/// endpoint; the callbacks run on the calling thread.
 ///
 /// # Safety
 /// `comm` points at a readable and writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
@@ -347,26 +485,28 @@ pub unsafe extern "C" fn EP_Comm_dup(comm: EP_Comm, newcomm: *mut EP_Comm) -> c_
 #[c_export]
 pub unsafe extern "C" fn EP_Comm_free(comm: *mut EP_Comm) -> c_int {
     let h = out(comm, "comm")?;
-    let _ep = endpoint(*h)?;
+    let ep = endpoint(*h)?;
+    delete_all(&ep, *h)?;
     remove_endpoint(*h).map_err(|_| ep_err!(crate::error::ERR_COMM, "communicator handle {} was freed", *h))?;
     *h = EP_COMM_NULL;
     Ok(())
 }
 
 /// Sets the error handler of an endpoint (MPI 4.1 section 9.3.1): `EP_ERRORS_ARE_FATAL`
-/// (default) or `EP_ERRORS_RETURN`. With `comm = EP_COMM_NULL` it sets the process default,
-/// used for errors that concern no valid communicator (bad handles) and inherited by
-/// communicators created afterwards. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (unknown handler).
-/// Thread safety: any thread.
+/// (default), `EP_ERRORS_RETURN`, or one made by `EP_Comm_create_errhandler`, which the
+/// library then calls for its errors on this endpoint with the endpoint's handle and the
+/// error code before returning the code. New communicators inherit their parent endpoint's
+/// handler. With `comm = EP_COMM_NULL` it sets the process default, used for errors that
+/// concern no valid communicator (bad handles, groups, keyvals; a user handler then receives
+/// `EP_COMM_NULL`) and inherited by communicators created afterwards. Errors: `EP_ERR_COMM`,
+/// `EP_ERR_ARG` (unknown or freed handler). Thread safety: any thread.
 ///
 /// # Safety
 /// No pointer argument; any handle value is accepted (a bad one is an error).
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Comm_set_errhandler(comm: EP_Comm, handler: c_int) -> c_int {
-    if handler != ERRORS_ARE_FATAL && handler != ERRORS_RETURN {
-        return Err(ep_err!(ERR_ARG, "unknown error handler {handler}"));
-    }
+pub unsafe extern "C" fn EP_Comm_set_errhandler(comm: EP_Comm, handler: EP_Errhandler) -> c_int {
+    check_handler(handler)?;
     if comm == EP_COMM_NULL {
         DEFAULT_HANDLER.store(handler, Ordering::Relaxed);
     } else {
@@ -375,20 +515,26 @@ pub unsafe extern "C" fn EP_Comm_set_errhandler(comm: EP_Comm, handler: c_int) -
     Ok(())
 }
 
-/// Reads the error handler of an endpoint (or the process default for `EP_COMM_NULL`).
-/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any thread. MPI 4.1 section 9.3.1.
+/// Reads the error handler of an endpoint (or the process default for `EP_COMM_NULL`). A
+/// user handler's handle returned here is one more handle to free with
+/// `EP_Errhandler_free`, as in MPI. Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. Thread safety: any
+/// thread. MPI 4.1 section 9.3.1.
 ///
 /// # Safety
 /// `handler` points at a writable `int` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Comm_get_errhandler(comm: EP_Comm, handler: *mut c_int) -> c_int {
+pub unsafe extern "C" fn EP_Comm_get_errhandler(comm: EP_Comm, handler: *mut EP_Errhandler) -> c_int {
     let h = if comm == EP_COMM_NULL {
         DEFAULT_HANDLER.load(Ordering::Relaxed)
     } else {
         endpoint(comm)?.errhandler()
     };
-    *out(handler, "handler")? = h;
+    let handler = out(handler, "handler")?;
+    if !is_predefined_handler(h) {
+        crate::handles::ERRHANDLERS.get(h).map_err(|_| ep_err!(ERR_ARG, "the error handler was freed"))?.hold();
+    }
+    *handler = h;
     Ok(())
 }
 
@@ -415,8 +561,9 @@ pub unsafe extern "C" fn EP_Comm_split(comm: EP_Comm, color: c_int, key: c_int, 
 
 /// Splits the communicator by type (MPI 4.1 section 7.4.2): with the host's
 /// `MPI_COMM_TYPE_SHARED`, the endpoints of each node (processes that can share memory, as
-/// the host MPI sees them) form one communicator, ranked by `key` then old rank;
-/// `EP_UNDEFINED` gives `EP_COMM_NULL`. `info` is accepted and ignored. Collective over
+/// the host MPI sees them) form one communicator, with `EP_COMM_TYPE_PROCESS` (EPMPI's
+/// endpoint-level type) the endpoints of each process; ranks are ordered by `key` then old
+/// rank; `EP_UNDEFINED` gives `EP_COMM_NULL`. `info` is accepted and ignored. Collective over
 /// `comm`. Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (another split type, NULL `newcomm`).
 /// A bad argument on any endpoint fails the call on every endpoint of every process (the
 /// others get its error class; docs/errors.md).

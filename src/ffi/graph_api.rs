@@ -8,17 +8,23 @@ use super::comm_api::handle_or_null;
 use super::topo_api::{grid, intra, ints, length, write_ints};
 use super::types::*;
 use crate::engine::topo::{self, create, Graph};
-use crate::error::EpResult;
+use crate::ep_err;
+use crate::error::{EpResult, ERR_ARG};
 use crate::handles::endpoint;
 use epmpi_macros::c_export;
 use std::os::raw::c_int;
 
-/// The graph `EP_Graph_create` or `EP_Graph_map` was given.
+/// The graph `EP_Graph_create` or `EP_Graph_map` was given, on a communicator of `size`
+/// ranks. More nodes than ranks is refused before `index` is read: the caller's arrays then
+/// need not be as long as the count it gave.
 ///
 /// # Safety
 /// `index` is NULL or readable for `nnodes` ints, `edges` for `index[nnodes-1]` ints.
-unsafe fn given_graph(nnodes: c_int, index: *const c_int, edges: *const c_int) -> EpResult<Graph> {
+unsafe fn given_graph(nnodes: c_int, size: usize, index: *const c_int, edges: *const c_int) -> EpResult<Graph> {
     let n = length(nnodes, "nnodes")?;
+    if n > size {
+        return Err(ep_err!(ERR_ARG, "nnodes {n} is above the communicator's size {size}"));
+    }
     // SAFETY: the caller's contract, passed on.
     let index = unsafe { ints(index, n, "index")? };
     let total = index.last().copied().unwrap_or(0);
@@ -55,7 +61,7 @@ pub unsafe extern "C" fn EP_Graph_create(
     let _ = reorder;
     let ep = intra(comm_old)?;
     let comm_graph = out(comm_graph, "comm_graph");
-    let graph = given_graph(nnodes, index, edges);
+    let graph = given_graph(nnodes, ep.shared.map.size(), index, edges);
     let fault = graph.as_ref().err().or(comm_graph.as_ref().err()).cloned();
     let new = create::graph_create(&ep, graph.ok(), fault)?;
     *comm_graph? = handle_or_null(new)?;
@@ -180,7 +186,7 @@ pub unsafe extern "C" fn EP_Graph_map(
     newrank: *mut c_int,
 ) -> c_int {
     let ep = intra(comm)?;
-    let g = given_graph(nnodes, index, edges)?;
+    let g = given_graph(nnodes, ep.shared.map.size(), index, edges)?;
     create::check_graph(&g, ep.shared.map.size())?;
     *out(newrank, "newrank")? = if (ep.rank as usize) < g.index.len() { ep.rank } else { EP_UNDEFINED };
     Ok(())

@@ -3,13 +3,16 @@
 //! the function's own name: panics caught, pointers and handles checked, errors mapped to
 //! codes and passed to the error handler.
 
+pub mod attr_api;
 pub(crate) mod boundary;
 pub mod coll_api;
 mod coll_args;
 mod coll_inter;
 pub mod comm_api;
 pub mod completion_api;
+pub mod errhandler_api;
 pub mod graph_api;
+pub mod group_api;
 pub mod host_comm_api;
 pub mod misc_api;
 pub mod neighbor_api;
@@ -18,10 +21,13 @@ pub mod topo_api;
 pub mod types;
 pub mod win_api;
 
+pub use attr_api::*;
 pub use coll_api::*;
 pub use comm_api::*;
 pub use completion_api::*;
+pub use errhandler_api::*;
 pub use graph_api::*;
+pub use group_api::*;
 pub use host_comm_api::*;
 pub use misc_api::*;
 pub use neighbor_api::*;

@@ -2,7 +2,7 @@
 //! host MPI (DESIGN.md section 3), so C and Fortran code never depends on the host's values.
 #![allow(non_camel_case_types, non_snake_case)]
 
-use std::os::raw::c_int;
+use std::os::raw::{c_int, c_void};
 
 /// Handle of one endpoint (one rank) of an endpoint communicator. Same value in C and Fortran.
 pub type EP_Comm = c_int;
@@ -12,6 +12,37 @@ pub type EP_Request = c_int;
 pub type EP_Message = c_int;
 /// Handle of a one-sided window.
 pub type EP_Win = c_int;
+/// Handle of a group of endpoints (MPI 4.1 section 7.3), a process-local object.
+pub type EP_Group = c_int;
+/// Handle of a user-defined error handler (`EP_Comm_create_errhandler`); the predefined
+/// `EP_ERRORS_ARE_FATAL` and `EP_ERRORS_RETURN` are values of this type too.
+pub type EP_Errhandler = c_int;
+
+/// A keyval's copy callback (MPI's `MPI_Comm_copy_attr_function` on EPMPI handles), run by
+/// `EP_Comm_dup` for each attribute of the old endpoint: it stores the new endpoint's value in
+/// `*(void **)attribute_val_out` and sets `*flag` to 1 to copy, 0 to leave the attribute
+/// out; a return value other than `EP_SUCCESS` fails the dup with that code.
+/// NULL stands for `EP_COMM_NULL_COPY_FN`.
+pub type EP_Comm_copy_attr_function = Option<
+    unsafe extern "C" fn(
+        oldcomm: EP_Comm,
+        comm_keyval: c_int,
+        extra_state: *mut c_void,
+        attribute_val_in: *mut c_void,
+        attribute_val_out: *mut c_void,
+        flag: *mut c_int,
+    ) -> c_int,
+>;
+/// A keyval's delete callback (MPI's `MPI_Comm_delete_attr_function` on EPMPI handles), run
+/// when an attribute is deleted, replaced, or its endpoint freed; a return value other than
+/// `EP_SUCCESS` fails that call with that code. NULL stands for `EP_COMM_NULL_DELETE_FN`.
+pub type EP_Comm_delete_attr_function = Option<
+    unsafe extern "C" fn(comm: EP_Comm, comm_keyval: c_int, attribute_val: *mut c_void, extra_state: *mut c_void) -> c_int,
+>;
+/// A user-defined error handler (MPI's `MPI_Comm_errhandler_function` on EPMPI handles): it
+/// receives a pointer to the endpoint's handle and to the error code; further arguments are
+/// none.
+pub type EP_Comm_errhandler_function = Option<unsafe extern "C" fn(comm: *mut EP_Comm, error_code: *mut c_int, ...)>;
 
 /// Status of a completed receive or probe (MPI 4.1 section 3.2.5). The public fields have
 /// MPI's names; read the element count with `EP_Get_count`.
@@ -61,6 +92,20 @@ pub const EP_UNDEFINED: c_int = -32766;
 pub const EP_MAX_ERROR_STRING: c_int = 512;
 /// Largest tag EPMPI carries, on every host MPI (tags travel in EPMPI's own header).
 pub const EP_TAG_UB_VALUE: c_int = 2147483647;
+
+/// The null group handle.
+pub const EP_GROUP_NULL: EP_Group = 0;
+/// The predefined empty group; group calls that give a group without members return it.
+pub const EP_GROUP_EMPTY: EP_Group = 1;
+/// The null error handler handle (`EP_Errhandler_free` sets freed handles to it).
+pub const EP_ERRHANDLER_NULL: EP_Errhandler = 0;
+/// The invalid keyval (`EP_Comm_free_keyval` sets freed keyvals to it).
+pub const EP_KEYVAL_INVALID: c_int = 0;
+/// Room for the longest communicator name, terminating NUL included.
+pub const EP_MAX_OBJECT_NAME: c_int = 128;
+/// Split type of `EP_Comm_split_type` that groups the endpoints of each process (EPMPI
+/// extension; the host's `MPI_COMM_TYPE_SHARED` groups those of each node).
+pub const EP_COMM_TYPE_PROCESS: c_int = 17744;
 
 /// Result of `EP_Comm_compare`: the same communicator.
 pub const EP_IDENT: c_int = 0;
@@ -161,6 +206,8 @@ mod tests {
         assert_eq!(EP_PROC_NULL, envelope::PROC_NULL);
         assert_eq!(EP_ROOT, crate::engine::coll::inter::ROOT);
         assert_eq!(EP_UNDEFINED, crate::engine::split::UNDEFINED);
+        assert_eq!(EP_COMM_TYPE_PROCESS, crate::engine::split::COMM_TYPE_PROCESS);
+        assert_eq!(EP_GROUP_EMPTY, crate::handles::registry::GROUP_EMPTY);
         assert_eq!(EP_FLAVOR_ENDPOINTS, comm::Flavor::Endpoints as c_int);
         assert_eq!(EP_ERRORS_ARE_FATAL, comm::ERRORS_ARE_FATAL);
         assert_eq!(EP_ERRORS_RETURN, comm::ERRORS_RETURN);

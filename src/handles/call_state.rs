@@ -13,6 +13,14 @@ pub(crate) fn note_handler(h: c_int) {
     call_state().handler.set(h);
 }
 
+/// Records the error handler of endpoint `ep` and its handle (which a user-defined handler
+/// receives) for the call in progress on this thread.
+pub(crate) fn note_endpoint(ep: &Endpoint) {
+    let c = call_state();
+    c.handler.set(ep.errhandler());
+    c.comm.set(ep.handle());
+}
+
 const CACHE_WAYS: usize = 4;
 
 /// A thread's last communicator lookups. Each entry keeps its endpoint alive, which lets a
@@ -68,6 +76,8 @@ pub(crate) struct CallState {
     /// may run engine code), [`call_state`] no longer hands this state out.
     _slot: SlotClearer,
     pub(crate) handler: Cell<c_int>,
+    /// The communicator handle the error handler belongs to (0: none), for a user-defined one.
+    pub(crate) comm: Cell<c_int>,
     pub(crate) depth: Cell<u32>,
     pub(crate) cache: RefCell<CommCache>,
     /// The last lookup the cache answered: (handle, endpoint, epoch). The endpoint is one the
@@ -83,6 +93,7 @@ thread_local! {
         CallState {
             _slot: SlotClearer,
             handler: Cell::new(0),
+            comm: Cell::new(0),
             depth: Cell::new(0),
             cache: RefCell::new(CommCache { epoch: 0, next: 0, entries: [(0, None), (0, None), (0, None), (0, None)], deferred: Vec::new() }),
             last: Cell::new(NO_LAST),

@@ -60,6 +60,7 @@ pub(crate) fn endpoint_ref(h: c_int) -> EpResult<EpRef> {
     if last_h == h && last_epoch == epoch && c.depth.get() != 0 {
         // SAFETY: the cache holds this endpoint (see `CallState::last`).
         c.handler.set(unsafe { &*last_ep }.errhandler());
+        c.comm.set(h);
         return Ok(EpRef {
             ep: last_ep,
             _counted: None,
@@ -82,6 +83,7 @@ fn endpoint_ref_cached(c: &CallState, h: c_int, epoch: u64) -> EpResult<EpRef> {
         }
         let ep = cache.find(h)?;
         c.handler.set(ep.errhandler());
+        c.comm.set(h);
         c.last.set((h, Arc::as_ptr(ep), epoch));
         let counted = (c.depth.get() == 0).then(|| ep.clone());
         Some(EpRef {
@@ -107,6 +109,7 @@ fn endpoint_miss(h: c_int, epoch: u64) -> EpResult<EpRef> {
     };
     let c = call_state();
     c.handler.set(ep.errhandler());
+    c.comm.set(h);
     let mut cache = c.cache.borrow_mut();
     if cache.epoch == epoch {
         // `put` may evict the endpoint `last` names.

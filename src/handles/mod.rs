@@ -11,6 +11,7 @@ mod table;
 
 pub(crate) use comm_lookup::{endpoint, endpoint_ref, remove_endpoint, EpRef};
 pub(crate) use registry::{
-    message, new_request, request, window, MessageObj, Taken, COMMS, MESSAGES, REQUESTS, WINS,
+    call_user_handler, errhandler, free_group, group, keyval, message, new_group, new_request, request, window, MessageObj, Taken,
+    COMMS, ERRHANDLERS, KEYVALS, MESSAGES, REQUESTS, WINS,
 };
 pub(crate) use table::{Kind, Lookup, Table};

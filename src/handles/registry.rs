@@ -2,7 +2,7 @@
 //! layer between the C boundary and the engine. A handle that is null, freed, of another kind
 //! or never issued becomes its error class with a message naming the handle.
 
-use super::call_state::note_handler;
+use super::call_state::{note_endpoint, note_handler};
 use super::{Kind, Lookup, Table};
 use crate::engine::comm::Endpoint;
 use crate::engine::envelope::Envelope;
@@ -10,7 +10,10 @@ use crate::engine::p2p::Payload;
 use crate::engine::request::Request;
 use crate::engine::win::WinEndpoint;
 use crate::ep_err;
-use crate::error::{EpError, EpResult, ERR_INTERN, ERR_REQUEST, ERR_WIN};
+use crate::engine::attr::Keyval;
+use crate::engine::errhandler::Errhandler;
+use crate::engine::group::Group;
+use crate::error::{EpError, EpResult, ERR_ARG, ERR_GROUP, ERR_INTERN, ERR_KEYVAL, ERR_REQUEST, ERR_WIN};
 use std::os::raw::c_int;
 use std::sync::{Arc, LazyLock};
 
@@ -33,6 +36,13 @@ pub(crate) static REQUESTS: LazyLock<Table<Request>> = LazyLock::new(|| Table::n
 pub(crate) static MESSAGES: LazyLock<Table<MessageObj>> =
     LazyLock::new(|| Table::new(Kind::Message));
 pub(crate) static WINS: LazyLock<Table<WinEndpoint>> = LazyLock::new(|| Table::new(Kind::Win));
+pub(crate) static GROUPS: LazyLock<Table<Group>> = LazyLock::new(|| Table::new(Kind::Group));
+pub(crate) static KEYVALS: LazyLock<Table<Keyval>> = LazyLock::new(|| Table::new(Kind::Keyval));
+pub(crate) static ERRHANDLERS: LazyLock<Table<Errhandler>> = LazyLock::new(|| Table::new(Kind::Errhandler));
+
+/// `EP_GROUP_EMPTY` (the header's value): the predefined empty group, never in the table.
+pub(crate) const GROUP_EMPTY: c_int = 1;
+static EMPTY_GROUP: LazyLock<Arc<Group>> = LazyLock::new(|| Arc::new(Group::new(Vec::new()).expect("empty")));
 
 /// The error of a failed lookup of handle `h` of kind `what`, with its class.
 pub(crate) fn lookup_error(what: &str, h: c_int, why: Lookup, class: c_int) -> EpError {
@@ -51,7 +61,7 @@ pub(crate) fn request(h: c_int) -> EpResult<Arc<Request>> {
         .get(h)
         .map_err(|why| lookup_error("request", h, why, ERR_REQUEST))?;
     if let Some(ep) = &r.ep {
-        note_handler(ep.errhandler());
+        note_endpoint(ep);
     }
     Ok(r)
 }
@@ -61,7 +71,7 @@ pub(crate) fn message(h: c_int) -> EpResult<Arc<MessageObj>> {
     let m = MESSAGES
         .get(h)
         .map_err(|why| lookup_error("message", h, why, ERR_REQUEST))?;
-    note_handler(m.ep.errhandler());
+    note_endpoint(&m.ep);
     Ok(m)
 }
 
@@ -72,6 +82,57 @@ pub(crate) fn window(h: c_int) -> EpResult<Arc<WinEndpoint>> {
         .map_err(|why| lookup_error("window", h, why, ERR_WIN))?;
     note_handler(w.errhandler());
     Ok(w)
+}
+
+/// The group behind a group handle (`EP_GROUP_EMPTY` included). Errors: `EP_ERR_GROUP`.
+pub(crate) fn group(h: c_int) -> EpResult<Arc<Group>> {
+    if h == GROUP_EMPTY {
+        return Ok(EMPTY_GROUP.clone());
+    }
+    GROUPS.get(h).map_err(|why| lookup_error("group", h, why, ERR_GROUP))
+}
+
+/// A handle for group `g`: `EP_GROUP_EMPTY` when it has no member (as MPI's group calls
+/// return `MPI_GROUP_EMPTY`).
+pub(crate) fn new_group(g: Group) -> EpResult<c_int> {
+    if g.size() == 0 {
+        return Ok(GROUP_EMPTY);
+    }
+    GROUPS.insert(Arc::new(g)).ok_or_else(|| ep_err!(ERR_INTERN, "too many live groups"))
+}
+
+/// Frees a group handle (`EP_GROUP_EMPTY`: nothing to free). Errors: `EP_ERR_GROUP`.
+pub(crate) fn free_group(h: c_int) -> EpResult<()> {
+    if h == GROUP_EMPTY {
+        return Ok(());
+    }
+    GROUPS.remove(h).map(drop).map_err(|why| lookup_error("group", h, why, ERR_GROUP))
+}
+
+/// The keyval behind a keyval handle. Errors: `EP_ERR_KEYVAL`.
+pub(crate) fn keyval(h: c_int) -> EpResult<Arc<Keyval>> {
+    KEYVALS.get(h).map_err(|why| lookup_error("keyval", h, why, ERR_KEYVAL))
+}
+
+/// The user error handler behind a handle, while the user holds it. Errors: `EP_ERR_ARG`
+/// (MPI has no error class for error handlers; MPICH and Open MPI use `MPI_ERR_ARG` too).
+pub(crate) fn errhandler(h: c_int) -> EpResult<Arc<Errhandler>> {
+    let e = ERRHANDLERS.get(h).map_err(|why| lookup_error("error handler", h, why, ERR_ARG))?;
+    if !e.is_held() {
+        return Err(lookup_error("error handler", h, Lookup::Stale, ERR_ARG));
+    }
+    Ok(e)
+}
+
+/// Calls user error handler `h` (still registered while endpoints use it, even after the
+/// user freed it) with endpoint handle `comm` and error `code`; false when `h` is no user
+/// handler. The handler is the user's code: the caller holds no lock of the library.
+pub(crate) fn call_user_handler(h: c_int, mut comm: c_int, mut code: c_int) -> bool {
+    let Ok(e) = ERRHANDLERS.get(h) else { return false };
+    // SAFETY: the user's handler with the arguments MPI gives it: pointers to live copies of
+    // the endpoint's handle and the error code, and no further argument.
+    unsafe { (e.func)(&mut comm, &mut code) };
+    true
 }
 
 /// Withdraws the pre-posted host receives of every endpoint still alive at `MPI_Finalize`
@@ -91,9 +152,11 @@ pub(crate) fn withdraw_host_receives() {
 /// arranges that [`withdraw_host_receives`] runs when the host MPI finalizes.
 pub(crate) fn insert_endpoint(ep: Arc<Endpoint>, hint: usize) -> EpResult<c_int> {
     let _ = crate::host::BEFORE_FINALIZE.set(withdraw_host_receives);
-    COMMS
-        .insert_near(ep, hint)
-        .ok_or_else(|| ep_err!(ERR_INTERN, "too many live communicator handles"))
+    let h = COMMS
+        .insert_near(ep.clone(), hint)
+        .ok_or_else(|| ep_err!(ERR_INTERN, "too many live communicator handles"))?;
+    ep.set_handle(h);
+    Ok(h)
 }
 
 /// Stores a request, returning its handle.

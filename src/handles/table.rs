@@ -1,11 +1,12 @@
-//! The integer handle table: `EP_Comm`, `EP_Request`, `EP_Message` and `EP_Win` values map to
-//! engine objects, one table per kind.
+//! The integer handle table: `EP_Comm`, `EP_Request`, `EP_Message`, `EP_Win`, `EP_Group`,
+//! keyval and `EP_Errhandler` values map to engine objects, one table per kind.
 //!
 //! # Layout
 //! A handle is a positive 32-bit C `int`, the same in C and Fortran, read from the high bit down
 //! as `0 | kind (3 bits) | generation (10 bits) | shard (4 bits) | slot (14 bits)`. Kinds are
-//! 1..=4, so every handle lies in `2^28 .. 5 * 2^28`: never negative, never 0 (the null handle
-//! of every kind) nor 1 (`EP_MESSAGE_NO_PROC`). A value whose kind bits name another kind (or
+//! 1..=7, so every handle lies in `2^28 .. 2^31`: never negative, never 0 (the null handle
+//! of every kind) nor 1 (`EP_MESSAGE_NO_PROC`, `EP_GROUP_EMPTY`), nor a predefined keyval or
+//! error handler. A value whose kind bits name another kind (or
 //! none) is [`Lookup::WrongKind`]: a request handle passed as a communicator gives
 //! `EP_ERR_COMM`, never the wrong object.
 //!
@@ -64,7 +65,7 @@ pub(crate) const GUARANTEED_LIVE: usize = SHARDS * (SLOTS_PER_SHARD - QUARANTINE
 
 const _: () = {
     assert!(KIND_SHIFT + KIND_BITS == 31, "handles use the 31 value bits of a C int");
-    assert!((Kind::Win as u32) < 1 << KIND_BITS, "every kind fits its bits");
+    assert!((Kind::Errhandler as u32) < 1 << KIND_BITS, "every kind fits its bits");
     // The smallest handle (kind 1, all else 0) is above every reserved value (0, 1).
     assert!(1u32 << KIND_SHIFT > 1);
     assert!(STALE_FREES >= 1 << 20, "freed handles stay invalid for 2^20 reuses");
@@ -80,6 +81,9 @@ pub enum Kind {
     Request = 2,
     Message = 3,
     Win = 4,
+    Group = 5,
+    Keyval = 6,
+    Errhandler = 7,
 }
 
 struct Slot<T> {

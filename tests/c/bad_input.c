@@ -264,7 +264,7 @@ static void truncation_and_free_cases(void)
     CHECK(flag == 1, "cancelled receive not reported");
     /* Communicator arguments checked before any communication. */
     EXPECT(EP_Comm_set_errhandler, EP_ERR_ARG, "handler 77", EP_Comm_set_errhandler(c, 77));
-    EXPECT(EP_Comm_get_attr, EP_ERR_ARG, "unknown key 99", EP_Comm_get_attr(c, 99, &bad_ptr_out, &flag));
+    EXPECT(EP_Comm_get_attr, EP_ERR_KEYVAL, "unknown key 99", EP_Comm_get_attr(c, 99, &bad_ptr_out, &flag));
     EXPECT(EP_Comm_remote_size, EP_ERR_COMM, "intracommunicator", EP_Comm_remote_size(c, &x));
     EXPECT(EP_Intercomm_merge, EP_ERR_COMM, "intracommunicator", EP_Intercomm_merge(c, 0, &bad_comm_out));
 }
@@ -565,6 +565,20 @@ static void collective_creation_cases(EP_Comm c, int me)
     EXPECT(EP_Win_allocate_shared, EP_ERR_ARG, "NULL baseptr", EP_Win_allocate_shared(4, 4, MPI_INFO_NULL, c, NULL, &w));
     EXPECT(EP_Win_allocate_shared, EP_ERR_SIZE, "size -8", EP_Win_allocate_shared(-8, 4, MPI_INFO_NULL, c, &mem, &w));
     EXPECT(EP_Win_allocate_shared, EP_ERR_DISP, "disp_unit 0", EP_Win_allocate_shared(8, 0, MPI_INFO_NULL, c, &mem, &w));
+    EP_Group g;
+    EP_Request r;
+    CHECK_OK(EP_Comm_group(c, &g));
+    EXPECT(EP_Comm_create, EP_ERR_ARG, "NULL newcomm", EP_Comm_create(c, g, NULL));
+    EXPECT(EP_Comm_create, EP_ERR_GROUP, me == 0 ? "made-up group 12345" : "rank 0's group is made up",
+           EP_Comm_create(c, me == 0 ? 12345 : g, &out));
+    EXPECT(EP_Comm_create_group, EP_ERR_TAG, "tag -1", EP_Comm_create_group(c, g, -1, &out));
+    EXPECT(EP_Comm_create_group, EP_ERR_GROUP, "made-up group 12345", EP_Comm_create_group(c, 12345, 0, &out));
+    EXPECT(EP_Comm_idup, EP_ERR_ARG, "NULL request", EP_Comm_idup(c, &out, NULL));
+    EXPECT(EP_Comm_dup_with_info, EP_ERR_ARG, "NULL newcomm", EP_Comm_dup_with_info(c, MPI_INFO_NULL, NULL));
+    EXPECT(EP_Comm_idup_with_info, EP_ERR_ARG, "NULL request", EP_Comm_idup_with_info(c, MPI_INFO_NULL, &out, NULL));
+    /* Hints are accepted and ignored: a local call that cannot fail on its info. */
+    EXPECT(EP_Comm_set_info, EP_SUCCESS, "MPI_INFO_NULL", EP_Comm_set_info(c, MPI_INFO_NULL));
+    CHECK_OK(EP_Group_free(&g));
 }
 
 /* Process topologies and neighbourhood collectives, on every endpoint: on a communicator
@@ -677,6 +691,83 @@ static void topology_cases(EP_Comm c, int me, int n)
     CHECK_OK(EP_Comm_free(&ring));
 }
 
+static int bad_copy_fails(EP_Comm c, int k, void *e, void *in, void *out, int *flag)
+{
+    (void)c, (void)k, (void)e, (void)in, (void)out, (void)flag;
+    return EP_ERR_OTHER;
+}
+
+static void bad_record(EP_Comm *c, int *code, ...)
+{
+    (void)c, (void)code;
+}
+
+/* Groups, keyvals, attributes, names and error handlers: bad handles and arguments, all
+ * local (one endpoint runs them alone). */
+static void group_and_cache_cases(void)
+{
+    EP_Comm c = B.comm;
+    EP_Group g, out = 77, freed;
+    int x = 0, r[2] = {0, 0}, range[1][3] = {{0, 0, 0}}, kv, eh;
+    void *v;
+    CHECK_OK(EP_Comm_group(c, &g));
+    CHECK_OK(EP_Comm_group(c, &freed));
+    CHECK_OK(EP_Group_free(&freed));
+    CHECK_OK(EP_Comm_group(c, &freed));
+    EP_Group freed_value = freed;
+    CHECK_OK(EP_Group_free(&freed));
+    EXPECT(EP_Comm_group, EP_ERR_ARG, "NULL group", EP_Comm_group(c, NULL));
+    EXPECT(EP_Comm_remote_group, EP_ERR_COMM, "intracommunicator", EP_Comm_remote_group(c, &out));
+    EXPECT(EP_Win_get_group, EP_ERR_ARG, "NULL group", EP_Win_get_group(B.win, NULL));
+    EXPECT(EP_Group_size, EP_ERR_GROUP, "freed group", EP_Group_size(freed_value, &x));
+    EXPECT(EP_Group_size, EP_ERR_GROUP, "a communicator handle", EP_Group_size(c, &x));
+    EXPECT(EP_Group_rank, EP_ERR_GROUP, "EP_GROUP_NULL", EP_Group_rank(EP_GROUP_NULL, &x));
+    EXPECT(EP_Group_rank, EP_ERR_ARG, "NULL rank", EP_Group_rank(g, NULL));
+    EXPECT(EP_Group_incl, EP_ERR_RANK, "rank = size", EP_Group_incl(g, 1, &B.size, &out));
+    if (B.size == 1)
+        EXPECT(EP_Group_incl, EP_ERR_RANK, "rank 0 twice", EP_Group_incl(g, 2, r, &out));
+    EXPECT(EP_Group_incl, EP_ERR_ARG, "n = -1", EP_Group_incl(g, -1, r, &out));
+    EXPECT(EP_Group_excl, EP_ERR_RANK, "rank 0 twice", EP_Group_excl(g, 2, r, &out));
+    EXPECT(EP_Group_range_incl, EP_ERR_ARG, "stride 0", EP_Group_range_incl(g, 1, range, &out));
+    EXPECT(EP_Group_range_excl, EP_ERR_ARG, "NULL ranges", EP_Group_range_excl(g, 1, NULL, &out));
+    EXPECT(EP_Group_union, EP_ERR_GROUP, "freed second group", EP_Group_union(g, freed_value, &out));
+    EXPECT(EP_Group_intersection, EP_ERR_GROUP, "made-up first group", EP_Group_intersection(12345, g, &out));
+    EXPECT(EP_Group_difference, EP_ERR_ARG, "NULL newgroup", EP_Group_difference(g, g, NULL));
+    EXPECT(EP_Group_translate_ranks, EP_ERR_RANK, "rank -5", EP_Group_translate_ranks(g, 1, (int[]){-5}, g, r));
+    EXPECT(EP_Group_translate_ranks, EP_ERR_ARG, "NULL ranks2", EP_Group_translate_ranks(g, 1, r, g, NULL));
+    EXPECT(EP_Group_compare, EP_ERR_GROUP, "freed group", EP_Group_compare(freed_value, g, &x));
+    EXPECT(EP_Group_free, EP_ERR_GROUP, "freed twice", EP_Group_free(&freed_value));
+    EXPECT(EP_Group_free, EP_ERR_ARG, "NULL pointer", EP_Group_free(NULL));
+    CHECK(out == 77, "failed group calls wrote a group");
+    CHECK_OK(EP_Group_free(&g));
+    /* Names. */
+    EXPECT(EP_Comm_set_name, EP_ERR_ARG, "NULL name", EP_Comm_set_name(c, NULL));
+    EXPECT(EP_Comm_get_name, EP_ERR_ARG, "NULL resultlen", EP_Comm_get_name(c, bad_name_out, NULL));
+    EXPECT(EP_Comm_get_info, EP_ERR_ARG, "NULL info_used", EP_Comm_get_info(c, NULL));
+    /* Keyvals and attributes. */
+    EXPECT(EP_Comm_create_keyval, EP_ERR_ARG, "NULL keyval", EP_Comm_create_keyval(NULL, NULL, NULL, NULL));
+    CHECK_OK(EP_Comm_create_keyval(bad_copy_fails, EP_COMM_NULL_DELETE_FN, &kv, NULL));
+    int kv_freed = kv;
+    CHECK_OK(EP_Comm_free_keyval(&kv));
+    EXPECT(EP_Comm_free_keyval, EP_ERR_KEYVAL, "freed twice", EP_Comm_free_keyval(&kv_freed));
+    EXPECT(EP_Comm_set_attr, EP_ERR_KEYVAL, "freed keyval", EP_Comm_set_attr(c, kv_freed, NULL));
+    EXPECT(EP_Comm_set_attr, EP_ERR_KEYVAL, "predefined EP_TAG_UB", EP_Comm_set_attr(c, EP_TAG_UB, NULL));
+    EXPECT(EP_Comm_delete_attr, EP_ERR_KEYVAL, "made-up keyval 12345", EP_Comm_delete_attr(c, 12345));
+    EXPECT(EP_Comm_get_attr, EP_ERR_KEYVAL, "freed keyval", EP_Comm_get_attr(c, kv_freed, &v, &x));
+    EXPECT(EP_COMM_NULL_COPY_FN, EP_ERR_ARG, "NULL flag", EP_COMM_NULL_COPY_FN(c, 0, NULL, NULL, &v, NULL));
+    EXPECT(EP_COMM_DUP_FN, EP_ERR_ARG, "NULL attribute_val_out", EP_COMM_DUP_FN(c, 0, NULL, NULL, NULL, &x));
+    EXPECT(EP_COMM_NULL_DELETE_FN, EP_SUCCESS, "no argument is read", EP_COMM_NULL_DELETE_FN(c, 0, NULL, NULL));
+    /* Error handlers. */
+    EXPECT(EP_Comm_create_errhandler, EP_ERR_ARG, "NULL function", EP_Comm_create_errhandler(NULL, &eh));
+    EXPECT(EP_Comm_create_errhandler, EP_ERR_ARG, "NULL errhandler", EP_Comm_create_errhandler(bad_record, NULL));
+    CHECK_OK(EP_Comm_create_errhandler(bad_record, &eh));
+    int eh_freed = eh;
+    CHECK_OK(EP_Errhandler_free(&eh));
+    EXPECT(EP_Errhandler_free, EP_ERR_ARG, "freed twice", EP_Errhandler_free(&eh_freed));
+    EXPECT(EP_Comm_set_errhandler, EP_ERR_ARG, "freed handler", EP_Comm_set_errhandler(c, eh_freed));
+    EXPECT(EP_Comm_call_errhandler, EP_SUCCESS, "EP_ERRORS_RETURN", EP_Comm_call_errhandler(c, EP_ERR_OTHER));
+}
+
 static void endpoint_main(EP_Comm comm)
 {
     int me, size, left, right;
@@ -722,6 +813,7 @@ static void endpoint_main(EP_Comm comm)
         truncation_and_free_cases();
         collective_argument_cases();
         window_cases(dynwin);
+        group_and_cache_cases();
     } else {
         ring_without_rank0(comm, me, size);
     }

@@ -9,7 +9,7 @@
 
 #include "ep_test.h"
 
-#define BAD_MAX_COVERED 160
+#define BAD_MAX_COVERED 320
 
 static const char *bad_covered[BAD_MAX_COVERED];
 static int bad_ncovered = 0;

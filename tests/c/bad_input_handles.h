@@ -38,6 +38,8 @@ static EP_Comm bad_comm_out;
 static EP_Win bad_win_out;
 static EP_Request bad_req_out;
 static EP_Message bad_msg_out;
+static char bad_name_out[EP_MAX_OBJECT_NAME];
+static MPI_Info bad_info_out;
 static EP_Status bad_status;
 static int bad_int_out, bad_flag_out;
 static void *bad_ptr_out;
@@ -92,6 +94,20 @@ HFN(comm, EP_Win_create, EP_Win_create(B.rbuf, 4, 4, MPI_INFO_NULL, h, &bad_win_
 HFN(comm, EP_Win_allocate, EP_Win_allocate(4, 4, MPI_INFO_NULL, h, &bad_ptr_out, &bad_win_out))
 HFN(comm, EP_Win_allocate_shared, EP_Win_allocate_shared(4, 4, MPI_INFO_NULL, h, &bad_ptr_out, &bad_win_out))
 HFN(comm, EP_Win_create_dynamic, EP_Win_create_dynamic(MPI_INFO_NULL, h, &bad_win_out))
+HFN(comm, EP_Comm_group, EP_Comm_group(h, &bad_int_out))
+HFN(comm, EP_Comm_remote_group, EP_Comm_remote_group(h, &bad_int_out))
+HFN(comm, EP_Comm_create, EP_Comm_create(h, EP_GROUP_EMPTY, &bad_comm_out))
+HFN(comm, EP_Comm_create_group, EP_Comm_create_group(h, EP_GROUP_EMPTY, 0, &bad_comm_out))
+HFN(comm, EP_Comm_idup, EP_Comm_idup(h, &bad_comm_out, &bad_req_out))
+HFN(comm, EP_Comm_set_name, EP_Comm_set_name(h, "name"))
+HFN(comm, EP_Comm_get_name, EP_Comm_get_name(h, bad_name_out, &bad_int_out))
+HFN(comm, EP_Comm_set_attr, EP_Comm_set_attr(h, EP_TAG_UB, NULL))
+HFN(comm, EP_Comm_delete_attr, EP_Comm_delete_attr(h, EP_TAG_UB))
+HFN(comm, EP_Comm_call_errhandler, EP_Comm_call_errhandler(h, EP_ERR_OTHER))
+HFN(comm, EP_Comm_dup_with_info, EP_Comm_dup_with_info(h, MPI_INFO_NULL, &bad_comm_out))
+HFN(comm, EP_Comm_idup_with_info, EP_Comm_idup_with_info(h, MPI_INFO_NULL, &bad_comm_out, &bad_req_out))
+HFN(comm, EP_Comm_set_info, EP_Comm_set_info(h, MPI_INFO_NULL))
+HFN(comm, EP_Comm_get_info, EP_Comm_get_info(h, &bad_info_out))
 /* The second communicator of EP_Comm_compare. (A bad peer communicator of
  * EP_Intercomm_create fails the call on every endpoint: collective_creation_cases in
  * bad_input.c.) */
@@ -114,6 +130,11 @@ static const bad_handle_fn bad_comm_fns[] = {
     HENTRY(comm, EP_Win_create), HENTRY(comm, EP_Win_allocate), HENTRY(comm, EP_Win_create_dynamic),
     HENTRY(comm, EP_Win_allocate_shared),
     { "EP_Comm_compare", bad_comm_compare_second, 0 },
+    HENTRY(comm, EP_Comm_group), HENTRY(comm, EP_Comm_remote_group), HENTRY(comm, EP_Comm_create),
+    HENTRY(comm, EP_Comm_create_group), HENTRY(comm, EP_Comm_idup), HENTRY(comm, EP_Comm_set_name),
+    HENTRY(comm, EP_Comm_get_name), HENTRY(comm, EP_Comm_set_attr), HENTRY(comm, EP_Comm_delete_attr),
+    HENTRY(comm, EP_Comm_call_errhandler), HENTRY(comm, EP_Comm_dup_with_info), HENTRY(comm, EP_Comm_idup_with_info),
+    HENTRY(comm, EP_Comm_set_info), HENTRY(comm, EP_Comm_get_info),
 };
 
 /* ---- functions taking a window ---- */
@@ -144,6 +165,7 @@ HFN(win, EP_Win_get_errhandler, EP_Win_get_errhandler(h, &bad_int_out))
 static MPI_Aint bad_aint_out;
 HFN(win, EP_Win_shared_query, EP_Win_shared_query(h, 0, &bad_aint_out, &bad_int_out, &bad_ptr_out))
 HFN(win, EP_Win_get_attr, EP_Win_get_attr(h, EP_WIN_BASE, &bad_ptr_out, &bad_flag_out))
+HFN(win, EP_Win_get_group, EP_Win_get_group(h, &bad_int_out))
 
 static const bad_handle_fn bad_win_fns[] = {
     HENTRY(win, EP_Win_attach), HENTRY(win, EP_Win_detach), HENTRY(win, EP_Win_free), HENTRY(win, EP_Win_fence),
@@ -153,6 +175,7 @@ static const bad_handle_fn bad_win_fns[] = {
     HENTRY(win, EP_Rput), HENTRY(win, EP_Rget), HENTRY(win, EP_Accumulate), HENTRY(win, EP_Get_accumulate),
     HENTRY(win, EP_Fetch_and_op), HENTRY(win, EP_Compare_and_swap), HENTRY(win, EP_Win_set_errhandler),
     HENTRY(win, EP_Win_get_errhandler), HENTRY(win, EP_Win_shared_query), HENTRY(win, EP_Win_get_attr),
+    HENTRY(win, EP_Win_get_group),
 };
 
 /* ---- functions taking requests and messages (EP_ERR_REQUEST) ---- */

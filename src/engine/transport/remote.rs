@@ -273,6 +273,21 @@ pub fn drain(
 /// the header tags (Open MPI and MPICH have hundreds of millions).
 pub(crate) const MIN_DATA_TAGS: u32 = 1 << 20;
 
+/// Host tags at the top of the host's range that no message of the transport uses: there
+/// `MPI_Comm_create_group` on the header communicator exchanges its own messages (Open MPI
+/// sends them as point-to-point messages with the given tag, which a payload receive with the
+/// same tag would otherwise take). An eighth of the host's range, `2^MIN_GROUP_TAG_BITS` at
+/// least (the host's range is then too small for payloads on the header communicator, which
+/// get their own) and `2^MAX_GROUP_TAG_BITS` at most (`MPI_TAG_UB` is 2^31 - 1 in Open MPI
+/// 4.1 here, 2^28 - 1 in MPICH 4.0: 2^27 and 2^24 tags kept, 7/8 left to payloads).
+const MIN_GROUP_TAG_BITS: u32 = 12;
+const MAX_GROUP_TAG_BITS: u32 = 28;
+
+/// The number of bits of the kept range on a host whose largest tag is `tag_ub`.
+fn group_tag_bits(tag_ub: u32) -> u32 {
+    (tag_ub / 8).checked_ilog2().unwrap_or(0).clamp(MIN_GROUP_TAG_BITS, MAX_GROUP_TAG_BITS)
+}
+
 /// The remote transport's state in one communicator. Rendezvous payloads travel on the
 /// communicator's host communicator with host tags from a per-communicator counter, above
 /// every local index of every process, so payloads never match the pre-posted header
@@ -287,6 +302,11 @@ pub struct RemoteComm {
     /// Payload tags are `data_tag_base + (counter % data_tag_modulus)`.
     data_tag_base: u32,
     data_tag_modulus: u32,
+    /// The first of the `2^group_tag_bits` host tags kept for `MPI_Comm_create_group`.
+    group_tag_base: u32,
+    group_tag_bits: u32,
+    /// Header tags are `0..headers`.
+    headers: u32,
 }
 
 impl RemoteComm {
@@ -295,7 +315,9 @@ impl RemoteComm {
     /// range needs a duplicate. Errors: the host's.
     pub(crate) fn new(host: HostComm, headers: u32) -> EpResult<RemoteComm> {
         let tag_ub = host::tag_ub()? as u32;
-        let (data_comm, own_data_comm, data_tag_base) = if tag_ub.saturating_sub(headers) >= MIN_DATA_TAGS {
+        let group_tag_bits = group_tag_bits(tag_ub);
+        let data_top = tag_ub.saturating_sub(1 << group_tag_bits);
+        let (data_comm, own_data_comm, data_tag_base) = if data_top.saturating_sub(headers) >= MIN_DATA_TAGS {
             (host, false, headers)
         } else {
             let mut data = HostComm(HOST.comm_null);
@@ -309,7 +331,10 @@ impl RemoteComm {
             own_data_comm,
             next_data_tag: AtomicU32::new(0),
             data_tag_base,
-            data_tag_modulus: (tag_ub - data_tag_base).saturating_add(1),
+            data_tag_modulus: data_top.saturating_sub(data_tag_base).saturating_add(1),
+            group_tag_base: data_top + 1,
+            group_tag_bits,
+            headers,
         })
     }
 
@@ -319,6 +344,28 @@ impl RemoteComm {
     #[inline]
     pub fn next_data_tag(&self) -> i32 {
         (self.data_tag_base + self.next_data_tag.fetch_add(1, Ordering::Relaxed) % self.data_tag_modulus) as i32
+    }
+
+    /// The host tag for `MPI_Comm_create_group` on the header communicator by the group
+    /// whose first member has rank `first >= 0` and whose member list hashes to `hash`: one
+    /// of the tags no transport message uses, its low half of bits from `first`, its high half
+    /// from `hash`. Creations running at once on one communicator must have different tags
+    /// when they share a process. Their groups are disjoint or share only endpoints that
+    /// call them one after the other. Disjoint groups have different first members, hence
+    /// different tags in a communicator of up to `2^(bits / 2)` endpoints (2^13 on Open MPI,
+    /// 2^12 on MPICH here); groups with the same first member (one endpoint creating with
+    /// several groups in turn) differ by their hash, alike by chance only (2^-14, 2^-12).
+    /// Errors: `EP_ERR_INTERN` when the host's tag range is too small to keep these tags
+    /// apart from the header tags.
+    pub fn group_tag(&self, first: c_int, hash: u64) -> EpResult<c_int> {
+        if self.group_tag_base < self.headers {
+            return Err(ep_err!(ERR_INTERN, "the host's tag range is too small for MPI_Comm_create_group here"));
+        }
+        let low_bits = self.group_tag_bits / 2;
+        let high_bits = self.group_tag_bits - low_bits;
+        let low = first as u32 & ((1 << low_bits) - 1);
+        let high = (hash & ((1 << high_bits) - 1)) as u32;
+        Ok((self.group_tag_base + (high << low_bits | low)) as c_int)
     }
 
     /// The host communicator rendezvous payloads travel on.
@@ -471,6 +518,19 @@ fn send_general(host: HostComm, remote: &RemoteComm, dest: Location, env: Envelo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The kept range: an eighth of the host's, within its bounds, always below `tag_ub`.
+    #[test]
+    fn group_tags_fit_the_host_range() {
+        assert_eq!(group_tag_bits(i32::MAX as u32), 27);
+        assert_eq!(group_tag_bits((1 << 28) - 1), 24);
+        assert_eq!(group_tag_bits((1 << 23) - 1), 19);
+        assert_eq!(group_tag_bits(32767), 12);
+        for tag_ub in [32767u32, (1 << 23) - 1, i32::MAX as u32] {
+            let bits = group_tag_bits(tag_ub);
+            assert!(tag_ub - (1 << bits) >= (1 << 20) || tag_ub < 1 << 21, "payloads keep their range at {tag_ub}");
+        }
+    }
 
     #[test]
     fn header_round_trip_keeps_full_tags() {

@@ -7,7 +7,7 @@ use super::locks::LockTable;
 use super::shared::{self as shared_mem, SharedMemory};
 use super::{Exposed, WinEndpoint, WinFlavor, WinShared};
 use crate::engine::coll::host_bytes;
-use crate::engine::comm::{CommShared, Endpoint};
+use crate::engine::comm::{is_predefined_handler, CommShared, Endpoint, ERRORS_ARE_FATAL};
 use crate::engine::meeting::{agree, MeetingPoint};
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_BUFFER, ERR_COMM, ERR_DISP, ERR_RMA_SYNC, ERR_SIZE};
@@ -88,7 +88,9 @@ pub fn create(
         disp_unit: if flavor == WinFlavor::Dynamic { 1 } else { disp_unit },
         epochs: Mutex::new(Default::default()),
         attached: Mutex::new(Vec::new()),
-        errhandler: AtomicI32::new(ep.errhandler()),
+        // Windows take only the predefined handlers (a communicator's user handler expects a
+        // communicator handle); MPI starts windows with `MPI_ERRORS_ARE_FATAL`.
+        errhandler: AtomicI32::new(if is_predefined_handler(ep.errhandler()) { ep.errhandler() } else { ERRORS_ARE_FATAL }),
     })
 }
 
