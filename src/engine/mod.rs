@@ -1,6 +1,7 @@
 //! The engine below the C interface: communicators, matching, transports, requests.
 
 pub mod backoff;
+pub mod bsend;
 pub mod coll;
 pub mod comm;
 pub mod create;
@@ -16,6 +17,7 @@ pub mod meeting;
 pub mod orphanage;
 pub mod message;
 pub mod p2p;
+pub mod persistent;
 pub mod pending;
 pub mod progress;
 pub mod rankmap;

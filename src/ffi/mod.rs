@@ -4,20 +4,26 @@
 //! codes and passed to the error handler.
 
 pub(crate) mod boundary;
+pub mod bsend_api;
 pub mod coll_api;
 pub mod comm_api;
 pub mod completion_api;
 pub mod host_comm_api;
 pub mod misc_api;
 pub mod p2p_api;
+pub mod persistent_api;
+pub mod status_api;
 pub mod types;
 pub mod win_api;
 
+pub use bsend_api::*;
 pub use coll_api::*;
 pub use comm_api::*;
 pub use completion_api::*;
 pub use host_comm_api::*;
 pub use misc_api::*;
 pub use p2p_api::*;
+pub use persistent_api::*;
+pub use status_api::*;
 pub use types::*;
 pub use win_api::*;

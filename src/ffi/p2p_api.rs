@@ -14,13 +14,14 @@ use crate::engine::p2p::{self, Completion, RecvOp, SendState};
 use crate::engine::request::{self, Backoff, Op, Request};
 use crate::error::{EpResult, ERR_INTERN, ERR_RANK, ERR_TAG};
 use crate::host::sys::MPI_Datatype;
+use crate::host::HOST;
 use epmpi_macros::c_export;
 use crate::ep_err;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
 #[inline]
-fn check_send_tag(tag: c_int) -> EpResult<()> {
+pub(super) fn check_send_tag(tag: c_int) -> EpResult<()> {
     if tag < 0 {
         return Err(ep_err!(
             ERR_TAG,
@@ -31,7 +32,7 @@ fn check_send_tag(tag: c_int) -> EpResult<()> {
 }
 
 #[inline(always)]
-fn check_recv_pattern(ep: &Endpoint, source: c_int, tag: c_int) -> EpResult<Pattern> {
+pub(super) fn check_recv_pattern(ep: &Endpoint, source: c_int, tag: c_int) -> EpResult<Pattern> {
     let size = ep.shared.peer_map(ep.local).size() as c_int;
     let bad_tag = tag < 0 && tag != EP_ANY_TAG;
     let bad_source = source != EP_ANY_SOURCE && source != EP_PROC_NULL && !(0..size).contains(&source);
@@ -60,7 +61,7 @@ fn bad_recv_pattern(source: c_int, tag: c_int, size: c_int) -> crate::error::EpE
 /// operation completes (MPI 4.1 section 3.7.2), as the calling C function's contract says.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, reason = "MPI's send arguments plus the mode, passed in registers on the hot path")]
-unsafe fn start_send(
+pub(super) unsafe fn start_send(
     ep: &Endpoint,
     buf: *const c_void,
     count: c_int,
@@ -110,7 +111,7 @@ unsafe fn start_send(
 /// # Safety
 /// As for [`start_send`].
 #[inline(always)]
-unsafe fn send_blocking(
+pub(super) unsafe fn send_blocking(
     comm: EP_Comm,
     buf: *const c_void,
     count: c_int,
@@ -129,7 +130,7 @@ unsafe fn send_blocking(
 /// # Safety
 /// As for [`start_send`].
 #[allow(clippy::too_many_arguments, reason = "MPI's nonblocking send arguments plus the mode")]
-unsafe fn send_nonblocking(
+pub(super) unsafe fn send_nonblocking(
     comm: EP_Comm,
     buf: *const c_void,
     count: c_int,
@@ -233,7 +234,7 @@ pub unsafe extern "C" fn EP_Issend(
 /// A blocking receive on either path, its completion written to `out` (read back field by
 /// field: see `p2p::catcher::Catcher::out`).
 #[inline(always)]
-fn recv_blocking(
+pub(super) fn recv_blocking(
     ep: &Endpoint,
     pattern: Pattern,
     ubuf: UserBuf,
@@ -302,12 +303,16 @@ pub unsafe extern "C" fn EP_Irecv(
     let req = out(request, "request")?;
     let pattern = check_recv_pattern(&ep, source, tag)?;
     let ubuf = UserBuf::new(buf, count, datatype)?;
-    let op = match &ep.shared.direct {
-        Some(h) if source != EP_PROC_NULL => Op::DirectRecv(direct::post_recv(h, &pattern, &ubuf)),
-        _ => Op::Recv(p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?),
-    };
-    *req = new_request(Request::new(ep.to_arc(), op))?;
+    *req = new_request(Request::new(ep.to_arc(), post_recv(&ep, pattern, ubuf)?))?;
     Ok(())
+}
+
+/// Posts a nonblocking receive on either path (`EP_Irecv`, a round of `EP_Recv_init`).
+pub(super) fn post_recv(ep: &Endpoint, pattern: Pattern, ubuf: UserBuf) -> EpResult<Op> {
+    Ok(match &ep.shared.direct {
+        Some(h) if pattern.source != EP_PROC_NULL => Op::DirectRecv(direct::post_recv(h, &pattern, &ubuf)),
+        _ => Op::Recv(p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?),
+    })
 }
 
 /// Sends one message and receives one, without deadlock against a matching `EP_Sendrecv`
@@ -346,6 +351,58 @@ pub unsafe extern "C" fn EP_Sendrecv(
     // caller may then reuse its send buffer.
     let received = recv_blocking(&ep, pattern, rbuf, &mut c);
     let sent = request::wait_send(&ep, s);
+    received?;
+    sent?;
+    write_status(status, &c);
+    completion_error(&c)
+}
+
+/// Sends the `count` elements of `datatype` in `buf` to `dest` with `sendtag` and receives
+/// into the same buffer a message from `source` with `recvtag` (MPI 4.1 section 3.10.2):
+/// the data sent is what the buffer held before the call; the message received may be
+/// shorter than the buffer, and any datatype works (the outgoing data is packed into a
+/// temporary first). `dest` and `source` may be `EP_PROC_NULL` (nothing sent; nothing
+/// received, the buffer untouched and the status that of `EP_PROC_NULL`), `source` and
+/// `recvtag` the wildcards. `status` may be `EP_STATUS_IGNORE`.
+/// Errors: `EP_ERR_TRUNCATE` (the received message is longer than the buffer; the status is
+/// filled and the send has completed), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+/// `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`; an argument error sends and receives
+/// nothing. Thread safety: one thread per endpoint at a time.
+///
+/// # Safety
+/// `buf` is readable and writable for `count` elements of `datatype` for the call;
+/// `datatype` is a valid host datatype; `status` is `EP_STATUS_IGNORE` (NULL) or points at a
+/// writable `EP_Status`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Sendrecv_replace(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    dest: c_int,
+    sendtag: c_int,
+    source: c_int,
+    recvtag: c_int,
+    comm: EP_Comm,
+    status: *mut EP_Status,
+) -> c_int {
+    let ep = endpoint_ref(comm)?;
+    let pattern = check_recv_pattern(&ep, source, recvtag)?;
+    check_send_tag(sendtag)?;
+    let ubuf = UserBuf::new(buf, count, datatype)?;
+    let mut packed = Vec::new();
+    if dest != EP_PROC_NULL {
+        ubuf.pack_into(&mut packed)?;
+    }
+    let len = c_int::try_from(packed.len())
+        .map_err(|_| ep_err!(crate::error::ERR_COUNT, "more than 2^31-1 bytes to send"))?;
+    // The packed bytes go out as MPI_PACKED, which a receive of any datatype with the same
+    // signature matches (MPI 4.1 section 5.2.2).
+    let s = start_send(&ep, packed.as_ptr() as *const c_void, len, HOST.packed, dest, sendtag, false, false)?;
+    let mut c = Completion::default();
+    let received = recv_blocking(&ep, pattern, ubuf, &mut c);
+    let sent = request::wait_send(&ep, s);
+    drop(packed);
     received?;
     sent?;
     write_status(status, &c);
