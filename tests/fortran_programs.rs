@@ -153,6 +153,13 @@ fn p2p() {
     fortran_test("p2p", Kinds::Default);
 }
 
+/// Sendrecv_replace, persistent requests, buffered and ready modes, status queries
+/// (tests/fortran/p2p_modes.f90).
+#[test]
+fn p2p_modes() {
+    fortran_test("p2p_modes", Kinds::Default);
+}
+
 #[test]
 fn errors() {
     fortran_test("errors", Kinds::Default);
