@@ -398,26 +398,17 @@ int epmpi_f_bsend(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int 
     return rc;
 }
 
+/* Ready mode sends as standard mode (see EP_Rsend), so the standard-mode glue serves. */
 int epmpi_f_rsend(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int tag, EP_Comm comm,
                   const void *f_bottom)
 {
-    fbuf b;
-    int rc = fbuf_open(&b, buf, f_bottom, NULL, 0, comm, "ep_rsend");
-    if (rc != EP_SUCCESS)
-        return rc;
-    rc = EP_Rsend(b.addr, count, MPI_Type_f2c(datatype), dest, tag, comm);
-    fbuf_close(&b, 0);
-    return rc;
+    return send_blocking(0, buf, count, datatype, dest, tag, comm, f_bottom, "ep_rsend");
 }
 
 int epmpi_f_irsend(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int tag, EP_Comm comm,
                    EP_Request *request, const void *f_bottom)
 {
-    fbuf b;
-    int rc = fbuf_open(&b, buf, f_bottom, NULL, 1, comm, "ep_irsend");
-    if (rc != EP_SUCCESS)
-        return rc;
-    return EP_Irsend(b.addr, count, MPI_Type_f2c(datatype), dest, tag, comm, request);
+    return send_nonblocking(0, buf, count, datatype, dest, tag, comm, request, f_bottom, "ep_irsend");
 }
 
 /* The attached buffer stays in use after the call: contiguous only. */

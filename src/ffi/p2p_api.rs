@@ -346,14 +346,30 @@ pub unsafe extern "C" fn EP_Sendrecv(
     let s = start_send(
         &ep, sendbuf, sendcount, sendtype, dest, sendtag, false, false,
     )?;
+    recv_then_wait_send(&ep, pattern, rbuf, s, status)
+}
+
+/// The end of a send-receive: the blocking receive, then the started send `s` waited for,
+/// the status written.
+///
+/// # Safety
+/// `status` is NULL or points at a writable `EP_Status`.
+unsafe fn recv_then_wait_send(
+    ep: &Endpoint,
+    pattern: Pattern,
+    rbuf: UserBuf,
+    s: SendState,
+    status: *mut EP_Status,
+) -> EpResult<()> {
     let mut c = Completion::default();
     // The send completes before the call returns, even when the receive failed: the
     // caller may then reuse its send buffer.
-    let received = recv_blocking(&ep, pattern, rbuf, &mut c);
-    let sent = request::wait_send(&ep, s);
+    let received = recv_blocking(ep, pattern, rbuf, &mut c);
+    let sent = request::wait_send(ep, s);
     received?;
     sent?;
-    write_status(status, &c);
+    // SAFETY: this function's contract.
+    unsafe { write_status(status, &c) };
     completion_error(&c)
 }
 
@@ -399,14 +415,10 @@ pub unsafe extern "C" fn EP_Sendrecv_replace(
     // The packed bytes go out as MPI_PACKED, which a receive of any datatype with the same
     // signature matches (MPI 4.1 section 5.2.2).
     let s = start_send(&ep, packed.as_ptr() as *const c_void, len, HOST.packed, dest, sendtag, false, false)?;
-    let mut c = Completion::default();
-    let received = recv_blocking(&ep, pattern, ubuf, &mut c);
-    let sent = request::wait_send(&ep, s);
+    // `packed` lives until the send is complete.
+    let done = recv_then_wait_send(&ep, pattern, ubuf, s, status);
     drop(packed);
-    received?;
-    sent?;
-    write_status(status, &c);
-    completion_error(&c)
+    done
 }
 
 /// Fills a probe's optional status.
