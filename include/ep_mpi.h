@@ -1006,7 +1006,8 @@ int EP_Comm_split_type(EP_Comm comm, int split_type, int key, MPI_Info info, EP_
 
 /**
  * Waits for one request; `status` may be `EP_STATUS_IGNORE` (MPI 4.1 section 3.7.3).
- * A null request returns at once with an empty status. Errors: `EP_ERR_REQUEST` (invalid or
+ * A null or inactive persistent request returns at once with an empty status; a persistent
+ * request's round ends and the request stays, inactive, with its handle. Errors: `EP_ERR_REQUEST` (invalid or
  * freed handle), `EP_ERR_TRUNCATE` (receive truncated; status filled), `EP_ERR_ARG`.
  * Thread safety: one thread per endpoint at a time.
  *
@@ -1014,7 +1015,8 @@ int EP_Comm_split_type(EP_Comm comm, int split_type, int key, MPI_Info info, EP_
  * `req` points at a readable and writable `EP_Request` (NULL gives `EP_ERR_ARG`); `status` is
  * `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
  */
-int EP_Wait(EP_Request *req, EP_Status *status);
+int EP_Wait(EP_Request *req,
+            EP_Status *status);
 
 /**
  * Tests one request (MPI 4.1 section 3.7.3): `*flag = 1` and the handle freed when it is
@@ -1478,8 +1480,9 @@ int EP_Get_count(const EP_Status *status, MPI_Datatype datatype, int *count);
  *
  * # Safety
  * `buf` stays readable for `count` elements of `datatype` while the request exists and
- * unchanged while a round is active; `datatype` is a valid host datatype, not freed while
- * the request exists; `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
+ * unchanged while a round is active; `datatype` is a valid host datatype (the request keeps
+ * a duplicate: the caller may free it); `request` points at a writable `EP_Request` (NULL
+ * gives `EP_ERR_ARG`).
  */
 int EP_Send_init(const void *buf,
                  int count,
@@ -1548,9 +1551,9 @@ int EP_Rsend_init(const void *buf,
  *
  * # Safety
  * `buf` stays writable for `count` elements of `datatype` while the request exists and is
- * not accessed by the caller while a round is active; `datatype` is a valid host datatype,
- * not freed while the request exists; `request` points at a writable `EP_Request` (NULL
- * gives `EP_ERR_ARG`).
+ * not accessed by the caller while a round is active; `datatype` is a valid host datatype
+ * (the request keeps a duplicate: the caller may free it); `request` points at a writable
+ * `EP_Request` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Recv_init(void *buf,
                  int count,

@@ -356,6 +356,51 @@ impl UserBuf {
     }
 }
 
+/// A datatype kept by a long-lived object (a persistent request) for its whole life: a
+/// duplicate of a derived datatype, so the user may free theirs meanwhile (MPI 4.1 section
+/// 5.1.9: freeing a datatype does not affect the operations that use it); a predefined type
+/// as it is. Freed with the object.
+pub struct HeldType {
+    t: sys::MPI_Datatype,
+    owned: bool,
+}
+
+// SAFETY: a host datatype handle is a plain value, and host datatype calls are thread-safe
+// under `MPI_THREAD_MULTIPLE`; the duplicate is freed once, by `Drop`.
+unsafe impl Send for HeldType {}
+// SAFETY: a shared `HeldType` only gives copies of the handle value.
+unsafe impl Sync for HeldType {}
+
+impl HeldType {
+    /// Holds datatype `t`, already checked by [`type_info`]. Errors: `EP_ERR_TYPE` when the host
+    /// cannot duplicate it.
+    pub fn hold(t: sys::MPI_Datatype) -> EpResult<HeldType> {
+        if PREDEFINED.get(handle_bits(t)).is_some() {
+            return Ok(HeldType { t, owned: false });
+        }
+        let mut dup = HOST.datatype_null;
+        // SAFETY: `t` is a committed datatype (checked by the caller); the host writes `dup`,
+        // a committed duplicate (MPI 4.1 section 5.1.10), freed by `Drop`.
+        check(unsafe { sys::MPI_Type_dup(t, &mut dup) }, "MPI_Type_dup")
+            .map_err(|_| ep_err!(ERR_TYPE, "the host MPI could not duplicate the datatype"))?;
+        Ok(HeldType { t: dup, owned: true })
+    }
+
+    /// The datatype to use.
+    pub fn get(&self) -> sys::MPI_Datatype {
+        self.t
+    }
+}
+
+impl Drop for HeldType {
+    fn drop(&mut self) {
+        if self.owned && crate::host::mpi_is_active() && !crate::host::finalizing() {
+            // SAFETY: `t` is this object's own duplicate, used by nothing else any more.
+            unsafe { sys::MPI_Type_free(&mut self.t) };
+        }
+    }
+}
+
 /// Basic elements of datatype `t` in `bytes` bytes of its data (MPI 4.1 section 5.1.11,
 /// `MPI_Get_elements`): the host counts them from the type's signature, partial last
 /// element included. `None` when no whole number of basic elements fills the bytes.

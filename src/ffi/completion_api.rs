@@ -61,7 +61,8 @@ fn active(h: EP_Request) -> EpResult<Option<Arc<Request>>> {
 }
 
 /// Waits for one request; `status` may be `EP_STATUS_IGNORE` (MPI 4.1 section 3.7.3).
-/// A null request returns at once with an empty status. Errors: `EP_ERR_REQUEST` (invalid or
+/// A null or inactive persistent request returns at once with an empty status; a persistent
+/// request's round ends and the request stays, inactive, with its handle. Errors: `EP_ERR_REQUEST` (invalid or
 /// freed handle), `EP_ERR_TRUNCATE` (receive truncated; status filled), `EP_ERR_ARG`.
 /// Thread safety: one thread per endpoint at a time.
 ///

@@ -7,15 +7,15 @@
 //! they start, like any sends of one endpoint). A completion call ends the round and leaves the
 //! request inactive, its handle unchanged; `EP_Request_free` frees it (an active round still
 //! completes). The buffer is read (sends) or written (receives) at each round: change its
-//! contents between rounds, not during one. The datatype is looked up at each start, so it
-//! must stay valid (not freed) while the request exists.
+//! contents between rounds, not during one. A derived datatype is duplicated at init and the
+//! duplicate kept by the request, so the caller may free its own (MPI 4.1 section 5.1.9).
 
 use super::boundary::out;
 use super::bsend_api::bsend;
 use super::p2p_api::{check_recv_pattern, check_send_tag, post_recv, start_send};
 use super::types::*;
 use crate::engine::comm::Endpoint;
-use crate::engine::datatype::UserBuf;
+use crate::engine::datatype::{HeldType, UserBuf};
 use crate::engine::envelope::Pattern;
 use crate::engine::p2p::{Drain, SendState};
 use crate::engine::request::{Op, Request, Startable};
@@ -42,6 +42,8 @@ enum Mode {
 /// A persistent send: its buffer (checked at init) and envelope.
 struct SendSpec {
     buf: UserBuf,
+    /// The datatype of `buf`, kept for the request's life.
+    _type: HeldType,
     dest: c_int,
     tag: c_int,
     mode: Mode,
@@ -71,6 +73,8 @@ impl Startable for SendSpec {
 /// A persistent receive: its buffer (checked at init) and pattern.
 struct RecvSpec {
     buf: UserBuf,
+    /// The datatype of `buf`, kept for the request's life.
+    _type: HeldType,
     pattern: Pattern,
 }
 
@@ -78,6 +82,15 @@ impl Startable for RecvSpec {
     fn start(&self, ep: &Arc<Endpoint>) -> EpResult<Op> {
         post_recv(ep, self.pattern, self.buf)
     }
+}
+
+/// The buffer of a persistent request, on a datatype held for the request's life.
+fn held(b: UserBuf) -> EpResult<(UserBuf, HeldType)> {
+    let t = HeldType::hold(b.dtype)?;
+    // SAFETY: the same buffer as `b`, whose validity the `_init` call's contract gives, on a
+    // duplicate of its datatype (same layout).
+    let buf = unsafe { UserBuf::from_parts(b.addr, b.count, t.get(), b.info) };
+    Ok((buf, t))
 }
 
 /// Makes a persistent send of `mode` after checking its arguments as the send would.
@@ -114,7 +127,8 @@ unsafe fn send_init(
         Some(loc) if loc.proc != shared.my_proc && !matches!(mode, Mode::Buffered) => Some(Drain::All),
         _ => Some(Drain::Local),
     };
-    let spec = SendSpec { buf: ubuf, dest, tag, mode };
+    let (buf, _type) = held(ubuf)?;
+    let spec = SendSpec { buf, _type, dest, tag, mode };
     *req = new_request(Request::persistent(ep.to_arc(), Box::new(spec), drain))?;
     Ok(())
 }
@@ -129,8 +143,9 @@ unsafe fn send_init(
 ///
 /// # Safety
 /// `buf` stays readable for `count` elements of `datatype` while the request exists and
-/// unchanged while a round is active; `datatype` is a valid host datatype, not freed while
-/// the request exists; `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
+/// unchanged while a round is active; `datatype` is a valid host datatype (the request keeps
+/// a duplicate: the caller may free it); `request` points at a writable `EP_Request` (NULL
+/// gives `EP_ERR_ARG`).
 #[no_mangle]
 #[c_export]
 pub unsafe extern "C" fn EP_Send_init(
@@ -215,9 +230,9 @@ pub unsafe extern "C" fn EP_Rsend_init(
 ///
 /// # Safety
 /// `buf` stays writable for `count` elements of `datatype` while the request exists and is
-/// not accessed by the caller while a round is active; `datatype` is a valid host datatype,
-/// not freed while the request exists; `request` points at a writable `EP_Request` (NULL
-/// gives `EP_ERR_ARG`).
+/// not accessed by the caller while a round is active; `datatype` is a valid host datatype
+/// (the request keeps a duplicate: the caller may free it); `request` points at a writable
+/// `EP_Request` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 #[c_export]
 pub unsafe extern "C" fn EP_Recv_init(
@@ -237,7 +252,8 @@ pub unsafe extern "C" fn EP_Recv_init(
         Some(_) if source != EP_PROC_NULL => None,
         _ => Some(Drain::for_pattern(&ep.shared, ep.local, &pattern)),
     };
-    let spec = RecvSpec { buf: ubuf, pattern };
+    let (buf, _type) = held(ubuf)?;
+    let spec = RecvSpec { buf, _type, pattern };
     *req = new_request(Request::persistent(ep.to_arc(), Box::new(spec), drain))?;
     Ok(())
 }

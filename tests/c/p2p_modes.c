@@ -238,6 +238,27 @@ static void t_persistent_rounds(EP_Comm c)
         CHECK(r[k] == EP_REQUEST_NULL, "free of inactive request %d", k);
     }
     CHECK(ep_class(EP_Start(&keep[0])) == EP_ERR_REQUEST, "start of a freed request");
+
+    /* A derived datatype freed by the caller right after init: the requests keep their own. */
+    MPI_Datatype v = vector3();
+    int vs[5], vr[5];
+    EP_Request pv[2];
+    CHECK_OK(EP_Recv_init(vr, 1, v, left, 14, c, &pv[0]));
+    CHECK_OK(EP_Send_init(vs, 1, v, right, 14, c, &pv[1]));
+    MPI_Type_free(&v);
+    for (int round = 0; round < 50; round++) {
+        for (int k = 0; k < 5; k++) {
+            vs[k] = round * 10 + me + k;
+            vr[k] = -1;
+        }
+        CHECK_OK(EP_Startall(2, pv));
+        CHECK_OK(EP_Waitall(2, pv, EP_STATUSES_IGNORE));
+        bad += vr[0] != round * 10 + left || vr[2] != round * 10 + left + 2 || vr[4] != round * 10 + left + 4;
+        bad += vr[1] != -1 || vr[3] != -1;
+    }
+    CHECK(bad == 0, "rounds with a freed derived datatype");
+    CHECK_OK(EP_Request_free(&pv[0]));
+    CHECK_OK(EP_Request_free(&pv[1]));
 }
 
 /* Startall and Waitall over a mixed array: persistent (to start), ordinary nonblocking,
