@@ -1352,34 +1352,6 @@ int EP_Sendrecv(const void *sendbuf,
                 EP_Status *status);
 
 /**
- * Sends the `count` elements of `datatype` in `buf` to `dest` with `sendtag` and receives
- * into the same buffer a message from `source` with `recvtag` (MPI 4.1 section 3.10.2):
- * the data sent is what the buffer held before the call; the message received may be
- * shorter than the buffer, and any datatype works (the outgoing data is packed into a
- * temporary first). `dest` and `source` may be `EP_PROC_NULL` (nothing sent; nothing
- * received, the buffer untouched and the status that of `EP_PROC_NULL`), `source` and
- * `recvtag` the wildcards. `status` may be `EP_STATUS_IGNORE`.
- * Errors: `EP_ERR_TRUNCATE` (the received message is longer than the buffer; the status is
- * filled and the send has completed), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
- * `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`; an argument error sends and receives
- * nothing. Thread safety: one thread per endpoint at a time.
- *
- * # Safety
- * `buf` is readable and writable for `count` elements of `datatype` for the call;
- * `datatype` is a valid host datatype; `status` is `EP_STATUS_IGNORE` (NULL) or points at a
- * writable `EP_Status`.
- */
-int EP_Sendrecv_replace(void *buf,
-                        int count,
-                        MPI_Datatype datatype,
-                        int dest,
-                        int sendtag,
-                        int source,
-                        int recvtag,
-                        EP_Comm comm,
-                        EP_Status *status);
-
-/**
  * Nonblocking probe (MPI 4.1 section 3.8.1): `*flag = 1` and `status` filled when a message
  * matching (`source`, `tag`) can be received, the message staying queued; `*flag = 0`
  * otherwise. Errors: `EP_ERR_COMM`, `EP_ERR_RANK`, `EP_ERR_TAG`, `EP_ERR_ARG`.
@@ -1587,6 +1559,83 @@ int EP_Start(EP_Request *request);
  * `array_of_requests` holds `count` readable `EP_Request`s (NULL only when `count` is 0).
  */
 int EP_Startall(int count, EP_Request *array_of_requests);
+
+/**
+ * Sends the `count` elements of `datatype` in `buf` to `dest` with `sendtag` and receives
+ * into the same buffer a message from `source` with `recvtag` (MPI 4.1 section 3.10.2):
+ * the data sent is what the buffer held before the call; the message received may be
+ * shorter than the buffer, and any datatype works (the outgoing data is packed into a
+ * temporary first). `dest` and `source` may be `EP_PROC_NULL` (nothing sent; nothing
+ * received, the buffer untouched and the status that of `EP_PROC_NULL`), `source` and
+ * `recvtag` the wildcards. `status` may be `EP_STATUS_IGNORE`.
+ * Errors: `EP_ERR_TRUNCATE` (the received message is longer than the buffer; the status is
+ * filled and the send has completed), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+ * `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`; an argument error sends and receives
+ * nothing. Thread safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * `buf` is readable and writable for `count` elements of `datatype` for the call;
+ * `datatype` is a valid host datatype; `status` is `EP_STATUS_IGNORE` (NULL) or points at a
+ * writable `EP_Status`.
+ */
+int EP_Sendrecv_replace(void *buf,
+                        int count,
+                        MPI_Datatype datatype,
+                        int dest,
+                        int sendtag,
+                        int source,
+                        int recvtag,
+                        EP_Comm comm,
+                        EP_Status *status);
+
+/**
+ * Nonblocking send-receive (MPI 4.1 section 3.10.1, MPI 4.0): starts the send of
+ * `sendcount` elements of `sendtype` from `sendbuf` to `dest` and the receive of at most
+ * `recvcount` elements of `recvtype` into `recvbuf` from `source`; `*request` completes when
+ * both have, with the receive's status (truncation reported then). Peers may be
+ * `EP_PROC_NULL`, `source` and `recvtag` the wildcards; the buffers must not overlap.
+ * Errors: those of `EP_Isend` and `EP_Irecv`; an argument error starts nothing.
+ * Thread safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * `sendbuf` is readable for `sendcount` elements of `sendtype` and `recvbuf` writable for
+ * `recvcount` elements of `recvtype`, both untouched by the caller until the request
+ * completes; both datatypes are valid host datatypes; `request` points at a writable
+ * `EP_Request` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Isendrecv(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 int dest,
+                 int sendtag,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 int source,
+                 int recvtag,
+                 EP_Comm comm,
+                 EP_Request *request);
+
+/**
+ * Nonblocking send-receive in place (MPI 4.1 section 3.10.2, MPI 4.0): as
+ * `EP_Sendrecv_replace` (the data sent is the buffer's at the call), completed by `*request`
+ * with the receive's status. Errors: those of `EP_Sendrecv_replace` (truncation reported at
+ * completion), `EP_ERR_ARG` for a NULL `request`.
+ *
+ * # Safety
+ * `buf` is readable and writable for `count` elements of `datatype` and untouched by the
+ * caller until the request completes; `datatype` is a valid host datatype; `request` points
+ * at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Isendrecv_replace(void *buf,
+                         int count,
+                         MPI_Datatype datatype,
+                         int dest,
+                         int sendtag,
+                         int source,
+                         int recvtag,
+                         EP_Comm comm,
+                         EP_Request *request);
 
 /**
  * Tells whether a request is complete without completing it (MPI 4.1 section 3.7.3):

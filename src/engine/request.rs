@@ -40,6 +40,17 @@ pub enum Op {
     /// A persistent request (see [`super::persistent`]): its operation and the round in
     /// progress, tested, cancelled and orphaned as that round's operation.
     Persistent(Persistent),
+    /// A nonblocking send-receive (`EP_Isendrecv`, `EP_Isendrecv_replace`): complete when
+    /// both halves are, with the receive's outcome.
+    SendRecv(Box<SendRecvOp>),
+}
+
+/// The two halves of a nonblocking send-receive, and the packed copy of the outgoing data of
+/// the in-place form (read by the send until it completes).
+pub struct SendRecvOp {
+    pub send: Op,
+    pub recv: Op,
+    pub _packed: Vec<u8>,
 }
 
 /// An operation that a persistent request starts once per round (see [`super::persistent`]).
@@ -89,6 +100,8 @@ impl Request {
             Op::Recv(r) => Some(Drain::for_pattern(&ep.shared, ep.local, &r.pattern)),
             Op::Send(SendState::Host(_)) => Some(Drain::All),
             Op::Send(SendState::Direct(_)) | Op::DirectRecv(_) => None,
+            Op::SendRecv(_) if ep.shared.direct.is_some() => None,
+            Op::SendRecv(_) => Some(Drain::All),
             Op::Send(_) | Op::Coll(_) | Op::Rma(_) | Op::Persistent(_) => Some(Drain::Local),
         };
         Request::with_drain(ep, op, drain, false)
@@ -159,6 +172,11 @@ fn test_op(op: &mut Op) -> EpResult<Option<Completion>> {
             Some(round) => test_op(round),
             None => Ok(Some(inactive_completion())),
         },
+        Op::SendRecv(p) => {
+            let sent = test_op(&mut p.send)?.is_some();
+            let received = test_op(&mut p.recv)?;
+            Ok(received.filter(|_| sent))
+        }
     }
 }
 
@@ -172,6 +190,7 @@ impl Request {
                 Some(round) => round,
                 None => return Ok(()),
             },
+            Op::SendRecv(p) => &mut p.recv,
             op => op,
         };
         match (op, &self.ep) {

@@ -14,7 +14,6 @@ use crate::engine::p2p::{self, Completion, RecvOp, SendState};
 use crate::engine::request::{self, Backoff, Op, Request};
 use crate::error::{EpResult, ERR_INTERN, ERR_RANK, ERR_TAG};
 use crate::host::sys::MPI_Datatype;
-use crate::host::HOST;
 use epmpi_macros::c_export;
 use crate::ep_err;
 use std::os::raw::{c_int, c_void};
@@ -354,7 +353,7 @@ pub unsafe extern "C" fn EP_Sendrecv(
 ///
 /// # Safety
 /// `status` is NULL or points at a writable `EP_Status`.
-unsafe fn recv_then_wait_send(
+pub(super) unsafe fn recv_then_wait_send(
     ep: &Endpoint,
     pattern: Pattern,
     rbuf: UserBuf,
@@ -371,54 +370,6 @@ unsafe fn recv_then_wait_send(
     // SAFETY: this function's contract.
     unsafe { write_status(status, &c) };
     completion_error(&c)
-}
-
-/// Sends the `count` elements of `datatype` in `buf` to `dest` with `sendtag` and receives
-/// into the same buffer a message from `source` with `recvtag` (MPI 4.1 section 3.10.2):
-/// the data sent is what the buffer held before the call; the message received may be
-/// shorter than the buffer, and any datatype works (the outgoing data is packed into a
-/// temporary first). `dest` and `source` may be `EP_PROC_NULL` (nothing sent; nothing
-/// received, the buffer untouched and the status that of `EP_PROC_NULL`), `source` and
-/// `recvtag` the wildcards. `status` may be `EP_STATUS_IGNORE`.
-/// Errors: `EP_ERR_TRUNCATE` (the received message is longer than the buffer; the status is
-/// filled and the send has completed), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
-/// `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`; an argument error sends and receives
-/// nothing. Thread safety: one thread per endpoint at a time.
-///
-/// # Safety
-/// `buf` is readable and writable for `count` elements of `datatype` for the call;
-/// `datatype` is a valid host datatype; `status` is `EP_STATUS_IGNORE` (NULL) or points at a
-/// writable `EP_Status`.
-#[no_mangle]
-#[c_export]
-pub unsafe extern "C" fn EP_Sendrecv_replace(
-    buf: *mut c_void,
-    count: c_int,
-    datatype: MPI_Datatype,
-    dest: c_int,
-    sendtag: c_int,
-    source: c_int,
-    recvtag: c_int,
-    comm: EP_Comm,
-    status: *mut EP_Status,
-) -> c_int {
-    let ep = endpoint_ref(comm)?;
-    let pattern = check_recv_pattern(&ep, source, recvtag)?;
-    check_send_tag(sendtag)?;
-    let ubuf = UserBuf::new(buf, count, datatype)?;
-    let mut packed = Vec::new();
-    if dest != EP_PROC_NULL {
-        ubuf.pack_into(&mut packed)?;
-    }
-    let len = c_int::try_from(packed.len())
-        .map_err(|_| ep_err!(crate::error::ERR_COUNT, "more than 2^31-1 bytes to send"))?;
-    // The packed bytes go out as MPI_PACKED, which a receive of any datatype with the same
-    // signature matches (MPI 4.1 section 5.2.2).
-    let s = start_send(&ep, packed.as_ptr() as *const c_void, len, HOST.packed, dest, sendtag, false, false)?;
-    // `packed` lives until the send is complete.
-    let done = recv_then_wait_send(&ep, pattern, ubuf, s, status);
-    drop(packed);
-    done
 }
 
 /// Fills a probe's optional status.

@@ -570,6 +570,10 @@ static void p2p_modes_cases(void)
     EXPECT(EP_Sendrecv_replace, EP_ERR_RANK, "dest = size", EP_Sendrecv_replace(&x, 1, MPI_INT, size, 1, 0, 1, c, &st));
     EXPECT(EP_Sendrecv_replace, EP_ERR_TAG, "recvtag -5", EP_Sendrecv_replace(&x, 1, MPI_INT, 0, 1, 0, -5, c, &st));
     EXPECT(EP_Sendrecv_replace, EP_ERR_COMM, "EP_COMM_NULL", EP_Sendrecv_replace(&x, 1, MPI_INT, 0, 1, 0, 1, EP_COMM_NULL, &st));
+    EXPECT(EP_Isendrecv, EP_ERR_RANK, "source = size", EP_Isendrecv(&x, 1, MPI_INT, 0, 1, &x, 1, MPI_INT, size, 1, c, &r));
+    EXPECT(EP_Isendrecv, EP_ERR_ARG, "NULL request", EP_Isendrecv(&x, 1, MPI_INT, 0, 1, &x, 1, MPI_INT, 0, 1, c, NULL));
+    EXPECT(EP_Isendrecv_replace, EP_ERR_COUNT, "count -2", EP_Isendrecv_replace(&x, -2, MPI_INT, 0, 1, 0, 1, c, &r));
+    EXPECT(EP_Isendrecv_replace, EP_ERR_TAG, "sendtag -1", EP_Isendrecv_replace(&x, 1, MPI_INT, 0, -1, 0, 1, c, &r));
     EXPECT(EP_Send_init, EP_ERR_RANK, "dest = size", EP_Send_init(&x, 1, MPI_INT, size, 1, c, &r));
     EXPECT(EP_Send_init, EP_ERR_ARG, "NULL request", EP_Send_init(&x, 1, MPI_INT, 0, 1, c, NULL));
     EXPECT(EP_Ssend_init, EP_ERR_TAG, "tag -1", EP_Ssend_init(&x, 1, MPI_INT, 0, -1, c, &r));
