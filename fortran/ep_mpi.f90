@@ -132,6 +132,7 @@ module ep_mpi
   public :: ep_iprobe, ep_probe, ep_improbe, ep_mprobe, ep_mrecv, ep_imrecv, ep_get_count
   public :: ep_wait, ep_test, ep_waitall, ep_testall, ep_waitany, ep_testany, ep_waitsome, ep_testsome
   public :: ep_request_free, ep_cancel, ep_test_cancelled
+  public :: ep_isendrecv, ep_isendrecv_replace
   public :: ep_sendrecv_replace, ep_send_init, ep_ssend_init, ep_bsend_init, ep_rsend_init, ep_recv_init
   public :: ep_start, ep_startall, ep_bsend, ep_ibsend, ep_rsend, ep_irsend, ep_buffer_attach
   public :: ep_buffer_detach, ep_request_get_status, ep_get_elements, ep_get_elements_x
@@ -1118,6 +1119,44 @@ contains
     if (c_associated(status_ptr)) status = int(c_status)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_sendrecv_replace
+
+  !> Nonblocking send-receive (C: `EP_Isendrecv`; MPI 4.1 section 3.10.1): `request` (out)
+  !> completes when both the send and the receive have, with the receive's status. Buffers
+  !> contiguous and asynchronous, not overlapping. Errors: those of `ep_isend` and `ep_irecv`.
+  recursive subroutine ep_isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, dest, sendtag, recvcount, source, recvtag, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_isendrecv(sendbuf, c_arg(sendcount), int(sendtype, c_int), c_arg(dest), &
+      c_arg(sendtag), recvbuf, c_arg(recvcount), int(recvtype, c_int), c_arg(source), c_arg(recvtag), &
+      c_arg(comm), c_request, MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_isendrecv
+
+  !> Nonblocking send-receive in place (C: `EP_Isendrecv_replace`; MPI 4.1 section 3.10.2):
+  !> as `ep_sendrecv_replace`, completed by `request` (out); `buf` contiguous and
+  !> asynchronous. Errors: those of `ep_sendrecv_replace` (truncation at completion).
+  recursive subroutine ep_isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      request, ierror)
+    type(*), dimension(..), intent(inout), asynchronous :: buf
+    integer, intent(in) :: count, dest, sendtag, source, recvtag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_isendrecv_replace(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(sendtag), &
+      c_arg(source), c_arg(recvtag), c_arg(comm), c_request, MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_isendrecv_replace
 
   !> The persistent send of `mode` (0 standard, 1 synchronous, 2 buffered, 3 ready).
   recursive subroutine persistent_send(mode, buf, count, datatype, dest, tag, comm, request, ierror)

@@ -30,6 +30,7 @@ module ep_mpi_c
   public :: c_ep_iprobe, c_ep_probe, c_ep_improbe, c_ep_mprobe
   public :: c_ep_wait, c_ep_test, c_ep_waitall, c_ep_testall, c_ep_waitany, c_ep_testany
   public :: c_ep_waitsome, c_ep_testsome, c_ep_request_free, c_ep_cancel, c_ep_test_cancelled
+  public :: epmpi_f_isendrecv, epmpi_f_isendrecv_replace
   public :: epmpi_f_sendrecv_replace, epmpi_f_send_init, epmpi_f_recv_init, c_ep_start, c_ep_startall
   public :: epmpi_f_bsend, epmpi_f_rsend, epmpi_f_irsend, epmpi_f_buffer_attach, c_ep_buffer_detach
   public :: c_ep_request_get_status, epmpi_f_get_elements, epmpi_f_get_elements_x
@@ -438,6 +439,29 @@ module ep_mpi_c
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
     end function epmpi_f_sendrecv_replace
+
+    function epmpi_f_isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+        recvtype, source, recvtag, comm, request, f_bottom) bind(C, name="epmpi_f_isendrecv") result(ierror)
+      import :: c_int
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+      integer(c_int), value :: sendcount, dest, sendtag, recvcount, source, recvtag, comm
+      integer(c_int), value :: sendtype, recvtype
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_isendrecv
+
+    function epmpi_f_isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, &
+        f_bottom) bind(C, name="epmpi_f_isendrecv_replace") result(ierror)
+      import :: c_int
+      type(*), dimension(..), intent(inout), asynchronous :: buf
+      integer(c_int), value :: count, dest, sendtag, source, recvtag, comm
+      integer(c_int), value :: datatype
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_isendrecv_replace
 
     !> `mode`: 0 standard, 1 synchronous, 2 buffered, 3 ready.
     function epmpi_f_send_init(mode, buf, count, datatype, dest, tag, comm, request, f_bottom) &

@@ -350,6 +350,31 @@ int epmpi_f_sendrecv_replace(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int
     return rc;
 }
 
+/* The buffers of a nonblocking send-receive stay in use after the call: contiguous only. */
+int epmpi_f_isendrecv(CFI_cdesc_t *sendbuf, int sendcount, MPI_Fint sendtype, int dest, int sendtag,
+                      CFI_cdesc_t *recvbuf, int recvcount, MPI_Fint recvtype, int source, int recvtag,
+                      EP_Comm comm, EP_Request *request, const void *f_bottom)
+{
+    fbuf s, r;
+    int rc = fbuf_open(&s, sendbuf, f_bottom, NULL, 1, comm, "ep_isendrecv");
+    if (rc == EP_SUCCESS)
+        rc = fbuf_open(&r, recvbuf, f_bottom, NULL, 1, comm, "ep_isendrecv");
+    if (rc != EP_SUCCESS)
+        return rc;
+    return EP_Isendrecv(s.addr, sendcount, MPI_Type_f2c(sendtype), dest, sendtag, r.addr, recvcount,
+                        MPI_Type_f2c(recvtype), source, recvtag, comm, request);
+}
+
+int epmpi_f_isendrecv_replace(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int sendtag, int source,
+                              int recvtag, EP_Comm comm, EP_Request *request, const void *f_bottom)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 1, comm, "ep_isendrecv_replace");
+    if (rc != EP_SUCCESS)
+        return rc;
+    return EP_Isendrecv_replace(b.addr, count, MPI_Type_f2c(datatype), dest, sendtag, source, recvtag, comm, request);
+}
+
 /* Persistent send of `mode`: 0 standard, 1 synchronous, 2 buffered, 3 ready. The buffer is
  * read at every start, so it must be contiguous and stay in place. */
 int epmpi_f_send_init(int mode, CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int tag, EP_Comm comm,

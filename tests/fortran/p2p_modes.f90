@@ -47,7 +47,8 @@ contains
   subroutine sendrecv_replace(comm)
     integer, intent(in) :: comm
     integer :: me, size, left, right, ierr, k, count
-    integer :: buf(4), grid(3, 4), st(EP_STATUS_SIZE)
+    integer :: buf(4), grid(3, 4), st(EP_STATUS_SIZE), rq
+    integer, asynchronous :: abuf(4), ain(4)
     call test_ring(comm, me, size, left, right)
     buf = [(me * 10 + k, k = 1, 4)]
     call ep_sendrecv_replace(buf, 4, default_integer_type(), right, 3, left, 3, comm, st, ierr)
@@ -82,6 +83,23 @@ contains
     call ep_sendrecv_replace(buf, 1, default_integer_type(), right, 6, left, 6, comm, EP_STATUS_IGNORE, ierr)
     call check_ok(ierr, 'sendrecv_replace after bad input')
     call check(buf(1) == left, 'sendrecv_replace after bad input data')
+    ! Nonblocking forms.
+    abuf = [(me * 10 + k, k = 1, 4)]
+    ain = -1
+    call ep_isendrecv(abuf, 4, default_integer_type(), right, 7, ain, 4, default_integer_type(), left, 7, comm, &
+      rq, ierr)
+    call check_ok(ierr, 'isendrecv')
+    call ep_wait(rq, st, ierr)
+    call check(all(ain == [(left * 10 + k, k = 1, 4)]) .and. st(EP_SOURCE) == left, 'isendrecv data')
+    call ep_isendrecv_replace(abuf, 4, default_integer_type(), right, 8, EP_ANY_SOURCE, 8, comm, rq, ierr)
+    call check_ok(ierr, 'isendrecv_replace')
+    call ep_wait(rq, st, ierr)
+    call check(all(abuf == [(left * 10 + k, k = 1, 4)]) .and. st(EP_TAG) == 8, 'isendrecv_replace data')
+    call ep_isendrecv_replace(grid(2, :), 4, default_integer_type(), right, 8, left, 8, comm, rq, ierr)
+    call check_class(ierr, EP_ERR_BUFFER, 'isendrecv_replace of a section')
+    call ep_isendrecv(abuf, 4, default_integer_type(), right, 9, ain, -1, default_integer_type(), left, 9, &
+      comm, rq, ierr)
+    call check_class(ierr, EP_ERR_COUNT, 'isendrecv count')
   end subroutine sendrecv_replace
 
   !> A standard send and a receive from the left, a synchronous send and a wildcard receive,
