@@ -28,18 +28,29 @@ program p2p_modes
 
 contains
 
+  !> Each test on its own duplicate, so that its wildcard receives never meet another test's
+  !> messages or those of the test barrier.
   subroutine endpoint_main(comm_in)
     integer, intent(in) :: comm_in
-    integer :: comm, ierr
+    integer :: comm, dup, test, ierr
     comm = comm_in
-    call sendrecv_replace(comm)
-    call test_barrier(comm)
-    call persistent_rounds(comm)
-    call test_barrier(comm)
-    call buffered_and_ready(comm)
-    call test_barrier(comm)
-    call statuses(comm)
-    call test_barrier(comm)
+    do test = 1, 4
+      call ep_comm_dup(comm, dup, ierr)
+      call check_ok(ierr, 'dup')
+      select case (test)
+      case (1)
+        call sendrecv_replace(dup)
+      case (2)
+        call persistent_rounds(dup)
+      case (3)
+        call buffered_and_ready(dup)
+      case default
+        call statuses(dup)
+      end select
+      call test_barrier(comm)
+      call ep_comm_free(dup, ierr)
+      call check_ok(ierr, 'free dup')
+    end do
     call ep_comm_free(comm, ierr)
     call check_ok(ierr, 'free')
   end subroutine endpoint_main
