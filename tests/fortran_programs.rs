@@ -161,6 +161,11 @@ fn p2p_modes() {
 }
 
 #[test]
+fn p2p_modes_default_integer_8_real_8() {
+    fortran_test("p2p_modes", Kinds::Eight);
+}
+
+#[test]
 fn errors() {
     fortran_test("errors", Kinds::Default);
 }
