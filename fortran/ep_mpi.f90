@@ -148,6 +148,20 @@ module ep_mpi
   public :: ep_put, ep_get, ep_rput, ep_rget, ep_accumulate, ep_get_accumulate, ep_fetch_and_op
   public :: ep_compare_and_swap, ep_win_set_errhandler, ep_win_get_errhandler
 
+  ! ---- Process topologies and neighbourhood collectives (MPI 4.1 chapter 8)
+  !> Results of `ep_topo_test` (`EP_UNDEFINED` without a topology).
+  integer, parameter, public :: EP_CART = 1, EP_GRAPH = 2, EP_DIST_GRAPH = 3
+  !> Weights arguments of `ep_dist_graph_create_adjacent` and `ep_dist_graph_neighbors`: an
+  !> unweighted graph; a weighted side of degree 0. Only their addresses are used.
+  integer, public, target :: EP_UNWEIGHTED(1), EP_WEIGHTS_EMPTY(1)
+  public :: ep_cart_create, ep_dims_create, ep_cart_coords, ep_cart_rank, ep_cart_shift, ep_cart_sub
+  public :: ep_cart_get, ep_cartdim_get, ep_topo_test, ep_dist_graph_create_adjacent, ep_dist_graph_create
+  public :: ep_dist_graph_neighbors_count, ep_dist_graph_neighbors, ep_graph_create, ep_graphdims_get
+  public :: ep_graph_get, ep_graph_neighbors_count, ep_graph_neighbors, ep_cart_map, ep_graph_map
+  public :: ep_neighbor_allgather, ep_neighbor_allgatherv, ep_neighbor_alltoall, ep_neighbor_alltoallv
+  public :: ep_neighbor_alltoallw, ep_ineighbor_allgather, ep_ineighbor_allgatherv, ep_ineighbor_alltoall
+  public :: ep_ineighbor_alltoallv, ep_ineighbor_alltoallw
+
 contains
 
   ! ==========================================================================================
@@ -2244,5 +2258,645 @@ contains
     windows = int(c_windows)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_debug_live_windows
+
+  ! ==========================================================================================
+  ! Process topologies and neighbourhood collectives (MPI 4.1 chapter 8): ranks are endpoint
+  ! ranks; periods, reorder and remain_dims are logicals as in `use mpi`
+  ! ==========================================================================================
+
+  !> Makes a communicator with a Cartesian topology of `ndims` dimensions `dims(1:ndims)`,
+  !> periodic where `periods(d)` (C: `EP_Cart_create`; MPI 4.1 section 8.5.1). Ranks
+  !> 0..product(dims)-1 form the grid (row-major, ranks kept whatever `reorder` says); the
+  !> others get EP_COMM_NULL. Errors: EP_ERR_DIMS, EP_ERR_ARG, EP_ERR_COMM; a bad argument on
+  !> any endpoint fails the call on every endpoint.
+  recursive subroutine ep_cart_create(comm_old, ndims, dims, periods, reorder, comm_cart, ierror)
+    integer, intent(in) :: comm_old, ndims
+    integer, dimension(*), intent(in) :: dims
+    logical, dimension(*), intent(in) :: periods
+    logical, intent(in) :: reorder
+    integer, intent(out) :: comm_cart
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_comm, c_dims(max(ndims, 1)), c_periods(max(ndims, 1))
+    c_comm = EP_COMM_NULL
+    c_dims = 0
+    c_periods = 0
+    if (ndims > 0) then
+      c_dims(1:ndims) = c_arg(dims(1:ndims))
+      c_periods(1:ndims) = merge(1_c_int, 0_c_int, periods(1:ndims))
+    end if
+    c_ierror = c_ep_cart_create(c_arg(comm_old), c_arg(ndims), c_dims, c_periods, &
+      merge(1_c_int, 0_c_int, reorder), c_comm)
+    comm_cart = int(c_comm)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_cart_create
+
+  !> Fills the zero entries of `dims(1:ndims)` with a balanced grid of `nnodes` ranks,
+  !> non-increasing (C: `EP_Dims_create`; MPI 4.1 section 8.5.2). Errors: EP_ERR_ARG,
+  !> EP_ERR_DIMS.
+  recursive subroutine ep_dims_create(nnodes, ndims, dims, ierror)
+    integer, intent(in) :: nnodes, ndims
+    integer, dimension(*), intent(inout) :: dims
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_dims(max(ndims, 1))
+    c_dims = 0
+    if (ndims > 0) c_dims(1:ndims) = c_arg(dims(1:ndims))
+    c_ierror = c_ep_dims_create(c_arg(nnodes), c_arg(ndims), c_dims)
+    if (c_ierror == EP_SUCCESS .and. ndims > 0) dims(1:ndims) = int(c_dims(1:ndims))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_dims_create
+
+  !> Coordinates of `rank`, `min(maxdims, ndims)` of them (C: `EP_Cart_coords`; MPI 4.1
+  !> section 8.5.5). Errors: EP_ERR_TOPOLOGY, EP_ERR_RANK, EP_ERR_ARG.
+  recursive subroutine ep_cart_coords(comm, rank, maxdims, coords, ierror)
+    integer, intent(in) :: comm, rank, maxdims
+    integer, dimension(*), intent(inout) :: coords
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_coords(max(maxdims, 1))
+    c_coords = 0
+    c_ierror = c_ep_cart_coords(c_arg(comm), c_arg(rank), c_arg(maxdims), c_coords)
+    if (c_ierror == EP_SUCCESS .and. maxdims > 0) coords(1:maxdims) = int(c_coords(1:maxdims))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_cart_coords
+
+  !> Number of dimensions of the communicator's grid, 0 when it has no Cartesian topology
+  !> (the C call then reports the error).
+  recursive function cart_ndims(comm) result(n)
+    integer, intent(in) :: comm
+    integer :: n
+    integer(c_int) :: c_n, status
+    c_n = 0
+    status = EP_UNDEFINED
+    n = 0
+    if (c_ep_topo_test(c_arg(comm), status) /= EP_SUCCESS .or. status /= EP_CART) return
+    if (c_ep_cartdim_get(c_arg(comm), c_n) == EP_SUCCESS) n = int(c_n)
+  end function cart_ndims
+
+  !> Rank at `coords(1:ndims)`; periodic dimensions wrap around (C: `EP_Cart_rank`; MPI 4.1
+  !> section 8.5.5). Errors: EP_ERR_TOPOLOGY, EP_ERR_ARG (outside a non-periodic dimension).
+  recursive subroutine ep_cart_rank(comm, coords, rank, ierror)
+    integer, intent(in) :: comm
+    integer, dimension(*), intent(in) :: coords
+    integer, intent(out) :: rank
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_rank
+    integer(c_int), allocatable :: c_coords(:)
+    integer :: n
+    n = cart_ndims(comm)
+    allocate(c_coords(max(n, 1)))
+    c_coords = 0
+    if (n > 0) c_coords(1:n) = c_arg(coords(1:n))
+    c_rank = EP_PROC_NULL
+    c_ierror = c_ep_cart_rank(c_arg(comm), c_coords, c_rank)
+    rank = int(c_rank)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_cart_rank
+
+  !> Source and destination of a shift by `disp` along dimension `direction` (0-based, as in
+  !> MPI's Fortran); EP_PROC_NULL past a non-periodic edge (C: `EP_Cart_shift`; MPI 4.1
+  !> section 8.5.6). Errors: EP_ERR_TOPOLOGY, EP_ERR_DIMS.
+  recursive subroutine ep_cart_shift(comm, direction, disp, rank_source, rank_dest, ierror)
+    integer, intent(in) :: comm, direction, disp
+    integer, intent(out) :: rank_source, rank_dest
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_source, c_dest
+    c_source = EP_PROC_NULL
+    c_dest = EP_PROC_NULL
+    c_ierror = c_ep_cart_shift(c_arg(comm), c_arg(direction), c_arg(disp), c_source, c_dest)
+    rank_source = int(c_source)
+    rank_dest = int(c_dest)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_cart_shift
+
+  !> Subgrids keeping the dimensions where `remain_dims(d)` (C: `EP_Cart_sub`; MPI 4.1
+  !> section 8.5.7). Collective. Errors: EP_ERR_TOPOLOGY, EP_ERR_ARG.
+  recursive subroutine ep_cart_sub(comm, remain_dims, newcomm, ierror)
+    integer, intent(in) :: comm
+    logical, dimension(*), intent(in) :: remain_dims
+    integer, intent(out) :: newcomm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new
+    integer(c_int), allocatable :: c_remain(:)
+    integer :: n
+    n = cart_ndims(comm)
+    allocate(c_remain(max(n, 1)))
+    c_remain = 0
+    if (n > 0) c_remain(1:n) = merge(1_c_int, 0_c_int, remain_dims(1:n))
+    c_new = EP_COMM_NULL
+    c_ierror = c_ep_cart_sub(c_arg(comm), c_remain, c_new)
+    newcomm = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_cart_sub
+
+  !> Extents, periods and this endpoint's coordinates, `min(maxdims, ndims)` each (C:
+  !> `EP_Cart_get`; MPI 4.1 section 8.5.5). Errors: EP_ERR_TOPOLOGY, EP_ERR_ARG.
+  recursive subroutine ep_cart_get(comm, maxdims, dims, periods, coords, ierror)
+    integer, intent(in) :: comm, maxdims
+    integer, dimension(*), intent(inout) :: dims, coords
+    logical, dimension(*), intent(inout) :: periods
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_dims(max(maxdims, 1)), c_periods(max(maxdims, 1)), c_coords(max(maxdims, 1))
+    integer :: n
+    c_dims = 0
+    c_periods = 0
+    c_coords = 0
+    c_ierror = c_ep_cart_get(c_arg(comm), c_arg(maxdims), c_dims, c_periods, c_coords)
+    n = min(maxdims, cart_ndims(comm))
+    if (c_ierror == EP_SUCCESS .and. n > 0) then
+      dims(1:n) = int(c_dims(1:n))
+      periods(1:n) = c_periods(1:n) /= 0
+      coords(1:n) = int(c_coords(1:n))
+    end if
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_cart_get
+
+  !> Number of dimensions of a Cartesian communicator (C: `EP_Cartdim_get`; MPI 4.1 section
+  !> 8.5.5). Errors: EP_ERR_TOPOLOGY.
+  recursive subroutine ep_cartdim_get(comm, ndims, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: ndims
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_n
+    c_n = 0
+    c_ierror = c_ep_cartdim_get(c_arg(comm), c_n)
+    ndims = int(c_n)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_cartdim_get
+
+  !> EP_CART, EP_GRAPH, EP_DIST_GRAPH or EP_UNDEFINED (C: `EP_Topo_test`; MPI 4.1 section
+  !> 8.5.5).
+  recursive subroutine ep_topo_test(comm, status, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_status
+    c_status = EP_UNDEFINED
+    c_ierror = c_ep_topo_test(c_arg(comm), c_status)
+    status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_topo_test
+
+  !> The graph arguments of `ep_graph_create` and `ep_graph_map` as C ints: `index(1:nnodes)`
+  !> and the `index(nnodes)` edges.
+  recursive subroutine graph_args(nnodes, index, edges, c_index, c_edges)
+    integer, intent(in) :: nnodes
+    integer, dimension(*), intent(in) :: index, edges
+    integer(c_int), allocatable, intent(out) :: c_index(:), c_edges(:)
+    integer :: total
+    total = 0
+    if (nnodes > 0) total = max(index(nnodes), 0)
+    allocate(c_index(max(nnodes, 1)), c_edges(max(total, 1)))
+    c_index = 0
+    c_edges = 0
+    if (nnodes > 0) c_index(1:nnodes) = c_arg(index(1:nnodes))
+    if (total > 0) c_edges(1:total) = c_arg(edges(1:total))
+  end subroutine graph_args
+
+  !> Makes a communicator with a graph topology every rank gives whole: node r's neighbours
+  !> are `edges(index(r)+1:index(r+1))` (0-based r, `index(0)` = 0) (C: `EP_Graph_create`;
+  !> MPI 4.1 section 8.5.3). Ranks 0..nnodes-1 are the nodes (ranks kept), the others get
+  !> EP_COMM_NULL. Errors: EP_ERR_ARG, EP_ERR_RANK; a bad argument on any endpoint fails
+  !> the call on every endpoint.
+  recursive subroutine ep_graph_create(comm_old, nnodes, index, edges, reorder, comm_graph, ierror)
+    integer, intent(in) :: comm_old, nnodes
+    integer, dimension(*), intent(in) :: index, edges
+    logical, intent(in) :: reorder
+    integer, intent(out) :: comm_graph
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new
+    integer(c_int), allocatable :: c_index(:), c_edges(:)
+    call graph_args(nnodes, index, edges, c_index, c_edges)
+    c_new = EP_COMM_NULL
+    c_ierror = c_ep_graph_create(c_arg(comm_old), c_arg(nnodes), c_index, c_edges, merge(1_c_int, 0_c_int, reorder), &
+      c_new)
+    comm_graph = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_graph_create
+
+  !> Number of nodes and edges of a graph communicator (C: `EP_Graphdims_get`; MPI 4.1
+  !> section 8.5.5). Errors: EP_ERR_TOPOLOGY.
+  recursive subroutine ep_graphdims_get(comm, nnodes, nedges, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: nnodes, nedges
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_n, c_e
+    c_n = 0
+    c_e = 0
+    c_ierror = c_ep_graphdims_get(c_arg(comm), c_n, c_e)
+    nnodes = int(c_n)
+    nedges = int(c_e)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_graphdims_get
+
+  !> The first `maxindex` entries of `index` and `maxedges` of `edges` of a graph
+  !> communicator (C: `EP_Graph_get`; MPI 4.1 section 8.5.5). Errors: EP_ERR_TOPOLOGY,
+  !> EP_ERR_ARG.
+  recursive subroutine ep_graph_get(comm, maxindex, maxedges, index, edges, ierror)
+    integer, intent(in) :: comm, maxindex, maxedges
+    integer, dimension(*), intent(inout) :: index, edges
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_index(max(maxindex, 1)), c_edges(max(maxedges, 1))
+    c_index = 0
+    c_edges = 0
+    c_ierror = c_ep_graph_get(c_arg(comm), c_arg(maxindex), c_arg(maxedges), c_index, c_edges)
+    if (c_ierror == EP_SUCCESS .and. maxindex > 0) index(1:maxindex) = int(c_index(1:maxindex))
+    if (c_ierror == EP_SUCCESS .and. maxedges > 0) edges(1:maxedges) = int(c_edges(1:maxedges))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_graph_get
+
+  !> Number of neighbours of `rank` in a graph communicator (C: `EP_Graph_neighbors_count`;
+  !> MPI 4.1 section 8.5.5). Errors: EP_ERR_TOPOLOGY, EP_ERR_RANK.
+  recursive subroutine ep_graph_neighbors_count(comm, rank, nneighbors, ierror)
+    integer, intent(in) :: comm, rank
+    integer, intent(out) :: nneighbors
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_n
+    c_n = 0
+    c_ierror = c_ep_graph_neighbors_count(c_arg(comm), c_arg(rank), c_n)
+    nneighbors = int(c_n)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_graph_neighbors_count
+
+  !> The first `maxneighbors` neighbours of `rank`, in the order given (C:
+  !> `EP_Graph_neighbors`; MPI 4.1 section 8.5.5). Errors: EP_ERR_TOPOLOGY, EP_ERR_RANK.
+  recursive subroutine ep_graph_neighbors(comm, rank, maxneighbors, neighbors, ierror)
+    integer, intent(in) :: comm, rank, maxneighbors
+    integer, dimension(*), intent(inout) :: neighbors
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_nb(max(maxneighbors, 1))
+    c_nb = 0
+    c_ierror = c_ep_graph_neighbors(c_arg(comm), c_arg(rank), c_arg(maxneighbors), c_nb)
+    if (c_ierror == EP_SUCCESS .and. maxneighbors > 0) neighbors(1:maxneighbors) = int(c_nb(1:maxneighbors))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_graph_neighbors
+
+  !> This endpoint's rank in a grid of `dims(1:ndims)`: its own rank below the grid's size,
+  !> EP_UNDEFINED otherwise (C: `EP_Cart_map`; MPI 4.1 section 8.5.8). Errors: EP_ERR_DIMS.
+  recursive subroutine ep_cart_map(comm, ndims, dims, periods, newrank, ierror)
+    integer, intent(in) :: comm, ndims
+    integer, dimension(*), intent(in) :: dims
+    logical, dimension(*), intent(in) :: periods
+    integer, intent(out) :: newrank
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new, c_dims(max(ndims, 1)), c_periods(max(ndims, 1))
+    c_dims = 0
+    c_periods = 0
+    if (ndims > 0) then
+      c_dims(1:ndims) = c_arg(dims(1:ndims))
+      c_periods(1:ndims) = merge(1_c_int, 0_c_int, periods(1:ndims))
+    end if
+    c_new = EP_UNDEFINED
+    c_ierror = c_ep_cart_map(c_arg(comm), c_arg(ndims), c_dims, c_periods, c_new)
+    newrank = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_cart_map
+
+  !> This endpoint's rank in a graph of `nnodes` nodes: its own rank below `nnodes`,
+  !> EP_UNDEFINED otherwise (C: `EP_Graph_map`; MPI 4.1 section 8.5.8). Errors: EP_ERR_ARG,
+  !> EP_ERR_RANK.
+  recursive subroutine ep_graph_map(comm, nnodes, index, edges, newrank, ierror)
+    integer, intent(in) :: comm, nnodes
+    integer, dimension(*), intent(in) :: index, edges
+    integer, intent(out) :: newrank
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new
+    integer(c_int), allocatable :: c_index(:), c_edges(:)
+    call graph_args(nnodes, index, edges, c_index, c_edges)
+    c_new = EP_UNDEFINED
+    c_ierror = c_ep_graph_map(c_arg(comm), c_arg(nnodes), c_index, c_edges, c_new)
+    newrank = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_graph_map
+
+  !> Weights for C: EP_UNWEIGHTED, EP_WEIGHTS_EMPTY (by the address of the module's
+  !> variables), or the address of `copy`, which receives the first `n` of `w`.
+  recursive function c_weights(w, n, copy) result(p)
+    integer, dimension(*), intent(in), target :: w
+    integer, intent(in) :: n
+    integer(c_int), dimension(*), intent(inout), target :: copy
+    type(c_ptr) :: p
+    if (c_associated(c_loc(w(1)), c_loc(EP_UNWEIGHTED))) then
+      p = transfer(2_c_intptr_t, p)
+    else if (c_associated(c_loc(w(1)), c_loc(EP_WEIGHTS_EMPTY))) then
+      p = transfer(3_c_intptr_t, p)
+    else
+      if (n > 0) copy(1:n) = c_arg(w(1:n))
+      p = c_loc(copy(1))
+    end if
+  end function c_weights
+
+  !> Makes a communicator with a distributed graph topology from each endpoint's own edges:
+  !> `sources(1:indegree)` and `destinations(1:outdegree)`, with weights or EP_UNWEIGHTED
+  !> (EP_WEIGHTS_EMPTY for a weighted side of degree 0) (C: `EP_Dist_graph_create_adjacent`;
+  !> MPI 4.1 section 8.5.4). Ranks kept. Errors: EP_ERR_ARG, EP_ERR_RANK; a bad argument on
+  !> any endpoint fails the call on every endpoint.
+  recursive subroutine ep_dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, &
+      outdegree, destinations, destweights, info, reorder, comm_dist_graph, ierror)
+    integer, intent(in) :: comm_old, indegree, outdegree
+    integer, dimension(*), intent(in) :: sources, destinations
+    integer, dimension(*), intent(in), target :: sourceweights, destweights
+    integer(mpi_kind), intent(in) :: info
+    logical, intent(in) :: reorder
+    integer, intent(out) :: comm_dist_graph
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new, c_sources(max(indegree, 1)), c_dests(max(outdegree, 1))
+    integer(c_int), target :: c_sw(max(indegree, 1)), c_dw(max(outdegree, 1))
+    c_sources = 0
+    c_dests = 0
+    c_sw = 0
+    c_dw = 0
+    if (indegree > 0) c_sources(1:indegree) = c_arg(sources(1:indegree))
+    if (outdegree > 0) c_dests(1:outdegree) = c_arg(destinations(1:outdegree))
+    c_new = EP_COMM_NULL
+    c_ierror = epmpi_f_dist_graph_create_adjacent(c_arg(comm_old), c_arg(indegree), c_sources, &
+      c_weights(sourceweights, indegree, c_sw), c_arg(outdegree), c_dests, c_weights(destweights, outdegree, c_dw), &
+      int(info, c_int), merge(1_c_int, 0_c_int, reorder), c_new)
+    comm_dist_graph = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_dist_graph_create_adjacent
+
+  !> Makes a communicator with a distributed graph topology from edges any endpoint may give:
+  !> for each i in 1..n, edges from `sources(i)` to the next `degrees(i)` entries of
+  !> `destinations`, with as many `weights` (or EP_UNWEIGHTED, or EP_WEIGHTS_EMPTY for no
+  !> edge of a weighted graph) (C: `EP_Dist_graph_create`; MPI 4.1 section 8.5.3). Each
+  !> endpoint's neighbours come in the order of the ranks that gave the edges, then the
+  !> order given. Errors: EP_ERR_ARG, EP_ERR_RANK; a bad argument on any endpoint fails the
+  !> call on every endpoint.
+  recursive subroutine ep_dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, &
+      reorder, comm_dist_graph, ierror)
+    integer, intent(in) :: comm_old, n
+    integer, dimension(*), intent(in) :: sources, degrees, destinations
+    integer, dimension(*), intent(in), target :: weights
+    integer(mpi_kind), intent(in) :: info
+    logical, intent(in) :: reorder
+    integer, intent(out) :: comm_dist_graph
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_new, c_sources(max(n, 1)), c_degrees(max(n, 1))
+    integer(c_int), allocatable :: c_dests(:)
+    integer(c_int), allocatable, target :: c_w(:)
+    integer :: total
+    c_sources = 0
+    c_degrees = 0
+    total = 0
+    if (n > 0) then
+      c_sources(1:n) = c_arg(sources(1:n))
+      c_degrees(1:n) = c_arg(degrees(1:n))
+      total = int(sum(max(c_degrees(1:n), 0_c_int)))
+    end if
+    allocate(c_dests(max(total, 1)), c_w(max(total, 1)))
+    c_dests = 0
+    c_w = 0
+    if (total > 0) c_dests(1:total) = c_arg(destinations(1:total))
+    c_new = EP_COMM_NULL
+    c_ierror = epmpi_f_dist_graph_create(c_arg(comm_old), c_arg(n), c_sources, c_degrees, c_dests, &
+      c_weights(weights, total, c_w), int(info, c_int), merge(1_c_int, 0_c_int, reorder), c_new)
+    comm_dist_graph = int(c_new)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_dist_graph_create
+
+  !> This endpoint's in- and out-degree, and whether the graph is weighted (C:
+  !> `EP_Dist_graph_neighbors_count`; MPI 4.1 section 8.5.5). Errors: EP_ERR_TOPOLOGY.
+  recursive subroutine ep_dist_graph_neighbors_count(comm, indegree, outdegree, weighted, ierror)
+    integer, intent(in) :: comm
+    integer, intent(out) :: indegree, outdegree
+    logical, intent(out) :: weighted
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_in, c_out, c_w
+    c_in = 0
+    c_out = 0
+    c_w = 0
+    c_ierror = c_ep_dist_graph_neighbors_count(c_arg(comm), c_in, c_out, c_w)
+    indegree = int(c_in)
+    outdegree = int(c_out)
+    weighted = c_w /= 0
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_dist_graph_neighbors_count
+
+  !> This endpoint's edges in the order it gave them: up to `maxindegree` sources and
+  !> `maxoutdegree` destinations, with their weights unless EP_UNWEIGHTED is passed (C:
+  !> `EP_Dist_graph_neighbors`; MPI 4.1 section 8.5.5). Errors: EP_ERR_TOPOLOGY, EP_ERR_ARG.
+  recursive subroutine ep_dist_graph_neighbors(comm, maxindegree, sources, sourceweights, maxoutdegree, &
+      destinations, destweights, ierror)
+    integer, intent(in) :: comm, maxindegree, maxoutdegree
+    integer, dimension(*), intent(inout) :: sources, destinations
+    integer, dimension(*), intent(inout), target :: sourceweights, destweights
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_sources(max(maxindegree, 1)), c_dests(max(maxoutdegree, 1))
+    integer(c_int), target :: c_sw(max(maxindegree, 1)), c_dw(max(maxoutdegree, 1))
+    type(c_ptr) :: sw, dw
+    c_sources = 0
+    c_dests = 0
+    c_sw = 0
+    c_dw = 0
+    sw = c_loc(c_sw(1))
+    dw = c_loc(c_dw(1))
+    if (c_associated(c_loc(sourceweights(1)), c_loc(EP_UNWEIGHTED))) sw = transfer(2_c_intptr_t, sw)
+    if (c_associated(c_loc(destweights(1)), c_loc(EP_UNWEIGHTED))) dw = transfer(2_c_intptr_t, dw)
+    c_ierror = c_ep_dist_graph_neighbors(c_arg(comm), c_arg(maxindegree), c_sources, sw, c_arg(maxoutdegree), &
+      c_dests, dw)
+    if (c_ierror == EP_SUCCESS) then
+      if (maxindegree > 0) sources(1:maxindegree) = int(c_sources(1:maxindegree))
+      if (maxoutdegree > 0) destinations(1:maxoutdegree) = int(c_dests(1:maxoutdegree))
+      if (maxindegree > 0 .and. c_associated(sw, c_loc(c_sw(1)))) &
+        sourceweights(1:maxindegree) = int(c_sw(1:maxindegree))
+      if (maxoutdegree > 0 .and. c_associated(dw, c_loc(c_dw(1)))) &
+        destweights(1:maxoutdegree) = int(c_dw(1:maxoutdegree))
+    end if
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_dist_graph_neighbors
+
+  !> Every neighbourhood collective (`kind`: 0 allgather, 1 allgatherv, 2 alltoall,
+  !> 3 alltoallv, 4 alltoallw; the arguments a kind does not use are placeholders), blocking
+  !> without `request`.
+  recursive subroutine neighbor_call(kind, sendbuf, sendcount, sendcounts, sdispls, sendtypes, sendtype, &
+      recvbuf, recvcount, recvcounts, rdispls, recvtypes, recvtype, count_bytes, comm, ierror, request)
+    integer(c_int), intent(in) :: kind, count_bytes
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    type(*), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+    integer(mpi_kind), dimension(*), intent(in) :: sendtypes, recvtypes
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror, request
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    if (present(request)) then
+      c_ierror = epmpi_f_neighbor(kind, sendbuf, c_arg(sendcount), sendcounts, sdispls, sendtypes, &
+        int(sendtype, c_int), recvbuf, c_arg(recvcount), recvcounts, rdispls, recvtypes, int(recvtype, c_int), &
+        count_bytes, c_arg(comm), c_request, MPI_BOTTOM)
+      request = int(c_request)
+    else
+      c_ierror = epmpi_f_neighbor(kind, sendbuf, c_arg(sendcount), sendcounts, sdispls, sendtypes, &
+        int(sendtype, c_int), recvbuf, c_arg(recvcount), recvcounts, rdispls, recvtypes, int(recvtype, c_int), &
+        count_bytes, c_arg(comm), f_bottom=MPI_BOTTOM)
+    end if
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine neighbor_call
+
+  !> Sends `sendcount` elements to every out-neighbour; in-neighbour i's block lands at block
+  !> i of `recvbuf` (C: `EP_Neighbor_allgather`; MPI 4.1 section 8.6.1). Neighbour order: for
+  !> each dimension the -1 then the +1 neighbour (grids), the given order (graphs); blocks of
+  !> EP_PROC_NULL neighbours are left alone. Errors: EP_ERR_TOPOLOGY, EP_ERR_COUNT,
+  !> EP_ERR_TYPE, EP_ERR_BUFFER, EP_ERR_TRUNCATE, EP_ERR_OTHER.
+  recursive subroutine ep_neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror
+    integer :: none(1)
+    integer(mpi_kind) :: no_types(1)
+    none = 0
+    no_types = 0
+    call neighbor_call(0_c_int, sendbuf, sendcount, none, none, no_types, sendtype, recvbuf, recvcount, none, &
+      none, no_types, recvtype, int(storage_size(none) / 8, c_int), comm, ierror)
+  end subroutine ep_neighbor_allgather
+
+  !> As `ep_neighbor_allgather`, in-neighbour i's `recvcounts(i)` elements at `displs(i)`
+  !> elements from the start of `recvbuf` (C: `EP_Neighbor_allgatherv`).
+  recursive subroutine ep_neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: sendcount, comm
+    integer, dimension(*), intent(in) :: recvcounts, displs
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror
+    integer(mpi_kind) :: no_types(1)
+    no_types = 0
+    call neighbor_call(1_c_int, sendbuf, sendcount, recvcounts, displs, no_types, sendtype, recvbuf, 0, recvcounts, &
+      displs, no_types, recvtype, int(storage_size(recvcounts) / 8, c_int), comm, ierror)
+  end subroutine ep_neighbor_allgatherv
+
+  !> Block j of `sendbuf` (`sendcount` elements) to out-neighbour j; in-neighbour i's block to
+  !> block i of `recvbuf` (C: `EP_Neighbor_alltoall`; MPI 4.1 section 8.6.2). Errors as
+  !> `ep_neighbor_allgather`.
+  recursive subroutine ep_neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror
+    integer :: none(1)
+    integer(mpi_kind) :: no_types(1)
+    none = 0
+    no_types = 0
+    call neighbor_call(2_c_int, sendbuf, sendcount, none, none, no_types, sendtype, recvbuf, recvcount, none, &
+      none, no_types, recvtype, int(storage_size(none) / 8, c_int), comm, ierror)
+  end subroutine ep_neighbor_alltoall
+
+  !> As `ep_neighbor_alltoall` with per-neighbour counts and displacements in elements (C:
+  !> `EP_Neighbor_alltoallv`): send arrays of outdegree entries, receive arrays of indegree.
+  recursive subroutine ep_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out), optional :: ierror
+    integer(mpi_kind) :: no_types(1)
+    no_types = 0
+    call neighbor_call(3_c_int, sendbuf, 0, sendcounts, sdispls, no_types, sendtype, recvbuf, 0, recvcounts, &
+      rdispls, no_types, recvtype, int(storage_size(sendcounts) / 8, c_int), comm, ierror)
+  end subroutine ep_neighbor_alltoallv
+
+  !> As `ep_neighbor_alltoallv` with per-neighbour datatypes and displacements in bytes
+  !> (`integer(MPI_ADDRESS_KIND)`) (C: `EP_Neighbor_alltoallw`).
+  recursive subroutine ep_neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, recvcounts
+    integer(MPI_ADDRESS_KIND), dimension(*), intent(in) :: sdispls, rdispls
+    integer(mpi_kind), dimension(*), intent(in) :: sendtypes, recvtypes
+    integer, intent(in) :: comm
+    integer, intent(out), optional :: ierror
+    call neighbor_call(4_c_int, sendbuf, 0, sendcounts, sdispls, sendtypes, 0_mpi_kind, recvbuf, 0, recvcounts, &
+      rdispls, recvtypes, 0_mpi_kind, int(storage_size(sendcounts) / 8, c_int), comm, ierror)
+  end subroutine ep_neighbor_alltoallw
+
+  !> Nonblocking `ep_neighbor_allgather` (C: `EP_Ineighbor_allgather`; MPI 4.1 section
+  !> 8.7.1): the buffers must be contiguous and stay untouched until `request` completes.
+  recursive subroutine ep_ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer :: none(1)
+    integer(mpi_kind) :: no_types(1)
+    none = 0
+    no_types = 0
+    call neighbor_call(0_c_int, sendbuf, sendcount, none, none, no_types, sendtype, recvbuf, recvcount, none, &
+      none, no_types, recvtype, int(storage_size(none) / 8, c_int), comm, ierror, request)
+  end subroutine ep_ineighbor_allgather
+
+  !> Nonblocking `ep_neighbor_allgatherv` (C: `EP_Ineighbor_allgatherv`).
+  recursive subroutine ep_ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, comm
+    integer, dimension(*), intent(in) :: recvcounts, displs
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(mpi_kind) :: no_types(1)
+    no_types = 0
+    call neighbor_call(1_c_int, sendbuf, sendcount, recvcounts, displs, no_types, sendtype, recvbuf, 0, recvcounts, &
+      displs, no_types, recvtype, int(storage_size(recvcounts) / 8, c_int), comm, ierror, request)
+  end subroutine ep_ineighbor_allgatherv
+
+  !> Nonblocking `ep_neighbor_alltoall` (C: `EP_Ineighbor_alltoall`).
+  recursive subroutine ep_ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer :: none(1)
+    integer(mpi_kind) :: no_types(1)
+    none = 0
+    no_types = 0
+    call neighbor_call(2_c_int, sendbuf, sendcount, none, none, no_types, sendtype, recvbuf, recvcount, none, &
+      none, no_types, recvtype, int(storage_size(none) / 8, c_int), comm, ierror, request)
+  end subroutine ep_ineighbor_alltoall
+
+  !> Nonblocking `ep_neighbor_alltoallv` (C: `EP_Ineighbor_alltoallv`).
+  recursive subroutine ep_ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(mpi_kind) :: no_types(1)
+    no_types = 0
+    call neighbor_call(3_c_int, sendbuf, 0, sendcounts, sdispls, no_types, sendtype, recvbuf, 0, recvcounts, &
+      rdispls, no_types, recvtype, int(storage_size(sendcounts) / 8, c_int), comm, ierror, request)
+  end subroutine ep_ineighbor_alltoallv
+
+  !> Nonblocking `ep_neighbor_alltoallw` (C: `EP_Ineighbor_alltoallw`).
+  recursive subroutine ep_ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, recvcounts
+    integer(MPI_ADDRESS_KIND), dimension(*), intent(in) :: sdispls, rdispls
+    integer(mpi_kind), dimension(*), intent(in) :: sendtypes, recvtypes
+    integer, intent(in) :: comm
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call neighbor_call(4_c_int, sendbuf, 0, sendcounts, sdispls, sendtypes, 0_mpi_kind, recvbuf, 0, recvcounts, &
+      rdispls, recvtypes, 0_mpi_kind, int(storage_size(sendcounts) / 8, c_int), comm, ierror, request)
+  end subroutine ep_ineighbor_alltoallw
 
 end module ep_mpi

@@ -48,6 +48,12 @@ module ep_mpi_c
   public :: c_ep_win_flush_local, c_ep_win_sync, epmpi_f_put, epmpi_f_get, epmpi_f_rput, epmpi_f_rget
   public :: epmpi_f_accumulate, epmpi_f_get_accumulate, epmpi_f_fetch_and_op, epmpi_f_compare_and_swap
   public :: c_ep_win_set_errhandler, c_ep_win_get_errhandler, c_ep_debug_live_windows
+  ! Process topologies and neighbourhood collectives
+  public :: c_ep_cart_create, c_ep_dims_create, c_ep_cart_coords, c_ep_cart_rank, c_ep_cart_shift
+  public :: c_ep_cart_sub, c_ep_cart_get, c_ep_cartdim_get, c_ep_topo_test, epmpi_f_dist_graph_create_adjacent
+  public :: c_ep_dist_graph_neighbors_count, c_ep_dist_graph_neighbors, epmpi_f_neighbor
+  public :: epmpi_f_dist_graph_create, c_ep_graph_create, c_ep_graphdims_get, c_ep_graph_get
+  public :: c_ep_graph_neighbors_count, c_ep_graph_neighbors, c_ep_cart_map, c_ep_graph_map
 
   interface
 
@@ -1080,6 +1086,189 @@ module ep_mpi_c
       integer(c_int), intent(inout) :: windows
       integer(c_int) :: ierror
     end function c_ep_debug_live_windows
+
+    ! ---- Process topologies and neighbourhood collectives --------------------------------
+
+    function c_ep_cart_create(comm_old, ndims, dims, periods, reorder, comm_cart) &
+        bind(C, name="EP_Cart_create") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm_old, ndims, reorder
+      integer(c_int), dimension(*), intent(in) :: dims, periods
+      integer(c_int), intent(inout) :: comm_cart
+      integer(c_int) :: ierror
+    end function c_ep_cart_create
+
+    function c_ep_dims_create(nnodes, ndims, dims) bind(C, name="EP_Dims_create") result(ierror)
+      import :: c_int
+      integer(c_int), value :: nnodes, ndims
+      integer(c_int), dimension(*), intent(inout) :: dims
+      integer(c_int) :: ierror
+    end function c_ep_dims_create
+
+    function c_ep_cart_coords(comm, rank, maxdims, coords) bind(C, name="EP_Cart_coords") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, rank, maxdims
+      integer(c_int), dimension(*), intent(inout) :: coords
+      integer(c_int) :: ierror
+    end function c_ep_cart_coords
+
+    function c_ep_cart_rank(comm, coords, rank) bind(C, name="EP_Cart_rank") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), dimension(*), intent(in) :: coords
+      integer(c_int), intent(inout) :: rank
+      integer(c_int) :: ierror
+    end function c_ep_cart_rank
+
+    function c_ep_cart_shift(comm, direction, disp, rank_source, rank_dest) &
+        bind(C, name="EP_Cart_shift") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, direction, disp
+      integer(c_int), intent(inout) :: rank_source, rank_dest
+      integer(c_int) :: ierror
+    end function c_ep_cart_shift
+
+    function c_ep_cart_sub(comm, remain_dims, newcomm) bind(C, name="EP_Cart_sub") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), dimension(*), intent(in) :: remain_dims
+      integer(c_int), intent(inout) :: newcomm
+      integer(c_int) :: ierror
+    end function c_ep_cart_sub
+
+    function c_ep_cart_get(comm, maxdims, dims, periods, coords) bind(C, name="EP_Cart_get") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, maxdims
+      integer(c_int), dimension(*), intent(inout) :: dims, periods, coords
+      integer(c_int) :: ierror
+    end function c_ep_cart_get
+
+    function c_ep_cartdim_get(comm, ndims) bind(C, name="EP_Cartdim_get") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(inout) :: ndims
+      integer(c_int) :: ierror
+    end function c_ep_cartdim_get
+
+    function c_ep_topo_test(comm, status) bind(C, name="EP_Topo_test") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(inout) :: status
+      integer(c_int) :: ierror
+    end function c_ep_topo_test
+
+    !> The weights are addresses: of a c_int array, or EP_UNWEIGHTED / EP_WEIGHTS_EMPTY;
+    !> `info` is a `use mpi` integer.
+    function epmpi_f_dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, &
+        destinations, destweights, info, reorder, comm_dist_graph) &
+        bind(C, name="epmpi_f_dist_graph_create_adjacent") result(ierror)
+      import :: c_int, c_ptr
+      integer(c_int), value :: comm_old, indegree, outdegree, info, reorder
+      integer(c_int), dimension(*), intent(in) :: sources, destinations
+      type(c_ptr), value :: sourceweights, destweights
+      integer(c_int), intent(inout) :: comm_dist_graph
+      integer(c_int) :: ierror
+    end function epmpi_f_dist_graph_create_adjacent
+
+    !> As `epmpi_f_dist_graph_create_adjacent`, for `EP_Dist_graph_create`.
+    function epmpi_f_dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, &
+        comm_dist_graph) bind(C, name="epmpi_f_dist_graph_create") result(ierror)
+      import :: c_int, c_ptr
+      integer(c_int), value :: comm_old, n, info, reorder
+      integer(c_int), dimension(*), intent(in) :: sources, degrees, destinations
+      type(c_ptr), value :: weights
+      integer(c_int), intent(inout) :: comm_dist_graph
+      integer(c_int) :: ierror
+    end function epmpi_f_dist_graph_create
+
+    function c_ep_graph_create(comm_old, nnodes, index, edges, reorder, comm_graph) &
+        bind(C, name="EP_Graph_create") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm_old, nnodes, reorder
+      integer(c_int), dimension(*), intent(in) :: index, edges
+      integer(c_int), intent(inout) :: comm_graph
+      integer(c_int) :: ierror
+    end function c_ep_graph_create
+
+    function c_ep_graphdims_get(comm, nnodes, nedges) bind(C, name="EP_Graphdims_get") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(inout) :: nnodes, nedges
+      integer(c_int) :: ierror
+    end function c_ep_graphdims_get
+
+    function c_ep_graph_get(comm, maxindex, maxedges, index, edges) bind(C, name="EP_Graph_get") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, maxindex, maxedges
+      integer(c_int), dimension(*), intent(inout) :: index, edges
+      integer(c_int) :: ierror
+    end function c_ep_graph_get
+
+    function c_ep_graph_neighbors_count(comm, rank, nneighbors) bind(C, name="EP_Graph_neighbors_count") &
+        result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, rank
+      integer(c_int), intent(inout) :: nneighbors
+      integer(c_int) :: ierror
+    end function c_ep_graph_neighbors_count
+
+    function c_ep_graph_neighbors(comm, rank, maxneighbors, neighbors) bind(C, name="EP_Graph_neighbors") &
+        result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, rank, maxneighbors
+      integer(c_int), dimension(*), intent(inout) :: neighbors
+      integer(c_int) :: ierror
+    end function c_ep_graph_neighbors
+
+    function c_ep_cart_map(comm, ndims, dims, periods, newrank) bind(C, name="EP_Cart_map") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, ndims
+      integer(c_int), dimension(*), intent(in) :: dims, periods
+      integer(c_int), intent(inout) :: newrank
+      integer(c_int) :: ierror
+    end function c_ep_cart_map
+
+    function c_ep_graph_map(comm, nnodes, index, edges, newrank) bind(C, name="EP_Graph_map") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm, nnodes
+      integer(c_int), dimension(*), intent(in) :: index, edges
+      integer(c_int), intent(inout) :: newrank
+      integer(c_int) :: ierror
+    end function c_ep_graph_map
+
+    function c_ep_dist_graph_neighbors_count(comm, indegree, outdegree, weighted) &
+        bind(C, name="EP_Dist_graph_neighbors_count") result(ierror)
+      import :: c_int
+      integer(c_int), value :: comm
+      integer(c_int), intent(inout) :: indegree, outdegree, weighted
+      integer(c_int) :: ierror
+    end function c_ep_dist_graph_neighbors_count
+
+    function c_ep_dist_graph_neighbors(comm, maxindegree, sources, sourceweights, maxoutdegree, &
+        destinations, destweights) bind(C, name="EP_Dist_graph_neighbors") result(ierror)
+      import :: c_int, c_ptr
+      integer(c_int), value :: comm, maxindegree, maxoutdegree
+      integer(c_int), dimension(*), intent(inout) :: sources, destinations
+      type(c_ptr), value :: sourceweights, destweights
+      integer(c_int) :: ierror
+    end function c_ep_dist_graph_neighbors
+
+    !> Every neighbourhood collective (`kind`: 0 allgather, 1 allgatherv, 2 alltoall,
+    !> 3 alltoallv, 4 alltoallw); `request` absent (NULL) for the blocking forms.
+    function epmpi_f_neighbor(kind, sendbuf, sendcount, sendcounts, sdispls, sendtypes, sendtype, recvbuf, &
+        recvcount, recvcounts, rdispls, recvtypes, recvtype, count_bytes, comm, request, f_bottom) &
+        bind(C, name="epmpi_f_neighbor") result(ierror)
+      import :: c_int
+      integer(c_int), value :: kind, sendcount, sendtype, recvcount, recvtype, count_bytes, comm
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+      type(*), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+      !> `use mpi` datatypes (integer(mpi_kind), the size of MPI_Fint).
+      type(*), dimension(*), intent(in) :: sendtypes, recvtypes
+      integer(c_int), intent(inout), optional :: request
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_neighbor
 
   end interface
 

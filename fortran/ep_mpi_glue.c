@@ -1068,3 +1068,144 @@ int epmpi_f_compare_and_swap(CFI_cdesc_t *origin, CFI_cdesc_t *compare, CFI_cdes
         return glue_win_error(win, EP_ERR_BUFFER, "ep_compare_and_swap", rma_noncontiguous);
     return EP_Compare_and_swap(o, c, r, MPI_Type_f2c(datatype), target_rank, target_disp, win);
 }
+
+/* ---------------------------------------------------------------------------------------- */
+/* Process topologies and neighbourhood collectives                                         */
+/* ---------------------------------------------------------------------------------------- */
+
+/* In- and out-degree of this endpoint in the topology of `comm` (the lengths of a
+ * neighbourhood collective's arrays); 0 without a topology, which the call then reports. */
+static void neighbour_degrees(EP_Comm comm, int *in, int *out)
+{
+    int status = EP_UNDEFINED, nd = 0, weighted;
+    *in = *out = 0;
+    if (EP_Topo_test(comm, &status) != EP_SUCCESS)
+        return;
+    if (status == EP_CART && EP_Cartdim_get(comm, &nd) == EP_SUCCESS)
+        *in = *out = 2 * nd;
+    else if (status == EP_DIST_GRAPH)
+        EP_Dist_graph_neighbors_count(comm, in, out, &weighted);
+}
+
+/* `info` is a `use mpi` integer; the weights are C's (the module maps its EP_UNWEIGHTED and
+ * EP_WEIGHTS_EMPTY to the header's). */
+int epmpi_f_dist_graph_create_adjacent(EP_Comm comm_old, int indegree, const int *sources, const int *sourceweights,
+                                       int outdegree, const int *destinations, const int *destweights,
+                                       MPI_Fint info, int reorder, EP_Comm *comm_dist_graph)
+{
+    return EP_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree, destinations,
+                                         destweights, MPI_Info_f2c(info), reorder, comm_dist_graph);
+}
+
+/* As epmpi_f_dist_graph_create_adjacent, for EP_Dist_graph_create. */
+int epmpi_f_dist_graph_create(EP_Comm comm_old, int n, const int *sources, const int *degrees,
+                              const int *destinations, const int *weights, MPI_Fint info, int reorder,
+                              EP_Comm *comm_dist_graph)
+{
+    return EP_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, MPI_Info_f2c(info), reorder,
+                                comm_dist_graph);
+}
+
+/* `n` datatypes of `use mpi` as C handles (malloc'd, NULL when n == 0 or out of memory). */
+static MPI_Datatype *c_types(const MPI_Fint *f, int n)
+{
+    MPI_Datatype *t = malloc((n > 0 ? (size_t)n : 1) * sizeof(MPI_Datatype));
+    for (int i = 0; t != NULL && i < n; i++)
+        t[i] = MPI_Type_f2c(f[i]);
+    return t;
+}
+
+/* The shape of the neighbourhood collectives. */
+enum neighbour { N_ALLGATHER, N_ALLGATHERV, N_ALLTOALL, N_ALLTOALLV, N_ALLTOALLW };
+
+/*
+ * Every neighbourhood collective, blocking (`request` NULL) or not: the arguments a shape
+ * does not use are ignored. Count and displacement arrays of the v forms are default Fortran
+ * integers of `count_bytes` bytes; those of the w form are integer(MPI_ADDRESS_KIND) bytes
+ * (MPI_Aint) and its types `use mpi` integers.
+ */
+int epmpi_f_neighbor(int kind, CFI_cdesc_t *sendbuf, int sendcount, const void *sendcounts, const void *sdispls,
+                     const MPI_Fint *sendtypes, MPI_Fint sendtype, CFI_cdesc_t *recvbuf, int recvcount,
+                     const void *recvcounts, const void *rdispls, const MPI_Fint *recvtypes, MPI_Fint recvtype,
+                     int count_bytes, EP_Comm comm, EP_Request *request, const void *f_bottom)
+{
+    static const char *const routines[2][5] = {
+        {"ep_neighbor_allgather", "ep_neighbor_allgatherv", "ep_neighbor_alltoall", "ep_neighbor_alltoallv",
+         "ep_neighbor_alltoallw"},
+        {"ep_ineighbor_allgather", "ep_ineighbor_allgatherv", "ep_ineighbor_alltoall", "ep_ineighbor_alltoallv",
+         "ep_ineighbor_alltoallw"}};
+    const char *routine = routines[request != NULL][kind];
+    int in = 0, out = 0, nonblocking = request != NULL;
+    if (count_bytes != (int)sizeof(int))
+        neighbour_degrees(comm, &in, &out);
+    fints sc = {sendcounts, NULL}, sd = {sdispls, NULL}, rc_ = {recvcounts, NULL}, rd = {rdispls, NULL};
+    int rc = EP_SUCCESS;
+    if (kind == N_ALLTOALLV || kind == N_ALLTOALLW)
+        rc = fints_open(&sc, sendcounts, count_bytes, out, comm, routine);
+    if (rc == EP_SUCCESS && kind == N_ALLTOALLV)
+        rc = fints_open(&sd, sdispls, count_bytes, out, comm, routine);
+    if (rc == EP_SUCCESS && kind != N_ALLGATHER && kind != N_ALLTOALL)
+        rc = fints_open(&rc_, recvcounts, count_bytes, in, comm, routine);
+    if (rc == EP_SUCCESS && (kind == N_ALLGATHERV || kind == N_ALLTOALLV))
+        rc = fints_open(&rd, rdispls, count_bytes, in, comm, routine);
+    MPI_Datatype *st = NULL, *rt = NULL;
+    if (rc == EP_SUCCESS && kind == N_ALLTOALLW) {
+        /* Degrees from the library: the type arrays have one entry per neighbour. */
+        neighbour_degrees(comm, &in, &out);
+        st = c_types(sendtypes, out);
+        rt = c_types(recvtypes, in);
+        if (st == NULL || rt == NULL)
+            rc = glue_error(comm, EP_ERR_OTHER, routine, "no memory for the datatype arrays");
+    }
+    fbuf s, r;
+    if (rc == EP_SUCCESS)
+        rc = fbuf_open(&s, sendbuf, f_bottom, NULL, nonblocking, comm, routine);
+    if (rc == EP_SUCCESS) {
+        rc = fbuf_open(&r, recvbuf, f_bottom, NULL, nonblocking, comm, routine);
+        if (rc == EP_SUCCESS) {
+            MPI_Datatype t = MPI_Type_f2c(sendtype), u = MPI_Type_f2c(recvtype);
+            switch (kind * 2 + nonblocking) {
+            case N_ALLGATHER * 2:
+                rc = EP_Neighbor_allgather(s.addr, sendcount, t, r.addr, recvcount, u, comm);
+                break;
+            case N_ALLGATHER * 2 + 1:
+                rc = EP_Ineighbor_allgather(s.addr, sendcount, t, r.addr, recvcount, u, comm, request);
+                break;
+            case N_ALLGATHERV * 2:
+                rc = EP_Neighbor_allgatherv(s.addr, sendcount, t, r.addr, rc_.ints, rd.ints, u, comm);
+                break;
+            case N_ALLGATHERV * 2 + 1:
+                rc = EP_Ineighbor_allgatherv(s.addr, sendcount, t, r.addr, rc_.ints, rd.ints, u, comm, request);
+                break;
+            case N_ALLTOALL * 2:
+                rc = EP_Neighbor_alltoall(s.addr, sendcount, t, r.addr, recvcount, u, comm);
+                break;
+            case N_ALLTOALL * 2 + 1:
+                rc = EP_Ineighbor_alltoall(s.addr, sendcount, t, r.addr, recvcount, u, comm, request);
+                break;
+            case N_ALLTOALLV * 2:
+                rc = EP_Neighbor_alltoallv(s.addr, sc.ints, sd.ints, t, r.addr, rc_.ints, rd.ints, u, comm);
+                break;
+            case N_ALLTOALLV * 2 + 1:
+                rc = EP_Ineighbor_alltoallv(s.addr, sc.ints, sd.ints, t, r.addr, rc_.ints, rd.ints, u, comm, request);
+                break;
+            case N_ALLTOALLW * 2:
+                rc = EP_Neighbor_alltoallw(s.addr, sc.ints, sdispls, st, r.addr, rc_.ints, rdispls, rt, comm);
+                break;
+            default:
+                rc = EP_Ineighbor_alltoallw(s.addr, sc.ints, sdispls, st, r.addr, rc_.ints, rdispls, rt, comm, request);
+                break;
+            }
+            fbuf_close(&r, 1);
+        }
+        fbuf_close(&s, 0);
+    }
+    /* EPMPI's nonblocking forms read their arrays during the call only. */
+    fints_close(&sc);
+    fints_close(&sd);
+    fints_close(&rc_);
+    fints_close(&rd);
+    free(st);
+    free(rt);
+    return rc;
+}

@@ -18,6 +18,11 @@
 #define EP_STATUS_IGNORE ((EP_Status *)0)
 /** Pass as a status array argument to ignore all statuses (MPI 4.1 section 3.2.6). */
 #define EP_STATUSES_IGNORE ((EP_Status *)0)
+/** Weights argument of EP_Dist_graph_create_adjacent for an unweighted graph, and of
+ *  EP_Dist_graph_neighbors when no weights are wanted (MPI 4.1 section 8.5.4). */
+#define EP_UNWEIGHTED ((int *)2)
+/** Weights argument for a weighted side of degree 0 (MPI 4.1 section 8.5.4). */
+#define EP_WEIGHTS_EMPTY ((int *)3)
 
 
 /**
@@ -25,6 +30,21 @@
  * `EP_BSEND_OVERHEAD`).
  */
 #define BSEND_OVERHEAD 96
+
+/**
+ * `EP_Topo_test` status of a Cartesian communicator (MPI's `MPI_CART`).
+ */
+#define EP_CART 1
+
+/**
+ * `EP_Topo_test` status of a graph communicator (MPI's `MPI_GRAPH`, `EP_Graph_create`).
+ */
+#define EP_GRAPH 2
+
+/**
+ * `EP_Topo_test` status of a distributed graph communicator (MPI's `MPI_DIST_GRAPH`).
+ */
+#define EP_DIST_GRAPH 3
 
 /**
  * Number of `int`s in an `EP_Status` (the Fortran status array size).
@@ -930,7 +950,8 @@ int EP_Comm_compare(EP_Comm comm1, EP_Comm comm2, int *result);
 /**
  * Duplicates a communicator (MPI 4.1 section 7.4.2): collective, called once by every
  * endpoint; `*newcomm` is this endpoint's handle in the new communicator, with the same rank
- * and error handler and a new context. The calling endpoints of one process wait for each
+ * and error handler and a new context, and the same process topology (grid or graph) if it
+ * has one. The calling endpoints of one process wait for each
  * other. Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. A bad argument on any endpoint fails the call on every endpoint of every process (the
  * others get its error class; docs/errors.md).
  * Thread safety: one call per endpoint, each endpoint from one thread at a time.
@@ -1136,6 +1157,93 @@ int EP_Cancel(EP_Request *req);
 int EP_Test_cancelled(const EP_Status *status, int *flag);
 
 /**
+ * Makes a communicator with a graph topology that every rank gives whole (MPI 4.1 section
+ * 8.5.3): `nnodes` nodes, node r's neighbours `edges[index[r-1]..index[r]]` (`index[-1]` =
+ * 0). Ranks `0..nnodes` of `comm_old` are the nodes, keeping their ranks whatever `reorder`
+ * says; the others get `EP_COMM_NULL`. Neighbourhood collectives use each node's neighbours
+ * as both its sources and destinations, in the order given. Collective over `comm_old`, with
+ * the same graph on every endpoint. Errors: `EP_ERR_COMM` (invalid handle,
+ * intercommunicator), `EP_ERR_ARG` (negative `nnodes`, more nodes than ranks, decreasing
+ * `index`, NULL arrays with nodes or edges, NULL `comm_graph`), `EP_ERR_RANK` (an edge
+ * outside `0..nnodes`). A bad argument on any endpoint fails the call on every endpoint of
+ * every process. Thread safety: one call per endpoint, concurrently.
+ *
+ * # Safety
+ * `index` is NULL or readable for `nnodes` ints, `edges` for `index[nnodes-1]` ints;
+ * `comm_graph` points at a writable `EP_Comm`.
+ */
+int EP_Graph_create(EP_Comm comm_old,
+                    int nnodes,
+                    const int *index,
+                    const int *edges,
+                    int reorder,
+                    EP_Comm *comm_graph);
+
+/**
+ * Number of nodes and of edges of a graph communicator (MPI 4.1 section 8.5.5). Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY` (no `EP_Graph_create` graph), `EP_ERR_ARG` (NULL
+ * outputs). Thread safety: any thread.
+ *
+ * # Safety
+ * `nnodes` and `nedges` point at writable `int`s.
+ */
+int EP_Graphdims_get(EP_Comm comm, int *nnodes, int *nedges);
+
+/**
+ * The graph of a graph communicator (MPI 4.1 section 8.5.5): the first `maxindex` entries
+ * of `index` and `maxedges` of `edges` (or fewer, when the graph has fewer). Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_ARG` (negative maximum, NULL arrays).
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * `index` is NULL or writable for `maxindex` ints, `edges` for `maxedges` ints.
+ */
+int EP_Graph_get(EP_Comm comm, int maxindex, int maxedges, int *index, int *edges);
+
+/**
+ * Number of neighbours of `rank` in a graph communicator (MPI 4.1 section 8.5.5). Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_RANK` (outside the graph), `EP_ERR_ARG`
+ * (NULL output). Thread safety: any thread.
+ *
+ * # Safety
+ * `nneighbors` points at a writable `int`.
+ */
+int EP_Graph_neighbors_count(EP_Comm comm, int rank, int *nneighbors);
+
+/**
+ * The first `maxneighbors` neighbours of `rank` in a graph communicator, in the order given
+ * (MPI 4.1 section 8.5.5). Local. Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_RANK`,
+ * `EP_ERR_ARG` (negative maximum, NULL array). Thread safety: any thread.
+ *
+ * # Safety
+ * `neighbors` is NULL or writable for `maxneighbors` ints.
+ */
+int EP_Graph_neighbors(EP_Comm comm, int rank, int maxneighbors, int *neighbors);
+
+/**
+ * Where the calling endpoint would go in a grid (MPI 4.1 section 8.5.8): its own rank when
+ * it is below the product of `dims`, `EP_UNDEFINED` otherwise (EPMPI keeps ranks, as
+ * `EP_Cart_create` does). Local. Errors: `EP_ERR_COMM`, `EP_ERR_DIMS` (as `EP_Cart_create`),
+ * `EP_ERR_ARG` (NULL arrays or output). Thread safety: any thread.
+ *
+ * # Safety
+ * `dims` and `periods` are NULL or readable for `ndims` ints; `newrank` points at a
+ * writable `int`.
+ */
+int EP_Cart_map(EP_Comm comm, int ndims, const int *dims, const int *periods, int *newrank);
+
+/**
+ * Where the calling endpoint would go in a graph (MPI 4.1 section 8.5.8): its own rank when
+ * it is below `nnodes`, `EP_UNDEFINED` otherwise. Local. Errors: `EP_ERR_COMM`, those of the
+ * graph arguments of `EP_Graph_create` (`EP_ERR_ARG`, `EP_ERR_RANK`), `EP_ERR_ARG` (NULL
+ * output). Thread safety: any thread.
+ *
+ * # Safety
+ * As for `EP_Graph_create`'s graph arguments; `newrank` points at a writable `int`.
+ */
+int EP_Graph_map(EP_Comm comm, int nnodes, const int *index, const int *edges, int *newrank);
+
+/**
  * Gives in `*host_comm` the host MPI communicator over the processes of the endpoint
  * communicator `comm`: one host rank per process that has endpoints in `comm` (both groups'
  * processes for an intercommunicator, an intracommunicator in either case), the process's
@@ -1229,6 +1337,194 @@ int EP_Debug_live_handles(int *comms, int *requests, int *messages);
  * written).
  */
 int EP_Debug_live_objects(int *comm_states, int *requests, int *win_states);
+
+/**
+ * Gathers one block from each neighbour (MPI 4.1 section 8.6.1): sends `sendcount`
+ * elements of `sendtype` from `sendbuf` to every out-neighbour; in-neighbour i's block lands
+ * at `recvbuf + i * recvcount * extent(recvtype)` (`recvcount` elements of `recvtype`).
+ * Errors and thread safety: see the module documentation.
+ *
+ * # Safety
+ * `sendbuf` is readable for `sendcount` elements of `sendtype`; `recvbuf` is writable for
+ * `indegree * recvcount` elements of `recvtype`; the datatypes are valid host datatypes.
+ */
+int EP_Neighbor_allgather(const void *sendbuf,
+                          int sendcount,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          int recvcount,
+                          MPI_Datatype recvtype,
+                          EP_Comm comm);
+
+/**
+ * Nonblocking `EP_Neighbor_allgather` (MPI 4.1 section 8.7.1): `*request` completes once
+ * every block has arrived and `sendbuf` may be reused. Plus `EP_ERR_ARG` for a NULL
+ * `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_allgather`, the buffers valid until the request completes; `request`
+ * points at a writable `EP_Request`.
+ */
+int EP_Ineighbor_allgather(const void *sendbuf,
+                           int sendcount,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           int recvcount,
+                           MPI_Datatype recvtype,
+                           EP_Comm comm,
+                           EP_Request *request);
+
+/**
+ * Gathers one block of its own size from each neighbour (MPI 4.1 section 8.6.1): sends
+ * `sendcount` elements of `sendtype` to every out-neighbour; in-neighbour i's block of
+ * `recvcounts[i]` elements lands at `recvbuf + displs[i] * extent(recvtype)`. The arrays
+ * have `indegree` entries. Errors and thread safety: see the module documentation.
+ *
+ * # Safety
+ * `sendbuf` is readable for `sendcount` elements of `sendtype`; `recvcounts` and `displs`
+ * are readable for `indegree` ints; `recvbuf` is writable for every block they describe.
+ */
+int EP_Neighbor_allgatherv(const void *sendbuf,
+                           int sendcount,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           const int *recvcounts,
+                           const int *displs,
+                           MPI_Datatype recvtype,
+                           EP_Comm comm);
+
+/**
+ * Nonblocking `EP_Neighbor_allgatherv` (MPI 4.1 section 8.7.1). Plus `EP_ERR_ARG` for a
+ * NULL `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_allgatherv`, the buffers and arrays valid until the request
+ * completes; `request` points at a writable `EP_Request`.
+ */
+int EP_Ineighbor_allgatherv(const void *sendbuf,
+                            int sendcount,
+                            MPI_Datatype sendtype,
+                            void *recvbuf,
+                            const int *recvcounts,
+                            const int *displs,
+                            MPI_Datatype recvtype,
+                            EP_Comm comm,
+                            EP_Request *request);
+
+/**
+ * Exchanges one block with each neighbour (MPI 4.1 section 8.6.2): block j of `sendbuf`
+ * (`sendcount` elements of `sendtype` at `j * sendcount * extent(sendtype)`) goes to
+ * out-neighbour j; in-neighbour i's block lands at `recvbuf + i * recvcount *
+ * extent(recvtype)`. Errors and thread safety: see the module documentation.
+ *
+ * # Safety
+ * `sendbuf` is readable for `outdegree * sendcount` elements of `sendtype`; `recvbuf` is
+ * writable for `indegree * recvcount` elements of `recvtype`.
+ */
+int EP_Neighbor_alltoall(const void *sendbuf,
+                         int sendcount,
+                         MPI_Datatype sendtype,
+                         void *recvbuf,
+                         int recvcount,
+                         MPI_Datatype recvtype,
+                         EP_Comm comm);
+
+/**
+ * Nonblocking `EP_Neighbor_alltoall` (MPI 4.1 section 8.7.2). Plus `EP_ERR_ARG` for a NULL
+ * `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_alltoall`, the buffers valid until the request completes; `request`
+ * points at a writable `EP_Request`.
+ */
+int EP_Ineighbor_alltoall(const void *sendbuf,
+                          int sendcount,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          int recvcount,
+                          MPI_Datatype recvtype,
+                          EP_Comm comm,
+                          EP_Request *request);
+
+/**
+ * Exchanges one block of its own size with each neighbour (MPI 4.1 section 8.6.2):
+ * `sendcounts[j]` elements of `sendtype` at `sendbuf + sdispls[j] * extent(sendtype)` go to
+ * out-neighbour j; in-neighbour i's `recvcounts[i]` elements land at `recvbuf + rdispls[i] *
+ * extent(recvtype)`. Send arrays have `outdegree` entries, receive arrays `indegree`.
+ * Errors and thread safety: see the module documentation.
+ *
+ * # Safety
+ * The arrays are readable for their degrees; `sendbuf` is readable and `recvbuf` writable
+ * for every block they describe.
+ */
+int EP_Neighbor_alltoallv(const void *sendbuf,
+                          const int *sendcounts,
+                          const int *sdispls,
+                          MPI_Datatype sendtype,
+                          void *recvbuf,
+                          const int *recvcounts,
+                          const int *rdispls,
+                          MPI_Datatype recvtype,
+                          EP_Comm comm);
+
+/**
+ * Nonblocking `EP_Neighbor_alltoallv` (MPI 4.1 section 8.7.2). Plus `EP_ERR_ARG` for a NULL
+ * `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_alltoallv`, the buffers and arrays valid until the request
+ * completes; `request` points at a writable `EP_Request`.
+ */
+int EP_Ineighbor_alltoallv(const void *sendbuf,
+                           const int *sendcounts,
+                           const int *sdispls,
+                           MPI_Datatype sendtype,
+                           void *recvbuf,
+                           const int *recvcounts,
+                           const int *rdispls,
+                           MPI_Datatype recvtype,
+                           EP_Comm comm,
+                           EP_Request *request);
+
+/**
+ * Exchanges one block of its own type with each neighbour (MPI 4.1 section 8.6.2):
+ * `sendcounts[j]` elements of `sendtypes[j]` at `sendbuf + sdispls[j]` bytes go to
+ * out-neighbour j; in-neighbour i's `recvcounts[i]` elements of `recvtypes[i]` land at
+ * `recvbuf + rdispls[i]` bytes. Send arrays have `outdegree` entries, receive arrays
+ * `indegree`. Errors and thread safety: see the module documentation.
+ *
+ * # Safety
+ * The arrays are readable for their degrees; the datatypes valid host datatypes; `sendbuf`
+ * is readable and `recvbuf` writable for every block they describe.
+ */
+int EP_Neighbor_alltoallw(const void *sendbuf,
+                          const int *sendcounts,
+                          const MPI_Aint *sdispls,
+                          const MPI_Datatype *sendtypes,
+                          void *recvbuf,
+                          const int *recvcounts,
+                          const MPI_Aint *rdispls,
+                          const MPI_Datatype *recvtypes,
+                          EP_Comm comm);
+
+/**
+ * Nonblocking `EP_Neighbor_alltoallw` (MPI 4.1 section 8.7.2). Plus `EP_ERR_ARG` for a NULL
+ * `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_alltoallw`, the buffers and arrays valid until the request
+ * completes; `request` points at a writable `EP_Request`.
+ */
+int EP_Ineighbor_alltoallw(const void *sendbuf,
+                           const int *sendcounts,
+                           const MPI_Aint *sdispls,
+                           const MPI_Datatype *sendtypes,
+                           void *recvbuf,
+                           const int *recvcounts,
+                           const MPI_Aint *rdispls,
+                           const MPI_Datatype *recvtypes,
+                           EP_Comm comm,
+                           EP_Request *request);
 
 /**
  * Standard-mode blocking send of `count` elements of `datatype` from `buf` to rank `dest`
@@ -1710,6 +2006,219 @@ int EP_Status_set_elements_x(EP_Status *status, MPI_Datatype datatype, MPI_Count
  * `status` points at a writable `EP_Status` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Status_set_cancelled(EP_Status *status, int flag);
+
+/**
+ * Makes a communicator with a Cartesian topology (MPI 4.1 section 8.5.1): a grid of
+ * `ndims >= 0` dimensions of extents `dims[0..ndims]` (each > 0), periodic where
+ * `periods[d]` is nonzero. Ranks `0..product(dims)` of `comm_old` form the grid, row-major
+ * (the last dimension varies fastest), keeping their ranks whatever `reorder` says (see the
+ * module documentation); the other endpoints get `EP_COMM_NULL`. Collective over
+ * `comm_old`, with the same `ndims`, `dims`, `periods` on every endpoint.
+ * Errors: `EP_ERR_COMM` (invalid handle, intercommunicator), `EP_ERR_DIMS` (`ndims < 0`, a
+ * dimension <= 0, a grid larger than `comm_old`), `EP_ERR_ARG` (NULL arrays with
+ * `ndims > 0`, NULL `comm_cart`). A bad argument on any endpoint fails the call on every
+ * endpoint of every process (the others get its error class; docs/errors.md).
+ * Thread safety: one call per endpoint, concurrently.
+ *
+ * # Safety
+ * `dims` and `periods` are NULL or readable for `ndims` ints; `comm_cart` points at a
+ * writable `EP_Comm` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Cart_create(EP_Comm comm_old,
+                   int ndims,
+                   const int *dims,
+                   const int *periods,
+                   int reorder,
+                   EP_Comm *comm_cart);
+
+/**
+ * Fills the zero entries of `dims[0..ndims]` with a balanced grid of `nnodes` ranks (MPI
+ * 4.1 section 8.5.2): the product of all entries is `nnodes`, positive entries are kept, the
+ * filled ones are non-increasing and as close to each other as possible (smallest
+ * difference between the largest and the smallest, then smallest sum: MPICH's choice; Open
+ * MPI 4.1 differs for some sizes, e.g. 72 in 2 dimensions is 9 x 8 here and 12 x 6 there).
+ * Local: no communication. Errors: `EP_ERR_ARG` (`nnodes <= 0`, NULL `dims` with
+ * `ndims > 0`), `EP_ERR_DIMS` (`ndims < 0`, a negative entry, kept entries whose product
+ * does not divide `nnodes`). Thread safety: any thread.
+ *
+ * # Safety
+ * `dims` is NULL or readable and writable for `ndims` ints.
+ */
+int EP_Dims_create(int nnodes, int ndims, int *dims);
+
+/**
+ * Coordinates of `rank` in the communicator's grid (MPI 4.1 section 8.5.5): writes
+ * `min(maxdims, ndims)` ints to `coords`. Local. Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`
+ * (no Cartesian topology), `EP_ERR_RANK` (`rank` outside the grid), `EP_ERR_ARG`
+ * (negative `maxdims`, NULL `coords`). Thread safety: any thread.
+ *
+ * # Safety
+ * `coords` is NULL or writable for `maxdims` ints.
+ */
+int EP_Cart_coords(EP_Comm comm, int rank, int maxdims, int *coords);
+
+/**
+ * Rank at `coords[0..ndims]` in the communicator's grid (MPI 4.1 section 8.5.5): periodic
+ * dimensions wrap around. Local. Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_ARG`
+ * (a coordinate outside a non-periodic dimension, NULL arguments).
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * `coords` is NULL or readable for `ndims` ints; `rank` points at a writable `int`.
+ */
+int EP_Cart_rank(EP_Comm comm, const int *coords, int *rank);
+
+/**
+ * Source and destination of a shift by `disp` along dimension `direction` (MPI 4.1 section
+ * 8.5.6): `*rank_dest` is `disp` steps ahead of the calling endpoint, `*rank_source` `disp`
+ * steps behind; `EP_PROC_NULL` past the edge of a non-periodic dimension. Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_DIMS` (`direction` outside
+ * `0..ndims`), `EP_ERR_ARG` (NULL outputs). Thread safety: one thread per endpoint.
+ *
+ * # Safety
+ * `rank_source` and `rank_dest` point at writable `int`s.
+ */
+int EP_Cart_shift(EP_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
+
+/**
+ * Splits a Cartesian communicator into subgrids (MPI 4.1 section 8.5.7): dimension d is
+ * kept where `remain_dims[d]` is nonzero; the endpoints that share their coordinates in
+ * the dropped dimensions form one new Cartesian communicator of the kept dimensions (their
+ * extents and periods), ranked in the old rank order (row-major in the kept dimensions).
+ * With no dimension kept each endpoint gets a communicator of its own with 0 dimensions.
+ * Collective over `comm`. Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY` (no Cartesian
+ * topology; every endpoint gets it at once), `EP_ERR_ARG` (NULL `remain_dims` or
+ * `newcomm`; a bad argument on any endpoint fails the call on every endpoint).
+ * Thread safety: one call per endpoint, concurrently.
+ *
+ * # Safety
+ * `remain_dims` is NULL or readable for `ndims` ints; `newcomm` points at a writable
+ * `EP_Comm`.
+ */
+int EP_Cart_sub(EP_Comm comm, const int *remain_dims, EP_Comm *newcomm);
+
+/**
+ * The grid of a Cartesian communicator (MPI 4.1 section 8.5.5): extents, periods (1 or 0)
+ * and the calling endpoint's coordinates, `min(maxdims, ndims)` ints each. Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_ARG` (negative `maxdims`, NULL arrays).
+ * Thread safety: one thread per endpoint.
+ *
+ * # Safety
+ * `dims`, `periods` and `coords` are NULL or writable for `maxdims` ints.
+ */
+int EP_Cart_get(EP_Comm comm, int maxdims, int *dims, int *periods, int *coords);
+
+/**
+ * Number of dimensions of a Cartesian communicator (MPI 4.1 section 8.5.5). Local.
+ * Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_ARG` (NULL `ndims`).
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * `ndims` points at a writable `int`.
+ */
+int EP_Cartdim_get(EP_Comm comm, int *ndims);
+
+/**
+ * The topology of a communicator (MPI 4.1 section 8.5.5): `EP_CART`, `EP_GRAPH`,
+ * `EP_DIST_GRAPH`, or `EP_UNDEFINED` for none (intercommunicators included). Local. Errors: `EP_ERR_COMM`,
+ * `EP_ERR_ARG` (NULL `status`). Thread safety: any thread.
+ *
+ * # Safety
+ * `status` points at a writable `int`.
+ */
+int EP_Topo_test(EP_Comm comm,
+                 int *status);
+
+/**
+ * Makes a communicator with a distributed graph topology in which each endpoint gives its
+ * own edges (MPI 4.1 section 8.5.4): `indegree` in-neighbours `sources[i]` and `outdegree`
+ * out-neighbours `destinations[j]` (ranks of `comm_old`, repeats allowed), with weights
+ * (`indegree`/`outdegree` non-negative ints), or `EP_UNWEIGHTED` for both, or
+ * `EP_WEIGHTS_EMPTY` for a weighted side of degree 0. The edges must agree between
+ * endpoints (j lists i as a source as often as i lists j as a destination), as MPI
+ * requires. Every endpoint of `comm_old` is in the new communicator with its rank
+ * (`reorder` is accepted and ignored, see the module documentation; `info` too).
+ * Collective over `comm_old`. Errors: `EP_ERR_COMM` (invalid handle, intercommunicator),
+ * `EP_ERR_ARG` (negative degree, NULL arrays with a degree > 0, negative weights, only one
+ * side `EP_UNWEIGHTED`, NULL `comm_dist_graph`), `EP_ERR_RANK` (a neighbour outside
+ * `comm_old`). A bad argument on any endpoint fails the call on every endpoint of every
+ * process (docs/errors.md). Thread safety: one call per endpoint, concurrently.
+ *
+ * # Safety
+ * The arrays are NULL or readable for their degrees (weights may also be `EP_UNWEIGHTED` or
+ * `EP_WEIGHTS_EMPTY`); `info` is a valid host info handle or `MPI_INFO_NULL`;
+ * `comm_dist_graph` points at a writable `EP_Comm`.
+ */
+int EP_Dist_graph_create_adjacent(EP_Comm comm_old,
+                                  int indegree,
+                                  const int *sources,
+                                  const int *sourceweights,
+                                  int outdegree,
+                                  const int *destinations,
+                                  const int *destweights,
+                                  MPI_Info info,
+                                  int reorder,
+                                  EP_Comm *comm_dist_graph);
+
+/**
+ * Makes a communicator with a distributed graph topology from edges that any endpoint may
+ * give (MPI 4.1 section 8.5.3): this endpoint gives, for each i in `0..n`, the edges from
+ * `sources[i]` to the next `degrees[i]` entries of `destinations`, with as many `weights`
+ * (or `EP_UNWEIGHTED` on every endpoint; `EP_WEIGHTS_EMPTY` when it gives no edge of a
+ * weighted graph). Every endpoint then has as sources the edges that end at it and as
+ * destinations those that start at it, each list in the order of the endpoints that gave
+ * the edges (by rank) and then the order they were given in; neighbourhood collectives use
+ * that order. Ranks kept (`reorder`, `info` accepted and ignored). Collective over
+ * `comm_old` (two allgathers, then as `EP_Dist_graph_create_adjacent`). Errors:
+ * `EP_ERR_COMM`, `EP_ERR_ARG` (negative `n` or degree, negative weights, NULL arrays with
+ * edges, weighted and unweighted endpoints mixed, NULL `comm_dist_graph`), `EP_ERR_RANK`
+ * (ranks outside `comm_old`). A bad argument on any endpoint fails the call on every
+ * endpoint. Thread safety: one call per endpoint, concurrently.
+ *
+ * # Safety
+ * `sources` and `degrees` are NULL or readable for `n` ints, `destinations` and `weights`
+ * (unless `EP_UNWEIGHTED`/`EP_WEIGHTS_EMPTY`) for the sum of the degrees; `info` is a valid
+ * host info handle or `MPI_INFO_NULL`; `comm_dist_graph` points at a writable `EP_Comm`.
+ */
+int EP_Dist_graph_create(EP_Comm comm_old,
+                         int n,
+                         const int *sources,
+                         const int *degrees,
+                         const int *destinations,
+                         const int *weights,
+                         MPI_Info info,
+                         int reorder,
+                         EP_Comm *comm_dist_graph);
+
+/**
+ * Degrees of the calling endpoint in a distributed graph (MPI 4.1 section 8.5.5):
+ * `*indegree`, `*outdegree`, and `*weighted` (0 when the graph was made with
+ * `EP_UNWEIGHTED`). Local. Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY` (no distributed graph
+ * topology), `EP_ERR_ARG` (NULL outputs). Thread safety: one thread per endpoint.
+ *
+ * # Safety
+ * The three outputs point at writable `int`s.
+ */
+int EP_Dist_graph_neighbors_count(EP_Comm comm, int *indegree, int *outdegree, int *weighted);
+
+/**
+ * The calling endpoint's edges in a distributed graph, in the order it gave them (MPI 4.1
+ * section 8.5.5): the first `min(maxindegree, indegree)` sources and their weights, the
+ * first `min(maxoutdegree, outdegree)` destinations and their weights. Weights are written
+ * only for a weighted graph and when the weights argument is neither NULL nor
+ * `EP_UNWEIGHTED`. Local. Errors: `EP_ERR_COMM`, `EP_ERR_TOPOLOGY`, `EP_ERR_ARG` (negative
+ * maximum, NULL rank arrays with room > 0). Thread safety: one thread per endpoint.
+ *
+ * # Safety
+ * Each array is NULL or writable for its maximum (weights may be `EP_UNWEIGHTED`).
+ */
+int EP_Dist_graph_neighbors(EP_Comm comm,
+                            int maxindegree,
+                            int *sources,
+                            int *sourceweights,
+                            int maxoutdegree,
+                            int *destinations,
+                            int *destweights);
 
 /**
  * Creates a window exposing `size` bytes at `base` of each endpoint (MPI 4.1 section

@@ -42,9 +42,7 @@ pub(crate) const ERR_SIZE: c_int = 24;
 pub(crate) const ERR_GROUP: c_int = 25;
 #[allow(dead_code)] // raised by the group, attribute and topology calls
 pub(crate) const ERR_KEYVAL: c_int = 26;
-#[allow(dead_code)] // raised by the group, attribute and topology calls
 pub(crate) const ERR_TOPOLOGY: c_int = 27;
-#[allow(dead_code)] // raised by the group, attribute and topology calls
 pub(crate) const ERR_DIMS: c_int = 28;
 pub(crate) const ERR_LASTCODE: c_int = 28;
 

@@ -56,6 +56,13 @@ fn win() {
     c_test("win");
 }
 
+/// Neighbourhood collectives on grids and a distributed graph, element by element, and bad
+/// input to the topology calls (tests/c/neighbor.c).
+#[test]
+fn neighbor() {
+    c_test("neighbor");
+}
+
 /// Collectives agree on errors (tests/c/agree.c): one endpoint's bad argument to a split,
 /// dup, window or intercommunicator creation or merge, or to endpoint creation, fails the
 /// call on every endpoint of every process and hangs none; the parent keeps working. On one
@@ -267,4 +274,44 @@ fn pending_receives_match_in_posting_order_with_one_endpoint_per_process() {
 fn progress_does_not_depend_on_the_posting_thread() {
     let (ok, stdout, stderr) = run_once("progress_threads", &[]);
     assert!(ok && stdout.contains("progress_threads: PASS"), "{stdout}\n{stderr}");
+}
+
+/// The "T ..." lines of a topology program's output, sorted (ranks print in any order).
+fn topology_lines(out: &std::process::Output) -> Vec<String> {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut v: Vec<String> = text.lines().filter(|l| l.starts_with("T ")).map(String::from).collect();
+    v.sort();
+    v
+}
+
+/// Process topologies (tests/c/topo.c) answer as the host MPI's own: in every shape, the
+/// program runs on EPMPI and, compiled with -DTOPO_REFERENCE, on the host MPI alone with as
+/// many processes as the EPMPI job has endpoints; coordinates, shifts, ranks, subgrids,
+/// neighbour lists and balanced dims must be the same lines.
+#[test]
+fn topologies_match_the_host_mpi() {
+    let src = project_dir().join("tests/c/topo.c");
+    let exe = compile_c(&src, "topo");
+    let mut flags = C_FLAGS.to_vec();
+    flags.push("-DTOPO_REFERENCE");
+    let reference = compile_program(&mpicc(), &flags, &[src], "topo_reference");
+    for shape in SHAPES {
+        let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+        let counts: Vec<u32> = shape.eps.split(',').map(|c| c.parse().unwrap()).collect();
+        let endpoints: u32 = (0..shape.procs).map(|p| counts[p as usize % counts.len()]).sum();
+        let ours = mpirun_program(&exe, shape.procs, shape.eps, &[], Duration::from_secs(240));
+        let host = mpirun_program(&reference, endpoints, "1", &[], Duration::from_secs(240));
+        let (o, h) = (String::from_utf8_lossy(&ours.stdout), String::from_utf8_lossy(&host.stdout));
+        let (oe, he) = (String::from_utf8_lossy(&ours.stderr), String::from_utf8_lossy(&host.stderr));
+        assert!(ours.status.success() && o.contains("topo: PASS"), "topo failed in shape {}\n{o}\n{oe}", shape.name);
+        let what = format!("host reference failed on {endpoints} processes");
+        assert!(host.status.success() && h.contains("topo_reference: PASS"), "{what}\n{h}\n{he}");
+        let (ol, hl) = (topology_lines(&ours), topology_lines(&host));
+        assert!(!hl.is_empty(), "the reference printed nothing");
+        for (a, b) in ol.iter().zip(&hl) {
+            assert_eq!(a, b, "shape {}: EPMPI (left) and the host MPI (right) differ", shape.name);
+        }
+        assert_eq!(ol.len(), hl.len(), "shape {}: line counts differ", shape.name);
+        eprintln!("topo {}: {} lines as the host MPI's", shape.name, ol.len());
+    }
 }

@@ -198,6 +198,17 @@ fn xios_startup() {
 }
 
 /// One-sided windows: ticket counter, fence ring, passive target, dynamic window, errors.
+/// Process topologies and neighbourhood collectives (tests/fortran/topo.f90).
+#[test]
+fn topologies() {
+    fortran_test("topo", Kinds::Default);
+}
+
+#[test]
+fn topologies_default_integer_8_real_8() {
+    fortran_test("topo", Kinds::Eight);
+}
+
 #[test]
 fn win() {
     fortran_test("win", Kinds::Default);

@@ -68,6 +68,10 @@ pub struct CommShared {
     /// the first of them (`coll::inter::Groups`, which holds communicators of its own, hence
     /// type-erased here; see [`super::coll::inter`]).
     pub(crate) inter_coll: OnceLock<EpResult<Arc<dyn Any + Send + Sync>>>,
+    /// The process topology attached by the call that created the communicator
+    /// (`topo::Topology`, which holds a communicator of its own, hence type-erased here; see
+    /// [`super::topo`]).
+    pub(crate) topology: OnceLock<Arc<dyn Any + Send + Sync>>,
     /// Direct mode (see [`super::direct`]): when each of several processes has exactly one
     /// endpoint of this intracommunicator, where its point-to-point calls go (a host
     /// communicator with host rank = endpoint rank, and its receive queue).
@@ -167,6 +171,7 @@ impl CommShared {
             board: Board::new(local_count),
             nb_collectives: MeetingPoint::new(),
             inter_coll: OnceLock::new(),
+            topology: OnceLock::new(),
             direct: None,
             _live: crate::live::Counted::new(&crate::live::COMM_STATES),
         })

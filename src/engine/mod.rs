@@ -27,5 +27,6 @@ pub mod split;
 pub mod spsc;
 pub mod sync;
 pub mod team;
+pub mod topo;
 pub mod transport;
 pub mod win;

@@ -18,6 +18,7 @@ use super::orphanage::Orphanage;
 use super::p2p::{self, Completion, Drain, RecvOp, SendState};
 use super::p2p::queues::Orphan;
 use super::progress;
+use super::topo::neighbor::Exchange;
 use crate::error::EpResult;
 use crate::host::{check, sys, HostRequest, HOST};
 use parking_lot::Mutex;
@@ -43,6 +44,9 @@ pub enum Op {
     /// A nonblocking send-receive (`EP_Isendrecv`, `EP_Isendrecv_replace`): complete when
     /// both halves are, with the receive's outcome.
     SendRecv(Box<SendRecvOp>),
+    /// A nonblocking neighbourhood collective (`EP_Ineighbor_*`): its test progresses the
+    /// topology's private communicator (see [`super::topo::neighbor`]).
+    Neighbor(Exchange),
 }
 
 /// The two halves of a nonblocking send-receive, and the packed copy of the outgoing data of
@@ -102,7 +106,7 @@ impl Request {
             Op::Send(SendState::Direct(_)) | Op::DirectRecv(_) => None,
             Op::SendRecv(_) if ep.shared.direct.is_some() => None,
             Op::SendRecv(_) => Some(Drain::All),
-            Op::Send(_) | Op::Coll(_) | Op::Rma(_) | Op::Persistent(_) => Some(Drain::Local),
+            Op::Send(_) | Op::Coll(_) | Op::Rma(_) | Op::Neighbor(_) | Op::Persistent(_) => Some(Drain::Local),
         };
         Request::with_drain(ep, op, drain, false)
     }
@@ -168,6 +172,7 @@ fn test_op(op: &mut Op) -> EpResult<Option<Completion>> {
             Ok(Some(Completion::default()))
         }
         Op::DirectRecv(r) => r.test(),
+        Op::Neighbor(x) => Ok(x.test()?.then(Completion::default)),
         Op::Persistent(p) => match &mut p.round {
             Some(round) => test_op(round),
             None => Ok(Some(inactive_completion())),

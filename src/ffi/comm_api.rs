@@ -21,7 +21,7 @@ fn insert_endpoint(shared: &Arc<CommShared>, local: u32, errhandler: c_int) -> E
 }
 
 /// The handle of a split's new endpoint, or `EP_COMM_NULL` for an endpoint left out.
-fn handle_or_null(new: Option<Endpoint>) -> EpResult<EP_Comm> {
+pub(super) fn handle_or_null(new: Option<Endpoint>) -> EpResult<EP_Comm> {
     match new {
         Some(new) => insert_endpoint(&new.shared, new.local, new.errhandler()),
         None => Ok(EP_COMM_NULL),
@@ -316,7 +316,8 @@ pub unsafe extern "C" fn EP_Comm_compare(comm1: EP_Comm, comm2: EP_Comm, result:
 
 /// Duplicates a communicator (MPI 4.1 section 7.4.2): collective, called once by every
 /// endpoint; `*newcomm` is this endpoint's handle in the new communicator, with the same rank
-/// and error handler and a new context. The calling endpoints of one process wait for each
+/// and error handler and a new context, and the same process topology (grid or graph) if it
+/// has one. The calling endpoints of one process wait for each
 /// other. Errors: `EP_ERR_COMM`, `EP_ERR_ARG`. A bad argument on any endpoint fails the call on every endpoint of every process (the
 /// others get its error class; docs/errors.md).
 /// Thread safety: one call per endpoint, each endpoint from one thread at a time.
@@ -329,6 +330,7 @@ pub unsafe extern "C" fn EP_Comm_dup(comm: EP_Comm, newcomm: *mut EP_Comm) -> c_
     let ep = endpoint(comm)?;
     let newcomm = out(newcomm, "newcomm");
     let new = create::dup(&ep, newcomm.as_ref().err().cloned())?;
+    crate::engine::topo::create::inherit(&ep, &new)?;
     *newcomm? = insert_endpoint(&new.shared, new.local, new.errhandler())?;
     Ok(())
 }

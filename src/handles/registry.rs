@@ -77,7 +77,10 @@ pub(crate) fn window(h: c_int) -> EpResult<Arc<WinEndpoint>> {
 /// Withdraws the pre-posted host receives of every endpoint still alive at `MPI_Finalize`
 /// (a program that never freed its communicators), so the host finalizes cleanly.
 pub(crate) fn withdraw_host_receives() {
-    COMMS.for_each(|ep| ep.state().queues.lock().remote_rx = None);
+    COMMS.for_each(|ep| {
+        ep.state().queues.lock().remote_rx = None;
+        crate::engine::topo::create::withdraw_host_receives(&ep.shared, ep.local);
+    });
     for ep in crate::engine::request::orphanage_endpoints() {
         ep.state().queues.lock().remote_rx = None;
     }

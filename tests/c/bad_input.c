@@ -624,6 +624,114 @@ static void p2p_modes_cases(void)
     EXPECT(EP_Status_set_elements, EP_ERR_ARG, "NULL status", EP_Status_set_elements(NULL, MPI_INT, 1));
     EXPECT(EP_Status_set_elements_x, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Status_set_elements_x(&st, MPI_DATATYPE_NULL, 1));
     EXPECT(EP_Status_set_cancelled, EP_ERR_ARG, "NULL status", EP_Status_set_cancelled(NULL, 1));
+/* Process topologies and neighbourhood collectives, on every endpoint: on a communicator
+ * without a topology (EP_ERR_TOPOLOGY, found locally), creation with bad arguments (agreed by
+ * every endpoint), and bad arguments on a ring (each endpoint still exchanges empty blocks
+ * with its neighbours before it returns, so none waits); then the ring still works. */
+static void topology_cases(EP_Comm c, int me, int n)
+{
+    int x[8] = { 0 }, y[8], one[1] = { 1 }, per[1] = { 1 }, dims[2] = { 4, 0 }, st, big[1] = { n + 1 }, far[1] = { n };
+    int two[2] = { 1, 1 }, zero[2] = { 0, 0 };
+    MPI_Aint disp[2] = { 0, 0 };
+    MPI_Datatype types[2] = { MPI_INT, MPI_INT };
+    EP_Comm out, ring;
+    EP_Request r;
+    EXPECT(EP_Topo_test, EP_ERR_ARG, "NULL status", EP_Topo_test(c, NULL));
+    EXPECT(EP_Topo_test, EP_ERR_COMM, "made-up handle 987654", EP_Topo_test(987654, &st));
+    EXPECT(EP_Cartdim_get, EP_ERR_TOPOLOGY, "no topology", EP_Cartdim_get(c, &st));
+    EXPECT(EP_Cart_get, EP_ERR_TOPOLOGY, "no topology", EP_Cart_get(c, 1, x, x, x));
+    EXPECT(EP_Cart_coords, EP_ERR_TOPOLOGY, "no topology", EP_Cart_coords(c, 0, 1, x));
+    EXPECT(EP_Cart_rank, EP_ERR_TOPOLOGY, "no topology", EP_Cart_rank(c, x, &st));
+    EXPECT(EP_Cart_shift, EP_ERR_TOPOLOGY, "no topology", EP_Cart_shift(c, 0, 1, &st, &st));
+    EXPECT(EP_Cart_sub, EP_ERR_TOPOLOGY, "no topology", EP_Cart_sub(c, one, &out));
+    EXPECT(EP_Dist_graph_neighbors_count, EP_ERR_TOPOLOGY, "no topology", EP_Dist_graph_neighbors_count(c, &st, &st, &st));
+    EXPECT(EP_Dist_graph_neighbors, EP_ERR_TOPOLOGY, "no topology", EP_Dist_graph_neighbors(c, 1, x, x, 1, x, x));
+    EXPECT(EP_Neighbor_allgather, EP_ERR_TOPOLOGY, "no topology", EP_Neighbor_allgather(x, 1, MPI_INT, y, 1, MPI_INT, c));
+    EXPECT(EP_Neighbor_allgatherv, EP_ERR_TOPOLOGY, "no topology", EP_Neighbor_allgatherv(x, 1, MPI_INT, y, two, zero, MPI_INT, c));
+    EXPECT(EP_Neighbor_alltoall, EP_ERR_TOPOLOGY, "no topology", EP_Neighbor_alltoall(x, 1, MPI_INT, y, 1, MPI_INT, c));
+    EXPECT(EP_Neighbor_alltoallv, EP_ERR_TOPOLOGY, "no topology", EP_Neighbor_alltoallv(x, two, zero, MPI_INT, y, two, zero, MPI_INT, c));
+    EXPECT(EP_Neighbor_alltoallw, EP_ERR_TOPOLOGY, "no topology", EP_Neighbor_alltoallw(x, two, disp, types, y, two, disp, types, c));
+    EXPECT(EP_Ineighbor_allgather, EP_ERR_TOPOLOGY, "no topology", EP_Ineighbor_allgather(x, 1, MPI_INT, y, 1, MPI_INT, c, &r));
+    EXPECT(EP_Ineighbor_allgatherv, EP_ERR_TOPOLOGY, "no topology", EP_Ineighbor_allgatherv(x, 1, MPI_INT, y, two, zero, MPI_INT, c, &r));
+    EXPECT(EP_Ineighbor_alltoall, EP_ERR_TOPOLOGY, "no topology", EP_Ineighbor_alltoall(x, 1, MPI_INT, y, 1, MPI_INT, c, &r));
+    EXPECT(EP_Ineighbor_alltoallv, EP_ERR_TOPOLOGY, "no topology", EP_Ineighbor_alltoallv(x, two, zero, MPI_INT, y, two, zero, MPI_INT, c, &r));
+    EXPECT(EP_Ineighbor_alltoallw, EP_ERR_TOPOLOGY, "no topology", EP_Ineighbor_alltoallw(x, two, disp, types, y, two, disp, types, c, &r));
+    EXPECT(EP_Dims_create, EP_ERR_DIMS, "fixed 4 does not divide 6", EP_Dims_create(6, 2, dims));
+    EXPECT(EP_Dims_create, EP_ERR_ARG, "nnodes 0", EP_Dims_create(0, 2, zero));
+    EXPECT(EP_Dims_create, EP_ERR_DIMS, "ndims -1", EP_Dims_create(6, -1, zero));
+    EXPECT(EP_Cart_create, EP_ERR_DIMS, "ndims -1", EP_Cart_create(c, -1, one, per, 0, &out));
+    EXPECT(EP_Cart_create, EP_ERR_DIMS, "grid above the size", EP_Cart_create(c, 1, big, per, 0, &out));
+    EXPECT(EP_Cart_create, EP_ERR_ARG, "NULL comm_cart", EP_Cart_create(c, 1, one, per, 0, NULL));
+    EXPECT(EP_Cart_create, EP_ERR_ARG, "NULL dims", EP_Cart_create(c, 1, NULL, per, 0, &out));
+    EXPECT(EP_Dist_graph_create_adjacent, EP_ERR_RANK, "source = size",
+           EP_Dist_graph_create_adjacent(c, 1, far, EP_UNWEIGHTED, 0, NULL, EP_UNWEIGHTED, MPI_INFO_NULL, 0, &out));
+    EXPECT(EP_Dist_graph_create_adjacent, EP_ERR_ARG, "indegree -1",
+           EP_Dist_graph_create_adjacent(c, -1, x, EP_UNWEIGHTED, 0, x, EP_UNWEIGHTED, MPI_INFO_NULL, 0, &out));
+    EXPECT(EP_Dist_graph_create_adjacent, EP_ERR_ARG, "EP_WEIGHTS_EMPTY with degree 1",
+           EP_Dist_graph_create_adjacent(c, 1, x, EP_WEIGHTS_EMPTY, 0, x, EP_WEIGHTS_EMPTY, MPI_INFO_NULL, 0, &out));
+    EXPECT(EP_Dist_graph_create, EP_ERR_ARG, "n -1", EP_Dist_graph_create(c, -1, x, x, x, EP_UNWEIGHTED, MPI_INFO_NULL, 0, &out));
+    EXPECT(EP_Dist_graph_create, EP_ERR_RANK, "destination = size",
+           EP_Dist_graph_create(c, 1, x, one, far, EP_UNWEIGHTED, MPI_INFO_NULL, 0, &out));
+    EXPECT(EP_Dist_graph_create, EP_ERR_ARG, "NULL comm_dist_graph",
+           EP_Dist_graph_create(c, 0, NULL, NULL, NULL, EP_UNWEIGHTED, MPI_INFO_NULL, 0, NULL));
+
+    /* Graphs given whole, and the maps. */
+    int gindex[2] = { 1, 2 }, gedges[2] = { 1, 0 }, gbad[2] = { 1, 5 }, down[2] = { 2, 1 };
+    EXPECT(EP_Graph_create, EP_ERR_ARG, "nnodes -1", EP_Graph_create(c, -1, gindex, gedges, 0, &out));
+    EXPECT(EP_Graph_create, EP_ERR_ARG, "nnodes above the size", EP_Graph_create(c, n + 1, gindex, gedges, 0, &out));
+    EXPECT(EP_Graph_create, EP_ERR_ARG, "decreasing index", EP_Graph_create(c, 2, down, gedges, 0, &out));
+    EXPECT(EP_Graph_create, EP_ERR_RANK, "edge = nnodes", EP_Graph_create(c, 2, gindex, gbad, 0, &out));
+    EXPECT(EP_Graph_create, EP_ERR_ARG, "NULL comm_graph", EP_Graph_create(c, 2, gindex, gedges, 0, NULL));
+    EXPECT(EP_Graphdims_get, EP_ERR_TOPOLOGY, "no topology", EP_Graphdims_get(c, &st, &st));
+    EXPECT(EP_Graph_get, EP_ERR_TOPOLOGY, "no topology", EP_Graph_get(c, 1, 1, x, x));
+    EXPECT(EP_Graph_neighbors_count, EP_ERR_TOPOLOGY, "no topology", EP_Graph_neighbors_count(c, 0, &st));
+    EXPECT(EP_Graph_neighbors, EP_ERR_TOPOLOGY, "no topology", EP_Graph_neighbors(c, 0, 1, x));
+    EXPECT(EP_Cart_map, EP_ERR_DIMS, "grid above the size", EP_Cart_map(c, 1, big, per, &st));
+    EXPECT(EP_Cart_map, EP_ERR_ARG, "NULL newrank", EP_Cart_map(c, 1, one, per, NULL));
+    EXPECT(EP_Graph_map, EP_ERR_RANK, "edge = nnodes", EP_Graph_map(c, 2, gindex, gbad, &st));
+    EXPECT(EP_Graph_map, EP_ERR_ARG, "NULL index", EP_Graph_map(c, 2, NULL, gedges, &st));
+    EP_Comm pair;
+    CHECK_OK(EP_Graph_create(c, 2, gindex, gedges, 0, &pair));
+    if (pair != EP_COMM_NULL) {
+        EXPECT(EP_Graph_neighbors_count, EP_ERR_RANK, "rank = nnodes", EP_Graph_neighbors_count(pair, 2, &st));
+        EXPECT(EP_Graph_neighbors, EP_ERR_ARG, "maxneighbors -1", EP_Graph_neighbors(pair, 0, -1, x));
+        EXPECT(EP_Graph_get, EP_ERR_ARG, "NULL edges", EP_Graph_get(pair, 2, 2, x, NULL));
+        EXPECT(EP_Graphdims_get, EP_ERR_ARG, "NULL nedges", EP_Graphdims_get(pair, &st, NULL));
+        EXPECT(EP_Cart_coords, EP_ERR_TOPOLOGY, "a graph", EP_Cart_coords(pair, 0, 1, x));
+        CHECK_OK(EP_Comm_free(&pair));
+    }
+
+    int ring_dims[1] = { n };
+    CHECK_OK(EP_Cart_create(c, 1, ring_dims, per, 0, &ring));
+    EXPECT(EP_Cart_coords, EP_ERR_RANK, "rank = size", EP_Cart_coords(ring, n, 1, x));
+    EXPECT(EP_Cart_coords, EP_ERR_ARG, "maxdims -1", EP_Cart_coords(ring, 0, -1, x));
+    EXPECT(EP_Cart_shift, EP_ERR_DIMS, "direction 1 of 1", EP_Cart_shift(ring, 1, 1, &st, &st));
+    EXPECT(EP_Cart_shift, EP_ERR_ARG, "NULL rank_dest", EP_Cart_shift(ring, 0, 1, &st, NULL));
+    EXPECT(EP_Cart_rank, EP_ERR_ARG, "NULL rank", EP_Cart_rank(ring, x, NULL));
+    EXPECT(EP_Cart_get, EP_ERR_ARG, "maxdims -1", EP_Cart_get(ring, -1, x, x, x));
+    EXPECT(EP_Cartdim_get, EP_ERR_ARG, "NULL ndims", EP_Cartdim_get(ring, NULL));
+    EXPECT(EP_Cart_sub, EP_ERR_ARG, "NULL newcomm", EP_Cart_sub(ring, one, NULL));
+    EXPECT(EP_Dist_graph_neighbors_count, EP_ERR_TOPOLOGY, "a grid", EP_Dist_graph_neighbors_count(ring, &st, &st, &st));
+    EXPECT(EP_Dist_graph_neighbors, EP_ERR_TOPOLOGY, "a grid", EP_Dist_graph_neighbors(ring, 1, x, x, 1, x, x));
+    EXPECT(EP_Neighbor_allgather, EP_ERR_COUNT, "sendcount -1", EP_Neighbor_allgather(x, -1, MPI_INT, y, 1, MPI_INT, ring));
+    EXPECT(EP_Neighbor_allgatherv, EP_ERR_ARG, "NULL displs", EP_Neighbor_allgatherv(x, 1, MPI_INT, y, two, NULL, MPI_INT, ring));
+    EXPECT(EP_Neighbor_alltoall, EP_ERR_BUFFER, "MPI_IN_PLACE", EP_Neighbor_alltoall(MPI_IN_PLACE, 1, MPI_INT, y, 1, MPI_INT, ring));
+    EXPECT(EP_Neighbor_alltoall, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Neighbor_alltoall(x, 1, MPI_DATATYPE_NULL, y, 1, MPI_INT, ring));
+    EXPECT(EP_Neighbor_alltoallv, EP_ERR_ARG, "NULL sendcounts", EP_Neighbor_alltoallv(x, NULL, zero, MPI_INT, y, two, zero, MPI_INT, ring));
+    EXPECT(EP_Neighbor_alltoallw, EP_ERR_ARG, "NULL sendtypes", EP_Neighbor_alltoallw(x, two, disp, NULL, y, two, disp, types, ring));
+    EXPECT(EP_Ineighbor_allgather, EP_ERR_ARG, "NULL request", EP_Ineighbor_allgather(x, 1, MPI_INT, y, 1, MPI_INT, ring, NULL));
+    EXPECT(EP_Ineighbor_allgatherv, EP_ERR_ARG, "NULL request", EP_Ineighbor_allgatherv(x, 1, MPI_INT, y, two, zero, MPI_INT, ring, NULL));
+    EXPECT(EP_Ineighbor_alltoall, EP_ERR_BUFFER, "NULL recvbuf", EP_Ineighbor_alltoall(x, 1, MPI_INT, NULL, 1, MPI_INT, ring, &r));
+    EXPECT(EP_Ineighbor_alltoallv, EP_ERR_COUNT, "negative sendcounts entry",
+           EP_Ineighbor_alltoallv(x, (int[]){ -1, 1 }, zero, MPI_INT, y, two, zero, MPI_INT, ring, &r));
+    EXPECT(EP_Ineighbor_alltoallw, EP_ERR_ARG, "NULL request", EP_Ineighbor_alltoallw(x, two, disp, types, y, two, disp, types, ring, NULL));
+    /* The ring still works: left and right neighbours' ranks. */
+    x[0] = me;
+    x[1] = me;
+    y[0] = y[1] = -1;
+    CHECK_OK(EP_Neighbor_alltoall(x, 1, MPI_INT, y, 1, MPI_INT, ring));
+    CHECK(y[0] == (me - 1 + n) % n && y[1] == (me + 1) % n, "ring after bad input: %d %d", y[0], y[1]);
+    CHECK_OK(EP_Comm_free(&ring));
 }
 
 static void endpoint_main(EP_Comm comm)
@@ -677,6 +785,7 @@ static void endpoint_main(EP_Comm comm)
     }
     CHECK_OK(EP_Barrier(comm));
     collective_creation_cases(comm, me);
+    topology_cases(comm, me, size);
     uncommitted_type_cases(comm, me, size, left, right);
     check_still_working(comm, win, mem, me, size, left, right);
     CHECK_OK(EP_Win_free(&win));
