@@ -624,6 +624,8 @@ static void p2p_modes_cases(void)
     EXPECT(EP_Status_set_elements, EP_ERR_ARG, "NULL status", EP_Status_set_elements(NULL, MPI_INT, 1));
     EXPECT(EP_Status_set_elements_x, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Status_set_elements_x(&st, MPI_DATATYPE_NULL, 1));
     EXPECT(EP_Status_set_cancelled, EP_ERR_ARG, "NULL status", EP_Status_set_cancelled(NULL, 1));
+}
+
 /* Process topologies and neighbourhood collectives, on every endpoint: on a communicator
  * without a topology (EP_ERR_TOPOLOGY, found locally), creation with bad arguments (agreed by
  * every endpoint), and bad arguments on a ring (each endpoint still exchanges empty blocks
