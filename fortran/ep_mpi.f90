@@ -55,6 +55,8 @@ module ep_mpi
   use mpi, only: MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_ADDRESS_KIND, &
     MPI_COMM_TYPE_SHARED, MPI_UNDEFINED, MPI_LOCK_SHARED, MPI_LOCK_EXCLUSIVE, MPI_MODE_NOCHECK, &
     MPI_MODE_NOSTORE, MPI_MODE_NOPUT, MPI_MODE_NOPRECEDE, MPI_MODE_NOSUCCEED, MPI_COMM_NULL, MPI_INFO_NULL
+  use, intrinsic :: iso_c_binding, only: c_int64_t
+  use mpi, only: MPI_COUNT_KIND
   use ep_mpi_c
   implicit none
   private
@@ -115,6 +117,8 @@ module ep_mpi
   integer, parameter, public :: EP_WIN_FLAVOR_DYNAMIC = 3, EP_WIN_FLAVOR_SHARED = 4
   !> `EP_WIN_MODEL` values: separate public and private copies; one unified copy.
   integer, parameter, public :: EP_WIN_SEPARATE = 1, EP_WIN_UNIFIED = 2
+  !> Bytes each buffered message takes in the attached buffer beyond its packed data.
+  integer, parameter, public :: EP_BSEND_OVERHEAD = 96
 
   !> Pass as `status` to ignore it. Only its address is used: it is never read or written.
   integer, public :: EP_STATUS_IGNORE(EP_STATUS_SIZE)
@@ -139,6 +143,11 @@ module ep_mpi
   public :: ep_iprobe, ep_probe, ep_improbe, ep_mprobe, ep_mrecv, ep_imrecv, ep_get_count
   public :: ep_wait, ep_test, ep_waitall, ep_testall, ep_waitany, ep_testany, ep_waitsome, ep_testsome
   public :: ep_request_free, ep_cancel, ep_test_cancelled
+  public :: ep_isendrecv, ep_isendrecv_replace
+  public :: ep_sendrecv_replace, ep_send_init, ep_ssend_init, ep_bsend_init, ep_rsend_init, ep_recv_init
+  public :: ep_start, ep_startall, ep_bsend, ep_ibsend, ep_rsend, ep_irsend, ep_buffer_attach
+  public :: ep_buffer_detach, ep_request_get_status, ep_get_elements, ep_get_elements_x
+  public :: ep_status_set_elements, ep_status_set_elements_x, ep_status_set_cancelled
   public :: ep_barrier, ep_bcast, ep_reduce, ep_allreduce, ep_gather, ep_gatherv, ep_scatter, ep_scatterv
   public :: ep_allgather, ep_allgatherv, ep_alltoall, ep_alltoallv, ep_reduce_scatter
   public :: ep_reduce_scatter_block, ep_scan, ep_exscan, ep_ibarrier, ep_ibcast
@@ -1726,6 +1735,358 @@ contains
     flag = c_flag /= 0
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_test_cancelled
+
+  ! ---- Sendrecv_replace, persistent requests, buffered and ready modes, status queries
+
+  !> Sends the `count` elements of `datatype` in `buf` to `dest` with `sendtag` and receives
+  !> into the same buffer from `source` with `recvtag` (C: `EP_Sendrecv_replace`; MPI 4.1
+  !> section 3.10.2); any datatype; EP_PROC_NULL peers send or receive nothing; wildcards
+  !> allowed for the receive. status: integer(EP_STATUS_SIZE) (out) or EP_STATUS_IGNORE.
+  !> Errors: EP_ERR_TRUNCATE (status filled), those of `ep_send` and `ep_recv`.
+  recursive subroutine ep_sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      status, ierror)
+    type(*), dimension(..), intent(inout) :: buf
+    integer, intent(in) :: count, dest, sendtag, source, recvtag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror
+    status_ptr = c_null_ptr
+    if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+    c_ierror = epmpi_f_sendrecv_replace(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(sendtag), &
+      c_arg(source), c_arg(recvtag), c_arg(comm), status_ptr, MPI_BOTTOM)
+    if (c_associated(status_ptr)) status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_sendrecv_replace
+
+  !> Nonblocking send-receive (C: `EP_Isendrecv`; MPI 4.1 section 3.10.1): `request` (out)
+  !> completes when both the send and the receive have, with the receive's status. Buffers
+  !> contiguous and asynchronous, not overlapping. Errors: those of `ep_isend` and `ep_irecv`.
+  recursive subroutine ep_isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+      recvtype, source, recvtag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, dest, sendtag, recvcount, source, recvtag, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_isendrecv(sendbuf, c_arg(sendcount), int(sendtype, c_int), c_arg(dest), &
+      c_arg(sendtag), recvbuf, c_arg(recvcount), int(recvtype, c_int), c_arg(source), c_arg(recvtag), &
+      c_arg(comm), c_request, MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_isendrecv
+
+  !> Nonblocking send-receive in place (C: `EP_Isendrecv_replace`; MPI 4.1 section 3.10.2):
+  !> as `ep_sendrecv_replace`, completed by `request` (out); `buf` contiguous and
+  !> asynchronous. Errors: those of `ep_sendrecv_replace` (truncation at completion).
+  recursive subroutine ep_isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, &
+      request, ierror)
+    type(*), dimension(..), intent(inout), asynchronous :: buf
+    integer, intent(in) :: count, dest, sendtag, source, recvtag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_isendrecv_replace(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(sendtag), &
+      c_arg(source), c_arg(recvtag), c_arg(comm), c_request, MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_isendrecv_replace
+
+  !> The persistent send of `mode` (0 standard, 1 synchronous, 2 buffered, 3 ready).
+  recursive subroutine persistent_send(mode, buf, count, datatype, dest, tag, comm, request, ierror)
+    integer(c_int), intent(in) :: mode
+    type(*), dimension(..), intent(in), asynchronous :: buf
+    integer, intent(in) :: count, dest, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_send_init(mode, buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(tag), &
+      c_arg(comm), c_request, MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine persistent_send
+
+  !> Makes a persistent standard-mode send request (C: `EP_Send_init`; MPI 4.1 section 3.9.1),
+  !> inactive until `ep_start`; each round sends what `buf` (contiguous, asynchronous) holds at
+  !> its start. Completion calls end a round and leave `request` set; free it with
+  !> `ep_request_free`. Errors: those of `ep_isend`.
+  recursive subroutine ep_send_init(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: buf
+    integer, intent(in) :: count, dest, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call persistent_send(0_c_int, buf, count, datatype, dest, tag, comm, request, ierror)
+  end subroutine ep_send_init
+
+  !> Persistent synchronous-mode send (C: `EP_Ssend_init`; MPI 4.1 section 3.9.1). Arguments
+  !> and errors as `ep_send_init`.
+  recursive subroutine ep_ssend_init(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: buf
+    integer, intent(in) :: count, dest, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call persistent_send(1_c_int, buf, count, datatype, dest, tag, comm, request, ierror)
+  end subroutine ep_ssend_init
+
+  !> Persistent buffered-mode send (C: `EP_Bsend_init`; MPI 4.1 section 3.9.1): each start
+  !> buffers the message as `ep_bsend` (EP_ERR_BUFFER at start when it does not fit).
+  !> Arguments and errors as `ep_send_init`.
+  recursive subroutine ep_bsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: buf
+    integer, intent(in) :: count, dest, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call persistent_send(2_c_int, buf, count, datatype, dest, tag, comm, request, ierror)
+  end subroutine ep_bsend_init
+
+  !> Persistent ready-mode send (C: `EP_Rsend_init`; MPI 4.1 section 3.9.1), sent as standard
+  !> mode. Arguments and errors as `ep_send_init`.
+  recursive subroutine ep_rsend_init(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: buf
+    integer, intent(in) :: count, dest, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call persistent_send(3_c_int, buf, count, datatype, dest, tag, comm, request, ierror)
+  end subroutine ep_rsend_init
+
+  !> Makes a persistent receive request (C: `EP_Recv_init`; MPI 4.1 section 3.9.1): each
+  !> round receives as `ep_irecv` into `buf` (contiguous, asynchronous). Errors: those of
+  !> `ep_irecv`.
+  recursive subroutine ep_recv_init(buf, count, datatype, source, tag, comm, request, ierror)
+    type(*), dimension(..), intent(inout), asynchronous :: buf
+    integer, intent(in) :: count, source, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_recv_init(buf, c_arg(count), int(datatype, c_int), c_arg(source), c_arg(tag), &
+      c_arg(comm), c_request, MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_recv_init
+
+  !> Starts one round of an inactive persistent request (C: `EP_Start`; MPI 4.1 section
+  !> 3.9.2). Errors: EP_ERR_REQUEST (null, invalid, not persistent, or already active), those
+  !> of the round's operation.
+  recursive subroutine ep_start(request, ierror)
+    integer, intent(inout) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = c_arg(request)
+    c_ierror = c_ep_start(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_start
+
+  !> Starts `count` persistent requests in order (C: `EP_Startall`; MPI 4.1 section 3.9.2);
+  !> every handle is checked before any starts. Errors as `ep_start`, EP_ERR_COUNT.
+  recursive subroutine ep_startall(count, array_of_requests, ierror)
+    integer, intent(in) :: count
+    integer, dimension(*), intent(inout) :: array_of_requests
+    integer, intent(out), optional :: ierror
+    integer(c_int), allocatable :: c_requests(:)
+    integer(c_int) :: c_ierror, n
+    integer :: alloc_stat
+    n = c_arg(count)
+    allocate(c_requests(max(n, 1_c_int)), stat=alloc_stat)
+    if (alloc_stat /= 0) then
+      c_ierror = no_memory(int(EP_COMM_NULL, c_int), 'ep_startall')
+    else
+      if (n > 0) c_requests(1:n) = c_arg(array_of_requests(1:n))
+      c_ierror = c_ep_startall(n, c_requests)
+    end if
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_startall
+
+  !> Buffered-mode send (C: `EP_Bsend`; MPI 4.1 section 3.6): returns once the message is in
+  !> the process's attached buffer (`ep_buffer_attach`). Arguments as `ep_send`.
+  !> Errors: EP_ERR_BUFFER (no buffer, or the message plus EP_BSEND_OVERHEAD does not fit:
+  !> nothing sent), those of `ep_send`.
+  recursive subroutine ep_bsend(buf, count, datatype, dest, tag, comm, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count, dest, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_bsend(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(tag), &
+      c_arg(comm), c_null_ptr, MPI_BOTTOM)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_bsend
+
+  !> Nonblocking buffered-mode send (C: `EP_Ibsend`; MPI 4.1 section 3.7.2): buffers as
+  !> `ep_bsend`; `request` (out) is complete at once. Errors as `ep_bsend`.
+  recursive subroutine ep_ibsend(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count, dest, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int), target :: c_request
+    integer(c_int) :: c_ierror
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_bsend(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(tag), &
+      c_arg(comm), c_loc(c_request), MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_ibsend
+
+  !> Ready-mode send (C: `EP_Rsend`; MPI 4.1 section 3.4), sent as standard mode. Arguments
+  !> and errors as `ep_send`.
+  recursive subroutine ep_rsend(buf, count, datatype, dest, tag, comm, ierror)
+    type(*), dimension(..), intent(in) :: buf
+    integer, intent(in) :: count, dest, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_rsend(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(tag), &
+      c_arg(comm), MPI_BOTTOM)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_rsend
+
+  !> Nonblocking ready-mode send (C: `EP_Irsend`; MPI 4.1 section 3.7.2), sent as `ep_isend`.
+  !> Arguments and errors as `ep_isend`.
+  recursive subroutine ep_irsend(buf, count, datatype, dest, tag, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: buf
+    integer, intent(in) :: count, dest, tag, comm
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_irsend(buf, c_arg(count), int(datatype, c_int), c_arg(dest), c_arg(tag), &
+      c_arg(comm), c_request, MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_irsend
+
+  !> Attaches `size` bytes of `buffer` (contiguous, asynchronous: it stays in use) as the
+  !> process's buffer for buffered sends (C: `EP_Buffer_attach`; MPI 4.1 section 3.6.1), shared
+  !> by all endpoints of the process. Errors: EP_ERR_BUFFER (one is attached already),
+  !> EP_ERR_ARG (negative size).
+  recursive subroutine ep_buffer_attach(buffer, size, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: buffer
+    integer, intent(in) :: size
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_buffer_attach(buffer, c_arg(size), MPI_BOTTOM)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_buffer_attach
+
+  !> Detaches the process's buffer once every buffered message is delivered (C:
+  !> `EP_Buffer_detach`; MPI 4.1 section 3.6.1): `buffer_addr` (out) its address, `size` (out)
+  !> its bytes. Errors: EP_ERR_BUFFER (none attached).
+  recursive subroutine ep_buffer_detach(buffer_addr, size, ierror)
+    type(c_ptr), intent(out) :: buffer_addr
+    integer, intent(out) :: size
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_size
+    buffer_addr = c_null_ptr
+    c_size = 0
+    c_ierror = c_ep_buffer_detach(buffer_addr, c_size)
+    size = int(c_size)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_buffer_detach
+
+  !> Whether a request is complete, without completing it (C: `EP_Request_get_status`; MPI
+  !> 4.1 section 3.7.3): `flag` (out) .true. and `status` filled when it is; `request` stays
+  !> valid (and active). A null or inactive request gives .true. and an empty status.
+  !> Errors: EP_ERR_REQUEST, EP_ERR_TRUNCATE.
+  recursive subroutine ep_request_get_status(request, flag, status, ierror)
+    integer, intent(in) :: request
+    logical, intent(out) :: flag
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror, c_flag
+    c_flag = 0
+    status_ptr = c_null_ptr
+    if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+    c_ierror = c_ep_request_get_status(c_arg(request), c_flag, status_ptr)
+    flag = c_flag /= 0
+    if (flag .and. c_associated(status_ptr)) status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_request_get_status
+
+  !> Basic elements of `datatype` received, from a status (C: `EP_Get_elements`; MPI 4.1
+  !> section 5.1.11): counts a partial last element of a derived datatype; EP_UNDEFINED when
+  !> the bytes are not a whole number of basic elements. Errors: EP_ERR_TYPE.
+  recursive subroutine ep_get_elements(status, datatype, count, ierror)
+    integer, dimension(EP_STATUS_SIZE), intent(in) :: status
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(out) :: count
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_count
+    c_count = EP_UNDEFINED
+    c_ierror = epmpi_f_get_elements(c_arg(status), int(datatype, c_int), c_count)
+    count = int(c_count)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_get_elements
+
+  !> `ep_get_elements` with `count` integer(MPI_COUNT_KIND) (C: `EP_Get_elements_x`).
+  recursive subroutine ep_get_elements_x(status, datatype, count, ierror)
+    integer, dimension(EP_STATUS_SIZE), intent(in) :: status
+    integer(mpi_kind), intent(in) :: datatype
+    integer(MPI_COUNT_KIND), intent(out) :: count
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    integer(c_int64_t) :: c_count
+    c_count = EP_UNDEFINED
+    c_ierror = epmpi_f_get_elements_x(c_arg(status), int(datatype, c_int), c_count)
+    count = int(c_count, MPI_COUNT_KIND)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_get_elements_x
+
+  !> Sets the received size in `status` (inout) to `count` basic elements of `datatype` (C:
+  !> `EP_Status_set_elements`; MPI 4.1 section 13.3). Errors: EP_ERR_COUNT, EP_ERR_TYPE.
+  recursive subroutine ep_status_set_elements(status, datatype, count, ierror)
+    integer, dimension(EP_STATUS_SIZE), intent(inout) :: status
+    integer(mpi_kind), intent(in) :: datatype
+    integer, intent(in) :: count
+    integer, intent(out), optional :: ierror
+    call ep_status_set_elements_x(status, datatype, int(c_arg(count), MPI_COUNT_KIND), ierror)
+  end subroutine ep_status_set_elements
+
+  !> `ep_status_set_elements` with `count` integer(MPI_COUNT_KIND) (C: `EP_Status_set_elements_x`).
+  recursive subroutine ep_status_set_elements_x(status, datatype, count, ierror)
+    integer, dimension(EP_STATUS_SIZE), intent(inout) :: status
+    integer(mpi_kind), intent(in) :: datatype
+    integer(MPI_COUNT_KIND), intent(in) :: count
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_status(EP_STATUS_SIZE)
+    c_status = c_arg(status)
+    c_ierror = epmpi_f_status_set_elements_x(c_status, int(datatype, c_int), int(count, c_int64_t))
+    status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_status_set_elements_x
+
+  !> Sets the cancelled flag of `status` (inout) to `flag` (C: `EP_Status_set_cancelled`; MPI
+  !> 4.1 section 13.3); `ep_test_cancelled` then gives it back.
+  recursive subroutine ep_status_set_cancelled(status, flag, ierror)
+    integer, dimension(EP_STATUS_SIZE), intent(inout) :: status
+    logical, intent(in) :: flag
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_status(EP_STATUS_SIZE), c_flag
+    c_status = c_arg(status)
+    c_flag = 0
+    if (flag) c_flag = 1
+    c_ierror = c_ep_status_set_cancelled(c_status, c_flag)
+    status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_status_set_cancelled
 
   ! ==========================================================================================
   ! Collectives (MPI 4.1 chapter 6): blocking, called once per endpoint

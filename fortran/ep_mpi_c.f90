@@ -9,7 +9,7 @@
 !>
 !> Private to EPMPI: use `ep_mpi`. Nothing here keeps state.
 module ep_mpi_c
-  use, intrinsic :: iso_c_binding, only: c_int, c_intptr_t, c_double, c_char, c_ptr, c_funptr
+  use, intrinsic :: iso_c_binding, only: c_int, c_intptr_t, c_double, c_char, c_ptr, c_funptr, c_int64_t
   use mpi, only: MPI_COMM_WORLD
   implicit none
   private
@@ -30,6 +30,11 @@ module ep_mpi_c
   public :: c_ep_iprobe, c_ep_probe, c_ep_improbe, c_ep_mprobe
   public :: c_ep_wait, c_ep_test, c_ep_waitall, c_ep_testall, c_ep_waitany, c_ep_testany
   public :: c_ep_waitsome, c_ep_testsome, c_ep_request_free, c_ep_cancel, c_ep_test_cancelled
+  public :: epmpi_f_isendrecv, epmpi_f_isendrecv_replace
+  public :: epmpi_f_sendrecv_replace, epmpi_f_send_init, epmpi_f_recv_init, c_ep_start, c_ep_startall
+  public :: epmpi_f_bsend, epmpi_f_rsend, epmpi_f_irsend, epmpi_f_buffer_attach, c_ep_buffer_detach
+  public :: c_ep_request_get_status, epmpi_f_get_elements, epmpi_f_get_elements_x
+  public :: epmpi_f_status_set_elements_x, c_ep_status_set_cancelled
   public :: epmpi_f_barrier, epmpi_f_bcast, epmpi_f_reduce, epmpi_f_allreduce
   public :: epmpi_f_gather, epmpi_f_gatherv, epmpi_f_scatter, epmpi_f_scatterv
   public :: epmpi_f_allgather, epmpi_f_allgatherv, epmpi_f_alltoall, epmpi_f_alltoallv
@@ -675,6 +680,167 @@ module ep_mpi_c
       integer(c_int), intent(inout) :: flag
       integer(c_int) :: ierror
     end function c_ep_test_cancelled
+
+    ! ---- Sendrecv_replace, persistent requests, buffered and ready modes, status queries
+
+    function epmpi_f_sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, &
+        f_bottom) bind(C, name="epmpi_f_sendrecv_replace") result(ierror)
+      import :: c_int, c_ptr
+      type(*), dimension(..), intent(inout) :: buf
+      integer(c_int), value :: count, dest, sendtag, source, recvtag, comm
+      integer(c_int), value :: datatype
+      type(c_ptr), value :: status
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_sendrecv_replace
+
+    function epmpi_f_isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, &
+        recvtype, source, recvtag, comm, request, f_bottom) bind(C, name="epmpi_f_isendrecv") result(ierror)
+      import :: c_int
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+      integer(c_int), value :: sendcount, dest, sendtag, recvcount, source, recvtag, comm
+      integer(c_int), value :: sendtype, recvtype
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_isendrecv
+
+    function epmpi_f_isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, &
+        f_bottom) bind(C, name="epmpi_f_isendrecv_replace") result(ierror)
+      import :: c_int
+      type(*), dimension(..), intent(inout), asynchronous :: buf
+      integer(c_int), value :: count, dest, sendtag, source, recvtag, comm
+      integer(c_int), value :: datatype
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_isendrecv_replace
+
+    !> `mode`: 0 standard, 1 synchronous, 2 buffered, 3 ready.
+    function epmpi_f_send_init(mode, buf, count, datatype, dest, tag, comm, request, f_bottom) &
+        bind(C, name="epmpi_f_send_init") result(ierror)
+      import :: c_int
+      integer(c_int), value :: mode
+      type(*), dimension(..), intent(in), asynchronous :: buf
+      integer(c_int), value :: count, dest, tag, comm
+      integer(c_int), value :: datatype
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_send_init
+
+    function epmpi_f_recv_init(buf, count, datatype, source, tag, comm, request, f_bottom) &
+        bind(C, name="epmpi_f_recv_init") result(ierror)
+      import :: c_int
+      type(*), dimension(..), intent(inout), asynchronous :: buf
+      integer(c_int), value :: count, source, tag, comm
+      integer(c_int), value :: datatype
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_recv_init
+
+    function c_ep_start(request) bind(C, name="EP_Start") result(ierror)
+      import :: c_int
+      integer(c_int), intent(inout) :: request
+      integer(c_int) :: ierror
+    end function c_ep_start
+
+    function c_ep_startall(count, array_of_requests) bind(C, name="EP_Startall") result(ierror)
+      import :: c_int
+      integer(c_int), value :: count
+      integer(c_int), dimension(*), intent(inout) :: array_of_requests
+      integer(c_int) :: ierror
+    end function c_ep_startall
+
+    !> `request`: a C pointer to the request (EP_Ibsend), or null (EP_Bsend).
+    function epmpi_f_bsend(buf, count, datatype, dest, tag, comm, request, f_bottom) &
+        bind(C, name="epmpi_f_bsend") result(ierror)
+      import :: c_int, c_ptr
+      type(*), dimension(..), intent(in) :: buf
+      integer(c_int), value :: count, dest, tag, comm
+      integer(c_int), value :: datatype
+      type(c_ptr), value :: request
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_bsend
+
+    function epmpi_f_rsend(buf, count, datatype, dest, tag, comm, f_bottom) &
+        bind(C, name="epmpi_f_rsend") result(ierror)
+      import :: c_int
+      type(*), dimension(..), intent(in) :: buf
+      integer(c_int), value :: count, dest, tag, comm
+      integer(c_int), value :: datatype
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_rsend
+
+    function epmpi_f_irsend(buf, count, datatype, dest, tag, comm, request, f_bottom) &
+        bind(C, name="epmpi_f_irsend") result(ierror)
+      import :: c_int
+      type(*), dimension(..), intent(in), asynchronous :: buf
+      integer(c_int), value :: count, dest, tag, comm
+      integer(c_int), value :: datatype
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_irsend
+
+    function epmpi_f_buffer_attach(buf, size, f_bottom) bind(C, name="epmpi_f_buffer_attach") result(ierror)
+      import :: c_int
+      type(*), dimension(..), intent(in), asynchronous :: buf
+      integer(c_int), value :: size
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_buffer_attach
+
+    function c_ep_buffer_detach(buffer_addr, size) bind(C, name="EP_Buffer_detach") result(ierror)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: buffer_addr
+      integer(c_int), intent(inout) :: size
+      integer(c_int) :: ierror
+    end function c_ep_buffer_detach
+
+    function c_ep_request_get_status(request, flag, status) bind(C, name="EP_Request_get_status") result(ierror)
+      import :: c_int, c_ptr
+      integer(c_int), value :: request
+      integer(c_int), intent(inout) :: flag
+      type(c_ptr), value :: status
+      integer(c_int) :: ierror
+    end function c_ep_request_get_status
+
+    function epmpi_f_get_elements(status, datatype, count) bind(C, name="epmpi_f_get_elements") result(ierror)
+      import :: c_int
+      integer(c_int), dimension(*), intent(in) :: status
+      integer(c_int), value :: datatype
+      integer(c_int), intent(inout) :: count
+      integer(c_int) :: ierror
+    end function epmpi_f_get_elements
+
+    function epmpi_f_get_elements_x(status, datatype, count) bind(C, name="epmpi_f_get_elements_x") result(ierror)
+      import :: c_int, c_int64_t
+      integer(c_int), dimension(*), intent(in) :: status
+      integer(c_int), value :: datatype
+      integer(c_int64_t), intent(inout) :: count
+      integer(c_int) :: ierror
+    end function epmpi_f_get_elements_x
+
+    function epmpi_f_status_set_elements_x(status, datatype, count) &
+        bind(C, name="epmpi_f_status_set_elements_x") result(ierror)
+      import :: c_int, c_int64_t
+      integer(c_int), dimension(*), intent(inout) :: status
+      integer(c_int), value :: datatype
+      integer(c_int64_t), value :: count
+      integer(c_int) :: ierror
+    end function epmpi_f_status_set_elements_x
+
+    function c_ep_status_set_cancelled(status, flag) bind(C, name="EP_Status_set_cancelled") result(ierror)
+      import :: c_int
+      integer(c_int), dimension(*), intent(inout) :: status
+      integer(c_int), value :: flag
+      integer(c_int) :: ierror
+    end function c_ep_status_set_cancelled
 
     ! ---- collectives (f_in_place: the address of Fortran's MPI_IN_PLACE) ---------------
     ! count_bytes: size of one default Fortran integer of the count/displacement arrays.

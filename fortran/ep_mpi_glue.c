@@ -38,6 +38,8 @@
 
 /* The module passes `use mpi` handles as C ints (integer(c_int)). */
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not a C int on this MPI");
+/* The module passes MPI_Count values as integer(c_int64_t). */
+_Static_assert(sizeof(MPI_Count) == 8, "MPI_Count is not 64 bits on this MPI");
 
 /* ---------------------------------------------------------------------------------------- */
 /* Errors                                                                                   */
@@ -334,6 +336,131 @@ int epmpi_f_imrecv(CFI_cdesc_t *buf, int count, MPI_Fint datatype, EP_Message *m
 int epmpi_f_get_count(const EP_Status *status, MPI_Fint datatype, int *count)
 {
     return EP_Get_count(status, MPI_Type_f2c(datatype), count);
+}
+
+/* Sendrecv_replace, persistent requests, buffered and ready modes, status queries. */
+
+int epmpi_f_sendrecv_replace(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int sendtag, int source,
+                             int recvtag, EP_Comm comm, EP_Status *status, const void *f_bottom)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 0, comm, "ep_sendrecv_replace");
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = EP_Sendrecv_replace(b.addr, count, MPI_Type_f2c(datatype), dest, sendtag, source, recvtag, comm, status);
+    fbuf_close(&b, 1);
+    return rc;
+}
+
+/* The buffers of a nonblocking send-receive stay in use after the call: contiguous only. */
+int epmpi_f_isendrecv(CFI_cdesc_t *sendbuf, int sendcount, MPI_Fint sendtype, int dest, int sendtag,
+                      CFI_cdesc_t *recvbuf, int recvcount, MPI_Fint recvtype, int source, int recvtag,
+                      EP_Comm comm, EP_Request *request, const void *f_bottom)
+{
+    fbuf s, r;
+    int rc = fbuf_open(&s, sendbuf, f_bottom, NULL, 1, comm, "ep_isendrecv");
+    if (rc == EP_SUCCESS)
+        rc = fbuf_open(&r, recvbuf, f_bottom, NULL, 1, comm, "ep_isendrecv");
+    if (rc != EP_SUCCESS)
+        return rc;
+    return EP_Isendrecv(s.addr, sendcount, MPI_Type_f2c(sendtype), dest, sendtag, r.addr, recvcount,
+                        MPI_Type_f2c(recvtype), source, recvtag, comm, request);
+}
+
+int epmpi_f_isendrecv_replace(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int sendtag, int source,
+                              int recvtag, EP_Comm comm, EP_Request *request, const void *f_bottom)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 1, comm, "ep_isendrecv_replace");
+    if (rc != EP_SUCCESS)
+        return rc;
+    return EP_Isendrecv_replace(b.addr, count, MPI_Type_f2c(datatype), dest, sendtag, source, recvtag, comm, request);
+}
+
+/* Persistent send of `mode`: 0 standard, 1 synchronous, 2 buffered, 3 ready. The buffer is
+ * read at every start, so it must be contiguous and stay in place. */
+int epmpi_f_send_init(int mode, CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int tag, EP_Comm comm,
+                      EP_Request *request, const void *f_bottom)
+{
+    static const char *const routines[4] = {"ep_send_init", "ep_ssend_init", "ep_bsend_init", "ep_rsend_init"};
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 1, comm, routines[mode & 3]);
+    if (rc != EP_SUCCESS)
+        return rc;
+    MPI_Datatype t = MPI_Type_f2c(datatype);
+    switch (mode) {
+    case 1:
+        return EP_Ssend_init(b.addr, count, t, dest, tag, comm, request);
+    case 2:
+        return EP_Bsend_init(b.addr, count, t, dest, tag, comm, request);
+    case 3:
+        return EP_Rsend_init(b.addr, count, t, dest, tag, comm, request);
+    default:
+        return EP_Send_init(b.addr, count, t, dest, tag, comm, request);
+    }
+}
+
+int epmpi_f_recv_init(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int source, int tag, EP_Comm comm,
+                      EP_Request *request, const void *f_bottom)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 1, comm, "ep_recv_init");
+    if (rc != EP_SUCCESS)
+        return rc;
+    return EP_Recv_init(b.addr, count, MPI_Type_f2c(datatype), source, tag, comm, request);
+}
+
+/* Buffered sends copy the data before they return, so a non-contiguous section may go
+ * through a temporary even for EP_Ibsend (`request` NULL: EP_Bsend). */
+int epmpi_f_bsend(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int tag, EP_Comm comm,
+                  EP_Request *request, const void *f_bottom)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 0, comm, request ? "ep_ibsend" : "ep_bsend");
+    if (rc != EP_SUCCESS)
+        return rc;
+    MPI_Datatype t = MPI_Type_f2c(datatype);
+    rc = request ? EP_Ibsend(b.addr, count, t, dest, tag, comm, request) : EP_Bsend(b.addr, count, t, dest, tag, comm);
+    fbuf_close(&b, 0);
+    return rc;
+}
+
+/* Ready mode sends as standard mode (see EP_Rsend), so the standard-mode glue serves. */
+int epmpi_f_rsend(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int tag, EP_Comm comm,
+                  const void *f_bottom)
+{
+    return send_blocking(0, buf, count, datatype, dest, tag, comm, f_bottom, "ep_rsend");
+}
+
+int epmpi_f_irsend(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int dest, int tag, EP_Comm comm,
+                   EP_Request *request, const void *f_bottom)
+{
+    return send_nonblocking(0, buf, count, datatype, dest, tag, comm, request, f_bottom, "ep_irsend");
+}
+
+/* The attached buffer stays in use after the call: contiguous only. */
+int epmpi_f_buffer_attach(CFI_cdesc_t *buf, int size, const void *f_bottom)
+{
+    fbuf b;
+    int rc = fbuf_open(&b, buf, f_bottom, NULL, 1, EP_COMM_NULL, "ep_buffer_attach");
+    if (rc != EP_SUCCESS)
+        return rc;
+    return EP_Buffer_attach(b.addr, size);
+}
+
+int epmpi_f_get_elements(const EP_Status *status, MPI_Fint datatype, int *count)
+{
+    return EP_Get_elements(status, MPI_Type_f2c(datatype), count);
+}
+
+int epmpi_f_get_elements_x(const EP_Status *status, MPI_Fint datatype, MPI_Count *count)
+{
+    return EP_Get_elements_x(status, MPI_Type_f2c(datatype), count);
+}
+
+int epmpi_f_status_set_elements_x(EP_Status *status, MPI_Fint datatype, MPI_Count count)
+{
+    return EP_Status_set_elements_x(status, MPI_Type_f2c(datatype), count);
 }
 
 /* ---------------------------------------------------------------------------------------- */

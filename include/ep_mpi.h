@@ -26,6 +26,12 @@
 
 
 /**
+ * Bytes charged to the attached buffer per buffered message beyond its data (the public
+ * `EP_BSEND_OVERHEAD`).
+ */
+#define BSEND_OVERHEAD 96
+
+/**
  * `EP_Topo_test` status of a Cartesian communicator (MPI's `MPI_CART`).
  */
 #define EP_CART 1
@@ -44,6 +50,13 @@
  * Number of `int`s in an `EP_Status` (the Fortran status array size).
  */
 #define EP_STATUS_SIZE 6
+
+/**
+ * Bytes that each message buffered by `EP_Bsend`/`EP_Ibsend`/`EP_Bsend_init` takes in the
+ * attached buffer beyond its packed data (MPI's `MPI_BSEND_OVERHEAD`, MPI 4.1 section 3.6.1):
+ * size a buffer for n messages as the sum of their `MPI_Pack_size` plus n times this.
+ */
+#define EP_BSEND_OVERHEAD 96
 
 /**
  * Wildcard source rank of receives and probes.
@@ -623,6 +636,93 @@ int EP_Comm_set_name(EP_Comm comm, const char *name);
  * (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_get_name(EP_Comm comm, char *name, int *resultlen);
+
+/**
+ * Attaches `size` bytes at `buffer` as the process's buffer for buffered-mode sends (MPI 4.1
+ * section 3.6.1). One buffer per process, shared by all its endpoints and communicators;
+ * EPMPI never writes into it (it is the budget of the messages buffered at once, see
+ * `EP_BSEND_OVERHEAD`). Errors: `EP_ERR_BUFFER` (a buffer is already attached),
+ * `EP_ERR_ARG` (negative size, NULL `buffer` with a positive size). Thread safety: any
+ * thread.
+ *
+ * # Safety
+ * `buffer` is `size` bytes the caller leaves to EPMPI until `EP_Buffer_detach` returns them.
+ */
+int EP_Buffer_attach(void *buffer, int size);
+
+/**
+ * Detaches the process's buffer (MPI 4.1 section 3.6.1): blocks until every message
+ * buffered in it has been delivered, then stores its address in `*(void **)buffer_addr` and
+ * its size in bytes in `*size`. As in MPI's C binding, `buffer_addr` is declared `void *`
+ * but points at a `void *`. Errors: `EP_ERR_BUFFER` (no buffer attached), `EP_ERR_ARG`
+ * (NULL pointers). Thread safety: any thread; while one thread detaches, buffered sends of
+ * other threads may fail with `EP_ERR_BUFFER`.
+ *
+ * # Safety
+ * `buffer_addr` points at a writable `void *` and `size` at a writable `int` (NULL gives
+ * `EP_ERR_ARG`).
+ */
+int EP_Buffer_detach(void *buffer_addr, int *size);
+
+/**
+ * Buffered-mode blocking send (MPI 4.1 section 3.6): returns once the message is in the
+ * attached buffer, whatever the receiver does; the message is then delivered as a standard
+ * send. A message that needs no room (delivered at once) gives its room back before the
+ * call returns. Arguments as `EP_Send`. Errors: `EP_ERR_BUFFER` (no buffer attached, or
+ * the packed message plus `EP_BSEND_OVERHEAD` does not fit in what is free: nothing is sent),
+ * and those of `EP_Send`. Thread safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * `buf` is readable for `count` elements of `datatype` for the call; `datatype` is a valid
+ * host datatype.
+ */
+int EP_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, EP_Comm comm);
+
+/**
+ * Nonblocking buffered-mode send (MPI 4.1 section 3.7.2): buffers the message as `EP_Bsend`
+ * does and returns a request that is already complete (the buffer may be reused at once).
+ * Errors as `EP_Bsend` (reported by this call, not at completion), plus `EP_ERR_ARG` for a
+ * NULL `request`.
+ *
+ * # Safety
+ * `buf` is readable for `count` elements of `datatype` for the call; `datatype` is a valid
+ * host datatype; `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Ibsend(const void *buf,
+              int count,
+              MPI_Datatype datatype,
+              int dest,
+              int tag,
+              EP_Comm comm,
+              EP_Request *request);
+
+/**
+ * Ready-mode blocking send (MPI 4.1 section 3.4): the program promises that the matching
+ * receive is already posted. EPMPI sends it as a standard-mode send, so it is delivered
+ * even when the promise is broken. Arguments and errors as `EP_Send`.
+ *
+ * # Safety
+ * `buf` is readable for `count` elements of `datatype` for the call; `datatype` is a valid
+ * host datatype.
+ */
+int EP_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, EP_Comm comm);
+
+/**
+ * Nonblocking ready-mode send (MPI 4.1 section 3.7.2), sent as `EP_Isend` (see `EP_Rsend`).
+ * Arguments and errors as `EP_Isend`.
+ *
+ * # Safety
+ * `buf` is readable for `count` elements of `datatype` and left unchanged until the request
+ * completes; `datatype` is a valid host datatype; `request` points at a writable
+ * `EP_Request` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Irsend(const void *buf,
+              int count,
+              MPI_Datatype datatype,
+              int dest,
+              int tag,
+              EP_Comm comm,
+              EP_Request *request);
 
 /**
  * Blocks until all endpoints of the communicator have entered the barrier (MPI 4.1 section
@@ -1340,7 +1440,8 @@ int EP_Comm_split_type(EP_Comm comm, int split_type, int key, MPI_Info info, EP_
 
 /**
  * Waits for one request; `status` may be `EP_STATUS_IGNORE` (MPI 4.1 section 3.7.3).
- * A null request returns at once with an empty status. Errors: `EP_ERR_REQUEST` (invalid or
+ * A null or inactive persistent request returns at once with an empty status; a persistent
+ * request's round ends and the request stays, inactive, with its handle. Errors: `EP_ERR_REQUEST` (invalid or
  * freed handle), `EP_ERR_TRUNCATE` (receive truncated; status filled), `EP_ERR_ARG`.
  * Thread safety: one thread per endpoint at a time.
  *
@@ -1348,7 +1449,8 @@ int EP_Comm_split_type(EP_Comm comm, int split_type, int key, MPI_Info info, EP_
  * `req` points at a readable and writable `EP_Request` (NULL gives `EP_ERR_ARG`); `status` is
  * `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
  */
-int EP_Wait(EP_Request *req, EP_Status *status);
+int EP_Wait(EP_Request *req,
+            EP_Status *status);
 
 /**
  * Tests one request (MPI 4.1 section 3.7.3): `*flag = 1` and the handle freed when it is
@@ -1437,7 +1539,8 @@ int EP_Testsome(int incount, EP_Request *reqs, int *outcount, int *indices, EP_S
 /**
  * Frees a request handle and sets it to `EP_REQUEST_NULL` (MPI 4.1 section 3.7.3). An
  * active operation still completes: a send's data is still delivered, a posted receive
- * still fills its buffer when it matches. Errors: `EP_ERR_REQUEST`, `EP_ERR_ARG`.
+ * still fills its buffer when it matches. A persistent request is freed whether inactive
+ * or active (its round then completes as above). Errors: `EP_ERR_REQUEST`, `EP_ERR_ARG`.
  *
  * # Safety
  * `req` points at a readable and writable `EP_Request` (NULL gives `EP_ERR_ARG`); the buffers
@@ -2245,6 +2348,276 @@ int EP_Imrecv(void *buf,
  * datatype.
  */
 int EP_Get_count(const EP_Status *status, MPI_Datatype datatype, int *count);
+
+/**
+ * Makes a persistent standard-mode send request (MPI 4.1 section 3.9.1): inactive until
+ * `EP_Start`; each round sends the `count` elements of `datatype` that `buf` holds at that
+ * start to `dest` (or `EP_PROC_NULL`) with `tag`, as `EP_Isend` would. Complete each round
+ * with `EP_Wait`/`EP_Test`..., which leave the handle set; free it with `EP_Request_free`.
+ * Errors (at init, nothing made): `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+ * `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`, `EP_ERR_ARG` (NULL `request`). Thread
+ * safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * `buf` stays readable for `count` elements of `datatype` while the request exists and
+ * unchanged while a round is active; `datatype` is a valid host datatype (the request keeps
+ * a duplicate: the caller may free it); `request` points at a writable `EP_Request` (NULL
+ * gives `EP_ERR_ARG`).
+ */
+int EP_Send_init(const void *buf,
+                 int count,
+                 MPI_Datatype datatype,
+                 int dest,
+                 int tag,
+                 EP_Comm comm,
+                 EP_Request *request);
+
+/**
+ * Makes a persistent synchronous-mode send request (MPI 4.1 section 3.9.1): each round is
+ * an `EP_Issend`, complete once the matching receive has started. Arguments and errors as
+ * `EP_Send_init`.
+ *
+ * # Safety
+ * As for `EP_Send_init`.
+ */
+int EP_Ssend_init(const void *buf,
+                  int count,
+                  MPI_Datatype datatype,
+                  int dest,
+                  int tag,
+                  EP_Comm comm,
+                  EP_Request *request);
+
+/**
+ * Makes a persistent buffered-mode send request (MPI 4.1 section 3.9.1): each `EP_Start`
+ * performs an `EP_Bsend` of the buffer's contents (so the round is complete at once), and
+ * fails with `EP_ERR_BUFFER` when the message does not fit in the attached buffer (the
+ * request then stays inactive). Arguments and init errors as `EP_Send_init`.
+ *
+ * # Safety
+ * As for `EP_Send_init`.
+ */
+int EP_Bsend_init(const void *buf,
+                  int count,
+                  MPI_Datatype datatype,
+                  int dest,
+                  int tag,
+                  EP_Comm comm,
+                  EP_Request *request);
+
+/**
+ * Makes a persistent ready-mode send request (MPI 4.1 section 3.9.1). Ready mode sends as
+ * standard mode here (see `EP_Rsend`). Arguments and errors as `EP_Send_init`.
+ *
+ * # Safety
+ * As for `EP_Send_init`.
+ */
+int EP_Rsend_init(const void *buf,
+                  int count,
+                  MPI_Datatype datatype,
+                  int dest,
+                  int tag,
+                  EP_Comm comm,
+                  EP_Request *request);
+
+/**
+ * Makes a persistent receive request (MPI 4.1 section 3.9.1): inactive until `EP_Start`;
+ * each round receives, as `EP_Irecv` would, at most `count` elements of `datatype` into
+ * `buf` from `source` (or `EP_ANY_SOURCE`, `EP_PROC_NULL`) with `tag` (or `EP_ANY_TAG`);
+ * the status of each round's completion says which message came, and truncation is
+ * reported there. Errors (at init): `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+ * `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`, `EP_ERR_ARG`. Thread safety: one thread per
+ * endpoint at a time.
+ *
+ * # Safety
+ * `buf` stays writable for `count` elements of `datatype` while the request exists and is
+ * not accessed by the caller while a round is active; `datatype` is a valid host datatype
+ * (the request keeps a duplicate: the caller may free it); `request` points at a writable
+ * `EP_Request` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Recv_init(void *buf,
+                 int count,
+                 MPI_Datatype datatype,
+                 int source,
+                 int tag,
+                 EP_Comm comm,
+                 EP_Request *request);
+
+/**
+ * Starts one round of an inactive persistent request (MPI 4.1 section 3.9.2); the handle
+ * is unchanged. Errors: `EP_ERR_REQUEST` (null, invalid or freed handle, a request that is
+ * not persistent, or one already active), `EP_ERR_ARG` (NULL pointer), those of the round's
+ * operation (`EP_ERR_BUFFER` for a buffered send that does not fit). A failed start leaves
+ * the request inactive. Thread safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * `request` points at a readable `EP_Request` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Start(EP_Request *request);
+
+/**
+ * Starts `count` persistent requests, in array order (MPI 4.1 section 3.9.2), as
+ * `EP_Start` on each. Every handle is checked before any starts: an invalid, null,
+ * nonpersistent or active request gives `EP_ERR_REQUEST` and starts none. A round that fails
+ * to start stops the call with its error; the requests before it are started.
+ * Errors: `EP_ERR_COUNT` (negative), `EP_ERR_ARG` (NULL array with `count` > 0), and those of
+ * `EP_Start`.
+ *
+ * # Safety
+ * `array_of_requests` holds `count` readable `EP_Request`s (NULL only when `count` is 0).
+ */
+int EP_Startall(int count, EP_Request *array_of_requests);
+
+/**
+ * Sends the `count` elements of `datatype` in `buf` to `dest` with `sendtag` and receives
+ * into the same buffer a message from `source` with `recvtag` (MPI 4.1 section 3.10.2):
+ * the data sent is what the buffer held before the call; the message received may be
+ * shorter than the buffer, and any datatype works (the outgoing data is packed into a
+ * temporary first). `dest` and `source` may be `EP_PROC_NULL` (nothing sent; nothing
+ * received, the buffer untouched and the status that of `EP_PROC_NULL`), `source` and
+ * `recvtag` the wildcards. `status` may be `EP_STATUS_IGNORE`.
+ * Errors: `EP_ERR_TRUNCATE` (the received message is longer than the buffer; the status is
+ * filled and the send has completed), `EP_ERR_COMM`, `EP_ERR_COUNT`, `EP_ERR_TYPE`,
+ * `EP_ERR_BUFFER`, `EP_ERR_RANK`, `EP_ERR_TAG`; an argument error sends and receives
+ * nothing. Thread safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * `buf` is readable and writable for `count` elements of `datatype` for the call;
+ * `datatype` is a valid host datatype; `status` is `EP_STATUS_IGNORE` (NULL) or points at a
+ * writable `EP_Status`.
+ */
+int EP_Sendrecv_replace(void *buf,
+                        int count,
+                        MPI_Datatype datatype,
+                        int dest,
+                        int sendtag,
+                        int source,
+                        int recvtag,
+                        EP_Comm comm,
+                        EP_Status *status);
+
+/**
+ * Nonblocking send-receive (MPI 4.1 section 3.10.1, MPI 4.0): starts the send of
+ * `sendcount` elements of `sendtype` from `sendbuf` to `dest` and the receive of at most
+ * `recvcount` elements of `recvtype` into `recvbuf` from `source`; `*request` completes when
+ * both have, with the receive's status (truncation reported then). Peers may be
+ * `EP_PROC_NULL`, `source` and `recvtag` the wildcards; the buffers must not overlap.
+ * Errors: those of `EP_Isend` and `EP_Irecv`; an argument error starts nothing.
+ * Thread safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * `sendbuf` is readable for `sendcount` elements of `sendtype` and `recvbuf` writable for
+ * `recvcount` elements of `recvtype`, both untouched by the caller until the request
+ * completes; both datatypes are valid host datatypes; `request` points at a writable
+ * `EP_Request` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Isendrecv(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 int dest,
+                 int sendtag,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 int source,
+                 int recvtag,
+                 EP_Comm comm,
+                 EP_Request *request);
+
+/**
+ * Nonblocking send-receive in place (MPI 4.1 section 3.10.2, MPI 4.0): as
+ * `EP_Sendrecv_replace` (the data sent is the buffer's at the call), completed by `*request`
+ * with the receive's status. Errors: those of `EP_Sendrecv_replace` (truncation reported at
+ * completion), `EP_ERR_ARG` for a NULL `request`.
+ *
+ * # Safety
+ * `buf` is readable and writable for `count` elements of `datatype` and untouched by the
+ * caller until the request completes; `datatype` is a valid host datatype; `request` points
+ * at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Isendrecv_replace(void *buf,
+                         int count,
+                         MPI_Datatype datatype,
+                         int dest,
+                         int sendtag,
+                         int source,
+                         int recvtag,
+                         EP_Comm comm,
+                         EP_Request *request);
+
+/**
+ * Tells whether a request is complete without completing it (MPI 4.1 section 3.7.3):
+ * `*flag = 1` and `status` filled when it is (the handle stays valid and a persistent
+ * request stays active: complete it with a completion call or free it), `*flag = 0`
+ * otherwise. Progresses the request's endpoint. A null (`EP_REQUEST_NULL`) or inactive
+ * persistent request gives `*flag = 1` and an empty status. Errors: `EP_ERR_REQUEST`
+ * (invalid or freed handle), `EP_ERR_TRUNCATE` (a complete receive that was truncated; the
+ * status is filled), `EP_ERR_ARG`. Thread safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`); `status` is
+ * `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
+ */
+int EP_Request_get_status(EP_Request request_h, int *flag, EP_Status *status);
+
+/**
+ * Number of basic elements of `datatype` received, from a status filled by a receive,
+ * probe or completion call (MPI 4.1 section 5.1.11): for a predefined datatype the same
+ * as `EP_Get_count`; for a derived one the basic elements of its type signature in the
+ * bytes received, which may end in a partial element (where `EP_Get_count` says
+ * `EP_UNDEFINED`). `*count = EP_UNDEFINED` when the bytes are not a whole number of basic
+ * elements or the number does not fit in an `int`. Errors: `EP_ERR_ARG` (NULL pointers),
+ * `EP_ERR_TYPE`. Thread safety: any thread.
+ *
+ * # Safety
+ * `status` points at a readable `EP_Status` filled by EPMPI (NULL gives `EP_ERR_ARG`) and
+ * `count` at a writable `int` (NULL gives `EP_ERR_ARG`); `datatype` is a valid host
+ * datatype.
+ */
+int EP_Get_elements(const EP_Status *status, MPI_Datatype datatype, int *count);
+
+/**
+ * `EP_Get_elements` with an `MPI_Count` result (MPI 4.1 section 5.1.11), for counts beyond
+ * an `int`. `*count = EP_UNDEFINED` when the bytes are not a whole number of basic elements.
+ * Errors as `EP_Get_elements`.
+ *
+ * # Safety
+ * `status` points at a readable `EP_Status` filled by EPMPI (NULL gives `EP_ERR_ARG`) and
+ * `count` at a writable `MPI_Count` (NULL gives `EP_ERR_ARG`); `datatype` is a valid host
+ * datatype.
+ */
+int EP_Get_elements_x(const EP_Status *status, MPI_Datatype datatype, MPI_Count *count);
+
+/**
+ * Sets the status's received size to `count` basic elements of `datatype`, so that
+ * `EP_Get_elements` with that datatype gives `count` and `EP_Get_count` the whole elements
+ * (MPI 4.1 section 13.3, for generalized requests and layered libraries); source, tag and
+ * the cancelled flag are left alone. Errors: `EP_ERR_ARG` (NULL status), `EP_ERR_COUNT`
+ * (negative), `EP_ERR_TYPE`. Thread safety: any thread.
+ *
+ * # Safety
+ * `status` points at a writable `EP_Status` (NULL gives `EP_ERR_ARG`); `datatype` is a
+ * valid host datatype.
+ */
+int EP_Status_set_elements(EP_Status *status, MPI_Datatype datatype, int count);
+
+/**
+ * `EP_Status_set_elements` with an `MPI_Count` (MPI 4.1 section 13.3). Errors as
+ * `EP_Status_set_elements`.
+ *
+ * # Safety
+ * As for `EP_Status_set_elements`.
+ */
+int EP_Status_set_elements_x(EP_Status *status, MPI_Datatype datatype, MPI_Count count);
+
+/**
+ * Sets the cancelled flag of a status (`flag` nonzero: `EP_Test_cancelled` then says 1;
+ * MPI 4.1 section 13.3). Errors: `EP_ERR_ARG` (NULL status). Thread safety: any thread.
+ *
+ * # Safety
+ * `status` points at a writable `EP_Status` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Status_set_cancelled(EP_Status *status, int flag);
 
 /**
  * Makes a communicator with a Cartesian topology (MPI 4.1 section 8.5.1): a grid of

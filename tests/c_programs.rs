@@ -19,6 +19,13 @@ fn p2p() {
     c_test("p2p");
 }
 
+/// Sendrecv_replace, persistent requests, buffered and ready modes, status queries
+/// (tests/c/p2p_modes.c).
+#[test]
+fn p2p_modes() {
+    c_test("p2p_modes");
+}
+
 #[test]
 fn create_team() {
     c_test("create_team");

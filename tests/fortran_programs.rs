@@ -155,6 +155,18 @@ fn p2p() {
     fortran_test("p2p", Kinds::Default);
 }
 
+/// Sendrecv_replace, persistent requests, buffered and ready modes, status queries
+/// (tests/fortran/p2p_modes.f90).
+#[test]
+fn p2p_modes() {
+    fortran_test("p2p_modes", Kinds::Default);
+}
+
+#[test]
+fn p2p_modes_default_integer_8_real_8() {
+    fortran_test("p2p_modes", Kinds::Eight);
+}
+
 #[test]
 fn errors() {
     fortran_test("errors", Kinds::Default);

@@ -356,6 +356,110 @@ impl UserBuf {
     }
 }
 
+/// A datatype kept by a long-lived object (a persistent request) for its whole life: a
+/// duplicate of a derived datatype, so the user may free theirs meanwhile (MPI 4.1 section
+/// 5.1.9: freeing a datatype does not affect the operations that use it); a predefined type
+/// as it is. Freed with the object.
+pub struct HeldType {
+    t: sys::MPI_Datatype,
+    owned: bool,
+}
+
+// SAFETY: a host datatype handle is a plain value, and host datatype calls are thread-safe
+// under `MPI_THREAD_MULTIPLE`; the duplicate is freed once, by `Drop`.
+unsafe impl Send for HeldType {}
+// SAFETY: a shared `HeldType` only gives copies of the handle value.
+unsafe impl Sync for HeldType {}
+
+impl HeldType {
+    /// Holds datatype `t`, already checked by [`type_info`]. Errors: `EP_ERR_TYPE` when the host
+    /// cannot duplicate it.
+    pub fn hold(t: sys::MPI_Datatype) -> EpResult<HeldType> {
+        if PREDEFINED.get(handle_bits(t)).is_some() {
+            return Ok(HeldType { t, owned: false });
+        }
+        let mut dup = HOST.datatype_null;
+        // SAFETY: `t` is a committed datatype (checked by the caller); the host writes `dup`,
+        // a committed duplicate (MPI 4.1 section 5.1.10), freed by `Drop`.
+        check(unsafe { sys::MPI_Type_dup(t, &mut dup) }, "MPI_Type_dup")
+            .map_err(|_| ep_err!(ERR_TYPE, "the host MPI could not duplicate the datatype"))?;
+        Ok(HeldType { t: dup, owned: true })
+    }
+
+    /// The datatype to use.
+    pub fn get(&self) -> sys::MPI_Datatype {
+        self.t
+    }
+}
+
+impl Drop for HeldType {
+    fn drop(&mut self) {
+        if self.owned && crate::host::mpi_is_active() && !crate::host::finalizing() {
+            // SAFETY: `t` is this object's own duplicate, used by nothing else any more.
+            unsafe { sys::MPI_Type_free(&mut self.t) };
+        }
+    }
+}
+
+/// Basic elements of datatype `t` in `bytes` bytes of its data (MPI 4.1 section 5.1.11,
+/// `MPI_Get_elements`): the host counts them from the type's signature, partial last
+/// element included. `None` when no whole number of basic elements fills the bytes.
+/// Errors: `EP_ERR_TYPE`.
+pub fn elements_in_bytes(t: sys::MPI_Datatype, bytes: u64) -> EpResult<Option<i64>> {
+    type_info(t)?;
+    let n = host_elements(&host_status(HOST.byte, bytes as sys::MPI_Count)?, t)?;
+    Ok((n != HOST.undefined as sys::MPI_Count).then_some(n as i64))
+}
+
+/// Bytes of data in `elements` basic elements of datatype `t` (the inverse of
+/// [`elements_in_bytes`], for `MPI_Status_set_elements`): whole elements of `t` by its size,
+/// and the bytes of a partial last element found by asking [`elements_in_bytes`] of each
+/// length below one element (MPICH 4.0's `MPI_Status_set_elements_x` counts elements of the
+/// type instead of basic elements, so the host cannot do it). Errors: `EP_ERR_TYPE`,
+/// `EP_ERR_COUNT` (negative).
+pub fn bytes_of_elements(t: sys::MPI_Datatype, elements: i64) -> EpResult<u64> {
+    if elements < 0 {
+        return Err(ep_err!(ERR_COUNT, "count {elements} is negative"));
+    }
+    let size = type_info(t)?.size as u64;
+    let per = match size {
+        0 => 0,
+        _ => elements_in_bytes(t, size)?.unwrap_or(0),
+    };
+    if per <= 0 {
+        return Ok(0);
+    }
+    let (whole, rest) = (elements / per, elements % per);
+    let mut bytes = whole as u64 * size;
+    if rest > 0 {
+        for b in 1..size {
+            if elements_in_bytes(t, b)? == Some(rest) {
+                bytes += b;
+                break;
+            }
+        }
+    }
+    Ok(bytes)
+}
+
+/// A host status recording `n` basic elements of datatype `t` received.
+fn host_status(t: sys::MPI_Datatype, n: sys::MPI_Count) -> EpResult<sys::MPI_Status> {
+    // SAFETY: an `MPI_Status` is plain data, for which all zeros is a valid value.
+    let mut st: sys::MPI_Status = unsafe { std::mem::zeroed() };
+    // SAFETY: `st` is a status of ours; `t` is predefined or checked by the caller.
+    check(unsafe { sys::MPI_Status_set_elements_x(&mut st, t, n) }, "MPI_Status_set_elements_x")?;
+    Ok(st)
+}
+
+/// `MPI_Get_elements_x` of host status `st` in datatype `t`.
+fn host_elements(st: &sys::MPI_Status, t: sys::MPI_Datatype) -> EpResult<sys::MPI_Count> {
+    let mut n: sys::MPI_Count = 0;
+    // SAFETY: `st` is a status the host filled; `t` is predefined or checked by the caller;
+    // the host writes `n`, a local.
+    check(unsafe { sys::MPI_Get_elements_x(st, t, &mut n) }, "MPI_Get_elements_x")?;
+    Ok(n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::copy_bytes;

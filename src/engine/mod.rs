@@ -2,6 +2,7 @@
 
 pub mod attr;
 pub mod backoff;
+pub mod bsend;
 pub mod coll;
 pub mod comm;
 pub mod create;
@@ -20,6 +21,7 @@ pub mod meeting;
 pub mod orphanage;
 pub mod message;
 pub mod p2p;
+pub mod persistent;
 pub mod pending;
 pub mod progress;
 pub mod rankmap;

@@ -38,9 +38,48 @@ pub enum Op {
     /// A receive on a direct-mode communicator (see [`super::direct`]): the host matches and
     /// completes it.
     DirectRecv(DirectRecv),
+    /// A persistent request (see [`super::persistent`]): its operation and the round in
+    /// progress, tested, cancelled and orphaned as that round's operation.
+    Persistent(Persistent),
+    /// A nonblocking send-receive (`EP_Isendrecv`, `EP_Isendrecv_replace`): complete when
+    /// both halves are, with the receive's outcome.
+    SendRecv(Box<SendRecvOp>),
     /// A nonblocking neighbourhood collective (`EP_Ineighbor_*`): its test progresses the
     /// topology's private communicator (see [`super::topo::neighbor`]).
     Neighbor(Exchange),
+}
+
+/// The two halves of a nonblocking send-receive, and the packed copy of the outgoing data of
+/// the in-place form (read by the send until it completes).
+pub struct SendRecvOp {
+    pub send: Op,
+    pub recv: Op,
+    pub _packed: Vec<u8>,
+}
+
+/// An operation that a persistent request starts once per round (see [`super::persistent`]).
+pub trait Startable: Send + Sync {
+    /// Begins one round on endpoint `ep`: the operation the request holds until the round
+    /// completes. Errors are those of the matching nonblocking call; the request then stays
+    /// inactive.
+    fn start(&self, ep: &Arc<Endpoint>) -> EpResult<Op>;
+}
+
+/// The state behind a persistent request's [`Op::Persistent`].
+pub struct Persistent {
+    pub(super) spec: Box<dyn Startable>,
+    /// The round in progress (`None`: inactive).
+    pub(super) round: Option<Box<Op>>,
+}
+
+/// The status of a null or inactive request (MPI 4.1 section 3.7.3): source `EP_ANY_SOURCE`,
+/// tag `EP_ANY_TAG`, no data, not cancelled.
+pub fn inactive_completion() -> Completion {
+    Completion {
+        source: super::envelope::ANY_SOURCE,
+        tag: super::envelope::ANY_TAG,
+        ..Completion::default()
+    }
 }
 
 pub struct Request {
@@ -53,7 +92,9 @@ pub struct Request {
     /// [`wait_send`]); a local send, the local channels; a direct-mode operation, nothing
     /// (`None`: the host progresses it).
     drain: Option<Drain>,
-    op: Mutex<Op>,
+    pub(super) op: Mutex<Op>,
+    /// Made by [`Request::persistent`]: completion deactivates it instead of freeing it.
+    pub(super) persistent: bool,
     _live: crate::live::Counted,
 }
 
@@ -63,12 +104,19 @@ impl Request {
             Op::Recv(r) => Some(Drain::for_pattern(&ep.shared, ep.local, &r.pattern)),
             Op::Send(SendState::Host(_)) => Some(Drain::All),
             Op::Send(SendState::Direct(_)) | Op::DirectRecv(_) => None,
-            Op::Send(_) | Op::Coll(_) | Op::Rma(_) | Op::Neighbor(_) => Some(Drain::Local),
+            Op::SendRecv(_) if ep.shared.direct.is_some() => None,
+            Op::SendRecv(_) => Some(Drain::All),
+            Op::Send(_) | Op::Coll(_) | Op::Rma(_) | Op::Neighbor(_) | Op::Persistent(_) => Some(Drain::Local),
         };
+        Request::with_drain(ep, op, drain, false)
+    }
+
+    pub(super) fn with_drain(ep: Arc<Endpoint>, op: Op, drain: Option<Drain>, persistent: bool) -> Arc<Request> {
         Arc::new(Request {
             ep: Some(ep),
             drain,
             op: Mutex::new(op),
+            persistent,
             _live: crate::live::Counted::new(&crate::live::REQUESTS),
         })
     }
@@ -79,6 +127,7 @@ impl Request {
             ep: None,
             drain: None,
             op: Mutex::new(op),
+            persistent: false,
             _live: crate::live::Counted::new(&crate::live::REQUESTS),
         })
     }
@@ -96,36 +145,60 @@ impl Request {
     }
 
     pub(crate) fn test_without_progress(&self) -> EpResult<Option<Completion>> {
-        let mut op = self.op.lock();
-        match &mut *op {
-            Op::Send(s) => Ok(s.test()?.then(Completion::default)),
-            Op::Recv(r) => Ok(r.poll_host()?.then(|| r.completion())),
-            Op::Coll(c) => Ok(c.test()?.then(Completion::default)),
-            Op::Rma(r) => {
-                if let Some(h) = r {
-                    let mut flag = 0;
-                    check(
-                        // SAFETY: `h` is the request's started host RMA request, held under
-                        // the op lock; the host writes it and `flag`; the status is ignored.
-                        unsafe { sys::MPI_Test(&mut h.0, &mut flag, HOST.status_ignore) },
-                        "MPI_Test",
-                    )?;
-                    if flag == 0 {
-                        return Ok(None);
-                    }
-                    *r = None;
+        test_op(&mut self.op.lock())
+    }
+}
+
+/// The outcome of operation `op` if it is complete, without making progress.
+fn test_op(op: &mut Op) -> EpResult<Option<Completion>> {
+    match op {
+        Op::Send(s) => Ok(s.test()?.then(Completion::default)),
+        Op::Recv(r) => Ok(r.poll_host()?.then(|| r.completion())),
+        Op::Coll(c) => Ok(c.test()?.then(Completion::default)),
+        Op::Rma(r) => {
+            if let Some(h) = r {
+                let mut flag = 0;
+                check(
+                    // SAFETY: `h` is the request's started host RMA request, held under
+                    // the op lock; the host writes it and `flag`; the status is ignored.
+                    unsafe { sys::MPI_Test(&mut h.0, &mut flag, HOST.status_ignore) },
+                    "MPI_Test",
+                )?;
+                if flag == 0 {
+                    return Ok(None);
                 }
-                Ok(Some(Completion::default()))
+                *r = None;
             }
-            Op::DirectRecv(r) => r.test(),
-            Op::Neighbor(x) => Ok(x.test()?.then(Completion::default)),
+            Ok(Some(Completion::default()))
+        }
+        Op::DirectRecv(r) => r.test(),
+        Op::Neighbor(x) => Ok(x.test()?.then(Completion::default)),
+        Op::Persistent(p) => match &mut p.round {
+            Some(round) => test_op(round),
+            None => Ok(Some(inactive_completion())),
+        },
+        Op::SendRecv(p) => {
+            let sent = test_op(&mut p.send)?.is_some();
+            let received = test_op(&mut p.recv)?;
+            Ok(received.filter(|_| sent))
         }
     }
+}
 
+impl Request {
     /// Cancels a receive that has not matched (MPI 4.1 section 3.8.4); sends are not
     /// cancelled (the request then completes normally and `EP_Test_cancelled` says false).
     pub fn cancel(&self) -> EpResult<()> {
-        match (&mut *self.op.lock(), &self.ep) {
+        let mut guard = self.op.lock();
+        let op = match &mut *guard {
+            Op::Persistent(p) => match p.round.as_deref_mut() {
+                Some(round) => round,
+                None => return Ok(()),
+            },
+            Op::SendRecv(p) => &mut p.recv,
+            op => op,
+        };
+        match (op, &self.ep) {
             (Op::Recv(r), Some(ep)) if !r.is_done() => {
                 p2p::cancel_recv(&ep.shared, ep.local, r);
             }
@@ -139,7 +212,15 @@ impl Request {
     /// completes it (host requests tested, buffers released) when nobody waits for it; to
     /// the process's `ORPHANAGE` when the endpoint's handle is already freed.
     pub fn orphan(self: &Arc<Self>) {
-        match &mut *self.op.lock() {
+        let mut guard = self.op.lock();
+        let op = match &mut *guard {
+            Op::Persistent(p) => match p.round.as_deref_mut() {
+                Some(round) => round,
+                None => return,
+            },
+            op => op,
+        };
+        match op {
             // The host completes a freed request by itself (MPI 4.1 section 3.7.3).
             Op::Rma(Some(h)) | Op::Send(SendState::Direct(h)) => {
                 if !h.is_null() {
@@ -155,6 +236,7 @@ impl Request {
             }
             _ => {}
         }
+        drop(guard);
         if let Some(ep) = &self.ep {
             let mut q = ep.state().queues.lock();
             if ep.is_freed() {

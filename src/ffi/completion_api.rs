@@ -1,5 +1,7 @@
 //! Completion calls (MPI 4.1 sections 3.7.3 to 3.7.5, 3.8.4). A completed request's handle is
 //! freed and set to `EP_REQUEST_NULL`; null handles in arrays are skipped, as MPI says.
+//! Persistent requests (MPI 4.1 section 3.9): completing one ends its round and leaves it
+//! inactive with its handle unchanged; an inactive one counts as a null request everywhere.
 
 use super::boundary::{completion_error, input, out, write_status};
 use crate::handles::{request, REQUESTS};
@@ -15,11 +17,7 @@ use std::sync::Arc;
 
 /// The status of a null or inactive request (MPI 4.1 section 3.7.3).
 fn empty() -> Completion {
-    Completion {
-        source: EP_ANY_SOURCE,
-        tag: EP_ANY_TAG,
-        ..Completion::default()
-    }
+    request::inactive_completion()
 }
 
 /// Fills an optional status as MPI does for a null or inactive request.
@@ -36,14 +34,35 @@ unsafe fn write_empty(status: *mut EP_Status) {
     }
 }
 
-/// Frees a completed request's handle.
-fn retire(h: &mut EP_Request) {
+/// Frees a request's handle and sets it to `EP_REQUEST_NULL`.
+fn remove(h: &mut EP_Request) {
     let _ = REQUESTS.remove(*h);
     *h = EP_REQUEST_NULL;
 }
 
+/// Ends a completed request `r` (handle `*h`): a persistent one becomes inactive, keeping its
+/// handle; any other is freed.
+fn retire(h: &mut EP_Request, r: &Request) {
+    if r.is_persistent() {
+        r.deactivate();
+    } else {
+        remove(h);
+    }
+}
+
+/// The request behind a handle that completion calls act on: `None` for a null handle or an
+/// inactive persistent request (MPI 4.1 section 3.7.3). Errors: `EP_ERR_REQUEST`.
+fn active(h: EP_Request) -> EpResult<Option<Arc<Request>>> {
+    if h == EP_REQUEST_NULL {
+        return Ok(None);
+    }
+    let r = request(h)?;
+    Ok(r.is_active().then_some(r))
+}
+
 /// Waits for one request; `status` may be `EP_STATUS_IGNORE` (MPI 4.1 section 3.7.3).
-/// A null request returns at once with an empty status. Errors: `EP_ERR_REQUEST` (invalid or
+/// A null or inactive persistent request returns at once with an empty status; a persistent
+/// request's round ends and the request stays, inactive, with its handle. Errors: `EP_ERR_REQUEST` (invalid or
 /// freed handle), `EP_ERR_TRUNCATE` (receive truncated; status filled), `EP_ERR_ARG`.
 /// Thread safety: one thread per endpoint at a time.
 ///
@@ -54,13 +73,12 @@ fn retire(h: &mut EP_Request) {
 #[c_export]
 pub unsafe extern "C" fn EP_Wait(req: *mut EP_Request, status: *mut EP_Status) -> c_int {
     let h = out(req, "request")?;
-    if *h == EP_REQUEST_NULL {
+    let Some(r) = active(*h)? else {
         write_empty(status);
         return Ok(());
-    }
-    let r = request(*h)?;
+    };
     let c = request::wait(&r)?;
-    retire(h);
+    retire(h, &r);
     write_status(status, &c);
     completion_error(&c)
 }
@@ -81,15 +99,14 @@ pub unsafe extern "C" fn EP_Test(
 ) -> c_int {
     let h = out(req, "request")?;
     let flag = out(flag, "flag")?;
-    if *h == EP_REQUEST_NULL {
+    let Some(r) = active(*h)? else {
         *flag = 1;
         write_empty(status);
         return Ok(());
-    }
-    let r = request(*h)?;
+    };
     match r.test()? {
         Some(c) => {
-            retire(h);
+            retire(h, &r);
             *flag = 1;
             write_status(status, &c);
             completion_error(&c)
@@ -109,12 +126,7 @@ unsafe fn resolve(count: c_int, reqs: *mut EP_Request) -> EpResult<Vec<Option<Ar
     if count > 0 && reqs.is_null() {
         return Err(ep_err!(ERR_ARG, "array_of_requests is NULL"));
     }
-    (0..count as usize)
-        .map(|i| match *reqs.add(i) {
-            EP_REQUEST_NULL => Ok(None),
-            h => request(h).map(Some),
-        })
-        .collect()
+    (0..count as usize).map(|i| active(*reqs.add(i))).collect()
 }
 
 /// Stores the outcome of request `i` of an array call into `statuses[i]` (when not ignored),
@@ -169,8 +181,8 @@ pub unsafe extern "C" fn EP_Waitall(
             match c {
                 Some(c) => {
                     failed |= record(statuses, i, &c, "EP_Waitall");
-                    if rs[i].is_some() {
-                        retire(&mut *reqs.add(i));
+                    if let Some(r) = &rs[i] {
+                        retire(&mut *reqs.add(i), r);
                     }
                     pending.swap_remove(k);
                     progressed = true;
@@ -223,8 +235,8 @@ pub unsafe extern "C" fn EP_Testall(
     let mut failed = false;
     for (i, c) in done.iter().enumerate() {
         failed |= record(statuses, i, c, "EP_Testall");
-        if rs[i].is_some() {
-            retire(&mut *reqs.add(i));
+        if let Some(r) = &rs[i] {
+            retire(&mut *reqs.add(i), r);
         }
     }
     if failed {
@@ -272,7 +284,7 @@ pub unsafe extern "C" fn EP_Waitany(
     loop {
         match first_complete(&rs)? {
             Some(Some((i, c))) => {
-                retire(&mut *reqs.add(i));
+                retire(&mut *reqs.add(i), rs[i].as_ref().expect("a completed request is active"));
                 *index = i as c_int;
                 write_status(status, &c);
                 return completion_error(&c);
@@ -308,7 +320,7 @@ pub unsafe extern "C" fn EP_Testany(
     let rs = resolve(count, reqs)?;
     match first_complete(&rs)? {
         Some(Some((i, c))) => {
-            retire(&mut *reqs.add(i));
+            retire(&mut *reqs.add(i), rs[i].as_ref().expect("a completed request is active"));
             *index = i as c_int;
             *flag = 1;
             write_status(status, &c);
@@ -343,7 +355,7 @@ unsafe fn some_complete(
     for (i, r) in rs.iter().enumerate() {
         if let Some(r) = r {
             if let Some(c) = r.test()? {
-                retire(&mut *reqs.add(i));
+                retire(&mut *reqs.add(i), r);
                 *indices.add(n) = i as c_int;
                 failed |= record(statuses, n, &c, name);
                 n += 1;
@@ -429,7 +441,8 @@ pub unsafe extern "C" fn EP_Testsome(
 
 /// Frees a request handle and sets it to `EP_REQUEST_NULL` (MPI 4.1 section 3.7.3). An
 /// active operation still completes: a send's data is still delivered, a posted receive
-/// still fills its buffer when it matches. Errors: `EP_ERR_REQUEST`, `EP_ERR_ARG`.
+/// still fills its buffer when it matches. A persistent request is freed whether inactive
+/// or active (its round then completes as above). Errors: `EP_ERR_REQUEST`, `EP_ERR_ARG`.
 ///
 /// # Safety
 /// `req` points at a readable and writable `EP_Request` (NULL gives `EP_ERR_ARG`); the buffers
@@ -443,7 +456,7 @@ pub unsafe extern "C" fn EP_Request_free(req: *mut EP_Request) -> c_int {
     if r.test()?.is_none() {
         r.orphan();
     }
-    retire(h);
+    remove(h);
     Ok(())
 }
 

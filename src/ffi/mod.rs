@@ -5,6 +5,7 @@
 
 pub mod attr_api;
 pub(crate) mod boundary;
+pub mod bsend_api;
 pub mod coll_api;
 mod coll_args;
 mod coll_inter;
@@ -17,11 +18,15 @@ pub mod host_comm_api;
 pub mod misc_api;
 pub mod neighbor_api;
 pub mod p2p_api;
+pub mod persistent_api;
+pub mod sendrecv_api;
+pub mod status_api;
 pub mod topo_api;
 pub mod types;
 pub mod win_api;
 
 pub use attr_api::*;
+pub use bsend_api::*;
 pub use coll_api::*;
 pub use comm_api::*;
 pub use completion_api::*;
@@ -32,6 +37,9 @@ pub use host_comm_api::*;
 pub use misc_api::*;
 pub use neighbor_api::*;
 pub use p2p_api::*;
+pub use persistent_api::*;
+pub use sendrecv_api::*;
+pub use status_api::*;
 pub use topo_api::*;
 pub use types::*;
 pub use win_api::*;

@@ -20,7 +20,7 @@ use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
 #[inline]
-fn check_send_tag(tag: c_int) -> EpResult<()> {
+pub(super) fn check_send_tag(tag: c_int) -> EpResult<()> {
     if tag < 0 {
         return Err(ep_err!(
             ERR_TAG,
@@ -31,7 +31,7 @@ fn check_send_tag(tag: c_int) -> EpResult<()> {
 }
 
 #[inline(always)]
-fn check_recv_pattern(ep: &Endpoint, source: c_int, tag: c_int) -> EpResult<Pattern> {
+pub(super) fn check_recv_pattern(ep: &Endpoint, source: c_int, tag: c_int) -> EpResult<Pattern> {
     let size = ep.shared.peer_map(ep.local).size() as c_int;
     let bad_tag = tag < 0 && tag != EP_ANY_TAG;
     let bad_source = source != EP_ANY_SOURCE && source != EP_PROC_NULL && !(0..size).contains(&source);
@@ -60,7 +60,7 @@ fn bad_recv_pattern(source: c_int, tag: c_int, size: c_int) -> crate::error::EpE
 /// operation completes (MPI 4.1 section 3.7.2), as the calling C function's contract says.
 #[inline(always)]
 #[allow(clippy::too_many_arguments, reason = "MPI's send arguments plus the mode, passed in registers on the hot path")]
-unsafe fn start_send(
+pub(super) unsafe fn start_send(
     ep: &Endpoint,
     buf: *const c_void,
     count: c_int,
@@ -110,7 +110,7 @@ unsafe fn start_send(
 /// # Safety
 /// As for [`start_send`].
 #[inline(always)]
-unsafe fn send_blocking(
+pub(super) unsafe fn send_blocking(
     comm: EP_Comm,
     buf: *const c_void,
     count: c_int,
@@ -129,7 +129,7 @@ unsafe fn send_blocking(
 /// # Safety
 /// As for [`start_send`].
 #[allow(clippy::too_many_arguments, reason = "MPI's nonblocking send arguments plus the mode")]
-unsafe fn send_nonblocking(
+pub(super) unsafe fn send_nonblocking(
     comm: EP_Comm,
     buf: *const c_void,
     count: c_int,
@@ -233,7 +233,7 @@ pub unsafe extern "C" fn EP_Issend(
 /// A blocking receive on either path, its completion written to `out` (read back field by
 /// field: see `p2p::catcher::Catcher::out`).
 #[inline(always)]
-fn recv_blocking(
+pub(super) fn recv_blocking(
     ep: &Endpoint,
     pattern: Pattern,
     ubuf: UserBuf,
@@ -302,12 +302,16 @@ pub unsafe extern "C" fn EP_Irecv(
     let req = out(request, "request")?;
     let pattern = check_recv_pattern(&ep, source, tag)?;
     let ubuf = UserBuf::new(buf, count, datatype)?;
-    let op = match &ep.shared.direct {
-        Some(h) if source != EP_PROC_NULL => Op::DirectRecv(direct::post_recv(h, &pattern, &ubuf)),
-        _ => Op::Recv(p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?),
-    };
-    *req = new_request(Request::new(ep.to_arc(), op))?;
+    *req = new_request(Request::new(ep.to_arc(), post_recv(&ep, pattern, ubuf)?))?;
     Ok(())
+}
+
+/// Posts a nonblocking receive on either path (`EP_Irecv`, a round of `EP_Recv_init`).
+pub(super) fn post_recv(ep: &Endpoint, pattern: Pattern, ubuf: UserBuf) -> EpResult<Op> {
+    Ok(match &ep.shared.direct {
+        Some(h) if pattern.source != EP_PROC_NULL => Op::DirectRecv(direct::post_recv(h, &pattern, &ubuf)),
+        _ => Op::Recv(p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?),
+    })
 }
 
 /// Sends one message and receives one, without deadlock against a matching `EP_Sendrecv`
@@ -341,14 +345,30 @@ pub unsafe extern "C" fn EP_Sendrecv(
     let s = start_send(
         &ep, sendbuf, sendcount, sendtype, dest, sendtag, false, false,
     )?;
+    recv_then_wait_send(&ep, pattern, rbuf, s, status)
+}
+
+/// The end of a send-receive: the blocking receive, then the started send `s` waited for,
+/// the status written.
+///
+/// # Safety
+/// `status` is NULL or points at a writable `EP_Status`.
+pub(super) unsafe fn recv_then_wait_send(
+    ep: &Endpoint,
+    pattern: Pattern,
+    rbuf: UserBuf,
+    s: SendState,
+    status: *mut EP_Status,
+) -> EpResult<()> {
     let mut c = Completion::default();
     // The send completes before the call returns, even when the receive failed: the
     // caller may then reuse its send buffer.
-    let received = recv_blocking(&ep, pattern, rbuf, &mut c);
-    let sent = request::wait_send(&ep, s);
+    let received = recv_blocking(ep, pattern, rbuf, &mut c);
+    let sent = request::wait_send(ep, s);
     received?;
     sent?;
-    write_status(status, &c);
+    // SAFETY: this function's contract.
+    unsafe { write_status(status, &c) };
     completion_error(&c)
 }
 

@@ -66,6 +66,11 @@ pub struct EP_Status {
 /// Number of `int`s in an `EP_Status` (the Fortran status array size).
 pub const EP_STATUS_SIZE: c_int = 6;
 
+/// Bytes that each message buffered by `EP_Bsend`/`EP_Ibsend`/`EP_Bsend_init` takes in the
+/// attached buffer beyond its packed data (MPI's `MPI_BSEND_OVERHEAD`, MPI 4.1 section 3.6.1):
+/// size a buffer for n messages as the sum of their `MPI_Pack_size` plus n times this.
+pub const EP_BSEND_OVERHEAD: c_int = 96;
+
 /// The null communicator handle.
 pub const EP_COMM_NULL: EP_Comm = 0;
 /// The null request handle; completion calls set completed requests to it.
@@ -211,6 +216,7 @@ mod tests {
         assert_eq!(EP_FLAVOR_ENDPOINTS, comm::Flavor::Endpoints as c_int);
         assert_eq!(EP_ERRORS_ARE_FATAL, comm::ERRORS_ARE_FATAL);
         assert_eq!(EP_ERRORS_RETURN, comm::ERRORS_RETURN);
+        assert_eq!(EP_BSEND_OVERHEAD as usize, crate::engine::bsend::BSEND_OVERHEAD);
         let pairs = [
             (EP_SUCCESS, error::SUCCESS), (EP_ERR_BUFFER, error::ERR_BUFFER), (EP_ERR_COUNT, error::ERR_COUNT),
             (EP_ERR_TYPE, error::ERR_TYPE), (EP_ERR_TAG, error::ERR_TAG), (EP_ERR_COMM, error::ERR_COMM),

@@ -581,6 +581,76 @@ static void collective_creation_cases(EP_Comm c, int me)
     CHECK_OK(EP_Group_free(&g));
 }
 
+/* Sendrecv_replace, persistent requests, buffered and ready modes, status queries: made by
+ * rank 0 alone, so nothing goes to another endpoint (sends go to itself or EP_PROC_NULL). */
+static void p2p_modes_cases(void)
+{
+    EP_Comm c = B.comm;
+    int x = 0, flag = 0, size = B.size;
+    EP_Request r = EP_REQUEST_NULL, p;
+    EP_Status st;
+    MPI_Count big;
+    void *addr;
+    EXPECT(EP_Sendrecv_replace, EP_ERR_COUNT, "count -1", EP_Sendrecv_replace(&x, -1, MPI_INT, 0, 1, 0, 1, c, &st));
+    EXPECT(EP_Sendrecv_replace, EP_ERR_RANK, "dest = size", EP_Sendrecv_replace(&x, 1, MPI_INT, size, 1, 0, 1, c, &st));
+    EXPECT(EP_Sendrecv_replace, EP_ERR_TAG, "recvtag -5", EP_Sendrecv_replace(&x, 1, MPI_INT, 0, 1, 0, -5, c, &st));
+    EXPECT(EP_Sendrecv_replace, EP_ERR_COMM, "EP_COMM_NULL", EP_Sendrecv_replace(&x, 1, MPI_INT, 0, 1, 0, 1, EP_COMM_NULL, &st));
+    EXPECT(EP_Isendrecv, EP_ERR_RANK, "source = size", EP_Isendrecv(&x, 1, MPI_INT, 0, 1, &x, 1, MPI_INT, size, 1, c, &r));
+    EXPECT(EP_Isendrecv, EP_ERR_ARG, "NULL request", EP_Isendrecv(&x, 1, MPI_INT, 0, 1, &x, 1, MPI_INT, 0, 1, c, NULL));
+    EXPECT(EP_Isendrecv_replace, EP_ERR_COUNT, "count -2", EP_Isendrecv_replace(&x, -2, MPI_INT, 0, 1, 0, 1, c, &r));
+    EXPECT(EP_Isendrecv_replace, EP_ERR_TAG, "sendtag -1", EP_Isendrecv_replace(&x, 1, MPI_INT, 0, -1, 0, 1, c, &r));
+    EXPECT(EP_Send_init, EP_ERR_RANK, "dest = size", EP_Send_init(&x, 1, MPI_INT, size, 1, c, &r));
+    EXPECT(EP_Send_init, EP_ERR_ARG, "NULL request", EP_Send_init(&x, 1, MPI_INT, 0, 1, c, NULL));
+    EXPECT(EP_Ssend_init, EP_ERR_TAG, "tag -1", EP_Ssend_init(&x, 1, MPI_INT, 0, -1, c, &r));
+    EXPECT(EP_Bsend_init, EP_ERR_COUNT, "count -1", EP_Bsend_init(&x, -1, MPI_INT, 0, 1, c, &r));
+    EXPECT(EP_Rsend_init, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Rsend_init(&x, 1, MPI_DATATYPE_NULL, 0, 1, c, &r));
+    EXPECT(EP_Recv_init, EP_ERR_RANK, "source size + 5", EP_Recv_init(&x, 1, MPI_INT, size + 5, 1, c, &r));
+    EXPECT(EP_Recv_init, EP_ERR_COMM, "EP_COMM_NULL", EP_Recv_init(&x, 1, MPI_INT, 0, 1, EP_COMM_NULL, &r));
+    CHECK(r == EP_REQUEST_NULL, "a refused init made a request");
+    EXPECT(EP_Start, EP_ERR_REQUEST, "EP_REQUEST_NULL", EP_Start(&r));
+    EXPECT(EP_Start, EP_ERR_ARG, "NULL", EP_Start(NULL));
+    EXPECT(EP_Startall, EP_ERR_COUNT, "count -1", EP_Startall(-1, &r));
+    EXPECT(EP_Startall, EP_ERR_ARG, "NULL array", EP_Startall(1, NULL));
+    /* Start of an active request, and of one that is not persistent; cancel of a round. */
+    CHECK_OK(EP_Recv_init(&x, 1, MPI_INT, 0, 9, c, &p));
+    CHECK_OK(EP_Start(&p));
+    EXPECT(EP_Start, EP_ERR_REQUEST, "already active", EP_Start(&p));
+    CHECK_OK(EP_Irecv(&x, 1, MPI_INT, 0, 8, c, &r));
+    EXPECT(EP_Startall, EP_ERR_REQUEST, "a nonpersistent request", EP_Startall(1, &r));
+    CHECK_OK(EP_Cancel(&p));
+    CHECK_OK(EP_Wait(&p, &st));
+    CHECK_OK(EP_Test_cancelled(&st, &flag));
+    CHECK(flag == 1 && p != EP_REQUEST_NULL, "cancelled persistent round: flag %d", flag);
+    CHECK_OK(EP_Request_free(&p));
+    CHECK_OK(EP_Cancel(&r));
+    CHECK_OK(EP_Wait(&r, EP_STATUS_IGNORE));
+    /* Buffered mode: nothing attached in this process yet. */
+    EXPECT(EP_Bsend, EP_ERR_BUFFER, "no buffer attached", EP_Bsend(&x, 1, MPI_INT, 0, 1, c));
+    EXPECT(EP_Ibsend, EP_ERR_ARG, "NULL request", EP_Ibsend(&x, 1, MPI_INT, 0, 1, c, NULL));
+    EXPECT(EP_Buffer_detach, EP_ERR_BUFFER, "nothing attached", EP_Buffer_detach(&addr, &x));
+    EXPECT(EP_Buffer_detach, EP_ERR_ARG, "NULL size", EP_Buffer_detach(&addr, NULL));
+    EXPECT(EP_Buffer_attach, EP_ERR_ARG, "size -1", EP_Buffer_attach(&x, -1));
+    char space[64 + EP_BSEND_OVERHEAD];
+    CHECK_OK(EP_Buffer_attach(space, (int)sizeof space));
+    EXPECT(EP_Buffer_attach, EP_ERR_BUFFER, "attached twice", EP_Buffer_attach(space, (int)sizeof space));
+    int too_big[32];
+    EXPECT(EP_Bsend, EP_ERR_BUFFER, "128 bytes into 64", EP_Bsend(too_big, 32, MPI_INT, 0, 1, c));
+    CHECK_OK(EP_Buffer_detach(&addr, &x));
+    EXPECT(EP_Rsend, EP_ERR_RANK, "dest -5", EP_Rsend(&x, 1, MPI_INT, -5, 1, c));
+    EXPECT(EP_Irsend, EP_ERR_ARG, "NULL request", EP_Irsend(&x, 1, MPI_INT, 0, 1, c, NULL));
+    /* Status queries. */
+    EXPECT(EP_Request_get_status, EP_ERR_REQUEST, "made-up handle", EP_Request_get_status(987654, &flag, &st));
+    EXPECT(EP_Request_get_status, EP_ERR_ARG, "NULL flag", EP_Request_get_status(EP_REQUEST_NULL, NULL, &st));
+    EXPECT(EP_Get_elements, EP_ERR_ARG, "NULL status", EP_Get_elements(NULL, MPI_INT, &x));
+    EXPECT(EP_Get_elements, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Get_elements(&st, MPI_DATATYPE_NULL, &x));
+    EXPECT(EP_Get_elements_x, EP_ERR_ARG, "NULL count", EP_Get_elements_x(&st, MPI_INT, NULL));
+    EXPECT(EP_Get_elements_x, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Get_elements_x(&st, MPI_DATATYPE_NULL, &big));
+    EXPECT(EP_Status_set_elements, EP_ERR_COUNT, "count -1", EP_Status_set_elements(&st, MPI_INT, -1));
+    EXPECT(EP_Status_set_elements, EP_ERR_ARG, "NULL status", EP_Status_set_elements(NULL, MPI_INT, 1));
+    EXPECT(EP_Status_set_elements_x, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Status_set_elements_x(&st, MPI_DATATYPE_NULL, 1));
+    EXPECT(EP_Status_set_cancelled, EP_ERR_ARG, "NULL status", EP_Status_set_cancelled(NULL, 1));
+}
+
 /* Process topologies and neighbourhood collectives, on every endpoint: on a communicator
  * without a topology (EP_ERR_TOPOLOGY, found locally), creation with bad arguments (agreed by
  * every endpoint), and bad arguments on a ring (each endpoint still exchanges empty blocks
@@ -814,6 +884,7 @@ static void endpoint_main(EP_Comm comm)
         collective_argument_cases();
         window_cases(dynwin);
         group_and_cache_cases();
+        p2p_modes_cases();
     } else {
         ring_without_rank0(comm, me, size);
     }

@@ -108,6 +108,19 @@ HFN(comm, EP_Comm_dup_with_info, EP_Comm_dup_with_info(h, MPI_INFO_NULL, &bad_co
 HFN(comm, EP_Comm_idup_with_info, EP_Comm_idup_with_info(h, MPI_INFO_NULL, &bad_comm_out, &bad_req_out))
 HFN(comm, EP_Comm_set_info, EP_Comm_set_info(h, MPI_INFO_NULL))
 HFN(comm, EP_Comm_get_info, EP_Comm_get_info(h, &bad_info_out))
+/* Send-receive in place, nonblocking send-receive, persistent requests, buffered and ready modes. */
+HFN(comm, EP_Sendrecv_replace, EP_Sendrecv_replace(B.rbuf, 1, MPI_INT, 0, 0, 0, 0, h, &bad_status))
+HFN(comm, EP_Isendrecv, EP_Isendrecv(B.sbuf, 1, MPI_INT, 0, 0, B.rbuf, 1, MPI_INT, 0, 0, h, &bad_req_out))
+HFN(comm, EP_Isendrecv_replace, EP_Isendrecv_replace(B.rbuf, 1, MPI_INT, 0, 0, 0, 0, h, &bad_req_out))
+HFN(comm, EP_Send_init, EP_Send_init(B.sbuf, 1, MPI_INT, 0, 0, h, &bad_req_out))
+HFN(comm, EP_Ssend_init, EP_Ssend_init(B.sbuf, 1, MPI_INT, 0, 0, h, &bad_req_out))
+HFN(comm, EP_Bsend_init, EP_Bsend_init(B.sbuf, 1, MPI_INT, 0, 0, h, &bad_req_out))
+HFN(comm, EP_Rsend_init, EP_Rsend_init(B.sbuf, 1, MPI_INT, 0, 0, h, &bad_req_out))
+HFN(comm, EP_Recv_init, EP_Recv_init(B.rbuf, 1, MPI_INT, 0, 0, h, &bad_req_out))
+HFN(comm, EP_Bsend, EP_Bsend(B.sbuf, 1, MPI_INT, 0, 0, h))
+HFN(comm, EP_Ibsend, EP_Ibsend(B.sbuf, 1, MPI_INT, 0, 0, h, &bad_req_out))
+HFN(comm, EP_Rsend, EP_Rsend(B.sbuf, 1, MPI_INT, 0, 0, h))
+HFN(comm, EP_Irsend, EP_Irsend(B.sbuf, 1, MPI_INT, 0, 0, h, &bad_req_out))
 /* The second communicator of EP_Comm_compare. (A bad peer communicator of
  * EP_Intercomm_create fails the call on every endpoint: collective_creation_cases in
  * bad_input.c.) */
@@ -129,6 +142,10 @@ static const bad_handle_fn bad_comm_fns[] = {
     HENTRY(comm, EP_Iprobe), HENTRY(comm, EP_Probe), HENTRY(comm, EP_Improbe), HENTRY(comm, EP_Mprobe),
     HENTRY(comm, EP_Win_create), HENTRY(comm, EP_Win_allocate), HENTRY(comm, EP_Win_create_dynamic),
     HENTRY(comm, EP_Win_allocate_shared),
+    HENTRY(comm, EP_Sendrecv_replace), HENTRY(comm, EP_Isendrecv), HENTRY(comm, EP_Isendrecv_replace),
+    HENTRY(comm, EP_Send_init), HENTRY(comm, EP_Ssend_init), HENTRY(comm, EP_Bsend_init), HENTRY(comm, EP_Rsend_init),
+    HENTRY(comm, EP_Recv_init), HENTRY(comm, EP_Bsend), HENTRY(comm, EP_Ibsend), HENTRY(comm, EP_Rsend),
+    HENTRY(comm, EP_Irsend),
     { "EP_Comm_compare", bad_comm_compare_second, 0 },
     HENTRY(comm, EP_Comm_group), HENTRY(comm, EP_Comm_remote_group), HENTRY(comm, EP_Comm_create),
     HENTRY(comm, EP_Comm_create_group), HENTRY(comm, EP_Comm_idup), HENTRY(comm, EP_Comm_set_name),
@@ -195,14 +212,19 @@ HFN(req, EP_Request_free, (bad_reqs[0] = h, EP_Request_free(&bad_reqs[0])))
 HFN(req, EP_Cancel, (bad_reqs[0] = h, EP_Cancel(&bad_reqs[0])))
 HFN(req, EP_Mrecv, (bad_msg_out = h, EP_Mrecv(B.rbuf, 1, MPI_INT, &bad_msg_out, &bad_status)))
 HFN(req, EP_Imrecv, (bad_msg_out = h, EP_Imrecv(B.rbuf, 1, MPI_INT, &bad_msg_out, &bad_req_out)))
+HFN(req, EP_Start, (bad_reqs[0] = h, EP_Start(&bad_reqs[0])))
+HFN(req, EP_Startall, (bad_reqs[0] = h, EP_Startall(1, bad_reqs)))
+HFN(req, EP_Request_get_status, EP_Request_get_status(h, &bad_flag_out, &bad_status))
 
-/* EP_REQUEST_NULL is an inactive request to the completion calls (null_ok); EP_MESSAGE_NULL
- * is no message to EP_Mrecv/EP_Imrecv. */
+/* EP_REQUEST_NULL is an inactive request to the completion calls and EP_Request_get_status
+ * (null_ok), and no request to start for EP_Start/EP_Startall; EP_MESSAGE_NULL is no message
+ * to EP_Mrecv/EP_Imrecv. */
 static const bad_handle_fn bad_req_fns[] = {
     HENTRY_NULL_OK(req, EP_Wait), HENTRY_NULL_OK(req, EP_Test), HENTRY_NULL_OK(req, EP_Waitall),
     HENTRY_NULL_OK(req, EP_Testall), HENTRY_NULL_OK(req, EP_Waitany), HENTRY_NULL_OK(req, EP_Testany),
     HENTRY_NULL_OK(req, EP_Waitsome), HENTRY_NULL_OK(req, EP_Testsome), HENTRY(req, EP_Request_free),
     HENTRY(req, EP_Cancel), HENTRY(req, EP_Mrecv), HENTRY(req, EP_Imrecv),
+    HENTRY(req, EP_Start), HENTRY(req, EP_Startall), HENTRY_NULL_OK(req, EP_Request_get_status),
 };
 
 #define BAD_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
