@@ -231,3 +231,59 @@ pub fn mpirun_mpmd(apps: &[App], limit: Duration) -> Output {
     let what = format!("MPMD job {cmd:?}");
     run_with_limit(cmd, limit, &what)
 }
+
+/// The standard-names layer (`libepmpi_mpi.so`, the files of `src/mpi_names/sources.cmake`)
+/// built with the host MPI's C compiler against the shared library, into
+/// `<target>/c-tests/`; built once per test binary.
+pub fn mpi_names_library() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let dir = project_dir().join("src/mpi_names");
+            let sources = cmake_source_list(&dir.join("sources.cmake"), "EPMPI_MPI_NAMES_SOURCES");
+            let out_dir = target_profile_dir().join("c-tests");
+            std::fs::create_dir_all(&out_dir).unwrap();
+            let lib = library_dir();
+            let so = out_dir.join("libepmpi_mpi.so");
+            let status = Command::new(mpicc())
+                .args(["-std=c11", "-O2", "-g", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror"])
+                .arg(format!("-I{}", project_dir().join("include").display()))
+                .args(&sources)
+                .arg("-o")
+                .arg(&so)
+                .arg(format!("-L{}", lib.display()))
+                .arg("-lepmpi")
+                .arg("-lpthread")
+                .arg(format!("-Wl,--disable-new-dtags,-rpath,{}", lib.display()))
+                .status()
+                .unwrap_or_else(|e| panic!("run {}: {e}", mpicc()));
+            assert!(status.success(), "building libepmpi_mpi.so from {sources:?} failed");
+            out_dir
+        })
+        .clone()
+}
+
+/// Compiles a C program of `tests/c` that uses the standard MPI names on endpoint
+/// communicators: linked with `-lepmpi_mpi -lepmpi` before the host MPI, as users link it.
+pub fn compile_c_mpi_names(src: &Path, name: &str) -> PathBuf {
+    let layer = mpi_names_library();
+    let lib = library_dir();
+    let exe = target_profile_dir().join("c-tests").join(name);
+    let status = Command::new(mpicc())
+        .args(C_FLAGS)
+        .arg("-pthread")
+        .arg(format!("-I{}", project_dir().join("include").display()))
+        .arg(format!("-I{}", project_dir().join("tests/c").display()))
+        .arg(src)
+        .arg("-o")
+        .arg(&exe)
+        .arg(format!("-L{}", layer.display()))
+        .arg("-lepmpi_mpi")
+        .arg(format!("-L{}", lib.display()))
+        .arg("-lepmpi")
+        .arg(format!("-Wl,--disable-new-dtags,-rpath,{}:{}", layer.display(), lib.display()))
+        .status()
+        .unwrap_or_else(|e| panic!("run {}: {e}", mpicc()));
+    assert!(status.success(), "compiling {name} with the standard-names layer failed");
+    exe
+}

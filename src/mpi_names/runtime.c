@@ -1,0 +1,170 @@
+/*
+ * runtime.c: handle region, special values, statuses and error codes of the standard-names
+ * layer (see runtime.h).
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE under -std=c11 */
+#include "runtime.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#if EPMPI_HANDLES_ARE_POINTERS
+uintptr_t epmpi_handle_base = UINTPTR_MAX - EPMPI_SPAN; /* matches nothing until reserved */
+
+/* Reserves the inaccessible region whose addresses are EPMPI's handles, before main (and so
+ * before any handle exists). Without it no value could be told apart from the host's. */
+__attribute__((constructor)) static void epmpi_reserve_handle_region(void)
+{
+    void *p = mmap(NULL, EPMPI_SPAN, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "libepmpi_mpi: cannot reserve the %lu-byte handle region\n", (unsigned long)EPMPI_SPAN);
+        abort();
+    }
+    epmpi_handle_base = (uintptr_t)p;
+}
+#endif
+
+int epmpi_comparison_out(int r)
+{
+    switch (r) {
+    case EP_IDENT:
+        return MPI_IDENT;
+    case EP_CONGRUENT:
+        return MPI_CONGRUENT;
+    case EP_SIMILAR:
+        return MPI_SIMILAR;
+    default:
+        return MPI_UNEQUAL;
+    }
+}
+
+int epmpi_errhandler_in(MPI_Errhandler h)
+{
+    if (h == MPI_ERRORS_ARE_FATAL)
+        return EP_ERRORS_ARE_FATAL;
+    if (h == MPI_ERRORS_RETURN)
+        return EP_ERRORS_RETURN;
+    return EPMPI_FOREIGN; /* user-defined host error handlers do not apply to endpoints */
+}
+
+MPI_Errhandler epmpi_errhandler_out(int e)
+{
+    return e == EP_ERRORS_RETURN ? MPI_ERRORS_RETURN : MPI_ERRORS_ARE_FATAL;
+}
+
+int epmpi_keyval_in(int k)
+{
+    if (k == MPI_TAG_UB)
+        return EP_TAG_UB;
+    return k;
+}
+
+void epmpi_status_out(const EP_Status *e, MPI_Status *m)
+{
+    /* The private fields hold the received size in bytes (src/ffi/types.rs). */
+    MPI_Count bytes = (MPI_Count)(unsigned)e->ep_count_lo | ((MPI_Count)e->ep_count_hi << 31);
+    m->MPI_SOURCE = epmpi_rank_out(e->MPI_SOURCE);
+    m->MPI_TAG = e->MPI_TAG == EP_ANY_TAG ? MPI_ANY_TAG : e->MPI_TAG;
+    m->MPI_ERROR = e->MPI_ERROR == EP_SUCCESS ? MPI_SUCCESS : epmpi_rc(e->MPI_ERROR);
+    PMPI_Status_set_elements_x(m, MPI_BYTE, bytes);
+    PMPI_Status_set_cancelled(m, e->ep_cancelled != 0);
+}
+
+/* EPMPI's error classes (include/ep_mpi.h) to the host's. */
+static int class_out(int c)
+{
+    switch (c) {
+    case EP_SUCCESS: return MPI_SUCCESS;
+    case EP_ERR_BUFFER: return MPI_ERR_BUFFER;
+    case EP_ERR_COUNT: return MPI_ERR_COUNT;
+    case EP_ERR_TYPE: return MPI_ERR_TYPE;
+    case EP_ERR_TAG: return MPI_ERR_TAG;
+    case EP_ERR_COMM: return MPI_ERR_COMM;
+    case EP_ERR_RANK: return MPI_ERR_RANK;
+    case EP_ERR_REQUEST: return MPI_ERR_REQUEST;
+    case EP_ERR_ROOT: return MPI_ERR_ROOT;
+    case EP_ERR_OP: return MPI_ERR_OP;
+    case EP_ERR_ARG: return MPI_ERR_ARG;
+    case EP_ERR_TRUNCATE: return MPI_ERR_TRUNCATE;
+    case EP_ERR_IN_STATUS: return MPI_ERR_IN_STATUS;
+    case EP_ERR_PENDING: return MPI_ERR_PENDING;
+    case EP_ERR_WIN: return MPI_ERR_WIN;
+    case EP_ERR_UNSUPPORTED: return MPI_ERR_UNSUPPORTED_OPERATION;
+    case EP_ERR_INTERN: return MPI_ERR_INTERN;
+    case EP_ERR_RMA_SYNC: return MPI_ERR_RMA_SYNC;
+    case EP_ERR_RMA_RANGE: return MPI_ERR_RMA_RANGE;
+    case EP_ERR_LOCKTYPE: return MPI_ERR_LOCKTYPE;
+    case EP_ERR_DISP: return MPI_ERR_DISP;
+    case EP_ERR_SIZE: return MPI_ERR_SIZE;
+    case EP_ERR_GROUP: return MPI_ERR_GROUP;
+    case EP_ERR_KEYVAL: return MPI_ERR_KEYVAL;
+    case EP_ERR_TOPOLOGY: return MPI_ERR_TOPOLOGY;
+    case EP_ERR_DIMS: return MPI_ERR_DIMS;
+    default: return MPI_ERR_OTHER; /* thread level, not initialised, other */
+    }
+}
+
+int epmpi_rc(int code)
+{
+    if (EPMPI_LIKELY(code == EP_SUCCESS))
+        return MPI_SUCCESS;
+    int c = EP_ERR_OTHER;
+    EP_Error_class(code, &c);
+    return class_out(c);
+}
+
+int epmpi_unsupported(const char *name, EP_Comm comm)
+{
+    int handler = EP_ERRORS_ARE_FATAL;
+    if (comm != EP_COMM_NULL && comm != EPMPI_FOREIGN)
+        EP_Comm_get_errhandler(comm, &handler);
+    if (handler == EP_ERRORS_RETURN)
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    fprintf(stderr, "%s: not provided on EPMPI endpoint communicators (MPI_ERR_UNSUPPORTED_OPERATION)\n", name);
+    fflush(stderr);
+    PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_OPERATION);
+    return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+int epmpi_narrow64(int n, const int64_t *in, int **out)
+{
+    *out = NULL;
+    if (n <= 0)
+        return MPI_SUCCESS;
+    int *a = malloc(sizeof(int) * (size_t)n);
+    if (a == NULL)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < n; i++) {
+        if (in[i] > INT_MAX || in[i] < INT_MIN) {
+            free(a);
+            return MPI_ERR_COUNT;
+        }
+        a[i] = (int)in[i];
+    }
+    *out = a;
+    return MPI_SUCCESS;
+}
+
+/* MPI_Comm_test_inter, MPI_Comm_size... through the layer, so that either kind of handle works. */
+int epmpi_peers(MPI_Comm comm)
+{
+    int inter = 0, n = 0;
+    MPI_Comm_test_inter(comm, &inter);
+    if (inter)
+        MPI_Comm_remote_size(comm, &n);
+    else
+        MPI_Comm_size(comm, &n);
+    return n;
+}
+
+int epmpi_is_root(MPI_Comm comm, int root)
+{
+    int inter = 0, me = -1;
+    MPI_Comm_test_inter(comm, &inter);
+    if (inter)
+        return root == MPI_ROOT;
+    MPI_Comm_rank(comm, &me);
+    return me == root;
+}
