@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes src/mpi_names/wrappers.c: the standard MPI C functions of libepmpi_mpi.
 
-Every MPI function that takes a communicator, request, message or window gets a wrapper:
+Every MPI function that takes a communicator, request, message, window or group gets a
+wrapper:
 
     int MPI_Send(const void *buf, ..., MPI_Comm comm)
     {
@@ -46,9 +47,10 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 OUT = HERE / "wrappers.c"
 
-HANDLE_KINDS = {"COMMUNICATOR": "comm", "REQUEST": "request", "MESSAGE": "message", "WINDOW": "win"}
+HANDLE_KINDS = {"COMMUNICATOR": "comm", "REQUEST": "request", "MESSAGE": "message", "WINDOW": "win", "GROUP": "group"}
 HANDLE_TYPES = {"MPI_Comm": ("EP_Comm", "comm", "EP_COMM_NULL"), "MPI_Request": ("EP_Request", "request", "EP_REQUEST_NULL"),
-                "MPI_Message": ("EP_Message", "message", "EP_MESSAGE_NULL"), "MPI_Win": ("EP_Win", "win", "EP_WIN_NULL")}
+                "MPI_Message": ("EP_Message", "message", "EP_MESSAGE_NULL"), "MPI_Win": ("EP_Win", "win", "EP_WIN_NULL"),
+                "MPI_Group": ("EP_Group", "group", "EP_GROUP_NULL")}
 
 
 def host_functions(mpicc):
@@ -73,11 +75,14 @@ def ep_prototypes():
 
 def split_param(p):
     p = " ".join(p.split())
+    m = re.match(r"(.*)\(\*(\w+)\)\[(\d+)\]$", p)  # a pointer to arrays: int (*ranges)[3]
+    if m:
+        return f"{m.group(1).strip()}[{m.group(3)}]*", m.group(2)
     m = re.match(r"(.*?)(\w+)\s*(\[\](?:\[\d+\])?)?$", p)
     typ, name, arr = m.group(1).strip(), m.group(2), m.group(3)
     typ = typ.replace(" *", "*").replace("* ", "*")
     if arr:
-        typ += "*"
+        typ += arr[2:] + "*"  # int x[] -> int*, int x[][3] -> int[3]*
     return typ, name
 
 
@@ -124,14 +129,16 @@ def convert(param, kind, direction, has_length, ep_type):
                     [f"if ({name} != MPI_STATUS_IGNORE) epmpi_status_out(&t_{name}, {name});"])
         raise Unconvertible(f"{name}: {mt} -> {ep_type}")
     if kind == "ERRHANDLER":
-        if m == "MPI_Errhandler" and e == "int":
+        if m == "MPI_Errhandler" and e in ("EP_Errhandler", "int"):
             return [], f"epmpi_errhandler_in({name})", []
-        if m == "MPI_Errhandler*" and e == "int*":
-            return ([f"int t_{name} = 0;"], f"{name} ? &t_{name} : NULL",
+        if m == "MPI_Errhandler*" and e in ("EP_Errhandler*", "int*"):
+            return ([f"EP_Errhandler t_{name} = EP_ERRHANDLER_NULL;"], f"{name} ? &t_{name} : NULL",
                     [f"if ({name}) *{name} = epmpi_errhandler_out(t_{name});"])
         raise Unconvertible(f"{name}: {mt} -> {ep_type}")
     if m != e:
         raise Unconvertible(f"{name}: {mt} -> {ep_type}")
+    if "[" in e:  # int (*)[3] to const int (*)[3]: C wants the qualifier added by a cast
+        return [], f"(const {m.split('[')[0]} (*)[{m.split('[')[1].split(']')[0]}]){name}", []
     if has_length:
         return [], name, []
     if m == "int" and direction == "in":

@@ -8,7 +8,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #if EPMPI_HANDLES_ARE_POINTERS
 uintptr_t epmpi_handle_base = UINTPTR_MAX - EPMPI_SPAN; /* matches nothing until reserved */
@@ -38,27 +40,6 @@ int epmpi_comparison_out(int r)
     default:
         return MPI_UNEQUAL;
     }
-}
-
-int epmpi_errhandler_in(MPI_Errhandler h)
-{
-    if (h == MPI_ERRORS_ARE_FATAL)
-        return EP_ERRORS_ARE_FATAL;
-    if (h == MPI_ERRORS_RETURN)
-        return EP_ERRORS_RETURN;
-    return EPMPI_FOREIGN; /* user-defined host error handlers do not apply to endpoints */
-}
-
-MPI_Errhandler epmpi_errhandler_out(int e)
-{
-    return e == EP_ERRORS_RETURN ? MPI_ERRORS_RETURN : MPI_ERRORS_ARE_FATAL;
-}
-
-int epmpi_keyval_in(int k)
-{
-    if (k == MPI_TAG_UB)
-        return EP_TAG_UB;
-    return k;
 }
 
 void epmpi_status_out(const EP_Status *e, MPI_Status *m)
@@ -124,6 +105,11 @@ int epmpi_unsupported(const char *name, EP_Comm comm)
         return MPI_ERR_UNSUPPORTED_OPERATION;
     fprintf(stderr, "%s: not provided on EPMPI endpoint communicators (MPI_ERR_UNSUPPORTED_OPERATION)\n", name);
     fflush(stderr);
+    /* One thread aborts: Open MPI 4.1's MPI_Abort crashes when threads call it at once. */
+    static atomic_flag aborting = ATOMIC_FLAG_INIT;
+    if (atomic_flag_test_and_set(&aborting))
+        for (;;)
+            pause();
     PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_OPERATION);
     return MPI_ERR_UNSUPPORTED_OPERATION;
 }

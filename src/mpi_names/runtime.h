@@ -32,7 +32,7 @@
 #define EPMPI_LOW_MASK 0x0FFFFFFFu
 #define EPMPI_KIND_SHIFT 28
 /* Kinds of src/handles/table.rs. */
-enum { EPMPI_KIND_COMM = 1, EPMPI_KIND_REQUEST = 2, EPMPI_KIND_MESSAGE = 3, EPMPI_KIND_WIN = 4 };
+enum { EPMPI_KIND_COMM = 1, EPMPI_KIND_REQUEST = 2, EPMPI_KIND_MESSAGE = 3, EPMPI_KIND_WIN = 4, EPMPI_KIND_GROUP = 5 };
 
 #if defined(OPEN_MPI) && OPEN_MPI
 #define EPMPI_HANDLES_ARE_POINTERS 1
@@ -73,6 +73,22 @@ extern uintptr_t epmpi_handle_base;
 EPMPI_DEFINE_KIND(plain_comm, MPI_Comm, EP_Comm, EPMPI_KIND_COMM, MPI_COMM_NULL, EP_COMM_NULL)
 EPMPI_DEFINE_KIND(request, MPI_Request, EP_Request, EPMPI_KIND_REQUEST, MPI_REQUEST_NULL, EP_REQUEST_NULL)
 EPMPI_DEFINE_KIND(win, MPI_Win, EP_Win, EPMPI_KIND_WIN, MPI_WIN_NULL, EP_WIN_NULL)
+
+static inline EP_Group epmpi_group_in(MPI_Group h)
+{
+    if (h == MPI_GROUP_EMPTY)
+        return EP_GROUP_EMPTY;
+    if (EPMPI_IS_EP(h))
+        return (EP_Group)(((uint32_t)EPMPI_KIND_GROUP << EPMPI_KIND_SHIFT) | EPMPI_LOW_OF(h));
+    return h == MPI_GROUP_NULL ? EP_GROUP_NULL : (EP_Group)EPMPI_FOREIGN;
+}
+
+static inline MPI_Group epmpi_group_out(EP_Group e)
+{
+    if (e == EP_GROUP_EMPTY)
+        return MPI_GROUP_EMPTY;
+    return e == EP_GROUP_NULL ? MPI_GROUP_NULL : EPMPI_ENCODE(MPI_Group, (uint32_t)e & EPMPI_LOW_MASK);
+}
 
 static inline EP_Message epmpi_message_in(MPI_Message h)
 {
@@ -147,8 +163,10 @@ static inline int epmpi_undefined_out(int v)
 }
 
 int epmpi_comparison_out(int ep_result);
-int epmpi_errhandler_in(MPI_Errhandler h);
-MPI_Errhandler epmpi_errhandler_out(int ep_handler);
+/* Error handlers and keyvals (caching.c): the predefined ones mapped, the program's own to
+ * the EPMPI twin made with them; anything else to EPMPI_FOREIGN. */
+EP_Errhandler epmpi_errhandler_in(MPI_Errhandler h);
+MPI_Errhandler epmpi_errhandler_out(EP_Errhandler e);
 int epmpi_keyval_in(int keyval);
 
 /* Statuses: an EPMPI status written into the host's MPI_Status, with the received size set so

@@ -12,4 +12,5 @@ set(EPMPI_MPI_NAMES_SOURCES
     creation.c
     threadcomm.c
     init.c
+    caching.c
 )

@@ -25,49 +25,16 @@
  *   MPI_Attr_put: no EP_ function
  *   MPI_Barrier_init: no EP_ function
  *   MPI_Bcast_init: no EP_ function
- *   MPI_Bsend: no EP_ function
- *   MPI_Bsend_init: no EP_ function
- *   MPI_Cart_coords: no EP_ function
- *   MPI_Cart_create: no EP_ function
- *   MPI_Cart_get: no EP_ function
- *   MPI_Cart_map: no EP_ function
- *   MPI_Cart_rank: no EP_ function
- *   MPI_Cart_shift: no EP_ function
- *   MPI_Cart_sub: no EP_ function
- *   MPI_Cartdim_get: no EP_ function
  *   MPI_Comm_accept: no EP_ function
- *   MPI_Comm_call_errhandler: no EP_ function
  *   MPI_Comm_connect: no EP_ function
- *   MPI_Comm_create: no EP_ function
- *   MPI_Comm_create_group: no EP_ function
- *   MPI_Comm_delete_attr: no EP_ function
+ *   MPI_Comm_create_from_group: no EP_ function
  *   MPI_Comm_disconnect: no EP_ function
- *   MPI_Comm_dup_with_info: no EP_ function
- *   MPI_Comm_get_info: no EP_ function
- *   MPI_Comm_get_name: no EP_ function
- *   MPI_Comm_group: no EP_ function
- *   MPI_Comm_idup: no EP_ function
- *   MPI_Comm_idup_with_info: no EP_ function
- *   MPI_Comm_remote_group: no EP_ function
- *   MPI_Comm_set_attr: no EP_ function
- *   MPI_Comm_set_info: no EP_ function
- *   MPI_Comm_set_name: no EP_ function
  *   MPI_Comm_spawn: no EP_ function
  *   MPI_Comm_spawn_multiple: no EP_ function
- *   MPI_Dist_graph_create: no EP_ function
- *   MPI_Dist_graph_create_adjacent: no EP_ function
- *   MPI_Dist_graph_neighbors: no EP_ function
- *   MPI_Dist_graph_neighbors_count: no EP_ function
  *   MPI_Exscan_init: no EP_ function
  *   MPI_File_open: no EP_ function
  *   MPI_Gather_init: no EP_ function
  *   MPI_Gatherv_init: no EP_ function
- *   MPI_Graph_create: no EP_ function
- *   MPI_Graph_get: no EP_ function
- *   MPI_Graph_map: no EP_ function
- *   MPI_Graph_neighbors: no EP_ function
- *   MPI_Graph_neighbors_count: no EP_ function
- *   MPI_Graphdims_get: no EP_ function
  *   MPI_Grequest_complete: no EP_ function
  *   MPI_Iallgather: no EP_ function
  *   MPI_Iallgatherv: no EP_ function
@@ -75,33 +42,20 @@
  *   MPI_Ialltoall: no EP_ function
  *   MPI_Ialltoallv: no EP_ function
  *   MPI_Ialltoallw: no EP_ function
- *   MPI_Ibsend: no EP_ function
  *   MPI_Iexscan: no EP_ function
  *   MPI_Igather: no EP_ function
  *   MPI_Igatherv: no EP_ function
- *   MPI_Ineighbor_allgather: no EP_ function
- *   MPI_Ineighbor_allgatherv: no EP_ function
- *   MPI_Ineighbor_alltoall: no EP_ function
- *   MPI_Ineighbor_alltoallv: no EP_ function
- *   MPI_Ineighbor_alltoallw: no EP_ function
+ *   MPI_Intercomm_create_from_groups: no EP_ function
  *   MPI_Ireduce: no EP_ function
  *   MPI_Ireduce_scatter: no EP_ function
  *   MPI_Ireduce_scatter_block: no EP_ function
- *   MPI_Irsend: no EP_ function
  *   MPI_Iscan: no EP_ function
  *   MPI_Iscatter: no EP_ function
  *   MPI_Iscatterv: no EP_ function
- *   MPI_Isendrecv: no EP_ function
- *   MPI_Isendrecv_replace: no EP_ function
- *   MPI_Neighbor_allgather: no EP_ function
  *   MPI_Neighbor_allgather_init: no EP_ function
- *   MPI_Neighbor_allgatherv: no EP_ function
  *   MPI_Neighbor_allgatherv_init: no EP_ function
- *   MPI_Neighbor_alltoall: no EP_ function
  *   MPI_Neighbor_alltoall_init: no EP_ function
- *   MPI_Neighbor_alltoallv: no EP_ function
  *   MPI_Neighbor_alltoallv_init: no EP_ function
- *   MPI_Neighbor_alltoallw: no EP_ function
  *   MPI_Neighbor_alltoallw_init: no EP_ function
  *   MPI_Pack: no EP_ function
  *   MPI_Pack_size: no EP_ function
@@ -111,37 +65,24 @@
  *   MPI_Precv_init: no EP_ function
  *   MPI_Psend_init: no EP_ function
  *   MPI_Raccumulate: no EP_ function
- *   MPI_Recv_init: no EP_ function
  *   MPI_Reduce_init: no EP_ function
  *   MPI_Reduce_scatter_block_init: no EP_ function
  *   MPI_Reduce_scatter_init: no EP_ function
- *   MPI_Request_get_status: no EP_ function
  *   MPI_Rget_accumulate: no EP_ function
- *   MPI_Rsend: no EP_ function
- *   MPI_Rsend_init: no EP_ function
  *   MPI_Scan_init: no EP_ function
  *   MPI_Scatter_init: no EP_ function
  *   MPI_Scatterv_init: no EP_ function
- *   MPI_Send_init: no EP_ function
- *   MPI_Sendrecv_replace: no EP_ function
- *   MPI_Ssend_init: no EP_ function
- *   MPI_Start: no EP_ function
- *   MPI_Topo_test: no EP_ function
  *   MPI_Unpack: no EP_ function
- *   MPI_Win_allocate_shared: no EP_ function
  *   MPI_Win_call_errhandler: no EP_ function
  *   MPI_Win_complete: no EP_ function
  *   MPI_Win_delete_attr: no EP_ function
  *   MPI_Win_flush_local_all: no EP_ function
- *   MPI_Win_get_attr: no EP_ function
- *   MPI_Win_get_group: no EP_ function
  *   MPI_Win_get_info: no EP_ function
  *   MPI_Win_get_name: no EP_ function
  *   MPI_Win_post: no EP_ function
  *   MPI_Win_set_attr: no EP_ function
  *   MPI_Win_set_info: no EP_ function
  *   MPI_Win_set_name: no EP_ function
- *   MPI_Win_shared_query: no EP_ function
  *   MPI_Win_start: no EP_ function
  *   MPI_Win_test: no EP_ function
  *   MPI_Win_wait: no EP_ function
@@ -780,8 +721,8 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
 
 __attribute__((noinline, cold)) static int ep_MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag;
-    return epmpi_unsupported("MPI_Bsend", epmpi_comm_in(comm));
+    int rc = EP_Bsend(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm));
+    return epmpi_rc(rc);
 }
 
 int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
@@ -810,8 +751,10 @@ int MPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 
 __attribute__((noinline, cold)) static int ep_MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
-    return epmpi_unsupported("MPI_Bsend_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Bsend_init(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
@@ -855,8 +798,8 @@ int MPI_Cancel(MPI_Request *request)
 
 __attribute__((noinline, cold)) static int ep_MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
-    (void)rank; (void)maxdims; (void)coords;
-    return epmpi_unsupported("MPI_Cart_coords", epmpi_comm_in(comm));
+    int rc = EP_Cart_coords(epmpi_comm_in(comm), epmpi_rank_in(rank), maxdims, coords);
+    return epmpi_rc(rc);
 }
 
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
@@ -868,8 +811,10 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 
 __attribute__((noinline, cold)) static int ep_MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart)
 {
-    (void)ndims; (void)dims; (void)periods; (void)reorder; (void)comm_cart;
-    return epmpi_unsupported("MPI_Cart_create", epmpi_comm_in(comm_old));
+    EP_Comm t_comm_cart = EP_COMM_NULL;
+    int rc = EP_Cart_create(epmpi_comm_in(comm_old), ndims, dims, periods, reorder, comm_cart ? &t_comm_cart : NULL);
+    if (comm_cart) *comm_cart = epmpi_comm_out(t_comm_cart);
+    return epmpi_rc(rc);
 }
 
 int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart)
@@ -881,8 +826,8 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
 
 __attribute__((noinline, cold)) static int ep_MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
 {
-    (void)maxdims; (void)dims; (void)periods; (void)coords;
-    return epmpi_unsupported("MPI_Cart_get", epmpi_comm_in(comm));
+    int rc = EP_Cart_get(epmpi_comm_in(comm), maxdims, dims, periods, coords);
+    return epmpi_rc(rc);
 }
 
 int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
@@ -894,8 +839,9 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
 
 __attribute__((noinline, cold)) static int ep_MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
 {
-    (void)ndims; (void)dims; (void)periods; (void)newrank;
-    return epmpi_unsupported("MPI_Cart_map", epmpi_comm_in(comm));
+    int rc = EP_Cart_map(epmpi_comm_in(comm), ndims, dims, periods, newrank);
+    if (newrank) *newrank = epmpi_rank_out(*newrank);
+    return epmpi_rc(rc);
 }
 
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
@@ -907,8 +853,9 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
 
 __attribute__((noinline, cold)) static int ep_MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 {
-    (void)coords; (void)rank;
-    return epmpi_unsupported("MPI_Cart_rank", epmpi_comm_in(comm));
+    int rc = EP_Cart_rank(epmpi_comm_in(comm), coords, rank);
+    if (rank) *rank = epmpi_rank_out(*rank);
+    return epmpi_rc(rc);
 }
 
 int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
@@ -920,8 +867,10 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 
 __attribute__((noinline, cold)) static int ep_MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
 {
-    (void)direction; (void)disp; (void)rank_source; (void)rank_dest;
-    return epmpi_unsupported("MPI_Cart_shift", epmpi_comm_in(comm));
+    int rc = EP_Cart_shift(epmpi_comm_in(comm), direction, disp, rank_source, rank_dest);
+    if (rank_source) *rank_source = epmpi_rank_out(*rank_source);
+    if (rank_dest) *rank_dest = epmpi_rank_out(*rank_dest);
+    return epmpi_rc(rc);
 }
 
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
@@ -933,8 +882,10 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
 
 __attribute__((noinline, cold)) static int ep_MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
-    (void)remain_dims; (void)newcomm;
-    return epmpi_unsupported("MPI_Cart_sub", epmpi_comm_in(comm));
+    EP_Comm t_newcomm = EP_COMM_NULL;
+    int rc = EP_Cart_sub(epmpi_comm_in(comm), remain_dims, newcomm ? &t_newcomm : NULL);
+    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    return epmpi_rc(rc);
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
@@ -946,8 +897,8 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 
 __attribute__((noinline, cold)) static int ep_MPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
-    (void)ndims;
-    return epmpi_unsupported("MPI_Cartdim_get", epmpi_comm_in(comm));
+    int rc = EP_Cartdim_get(epmpi_comm_in(comm), ndims);
+    return epmpi_rc(rc);
 }
 
 int MPI_Cartdim_get(MPI_Comm comm, int *ndims)
@@ -972,8 +923,8 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
-    (void)errorcode;
-    return epmpi_unsupported("MPI_Comm_call_errhandler", epmpi_comm_in(comm));
+    int rc = EP_Comm_call_errhandler(epmpi_comm_in(comm), errorcode);
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
@@ -1012,34 +963,53 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-    (void)group; (void)newcomm;
-    return epmpi_unsupported("MPI_Comm_create", epmpi_comm_in(comm));
+    EP_Comm t_newcomm = EP_COMM_NULL;
+    int rc = EP_Comm_create(epmpi_comm_in(comm), epmpi_group_in(group), newcomm ? &t_newcomm : NULL);
+    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm) || EPMPI_IS_EP(group))))
         return PMPI_Comm_create(comm, group, newcomm);
     return ep_MPI_Comm_create(comm, group, newcomm);
 }
 
+#if MPI_VERSION >= 4
+__attribute__((noinline, cold)) static int ep_MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm)
+{
+    (void)group; (void)stringtag; (void)info; (void)errhandler; (void)newcomm;
+    return epmpi_unsupported("MPI_Comm_create_from_group", EP_COMM_NULL);
+}
+
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm)
+{
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group))))
+        return PMPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm);
+    return ep_MPI_Comm_create_from_group(group, stringtag, info, errhandler, newcomm);
+}
+#endif
+
 __attribute__((noinline, cold)) static int ep_MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
-    (void)group; (void)tag; (void)newcomm;
-    return epmpi_unsupported("MPI_Comm_create_group", epmpi_comm_in(comm));
+    EP_Comm t_newcomm = EP_COMM_NULL;
+    int rc = EP_Comm_create_group(epmpi_comm_in(comm), epmpi_group_in(group), epmpi_tag_in(tag), newcomm ? &t_newcomm : NULL);
+    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm) || EPMPI_IS_EP(group))))
         return PMPI_Comm_create_group(comm, group, tag, newcomm);
     return ep_MPI_Comm_create_group(comm, group, tag, newcomm);
 }
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 {
-    (void)comm_keyval;
-    return epmpi_unsupported("MPI_Comm_delete_attr", epmpi_comm_in(comm));
+    int rc = EP_Comm_delete_attr(epmpi_comm_in(comm), epmpi_keyval_in(comm_keyval));
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
@@ -1079,8 +1049,10 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    (void)info; (void)newcomm;
-    return epmpi_unsupported("MPI_Comm_dup_with_info", epmpi_comm_in(comm));
+    EP_Comm t_newcomm = EP_COMM_NULL;
+    int rc = EP_Comm_dup_with_info(epmpi_comm_in(comm), info, newcomm ? &t_newcomm : NULL);
+    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
@@ -1120,7 +1092,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
-    int t_errhandler = 0;
+    EP_Errhandler t_errhandler = EP_ERRHANDLER_NULL;
     int rc = EP_Comm_get_errhandler(epmpi_comm_in(comm), errhandler ? &t_errhandler : NULL);
     if (errhandler) *errhandler = epmpi_errhandler_out(t_errhandler);
     return epmpi_rc(rc);
@@ -1135,8 +1107,8 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
-    (void)info_used;
-    return epmpi_unsupported("MPI_Comm_get_info", epmpi_comm_in(comm));
+    int rc = EP_Comm_get_info(epmpi_comm_in(comm), info_used);
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
@@ -1148,8 +1120,8 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
-    (void)comm_name; (void)resultlen;
-    return epmpi_unsupported("MPI_Comm_get_name", epmpi_comm_in(comm));
+    int rc = EP_Comm_get_name(epmpi_comm_in(comm), comm_name, resultlen);
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
@@ -1161,8 +1133,10 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
-    (void)group;
-    return epmpi_unsupported("MPI_Comm_group", epmpi_comm_in(comm));
+    EP_Group t_group = EP_GROUP_NULL;
+    int rc = EP_Comm_group(epmpi_comm_in(comm), group ? &t_group : NULL);
+    if (group) *group = epmpi_group_out(t_group);
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
@@ -1174,8 +1148,12 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-    (void)newcomm; (void)request;
-    return epmpi_unsupported("MPI_Comm_idup", epmpi_comm_in(comm));
+    EP_Comm t_newcomm = EP_COMM_NULL;
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Comm_idup(epmpi_comm_in(comm), newcomm ? &t_newcomm : NULL, request ? &t_request : NULL);
+    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
@@ -1188,8 +1166,12 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
 {
-    (void)info; (void)newcomm; (void)request;
-    return epmpi_unsupported("MPI_Comm_idup_with_info", epmpi_comm_in(comm));
+    EP_Comm t_newcomm = EP_COMM_NULL;
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Comm_idup_with_info(epmpi_comm_in(comm), info, newcomm ? &t_newcomm : NULL, request ? &t_request : NULL);
+    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
@@ -1216,8 +1198,10 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
-    (void)group;
-    return epmpi_unsupported("MPI_Comm_remote_group", epmpi_comm_in(comm));
+    EP_Group t_group = EP_GROUP_NULL;
+    int rc = EP_Comm_remote_group(epmpi_comm_in(comm), group ? &t_group : NULL);
+    if (group) *group = epmpi_group_out(t_group);
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
@@ -1242,8 +1226,8 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size)
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
-    (void)comm_keyval; (void)attribute_val;
-    return epmpi_unsupported("MPI_Comm_set_attr", epmpi_comm_in(comm));
+    int rc = EP_Comm_set_attr(epmpi_comm_in(comm), epmpi_keyval_in(comm_keyval), attribute_val);
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
@@ -1268,8 +1252,8 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
-    (void)info;
-    return epmpi_unsupported("MPI_Comm_set_info", epmpi_comm_in(comm));
+    int rc = EP_Comm_set_info(epmpi_comm_in(comm), info);
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
@@ -1281,8 +1265,8 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
-    (void)comm_name;
-    return epmpi_unsupported("MPI_Comm_set_name", epmpi_comm_in(comm));
+    int rc = EP_Comm_set_name(epmpi_comm_in(comm), comm_name);
+    return epmpi_rc(rc);
 }
 
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
@@ -1389,8 +1373,10 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
 
 __attribute__((noinline, cold)) static int ep_MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[], const int weights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
-    (void)n; (void)sources; (void)degrees; (void)destinations; (void)weights; (void)info; (void)reorder; (void)comm_dist_graph;
-    return epmpi_unsupported("MPI_Dist_graph_create", epmpi_comm_in(comm_old));
+    EP_Comm t_comm_dist_graph = EP_COMM_NULL;
+    int rc = EP_Dist_graph_create(epmpi_comm_in(comm_old), n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph ? &t_comm_dist_graph : NULL);
+    if (comm_dist_graph) *comm_dist_graph = epmpi_comm_out(t_comm_dist_graph);
+    return epmpi_rc(rc);
 }
 
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[], const int weights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
@@ -1402,8 +1388,10 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
 
 __attribute__((noinline, cold)) static int ep_MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
-    (void)indegree; (void)sources; (void)sourceweights; (void)outdegree; (void)destinations; (void)destweights; (void)info; (void)reorder; (void)comm_dist_graph;
-    return epmpi_unsupported("MPI_Dist_graph_create_adjacent", epmpi_comm_in(comm_old));
+    EP_Comm t_comm_dist_graph = EP_COMM_NULL;
+    int rc = EP_Dist_graph_create_adjacent(epmpi_comm_in(comm_old), indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph ? &t_comm_dist_graph : NULL);
+    if (comm_dist_graph) *comm_dist_graph = epmpi_comm_out(t_comm_dist_graph);
+    return epmpi_rc(rc);
 }
 
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
@@ -1415,8 +1403,8 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
 
 __attribute__((noinline, cold)) static int ep_MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[])
 {
-    (void)maxindegree; (void)sources; (void)sourceweights; (void)maxoutdegree; (void)destinations; (void)destweights;
-    return epmpi_unsupported("MPI_Dist_graph_neighbors", epmpi_comm_in(comm));
+    int rc = EP_Dist_graph_neighbors(epmpi_comm_in(comm), maxindegree, sources, sourceweights, maxoutdegree, destinations, destweights);
+    return epmpi_rc(rc);
 }
 
 int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[])
@@ -1428,8 +1416,8 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
 
 __attribute__((noinline, cold)) static int ep_MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
 {
-    (void)indegree; (void)outdegree; (void)weighted;
-    return epmpi_unsupported("MPI_Dist_graph_neighbors_count", epmpi_comm_in(comm));
+    int rc = EP_Dist_graph_neighbors_count(epmpi_comm_in(comm), indegree, outdegree, weighted);
+    return epmpi_rc(rc);
 }
 
 int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
@@ -1740,8 +1728,10 @@ int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Da
 
 __attribute__((noinline, cold)) static int ep_MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph)
 {
-    (void)nnodes; (void)index; (void)edges; (void)reorder; (void)comm_graph;
-    return epmpi_unsupported("MPI_Graph_create", epmpi_comm_in(comm_old));
+    EP_Comm t_comm_graph = EP_COMM_NULL;
+    int rc = EP_Graph_create(epmpi_comm_in(comm_old), nnodes, index, edges, reorder, comm_graph ? &t_comm_graph : NULL);
+    if (comm_graph) *comm_graph = epmpi_comm_out(t_comm_graph);
+    return epmpi_rc(rc);
 }
 
 int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph)
@@ -1753,8 +1743,8 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
 
 __attribute__((noinline, cold)) static int ep_MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
 {
-    (void)maxindex; (void)maxedges; (void)index; (void)edges;
-    return epmpi_unsupported("MPI_Graph_get", epmpi_comm_in(comm));
+    int rc = EP_Graph_get(epmpi_comm_in(comm), maxindex, maxedges, index, edges);
+    return epmpi_rc(rc);
 }
 
 int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
@@ -1766,8 +1756,9 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int ed
 
 __attribute__((noinline, cold)) static int ep_MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank)
 {
-    (void)nnodes; (void)index; (void)edges; (void)newrank;
-    return epmpi_unsupported("MPI_Graph_map", epmpi_comm_in(comm));
+    int rc = EP_Graph_map(epmpi_comm_in(comm), nnodes, index, edges, newrank);
+    if (newrank) *newrank = epmpi_rank_out(*newrank);
+    return epmpi_rc(rc);
 }
 
 int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank)
@@ -1779,8 +1770,8 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
 
 __attribute__((noinline, cold)) static int ep_MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
-    (void)rank; (void)maxneighbors; (void)neighbors;
-    return epmpi_unsupported("MPI_Graph_neighbors", epmpi_comm_in(comm));
+    int rc = EP_Graph_neighbors(epmpi_comm_in(comm), epmpi_rank_in(rank), maxneighbors, neighbors);
+    return epmpi_rc(rc);
 }
 
 int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
@@ -1792,8 +1783,8 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
 
 __attribute__((noinline, cold)) static int ep_MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
-    (void)rank; (void)nneighbors;
-    return epmpi_unsupported("MPI_Graph_neighbors_count", epmpi_comm_in(comm));
+    int rc = EP_Graph_neighbors_count(epmpi_comm_in(comm), epmpi_rank_in(rank), nneighbors);
+    return epmpi_rc(rc);
 }
 
 int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
@@ -1805,8 +1796,8 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 
 __attribute__((noinline, cold)) static int ep_MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
-    (void)nnodes; (void)nedges;
-    return epmpi_unsupported("MPI_Graphdims_get", epmpi_comm_in(comm));
+    int rc = EP_Graphdims_get(epmpi_comm_in(comm), nnodes, nedges);
+    return epmpi_rc(rc);
 }
 
 int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
@@ -1827,6 +1818,180 @@ int MPI_Grequest_complete(MPI_Request request)
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(request))))
         return PMPI_Grequest_complete(request);
     return ep_MPI_Grequest_complete(request);
+}
+
+__attribute__((noinline, cold)) static int ep_MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
+{
+    int rc = EP_Group_compare(epmpi_group_in(group1), epmpi_group_in(group2), result);
+    if (result) *result = epmpi_comparison_out(*result);
+    return epmpi_rc(rc);
+}
+
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
+{
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group1) || EPMPI_IS_EP(group2))))
+        return PMPI_Group_compare(group1, group2, result);
+    return ep_MPI_Group_compare(group1, group2, result);
+}
+
+__attribute__((noinline, cold)) static int ep_MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    EP_Group t_newgroup = EP_GROUP_NULL;
+    int rc = EP_Group_difference(epmpi_group_in(group1), epmpi_group_in(group2), newgroup ? &t_newgroup : NULL);
+    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    return epmpi_rc(rc);
+}
+
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group1) || EPMPI_IS_EP(group2))))
+        return PMPI_Group_difference(group1, group2, newgroup);
+    return ep_MPI_Group_difference(group1, group2, newgroup);
+}
+
+__attribute__((noinline, cold)) static int ep_MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    EP_Group t_newgroup = EP_GROUP_NULL;
+    int rc = EP_Group_excl(epmpi_group_in(group), n, ranks, newgroup ? &t_newgroup : NULL);
+    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    return epmpi_rc(rc);
+}
+
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group))))
+        return PMPI_Group_excl(group, n, ranks, newgroup);
+    return ep_MPI_Group_excl(group, n, ranks, newgroup);
+}
+
+__attribute__((noinline, cold)) static int ep_MPI_Group_free(MPI_Group *group)
+{
+    EP_Group t_group = group ? epmpi_group_in(*group) : EP_GROUP_NULL;
+    int rc = EP_Group_free(group ? &t_group : NULL);
+    if (group) *group = epmpi_group_out(t_group);
+    return epmpi_rc(rc);
+}
+
+int MPI_Group_free(MPI_Group *group)
+{
+    if (EPMPI_LIKELY(!((group && EPMPI_IS_EP(*group)))))
+        return PMPI_Group_free(group);
+    return ep_MPI_Group_free(group);
+}
+
+__attribute__((noinline, cold)) static int ep_MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    EP_Group t_newgroup = EP_GROUP_NULL;
+    int rc = EP_Group_incl(epmpi_group_in(group), n, ranks, newgroup ? &t_newgroup : NULL);
+    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    return epmpi_rc(rc);
+}
+
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group))))
+        return PMPI_Group_incl(group, n, ranks, newgroup);
+    return ep_MPI_Group_incl(group, n, ranks, newgroup);
+}
+
+__attribute__((noinline, cold)) static int ep_MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    EP_Group t_newgroup = EP_GROUP_NULL;
+    int rc = EP_Group_intersection(epmpi_group_in(group1), epmpi_group_in(group2), newgroup ? &t_newgroup : NULL);
+    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    return epmpi_rc(rc);
+}
+
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group1) || EPMPI_IS_EP(group2))))
+        return PMPI_Group_intersection(group1, group2, newgroup);
+    return ep_MPI_Group_intersection(group1, group2, newgroup);
+}
+
+__attribute__((noinline, cold)) static int ep_MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    EP_Group t_newgroup = EP_GROUP_NULL;
+    int rc = EP_Group_range_excl(epmpi_group_in(group), n, (const int (*)[3])ranges, newgroup ? &t_newgroup : NULL);
+    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    return epmpi_rc(rc);
+}
+
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group))))
+        return PMPI_Group_range_excl(group, n, ranges, newgroup);
+    return ep_MPI_Group_range_excl(group, n, ranges, newgroup);
+}
+
+__attribute__((noinline, cold)) static int ep_MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    EP_Group t_newgroup = EP_GROUP_NULL;
+    int rc = EP_Group_range_incl(epmpi_group_in(group), n, (const int (*)[3])ranges, newgroup ? &t_newgroup : NULL);
+    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    return epmpi_rc(rc);
+}
+
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group))))
+        return PMPI_Group_range_incl(group, n, ranges, newgroup);
+    return ep_MPI_Group_range_incl(group, n, ranges, newgroup);
+}
+
+__attribute__((noinline, cold)) static int ep_MPI_Group_rank(MPI_Group group, int *rank)
+{
+    int rc = EP_Group_rank(epmpi_group_in(group), rank);
+    if (rank) *rank = epmpi_rank_out(*rank);
+    return epmpi_rc(rc);
+}
+
+int MPI_Group_rank(MPI_Group group, int *rank)
+{
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group))))
+        return PMPI_Group_rank(group, rank);
+    return ep_MPI_Group_rank(group, rank);
+}
+
+__attribute__((noinline, cold)) static int ep_MPI_Group_size(MPI_Group group, int *size)
+{
+    int rc = EP_Group_size(epmpi_group_in(group), size);
+    return epmpi_rc(rc);
+}
+
+int MPI_Group_size(MPI_Group group, int *size)
+{
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group))))
+        return PMPI_Group_size(group, size);
+    return ep_MPI_Group_size(group, size);
+}
+
+__attribute__((noinline, cold)) static int ep_MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[])
+{
+    int rc = EP_Group_translate_ranks(epmpi_group_in(group1), n, ranks1, epmpi_group_in(group2), ranks2);
+    return epmpi_rc(rc);
+}
+
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[])
+{
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group1) || EPMPI_IS_EP(group2))))
+        return PMPI_Group_translate_ranks(group1, n, ranks1, group2, ranks2);
+    return ep_MPI_Group_translate_ranks(group1, n, ranks1, group2, ranks2);
+}
+
+__attribute__((noinline, cold)) static int ep_MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    EP_Group t_newgroup = EP_GROUP_NULL;
+    int rc = EP_Group_union(epmpi_group_in(group1), epmpi_group_in(group2), newgroup ? &t_newgroup : NULL);
+    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    return epmpi_rc(rc);
+}
+
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group1) || EPMPI_IS_EP(group2))))
+        return PMPI_Group_union(group1, group2, newgroup);
+    return ep_MPI_Group_union(group1, group2, newgroup);
 }
 
 __attribute__((noinline, cold)) static int ep_MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -2009,8 +2174,10 @@ int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
 
 __attribute__((noinline, cold)) static int ep_MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
-    return epmpi_unsupported("MPI_Ibsend", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Ibsend(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
@@ -2164,8 +2331,10 @@ int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
 
 __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)request;
-    return epmpi_unsupported("MPI_Ineighbor_allgather", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -2195,8 +2364,10 @@ int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
 
 __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)displs; (void)recvtype; (void)request;
-    return epmpi_unsupported("MPI_Ineighbor_allgatherv", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -2208,8 +2379,10 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
 
 __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)request;
-    return epmpi_unsupported("MPI_Ineighbor_alltoall", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -2239,8 +2412,10 @@ int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
 
 __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtype; (void)request;
-    return epmpi_unsupported("MPI_Ineighbor_alltoallv", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -2252,8 +2427,10 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
 
 __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes; (void)request;
-    return epmpi_unsupported("MPI_Ineighbor_alltoallw", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
@@ -2277,6 +2454,21 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
         return PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
     return ep_MPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
 }
+
+#if MPI_VERSION >= 4
+__attribute__((noinline, cold)) static int ep_MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+    (void)local_group; (void)local_leader; (void)remote_group; (void)remote_leader; (void)stringtag; (void)info; (void)errhandler; (void)newintercomm;
+    return epmpi_unsupported("MPI_Intercomm_create_from_groups", EP_COMM_NULL);
+}
+
+int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(local_group) || EPMPI_IS_EP(remote_group))))
+        return PMPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, remote_leader, stringtag, info, errhandler, newintercomm);
+    return ep_MPI_Intercomm_create_from_groups(local_group, local_leader, remote_group, remote_leader, stringtag, info, errhandler, newintercomm);
+}
+#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
@@ -2415,8 +2607,10 @@ int MPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count re
 
 __attribute__((noinline, cold)) static int ep_MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
-    return epmpi_unsupported("MPI_Irsend", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Irsend(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
@@ -2552,8 +2746,10 @@ int MPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)dest; (void)sendtag; (void)recvbuf; (void)recvcount; (void)recvtype; (void)source; (void)recvtag; (void)request;
-    return epmpi_unsupported("MPI_Isendrecv", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Isendrecv(sendbuf, sendcount, sendtype, epmpi_rank_in(dest), epmpi_tag_in(sendtag), recvbuf, recvcount, recvtype, epmpi_rank_in(source), epmpi_tag_in(recvtag), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
@@ -2587,8 +2783,10 @@ int MPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
-    (void)buf; (void)count; (void)datatype; (void)dest; (void)sendtag; (void)source; (void)recvtag; (void)request;
-    return epmpi_unsupported("MPI_Isendrecv_replace", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Isendrecv_replace(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(sendtag), epmpi_rank_in(source), epmpi_tag_in(recvtag), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
@@ -2703,8 +2901,8 @@ int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *
 
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype;
-    return epmpi_unsupported("MPI_Neighbor_allgather", epmpi_comm_in(comm));
+    int rc = EP_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm));
+    return epmpi_rc(rc);
 }
 
 int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
@@ -2769,8 +2967,8 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
 
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)displs; (void)recvtype;
-    return epmpi_unsupported("MPI_Neighbor_allgatherv", epmpi_comm_in(comm));
+    int rc = EP_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_comm_in(comm));
+    return epmpi_rc(rc);
 }
 
 int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
@@ -2797,8 +2995,8 @@ int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatyp
 
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype;
-    return epmpi_unsupported("MPI_Neighbor_alltoall", epmpi_comm_in(comm));
+    int rc = EP_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm));
+    return epmpi_rc(rc);
 }
 
 int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
@@ -2863,8 +3061,8 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
 
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtype;
-    return epmpi_unsupported("MPI_Neighbor_alltoallv", epmpi_comm_in(comm));
+    int rc = EP_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, epmpi_comm_in(comm));
+    return epmpi_rc(rc);
 }
 
 int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
@@ -2891,8 +3089,8 @@ int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], con
 
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes;
-    return epmpi_unsupported("MPI_Neighbor_alltoallw", epmpi_comm_in(comm));
+    int rc = EP_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, epmpi_comm_in(comm));
+    return epmpi_rc(rc);
 }
 
 int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
@@ -3148,8 +3346,10 @@ int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, in
 
 __attribute__((noinline, cold)) static int ep_MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    (void)buf; (void)count; (void)datatype; (void)source; (void)tag; (void)request;
-    return epmpi_unsupported("MPI_Recv_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Recv_init(buf, count, datatype, epmpi_rank_in(source), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
@@ -3393,8 +3593,10 @@ int MPI_Request_free(MPI_Request *request)
 
 __attribute__((noinline, cold)) static int ep_MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
-    (void)request; (void)flag; (void)status;
-    return epmpi_unsupported("MPI_Request_get_status", EP_COMM_NULL);
+    EP_Status t_status = {0};
+    int rc = EP_Request_get_status(epmpi_request_in(request), flag, status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &t_status);
+    if (status != MPI_STATUS_IGNORE) epmpi_status_out(&t_status, status);
+    return epmpi_rc(rc);
 }
 
 int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
@@ -3504,8 +3706,8 @@ int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
 
 __attribute__((noinline, cold)) static int ep_MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag;
-    return epmpi_unsupported("MPI_Rsend", epmpi_comm_in(comm));
+    int rc = EP_Rsend(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm));
+    return epmpi_rc(rc);
 }
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
@@ -3534,8 +3736,10 @@ int MPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 
 __attribute__((noinline, cold)) static int ep_MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
-    return epmpi_unsupported("MPI_Rsend_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Rsend_init(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
@@ -3804,8 +4008,10 @@ int MPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest
 
 __attribute__((noinline, cold)) static int ep_MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
-    return epmpi_unsupported("MPI_Send_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Send_init(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
@@ -3867,8 +4073,10 @@ int MPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 
 __attribute__((noinline, cold)) static int ep_MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    (void)buf; (void)count; (void)datatype; (void)dest; (void)sendtag; (void)source; (void)recvtag; (void)status;
-    return epmpi_unsupported("MPI_Sendrecv_replace", epmpi_comm_in(comm));
+    EP_Status t_status = {0};
+    int rc = EP_Sendrecv_replace(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(sendtag), epmpi_rank_in(source), epmpi_tag_in(recvtag), epmpi_comm_in(comm), status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &t_status);
+    if (status != MPI_STATUS_IGNORE) epmpi_status_out(&t_status, status);
+    return epmpi_rc(rc);
 }
 
 int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
@@ -3927,8 +4135,10 @@ int MPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 
 __attribute__((noinline, cold)) static int ep_MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
 {
-    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
-    return epmpi_unsupported("MPI_Ssend_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Ssend_init(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
@@ -3957,8 +4167,10 @@ int MPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
 
 __attribute__((noinline, cold)) static int ep_MPI_Start(MPI_Request *request)
 {
-    (void)request;
-    return epmpi_unsupported("MPI_Start", EP_COMM_NULL);
+    EP_Request t_request = request ? epmpi_request_in(*request) : EP_REQUEST_NULL;
+    int rc = EP_Start(request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Start(MPI_Request *request)
@@ -3987,8 +4199,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 
 __attribute__((noinline, cold)) static int ep_MPI_Topo_test(MPI_Comm comm, int *status)
 {
-    (void)status;
-    return epmpi_unsupported("MPI_Topo_test", epmpi_comm_in(comm));
+    int rc = EP_Topo_test(epmpi_comm_in(comm), status);
+    return epmpi_rc(rc);
 }
 
 int MPI_Topo_test(MPI_Comm comm, int *status)
@@ -4062,8 +4274,10 @@ int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Com
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    (void)size; (void)disp_unit; (void)info; (void)baseptr; (void)win;
-    return epmpi_unsupported("MPI_Win_allocate_shared", epmpi_comm_in(comm));
+    EP_Win t_win = EP_WIN_NULL;
+    int rc = EP_Win_allocate_shared(size, disp_unit, info, epmpi_comm_in(comm), baseptr, win ? &t_win : NULL);
+    if (win) *win = epmpi_win_out(t_win);
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
@@ -4284,8 +4498,8 @@ int MPI_Win_free(MPI_Win *win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
 {
-    (void)win; (void)win_keyval; (void)attribute_val; (void)flag;
-    return epmpi_unsupported("MPI_Win_get_attr", EP_COMM_NULL);
+    int rc = EP_Win_get_attr(epmpi_win_in(win), epmpi_keyval_in(win_keyval), attribute_val, flag);
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
@@ -4297,7 +4511,7 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
-    int t_errhandler = 0;
+    EP_Errhandler t_errhandler = EP_ERRHANDLER_NULL;
     int rc = EP_Win_get_errhandler(epmpi_win_in(win), errhandler ? &t_errhandler : NULL);
     if (errhandler) *errhandler = epmpi_errhandler_out(t_errhandler);
     return epmpi_rc(rc);
@@ -4312,8 +4526,10 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
-    (void)win; (void)group;
-    return epmpi_unsupported("MPI_Win_get_group", EP_COMM_NULL);
+    EP_Group t_group = EP_GROUP_NULL;
+    int rc = EP_Win_get_group(epmpi_win_in(win), group ? &t_group : NULL);
+    if (group) *group = epmpi_group_out(t_group);
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
@@ -4383,7 +4599,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Win_post(MPI_Group group, int 
 
 int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(win))))
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group) || EPMPI_IS_EP(win))))
         return PMPI_Win_post(group, assert, win);
     return ep_MPI_Win_post(group, assert, win);
 }
@@ -4442,8 +4658,8 @@ int MPI_Win_set_name(MPI_Win win, const char *win_name)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
 {
-    (void)win; (void)rank; (void)size; (void)disp_unit; (void)baseptr;
-    return epmpi_unsupported("MPI_Win_shared_query", EP_COMM_NULL);
+    int rc = EP_Win_shared_query(epmpi_win_in(win), rank, size, disp_unit, baseptr);
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
@@ -4461,7 +4677,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Win_start(MPI_Group group, int
 
 int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(win))))
+    if (EPMPI_LIKELY(!(EPMPI_IS_EP(group) || EPMPI_IS_EP(win))))
         return PMPI_Win_start(group, assert, win);
     return ep_MPI_Win_start(group, assert, win);
 }
