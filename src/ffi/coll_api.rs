@@ -324,7 +324,8 @@ pub unsafe extern "C" fn EP_Reduce_scatter(
 ) -> c_int {
     let ep = intra_endpoint(comm)?;
     let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
-    coll::reduce_scatter(&ep, &reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)?)
+    let layout = Layout::Varied { counts, displs: &[] };
+    coll::reduce_scatter(&ep, &reduce_scatter_args(&ep, sendbuf, recvbuf, layout, datatype, op)?)
 }
 
 /// The checked arguments of `EP_Scan`, `EP_Exscan` and their nonblocking forms.
@@ -416,7 +417,8 @@ pub unsafe extern "C" fn EP_Gather(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    let (ep, args) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype, root, false)?;
+    let layout = |_: &Endpoint| Ok(Layout::Uniform(recvcount));
+    let (ep, args) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, false)?;
     coll::gatherv(&ep, &args)
 }
 
@@ -488,7 +490,8 @@ pub unsafe extern "C" fn EP_Scatter(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    let (ep, args) = scatter_args(comm, sendbuf, |_| Ok(Layout::Uniform(sendcount)), sendtype, recvbuf, recvcount, recvtype, root, false)?;
+    let layout = |_: &Endpoint| Ok(Layout::Uniform(sendcount));
+    let (ep, args) = scatter_args(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, false)?;
     coll::scatterv(&ep, &args)
 }
 
@@ -554,7 +557,8 @@ pub unsafe extern "C" fn EP_Allgather(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    let (ep, args) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype)?;
+    let layout = |_: &Endpoint| Ok(Layout::Uniform(recvcount));
+    let (ep, args) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)?;
     coll::allgatherv(&ep, &args)
 }
 
@@ -587,7 +591,12 @@ pub unsafe extern "C" fn EP_Allgatherv(
 /// # Safety
 /// `counts` and `displs` are NULL or hold one readable `int` per rank, unchanged until the
 /// operation completes.
-pub(super) unsafe fn varied_layout(ep: &Endpoint, counts: *const c_int, displs: *const c_int, what: &str) -> EpResult<Layout<'static>> {
+pub(super) unsafe fn varied_layout(
+    ep: &Endpoint,
+    counts: *const c_int,
+    displs: *const c_int,
+    what: &str,
+) -> EpResult<Layout<'static>> {
     Ok(Layout::Varied { counts: per_rank(ep, counts, what, true)?, displs: per_rank(ep, displs, "displs", false)? })
 }
 
@@ -679,7 +688,8 @@ pub unsafe extern "C" fn EP_Alltoallv(
     comm: EP_Comm,
 ) -> c_int {
     let ep = intra_endpoint(comm)?;
-    coll::alltoallv(&ep, &alltoallv_args(&ep, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype)?)
+    let args = alltoallv_args(&ep, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype)?;
+    coll::alltoallv(&ep, &args)
 }
 
 /// The per-rank blocks of one side of an `EP_Alltoallw`: rank r's `counts[r]` elements of
@@ -732,7 +742,11 @@ pub(super) unsafe fn w_blocks(
         return Err(ep_err!(ERR_BUFFER, "recvbuf is MPI_IN_PLACE, which MPI does not allow here"));
     }
     let recv = w_side(ep, recvbuf, recvcounts, rdispls, recvtypes, "recv")?;
-    let send = if is_in_place(sendbuf) { recv.clone() } else { w_side(ep, sendbuf as *mut c_void, sendcounts, sdispls, sendtypes, "send")? };
+    let send = if is_in_place(sendbuf) {
+        recv.clone()
+    } else {
+        w_side(ep, sendbuf as *mut c_void, sendcounts, sdispls, sendtypes, "send")?
+    };
     Ok((send, recv))
 }
 
@@ -787,7 +801,13 @@ pub unsafe extern "C" fn EP_Alltoallw(
 /// `datatype`; `datatype` and `op` are valid host handles.
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Reduce_local(inbuf: *const c_void, inoutbuf: *mut c_void, count: c_int, datatype: MPI_Datatype, op: MPI_Op) -> c_int {
+pub unsafe extern "C" fn EP_Reduce_local(
+    inbuf: *const c_void,
+    inoutbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+) -> c_int {
     let input = data_buf(inbuf, count, datatype, "inbuf")?;
     let inout = data_buf(inoutbuf, count, datatype, "inoutbuf")?;
     op_commutative(op)?;

@@ -20,8 +20,8 @@
 
 use super::boundary::out;
 use super::coll_api::{
-    allgather_args, alltoall_args, alltoallv_args, check_root, data_buf, gather_args, intra_endpoint, per_rank, reduce_scatter_args,
-    reduction_input, scan_args, scatter_args, varied_layout, w_blocks,
+    allgather_args, alltoall_args, alltoallv_args, check_root, data_buf, gather_args, intra_endpoint, per_rank,
+    reduce_scatter_args, reduction_input, scan_args, scatter_args, varied_layout, w_blocks,
 };
 use super::types::*;
 use crate::engine::coll::immediate::{self, Reduction};
@@ -71,7 +71,14 @@ pub unsafe extern "C" fn EP_Ibarrier(comm: EP_Comm, request: *mut EP_Request) ->
 /// `EP_ERR_ARG`).
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Ibcast(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: EP_Comm, request: *mut EP_Request) -> c_int {
+pub unsafe extern "C" fn EP_Ibcast(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
     let ep = intra_endpoint(comm)?;
     let request = out(request, "request")?;
     check_root(&ep, root)?;
@@ -100,7 +107,8 @@ pub unsafe extern "C" fn EP_Igather(
     request: *mut EP_Request,
 ) -> c_int {
     let request = out(request, "request")?;
-    let (ep, a) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype, root, false)?;
+    let layout = |_: &Endpoint| Ok(Layout::Uniform(recvcount));
+    let (ep, a) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, false)?;
     let recv = a.recv.map(|b| b.each(ep.shared.map.size()));
     started(&ep, request, immediate::igatherv(&ep, a.send, recv, root)?)
 }
@@ -154,7 +162,8 @@ pub unsafe extern "C" fn EP_Iscatter(
     request: *mut EP_Request,
 ) -> c_int {
     let request = out(request, "request")?;
-    let (ep, a) = scatter_args(comm, sendbuf, |_| Ok(Layout::Uniform(sendcount)), sendtype, recvbuf, recvcount, recvtype, root, false)?;
+    let layout = |_: &Endpoint| Ok(Layout::Uniform(sendcount));
+    let (ep, a) = scatter_args(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, false)?;
     let send = a.send.map(|b| b.each(ep.shared.map.size()));
     started(&ep, request, immediate::iscatterv(&ep, send, a.recv, root)?)
 }
@@ -207,7 +216,8 @@ pub unsafe extern "C" fn EP_Iallgather(
     request: *mut EP_Request,
 ) -> c_int {
     let request = out(request, "request")?;
-    let (ep, a) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype)?;
+    let layout = |_: &Endpoint| Ok(Layout::Uniform(recvcount));
+    let (ep, a) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)?;
     let recv = a.recv.each(ep.shared.map.size());
     started(&ep, request, immediate::iallgatherv(&ep, a.send, recv)?)
 }
@@ -343,8 +353,8 @@ pub unsafe extern "C" fn EP_Ireduce(
     let is_root = ep.rank == root;
     let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, is_root)?;
     let recv = if is_root { Some(data_buf(recvbuf, count, datatype, "recvbuf")?) } else { None };
-    op_commutative(op)?;
-    started(&ep, request, immediate::ireduce(&ep, input, recv, HostOp(op), Reduction::Root(root))?)
+    let commutative = op_commutative(op)?;
+    started(&ep, request, immediate::ireduce(&ep, input, recv, HostOp(op), commutative, Reduction::Root(root))?)
 }
 
 /// Starts `EP_Allreduce` (MPI 4.1 section 6.12.8): every endpoint gets the combination of
@@ -369,8 +379,8 @@ pub unsafe extern "C" fn EP_Iallreduce(
     let ep = intra_endpoint(comm)?;
     let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
     let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
-    op_commutative(op)?;
-    started(&ep, request, immediate::ireduce(&ep, input, Some(recv), HostOp(op), Reduction::All)?)
+    let commutative = op_commutative(op)?;
+    started(&ep, request, immediate::ireduce(&ep, input, Some(recv), HostOp(op), commutative, Reduction::All)?)
 }
 
 /// Starts `EP_Reduce_scatter_block` (MPI 4.1 section 6.12.9): rank i gets elements
@@ -398,7 +408,7 @@ pub unsafe extern "C" fn EP_Ireduce_scatter_block(
     }
     let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)?;
     let counts = vec![recvcount; ep.shared.map.size()];
-    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, Reduction::Scatter(counts))?)
+    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, a.commutative, Reduction::Scatter(counts))?)
 }
 
 /// Starts `EP_Reduce_scatter` (MPI 4.1 section 6.12.10): rank i gets `recvcounts[i]` elements
@@ -422,7 +432,8 @@ pub unsafe extern "C" fn EP_Ireduce_scatter(
     let ep = intra_endpoint(comm)?;
     let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
     let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)?;
-    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, Reduction::Scatter(counts.to_vec()))?)
+    let how = Reduction::Scatter(counts.to_vec());
+    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, a.commutative, how)?)
 }
 
 /// Starts `EP_Scan` (MPI 4.1 section 6.12.11): rank i gets the combination of ranks 0..=i.
@@ -444,7 +455,7 @@ pub unsafe extern "C" fn EP_Iscan(
 ) -> c_int {
     let request = out(request, "request")?;
     let (ep, a) = scan_args(comm, sendbuf, recvbuf, count, datatype, op, false)?;
-    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, Reduction::Scan)?)
+    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, false, Reduction::Scan)?)
 }
 
 /// Starts `EP_Exscan` (MPI 4.1 section 6.12.12): rank i > 0 gets the combination of ranks
@@ -467,5 +478,5 @@ pub unsafe extern "C" fn EP_Iexscan(
 ) -> c_int {
     let request = out(request, "request")?;
     let (ep, a) = scan_args(comm, sendbuf, recvbuf, count, datatype, op, true)?;
-    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, Reduction::Exscan)?)
+    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, false, Reduction::Exscan)?)
 }

@@ -16,7 +16,8 @@ use std::os::raw::{c_int, c_void};
 /// of sender and receiver that differ, which MPI makes erroneous).
 fn unpack(dst: &UserBuf, data: &[u8]) -> EpResult<()> {
     if data.len() != dst.bytes() {
-        return Err(ep_err!(ERR_TRUNCATE, "received {} bytes where {} were expected: type signatures differ", data.len(), dst.bytes()));
+        let (got, want) = (data.len(), dst.bytes());
+        return Err(ep_err!(ERR_TRUNCATE, "received {got} bytes where {want} were expected: type signatures differ"));
     }
     dst.unpack_from(data)
 }
@@ -55,12 +56,11 @@ pub fn igatherv(ep: &Endpoint, send: Option<UserBuf>, recv: Option<Vec<UserBuf>>
             part.expect(r as i32, b.bytes());
         }
     }
-    start(
-        ep,
-        Kind::Gatherv,
-        part,
-        finish(move |d| recv.iter().enumerate().filter(|(r, _)| Some(*r as i32) != skip).try_for_each(|(r, b)| unpack(b, d.from(r as i32)))),
-    )
+    let unpack_all = move |d: &Delivered| {
+        let wanted = recv.iter().enumerate().filter(|(r, _)| Some(*r as i32) != skip);
+        wanted.clone().try_for_each(|(r, b)| unpack(b, d.from(r as i32)))
+    };
+    start(ep, Kind::Gatherv, part, finish(unpack_all))
 }
 
 /// `EP_Iscatter(v)` (MPI 4.1 section 6.12.4): `send` holds the root's block for every rank
@@ -88,12 +88,11 @@ pub fn iallgatherv(ep: &Endpoint, send: Option<UserBuf>, recv: Vec<UserBuf>) -> 
         part.expect_every(r as i32, b.bytes());
     }
     let skip = send.is_none().then_some(ep.rank);
-    start(
-        ep,
-        Kind::Allgatherv,
-        part,
-        finish(move |d| recv.iter().enumerate().filter(|(r, _)| Some(*r as i32) != skip).try_for_each(|(r, b)| unpack(b, d.every(r as i32)))),
-    )
+    let unpack_all = move |d: &Delivered| {
+        let wanted = recv.iter().enumerate().filter(|(r, _)| Some(*r as i32) != skip);
+        wanted.clone().try_for_each(|(r, b)| unpack(b, d.every(r as i32)))
+    };
+    start(ep, Kind::Allgatherv, part, finish(unpack_all))
 }
 
 /// `EP_Ialltoall(v,w)` (MPI 4.1 section 6.12.6): `send[d]` goes to rank d, rank s's block
@@ -107,7 +106,8 @@ pub fn ialltoallw(ep: &Endpoint, send: &[UserBuf], recv: Vec<UserBuf>) -> EpResu
     for (s, b) in recv.iter().enumerate() {
         part.expect(s as i32, b.bytes());
     }
-    start(ep, Kind::Alltoallv, part, finish(move |d| recv.iter().enumerate().try_for_each(|(s, b)| unpack(b, d.from(s as i32)))))
+    let unpack_all = move |d: &Delivered| recv.iter().enumerate().try_for_each(|(s, b)| unpack(b, d.from(s as i32)));
+    start(ep, Kind::Alltoallv, part, finish(unpack_all))
 }
 
 /// Which reduction: who receives what.
@@ -138,15 +138,41 @@ impl Reduction {
 
 /// The nonblocking reductions (MPI 4.1 sections 6.12.7-6.12.11): `input` (`sendbuf`, or
 /// `recvbuf` with `MPI_IN_PLACE`, copied now), the result into `recv` (`None` where the rank
-/// gets nothing). Every input the rank needs reaches it and is folded in rank order, so
-/// non-commutative and user-defined ops combine as MPI says on any rank map.
-pub fn ireduce(ep: &Endpoint, input: Elems, recv: Option<UserBuf>, op: HostOp, how: Reduction) -> EpResult<CollRequest> {
-    let size = ep.shared.map.size();
+/// gets nothing). When folding each process's inputs in local order keeps MPI's order
+/// (`commutative` op, or a blocked rank map), the whole reductions go to a host reduction of
+/// the processes' partial results; otherwise, and for the prefix reductions, every input the
+/// rank needs reaches it and is folded in rank order, so non-commutative and user-defined ops
+/// combine as MPI says on any rank map.
+pub fn ireduce(
+    ep: &Endpoint,
+    input: Elems,
+    recv: Option<UserBuf>,
+    op: HostOp,
+    commutative: bool,
+    how: Reduction,
+) -> EpResult<CollRequest> {
+    let s = &ep.shared;
+    let size = s.map.size();
+    let kind = how.kind();
+    let rank = ep.rank;
+    let whole = matches!(how, Reduction::All | Reduction::Root(_) | Reduction::Scatter(_));
+    if whole && (commutative || s.map.is_blocked()) {
+        let root_proc = match how {
+            Reduction::Root(root) => Some(s.location(root).expect("root checked by the caller").proc),
+            _ => None,
+        };
+        let part = Part::host_reduce(size, &input, op, root_proc);
+        let Some(recv) = recv else { return start(ep, kind, part, None) };
+        let store = move |d: &Delivered| {
+            let result = input.at(input.base_for(d.reduced() as *mut u8));
+            store_result(result, &how, rank, &recv)
+        };
+        return start(ep, kind, part, finish(store));
+    }
     let mut part = Part::new(size);
     // SAFETY: `input` was made from a user buffer (`Elems::of`), whose invariant it keeps.
     let packed = unsafe { UserBuf::from_parts(input.base as *mut c_void, input.count, input.dtype, input.info) };
     let bytes = packed.bytes();
-    let kind = how.kind();
     let upto = match &how {
         Reduction::Root(root) => {
             part.send_to(*root, &packed)?;
@@ -166,7 +192,6 @@ pub fn ireduce(ep: &Endpoint, input: Elems, recv: Option<UserBuf>, op: HostOp, h
         }
     };
     let (Some(recv), true) = (recv, upto > 0) else { return start(ep, kind, part, None) };
-    let rank = ep.rank;
     start(
         ep,
         kind,
@@ -174,27 +199,39 @@ pub fn ireduce(ep: &Endpoint, input: Elems, recv: Option<UserBuf>, op: HostOp, h
         finish(move |d| {
             let from_root = matches!(how, Reduction::Root(_));
             let mut acc = AlignedBuf::default();
-            let result = fold_packed((0..upto as i32).map(|r| if from_root { d.from(r) } else { d.every(r) }), &input, op, &mut acc)?;
-            match &how {
-                Reduction::Scatter(counts) => {
-                    let start: isize = counts[..rank as usize].iter().map(|&c| c as isize).sum();
-                    let block = Elems {
-                        base: (result.base as *const u8).wrapping_offset(start * result.info.extent) as *const c_void,
-                        count: counts[rank as usize],
-                        ..result
-                    };
-                    block.store(&recv)
-                }
-                _ => result.store(&recv),
-            }
+            let inputs = (0..upto as i32).map(|r| if from_root { d.from(r) } else { d.every(r) });
+            let result = fold_packed(inputs, &input, op, &mut acc)?;
+            store_result(result, &how, rank, &recv)
         }),
     )
+}
+
+/// Stores what rank `rank` gets of the reduction `result` into `recv`: all of it, or its
+/// block for a reduce-scatter.
+fn store_result(result: Elems, how: &Reduction, rank: i32, recv: &UserBuf) -> EpResult<()> {
+    match how {
+        Reduction::Scatter(counts) => {
+            let start: isize = counts[..rank as usize].iter().map(|&c| c as isize).sum();
+            let block = Elems {
+                base: (result.base as *const u8).wrapping_offset(start * result.info.extent) as *const c_void,
+                count: counts[rank as usize],
+                ..result
+            };
+            block.store(recv)
+        }
+        _ => result.store(recv),
+    }
 }
 
 /// Folds packed inputs (in rank order, at least one) of `template`'s datatype and count with
 /// `op` into `acc`: `in[0] op (in[1] op (... op in[n-1]))`, as MPI combines in rank order.
 /// Returns the result (typed, inside `acc`).
-fn fold_packed<'a>(inputs: impl DoubleEndedIterator<Item = &'a [u8]>, template: &Elems, op: HostOp, acc: &mut AlignedBuf) -> EpResult<Elems> {
+fn fold_packed<'a>(
+    inputs: impl DoubleEndedIterator<Item = &'a [u8]>,
+    template: &Elems,
+    op: HostOp,
+    acc: &mut AlignedBuf,
+) -> EpResult<Elems> {
     let span = template.span();
     let typed_in = |buf: &mut AlignedBuf, data: &[u8]| -> EpResult<Elems> {
         buf.resize(span);

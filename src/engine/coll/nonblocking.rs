@@ -21,6 +21,14 @@
 //! reductions fold every input in rank order, so non-commutative and user-defined ops and
 //! any rank map give MPI's result).
 //!
+//! Reductions whose order the hierarchy keeps (a commutative op, or ranks in one contiguous
+//! block per process in process order) take a shorter way: the last endpoint folds the
+//! process's inputs (copied at each call) in local order, one host `MPI_Iallreduce` or
+//! `MPI_Ireduce` combines the processes' partial results, and each endpoint copies out the
+//! result (its block of it for a reduce-scatter). Other reductions, and the prefix
+//! reductions, gather every input they need through the byte exchange and fold them in rank
+//! order.
+//!
 //! Host operations start in the order every endpoint called its collectives, which is the
 //! order MPI requires: the last endpoint to join collective k has joined every earlier one,
 //! each of which started when its own last endpoint joined; and blocking collectives cannot
@@ -37,8 +45,9 @@
 //! [`start`] with a fresh part, joining the next instance of the communicator's sequence.
 //! Nothing of an instance outlives its completion, so restarting costs one new instance.
 
-use super::board::Kind;
+use super::board::{AlignedBuf, Kind};
 use super::host_bytes::{c_bytes, displs_of};
+use super::typed::{fold, Elems, HostOp as ReduceOp};
 use crate::engine::comm::{CommShared, Endpoint};
 use crate::engine::datatype::UserBuf;
 use crate::engine::host_op::HostOp;
@@ -62,13 +71,35 @@ pub struct Part {
     from_every: Vec<Option<usize>>,
     /// Bytes of each source rank's block for this endpoint, by rank (empty: none).
     from: Vec<Option<usize>>,
+    /// A reduction that the host combines instead (then nothing else is sent).
+    reduce: Option<HostReduce>,
     size: usize,
+}
+
+/// One endpoint's input to a reduction combined by a host reduction: a typed copy of it.
+struct HostReduce {
+    copy: AlignedBuf,
+    template: Elems,
+    op: ReduceOp,
+    /// The root's process (`EP_Ireduce`), or `None` when every process gets the result.
+    root_proc: Option<u32>,
 }
 
 impl Part {
     /// A part that sends and expects nothing yet, on a communicator of `size` ranks.
     pub fn new(size: usize) -> Part {
-        Part { data: Vec::new(), every: None, to: Vec::new(), from_every: Vec::new(), from: Vec::new(), size }
+        let (data, to, from_every, from) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        Part { data, every: None, to, from_every, from, reduce: None, size }
+    }
+
+    /// A part that brings `input` (copied now) to a reduction with `op` that the host
+    /// combines: every process gets the result, or only `root_proc`'s. The caller makes sure
+    /// that folding the process's inputs in local order keeps MPI's order (a commutative op,
+    /// or a blocked rank map), and that every endpoint of the process passes the same kind.
+    pub fn host_reduce(size: usize, input: &Elems, op: ReduceOp, root_proc: Option<u32>) -> Part {
+        let mut copy = AlignedBuf::default();
+        let template = input.copy_into(&mut copy);
+        Part { reduce: Some(HostReduce { copy, template, op, root_proc }), ..Part::new(size) }
     }
 
     fn pack(&mut self, buf: &UserBuf) -> EpResult<Range<usize>> {
@@ -116,6 +147,7 @@ pub struct Delivered<'a> {
     data: &'a [u8],
     every: &'a [Option<Range<usize>>],
     from: &'a [Option<Range<usize>>],
+    result: Option<usize>,
 }
 
 impl Delivered<'_> {
@@ -127,6 +159,12 @@ impl Delivered<'_> {
     /// Rank `src`'s block for this endpoint (as long as this endpoint expected it).
     pub fn from(&self, src: i32) -> &[u8] {
         self.from.get(src as usize).cloned().flatten().map_or(&[], |r| &self.data[r])
+    }
+
+    /// The first byte of the result of a host-combined reduction ([`Part::host_reduce`]),
+    /// 16-byte aligned; its elements lie as in the input, from their first byte.
+    pub fn reduced(&self) -> *const u8 {
+        self.result.map_or(std::ptr::null(), |at| self.data[at..].as_ptr())
     }
 }
 
@@ -142,6 +180,8 @@ struct Layout {
     from: Vec<Vec<Option<Range<usize>>>>,
     /// Bytes received in all.
     len: usize,
+    /// Where the result of a host-combined reduction starts.
+    result: Option<usize>,
 }
 
 /// The received bytes and where each block is, shared by the process's endpoints.
@@ -239,6 +279,9 @@ fn launch(s: &CommShared, kind: Kind, st: &mut State) -> EpResult<()> {
         return Ok(());
     }
     let parts: Vec<Part> = st.parts.iter_mut().map(|p| p.take().expect("every endpoint's part")).collect();
+    if parts.iter().all(|p| p.reduce.is_some()) {
+        return launch_reduce(s, st, parts);
+    }
     let nprocs = s.map.nprocs();
     // Send side: one chunk per destination process.
     let mut scounts = Vec::with_capacity(nprocs);
@@ -267,6 +310,7 @@ fn launch(s: &CommShared, kind: Kind, st: &mut State) -> EpResult<()> {
         every: if every_of.is_some() { vec![None; size] } else { Vec::new() },
         from: parts.iter().map(|p| if p.from.is_empty() { Vec::new() } else { vec![None; size] }).collect(),
         len: 0,
+        result: None,
     };
     let mut rcounts = Vec::with_capacity(nprocs);
     let mut at = 0;
@@ -348,6 +392,64 @@ fn launch(s: &CommShared, kind: Kind, st: &mut State) -> EpResult<()> {
     Ok(())
 }
 
+/// [`launch`] for a reduction the host combines: folds the process's inputs in local order
+/// and starts the host reduction on the partial result (in place for `MPI_Iallreduce`; from a
+/// copy at the root of `MPI_Ireduce`, since MPICH 4.0.2 fails an in-place `MPI_Reduce` at
+/// roots other than 0).
+fn launch_reduce(s: &CommShared, st: &mut State, parts: Vec<Part>) -> EpResult<()> {
+    let reduces: Vec<&HostReduce> = parts.iter().map(|p| p.reduce.as_ref().expect("host reductions")).collect();
+    let first = reduces[0];
+    let inputs: Vec<Elems> = reduces.iter().map(|r| r.template.at(r.template.base_for(r.copy.ptr()))).collect();
+    let mut acc = AlignedBuf::default();
+    let folded = fold(&inputs, &mut acc, first.op)?;
+    let span = folded.span();
+    // One allocation the host operation owns: the result (16-byte aligned, typed memory for
+    // the host and user ops), then at the root of a reduce the copy it sends.
+    let mut keep = vec![0u8; 2 * span + 48];
+    let base = keep.as_mut_ptr();
+    let at = aligned(base, 0, 16);
+    let send_at = aligned(base, at + span + 1, 16);
+    // SAFETY: `keep` holds `at + span` and `send_at + span` bytes (at most 2 * span + 33), and
+    // `acc` holds the folded span.
+    unsafe {
+        std::ptr::copy_nonoverlapping(acc.ptr(), base.add(at), span);
+        std::ptr::copy_nonoverlapping(acc.ptr(), base.add(send_at), span);
+    }
+    let layout = Layout { len: keep.len(), result: Some(at), ..Layout::default() };
+    if !s.is_multi_process() {
+        st.delivery = Some(Arc::new(Delivery { data: keep, layout }));
+        return Ok(());
+    }
+    let (count, dtype, op) = (folded.count, folded.dtype, first.op.0);
+    // SAFETY: `base + at` and `base + send_at` are the first bytes of typed copies of the
+    // result, so `base_for` gives the addresses its datatype is relative to.
+    let (result, send) = (folded.base_for(unsafe { base.add(at) }), folded.base_for(unsafe { base.add(send_at) }));
+    let mut req = HostRequest(HOST.request_null);
+    // SAFETY: `result` and `send` address `count` elements of `dtype` inside `keep`, which moves
+    // into the `HostOp` with the request and is neither resized nor freed until the host is
+    // done (an unfinished `HostOp` goes to the orphanage); the receive side is ignored off the
+    // root (null there). `s.host` lives while `s` does.
+    unsafe {
+        match first.root_proc {
+            None => check(
+                sys::MPI_Iallreduce(HOST.in_place, result, count, dtype, op, s.host.0, &mut req.0),
+                "MPI_Iallreduce",
+            )?,
+            Some(root) if root == s.my_proc => check(
+                sys::MPI_Ireduce(send, result, count, dtype, op, root as c_int, s.host.0, &mut req.0),
+                "MPI_Ireduce",
+            )?,
+            Some(root) => check(
+                sys::MPI_Ireduce(result, std::ptr::null_mut(), count, dtype, op, root as c_int, s.host.0, &mut req.0),
+                "MPI_Ireduce",
+            )?,
+        }
+    };
+    st.host = Some(HostOp::one(req, keep));
+    st.layout = layout;
+    Ok(())
+}
+
 impl CollRequest {
     /// True once this endpoint's part is complete (its results written).
     pub fn test(&mut self) -> EpResult<bool> {
@@ -381,7 +483,8 @@ impl CollRequest {
         self.done = true;
         if let Some(finish) = self.finish.take() {
             let d = &delivery.layout;
-            finish(&Delivered { data: &delivery.data, every: &d.every, from: d.from.get(self.local).map_or(&[], |f| f) })?;
+            let from = d.from.get(self.local).map_or(&[][..], |f| f);
+            finish(&Delivered { data: &delivery.data, every: &d.every, from, result: d.result })?;
         }
         Ok(true)
     }
