@@ -721,6 +721,28 @@ static int nb_bufs(fbuf *s, CFI_cdesc_t *sendbuf, fbuf *r, CFI_cdesc_t *recvbuf,
     return rc != EP_SUCCESS ? rc : fbuf_open(r, recvbuf, f_bottom, NULL, 1, comm, routine);
 }
 
+/* Opens the four count and displacement arrays of a v- or w-collective (n entries each when
+ * converted); on failure none stays open. */
+static int fints_open4(fints a[4], const void *const arrays[4], int count_bytes, int n, EP_Comm comm,
+                       const char *routine)
+{
+    for (int i = 0; i < 4; i++) {
+        int rc = fints_open(&a[i], arrays[i], count_bytes, n, comm, routine);
+        if (rc != EP_SUCCESS) {
+            while (i-- > 0)
+                fints_close(&a[i]);
+            return rc;
+        }
+    }
+    return EP_SUCCESS;
+}
+
+static void fints_close4(fints a[4])
+{
+    for (int i = 0; i < 4; i++)
+        fints_close(&a[i]);
+}
+
 /* kind: 0 EP_Ireduce, 1 EP_Iallreduce, 2 EP_Iscan, 3 EP_Iexscan, 4 EP_Ireduce_scatter_block
  * (count is then recvcount); root is used by EP_Ireduce only. */
 int epmpi_f_ireduction(int kind, CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, int count, MPI_Fint datatype,
@@ -809,11 +831,9 @@ int epmpi_f_ivcollective(int kind, CFI_cdesc_t *sendbuf, int sendcount, const vo
     if (rc != EP_SUCCESS)
         return rc;
     int n = count_entries(comm, kind < 2 ? root : -1, count_bytes);
-    const void *arrays[4] = {sendcounts, sdispls, recvcounts, rdispls};
+    const void *const arrays[4] = {sendcounts, sdispls, recvcounts, rdispls};
     fints a[4];
-    int opened = 0;
-    for (; opened < 4 && rc == EP_SUCCESS; opened++)
-        rc = fints_open(&a[opened], arrays[opened], count_bytes, n, comm, routine);
+    rc = fints_open4(a, arrays, count_bytes, n, comm, routine);
     if (rc == EP_SUCCESS) {
         MPI_Datatype st = MPI_Type_f2c(sendtype), rt = MPI_Type_f2c(recvtype);
         switch (kind) {
@@ -829,12 +849,9 @@ int epmpi_f_ivcollective(int kind, CFI_cdesc_t *sendbuf, int sendcount, const vo
         default:
             rc = EP_Ialltoallv(s.addr, a[0].ints, a[1].ints, st, r.addr, a[2].ints, a[3].ints, rt, comm, request);
         }
-    } else {
-        opened--; /* the one that failed holds nothing */
+        /* The library reads the arrays when the call is made: converted copies may go at once. */
+        fints_close4(a);
     }
-    /* The library reads the arrays when the call is made: converted copies may go at once. */
-    while (opened-- > 0)
-        fints_close(&a[opened]);
     return rc;
 }
 
@@ -868,21 +885,16 @@ int epmpi_f_alltoallw(CFI_cdesc_t *sendbuf, const void *sendcounts, const void *
             types[i] = in_place ? MPI_DATATYPE_NULL : MPI_Type_f2c(sendtypes[i]);
             types[size + i] = MPI_Type_f2c(recvtypes[i]);
         }
-        const void *arrays[4] = {sendcounts, sdispls, recvcounts, rdispls};
+        const void *const arrays[4] = {sendcounts, sdispls, recvcounts, rdispls};
         fints a[4];
-        int opened = 0;
-        for (; opened < 4 && rc == EP_SUCCESS; opened++)
-            rc = fints_open(&a[opened], arrays[opened], count_bytes, size, comm, routine);
+        rc = fints_open4(a, arrays, count_bytes, size, comm, routine);
         if (rc == EP_SUCCESS) {
             rc = request ? EP_Ialltoallw(s.addr, a[0].ints, a[1].ints, types, r.addr, a[2].ints, a[3].ints,
                                          types + size, comm, request)
                          : EP_Alltoallw(s.addr, a[0].ints, a[1].ints, types, r.addr, a[2].ints, a[3].ints,
                                         types + size, comm);
-        } else {
-            opened--;
+            fints_close4(a);
         }
-        while (opened-- > 0)
-            fints_close(&a[opened]);
         free(types);
     }
     fbuf_close(&r, rc == EP_SUCCESS);
