@@ -151,6 +151,9 @@ module ep_mpi
   public :: ep_barrier, ep_bcast, ep_reduce, ep_allreduce, ep_gather, ep_gatherv, ep_scatter, ep_scatterv
   public :: ep_allgather, ep_allgatherv, ep_alltoall, ep_alltoallv, ep_reduce_scatter
   public :: ep_reduce_scatter_block, ep_scan, ep_exscan, ep_ibarrier, ep_ibcast
+  public :: ep_ireduce, ep_iallreduce, ep_iscan, ep_iexscan, ep_ireduce_scatter, ep_ireduce_scatter_block
+  public :: ep_igather, ep_igatherv, ep_iscatter, ep_iscatterv, ep_iallgather, ep_iallgatherv
+  public :: ep_ialltoall, ep_ialltoallv, ep_ialltoallw, ep_alltoallw, ep_reduce_local
   public :: ep_error_string, ep_error_class, ep_abort, ep_wtime, ep_get_library_version
   public :: ep_debug_live_handles, ep_debug_live_windows, ep_debug_live_objects
   public :: ep_win_create, ep_win_allocate, ep_win_create_dynamic, ep_win_attach, ep_win_detach, ep_win_free
@@ -2381,6 +2384,302 @@ contains
     request = int(c_request)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_ibcast
+
+  ! ---- Nonblocking collectives, alltoallw, reduce_local ----------------------------------
+  ! The nonblocking forms take the arguments of their blocking form and `request` (out), which
+  ! the completion calls (`ep_wait`, `ep_testany`, ...) complete. Buffers must be contiguous
+  ! (EP_ERR_BUFFER otherwise) and should be declared `asynchronous`: the receive buffer may be
+  ! neither read nor written until the request completes. Send data, counts and
+  ! displacements are read when the call is made. Errors: those of the blocking form.
+
+  !> Starts `ep_reduce` (C: `EP_Ireduce`; MPI 4.1 section 6.12.7).
+  recursive subroutine ep_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: count, root, comm
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call ireduction(0, sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+  end subroutine ep_ireduce
+
+  !> Starts `ep_allreduce` (C: `EP_Iallreduce`; MPI 4.1 section 6.12.8).
+  recursive subroutine ep_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: count, comm
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call ireduction(1, sendbuf, recvbuf, count, datatype, op, 0, comm, request, ierror)
+  end subroutine ep_iallreduce
+
+  !> Starts `ep_scan` (C: `EP_Iscan`; MPI 4.1 section 6.12.11).
+  recursive subroutine ep_iscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: count, comm
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call ireduction(2, sendbuf, recvbuf, count, datatype, op, 0, comm, request, ierror)
+  end subroutine ep_iscan
+
+  !> Starts `ep_exscan` (C: `EP_Iexscan`; MPI 4.1 section 6.12.12).
+  recursive subroutine ep_iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: count, comm
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call ireduction(3, sendbuf, recvbuf, count, datatype, op, 0, comm, request, ierror)
+  end subroutine ep_iexscan
+
+  !> Starts `ep_reduce_scatter_block` (C: `EP_Ireduce_scatter_block`; MPI 4.1 section 6.12.9).
+  recursive subroutine ep_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount, comm
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call ireduction(4, sendbuf, recvbuf, recvcount, datatype, op, 0, comm, request, ierror)
+  end subroutine ep_ireduce_scatter_block
+
+  !> The nonblocking reductions: `kind` as `epmpi_f_ireduction` takes it.
+  recursive subroutine ireduction(kind, sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror)
+    integer, intent(in) :: kind
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: count, root, comm
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_ireduction(int(kind, c_int), sendbuf, recvbuf, c_arg(count), int(datatype, c_int), &
+      int(op, c_int), c_arg(root), c_arg(comm), c_request, MPI_BOTTOM, MPI_IN_PLACE)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ireduction
+
+  !> Starts `ep_reduce_scatter` (C: `EP_Ireduce_scatter`; MPI 4.1 section 6.12.10);
+  !> recvcounts: integer(comm size).
+  recursive subroutine ep_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: recvcounts
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_ireduce_scatter(sendbuf, recvbuf, recvcounts, int(storage_size(recvcounts) / 8, c_int), &
+      int(datatype, c_int), int(op, c_int), c_arg(comm), c_request, MPI_BOTTOM, MPI_IN_PLACE)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_ireduce_scatter
+
+  !> Starts `ep_gather` (C: `EP_Igather`; MPI 4.1 section 6.12.3).
+  recursive subroutine ep_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call icollective(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror)
+  end subroutine ep_igather
+
+  !> Starts `ep_scatter` (C: `EP_Iscatter`; MPI 4.1 section 6.12.4).
+  recursive subroutine ep_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call icollective(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror)
+  end subroutine ep_iscatter
+
+  !> Starts `ep_allgather` (C: `EP_Iallgather`; MPI 4.1 section 6.12.5).
+  recursive subroutine ep_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call icollective(2, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0, comm, request, ierror)
+  end subroutine ep_iallgather
+
+  !> Starts `ep_alltoall` (C: `EP_Ialltoall`; MPI 4.1 section 6.12.6).
+  recursive subroutine ep_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call icollective(3, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0, comm, request, ierror)
+  end subroutine ep_ialltoall
+
+  !> The nonblocking collectives with one count per side: `kind` as `epmpi_f_icollective`
+  !> takes it.
+  recursive subroutine icollective(kind, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, request, ierror)
+    integer, intent(in) :: kind
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_icollective(int(kind, c_int), sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, &
+      c_arg(recvcount), int(recvtype, c_int), c_arg(root), c_arg(comm), c_request, MPI_BOTTOM, MPI_IN_PLACE)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine icollective
+
+  !> Starts `ep_gatherv` (C: `EP_Igatherv`; MPI 4.1 section 6.12.3); arrays integer(comm size).
+  recursive subroutine ep_igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, &
+      comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: recvcounts, displs
+    integer, intent(in) :: sendcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call ivcollective(0, sendbuf, sendcount, recvcounts, displs, sendtype, recvbuf, 0, recvcounts, displs, &
+      recvtype, root, comm, request, ierror)
+  end subroutine ep_igatherv
+
+  !> Starts `ep_scatterv` (C: `EP_Iscatterv`; MPI 4.1 section 6.12.4); arrays integer(comm size).
+  recursive subroutine ep_iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, &
+      comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, displs
+    integer, intent(in) :: recvcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call ivcollective(1, sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, sendcounts, displs, &
+      recvtype, root, comm, request, ierror)
+  end subroutine ep_iscatterv
+
+  !> Starts `ep_allgatherv` (C: `EP_Iallgatherv`; MPI 4.1 section 6.12.5); arrays integer(comm size).
+  recursive subroutine ep_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: recvcounts, displs
+    integer, intent(in) :: sendcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call ivcollective(2, sendbuf, sendcount, recvcounts, displs, sendtype, recvbuf, 0, recvcounts, displs, &
+      recvtype, 0, comm, request, ierror)
+  end subroutine ep_iallgatherv
+
+  !> Starts `ep_alltoallv` (C: `EP_Ialltoallv`; MPI 4.1 section 6.12.6); arrays integer(comm size).
+  recursive subroutine ep_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+      recvtype, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call ivcollective(3, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, &
+      recvtype, 0, comm, request, ierror)
+  end subroutine ep_ialltoallv
+
+  !> The nonblocking collectives with count arrays: `kind` as `epmpi_f_ivcollective` takes it.
+  recursive subroutine ivcollective(kind, sendbuf, sendcount, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcount, recvcounts, rdispls, recvtype, root, comm, request, ierror)
+    integer, intent(in) :: kind
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+    integer, intent(in) :: sendcount, recvcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_ivcollective(int(kind, c_int), sendbuf, c_arg(sendcount), sendcounts, sdispls, &
+      int(sendtype, c_int), recvbuf, c_arg(recvcount), recvcounts, rdispls, int(recvtype, c_int), c_arg(root), &
+      int(storage_size(sendcounts) / 8, c_int), c_arg(comm), c_request, MPI_BOTTOM, MPI_IN_PLACE)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ivcollective
+
+  !> Every endpoint sends `sendcounts(j+1)` elements of `sendtypes(j+1)` at byte displacement
+  !> `sdispls(j+1)` of `sendbuf` to rank j, which stores them as `recvcounts(i+1)` elements of
+  !> `recvtypes(i+1)` at byte displacement `rdispls(i+1)` of its `recvbuf` (C: `EP_Alltoallw`;
+  !> MPI 4.1 section 6.8). Arrays integer(comm size); the datatypes are `use mpi` integers.
+  !> `sendbuf` may be MPI_IN_PLACE (the send arrays are then not used). Errors: EP_ERR_COMM,
+  !> EP_ERR_ARG, EP_ERR_COUNT, EP_ERR_TYPE, EP_ERR_BUFFER, EP_ERR_TRUNCATE.
+  recursive subroutine ep_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm, ierror)
+    type(*), dimension(..), intent(in) :: sendbuf
+    type(*), dimension(..), intent(inout) :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+    integer(mpi_kind), dimension(*), intent(in) :: sendtypes, recvtypes
+    integer, intent(in) :: comm
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, int(storage_size(sendcounts) / 8, c_int), c_arg(comm), c_null_ptr, MPI_BOTTOM, MPI_IN_PLACE)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_alltoallw
+
+  !> Starts `ep_alltoallw` (C: `EP_Ialltoallw`; MPI 4.1 section 6.12.6).
+  recursive subroutine ep_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+    integer(mpi_kind), dimension(*), intent(in) :: sendtypes, recvtypes
+    integer, intent(in) :: comm
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    integer(c_int), target :: c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, int(storage_size(sendcounts) / 8, c_int), c_arg(comm), c_loc(c_request), MPI_BOTTOM, &
+      MPI_IN_PLACE)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_ialltoallw
+
+  !> `inoutbuf = inbuf op inoutbuf`, elementwise, for `count` elements of `datatype` (C:
+  !> `EP_Reduce_local`; MPI 4.1 section 6.9.7); any predefined or user-defined op. A local
+  !> operation: errors go to the default error handler. Errors: EP_ERR_COUNT, EP_ERR_TYPE,
+  !> EP_ERR_OP, EP_ERR_BUFFER.
+  recursive subroutine ep_reduce_local(inbuf, inoutbuf, count, datatype, op, ierror)
+    type(*), dimension(..), intent(in) :: inbuf
+    type(*), dimension(..), intent(inout) :: inoutbuf
+    integer, intent(in) :: count
+    integer(mpi_kind), intent(in) :: datatype, op
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_reduce_local(inbuf, inoutbuf, c_arg(count), int(datatype, c_int), int(op, c_int), &
+      MPI_BOTTOM)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_reduce_local
 
   ! ==========================================================================================
   ! One-sided windows (MPI 4.1 chapter 12): window handles are default integers (C values),

@@ -40,6 +40,8 @@ module ep_mpi_c
   public :: epmpi_f_allgather, epmpi_f_allgatherv, epmpi_f_alltoall, epmpi_f_alltoallv
   public :: epmpi_f_reduce_scatter, epmpi_f_reduce_scatter_block, epmpi_f_scan, epmpi_f_exscan
   public :: epmpi_f_ibarrier, epmpi_f_ibcast
+  public :: epmpi_f_ireduction, epmpi_f_ireduce_scatter, epmpi_f_icollective, epmpi_f_ivcollective
+  public :: epmpi_f_alltoallw, epmpi_f_reduce_local
   public :: c_ep_error_string, c_ep_error_class, c_ep_abort, c_ep_wtime
   public :: c_ep_get_library_version, c_ep_debug_live_handles, c_ep_debug_live_objects
   public :: epmpi_f_win_create, epmpi_f_win_allocate, epmpi_f_win_create_dynamic, epmpi_f_win_attach
@@ -1037,6 +1039,82 @@ module ep_mpi_c
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
     end function epmpi_f_ibcast
+
+    ! ---- nonblocking collectives, alltoallw, reduce_local ----------------------------------
+
+    function epmpi_f_ireduction(kind, sendbuf, recvbuf, count, datatype, op, root, comm, request, f_bottom, &
+        f_in_place) bind(C, name="epmpi_f_ireduction") result(ierror)
+      import :: c_int
+      integer(c_int), value :: kind
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+      integer(c_int), value :: count, datatype, op, root, comm
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom, f_in_place
+      integer(c_int) :: ierror
+    end function epmpi_f_ireduction
+
+    function epmpi_f_ireduce_scatter(sendbuf, recvbuf, recvcounts, count_bytes, datatype, op, comm, request, &
+        f_bottom, f_in_place) bind(C, name="epmpi_f_ireduce_scatter") result(ierror)
+      import :: c_int
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+      type(*), dimension(*), intent(in) :: recvcounts
+      integer(c_int), value :: count_bytes, datatype, op, comm
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom, f_in_place
+      integer(c_int) :: ierror
+    end function epmpi_f_ireduce_scatter
+
+    function epmpi_f_icollective(kind, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &
+        request, f_bottom, f_in_place) bind(C, name="epmpi_f_icollective") result(ierror)
+      import :: c_int
+      integer(c_int), value :: kind
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+      integer(c_int), value :: sendcount, sendtype, recvcount, recvtype, root, comm
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom, f_in_place
+      integer(c_int) :: ierror
+    end function epmpi_f_icollective
+
+    function epmpi_f_ivcollective(kind, sendbuf, sendcount, sendcounts, sdispls, sendtype, recvbuf, recvcount, &
+        recvcounts, rdispls, recvtype, root, count_bytes, comm, request, f_bottom, f_in_place) &
+        bind(C, name="epmpi_f_ivcollective") result(ierror)
+      import :: c_int
+      integer(c_int), value :: kind
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+      type(*), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+      integer(c_int), value :: sendcount, sendtype, recvcount, recvtype, root, count_bytes, comm
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom, f_in_place
+      integer(c_int) :: ierror
+    end function epmpi_f_ivcollective
+
+    function epmpi_f_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+        recvtypes, count_bytes, comm, request, f_bottom, f_in_place) bind(C, name="epmpi_f_alltoallw") &
+        result(ierror)
+      import :: c_int, c_ptr
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+      type(*), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+      type(*), dimension(*), intent(in) :: sendtypes, recvtypes
+      integer(c_int), value :: count_bytes, comm
+      type(c_ptr), value :: request
+      type(*), intent(in) :: f_bottom, f_in_place
+      integer(c_int) :: ierror
+    end function epmpi_f_alltoallw
+
+    function epmpi_f_reduce_local(inbuf, inoutbuf, count, datatype, op, f_bottom) &
+        bind(C, name="epmpi_f_reduce_local") result(ierror)
+      import :: c_int
+      type(*), dimension(..), intent(in) :: inbuf
+      type(*), dimension(..), intent(inout) :: inoutbuf
+      integer(c_int), value :: count, datatype, op
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_reduce_local
 
     ! ---- errors and miscellaneous ------------------------------------------------------
 

@@ -837,6 +837,216 @@ int epmpi_f_ibcast(CFI_cdesc_t *buf, int count, MPI_Fint datatype, int root, EP_
     return EP_Ibcast(b.addr, count, MPI_Type_f2c(datatype), root, comm, request);
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* Nonblocking collectives, EP_Alltoallw and EP_Reduce_local                                 */
+/* ---------------------------------------------------------------------------------------- */
+
+/* The send and receive buffers of a nonblocking collective: contiguous memory only (the
+ * library keeps the addresses until the request completes); `sendbuf` may be MPI_IN_PLACE. */
+static int nb_bufs(fbuf *s, CFI_cdesc_t *sendbuf, fbuf *r, CFI_cdesc_t *recvbuf, const void *f_bottom,
+                   const void *f_in_place, EP_Comm comm, const char *routine)
+{
+    int rc = fbuf_open(s, sendbuf, f_bottom, f_in_place, 1, comm, routine);
+    return rc != EP_SUCCESS ? rc : fbuf_open(r, recvbuf, f_bottom, NULL, 1, comm, routine);
+}
+
+/* Opens the four count and displacement arrays of a v- or w-collective (n entries each when
+ * converted); on failure none stays open. */
+static int fints_open4(fints a[4], const void *const arrays[4], int count_bytes, int n, EP_Comm comm,
+                       const char *routine)
+{
+    for (int i = 0; i < 4; i++) {
+        int rc = fints_open(&a[i], arrays[i], count_bytes, n, comm, routine);
+        if (rc != EP_SUCCESS) {
+            while (i-- > 0)
+                fints_close(&a[i]);
+            return rc;
+        }
+    }
+    return EP_SUCCESS;
+}
+
+static void fints_close4(fints a[4])
+{
+    for (int i = 0; i < 4; i++)
+        fints_close(&a[i]);
+}
+
+/* kind: 0 EP_Ireduce, 1 EP_Iallreduce, 2 EP_Iscan, 3 EP_Iexscan, 4 EP_Ireduce_scatter_block
+ * (count is then recvcount); root is used by EP_Ireduce only. */
+int epmpi_f_ireduction(int kind, CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, int count, MPI_Fint datatype,
+                       MPI_Fint op, int root, EP_Comm comm, EP_Request *request, const void *f_bottom,
+                       const void *f_in_place)
+{
+    static const char *names[] = {"ep_ireduce", "ep_iallreduce", "ep_iscan", "ep_iexscan", "ep_ireduce_scatter_block"};
+    fbuf s, r;
+    int rc = nb_bufs(&s, sendbuf, &r, recvbuf, f_bottom, f_in_place, comm, names[kind]);
+    if (rc != EP_SUCCESS)
+        return rc;
+    MPI_Datatype t = MPI_Type_f2c(datatype);
+    MPI_Op o = MPI_Op_f2c(op);
+    switch (kind) {
+    case 0:
+        return EP_Ireduce(s.addr, r.addr, count, t, o, root, comm, request);
+    case 1:
+        return EP_Iallreduce(s.addr, r.addr, count, t, o, comm, request);
+    case 2:
+        return EP_Iscan(s.addr, r.addr, count, t, o, comm, request);
+    case 3:
+        return EP_Iexscan(s.addr, r.addr, count, t, o, comm, request);
+    default:
+        return EP_Ireduce_scatter_block(s.addr, r.addr, count, t, o, comm, request);
+    }
+}
+
+int epmpi_f_ireduce_scatter(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const void *recvcounts, int count_bytes,
+                            MPI_Fint datatype, MPI_Fint op, EP_Comm comm, EP_Request *request,
+                            const void *f_bottom, const void *f_in_place)
+{
+    const char *routine = "ep_ireduce_scatter";
+    fbuf s, r;
+    fints c;
+    int rc = nb_bufs(&s, sendbuf, &r, recvbuf, f_bottom, f_in_place, comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    /* The library reads the counts when the call is made: a converted copy may go at once. */
+    rc = fints_open(&c, recvcounts, count_bytes, count_entries(comm, -1, count_bytes), comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = EP_Ireduce_scatter(s.addr, r.addr, c.ints, MPI_Type_f2c(datatype), MPI_Op_f2c(op), comm, request);
+    fints_close(&c);
+    return rc;
+}
+
+/* kind: 0 EP_Igather, 1 EP_Iscatter, 2 EP_Iallgather, 3 EP_Ialltoall (root unused by 2, 3). */
+int epmpi_f_icollective(int kind, CFI_cdesc_t *sendbuf, int sendcount, MPI_Fint sendtype, CFI_cdesc_t *recvbuf,
+                        int recvcount, MPI_Fint recvtype, int root, EP_Comm comm, EP_Request *request,
+                        const void *f_bottom, const void *f_in_place)
+{
+    static const char *names[] = {"ep_igather", "ep_iscatter", "ep_iallgather", "ep_ialltoall"};
+    fbuf s, r;
+    /* EP_Iscatter takes MPI_IN_PLACE as its receive buffer: swap the roles for the check. */
+    int rc = kind == 1 ? nb_bufs(&r, recvbuf, &s, sendbuf, f_bottom, f_in_place, comm, names[kind])
+                       : nb_bufs(&s, sendbuf, &r, recvbuf, f_bottom, f_in_place, comm, names[kind]);
+    if (rc != EP_SUCCESS)
+        return rc;
+    MPI_Datatype st = MPI_Type_f2c(sendtype), rt = MPI_Type_f2c(recvtype);
+    switch (kind) {
+    case 0:
+        return EP_Igather(s.addr, sendcount, st, r.addr, recvcount, rt, root, comm, request);
+    case 1:
+        return EP_Iscatter(s.addr, sendcount, st, r.addr, recvcount, rt, root, comm, request);
+    case 2:
+        return EP_Iallgather(s.addr, sendcount, st, r.addr, recvcount, rt, comm, request);
+    default:
+        return EP_Ialltoall(s.addr, sendcount, st, r.addr, recvcount, rt, comm, request);
+    }
+}
+
+/* kind: 0 EP_Igatherv (recvcounts, rdispls at the root), 1 EP_Iscatterv (sendcounts, sdispls at
+ * the root), 2 EP_Iallgatherv (recvcounts, rdispls), 3 EP_Ialltoallv (all four); arrays a
+ * call does not take are not read. */
+int epmpi_f_ivcollective(int kind, CFI_cdesc_t *sendbuf, int sendcount, const void *sendcounts,
+                         const void *sdispls, MPI_Fint sendtype, CFI_cdesc_t *recvbuf, int recvcount,
+                         const void *recvcounts, const void *rdispls, MPI_Fint recvtype, int root,
+                         int count_bytes, EP_Comm comm, EP_Request *request, const void *f_bottom,
+                         const void *f_in_place)
+{
+    static const char *names[] = {"ep_igatherv", "ep_iscatterv", "ep_iallgatherv", "ep_ialltoallv"};
+    const char *routine = names[kind];
+    fbuf s, r;
+    int rc = kind == 1 ? nb_bufs(&r, recvbuf, &s, sendbuf, f_bottom, f_in_place, comm, routine)
+                       : nb_bufs(&s, sendbuf, &r, recvbuf, f_bottom, f_in_place, comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    int n = count_entries(comm, kind < 2 ? root : -1, count_bytes);
+    const void *const arrays[4] = {sendcounts, sdispls, recvcounts, rdispls};
+    fints a[4];
+    rc = fints_open4(a, arrays, count_bytes, n, comm, routine);
+    if (rc == EP_SUCCESS) {
+        MPI_Datatype st = MPI_Type_f2c(sendtype), rt = MPI_Type_f2c(recvtype);
+        switch (kind) {
+        case 0:
+            rc = EP_Igatherv(s.addr, sendcount, st, r.addr, a[2].ints, a[3].ints, rt, root, comm, request);
+            break;
+        case 1:
+            rc = EP_Iscatterv(s.addr, a[0].ints, a[1].ints, st, r.addr, recvcount, rt, root, comm, request);
+            break;
+        case 2:
+            rc = EP_Iallgatherv(s.addr, sendcount, st, r.addr, a[2].ints, a[3].ints, rt, comm, request);
+            break;
+        default:
+            rc = EP_Ialltoallv(s.addr, a[0].ints, a[1].ints, st, r.addr, a[2].ints, a[3].ints, rt, comm, request);
+        }
+        /* The library reads the arrays when the call is made: converted copies may go at once. */
+        fints_close4(a);
+    }
+    return rc;
+}
+
+/* EP_Alltoallw (request NULL) or EP_Ialltoallw: `sendtypes`, `recvtypes` are `use mpi`
+ * integers, converted here; blocking calls accept non-contiguous sections (copied). */
+int epmpi_f_alltoallw(CFI_cdesc_t *sendbuf, const void *sendcounts, const void *sdispls, const MPI_Fint *sendtypes,
+                      CFI_cdesc_t *recvbuf, const void *recvcounts, const void *rdispls, const MPI_Fint *recvtypes,
+                      int count_bytes, EP_Comm comm, EP_Request *request, const void *f_bottom,
+                      const void *f_in_place)
+{
+    const char *routine = request ? "ep_ialltoallw" : "ep_alltoallw";
+    int nonblocking = request != NULL, size = 0;
+    if (EP_Comm_size(comm, &size) != EP_SUCCESS)
+        return request ? EP_Ialltoallw(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, comm, request)
+                       : EP_Alltoallw(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, comm);
+    fbuf s, r;
+    int rc = fbuf_open(&s, sendbuf, f_bottom, f_in_place, nonblocking, comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = fbuf_open(&r, recvbuf, f_bottom, NULL, nonblocking, comm, routine);
+    if (rc != EP_SUCCESS) {
+        fbuf_close(&s, 0);
+        return rc;
+    }
+    MPI_Datatype *types = malloc(2 * (size_t)(size > 0 ? size : 1) * sizeof(MPI_Datatype));
+    if (types == NULL) {
+        rc = glue_error(comm, EP_ERR_OTHER, routine, "no memory for the datatype arrays");
+    } else {
+        int in_place = s.addr == MPI_IN_PLACE;
+        for (int i = 0; i < size; i++) {
+            types[i] = in_place ? MPI_DATATYPE_NULL : MPI_Type_f2c(sendtypes[i]);
+            types[size + i] = MPI_Type_f2c(recvtypes[i]);
+        }
+        const void *const arrays[4] = {sendcounts, sdispls, recvcounts, rdispls};
+        fints a[4];
+        rc = fints_open4(a, arrays, count_bytes, size, comm, routine);
+        if (rc == EP_SUCCESS) {
+            rc = request ? EP_Ialltoallw(s.addr, a[0].ints, a[1].ints, types, r.addr, a[2].ints, a[3].ints,
+                                         types + size, comm, request)
+                         : EP_Alltoallw(s.addr, a[0].ints, a[1].ints, types, r.addr, a[2].ints, a[3].ints,
+                                        types + size, comm);
+            fints_close4(a);
+        }
+        free(types);
+    }
+    fbuf_close(&r, rc == EP_SUCCESS);
+    fbuf_close(&s, 0);
+    return rc;
+}
+
+int epmpi_f_reduce_local(CFI_cdesc_t *inbuf, CFI_cdesc_t *inoutbuf, int count, MPI_Fint datatype, MPI_Fint op,
+                         const void *f_bottom)
+{
+    fbuf i, io;
+    int rc = fbuf_open(&i, inbuf, f_bottom, NULL, 0, EP_COMM_NULL, "ep_reduce_local");
+    if (rc != EP_SUCCESS)
+        return rc;
+    rc = fbuf_open(&io, inoutbuf, f_bottom, NULL, 0, EP_COMM_NULL, "ep_reduce_local");
+    if (rc == EP_SUCCESS) {
+        rc = EP_Reduce_local(i.addr, io.addr, count, MPI_Type_f2c(datatype), MPI_Op_f2c(op));
+        fbuf_close(&io, rc == EP_SUCCESS);
+    }
+    fbuf_close(&i, 0);
+    return rc;
+}
+
 int epmpi_f_comm_split(EP_Comm comm, int color, int key, EP_Comm *newcomm)
 {
     return EP_Comm_split(comm, color, key, newcomm);

@@ -1073,33 +1073,48 @@ int EP_Alltoallv(const void *sendbuf,
                  EP_Comm comm);
 
 /**
- * Starts a barrier and returns at once; `*request` completes (through `EP_Wait`, `EP_Test`
- * and the other completion calls) once every endpoint has entered it (MPI 4.1 section
- * 6.12.1). Several may be outstanding; start them in the same order on every endpoint.
- * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL request).
+ * Every endpoint sends `sendcounts[j]` elements of `sendtypes[j]` at byte displacement
+ * `sdispls[j]` of `sendbuf` to rank j, which stores them as `recvcounts[i]` elements of
+ * `recvtypes[i]` at byte displacement `rdispls[i]` of its `recvbuf` (MPI 4.1 section 6.8).
+ * Each array has one entry per rank; a datatype whose count is 0 is not used. `sendbuf` may
+ * be `MPI_IN_PLACE` (blocks sent from and replaced in `recvbuf`; the send arrays are then
+ * not used).
+ *
+ * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL array), `EP_ERR_COUNT` (negative count),
+ * `EP_ERR_TYPE` (invalid datatype with a nonzero count), `EP_ERR_BUFFER` (NULL block with
+ * data, `MPI_IN_PLACE` as `recvbuf`), `EP_ERR_TRUNCATE` (type signatures that differ).
+ * Thread safety: one call per endpoint, all endpoints concurrently.
  *
  * # Safety
- * `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
+ * The arrays (the send ones unless `sendbuf` is `MPI_IN_PLACE`) hold one readable entry per
+ * rank; `sendbuf` is readable and `recvbuf` writable for the blocks they describe, for the
+ * call; the datatypes are valid host handles.
  */
-int EP_Ibarrier(EP_Comm comm, EP_Request *request);
+int EP_Alltoallw(const void *sendbuf,
+                 const int *sendcounts,
+                 const int *sdispls,
+                 const MPI_Datatype *sendtypes,
+                 void *recvbuf,
+                 const int *recvcounts,
+                 const int *rdispls,
+                 const MPI_Datatype *recvtypes,
+                 EP_Comm comm);
 
 /**
- * Starts a broadcast of `count` elements of `datatype` in `buf` from rank `root` and returns
- * at once (MPI 4.1 section 6.12.2); `buf` may be neither read nor written until `*request`
- * completes. Errors: as `EP_Bcast`, `EP_ERR_ARG` (NULL request).
+ * `inoutbuf[i] = inbuf[i] op inoutbuf[i]` for the `count` elements of `datatype` in both
+ * buffers (MPI 4.1 section 6.9.7), with any predefined or user-defined op (non-commutative
+ * ones see `inbuf` as the left operand). A local operation: no communicator.
+ *
+ * Errors (through the default error handler): `EP_ERR_COUNT` (negative count),
+ * `EP_ERR_TYPE` (invalid datatype), `EP_ERR_OP` (`MPI_OP_NULL` or invalid op),
+ * `EP_ERR_BUFFER` (NULL with data, or `MPI_IN_PLACE`), the host's error for an op not
+ * defined on the datatype. Thread safety: any thread.
  *
  * # Safety
- * `buf` is readable (at the root) or writable (elsewhere) for `count` elements of `datatype`
- * and not accessed by the caller until the request completes (MPI 4.1 section 3.7.2);
- * `datatype` is a valid host datatype; `request` points at a writable `EP_Request` (NULL gives
- * `EP_ERR_ARG`).
+ * `inbuf` is readable and `inoutbuf` readable and writable for `count` elements of
+ * `datatype`; `datatype` and `op` are valid host handles.
  */
-int EP_Ibcast(void *buf,
-              int count,
-              MPI_Datatype datatype,
-              int root,
-              EP_Comm comm,
-              EP_Request *request);
+int EP_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
 
 /**
  * Creates an endpoints communicator from a host communicator (array form).
@@ -1875,6 +1890,304 @@ int EP_Group_free(EP_Group *group);
  * `host_comm` points at a writable `MPI_Comm` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Comm_get_host_comm(EP_Comm comm, MPI_Comm *host_comm);
+
+/**
+ * Starts a barrier and returns at once; `*request` completes once every endpoint has entered
+ * it (MPI 4.1 section 6.12.1). Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Ibarrier(EP_Comm comm, EP_Request *request);
+
+/**
+ * Starts a broadcast of `count` elements of `datatype` in `buf` from rank `root` and returns
+ * at once (MPI 4.1 section 6.12.2). Errors: as `EP_Bcast`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * `buf` is readable (at the root) or writable (elsewhere) for `count` elements of `datatype`
+ * and not accessed by the caller until the request completes (MPI 4.1 section 3.7.2);
+ * `datatype` is a valid host datatype; `request` points at a writable `EP_Request` (NULL gives
+ * `EP_ERR_ARG`).
+ */
+int EP_Ibcast(void *buf,
+              int count,
+              MPI_Datatype datatype,
+              int root,
+              EP_Comm comm,
+              EP_Request *request);
+
+/**
+ * Starts `EP_Gather` (MPI 4.1 section 6.12.3): rank i's `sendcount` elements land at element
+ * offset `i * recvcount` of rank `root`'s `recvbuf`. `MPI_IN_PLACE` as `EP_Gather`. Errors:
+ * as `EP_Gather`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Gather`, with `recvbuf` (at the root) valid and untouched until the request
+ * completes; `request` points at a writable `EP_Request`.
+ */
+int EP_Igather(const void *sendbuf,
+               int sendcount,
+               MPI_Datatype sendtype,
+               void *recvbuf,
+               int recvcount,
+               MPI_Datatype recvtype,
+               int root,
+               EP_Comm comm,
+               EP_Request *request);
+
+/**
+ * Starts `EP_Gatherv` (MPI 4.1 section 6.12.3): rank i's block lands at element displacement
+ * `displs[i]` of the root's `recvbuf`, `recvcounts[i]` elements. Errors: as `EP_Gatherv`,
+ * `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Gatherv`, with `recvbuf` (at the root) valid and untouched until the request
+ * completes; `request` points at a writable `EP_Request`.
+ */
+int EP_Igatherv(const void *sendbuf,
+                int sendcount,
+                MPI_Datatype sendtype,
+                void *recvbuf,
+                const int *recvcounts,
+                const int *displs,
+                MPI_Datatype recvtype,
+                int root,
+                EP_Comm comm,
+                EP_Request *request);
+
+/**
+ * Starts `EP_Scatter` (MPI 4.1 section 6.12.4): rank i gets the block at element offset
+ * `i * sendcount` of rank `root`'s `sendbuf`. Errors: as `EP_Scatter`, `EP_ERR_ARG` (NULL
+ * request).
+ *
+ * # Safety
+ * As for `EP_Scatter`, with `recvbuf` valid and untouched until the request completes;
+ * `request` points at a writable `EP_Request`.
+ */
+int EP_Iscatter(const void *sendbuf,
+                int sendcount,
+                MPI_Datatype sendtype,
+                void *recvbuf,
+                int recvcount,
+                MPI_Datatype recvtype,
+                int root,
+                EP_Comm comm,
+                EP_Request *request);
+
+/**
+ * Starts `EP_Scatterv` (MPI 4.1 section 6.12.4): rank i gets `sendcounts[i]` elements from
+ * element displacement `displs[i]` of the root's `sendbuf`. Errors: as `EP_Scatterv`,
+ * `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Scatterv`, with `recvbuf` valid and untouched until the request completes;
+ * `request` points at a writable `EP_Request`.
+ */
+int EP_Iscatterv(const void *sendbuf,
+                 const int *sendcounts,
+                 const int *displs,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 int root,
+                 EP_Comm comm,
+                 EP_Request *request);
+
+/**
+ * Starts `EP_Allgather` (MPI 4.1 section 6.12.5): rank i's block lands at element offset
+ * `i * recvcount` of every `recvbuf`. `MPI_IN_PLACE` as `EP_Allgather`. Errors: as
+ * `EP_Allgather`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Allgather`, with `recvbuf` valid and untouched until the request completes;
+ * `request` points at a writable `EP_Request`.
+ */
+int EP_Iallgather(const void *sendbuf,
+                  int sendcount,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  int recvcount,
+                  MPI_Datatype recvtype,
+                  EP_Comm comm,
+                  EP_Request *request);
+
+/**
+ * Starts `EP_Allgatherv` (MPI 4.1 section 6.12.5): rank i's `recvcounts[i]` elements land at
+ * element displacement `displs[i]` of every `recvbuf`. Errors: as `EP_Allgatherv`,
+ * `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Allgatherv`, with `recvbuf` valid and untouched until the request completes;
+ * `request` points at a writable `EP_Request`.
+ */
+int EP_Iallgatherv(const void *sendbuf,
+                   int sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   const int *recvcounts,
+                   const int *displs,
+                   MPI_Datatype recvtype,
+                   EP_Comm comm,
+                   EP_Request *request);
+
+/**
+ * Starts `EP_Alltoall` (MPI 4.1 section 6.12.6): block j of `sendbuf` goes to rank j, which
+ * stores it as block i of its `recvbuf`. `MPI_IN_PLACE` as `EP_Alltoall`. Errors: as
+ * `EP_Alltoall`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Alltoall`, with `recvbuf` valid and untouched until the request completes;
+ * `request` points at a writable `EP_Request`.
+ */
+int EP_Ialltoall(const void *sendbuf,
+                 int sendcount,
+                 MPI_Datatype sendtype,
+                 void *recvbuf,
+                 int recvcount,
+                 MPI_Datatype recvtype,
+                 EP_Comm comm,
+                 EP_Request *request);
+
+/**
+ * Starts `EP_Alltoallv` (MPI 4.1 section 6.12.6): per-rank counts and element
+ * displacements on both sides. Errors: as `EP_Alltoallv`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Alltoallv`, with `recvbuf` valid and untouched until the request completes;
+ * `request` points at a writable `EP_Request`.
+ */
+int EP_Ialltoallv(const void *sendbuf,
+                  const int *sendcounts,
+                  const int *sdispls,
+                  MPI_Datatype sendtype,
+                  void *recvbuf,
+                  const int *recvcounts,
+                  const int *rdispls,
+                  MPI_Datatype recvtype,
+                  EP_Comm comm,
+                  EP_Request *request);
+
+/**
+ * Starts `EP_Alltoallw` (MPI 4.1 section 6.12.6): per-rank counts, byte displacements and
+ * datatypes on both sides. Errors: as `EP_Alltoallw`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Alltoallw`, with `recvbuf` valid and untouched until the request completes;
+ * `request` points at a writable `EP_Request`.
+ */
+int EP_Ialltoallw(const void *sendbuf,
+                  const int *sendcounts,
+                  const int *sdispls,
+                  const MPI_Datatype *sendtypes,
+                  void *recvbuf,
+                  const int *recvcounts,
+                  const int *rdispls,
+                  const MPI_Datatype *recvtypes,
+                  EP_Comm comm,
+                  EP_Request *request);
+
+/**
+ * Starts `EP_Reduce` (MPI 4.1 section 6.12.7): `count` elements from every endpoint
+ * combined with `op` in rank order into rank `root`'s `recvbuf`. `sendbuf` may be
+ * `MPI_IN_PLACE` at the root. Errors: as `EP_Reduce`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Reduce`, with `recvbuf` (at the root) valid and untouched until the request
+ * completes; `request` points at a writable `EP_Request`.
+ */
+int EP_Ireduce(const void *sendbuf,
+               void *recvbuf,
+               int count,
+               MPI_Datatype datatype,
+               MPI_Op op,
+               int root,
+               EP_Comm comm,
+               EP_Request *request);
+
+/**
+ * Starts `EP_Allreduce` (MPI 4.1 section 6.12.8): every endpoint gets the combination of
+ * every endpoint's `count` elements with `op`, in rank order. `sendbuf` may be
+ * `MPI_IN_PLACE`. Errors: as `EP_Allreduce`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Allreduce`, with `recvbuf` valid and untouched until the request completes;
+ * `request` points at a writable `EP_Request`.
+ */
+int EP_Iallreduce(const void *sendbuf,
+                  void *recvbuf,
+                  int count,
+                  MPI_Datatype datatype,
+                  MPI_Op op,
+                  EP_Comm comm,
+                  EP_Request *request);
+
+/**
+ * Starts `EP_Reduce_scatter_block` (MPI 4.1 section 6.12.9): rank i gets elements
+ * `i*recvcount .. (i+1)*recvcount` of the reduction. Errors: as `EP_Reduce_scatter_block`,
+ * `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Reduce_scatter_block`, with `recvbuf` valid and untouched until the request
+ * completes; `request` points at a writable `EP_Request`.
+ */
+int EP_Ireduce_scatter_block(const void *sendbuf,
+                             void *recvbuf,
+                             int recvcount,
+                             MPI_Datatype datatype,
+                             MPI_Op op,
+                             EP_Comm comm,
+                             EP_Request *request);
+
+/**
+ * Starts `EP_Reduce_scatter` (MPI 4.1 section 6.12.10): rank i gets `recvcounts[i]` elements
+ * of the reduction. Errors: as `EP_Reduce_scatter`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Reduce_scatter`, with `recvbuf` valid and untouched until the request
+ * completes; `request` points at a writable `EP_Request`.
+ */
+int EP_Ireduce_scatter(const void *sendbuf,
+                       void *recvbuf,
+                       const int *recvcounts,
+                       MPI_Datatype datatype,
+                       MPI_Op op,
+                       EP_Comm comm,
+                       EP_Request *request);
+
+/**
+ * Starts `EP_Scan` (MPI 4.1 section 6.12.11): rank i gets the combination of ranks 0..=i.
+ * Errors: as `EP_Scan`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Scan`, with `recvbuf` valid and untouched until the request completes;
+ * `request` points at a writable `EP_Request`.
+ */
+int EP_Iscan(const void *sendbuf,
+             void *recvbuf,
+             int count,
+             MPI_Datatype datatype,
+             MPI_Op op,
+             EP_Comm comm,
+             EP_Request *request);
+
+/**
+ * Starts `EP_Exscan` (MPI 4.1 section 6.12.12): rank i > 0 gets the combination of ranks
+ * 0..i; rank 0's `recvbuf` is left as it is. Errors: as `EP_Exscan`, `EP_ERR_ARG` (NULL
+ * request).
+ *
+ * # Safety
+ * As for `EP_Exscan`, with `recvbuf` valid and untouched until the request completes;
+ * `request` points at a writable `EP_Request`.
+ */
+int EP_Iexscan(const void *sendbuf,
+               void *recvbuf,
+               int count,
+               MPI_Datatype datatype,
+               MPI_Op op,
+               EP_Comm comm,
+               EP_Request *request);
 
 /**
  * Writes the message of an error code into `buf` (room for `EP_MAX_ERROR_STRING` chars):

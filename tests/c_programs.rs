@@ -41,6 +41,12 @@ fn coll() {
     c_test("coll");
 }
 
+/// Nonblocking collectives, `EP_Alltoallw` and `EP_Reduce_local` (tests/c/icoll.c).
+#[test]
+fn icoll() {
+    c_test("icoll");
+}
+
 #[test]
 fn split() {
     c_test("split");

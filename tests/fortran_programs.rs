@@ -198,6 +198,17 @@ fn collectives_default_integer_8_real_8() {
     fortran_test("coll", Kinds::Eight);
 }
 
+/// Nonblocking collectives, alltoallw and reduce_local (tests/fortran/icoll.f90).
+#[test]
+fn nonblocking_collectives() {
+    fortran_test("icoll", Kinds::Default);
+}
+
+#[test]
+fn nonblocking_collectives_default_integer_8_real_8() {
+    fortran_test("icoll", Kinds::Eight);
+}
+
 /// The XIOS client start-up sequence: split, intercommunicators, collectives.
 #[test]
 fn xios_startup() {

@@ -55,6 +55,13 @@ impl HostOp {
         &self.keep
     }
 
+    /// The memory of an operation whose host requests are complete ([`HostOp::test`] said
+    /// so), handed back to its owner.
+    pub fn into_keep(mut self) -> Vec<u8> {
+        debug_assert!(!self.is_live());
+        std::mem::take(&mut self.keep)
+    }
+
     /// True once every host request completed (they are then `MPI_REQUEST_NULL`); errors of
     /// `MPI_Testall` (host failures) are the operation's own.
     #[inline]

@@ -30,7 +30,7 @@ pub use super::p2p::wait_recv_matched;
 pub enum Op {
     Send(SendState),
     Recv(Arc<RecvOp>),
-    /// A nonblocking collective (`EP_Ibarrier`, `EP_Ibcast`).
+    /// A nonblocking collective (`EP_Ibarrier` ... `EP_Iexscan`, see [`super::coll::nonblocking`]).
     Coll(CollRequest),
     /// A request-based one-sided operation (`EP_Rput`, `EP_Rget`): the host's request,
     /// `None` once complete. Its window's host progresses it.

@@ -20,26 +20,26 @@
 //! array), `EP_ERR_TRUNCATE` (type signatures that do not match), `EP_ERR_OTHER` (endpoints of
 //! one process calling different collectives at the same point).
 
-use super::boundary::out;
 use super::coll_args::{blocks, check_inter_root, data_buf, is_in_place, per_rank_n};
 use super::coll_inter;
-use crate::handles::{endpoint_ref, new_request, EpRef};
+use crate::handles::{endpoint_ref, EpRef};
 use super::types::*;
-use crate::engine::coll::board::Kind;
-use crate::engine::coll::typed::{op_commutative, Elems, HostOp};
-use crate::engine::coll::{self, nonblocking, AllgathervArgs, AlltoallvArgs, GathervArgs, Layout, ReduceArgs, ScanArgs, ScattervArgs};
+use crate::engine::coll::typed::{op_commutative, reduce_local, Elems, HostOp};
+use crate::engine::coll::immediate;
+use crate::engine::coll::{self, AllgathervArgs, AlltoallvArgs, GathervArgs, Layout, ReduceArgs, ScanArgs, ScattervArgs};
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::UserBuf;
-use crate::engine::request::{Op, Request};
-use crate::error::{EpResult, ERR_BUFFER, ERR_COMM, ERR_COUNT, ERR_ROOT, ERR_UNSUPPORTED};
+use crate::engine::request::{wait, Op, Request};
+use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_COMM, ERR_COUNT, ERR_ROOT, ERR_UNSUPPORTED};
 use crate::host::sys::{MPI_Datatype, MPI_Op};
+use crate::host::HOST;
 use epmpi_macros::c_export;
 use crate::ep_err;
 use std::os::raw::{c_int, c_void};
 
 /// The endpoint of an intracommunicator: collectives not implemented on intercommunicators
-/// yet (the nonblocking ones) say so.
-fn intra_endpoint(comm: EP_Comm) -> EpResult<EpRef> {
+/// yet (the nonblocking ones and `EP_Alltoallw`) say so.
+pub(super) fn intra_endpoint(comm: EP_Comm) -> EpResult<EpRef> {
     let ep = endpoint_ref(comm)?;
     if ep.shared.is_inter() {
         return Err(ep_err!(
@@ -50,7 +50,7 @@ fn intra_endpoint(comm: EP_Comm) -> EpResult<EpRef> {
     Ok(ep)
 }
 
-fn check_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
+pub(super) fn check_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
     let size = ep.shared.map.size() as c_int;
     if !(0..size).contains(&root) {
         let hint = if root == EP_ROOT { " (EP_ROOT is for intercommunicators)" } else { "" };
@@ -62,7 +62,10 @@ fn check_root(ep: &Endpoint, root: c_int) -> EpResult<()> {
 /// A per-rank array given by the user, one int per rank the endpoint names (of the
 /// communicator, or of the remote group of an intercommunicator); counts are checked
 /// non-negative.
-unsafe fn per_rank<'a>(ep: &Endpoint, p: *const c_int, what: &str, are_counts: bool) -> EpResult<&'a [c_int]> {
+///
+/// # Safety
+/// `p` is NULL or readable for that many ints.
+pub(super) unsafe fn per_rank<'a>(ep: &Endpoint, p: *const c_int, what: &str, are_counts: bool) -> EpResult<&'a [c_int]> {
     per_rank_n(p, ep.shared.peer_map(ep.local).size(), what, are_counts)
 }
 
@@ -73,7 +76,7 @@ unsafe fn per_rank<'a>(ep: &Endpoint, p: *const c_int, what: &str, are_counts: b
 /// The buffer arguments are the user's: valid for their counts and datatypes until the
 /// operation completes (MPI 4.1 section 3.7.2), as the calling C function's contract says.
 #[inline(always)]
-unsafe fn reduction_input(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t: MPI_Datatype, in_place_ok: bool) -> EpResult<(Elems, bool)> {
+pub(super) unsafe fn reduction_input(sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t: MPI_Datatype, in_place_ok: bool) -> EpResult<(Elems, bool)> {
     if is_in_place(sendbuf) {
         if !in_place_ok {
             return Err(ep_err!(ERR_BUFFER, "sendbuf is MPI_IN_PLACE on a rank that is not the root"));
@@ -220,21 +223,21 @@ pub unsafe extern "C" fn EP_Allreduce(
     }
 }
 
-unsafe fn reduce_scatter_impl(
+/// The checked arguments of `EP_Reduce_scatter(_block)` and their nonblocking forms.
+pub(super) unsafe fn reduce_scatter_args<'a>(
     ep: &Endpoint,
     sendbuf: *const c_void,
     recvbuf: *mut c_void,
-    layout: Layout,
+    layout: Layout<'a>,
     datatype: MPI_Datatype,
     op: MPI_Op,
-) -> EpResult<()> {
+) -> EpResult<ReduceArgs<'a>> {
     let total: i64 = (0..ep.shared.map.size() as i32).map(|r| layout.count(r) as i64).sum();
     let total = c_int::try_from(total).map_err(|_| ep_err!(ERR_COUNT, "the counts add up to more than 2^31-1 elements"))?;
     let (input, in_place) = reduction_input(sendbuf, recvbuf, total, datatype, true)?;
     let recv = Some(data_buf(recvbuf, layout.count(ep.rank), datatype, "recvbuf")?);
     let commutative = op_commutative(op)?;
-    let args = ReduceArgs { input, in_place, recv, op: HostOp(op), commutative, root: None, scatter: Some(layout) };
-    coll::reduce_scatter(ep, &args)
+    Ok(ReduceArgs { input, in_place, recv, op: HostOp(op), commutative, root: None, scatter: Some(layout) })
 }
 
 /// Reduces `recvcount * size` elements from every endpoint with `op` and scatters the
@@ -266,7 +269,7 @@ pub unsafe extern "C" fn EP_Reduce_scatter_block(
     if ep.shared.is_inter() {
         return coll_inter::reduce_scatter(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op);
     }
-    reduce_scatter_impl(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)
+    coll::reduce_scatter(&ep, &reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)?)
 }
 
 /// Reduces `sum(recvcounts)` elements from every endpoint with `op` and scatters the
@@ -302,19 +305,34 @@ pub unsafe extern "C" fn EP_Reduce_scatter(
         return coll_inter::reduce_scatter(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op);
     }
     let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
-    reduce_scatter_impl(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)
+    let layout = Layout::Varied { counts, displs: &[] };
+    coll::reduce_scatter(&ep, &reduce_scatter_args(&ep, sendbuf, recvbuf, layout, datatype, op)?)
 }
 
-unsafe fn scan_impl(comm: EP_Comm, sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t: MPI_Datatype, op: MPI_Op, exclusive: bool) -> EpResult<()> {
-    let ep = endpoint_ref(comm)?;
-    if ep.shared.is_inter() {
-        let what = if exclusive { "EP_Exscan" } else { "EP_Scan" };
-        return Err(ep_err!(ERR_COMM, "{what} is not defined on intercommunicators (MPI 4.1 section 6.11)"));
-    }
+/// The checked arguments of `EP_Scan`, `EP_Exscan` and their nonblocking forms.
+pub(super) unsafe fn scan_args(
+    comm: EP_Comm,
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    t: MPI_Datatype,
+    op: MPI_Op,
+    exclusive: bool,
+) -> EpResult<(EpRef, ScanArgs)> {
+    let ep = intra_endpoint(comm)?;
     let (input, in_place) = reduction_input(sendbuf, recvbuf, count, t, true)?;
     let recv = data_buf(recvbuf, count, t, "recvbuf")?;
     op_commutative(op)?;
-    coll::scan(&ep, &ScanArgs { input, in_place, recv, op: HostOp(op), exclusive })
+    Ok((ep, ScanArgs { input, in_place, recv, op: HostOp(op), exclusive }))
+}
+
+unsafe fn scan_impl(comm: EP_Comm, sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t: MPI_Datatype, op: MPI_Op, exclusive: bool) -> EpResult<()> {
+    if endpoint_ref(comm)?.shared.is_inter() {
+        let what = if exclusive { "EP_Exscan" } else { "EP_Scan" };
+        return Err(ep_err!(ERR_COMM, "{what} is not defined on intercommunicators (MPI 4.1 section 6.11)"));
+    }
+    let (ep, args) = scan_args(comm, sendbuf, recvbuf, count, t, op, exclusive)?;
+    coll::scan(&ep, &args)
 }
 
 /// Inclusive prefix reduction: rank i gets `sendbuf(0) op ... op sendbuf(i)` (MPI 4.1
@@ -343,8 +361,9 @@ pub unsafe extern "C" fn EP_Exscan(sendbuf: *const c_void, recvbuf: *mut c_void,
     scan_impl(comm, sendbuf, recvbuf, count, datatype, op, true)
 }
 
+/// The checked arguments of `EP_Gather(v)` and their nonblocking forms.
 #[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Gather(v), shared by both")]
-unsafe fn gather_impl(
+pub(super) unsafe fn gather_args(
     comm: EP_Comm,
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -354,16 +373,14 @@ unsafe fn gather_impl(
     recvtype: MPI_Datatype,
     root: c_int,
     varied: bool,
-) -> EpResult<()> {
-    let ep = endpoint_ref(comm)?;
-    if ep.shared.is_inter() {
-        return coll_inter::gather(&ep, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root);
-    }
+) -> EpResult<(EpRef, GathervArgs<'static>)> {
+    let ep = intra_endpoint(comm)?;
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let send = if is_root && is_in_place(sendbuf) { None } else { Some(data_buf(sendbuf, sendcount, sendtype, "sendbuf")?) };
     let recv = if is_root { Some(blocks(recvbuf, recvtype, layout(&ep)?, "recvbuf")?) } else { None };
-    coll::gatherv(&ep, &GathervArgs { send, recv, root, rank: ep.rank, varied })
+    let rank = ep.rank;
+    Ok((ep, GathervArgs { send, recv, root, rank, varied }))
 }
 
 /// Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`, rank i's
@@ -393,7 +410,13 @@ pub unsafe extern "C" fn EP_Gather(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    gather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype, root, false)
+    let layout = |_: &Endpoint| Ok(Layout::Uniform(recvcount));
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::gather(&ep, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root);
+    }
+    let (ep, args) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, false)?;
+    coll::gatherv(&ep, &args)
 }
 
 /// Gathers `sendcount` elements from every endpoint into rank `root`'s `recvbuf`: rank i's
@@ -420,14 +443,18 @@ pub unsafe extern "C" fn EP_Gatherv(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
-        Ok(Layout::Varied { counts: per_rank(ep, recvcounts, "recvcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
-    };
-    gather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, true)
+    let layout = |ep: &Endpoint| varied_layout(ep, recvcounts, displs, "recvcounts");
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::gather(&ep, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root);
+    }
+    let (ep, args) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, true)?;
+    coll::gatherv(&ep, &args)
 }
 
+/// The checked arguments of `EP_Scatter(v)` and their nonblocking forms.
 #[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Scatter(v), shared by both")]
-unsafe fn scatter_impl(
+pub(super) unsafe fn scatter_args(
     comm: EP_Comm,
     sendbuf: *const c_void,
     layout: impl FnOnce(&Endpoint) -> EpResult<Layout<'static>>,
@@ -437,16 +464,13 @@ unsafe fn scatter_impl(
     recvtype: MPI_Datatype,
     root: c_int,
     varied: bool,
-) -> EpResult<()> {
-    let ep = endpoint_ref(comm)?;
-    if ep.shared.is_inter() {
-        return coll_inter::scatter(&ep, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root);
-    }
+) -> EpResult<(EpRef, ScattervArgs<'static>)> {
+    let ep = intra_endpoint(comm)?;
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let send = if is_root { Some(blocks(sendbuf as *mut c_void, sendtype, layout(&ep)?, "sendbuf")?) } else { None };
     let recv = if is_root && is_in_place(recvbuf) { None } else { Some(data_buf(recvbuf, recvcount, recvtype, "recvbuf")?) };
-    coll::scatterv(&ep, &ScattervArgs { send, recv, root, varied })
+    Ok((ep, ScattervArgs { send, recv, root, varied }))
 }
 
 /// Scatters rank `root`'s `sendbuf`: rank i gets the block at element offset
@@ -475,7 +499,13 @@ pub unsafe extern "C" fn EP_Scatter(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    scatter_impl(comm, sendbuf, |_| Ok(Layout::Uniform(sendcount)), sendtype, recvbuf, recvcount, recvtype, root, false)
+    let layout = |_: &Endpoint| Ok(Layout::Uniform(sendcount));
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::scatter(&ep, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root);
+    }
+    let (ep, args) = scatter_args(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, false)?;
+    coll::scatterv(&ep, &args)
 }
 
 /// Scatters rank `root`'s `sendbuf`: rank i gets `sendcounts[i]` elements from element
@@ -500,13 +530,17 @@ pub unsafe extern "C" fn EP_Scatterv(
     root: c_int,
     comm: EP_Comm,
 ) -> c_int {
-    let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
-        Ok(Layout::Varied { counts: per_rank(ep, sendcounts, "sendcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
-    };
-    scatter_impl(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, true)
+    let layout = |ep: &Endpoint| varied_layout(ep, sendcounts, displs, "sendcounts");
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::scatter(&ep, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root);
+    }
+    let (ep, args) = scatter_args(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, true)?;
+    coll::scatterv(&ep, &args)
 }
 
-unsafe fn allgather_impl(
+/// The checked arguments of `EP_Allgather(v)` and their nonblocking forms.
+pub(super) unsafe fn allgather_args(
     comm: EP_Comm,
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -514,14 +548,12 @@ unsafe fn allgather_impl(
     recvbuf: *mut c_void,
     layout: impl FnOnce(&Endpoint) -> EpResult<Layout<'static>>,
     recvtype: MPI_Datatype,
-) -> EpResult<()> {
-    let ep = endpoint_ref(comm)?;
-    if ep.shared.is_inter() {
-        return coll_inter::allgather(&ep, sendbuf, sendcount, sendtype, recvbuf, layout(&ep)?, recvtype);
-    }
+) -> EpResult<(EpRef, AllgathervArgs<'static>)> {
+    let ep = intra_endpoint(comm)?;
     let send = if is_in_place(sendbuf) { None } else { Some(UserBuf::new(sendbuf, sendcount, sendtype)?) };
     let recv = blocks(recvbuf, recvtype, layout(&ep)?, "recvbuf")?;
-    coll::allgatherv(&ep, &AllgathervArgs { send, recv, rank: ep.rank })
+    let rank = ep.rank;
+    Ok((ep, AllgathervArgs { send, recv, rank }))
 }
 
 /// Gathers `sendcount` elements from every endpoint into every endpoint's `recvbuf`, rank
@@ -548,7 +580,13 @@ pub unsafe extern "C" fn EP_Allgather(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    allgather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, |_| Ok(Layout::Uniform(recvcount)), recvtype)
+    let layout = |_: &Endpoint| Ok(Layout::Uniform(recvcount));
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::allgather(&ep, sendbuf, sendcount, sendtype, recvbuf, layout(&ep)?, recvtype);
+    }
+    let (ep, args) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)?;
+    coll::allgatherv(&ep, &args)
 }
 
 /// `EP_Allgather` with `recvcounts[i]` elements of rank i at element displacement
@@ -572,10 +610,71 @@ pub unsafe extern "C" fn EP_Allgatherv(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    let layout = |ep: &Endpoint| -> EpResult<Layout<'static>> {
-        Ok(Layout::Varied { counts: per_rank(ep, recvcounts, "recvcounts", true)?, displs: per_rank(ep, displs, "displs", false)? })
+    let layout = |ep: &Endpoint| varied_layout(ep, recvcounts, displs, "recvcounts");
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return coll_inter::allgather(&ep, sendbuf, sendcount, sendtype, recvbuf, layout(&ep)?, recvtype);
+    }
+    let (ep, args) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)?;
+    coll::allgatherv(&ep, &args)
+}
+
+/// Per-rank counts and element displacements given by the user (`what` names the counts).
+///
+/// # Safety
+/// `counts` and `displs` are NULL or hold one readable `int` per rank, unchanged until the
+/// operation completes.
+pub(super) unsafe fn varied_layout(
+    ep: &Endpoint,
+    counts: *const c_int,
+    displs: *const c_int,
+    what: &str,
+) -> EpResult<Layout<'static>> {
+    Ok(Layout::Varied { counts: per_rank(ep, counts, what, true)?, displs: per_rank(ep, displs, "displs", false)? })
+}
+
+/// The checked arguments of `EP_Alltoall` and `EP_Ialltoall`.
+///
+/// # Safety
+/// As for `EP_Alltoall`.
+pub(super) unsafe fn alltoall_args(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+) -> EpResult<AlltoallvArgs<'static>> {
+    let send = if is_in_place(sendbuf) { None } else { Some(blocks(sendbuf as *mut c_void, sendtype, Layout::Uniform(sendcount), "sendbuf")?) };
+    let recv = blocks(recvbuf, recvtype, Layout::Uniform(recvcount), "recvbuf")?;
+    Ok(AlltoallvArgs { send, recv })
+}
+
+/// The checked arguments of `EP_Alltoallv` and `EP_Ialltoallv`.
+///
+/// # Safety
+/// As for `EP_Alltoallv`.
+#[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Alltoallv")]
+pub(super) unsafe fn alltoallv_args(
+    ep: &Endpoint,
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+) -> EpResult<AlltoallvArgs<'static>> {
+    let send = if is_in_place(sendbuf) {
+        None
+    } else {
+        let layout = Layout::Varied { counts: per_rank(ep, sendcounts, "sendcounts", true)?, displs: per_rank(ep, sdispls, "sdispls", false)? };
+        Some(blocks(sendbuf as *mut c_void, sendtype, layout, "sendbuf")?)
     };
-    allgather_impl(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)
+    let layout = Layout::Varied { counts: per_rank(ep, recvcounts, "recvcounts", true)?, displs: per_rank(ep, rdispls, "rdispls", false)? };
+    let recv = blocks(recvbuf, recvtype, layout, "recvbuf")?;
+    Ok(AlltoallvArgs { send, recv })
 }
 
 /// Every endpoint sends block j of `sendbuf` (element offset `j * sendcount`) to rank j,
@@ -607,9 +706,7 @@ pub unsafe extern "C" fn EP_Alltoall(
         let (send_layout, recv_layout) = (Layout::Uniform(sendcount), Layout::Uniform(recvcount));
         return coll_inter::alltoall(&ep, sendbuf, send_layout, sendtype, recvbuf, recv_layout, recvtype);
     }
-    let send = if is_in_place(sendbuf) { None } else { Some(blocks(sendbuf as *mut c_void, sendtype, Layout::Uniform(sendcount), "sendbuf")?) };
-    let recv = blocks(recvbuf, recvtype, Layout::Uniform(recvcount), "recvbuf")?;
-    coll::alltoallv(&ep, &AlltoallvArgs { send, recv })
+    coll::alltoallv(&ep, &alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)?)
 }
 
 /// `EP_Alltoall` with per-rank counts and element displacements on both sides (MPI 4.1
@@ -640,51 +737,128 @@ pub unsafe extern "C" fn EP_Alltoallv(
         let recv_layout = coll_inter::remote_layout(&ep, recvcounts, rdispls, ("recvcounts", "rdispls"))?;
         return coll_inter::alltoall(&ep, sendbuf, send_layout, sendtype, recvbuf, recv_layout, recvtype);
     }
+    let args = alltoallv_args(&ep, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype)?;
+    coll::alltoallv(&ep, &args)
+}
+
+/// The per-rank blocks of one side of an `EP_Alltoallw`: rank r's `counts[r]` elements of
+/// `types[r]` at byte displacement `displs[r]` from `base` (a zero count takes no datatype).
+///
+/// # Safety
+/// `counts`, `displs` and `types` are NULL or hold one readable entry per rank; `base` is
+/// valid for every block they describe until the operation completes.
+unsafe fn w_side(
+    ep: &Endpoint,
+    base: *mut c_void,
+    counts: *const c_int,
+    displs: *const c_int,
+    types: *const MPI_Datatype,
+    side: &str,
+) -> EpResult<Vec<UserBuf>> {
+    let counts = per_rank(ep, counts, &format!("{side}counts"), true)?;
+    let displs = per_rank(ep, displs, &format!("{side} displs"), false)?;
+    if types.is_null() {
+        return Err(ep_err!(ERR_ARG, "{side}types is NULL"));
+    }
+    let types = std::slice::from_raw_parts(types, counts.len());
+    (0..counts.len())
+        .map(|r| {
+            let addr = (base as *mut u8).wrapping_offset(displs[r] as isize) as *const c_void;
+            let t = if counts[r] == 0 { HOST.byte } else { types[r] };
+            UserBuf::new(addr, counts[r], t).map_err(|e| ep_err!(e.class, "{side} block of rank {r}: {}", e.msg))
+        })
+        .collect()
+}
+
+/// The checked arguments of `EP_Alltoallw` and `EP_Ialltoallw`: the blocks sent to each rank
+/// (the receive blocks with `MPI_IN_PLACE`) and received from each rank.
+///
+/// # Safety
+/// As for `EP_Alltoallw`.
+#[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Alltoallw")]
+pub(super) unsafe fn w_blocks(
+    ep: &Endpoint,
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtypes: *const MPI_Datatype,
+) -> EpResult<(Vec<UserBuf>, Vec<UserBuf>)> {
+    if is_in_place(recvbuf) {
+        return Err(ep_err!(ERR_BUFFER, "recvbuf is MPI_IN_PLACE, which MPI does not allow here"));
+    }
+    let recv = w_side(ep, recvbuf, recvcounts, rdispls, recvtypes, "recv")?;
     let send = if is_in_place(sendbuf) {
-        None
+        recv.clone()
     } else {
-        let layout = Layout::Varied { counts: per_rank(&ep, sendcounts, "sendcounts", true)?, displs: per_rank(&ep, sdispls, "sdispls", false)? };
-        Some(blocks(sendbuf as *mut c_void, sendtype, layout, "sendbuf")?)
+        w_side(ep, sendbuf as *mut c_void, sendcounts, sdispls, sendtypes, "send")?
     };
-    let layout = Layout::Varied { counts: per_rank(&ep, recvcounts, "recvcounts", true)?, displs: per_rank(&ep, rdispls, "rdispls", false)? };
-    let recv = blocks(recvbuf, recvtype, layout, "recvbuf")?;
-    coll::alltoallv(&ep, &AlltoallvArgs { send, recv })
+    Ok((send, recv))
 }
 
-/// Starts a barrier and returns at once; `*request` completes (through `EP_Wait`, `EP_Test`
-/// and the other completion calls) once every endpoint has entered it (MPI 4.1 section
-/// 6.12.1). Several may be outstanding; start them in the same order on every endpoint.
-/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL request).
+/// Every endpoint sends `sendcounts[j]` elements of `sendtypes[j]` at byte displacement
+/// `sdispls[j]` of `sendbuf` to rank j, which stores them as `recvcounts[i]` elements of
+/// `recvtypes[i]` at byte displacement `rdispls[i]` of its `recvbuf` (MPI 4.1 section 6.8).
+/// Each array has one entry per rank; a datatype whose count is 0 is not used. `sendbuf` may
+/// be `MPI_IN_PLACE` (blocks sent from and replaced in `recvbuf`; the send arrays are then
+/// not used).
+///
+/// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL array), `EP_ERR_COUNT` (negative count),
+/// `EP_ERR_TYPE` (invalid datatype with a nonzero count), `EP_ERR_BUFFER` (NULL block with
+/// data, `MPI_IN_PLACE` as `recvbuf`), `EP_ERR_TRUNCATE` (type signatures that differ).
+/// Thread safety: one call per endpoint, all endpoints concurrently.
 ///
 /// # Safety
-/// `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
+/// The arrays (the send ones unless `sendbuf` is `MPI_IN_PLACE`) hold one readable entry per
+/// rank; `sendbuf` is readable and `recvbuf` writable for the blocks they describe, for the
+/// call; the datatypes are valid host handles.
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Ibarrier(comm: EP_Comm, request: *mut EP_Request) -> c_int {
+pub unsafe extern "C" fn EP_Alltoallw(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtypes: *const MPI_Datatype,
+    comm: EP_Comm,
+) -> c_int {
     let ep = intra_endpoint(comm)?;
-    let request = out(request, "request")?;
-    let c = nonblocking::start(&ep, Kind::Barrier, None)?;
-    *request = new_request(Request::new(ep.to_arc(), Op::Coll(c)))?;
-    Ok(())
+    let (send, recv) = w_blocks(&ep, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes)?;
+    // The nonblocking form completed at once: an all-to-all with a datatype per block is rare
+    // enough not to need a path of its own.
+    let c = immediate::ialltoallw(&ep, &send, recv)?;
+    wait(&Request::new(ep.to_arc(), Op::Coll(c))).map(|_| ())
 }
 
-/// Starts a broadcast of `count` elements of `datatype` in `buf` from rank `root` and returns
-/// at once (MPI 4.1 section 6.12.2); `buf` may be neither read nor written until `*request`
-/// completes. Errors: as `EP_Bcast`, `EP_ERR_ARG` (NULL request).
+/// `inoutbuf[i] = inbuf[i] op inoutbuf[i]` for the `count` elements of `datatype` in both
+/// buffers (MPI 4.1 section 6.9.7), with any predefined or user-defined op (non-commutative
+/// ones see `inbuf` as the left operand). A local operation: no communicator.
+///
+/// Errors (through the default error handler): `EP_ERR_COUNT` (negative count),
+/// `EP_ERR_TYPE` (invalid datatype), `EP_ERR_OP` (`MPI_OP_NULL` or invalid op),
+/// `EP_ERR_BUFFER` (NULL with data, or `MPI_IN_PLACE`), the host's error for an op not
+/// defined on the datatype. Thread safety: any thread.
 ///
 /// # Safety
-/// `buf` is readable (at the root) or writable (elsewhere) for `count` elements of `datatype`
-/// and not accessed by the caller until the request completes (MPI 4.1 section 3.7.2);
-/// `datatype` is a valid host datatype; `request` points at a writable `EP_Request` (NULL gives
-/// `EP_ERR_ARG`).
+/// `inbuf` is readable and `inoutbuf` readable and writable for `count` elements of
+/// `datatype`; `datatype` and `op` are valid host handles.
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Ibcast(buf: *mut c_void, count: c_int, datatype: MPI_Datatype, root: c_int, comm: EP_Comm, request: *mut EP_Request) -> c_int {
-    let ep = intra_endpoint(comm)?;
-    let request = out(request, "request")?;
-    check_root(&ep, root)?;
-    let b = data_buf(buf, count, datatype, "buf")?;
-    let c = nonblocking::start(&ep, Kind::Bcast, Some((b, root)))?;
-    *request = new_request(Request::new(ep.to_arc(), Op::Coll(c)))?;
-    Ok(())
+pub unsafe extern "C" fn EP_Reduce_local(
+    inbuf: *const c_void,
+    inoutbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+) -> c_int {
+    let input = data_buf(inbuf, count, datatype, "inbuf")?;
+    let inout = data_buf(inoutbuf, count, datatype, "inoutbuf")?;
+    op_commutative(op)?;
+    reduce_local(&Elems::of(&input), inout.addr, HostOp(op))
 }

@@ -18,7 +18,6 @@
  *   MPI_Allreduce_init: no EP_ function
  *   MPI_Alltoall_init: no EP_ function
  *   MPI_Alltoallv_init: no EP_ function
- *   MPI_Alltoallw: no EP_ function
  *   MPI_Alltoallw_init: no EP_ function
  *   MPI_Attr_delete: no EP_ function
  *   MPI_Attr_get: no EP_ function
@@ -36,22 +35,7 @@
  *   MPI_Gather_init: no EP_ function
  *   MPI_Gatherv_init: no EP_ function
  *   MPI_Grequest_complete: no EP_ function
- *   MPI_Iallgather: no EP_ function
- *   MPI_Iallgatherv: no EP_ function
- *   MPI_Iallreduce: no EP_ function
- *   MPI_Ialltoall: no EP_ function
- *   MPI_Ialltoallv: no EP_ function
- *   MPI_Ialltoallw: no EP_ function
- *   MPI_Iexscan: no EP_ function
- *   MPI_Igather: no EP_ function
- *   MPI_Igatherv: no EP_ function
  *   MPI_Intercomm_create_from_groups: no EP_ function
- *   MPI_Ireduce: no EP_ function
- *   MPI_Ireduce_scatter: no EP_ function
- *   MPI_Ireduce_scatter_block: no EP_ function
- *   MPI_Iscan: no EP_ function
- *   MPI_Iscatter: no EP_ function
- *   MPI_Iscatterv: no EP_ function
  *   MPI_Neighbor_allgather_init: no EP_ function
  *   MPI_Neighbor_allgatherv_init: no EP_ function
  *   MPI_Neighbor_alltoall_init: no EP_ function
@@ -500,8 +484,8 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
 
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes;
-    return epmpi_unsupported("MPI_Alltoallw", epmpi_comm_in(comm));
+    int rc = EP_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, epmpi_comm_in(comm));
+    return epmpi_rc(rc);
 }
 
 int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
@@ -1996,8 +1980,10 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 
 __attribute__((noinline, cold)) static int ep_MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)request;
-    return epmpi_unsupported("MPI_Iallgather", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -2027,8 +2013,10 @@ int MPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 
 __attribute__((noinline, cold)) static int ep_MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)displs; (void)recvtype; (void)request;
-    return epmpi_unsupported("MPI_Iallgatherv", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -2040,8 +2028,10 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 
 __attribute__((noinline, cold)) static int ep_MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op; (void)request;
-    return epmpi_unsupported("MPI_Iallreduce", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Iallreduce(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -2070,8 +2060,10 @@ int MPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
 
 __attribute__((noinline, cold)) static int ep_MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)request;
-    return epmpi_unsupported("MPI_Ialltoall", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -2101,8 +2093,10 @@ int MPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 
 __attribute__((noinline, cold)) static int ep_MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtype; (void)request;
-    return epmpi_unsupported("MPI_Ialltoallv", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -2114,8 +2108,10 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 
 __attribute__((noinline, cold)) static int ep_MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes; (void)request;
-    return epmpi_unsupported("MPI_Ialltoallw", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
@@ -2206,8 +2202,10 @@ int MPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 
 __attribute__((noinline, cold)) static int ep_MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op; (void)request;
-    return epmpi_unsupported("MPI_Iexscan", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Iexscan(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -2236,8 +2234,10 @@ int MPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
 
 __attribute__((noinline, cold)) static int ep_MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)root; (void)request;
-    return epmpi_unsupported("MPI_Igather", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
@@ -2267,8 +2267,10 @@ int MPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 
 __attribute__((noinline, cold)) static int ep_MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)displs; (void)recvtype; (void)root; (void)request;
-    return epmpi_unsupported("MPI_Igatherv", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
@@ -2534,8 +2536,10 @@ int MPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, i
 
 __attribute__((noinline, cold)) static int ep_MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op; (void)root; (void)request;
-    return epmpi_unsupported("MPI_Ireduce", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Ireduce(sendbuf, recvbuf, count, datatype, op, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
@@ -2564,8 +2568,10 @@ int MPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
 
 __attribute__((noinline, cold)) static int ep_MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)recvbuf; (void)recvcounts; (void)datatype; (void)op; (void)request;
-    return epmpi_unsupported("MPI_Ireduce_scatter", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -2577,8 +2583,10 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 
 __attribute__((noinline, cold)) static int ep_MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)recvbuf; (void)recvcount; (void)datatype; (void)op; (void)request;
-    return epmpi_unsupported("MPI_Ireduce_scatter_block", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -2639,8 +2647,10 @@ int MPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 
 __attribute__((noinline, cold)) static int ep_MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op; (void)request;
-    return epmpi_unsupported("MPI_Iscan", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Iscan(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
@@ -2669,8 +2679,10 @@ int MPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
 
 __attribute__((noinline, cold)) static int ep_MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)root; (void)request;
-    return epmpi_unsupported("MPI_Iscatter", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
@@ -2700,8 +2712,10 @@ int MPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 
 __attribute__((noinline, cold)) static int ep_MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcounts; (void)displs; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)root; (void)request;
-    return epmpi_unsupported("MPI_Iscatterv", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)

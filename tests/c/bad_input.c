@@ -270,6 +270,41 @@ static void truncation_and_free_cases(void)
 }
 
 /* Collective arguments out of range (checked before any communication). */
+/* The nonblocking collectives, EP_Alltoallw and EP_Reduce_local: each fails before it joins
+ * the collective, so the other endpoints are not kept waiting. */
+static void nonblocking_collective_cases(EP_Comm c, int n, int *s, int *rb, int *cn, int *dp, int *neg)
+{
+    EP_Request r = EP_REQUEST_NULL;
+    MPI_Datatype types[64], nulls[64];
+    for (int i = 0; i < n && i < 64; i++) {
+        types[i] = MPI_INT;
+        nulls[i] = i == n - 1 ? MPI_DATATYPE_NULL : MPI_INT;
+    }
+    EXPECT(EP_Iallreduce, EP_ERR_ARG, "NULL request", EP_Iallreduce(s, rb, 1, MPI_INT, MPI_SUM, c, NULL));
+    EXPECT(EP_Iallreduce, EP_ERR_OP, "MPI_OP_NULL", EP_Iallreduce(s, rb, 1, MPI_INT, MPI_OP_NULL, c, &r));
+    EXPECT(EP_Iallreduce, EP_ERR_BUFFER, "MPI_IN_PLACE recvbuf", EP_Iallreduce(s, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, c, &r));
+    EXPECT(EP_Ireduce, EP_ERR_ROOT, "root = size", EP_Ireduce(s, rb, 1, MPI_INT, MPI_SUM, n, c, &r));
+    EXPECT(EP_Ireduce, EP_ERR_COUNT, "count -1", EP_Ireduce(s, rb, -1, MPI_INT, MPI_SUM, 0, c, &r));
+    EXPECT(EP_Iscan, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Iscan(s, rb, 1, MPI_DATATYPE_NULL, MPI_SUM, c, &r));
+    EXPECT(EP_Iexscan, EP_ERR_OP, "MPI_OP_NULL", EP_Iexscan(s, rb, 1, MPI_INT, MPI_OP_NULL, c, &r));
+    EXPECT(EP_Ireduce_scatter_block, EP_ERR_COUNT, "recvcount -1", EP_Ireduce_scatter_block(s, rb, -1, MPI_INT, MPI_SUM, c, &r));
+    EXPECT(EP_Ireduce_scatter, EP_ERR_COUNT, "negative recvcounts entry", EP_Ireduce_scatter(s, rb, neg, MPI_INT, MPI_SUM, c, &r));
+    EXPECT(EP_Igather, EP_ERR_ROOT, "root -1", EP_Igather(s, 1, MPI_INT, rb, 1, MPI_INT, -1, c, &r));
+    EXPECT(EP_Igatherv, EP_ERR_ARG, "NULL recvcounts at the root", EP_Igatherv(s, 1, MPI_INT, rb, NULL, dp, MPI_INT, 0, c, &r));
+    EXPECT(EP_Iscatter, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Iscatter(s, 1, MPI_DATATYPE_NULL, rb, 1, MPI_INT, 0, c, &r));
+    EXPECT(EP_Iscatterv, EP_ERR_COUNT, "negative sendcounts entry", EP_Iscatterv(s, neg, dp, MPI_INT, rb, 1, MPI_INT, 0, c, &r));
+    EXPECT(EP_Iallgather, EP_ERR_BUFFER, "NULL recvbuf", EP_Iallgather(s, 1, MPI_INT, NULL, 1, MPI_INT, c, &r));
+    EXPECT(EP_Iallgatherv, EP_ERR_ARG, "NULL displs", EP_Iallgatherv(s, 1, MPI_INT, rb, cn, NULL, MPI_INT, c, &r));
+    EXPECT(EP_Ialltoall, EP_ERR_COUNT, "sendcount -1", EP_Ialltoall(s, -1, MPI_INT, rb, 1, MPI_INT, c, &r));
+    EXPECT(EP_Ialltoallv, EP_ERR_ARG, "NULL rdispls", EP_Ialltoallv(s, cn, dp, MPI_INT, rb, cn, NULL, MPI_INT, c, &r));
+    EXPECT(EP_Ialltoallw, EP_ERR_ARG, "NULL recvtypes", EP_Ialltoallw(s, cn, dp, types, rb, cn, dp, NULL, c, &r));
+    EXPECT(EP_Alltoallw, EP_ERR_TYPE, "MPI_DATATYPE_NULL with a count", EP_Alltoallw(s, cn, dp, nulls, rb, cn, dp, types, c));
+    EXPECT(EP_Alltoallw, EP_ERR_COUNT, "negative recvcounts entry", EP_Alltoallw(s, cn, dp, types, rb, neg, dp, types, c));
+    EXPECT(EP_Reduce_local, EP_ERR_OP, "MPI_OP_NULL", EP_Reduce_local(s, rb, 1, MPI_INT, MPI_OP_NULL));
+    EXPECT(EP_Reduce_local, EP_ERR_BUFFER, "NULL inoutbuf", EP_Reduce_local(s, NULL, 1, MPI_INT, MPI_SUM));
+    CHECK(r == EP_REQUEST_NULL, "a refused nonblocking collective wrote its request");
+}
+
 static void collective_argument_cases(void)
 {
     EP_Comm c = B.comm;
@@ -316,6 +351,7 @@ static void collective_argument_cases(void)
     EXPECT(EP_Alltoall, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Alltoall(s, 1, MPI_DATATYPE_NULL, rb, 1, MPI_INT, c));
     EXPECT(EP_Alltoallv, EP_ERR_ARG, "NULL sdispls", EP_Alltoallv(s, cn, NULL, MPI_INT, rb, cn, dp, MPI_INT, c));
     EXPECT(EP_Alltoallv, EP_ERR_COUNT, "negative sendcounts entry", EP_Alltoallv(s, neg, dp, MPI_INT, rb, cn, dp, MPI_INT, c));
+    nonblocking_collective_cases(c, n, s, rb, cn, dp, neg);
 }
 
 /* One-sided calls outside an epoch, out of range, and double frees. */

@@ -19,6 +19,7 @@ mod bcast;
 mod gather;
 mod alltoall;
 pub mod host_bytes;
+pub mod immediate;
 pub mod inter;
 mod inter_gather;
 mod inter_parcel;
@@ -97,6 +98,12 @@ impl Blocks<'_> {
     /// Packed bytes of `rank`'s block.
     pub fn bytes(&self, rank: i32) -> usize {
         self.info.size * self.layout.count(rank) as usize
+    }
+
+    /// The blocks of ranks `0..size`, one buffer each (for the nonblocking collectives, which
+    /// keep them until they complete).
+    pub fn each(&self, size: usize) -> Vec<UserBuf> {
+        (0..size as i32).map(|r| self.of(r)).collect()
     }
 }
 

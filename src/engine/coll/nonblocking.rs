@@ -1,27 +1,194 @@
-//! Nonblocking collectives: `EP_Ibarrier` and `EP_Ibcast` (MPI 4.1 section 6.12).
+//! Nonblocking collectives on endpoint intracommunicators (MPI 4.1 section 6.12): one
+//! mechanism for all of them.
 //!
-//! The k-th nonblocking collective of every endpoint of a process on one communicator is
-//! one shared instance, found through the communicator's meeting point for nonblocking
-//! collectives (keyed by k, see [`crate::engine::meeting::MeetingPoint::join`]). Each
-//! endpoint's call joins it and returns a request at once; the last
-//! endpoint to join starts the process's host operation (`MPI_Ibarrier`, `MPI_Ibcast`). Host
-//! operations thus start in the order every endpoint called its collectives, which is the
-//! order MPI requires (and blocking collectives cannot overtake: their host call needs every
-//! endpoint to have arrived, so after every earlier start). Testing a request tests the host
-//! request; a broadcast lands in the instance's buffer and each endpoint unpacks its copy.
+//! Each endpoint's call describes its [`Part`] at once: the packed blocks it sends (to one
+//! rank, or one block for every endpoint), and how many bytes it expects from each source
+//! rank (addressed to it, or to every endpoint). Send data is packed when the call is made,
+//! which MPI allows (the send buffer may not change until completion anyway), so
+//! `MPI_IN_PLACE` reads the receive buffer before anything is written to it.
+//!
+//! The k-th nonblocking collective of every endpoint of a process on one communicator is one
+//! shared [`Instance`], found through the communicator's meeting point for nonblocking
+//! collectives (keyed by k, see [`crate::engine::meeting::MeetingPoint::join`]). The last
+//! endpoint of the process to join pools the parts: one chunk of bytes per destination
+//! process (sources in local order, each source's block for every endpoint first, then its
+//! blocks for that process's endpoints in their local order), and starts one host
+//! `MPI_Ialltoallv` of bytes (`MPI_Ibarrier` for a barrier; a copy inside one process). The
+//! receiving process knows the layout of every chunk from its own endpoints' expectations,
+//! since MPI collectives give every receiver its receive counts. Testing any endpoint's
+//! request tests the host request (host progress); once complete, each endpoint's own
+//! `finish` step unpacks its results from the received chunks (rank order everywhere;
+//! reductions fold every input in rank order, so non-commutative and user-defined ops and
+//! any rank map give MPI's result).
+//!
+//! Reductions whose order the hierarchy keeps (a commutative op, or ranks in one contiguous
+//! block per process in process order) take a shorter way: the last endpoint folds the
+//! process's inputs (copied at each call) in local order, one host `MPI_Iallreduce` or
+//! `MPI_Ireduce` combines the processes' partial results, and each endpoint copies out the
+//! result (its block of it for a reduce-scatter). Other reductions, and the prefix
+//! reductions, gather every input they need through the byte exchange and fold them in rank
+//! order.
+//!
+//! Host operations start in the order every endpoint called its collectives, which is the
+//! order MPI requires: the last endpoint to join collective k has joined every earlier one,
+//! each of which started when its own last endpoint joined; and blocking collectives cannot
+//! overtake, since their host call needs every endpoint to have arrived, so after every
+//! earlier start.
+//!
+//! The instance owns the host request with the memory it reads and writes (a [`HostOp`]):
+//! when every endpoint's request is gone before the host is done (requests freed while
+//! active), the host operation goes to the orphanage with its memory.
+//!
+//! Persistent collectives (MPI 4.1 section 6.13) fit this scheme: a persistent request would
+//! keep the function that builds its endpoint's [`Part`] and `finish` from the arguments
+//! (the `i*` builders of [`super::immediate`] are such functions), and each `EP_Start` calls
+//! [`start`] with a fresh part, joining the next instance of the communicator's sequence.
+//! Nothing of an instance outlives its completion, so restarting costs one new instance.
 
-use super::board::Kind;
-use super::host_bytes::c_bytes;
-use crate::engine::comm::Endpoint;
+use super::board::{AlignedBuf, Kind};
+use super::host_bytes::{c_bytes, displs_of};
+use super::typed::{fold, Elems, HostOp as ReduceOp};
+use crate::engine::comm::{CommShared, Endpoint};
 use crate::engine::datatype::UserBuf;
 use crate::engine::host_op::HostOp;
 use crate::ep_err;
-use crate::error::{EpError, EpResult, ERR_OTHER};
+use crate::error::{EpError, EpResult, ERR_OTHER, ERR_TRUNCATE};
 use crate::host::{check, sys, HostRequest, HOST};
 use parking_lot::Mutex;
-use std::os::raw::c_void;
+use std::ops::Range;
+use std::os::raw::{c_int, c_void};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+
+/// What one endpoint sends to and expects from a nonblocking collective (packed bytes).
+pub struct Part {
+    data: Vec<u8>,
+    /// The block for every endpoint of the communicator (at most one per source).
+    every: Option<Range<usize>>,
+    /// The block for each rank, by rank (empty: none).
+    to: Vec<Option<Range<usize>>>,
+    /// Bytes of each source rank's block for every endpoint, by rank (empty: none).
+    from_every: Vec<Option<usize>>,
+    /// Bytes of each source rank's block for this endpoint, by rank (empty: none).
+    from: Vec<Option<usize>>,
+    /// A reduction that the host combines instead (then nothing else is sent).
+    reduce: Option<HostReduce>,
+    size: usize,
+}
+
+/// One endpoint's input to a reduction combined by a host reduction: a typed copy of it.
+struct HostReduce {
+    copy: AlignedBuf,
+    template: Elems,
+    op: ReduceOp,
+    /// The root's process (`EP_Ireduce`), or `None` when every process gets the result.
+    root_proc: Option<u32>,
+}
+
+impl Part {
+    /// A part that sends and expects nothing yet, on a communicator of `size` ranks.
+    pub fn new(size: usize) -> Part {
+        let (data, to, from_every, from) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        Part { data, every: None, to, from_every, from, reduce: None, size }
+    }
+
+    /// A part that brings `input` (copied now) to a reduction with `op` that the host
+    /// combines: every process gets the result, or only `root_proc`'s. The caller makes sure
+    /// that folding the process's inputs in local order keeps MPI's order (a commutative op,
+    /// or a blocked rank map), and that every endpoint of the process passes the same kind.
+    pub fn host_reduce(size: usize, input: &Elems, op: ReduceOp, root_proc: Option<u32>) -> Part {
+        let mut copy = AlignedBuf::default();
+        let template = input.copy_into(&mut copy);
+        Part { reduce: Some(HostReduce { copy, template, op, root_proc }), ..Part::new(size) }
+    }
+
+    fn pack(&mut self, buf: &UserBuf) -> EpResult<Range<usize>> {
+        let at = self.data.len();
+        self.data.resize(at + buf.bytes(), 0);
+        buf.pack_to(&mut self.data[at..])?;
+        Ok(at..self.data.len())
+    }
+
+    /// Sends `buf` (packed now) to every endpoint.
+    pub fn send_every(&mut self, buf: &UserBuf) -> EpResult<()> {
+        debug_assert!(self.every.is_none());
+        self.every = Some(self.pack(buf)?);
+        Ok(())
+    }
+
+    /// Sends `buf` (packed now) to rank `dest`.
+    pub fn send_to(&mut self, dest: i32, buf: &UserBuf) -> EpResult<()> {
+        if self.to.is_empty() {
+            self.to = vec![None; self.size];
+        }
+        self.to[dest as usize] = Some(self.pack(buf)?);
+        Ok(())
+    }
+
+    /// Expects `bytes` from rank `src`'s block for every endpoint.
+    pub fn expect_every(&mut self, src: i32, bytes: usize) {
+        if self.from_every.is_empty() {
+            self.from_every = vec![None; self.size];
+        }
+        self.from_every[src as usize] = Some(bytes);
+    }
+
+    /// Expects `bytes` from rank `src` for this endpoint.
+    pub fn expect(&mut self, src: i32, bytes: usize) {
+        if self.from.is_empty() {
+            self.from = vec![None; self.size];
+        }
+        self.from[src as usize] = Some(bytes);
+    }
+}
+
+/// The received blocks of one endpoint, once its collective is complete.
+pub struct Delivered<'a> {
+    data: &'a [u8],
+    every: &'a [Option<Range<usize>>],
+    from: &'a [Option<Range<usize>>],
+    result: Option<usize>,
+}
+
+impl Delivered<'_> {
+    /// Rank `src`'s block for every endpoint (as long as this endpoint expected it).
+    pub fn every(&self, src: i32) -> &[u8] {
+        self.every.get(src as usize).cloned().flatten().map_or(&[], |r| &self.data[r])
+    }
+
+    /// Rank `src`'s block for this endpoint (as long as this endpoint expected it).
+    pub fn from(&self, src: i32) -> &[u8] {
+        self.from.get(src as usize).cloned().flatten().map_or(&[], |r| &self.data[r])
+    }
+
+    /// The first byte of the result of a host-combined reduction ([`Part::host_reduce`]),
+    /// 16-byte aligned; its elements lie as in the input, from their first byte.
+    pub fn reduced(&self) -> *const u8 {
+        self.result.map_or(std::ptr::null(), |at| self.data[at..].as_ptr())
+    }
+}
+
+/// What an endpoint does with its received blocks when its collective completes: write
+/// its receive buffers.
+pub type Finish = Box<dyn FnOnce(&Delivered) -> EpResult<()> + Send>;
+
+/// Where the blocks land in the received bytes.
+#[derive(Default)]
+struct Layout {
+    every: Vec<Option<Range<usize>>>,
+    /// By local index, then by source rank.
+    from: Vec<Vec<Option<Range<usize>>>>,
+    /// Bytes received in all.
+    len: usize,
+    /// Where the result of a host-combined reduction starts.
+    result: Option<usize>,
+}
+
+/// The received bytes and where each block is, shared by the process's endpoints.
+struct Delivery {
+    data: Vec<u8>,
+    layout: Layout,
+}
 
 /// One nonblocking collective of this process's endpoints.
 pub struct Instance {
@@ -30,51 +197,42 @@ pub struct Instance {
 }
 
 struct State {
+    /// By local index, until the last endpoint joins.
+    parts: Vec<Option<Part>>,
     arrived: usize,
     /// Every endpoint has joined and the host part is under way (or not needed).
     started: bool,
-    host: Option<HostRequest>,
-    host_done: bool,
-    /// `EP_Ibcast`: the packed data (the root's copy, or where the host broadcast lands).
-    data: Vec<u8>,
+    host: Option<HostOp>,
+    layout: Layout,
+    delivery: Option<Arc<Delivery>>,
     error: Option<EpError>,
-}
-
-impl Drop for State {
-    /// An instance dropped while its host operation runs (every endpoint's request gone, or
-    /// an error before the requests were made) hands the host request and the buffer it
-    /// fills to the orphanage (see [`crate::engine::host_op`]).
-    fn drop(&mut self) {
-        if let Some(req) = self.host.take() {
-            if !self.host_done {
-                drop(HostOp::one(req, std::mem::take(&mut self.data)));
-            }
-        }
-    }
 }
 
 /// One endpoint's part of a nonblocking collective, behind its request.
 pub struct CollRequest {
     instance: Arc<Instance>,
-    /// `EP_Ibcast` on a non-root: where the data goes.
-    recv: Option<UserBuf>,
+    local: usize,
+    finish: Option<Finish>,
     done: bool,
 }
 
-/// Joins the next nonblocking collective of `ep`'s communicator. `bcast`: the buffer and the
-/// root rank (checked by the caller).
-pub fn start(ep: &Endpoint, kind: Kind, bcast: Option<(UserBuf, i32)>) -> EpResult<CollRequest> {
+/// Joins the next nonblocking collective of `ep`'s communicator with this endpoint's `part`;
+/// `finish` runs when it completes. The caller has checked every argument: an endpoint that
+/// joins has entered the collective (MPI 4.1 section 6.12: once per endpoint, in the same
+/// order on every endpoint).
+pub fn start(ep: &Endpoint, kind: Kind, part: Part, finish: Option<Finish>) -> EpResult<CollRequest> {
     let s = &ep.shared;
+    let n = s.local_count();
     let seq = ep.state().nb_seq.fetch_add(1, Ordering::Relaxed) + 1;
-    let bytes = bcast.map_or(0, |(b, _)| b.bytes());
-    let instance = s.nb_collectives.join(seq, s.local_count(), ep.local as usize, || Instance {
+    let instance = s.nb_collectives.join(seq, n, ep.local as usize, || Instance {
         kind,
         state: Mutex::new(State {
+            parts: (0..n).map(|_| None).collect(),
             arrived: 0,
             started: false,
             host: None,
-            host_done: false,
-            data: vec![0; bytes],
+            layout: Layout::default(),
+            delivery: None,
             error: None,
         }),
     })?;
@@ -87,88 +245,247 @@ pub fn start(ep: &Endpoint, kind: Kind, bcast: Option<(UserBuf, i32)>) -> EpResu
             instance.kind
         ));
     }
-    let mut recv = None;
-    if let Some((buf, root)) = bcast {
-        if root == ep.rank {
-            if st.data.len() == bytes {
-                // A failure belongs to the collective, not to this call alone: this endpoint
-                // has arrived, so the instance must still start and every request report it.
-                if let Err(e) = buf.pack_to(&mut st.data) {
-                    st.error = Some(e);
-                }
-            } else {
-                st.error = Some(ep_err!(ERR_OTHER, "EP_Ibcast byte counts differ between endpoints"));
-            }
-        } else {
-            recv = Some(buf);
-        }
-    }
-    if st.arrived == s.local_count() {
+    st.parts[ep.local as usize] = Some(part);
+    if st.arrived == n {
         st.started = true;
-        if st.error.is_none() && s.is_multi_process() {
-            let mut req = HostRequest(HOST.request_null);
-            let rc = match bcast {
-                // SAFETY: `s.host` lives while `s` does; the host writes `req.0`, a live local.
-                None => unsafe { check(sys::MPI_Ibarrier(s.host.0, &mut req.0), "MPI_Ibarrier") },
-                Some((_, root)) => {
-                    let root_proc = s.location(root).expect("root checked by the caller").proc as i32;
-                    // An empty Vec's address is 0x1, which is Open MPI's MPI_IN_PLACE: give the
-                    // host a real address even for zero bytes.
-                    let ptr = if st.data.is_empty() { &mut st.host_done as *mut bool as *mut c_void } else { st.data.as_mut_ptr() as *mut c_void };
-                    // SAFETY: `ptr` is `st.data` (`len` bytes) or, when empty, the address of
-                    // `st.host_done`; both live in the instance, which each endpoint's request holds and
-                    // tests until the host request completes (`data` is not resized meanwhile). A request
-                    // dropped before then (no `Drop` waits for the host) would free it under the host.
-                    c_bytes(st.data.len()).and_then(|len| unsafe {
-                        check(sys::MPI_Ibcast(ptr, len, HOST.byte, root_proc, s.host.0, &mut req.0), "MPI_Ibcast")
-                    })
-                }
-            };
-            match rc {
-                Ok(()) => st.host = Some(req),
-                Err(e) => st.error = Some(e),
+        if st.error.is_none() {
+            if let Err(e) = launch(s, kind, &mut st) {
+                st.error = Some(e);
             }
-        } else {
-            st.host_done = true;
         }
+        st.parts = Vec::new();
     }
     drop(st);
-    Ok(CollRequest { instance, recv, done: false })
+    Ok(CollRequest { instance, local: ep.local as usize, finish, done: false })
+}
+
+/// Offset of the next multiple of `align` bytes from `base + at`.
+fn aligned(base: *const u8, at: usize, align: usize) -> usize {
+    at + (base as usize + at).wrapping_neg() % align
+}
+
+/// The process's part once every endpoint has joined: pools the parts and starts the host
+/// operation (or delivers at once inside one process).
+fn launch(s: &CommShared, kind: Kind, st: &mut State) -> EpResult<()> {
+    if kind == Kind::Barrier {
+        if s.is_multi_process() {
+            let mut req = HostRequest(HOST.request_null);
+            // SAFETY: `s.host` lives while `s` does; the host writes `req.0`, a live local.
+            unsafe { check(sys::MPI_Ibarrier(s.host.0, &mut req.0), "MPI_Ibarrier")? };
+            st.host = Some(HostOp::one(req, Vec::new()));
+        } else {
+            st.delivery = Some(Arc::new(Delivery { data: Vec::new(), layout: Layout::default() }));
+        }
+        return Ok(());
+    }
+    let parts: Vec<Part> = st.parts.iter_mut().map(|p| p.take().expect("every endpoint's part")).collect();
+    if parts.iter().all(|p| p.reduce.is_some()) {
+        return launch_reduce(s, st, parts);
+    }
+    let nprocs = s.map.nprocs();
+    // Send side: one chunk per destination process.
+    let mut scounts = Vec::with_capacity(nprocs);
+    let mut send = Vec::new();
+    for q in 0..nprocs as u32 {
+        let start = send.len();
+        for p in &parts {
+            if let Some(r) = &p.every {
+                send.extend_from_slice(&p.data[r.clone()]);
+            }
+            if !p.to.is_empty() {
+                for &d in s.map.ranks_of(q) {
+                    if let Some(r) = &p.to[d as usize] {
+                        send.extend_from_slice(&p.data[r.clone()]);
+                    }
+                }
+            }
+        }
+        scounts.push(c_bytes(send.len() - start)?);
+    }
+    // Receive side: where each block of each source lands, from this process's expectations
+    // (the blocks for every endpoint as the first endpoint that expects any sees them).
+    let size = s.map.size();
+    let every_of = parts.iter().find(|p| !p.from_every.is_empty()).map(|p| &p.from_every);
+    let mut layout = Layout {
+        every: if every_of.is_some() { vec![None; size] } else { Vec::new() },
+        from: parts.iter().map(|p| if p.from.is_empty() { Vec::new() } else { vec![None; size] }).collect(),
+        len: 0,
+        result: None,
+    };
+    let mut rcounts = Vec::with_capacity(nprocs);
+    let mut at = 0;
+    for p in 0..nprocs as u32 {
+        let start = at;
+        for &src in s.map.ranks_of(p) {
+            if let Some(Some(len)) = every_of.map(|e| e[src as usize]) {
+                layout.every[src as usize] = Some(at..at + len);
+                at += len;
+            }
+            for (e, part) in parts.iter().enumerate() {
+                if let Some(Some(len)) = part.from.get(src as usize) {
+                    layout.from[e][src as usize] = Some(at..at + len);
+                    at += len;
+                }
+            }
+        }
+        rcounts.push(c_bytes(at - start)?);
+    }
+    layout.len = at;
+    if !s.is_multi_process() {
+        if send.len() != at {
+            return Err(ep_err!(
+                ERR_TRUNCATE,
+                "the endpoints send {} bytes and expect {at}: type signatures or counts differ between endpoints",
+                send.len()
+            ));
+        }
+        st.delivery = Some(Arc::new(Delivery { data: send, layout }));
+        return Ok(());
+    }
+    let (sdispls, rdispls) = (displs_of(&scounts)?, displs_of(&rcounts)?);
+    // One allocation the host operation owns: received bytes, sent bytes, then the four
+    // count and displacement arrays (MPI requires them unchanged until completion). The sent
+    // bytes never start where the received ones do, even when nothing is received: Open MPI's
+    // libnbc takes equal buffers for MPI_IN_PLACE and would then send nothing.
+    let send_at = at.max(1);
+    let ints = 4 * nprocs * std::mem::size_of::<c_int>();
+    let mut keep = vec![0u8; send_at + send.len() + ints + std::mem::align_of::<c_int>()];
+    keep[send_at..send_at + send.len()].copy_from_slice(&send);
+    let base = keep.as_mut_ptr();
+    let ints_at = aligned(base, send_at + send.len(), std::mem::align_of::<c_int>());
+    let arrays = [&scounts, &sdispls, &rcounts, &rdispls];
+    let mut ptrs = [std::ptr::null::<c_int>(); 4];
+    for (i, a) in arrays.iter().enumerate() {
+        // SAFETY: `keep` holds `ints` bytes from `ints_at` (aligned for `c_int`), four arrays
+        // of `nprocs` ints, written once here.
+        unsafe {
+            let dst = base.add(ints_at + i * nprocs * std::mem::size_of::<c_int>()) as *mut c_int;
+            std::ptr::copy_nonoverlapping(a.as_ptr(), dst, nprocs);
+            ptrs[i] = dst;
+        }
+    }
+    let mut req = HostRequest(HOST.request_null);
+    // SAFETY: the received bytes (`at`) start `keep`, the sent ones follow from `send_at`, and the arrays,
+    // one entry per process of `s.host`, lie inside it too (copied just above); `keep` moves
+    // into the `HostOp` with the request and is neither resized nor freed until the host is
+    // done (an unfinished `HostOp` goes to the orphanage). Both addresses are real ones (the
+    // arrays follow them), never Open MPI's `MPI_IN_PLACE` (0x1).
+    unsafe {
+        check(
+            sys::MPI_Ialltoallv(
+                base.add(send_at) as *const c_void,
+                ptrs[0],
+                ptrs[1],
+                HOST.byte,
+                base as *mut c_void,
+                ptrs[2],
+                ptrs[3],
+                HOST.byte,
+                s.host.0,
+                &mut req.0,
+            ),
+            "MPI_Ialltoallv",
+        )?
+    };
+    st.host = Some(HostOp::one(req, keep));
+    st.layout = layout;
+    Ok(())
+}
+
+/// [`launch`] for a reduction the host combines: folds the process's inputs in local order
+/// and starts the host reduction on the partial result (in place for `MPI_Iallreduce`; from a
+/// copy at the root of `MPI_Ireduce`, since MPICH 4.0.2 fails an in-place `MPI_Reduce` at
+/// roots other than 0).
+fn launch_reduce(s: &CommShared, st: &mut State, parts: Vec<Part>) -> EpResult<()> {
+    let reduces: Vec<&HostReduce> = parts.iter().map(|p| p.reduce.as_ref().expect("host reductions")).collect();
+    let first = reduces[0];
+    let inputs: Vec<Elems> = reduces.iter().map(|r| r.template.at(r.template.base_for(r.copy.ptr()))).collect();
+    let mut acc = AlignedBuf::default();
+    let folded = fold(&inputs, &mut acc, first.op)?;
+    let span = folded.span();
+    // One allocation the host operation owns: the result (16-byte aligned, typed memory for
+    // the host and user ops), then at the root of a reduce the copy it sends.
+    let mut keep = vec![0u8; 2 * span + 48];
+    let base = keep.as_mut_ptr();
+    let at = aligned(base, 0, 16);
+    let send_at = aligned(base, at + span + 1, 16);
+    // SAFETY: `keep` holds `at + span` and `send_at + span` bytes (at most 2 * span + 33), and
+    // `acc` holds the folded span.
+    unsafe {
+        std::ptr::copy_nonoverlapping(acc.ptr(), base.add(at), span);
+        std::ptr::copy_nonoverlapping(acc.ptr(), base.add(send_at), span);
+    }
+    let layout = Layout { len: keep.len(), result: Some(at), ..Layout::default() };
+    if !s.is_multi_process() {
+        st.delivery = Some(Arc::new(Delivery { data: keep, layout }));
+        return Ok(());
+    }
+    let (count, dtype, op) = (folded.count, folded.dtype, first.op.0);
+    // SAFETY: `base + at` and `base + send_at` are the first bytes of typed copies of the
+    // result, so `base_for` gives the addresses its datatype is relative to.
+    let (result, send) = (folded.base_for(unsafe { base.add(at) }), folded.base_for(unsafe { base.add(send_at) }));
+    let mut req = HostRequest(HOST.request_null);
+    // SAFETY: `result` and `send` address `count` elements of `dtype` inside `keep`, which moves
+    // into the `HostOp` with the request and is neither resized nor freed until the host is
+    // done (an unfinished `HostOp` goes to the orphanage); the receive side is ignored off the
+    // root (null there). `s.host` lives while `s` does.
+    unsafe {
+        match first.root_proc {
+            None => check(
+                sys::MPI_Iallreduce(HOST.in_place, result, count, dtype, op, s.host.0, &mut req.0),
+                "MPI_Iallreduce",
+            )?,
+            Some(root) if root == s.my_proc => check(
+                sys::MPI_Ireduce(send, result, count, dtype, op, root as c_int, s.host.0, &mut req.0),
+                "MPI_Ireduce",
+            )?,
+            Some(root) => check(
+                sys::MPI_Ireduce(result, std::ptr::null_mut(), count, dtype, op, root as c_int, s.host.0, &mut req.0),
+                "MPI_Ireduce",
+            )?,
+        }
+    };
+    st.host = Some(HostOp::one(req, keep));
+    st.layout = layout;
+    Ok(())
 }
 
 impl CollRequest {
-    /// True once this endpoint's part is complete (its broadcast data unpacked).
+    /// True once this endpoint's part is complete (its results written).
     pub fn test(&mut self) -> EpResult<bool> {
         if self.done {
             return Ok(true);
         }
-        let mut st = self.instance.state.lock();
-        if !st.started {
-            return Ok(false);
-        }
-        if let Some(e) = &st.error {
-            self.done = true;
-            return Err(e.clone());
-        }
-        if !st.host_done {
-            let req = st.host.as_mut().expect("started with a host request");
-            let mut flag = 0;
-            // SAFETY: `req` is the instance's started host request, under its lock; the host writes
-            // it and `flag`, and the status is ignored.
-            unsafe { check(sys::MPI_Test(&mut req.0, &mut flag, HOST.status_ignore), "MPI_Test")? };
-            if flag == 0 {
+        let delivery = {
+            let mut st = self.instance.state.lock();
+            if !st.started {
                 return Ok(false);
             }
-            st.host_done = true;
-        }
-        if let Some(buf) = &self.recv {
-            if st.data.len() != buf.bytes() {
-                self.done = true;
-                return Err(ep_err!(ERR_OTHER, "EP_Ibcast byte counts differ between endpoints"));
+            if st.error.is_none() && st.delivery.is_none() {
+                let host = st.host.as_mut().expect("started with a host operation");
+                match host.test() {
+                    Ok(false) => return Ok(false),
+                    Ok(true) => {
+                        let mut data = st.host.take().expect("a host operation").into_keep();
+                        let layout = std::mem::take(&mut st.layout);
+                        data.truncate(layout.len);
+                        st.delivery = Some(Arc::new(Delivery { data, layout }));
+                    }
+                    Err(e) => st.error = Some(e),
+                }
             }
-            buf.unpack_from(&st.data)?;
-        }
+            if let Some(e) = &st.error {
+                self.done = true;
+                return Err(e.clone());
+            }
+            st.delivery.clone().expect("delivered")
+        };
         self.done = true;
+        if let Some(finish) = self.finish.take() {
+            let d = &delivery.layout;
+            let from = d.from.get(self.local).map_or(&[][..], |f| f);
+            finish(&Delivered { data: &delivery.data, every: &d.every, from, result: d.result })?;
+        }
         Ok(true)
     }
 }

@@ -1,0 +1,483 @@
+//! Nonblocking collectives (MPI 4.1 section 6.12) on endpoint intracommunicators: each call
+//! checks its arguments as its blocking form does (same errors), joins the collective and
+//! returns at once with `*request`, which the completion calls (`EP_Wait`, `EP_Test`,
+//! `EP_Waitall`, `EP_Testany`, ...) complete; testing it makes progress, and never blocks
+//! point-to-point traffic. Several may be outstanding on one communicator, mixed with
+//! blocking collectives: every endpoint starts the communicator's collectives (blocking and
+//! nonblocking) in the same order, as MPI requires, and may complete them in any order.
+//!
+//! Buffers: send data is read when the call is made; receive buffers are written when this
+//! endpoint's request completes and may not be accessed before then. Count, displacement
+//! and datatype arrays are read when the call is made (MPI requires them unchanged until
+//! completion; EPMPI does not rely on it). Results are those of the blocking forms: rank
+//! order everywhere, reductions combined in rank order (non-commutative and user-defined ops
+//! too), any datatypes with matching type signatures, `MPI_IN_PLACE` where MPI allows it.
+//!
+//! Errors, besides those of the blocking form: `EP_ERR_ARG` (NULL `request`); an error found
+//! when the collective completes (`EP_ERR_TRUNCATE` for type signatures that differ, a host
+//! failure) is returned by the completion call. Thread safety: one call per endpoint, all
+//! endpoints concurrently.
+
+use super::boundary::out;
+use super::coll_api::{
+    allgather_args, alltoall_args, alltoallv_args, check_root, gather_args, intra_endpoint, per_rank, reduce_scatter_args,
+    reduction_input, scan_args, scatter_args, varied_layout, w_blocks,
+};
+use super::coll_args::data_buf;
+use super::types::*;
+use crate::engine::coll::immediate::{self, Reduction};
+use crate::engine::coll::nonblocking::CollRequest;
+use crate::engine::coll::typed::{op_commutative, HostOp};
+use crate::engine::coll::{AlltoallvArgs, Layout};
+use crate::engine::comm::Endpoint;
+use crate::engine::request::{Op, Request};
+use crate::error::{EpResult, ERR_COUNT};
+use crate::ep_err;
+use crate::handles::{new_request, EpRef};
+use crate::host::sys::{MPI_Datatype, MPI_Op};
+use epmpi_macros::c_export;
+use std::os::raw::{c_int, c_void};
+
+/// Gives `c` its request handle in `*request`.
+fn started(ep: &EpRef, request: &mut EP_Request, c: CollRequest) -> EpResult<()> {
+    *request = new_request(Request::new(ep.to_arc(), Op::Coll(c)))?;
+    Ok(())
+}
+
+/// The blocks an all-to-all sends: its send blocks, or its receive blocks with `MPI_IN_PLACE`.
+fn alltoall_sends(ep: &Endpoint, args: &AlltoallvArgs) -> Vec<crate::engine::datatype::UserBuf> {
+    args.send.as_ref().unwrap_or(&args.recv).each(ep.shared.map.size())
+}
+
+/// Starts a barrier and returns at once; `*request` completes once every endpoint has entered
+/// it (MPI 4.1 section 6.12.1). Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Ibarrier(comm: EP_Comm, request: *mut EP_Request) -> c_int {
+    let ep = intra_endpoint(comm)?;
+    let request = out(request, "request")?;
+    started(&ep, request, immediate::ibarrier(&ep)?)
+}
+
+/// Starts a broadcast of `count` elements of `datatype` in `buf` from rank `root` and returns
+/// at once (MPI 4.1 section 6.12.2). Errors: as `EP_Bcast`, `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// `buf` is readable (at the root) or writable (elsewhere) for `count` elements of `datatype`
+/// and not accessed by the caller until the request completes (MPI 4.1 section 3.7.2);
+/// `datatype` is a valid host datatype; `request` points at a writable `EP_Request` (NULL gives
+/// `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Ibcast(
+    buf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    root: c_int,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let ep = intra_endpoint(comm)?;
+    let request = out(request, "request")?;
+    check_root(&ep, root)?;
+    let b = data_buf(buf, count, datatype, "buf")?;
+    started(&ep, request, immediate::ibcast(&ep, b, root)?)
+}
+
+/// Starts `EP_Gather` (MPI 4.1 section 6.12.3): rank i's `sendcount` elements land at element
+/// offset `i * recvcount` of rank `root`'s `recvbuf`. `MPI_IN_PLACE` as `EP_Gather`. Errors:
+/// as `EP_Gather`, `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// As for `EP_Gather`, with `recvbuf` (at the root) valid and untouched until the request
+/// completes; `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Igather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let layout = |_: &Endpoint| Ok(Layout::Uniform(recvcount));
+    let (ep, a) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, false)?;
+    let recv = a.recv.map(|b| b.each(ep.shared.map.size()));
+    started(&ep, request, immediate::igatherv(&ep, a.send, recv, root)?)
+}
+
+/// Starts `EP_Gatherv` (MPI 4.1 section 6.12.3): rank i's block lands at element displacement
+/// `displs[i]` of the root's `recvbuf`, `recvcounts[i]` elements. Errors: as `EP_Gatherv`,
+/// `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// As for `EP_Gatherv`, with `recvbuf` (at the root) valid and untouched until the request
+/// completes; `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Igatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let layout = |ep: &Endpoint| varied_layout(ep, recvcounts, displs, "recvcounts");
+    let (ep, a) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, true)?;
+    let recv = a.recv.map(|b| b.each(ep.shared.map.size()));
+    started(&ep, request, immediate::igatherv(&ep, a.send, recv, root)?)
+}
+
+/// Starts `EP_Scatter` (MPI 4.1 section 6.12.4): rank i gets the block at element offset
+/// `i * sendcount` of rank `root`'s `sendbuf`. Errors: as `EP_Scatter`, `EP_ERR_ARG` (NULL
+/// request).
+///
+/// # Safety
+/// As for `EP_Scatter`, with `recvbuf` valid and untouched until the request completes;
+/// `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Iscatter(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let layout = |_: &Endpoint| Ok(Layout::Uniform(sendcount));
+    let (ep, a) = scatter_args(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, false)?;
+    let send = a.send.map(|b| b.each(ep.shared.map.size()));
+    started(&ep, request, immediate::iscatterv(&ep, send, a.recv, root)?)
+}
+
+/// Starts `EP_Scatterv` (MPI 4.1 section 6.12.4): rank i gets `sendcounts[i]` elements from
+/// element displacement `displs[i]` of the root's `sendbuf`. Errors: as `EP_Scatterv`,
+/// `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// As for `EP_Scatterv`, with `recvbuf` valid and untouched until the request completes;
+/// `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Iscatterv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    displs: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let layout = |ep: &Endpoint| varied_layout(ep, sendcounts, displs, "sendcounts");
+    let (ep, a) = scatter_args(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, true)?;
+    let send = a.send.map(|b| b.each(ep.shared.map.size()));
+    started(&ep, request, immediate::iscatterv(&ep, send, a.recv, root)?)
+}
+
+/// Starts `EP_Allgather` (MPI 4.1 section 6.12.5): rank i's block lands at element offset
+/// `i * recvcount` of every `recvbuf`. `MPI_IN_PLACE` as `EP_Allgather`. Errors: as
+/// `EP_Allgather`, `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// As for `EP_Allgather`, with `recvbuf` valid and untouched until the request completes;
+/// `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Iallgather(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let layout = |_: &Endpoint| Ok(Layout::Uniform(recvcount));
+    let (ep, a) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)?;
+    let recv = a.recv.each(ep.shared.map.size());
+    started(&ep, request, immediate::iallgatherv(&ep, a.send, recv)?)
+}
+
+/// Starts `EP_Allgatherv` (MPI 4.1 section 6.12.5): rank i's `recvcounts[i]` elements land at
+/// element displacement `displs[i]` of every `recvbuf`. Errors: as `EP_Allgatherv`,
+/// `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// As for `EP_Allgatherv`, with `recvbuf` valid and untouched until the request completes;
+/// `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Iallgatherv(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let layout = |ep: &Endpoint| varied_layout(ep, recvcounts, displs, "recvcounts");
+    let (ep, a) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)?;
+    let recv = a.recv.each(ep.shared.map.size());
+    started(&ep, request, immediate::iallgatherv(&ep, a.send, recv)?)
+}
+
+/// Starts `EP_Alltoall` (MPI 4.1 section 6.12.6): block j of `sendbuf` goes to rank j, which
+/// stores it as block i of its `recvbuf`. `MPI_IN_PLACE` as `EP_Alltoall`. Errors: as
+/// `EP_Alltoall`, `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// As for `EP_Alltoall`, with `recvbuf` valid and untouched until the request completes;
+/// `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Ialltoall(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let ep = intra_endpoint(comm)?;
+    let a = alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)?;
+    let send = alltoall_sends(&ep, &a);
+    started(&ep, request, immediate::ialltoallw(&ep, &send, a.recv.each(ep.shared.map.size()))?)
+}
+
+/// Starts `EP_Alltoallv` (MPI 4.1 section 6.12.6): per-rank counts and element
+/// displacements on both sides. Errors: as `EP_Alltoallv`, `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// As for `EP_Alltoallv`, with `recvbuf` valid and untouched until the request completes;
+/// `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Ialltoallv(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let ep = intra_endpoint(comm)?;
+    let a = alltoallv_args(&ep, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype)?;
+    let send = alltoall_sends(&ep, &a);
+    started(&ep, request, immediate::ialltoallw(&ep, &send, a.recv.each(ep.shared.map.size()))?)
+}
+
+/// Starts `EP_Alltoallw` (MPI 4.1 section 6.12.6): per-rank counts, byte displacements and
+/// datatypes on both sides. Errors: as `EP_Alltoallw`, `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// As for `EP_Alltoallw`, with `recvbuf` valid and untouched until the request completes;
+/// `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Ialltoallw(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtypes: *const MPI_Datatype,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let ep = intra_endpoint(comm)?;
+    let (send, recv) = w_blocks(&ep, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes)?;
+    started(&ep, request, immediate::ialltoallw(&ep, &send, recv)?)
+}
+
+/// Starts `EP_Reduce` (MPI 4.1 section 6.12.7): `count` elements from every endpoint
+/// combined with `op` in rank order into rank `root`'s `recvbuf`. `sendbuf` may be
+/// `MPI_IN_PLACE` at the root. Errors: as `EP_Reduce`, `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// As for `EP_Reduce`, with `recvbuf` (at the root) valid and untouched until the request
+/// completes; `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Ireduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let ep = intra_endpoint(comm)?;
+    check_root(&ep, root)?;
+    let is_root = ep.rank == root;
+    let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, is_root)?;
+    let recv = if is_root { Some(data_buf(recvbuf, count, datatype, "recvbuf")?) } else { None };
+    let commutative = op_commutative(op)?;
+    started(&ep, request, immediate::ireduce(&ep, input, recv, HostOp(op), commutative, Reduction::Root(root))?)
+}
+
+/// Starts `EP_Allreduce` (MPI 4.1 section 6.12.8): every endpoint gets the combination of
+/// every endpoint's `count` elements with `op`, in rank order. `sendbuf` may be
+/// `MPI_IN_PLACE`. Errors: as `EP_Allreduce`, `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// As for `EP_Allreduce`, with `recvbuf` valid and untouched until the request completes;
+/// `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Iallreduce(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let ep = intra_endpoint(comm)?;
+    let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
+    let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
+    let commutative = op_commutative(op)?;
+    started(&ep, request, immediate::ireduce(&ep, input, Some(recv), HostOp(op), commutative, Reduction::All)?)
+}
+
+/// Starts `EP_Reduce_scatter_block` (MPI 4.1 section 6.12.9): rank i gets elements
+/// `i*recvcount .. (i+1)*recvcount` of the reduction. Errors: as `EP_Reduce_scatter_block`,
+/// `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// As for `EP_Reduce_scatter_block`, with `recvbuf` valid and untouched until the request
+/// completes; `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Ireduce_scatter_block(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let ep = intra_endpoint(comm)?;
+    if recvcount < 0 {
+        return Err(ep_err!(ERR_COUNT, "recvcount {recvcount} is negative"));
+    }
+    let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)?;
+    let counts = vec![recvcount; ep.shared.map.size()];
+    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, a.commutative, Reduction::Scatter(counts))?)
+}
+
+/// Starts `EP_Reduce_scatter` (MPI 4.1 section 6.12.10): rank i gets `recvcounts[i]` elements
+/// of the reduction. Errors: as `EP_Reduce_scatter`, `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// As for `EP_Reduce_scatter`, with `recvbuf` valid and untouched until the request
+/// completes; `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Ireduce_scatter(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let ep = intra_endpoint(comm)?;
+    let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
+    let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)?;
+    let how = Reduction::Scatter(counts.to_vec());
+    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, a.commutative, how)?)
+}
+
+/// Starts `EP_Scan` (MPI 4.1 section 6.12.11): rank i gets the combination of ranks 0..=i.
+/// Errors: as `EP_Scan`, `EP_ERR_ARG` (NULL request).
+///
+/// # Safety
+/// As for `EP_Scan`, with `recvbuf` valid and untouched until the request completes;
+/// `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Iscan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let (ep, a) = scan_args(comm, sendbuf, recvbuf, count, datatype, op, false)?;
+    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, false, Reduction::Scan)?)
+}
+
+/// Starts `EP_Exscan` (MPI 4.1 section 6.12.12): rank i > 0 gets the combination of ranks
+/// 0..i; rank 0's `recvbuf` is left as it is. Errors: as `EP_Exscan`, `EP_ERR_ARG` (NULL
+/// request).
+///
+/// # Safety
+/// As for `EP_Exscan`, with `recvbuf` valid and untouched until the request completes;
+/// `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Iexscan(
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    comm: EP_Comm,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let (ep, a) = scan_args(comm, sendbuf, recvbuf, count, datatype, op, true)?;
+    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, false, Reduction::Exscan)?)
+}
