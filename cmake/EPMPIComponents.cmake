@@ -1,7 +1,7 @@
 # Optional components built from a directory of sources with a `sources.cmake` list (the
-# Fortran module, the XIOS adapter): one set of rules for both, so that a component is built
-# as soon as its list and its compiler are there, and its library is named, versioned and
-# relocatable like the C library's.
+# Fortran module, the XIOS adapter, the standard-names layer): one set of rules for all, so that
+# a component is built as soon as its list and its compiler are there, and its library is
+# named, versioned and relocatable like the C library's.
 
 include(CMakeDependentOption)
 include(CheckLanguage)

@@ -1,14 +1,14 @@
 # Install rules for what is not an ordinary CMake library: cargo's files, the package config
 # (EPMPIConfig.cmake: it chooses and checks the MPI and defines EPMPI::host_mpi, which the
 # exported targets link) and the pkg-config files. The component libraries install themselves
-# (EPMPIFortran.cmake, EPMPIXiosAdapter.cmake).
+# (EPMPIFortran.cmake, EPMPIXiosAdapter.cmake, EPMPIMpiNames.cmake).
 #
 # Layout (relative to the prefix; nothing installed names an absolute build-machine path, so
 # the prefix can be moved):
 #   lib/libepmpi.so.X.Y.Z, libepmpi.so.<soversion>, libepmpi.so, libepmpi.a
-#   include/ep_mpi.h
+#   include/ep_mpi.h                             (and epmpi_mpix.h with the standard-names layer)
 #   lib/cmake/EPMPI/EPMPIConfig.cmake, ...ConfigVersion.cmake, EPMPITargets.cmake, ...
-#   lib/pkgconfig/epmpi.pc                       (and epmpi-fortran.pc)
+#   lib/pkgconfig/epmpi.pc                       (and epmpi-fortran.pc, epmpi-mpi.pc)
 include(CMakePackageConfigHelpers)
 
 # ---- libraries and header ----
@@ -75,5 +75,11 @@ if(EPMPI_FORTRAN)
     configure_file("${PROJECT_SOURCE_DIR}/cmake/epmpi-fortran.pc.in"
         "${PROJECT_BINARY_DIR}/package/epmpi-fortran.pc" @ONLY)
     install(FILES "${PROJECT_BINARY_DIR}/package/epmpi-fortran.pc"
+        DESTINATION "${EPMPI_INSTALL_PKGCONFIGDIR}" COMPONENT development)
+endif()
+if(EPMPI_MPI_NAMES)
+    configure_file("${PROJECT_SOURCE_DIR}/cmake/epmpi-mpi.pc.in"
+        "${PROJECT_BINARY_DIR}/package/epmpi-mpi.pc" @ONLY)
+    install(FILES "${PROJECT_BINARY_DIR}/package/epmpi-mpi.pc"
         DESTINATION "${EPMPI_INSTALL_PKGCONFIGDIR}" COMPONENT development)
 endif()

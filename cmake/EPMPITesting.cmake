@@ -3,7 +3,9 @@
 # test) and OMP_NUM_THREADS; PROCESSORS tells `ctest -j` how many cores a job occupies.
 #
 #   tests/c/<name>.c        each a program, run in every shape; prints "<name>: PASS"
-#                           (thread_level, direct_progress and fatal_error have their own shapes)
+#                           (thread_level, direct_progress and fatal_error have their own shapes;
+#                           mpi_names, threadcomm and host_only use the standard names and are
+#                           linked with the standard-names layer, when it is built)
 #   tests/fortran/*.f90     files with a `program` are test programs run in every shape, the
 #   tests/fortran/*.F90     others are helper modules linked into each
 #   tests/xios/*.cpp        the XIOS adapter replay, in the shapes of tests/xios_adapter.rs
@@ -92,6 +94,14 @@ endfunction()
 file(GLOB _epmpi_c_tests CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/c/*.c")
 foreach(_epmpi_src IN LISTS _epmpi_c_tests)
     get_filename_component(_epmpi_name "${_epmpi_src}" NAME_WE)
+    set(_epmpi_lib EPMPI::epmpi)
+    if(_epmpi_name MATCHES "^(mpi_names|threadcomm|host_only)$")
+        # Written with the standard MPI names (tests/mpi_names.rs): they need the layer.
+        if(NOT EPMPI_MPI_NAMES)
+            continue()
+        endif()
+        set(_epmpi_lib EPMPI::epmpi_mpi)
+    endif()
     set(_epmpi_exe test_c_${_epmpi_name})
     add_executable(${_epmpi_exe} "${_epmpi_src}")
     set_target_properties(${_epmpi_exe} PROPERTIES
@@ -100,9 +110,18 @@ foreach(_epmpi_src IN LISTS _epmpi_c_tests)
     target_include_directories(${_epmpi_exe} PRIVATE "${PROJECT_SOURCE_DIR}/tests/c")
     target_compile_options(${_epmpi_exe} PRIVATE
         $<$<C_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wno-unused-function>)
-    target_link_libraries(${_epmpi_exe} PRIVATE EPMPI::epmpi OpenMP::OpenMP_C)
+    target_link_libraries(${_epmpi_exe} PRIVATE ${_epmpi_lib} OpenMP::OpenMP_C)
 
-    if(_epmpi_name MATCHES "^(thread_level|direct_progress)$")
+    if(_epmpi_name STREQUAL "host_only")
+        # A plain MPI program (3 processes, no endpoint) whose MPI_Send must be the layer's
+        # (it names the library it comes from: a static layer is part of the program).
+        if(EPMPI_SHARED)
+            set(_epmpi_pass "MPI_Send from: layer")
+        else()
+            set(_epmpi_pass "results:")
+        endif()
+        epmpi_add_mpi_test(c.host_only TARGET ${_epmpi_exe} PROCS 3 EPS 1 PASS "${_epmpi_pass}")
+    elseif(_epmpi_name MATCHES "^(thread_level|direct_progress)$")
         # Written for 2 processes x 1 endpoint (thread_level initialises MPI below
         # MPI_THREAD_MULTIPLE on purpose; direct_progress tests direct mode), as in tests/c_programs.rs.
         epmpi_add_mpi_test(c.${_epmpi_name} TARGET ${_epmpi_exe} PROCS 2 EPS 1
@@ -130,6 +149,13 @@ if(EPMPI_SHARED AND EPMPI_STATIC)
     target_link_libraries(example_consumer_c_static PRIVATE EPMPI::epmpi_static OpenMP::OpenMP_C)
     epmpi_add_mpi_test(example.consumer_c_static TARGET example_consumer_c_static PROCS 2 EPS 2
         PASS "consumer_c: PASS")
+endif()
+
+if(EPMPI_MPI_NAMES)
+    add_executable(example_consumer_mpi_names "${PROJECT_SOURCE_DIR}/examples/consumer_mpi_names/consumer.c")
+    target_link_libraries(example_consumer_mpi_names PRIVATE EPMPI::epmpi_mpi OpenMP::OpenMP_C ${CMAKE_DL_LIBS})
+    epmpi_add_mpi_test(example.consumer_mpi_names TARGET example_consumer_mpi_names PROCS 2 EPS 2
+        PASS "consumer_mpi_names: PASS")
 endif()
 
 # ---- XIOS adapter: tests/xios programs (C++), the C++ consumer ----

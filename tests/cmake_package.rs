@@ -17,7 +17,11 @@
 //!
 //! The Fortran consumer runs when the package has the Fortran component (`fortran/sources.cmake`
 //! exists and gfortran is there), the C++ consumer of the XIOS adapter when it has the
-//! xios_adapter component; otherwise each is skipped with a message.
+//! xios_adapter component, the consumer of the standard-names layer (`consumer_mpi_names`, MPI
+//! names only) when it has the mpi_names component; otherwise each is skipped with a message.
+//! That last one is also built without CMake, with `pkg-config --cflags --libs epmpi-mpi` and
+//! the MPI's C wrapper, in both rounds; each build must call the layer's `MPI_Send` (the program
+//! prints the library it comes from) and CMake must link the layer before the MPI.
 //! `EPMPI_TEST_FORTRAN_SOURCE_DIR=<dir>` builds the Fortran module from another directory (to
 //! test the plumbing with a stand-in module).
 
@@ -116,7 +120,85 @@ const OPTIONAL_CONSUMERS: &[(&str, &str, &str)] = &[
         "EPMPIXiosAdapterTargets.cmake",
         "xios_adapter component (EPMPI builds it when xios_adapter/sources.cmake exists and a C++ compiler is found)",
     ),
+    (
+        "consumer_mpi_names",
+        "EPMPIMpiNamesTargets.cmake",
+        "mpi_names component (EPMPI builds it when src/mpi_names/sources.cmake exists)",
+    ),
 ];
+
+/// The consumer of the standard-names layer prints the library its `MPI_Send` comes from: it
+/// must be the layer's, not the host MPI's.
+fn assert_layer_send(stdout: &str, what: &str) {
+    let from = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("consumer_mpi_names: MPI_Send from "))
+        .unwrap_or_else(|| panic!("{what}: no \"MPI_Send from\" line:\n{stdout}"));
+    assert!(
+        Path::new(from)
+            .file_name()
+            .is_some_and(|name| name.to_string_lossy().starts_with("libepmpi_mpi.so")),
+        "{what}: MPI_Send comes from {from}, not from libepmpi_mpi.so: the layer is not linked before the MPI"
+    );
+}
+
+/// The layer must come before the host MPI on the link line CMake wrote for `target` (the
+/// MPI library appears there only when the compiler is not the MPI's wrapper, which adds it
+/// last).
+fn assert_layer_linked_first(build: &Path, target: &str) {
+    let link = build.join("CMakeFiles").join(format!("{target}.dir")).join("link.txt");
+    let text = std::fs::read_to_string(&link).unwrap_or_else(|e| panic!("{}: {e}", link.display()));
+    let layer = text
+        .find("libepmpi_mpi")
+        .unwrap_or_else(|| panic!("{} does not link libepmpi_mpi:\n{text}", link.display()));
+    let before = &text[..layer];
+    for mpi in ["/libmpi.", "/libmpich.", "-lmpi ", "-lmpich "] {
+        assert!(!before.contains(mpi), "{}: the MPI ({mpi}) is linked before the layer:\n{text}", link.display());
+    }
+    let epmpi = text
+        .find("libepmpi.")
+        .unwrap_or_else(|| panic!("{} does not link libepmpi:\n{text}", link.display()));
+    assert!(layer < epmpi, "{}: libepmpi is linked before the layer:\n{text}", link.display());
+}
+
+/// The consumer of the standard-names layer built without CMake, as the .pc file says: the
+/// MPI's C wrapper (which puts the MPI library last), the flags of `pkg-config --cflags --libs
+/// epmpi-mpi` and an rpath to the installed libraries; run on 2 processes x 2 threads.
+fn pkg_config_consumer(prefix: &Path, work: &Path, round: &str) {
+    let name = "consumer_mpi_names";
+    let pkgconfig = config_dir(prefix).parent().unwrap().parent().unwrap().join("pkgconfig");
+    let pkg_config = |args: &[&str]| {
+        let out = run(
+            Command::new("pkg-config").env("PKG_CONFIG_PATH", &pkgconfig).args(args).arg("epmpi-mpi"),
+            &format!("pkg-config {} epmpi-mpi ({round})", args.join(" ")),
+        );
+        out.split_whitespace().map(str::to_string).collect::<Vec<_>>()
+    };
+    let flags = pkg_config(&["--cflags", "--libs"]);
+    let libdir = pkg_config(&["--variable=libdir"]).concat();
+    let exe = work.join(format!("{name}-pkg-config-{}", round.replace([' ', ','], "")));
+    run(
+        Command::new(mpicc())
+            .arg("-fopenmp")
+            .arg(project_dir().join("examples").join(name).join("consumer.c"))
+            .arg("-o")
+            .arg(&exe)
+            .args(&flags)
+            .arg(format!("-Wl,-rpath,{libdir}"))
+            .arg("-ldl"),
+        &format!("build {name} with pkg-config ({round}): {}", flags.join(" ")),
+    );
+    let out = mpirun_program(&exe, 2, "2", &[], Duration::from_secs(120));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let what = format!("{name} (pkg-config, {round})");
+    assert!(
+        out.status.success() && stdout.contains(&format!("{name}: PASS (4 endpoints on 2 processes")),
+        "{what} failed\nstdout:\n{stdout}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_layer_send(&stdout, &what);
+    eprintln!("cmake_package: {what}: {}", stdout.trim().replace('\n', "; "));
+}
 
 /// `-DCMAKE_<lang>_COMPILER=` the host MPI's wrappers (`langs` of C, CXX, Fortran).
 fn wrappers_as_compilers(langs: &[&str]) -> Vec<String> {
@@ -161,6 +243,9 @@ fn consumer(name: &str, programs: &[&str], prefix: &Path, work: &Path, round: &s
         cmake().arg("--build").arg(&build),
         &format!("build {name} ({round})"),
     );
+    if name == "consumer_mpi_names" {
+        assert_layer_linked_first(&build, name);
+    }
     for program in programs {
         let exe = build.join(program);
         let out = mpirun_program(&exe, 2, "2", &[], Duration::from_secs(120));
@@ -171,19 +256,27 @@ fn consumer(name: &str, programs: &[&str], prefix: &Path, work: &Path, round: &s
             "{program} ({round}) failed\nstdout:\n{stdout}\nstderr:\n{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        eprintln!("cmake_package: {program} ({round}): {}", stdout.trim());
+        if name == "consumer_mpi_names" {
+            assert_layer_send(&stdout, &format!("{program} ({round})"));
+        }
+        eprintln!("cmake_package: {program} ({round}): {}", stdout.trim().replace('\n', "; "));
     }
     true
 }
 
-/// The three consumers against `prefix`, configured with `args`; the optional ones only when
+/// The four consumers against `prefix`, configured with `args`; the optional ones only when
 /// `wanted` says so (whether they ran in an earlier round). Returns whether each optional one
-/// (Fortran, XIOS adapter) ran.
-fn consumers(prefix: &Path, work: &Path, round: &str, args: &[String], wanted: (bool, bool)) -> (bool, bool) {
+/// (Fortran, XIOS adapter, standard-names layer) ran. The standard-names consumer is built with
+/// pkg-config too.
+fn consumers(prefix: &Path, work: &Path, round: &str, args: &[String], wanted: (bool, bool, bool)) -> (bool, bool, bool) {
     consumer("consumer_c", &["consumer_c", "consumer_c_static"], prefix, work, round, args);
     let fortran = wanted.0 && consumer("consumer_fortran", &["consumer_fortran"], prefix, work, round, args);
     let xios = wanted.1 && consumer("consumer_xios", &["consumer_xios"], prefix, work, round, args);
-    (fortran, xios)
+    let mpi_names = wanted.2 && consumer("consumer_mpi_names", &["consumer_mpi_names"], prefix, work, round, args);
+    if mpi_names {
+        pkg_config_consumer(prefix, work, round);
+    }
+    (fortran, xios, mpi_names)
 }
 
 #[test]
@@ -238,7 +331,7 @@ fn install_build_consumers_move_prefix_build_again() {
             .arg(&build)
             .arg("--output-on-failure")
             .arg("-R")
-            .arg(r"^(c\.p2p\.2x2|c\.create_team\.3x2-0-1|c\.thread_level|example\..*)$"),
+            .arg(r"^(c\.p2p\.2x2|c\.create_team\.3x2-0-1|c\.thread_level|c\.mpi_names\.2x2|c\.host_only|example\..*)$"),
         "ctest (selection)",
     );
     assert!(ctest.contains("100% tests passed"), "{ctest}");
@@ -252,7 +345,7 @@ fn install_build_consumers_move_prefix_build_again() {
     assert_relocatable(&prefix, &work);
 
     let _guard = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
-    let installed = consumers(&prefix, &work, "installed", &[], (true, true));
+    let installed = consumers(&prefix, &work, "installed", &[], (true, true, true));
 
     // Move the installation; the old path no longer exists, so nothing can fall back on it.
     // The consumers again, now the wrapper way: all three wrappers as compilers.
