@@ -23,7 +23,28 @@ use super::p2p::Drain;
 use super::request::{Op, Persistent, Request, Startable};
 use crate::ep_err;
 use crate::error::{EpResult, ERR_REQUEST};
+use parking_lot::Mutex;
 use std::sync::Arc;
+
+/// A persistent operation whose rounds a function makes: each start calls it on the
+/// request's endpoint for a fresh round (a persistent collective keeps the arguments checked
+/// at init inside the function, and each round joins the next collective of the
+/// communicator). The lock makes a function that is only `Send` shareable; one start at a
+/// time holds it.
+pub struct Rounds<F>(Mutex<F>);
+
+impl<F: FnMut(&Arc<Endpoint>) -> EpResult<Op> + Send> Rounds<F> {
+    /// The persistent operation whose rounds `round` makes.
+    pub fn new(round: F) -> Rounds<F> {
+        Rounds(Mutex::new(round))
+    }
+}
+
+impl<F: FnMut(&Arc<Endpoint>) -> EpResult<Op> + Send> Startable for Rounds<F> {
+    fn start(&self, ep: &Arc<Endpoint>) -> EpResult<Op> {
+        (self.0.lock())(ep)
+    }
+}
 
 /// Persistent requests as [`Request`]s: made, started, deactivated.
 impl Request {
