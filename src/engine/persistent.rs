@@ -14,9 +14,10 @@
 //! persistent request through [`Request::persistent`] and is started by the same `EP_Start`
 //! and `EP_Startall`, and completed by the same completion calls. Point-to-point sends and
 //! receives implement it in the C interface (`ffi::persistent_api`, which knows the send and
-//! receive paths); a persistent collective (MPI 4.1 section 6.13, `MPI_Allreduce_init`...)
-//! implements `start` to return an [`Op::Coll`] round of its schedule, with the drain
-//! [`super::p2p::Drain::Local`] that nonblocking collectives use.
+//! receive paths); a persistent collective (MPI 4.1 sections 6.13 and 8.8,
+//! `EP_Allreduce_init`...) is a [`Rounds`] whose function starts the nonblocking collective
+//! on the arguments checked at init (an [`Op::Coll`] or [`Op::Neighbor`] round), with the
+//! drain [`super::p2p::Drain::Local`] that nonblocking collectives use.
 
 use super::comm::Endpoint;
 use super::p2p::Drain;
