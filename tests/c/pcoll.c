@@ -18,7 +18,8 @@
  * - Completion leaves each request inactive and its handle set; EP_Request_free sets it to
  *   EP_REQUEST_NULL.
  * - Bad input at init (root, count, NULL request, no topology, starting an active request):
- *   the documented error class, and the communicator works afterwards.
+ *   the documented error class, and the communicator works afterwards; intercommunicators are
+ *   refused with EP_ERR_UNSUPPORTED.
  */
 #include "ep_test.h"
 
@@ -451,6 +452,20 @@ static void t_bad_input(T *t)
     CHECK_OK(EP_Wait(&r, EP_STATUS_IGNORE));
     CHECK(y[0] == t->n * (t->n - 1) / 2, "Allreduce after bad input: %d", y[0]);
     CHECK_OK(EP_Request_free(&r));
+    /* Intercommunicators: refused (EP_ERR_UNSUPPORTED), nothing made. Even ranks against odd. */
+    if (t->n >= 2) {
+        EP_Comm intra, inter;
+        CHECK_OK(EP_Comm_split(t->c, t->me % 2, t->me, &intra));
+        CHECK_OK(EP_Intercomm_create(intra, 0, t->c, t->me % 2 ? 0 : 1, 93, &inter));
+        rc = EP_Allreduce_init(x, y, 1, MPI_INT, MPI_SUM, inter, in, &r);
+        CHECK(ep_class(rc) == EP_ERR_UNSUPPORTED && r == EP_REQUEST_NULL,
+              "Allreduce_init on an intercommunicator: class %d", ep_class(rc));
+        rc = EP_Barrier_init(inter, in, &r);
+        CHECK(ep_class(rc) == EP_ERR_UNSUPPORTED && r == EP_REQUEST_NULL,
+              "Barrier_init on an intercommunicator: class %d", ep_class(rc));
+        CHECK_OK(EP_Comm_free(&inter));
+        CHECK_OK(EP_Comm_free(&intra));
+    }
 }
 
 int main(int argc, char **argv)
