@@ -163,6 +163,10 @@ module ep_mpi
   public :: ep_compare_and_swap, ep_win_set_errhandler, ep_win_get_errhandler
   ! Shared-memory windows and window attributes
   public :: ep_win_allocate_shared, ep_win_shared_query, ep_win_get_attr
+  ! Persistent collectives
+  public :: ep_barrier_init, ep_bcast_init, ep_reduce_init, ep_allreduce_init, ep_scan_init, ep_exscan_init
+  public :: ep_reduce_scatter_block_init, ep_gather_init, ep_scatter_init, ep_allgather_init, ep_alltoall_init
+  public :: ep_gatherv_init, ep_scatterv_init, ep_allgatherv_init, ep_alltoallv_init, ep_reduce_scatter_init
 
   ! ---- Process topologies and neighbourhood collectives (MPI 4.1 chapter 8)
   !> Results of `ep_topo_test` (`EP_UNDEFINED` without a topology).
@@ -2680,6 +2684,257 @@ contains
       MPI_BOTTOM)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_reduce_local
+
+  ! ---- Persistent collectives ---------------------------------------------------------------
+  ! The `_init` forms take the arguments of their blocking form, `info` (`use mpi` info,
+  ! accepted and ignored) and `request` (out): an inactive persistent request that `ep_start`
+  ! and `ep_startall` start, each start one round of the collective on the buffers' contents
+  ! at that moment; completion leaves it inactive, `ep_request_free` frees it. Buffers must be
+  ! contiguous (EP_ERR_BUFFER otherwise) and should be declared `asynchronous`; counts and
+  ! displacements are read by the init call. Every endpoint makes and starts its persistent
+  ! collectives in the same order. Errors: those of the blocking form, EP_ERR_UNSUPPORTED on
+  ! an intercommunicator.
+
+  !> Persistent `ep_barrier` (C: `EP_Barrier_init`; MPI 4.1 section 6.13).
+  recursive subroutine ep_barrier_init(comm, info, request, ierror)
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer :: none(1)
+    call pcollective(0, none, 0, 0_mpi_kind, none, 0, 0_mpi_kind, 0_mpi_kind, 0, comm, info, request, ierror)
+  end subroutine ep_barrier_init
+
+  !> Persistent `ep_bcast` (C: `EP_Bcast_init`; MPI 4.1 section 6.13).
+  recursive subroutine ep_bcast_init(buf, count, datatype, root, comm, info, request, ierror)
+    type(*), dimension(..), intent(inout), asynchronous :: buf
+    integer, intent(in) :: count, root, comm
+    integer(mpi_kind), intent(in) :: datatype, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pcollective(1, buf, 0, datatype, buf, count, datatype, 0_mpi_kind, root, comm, info, request, ierror)
+  end subroutine ep_bcast_init
+
+  !> Persistent `ep_reduce` (C: `EP_Reduce_init`; MPI 4.1 section 6.13).
+  recursive subroutine ep_reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: count, root, comm
+    integer(mpi_kind), intent(in) :: datatype, op, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pcollective(2, sendbuf, count, datatype, recvbuf, 0, datatype, op, root, comm, info, request, ierror)
+  end subroutine ep_reduce_init
+
+  !> Persistent `ep_allreduce` (C: `EP_Allreduce_init`; MPI 4.1 section 6.13).
+  recursive subroutine ep_allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: count, comm
+    integer(mpi_kind), intent(in) :: datatype, op, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pcollective(3, sendbuf, count, datatype, recvbuf, 0, datatype, op, 0, comm, info, request, ierror)
+  end subroutine ep_allreduce_init
+
+  !> Persistent `ep_scan` (C: `EP_Scan_init`; MPI 4.1 section 6.13).
+  recursive subroutine ep_scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: count, comm
+    integer(mpi_kind), intent(in) :: datatype, op, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pcollective(4, sendbuf, count, datatype, recvbuf, 0, datatype, op, 0, comm, info, request, ierror)
+  end subroutine ep_scan_init
+
+  !> Persistent `ep_exscan` (C: `EP_Exscan_init`; MPI 4.1 section 6.13).
+  recursive subroutine ep_exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: count, comm
+    integer(mpi_kind), intent(in) :: datatype, op, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pcollective(5, sendbuf, count, datatype, recvbuf, 0, datatype, op, 0, comm, info, request, ierror)
+  end subroutine ep_exscan_init
+
+  !> Persistent `ep_reduce_scatter_block` (C: `EP_Reduce_scatter_block_init`; MPI 4.1 section 6.13).
+  recursive subroutine ep_reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: recvcount, comm
+    integer(mpi_kind), intent(in) :: datatype, op, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pcollective(6, sendbuf, recvcount, datatype, recvbuf, 0, datatype, op, 0, comm, info, request, ierror)
+  end subroutine ep_reduce_scatter_block_init
+
+  !> Persistent `ep_gather` (C: `EP_Gather_init`; MPI 4.1 section 6.13).
+  recursive subroutine ep_gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pcollective(7, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0_mpi_kind, &
+      root, comm, info, request, ierror)
+  end subroutine ep_gather_init
+
+  !> Persistent `ep_scatter` (C: `EP_Scatter_init`; MPI 4.1 section 6.13).
+  recursive subroutine ep_scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pcollective(8, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0_mpi_kind, &
+      root, comm, info, request, ierror)
+  end subroutine ep_scatter_init
+
+  !> Persistent `ep_allgather` (C: `EP_Allgather_init`; MPI 4.1 section 6.13).
+  recursive subroutine ep_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pcollective(9, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0_mpi_kind, &
+      0, comm, info, request, ierror)
+  end subroutine ep_allgather_init
+
+  !> Persistent `ep_alltoall` (C: `EP_Alltoall_init`; MPI 4.1 section 6.13).
+  recursive subroutine ep_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, &
+      request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pcollective(10, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0_mpi_kind, &
+      0, comm, info, request, ierror)
+  end subroutine ep_alltoall_init
+
+  !> The persistent collectives of fixed counts: `kind` as `epmpi_f_pcollective` takes it.
+  recursive subroutine pcollective(kind, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, op, root, &
+      comm, info, request, ierror)
+    integer, intent(in) :: kind
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, op, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_pcollective(int(kind, c_int), sendbuf, c_arg(sendcount), int(sendtype, c_int), recvbuf, &
+      c_arg(recvcount), int(recvtype, c_int), int(op, c_int), c_arg(root), c_arg(comm), int(info, c_int), &
+      c_request, MPI_BOTTOM, MPI_IN_PLACE)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine pcollective
+
+  !> Persistent `ep_gatherv` (C: `EP_Gatherv_init`; MPI 4.1 section 6.13); arrays integer(comm size).
+  recursive subroutine ep_gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      root, comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: recvcounts, displs
+    integer, intent(in) :: sendcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pvcollective(0, sendbuf, sendcount, recvcounts, displs, sendtype, recvbuf, 0, recvcounts, displs, &
+      recvtype, 0_mpi_kind, root, comm, info, request, ierror)
+  end subroutine ep_gatherv_init
+
+  !> Persistent `ep_scatterv` (C: `EP_Scatterv_init`; MPI 4.1 section 6.13); arrays integer(comm size).
+  recursive subroutine ep_scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, &
+      root, comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, displs
+    integer, intent(in) :: recvcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pvcollective(1, sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, sendcounts, displs, &
+      recvtype, 0_mpi_kind, root, comm, info, request, ierror)
+  end subroutine ep_scatterv_init
+
+  !> Persistent `ep_allgatherv` (C: `EP_Allgatherv_init`; MPI 4.1 section 6.13); arrays
+  !> integer(comm size).
+  recursive subroutine ep_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, &
+      comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: recvcounts, displs
+    integer, intent(in) :: sendcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pvcollective(2, sendbuf, sendcount, recvcounts, displs, sendtype, recvbuf, 0, recvcounts, displs, &
+      recvtype, 0_mpi_kind, 0, comm, info, request, ierror)
+  end subroutine ep_allgatherv_init
+
+  !> Persistent `ep_alltoallv` (C: `EP_Alltoallv_init`; MPI 4.1 section 6.13); arrays
+  !> integer(comm size).
+  recursive subroutine ep_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+      recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pvcollective(3, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, &
+      recvtype, 0_mpi_kind, 0, comm, info, request, ierror)
+  end subroutine ep_alltoallv_init
+
+  !> Persistent `ep_reduce_scatter` (C: `EP_Reduce_scatter_init`; MPI 4.1 section 6.13);
+  !> recvcounts: integer(comm size).
+  recursive subroutine ep_reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, &
+      ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: recvcounts
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: datatype, op, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call pvcollective(4, sendbuf, 0, recvcounts, recvcounts, datatype, recvbuf, 0, recvcounts, recvcounts, &
+      datatype, op, 0, comm, info, request, ierror)
+  end subroutine ep_reduce_scatter_init
+
+  !> The persistent collectives with count arrays: `kind` as `epmpi_f_pvcollective` takes it.
+  recursive subroutine pvcollective(kind, sendbuf, sendcount, sendcounts, sdispls, sendtype, recvbuf, &
+      recvcount, recvcounts, rdispls, recvtype, op, root, comm, info, request, ierror)
+    integer, intent(in) :: kind
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+    integer, intent(in) :: sendcount, recvcount, root, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, op, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_pvcollective(int(kind, c_int), sendbuf, c_arg(sendcount), sendcounts, sdispls, &
+      int(sendtype, c_int), recvbuf, c_arg(recvcount), recvcounts, rdispls, int(recvtype, c_int), int(op, c_int), &
+      c_arg(root), int(storage_size(sendcounts) / 8, c_int), c_arg(comm), int(info, c_int), c_request, &
+      MPI_BOTTOM, MPI_IN_PLACE)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine pvcollective
 
   ! ==========================================================================================
   ! One-sided windows (MPI 4.1 chapter 12): window handles are default integers (C values),

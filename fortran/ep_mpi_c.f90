@@ -58,6 +58,8 @@ module ep_mpi_c
   public :: c_ep_graph_neighbors_count, c_ep_graph_neighbors, c_ep_cart_map, c_ep_graph_map
   ! Shared-memory windows and window attributes
   public :: epmpi_f_win_allocate_shared, c_ep_win_shared_query, c_ep_win_get_attr
+  ! Persistent collectives
+  public :: epmpi_f_pcollective, epmpi_f_pvcollective
 
   interface
 
@@ -1115,6 +1117,34 @@ module ep_mpi_c
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
     end function epmpi_f_reduce_local
+
+    ! ---- Persistent collectives -----------------------------------------------------------
+
+    function epmpi_f_pcollective(kind, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, op, root, &
+        comm, info, request, f_bottom, f_in_place) bind(C, name="epmpi_f_pcollective") result(ierror)
+      import :: c_int
+      integer(c_int), value :: kind
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+      integer(c_int), value :: sendcount, sendtype, recvcount, recvtype, op, root, comm, info
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom, f_in_place
+      integer(c_int) :: ierror
+    end function epmpi_f_pcollective
+
+    function epmpi_f_pvcollective(kind, sendbuf, sendcount, sendcounts, sdispls, sendtype, recvbuf, recvcount, &
+        recvcounts, rdispls, recvtype, op, root, count_bytes, comm, info, request, f_bottom, f_in_place) &
+        bind(C, name="epmpi_f_pvcollective") result(ierror)
+      import :: c_int
+      integer(c_int), value :: kind
+      type(*), dimension(..), intent(in), asynchronous :: sendbuf
+      type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+      type(*), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+      integer(c_int), value :: sendcount, sendtype, recvcount, recvtype, op, root, count_bytes, comm, info
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom, f_in_place
+      integer(c_int) :: ierror
+    end function epmpi_f_pvcollective
 
     ! ---- errors and miscellaneous ------------------------------------------------------
 

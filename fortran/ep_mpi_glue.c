@@ -1047,6 +1047,105 @@ int epmpi_f_reduce_local(CFI_cdesc_t *inbuf, CFI_cdesc_t *inoutbuf, int count, M
     return rc;
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* Persistent collectives                                                                    */
+/* ---------------------------------------------------------------------------------------- */
+
+/* Persistent collectives: the buffers must be contiguous (the library keeps their addresses
+ * for the request's life); the arrays are read by the init call, so converted copies go at
+ * once. kind: 0 EP_Barrier_init, 1 EP_Bcast_init (buf as recvbuf, recvcount, recvtype), 2
+ * EP_Reduce_init, 3 EP_Allreduce_init, 4 EP_Scan_init, 5 EP_Exscan_init, 6
+ * EP_Reduce_scatter_block_init (the reductions: sendcount and sendtype), 7 EP_Gather_init, 8
+ * EP_Scatter_init, 9 EP_Allgather_init, 10 EP_Alltoall_init. */
+int epmpi_f_pcollective(int kind, CFI_cdesc_t *sendbuf, int sendcount, MPI_Fint sendtype, CFI_cdesc_t *recvbuf,
+                        int recvcount, MPI_Fint recvtype, MPI_Fint op, int root, EP_Comm comm, MPI_Fint info,
+                        EP_Request *request, const void *f_bottom, const void *f_in_place)
+{
+    static const char *names[] = {"ep_barrier_init", "ep_bcast_init", "ep_reduce_init", "ep_allreduce_init",
+                                  "ep_scan_init", "ep_exscan_init", "ep_reduce_scatter_block_init",
+                                  "ep_gather_init", "ep_scatter_init", "ep_allgather_init", "ep_alltoall_init"};
+    MPI_Info i = MPI_Info_f2c(info);
+    if (kind == 0)
+        return EP_Barrier_init(comm, i, request);
+    fbuf s, r;
+    /* EP_Scatter_init takes MPI_IN_PLACE as its receive buffer: swap the roles for the check. */
+    int rc = kind == 8 ? nb_bufs(&r, recvbuf, &s, sendbuf, f_bottom, f_in_place, comm, names[kind])
+                       : nb_bufs(&s, sendbuf, &r, recvbuf, f_bottom, f_in_place, comm, names[kind]);
+    if (rc != EP_SUCCESS)
+        return rc;
+    MPI_Datatype st = MPI_Type_f2c(sendtype), rt = MPI_Type_f2c(recvtype);
+    MPI_Op o = MPI_Op_f2c(op);
+    switch (kind) {
+    case 1:
+        return EP_Bcast_init(r.addr, recvcount, rt, root, comm, i, request);
+    case 2:
+        return EP_Reduce_init(s.addr, r.addr, sendcount, st, o, root, comm, i, request);
+    case 3:
+        return EP_Allreduce_init(s.addr, r.addr, sendcount, st, o, comm, i, request);
+    case 4:
+        return EP_Scan_init(s.addr, r.addr, sendcount, st, o, comm, i, request);
+    case 5:
+        return EP_Exscan_init(s.addr, r.addr, sendcount, st, o, comm, i, request);
+    case 6:
+        return EP_Reduce_scatter_block_init(s.addr, r.addr, sendcount, st, o, comm, i, request);
+    case 7:
+        return EP_Gather_init(s.addr, sendcount, st, r.addr, recvcount, rt, root, comm, i, request);
+    case 8:
+        return EP_Scatter_init(s.addr, sendcount, st, r.addr, recvcount, rt, root, comm, i, request);
+    case 9:
+        return EP_Allgather_init(s.addr, sendcount, st, r.addr, recvcount, rt, comm, i, request);
+    default:
+        return EP_Alltoall_init(s.addr, sendcount, st, r.addr, recvcount, rt, comm, i, request);
+    }
+}
+
+/* kind: 0 EP_Gatherv_init (recvcounts, rdispls at the root), 1 EP_Scatterv_init (sendcounts,
+ * sdispls at the root), 2 EP_Allgatherv_init (recvcounts, rdispls), 3 EP_Alltoallv_init (all
+ * four), 4 EP_Reduce_scatter_init (recvcounts; sendtype is the datatype); arrays a call does
+ * not take are not read. */
+int epmpi_f_pvcollective(int kind, CFI_cdesc_t *sendbuf, int sendcount, const void *sendcounts,
+                         const void *sdispls, MPI_Fint sendtype, CFI_cdesc_t *recvbuf, int recvcount,
+                         const void *recvcounts, const void *rdispls, MPI_Fint recvtype, MPI_Fint op, int root,
+                         int count_bytes, EP_Comm comm, MPI_Fint info, EP_Request *request, const void *f_bottom,
+                         const void *f_in_place)
+{
+    static const char *names[] = {"ep_gatherv_init", "ep_scatterv_init", "ep_allgatherv_init", "ep_alltoallv_init",
+                                  "ep_reduce_scatter_init"};
+    const char *routine = names[kind];
+    fbuf s, r;
+    int rc = kind == 1 ? nb_bufs(&r, recvbuf, &s, sendbuf, f_bottom, f_in_place, comm, routine)
+                       : nb_bufs(&s, sendbuf, &r, recvbuf, f_bottom, f_in_place, comm, routine);
+    if (rc != EP_SUCCESS)
+        return rc;
+    int n = count_entries(comm, kind < 2 ? root : -1, count_bytes);
+    const void *const arrays[4] = {sendcounts, sdispls, recvcounts, rdispls};
+    fints a[4];
+    rc = fints_open4(a, arrays, count_bytes, n, comm, routine);
+    if (rc == EP_SUCCESS) {
+        MPI_Datatype st = MPI_Type_f2c(sendtype), rt = MPI_Type_f2c(recvtype);
+        MPI_Info i = MPI_Info_f2c(info);
+        switch (kind) {
+        case 0:
+            rc = EP_Gatherv_init(s.addr, sendcount, st, r.addr, a[2].ints, a[3].ints, rt, root, comm, i, request);
+            break;
+        case 1:
+            rc = EP_Scatterv_init(s.addr, a[0].ints, a[1].ints, st, r.addr, recvcount, rt, root, comm, i, request);
+            break;
+        case 2:
+            rc = EP_Allgatherv_init(s.addr, sendcount, st, r.addr, a[2].ints, a[3].ints, rt, comm, i, request);
+            break;
+        case 3:
+            rc = EP_Alltoallv_init(s.addr, a[0].ints, a[1].ints, st, r.addr, a[2].ints, a[3].ints, rt, comm, i,
+                                   request);
+            break;
+        default:
+            rc = EP_Reduce_scatter_init(s.addr, r.addr, a[2].ints, st, MPI_Op_f2c(op), comm, i, request);
+        }
+        fints_close4(a);
+    }
+    return rc;
+}
+
 int epmpi_f_comm_split(EP_Comm comm, int color, int key, EP_Comm *newcomm)
 {
     return EP_Comm_split(comm, color, key, newcomm);

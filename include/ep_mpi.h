@@ -2452,6 +2452,106 @@ int EP_Ineighbor_alltoallw(const void *sendbuf,
                            EP_Request *request);
 
 /**
+ * Persistent `EP_Neighbor_allgather` (MPI 4.1 section 8.8): each `EP_Start` begins an
+ * `EP_Ineighbor_allgather` on the same arguments. Errors: see the module documentation,
+ * found at init; `EP_ERR_ARG` for a NULL `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_allgather`, the buffers valid while the request exists and untouched
+ * during a round; `request` points at a writable `EP_Request`.
+ */
+int EP_Neighbor_allgather_init(const void *sendbuf,
+                               int sendcount,
+                               MPI_Datatype sendtype,
+                               void *recvbuf,
+                               int recvcount,
+                               MPI_Datatype recvtype,
+                               EP_Comm comm,
+                               MPI_Info info,
+                               EP_Request *request);
+
+/**
+ * Persistent `EP_Neighbor_allgatherv` (MPI 4.1 section 8.8): each `EP_Start` begins an
+ * `EP_Ineighbor_allgatherv` on the same arguments (`recvcounts` and `displs` read at init).
+ * Errors: see the module documentation, found at init; `EP_ERR_ARG` for a NULL `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_allgatherv`, the buffers valid while the request exists and
+ * untouched during a round; `request` points at a writable `EP_Request`.
+ */
+int EP_Neighbor_allgatherv_init(const void *sendbuf,
+                                int sendcount,
+                                MPI_Datatype sendtype,
+                                void *recvbuf,
+                                const int *recvcounts,
+                                const int *displs,
+                                MPI_Datatype recvtype,
+                                EP_Comm comm,
+                                MPI_Info info,
+                                EP_Request *request);
+
+/**
+ * Persistent `EP_Neighbor_alltoall` (MPI 4.1 section 8.8): each `EP_Start` begins an
+ * `EP_Ineighbor_alltoall` on the same arguments. Errors: see the module documentation, found
+ * at init; `EP_ERR_ARG` for a NULL `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_alltoall`, the buffers valid while the request exists and untouched
+ * during a round; `request` points at a writable `EP_Request`.
+ */
+int EP_Neighbor_alltoall_init(const void *sendbuf,
+                              int sendcount,
+                              MPI_Datatype sendtype,
+                              void *recvbuf,
+                              int recvcount,
+                              MPI_Datatype recvtype,
+                              EP_Comm comm,
+                              MPI_Info info,
+                              EP_Request *request);
+
+/**
+ * Persistent `EP_Neighbor_alltoallv` (MPI 4.1 section 8.8): each `EP_Start` begins an
+ * `EP_Ineighbor_alltoallv` on the same arguments (the arrays read at init). Errors: see the
+ * module documentation, found at init; `EP_ERR_ARG` for a NULL `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_alltoallv`, the buffers valid while the request exists and untouched
+ * during a round; `request` points at a writable `EP_Request`.
+ */
+int EP_Neighbor_alltoallv_init(const void *sendbuf,
+                               const int *sendcounts,
+                               const int *sdispls,
+                               MPI_Datatype sendtype,
+                               void *recvbuf,
+                               const int *recvcounts,
+                               const int *rdispls,
+                               MPI_Datatype recvtype,
+                               EP_Comm comm,
+                               MPI_Info info,
+                               EP_Request *request);
+
+/**
+ * Persistent `EP_Neighbor_alltoallw` (MPI 4.1 section 8.8): each `EP_Start` begins an
+ * `EP_Ineighbor_alltoallw` on the same arguments (the arrays read at init). Errors: see the
+ * module documentation, found at init; `EP_ERR_ARG` for a NULL `request`.
+ *
+ * # Safety
+ * As for `EP_Neighbor_alltoallw`, the buffers valid while the request exists and untouched
+ * during a round; `request` points at a writable `EP_Request`.
+ */
+int EP_Neighbor_alltoallw_init(const void *sendbuf,
+                               const int *sendcounts,
+                               const MPI_Aint *sdispls,
+                               const MPI_Datatype *sendtypes,
+                               void *recvbuf,
+                               const int *recvcounts,
+                               const MPI_Aint *rdispls,
+                               const MPI_Datatype *recvtypes,
+                               EP_Comm comm,
+                               MPI_Info info,
+                               EP_Request *request);
+
+/**
  * Standard-mode blocking send of `count` elements of `datatype` from `buf` to rank `dest`
  * (or `EP_PROC_NULL`) with `tag` (0..=`EP_TAG_UB`) (MPI 4.1 section 3.2.1). Small messages are
  * buffered (eager); large ones may wait for the matching receive.
@@ -2661,6 +2761,316 @@ int EP_Imrecv(void *buf,
  * datatype.
  */
 int EP_Get_count(const EP_Status *status, MPI_Datatype datatype, int *count);
+
+/**
+ * Persistent `EP_Barrier` (MPI 4.1 section 6.13): each round completes once every endpoint
+ * has started its round. Errors: `EP_ERR_COMM`, `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL
+ * request).
+ *
+ * # Safety
+ * `request` points at a writable `EP_Request` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Barrier_init(EP_Comm comm, MPI_Info info, EP_Request *request);
+
+/**
+ * Persistent `EP_Bcast` (MPI 4.1 section 6.13): each round broadcasts the `count` elements
+ * of `datatype` that rank `root`'s `buf` holds at its start. Errors: as `EP_Bcast`,
+ * `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * `buf` stays valid for `count` elements of `datatype` while the request exists, untouched
+ * during a round; `request` points at a writable `EP_Request`.
+ */
+int EP_Bcast_init(void *buf,
+                  int count,
+                  MPI_Datatype datatype,
+                  int root,
+                  EP_Comm comm,
+                  MPI_Info info,
+                  EP_Request *request);
+
+/**
+ * Persistent `EP_Gather` (MPI 4.1 section 6.13): each round gathers rank i's `sendcount`
+ * elements at element offset `i * recvcount` of rank `root`'s `recvbuf`. `MPI_IN_PLACE` as
+ * `EP_Gather`. Errors: as `EP_Gather`, `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Gather`, the buffers valid while the request exists and untouched during a
+ * round; `request` points at a writable `EP_Request`.
+ */
+int EP_Gather_init(const void *sendbuf,
+                   int sendcount,
+                   MPI_Datatype sendtype,
+                   void *recvbuf,
+                   int recvcount,
+                   MPI_Datatype recvtype,
+                   int root,
+                   EP_Comm comm,
+                   MPI_Info info,
+                   EP_Request *request);
+
+/**
+ * Persistent `EP_Gatherv` (MPI 4.1 section 6.13): rank i's block lands at element
+ * displacement `displs[i]` of the root's `recvbuf`, `recvcounts[i]` elements (both read at
+ * init). Errors: as `EP_Gatherv`, `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Gather_init`.
+ */
+int EP_Gatherv_init(const void *sendbuf,
+                    int sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    const int *recvcounts,
+                    const int *displs,
+                    MPI_Datatype recvtype,
+                    int root,
+                    EP_Comm comm,
+                    MPI_Info info,
+                    EP_Request *request);
+
+/**
+ * Persistent `EP_Scatter` (MPI 4.1 section 6.13): each round gives rank i the block at
+ * element offset `i * sendcount` of rank `root`'s `sendbuf`. Errors: as `EP_Scatter`,
+ * `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Scatter`, the buffers valid while the request exists and untouched during a
+ * round; `request` points at a writable `EP_Request`.
+ */
+int EP_Scatter_init(const void *sendbuf,
+                    int sendcount,
+                    MPI_Datatype sendtype,
+                    void *recvbuf,
+                    int recvcount,
+                    MPI_Datatype recvtype,
+                    int root,
+                    EP_Comm comm,
+                    MPI_Info info,
+                    EP_Request *request);
+
+/**
+ * Persistent `EP_Scatterv` (MPI 4.1 section 6.13): rank i gets `sendcounts[i]` elements from
+ * element displacement `displs[i]` of the root's `sendbuf` (both read at init). Errors: as
+ * `EP_Scatterv`, `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Scatter_init`.
+ */
+int EP_Scatterv_init(const void *sendbuf,
+                     const int *sendcounts,
+                     const int *displs,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     int recvcount,
+                     MPI_Datatype recvtype,
+                     int root,
+                     EP_Comm comm,
+                     MPI_Info info,
+                     EP_Request *request);
+
+/**
+ * Persistent `EP_Allgather` (MPI 4.1 section 6.13): rank i's block lands at element offset
+ * `i * recvcount` of every `recvbuf`. `MPI_IN_PLACE` as `EP_Allgather`. Errors: as
+ * `EP_Allgather`, `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Allgather`, the buffers valid while the request exists and untouched during a
+ * round; `request` points at a writable `EP_Request`.
+ */
+int EP_Allgather_init(const void *sendbuf,
+                      int sendcount,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      int recvcount,
+                      MPI_Datatype recvtype,
+                      EP_Comm comm,
+                      MPI_Info info,
+                      EP_Request *request);
+
+/**
+ * Persistent `EP_Allgatherv` (MPI 4.1 section 6.13): rank i's `recvcounts[i]` elements land
+ * at element displacement `displs[i]` of every `recvbuf` (both read at init). Errors: as
+ * `EP_Allgatherv`, `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Allgather_init`.
+ */
+int EP_Allgatherv_init(const void *sendbuf,
+                       int sendcount,
+                       MPI_Datatype sendtype,
+                       void *recvbuf,
+                       const int *recvcounts,
+                       const int *displs,
+                       MPI_Datatype recvtype,
+                       EP_Comm comm,
+                       MPI_Info info,
+                       EP_Request *request);
+
+/**
+ * Persistent `EP_Alltoall` (MPI 4.1 section 6.13): block j of `sendbuf` goes to rank j,
+ * which stores it as block i of its `recvbuf`. `MPI_IN_PLACE` as `EP_Alltoall`. Errors: as
+ * `EP_Alltoall`, `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Alltoall`, the buffers valid while the request exists and untouched during a
+ * round; `request` points at a writable `EP_Request`.
+ */
+int EP_Alltoall_init(const void *sendbuf,
+                     int sendcount,
+                     MPI_Datatype sendtype,
+                     void *recvbuf,
+                     int recvcount,
+                     MPI_Datatype recvtype,
+                     EP_Comm comm,
+                     MPI_Info info,
+                     EP_Request *request);
+
+/**
+ * Persistent `EP_Alltoallv` (MPI 4.1 section 6.13): per-rank counts and element
+ * displacements on both sides, read at init. Errors: as `EP_Alltoallv`,
+ * `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Alltoall_init`.
+ */
+int EP_Alltoallv_init(const void *sendbuf,
+                      const int *sendcounts,
+                      const int *sdispls,
+                      MPI_Datatype sendtype,
+                      void *recvbuf,
+                      const int *recvcounts,
+                      const int *rdispls,
+                      MPI_Datatype recvtype,
+                      EP_Comm comm,
+                      MPI_Info info,
+                      EP_Request *request);
+
+/**
+ * Persistent `EP_Alltoallw` (MPI 4.1 section 6.13): per-rank counts, byte displacements and
+ * datatypes on both sides, read at init. Errors: as `EP_Alltoallw`, `EP_ERR_UNSUPPORTED`,
+ * `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Alltoall_init`.
+ */
+int EP_Alltoallw_init(const void *sendbuf,
+                      const int *sendcounts,
+                      const int *sdispls,
+                      const MPI_Datatype *sendtypes,
+                      void *recvbuf,
+                      const int *recvcounts,
+                      const int *rdispls,
+                      const MPI_Datatype *recvtypes,
+                      EP_Comm comm,
+                      MPI_Info info,
+                      EP_Request *request);
+
+/**
+ * Persistent `EP_Reduce` (MPI 4.1 section 6.13): each round combines every endpoint's
+ * `count` elements with `op` in rank order into rank `root`'s `recvbuf`. `sendbuf` may be
+ * `MPI_IN_PLACE` at the root. Errors: as `EP_Reduce`, `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG`
+ * (NULL request).
+ *
+ * # Safety
+ * As for `EP_Reduce`, the buffers valid while the request exists and untouched during a
+ * round; `request` points at a writable `EP_Request`.
+ */
+int EP_Reduce_init(const void *sendbuf,
+                   void *recvbuf,
+                   int count,
+                   MPI_Datatype datatype,
+                   MPI_Op op,
+                   int root,
+                   EP_Comm comm,
+                   MPI_Info info,
+                   EP_Request *request);
+
+/**
+ * Persistent `EP_Allreduce` (MPI 4.1 section 6.13): every endpoint gets the combination of
+ * every endpoint's `count` elements with `op`, in rank order. `sendbuf` may be
+ * `MPI_IN_PLACE`. Errors: as `EP_Allreduce`, `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL
+ * request).
+ *
+ * # Safety
+ * As for `EP_Reduce_init`.
+ */
+int EP_Allreduce_init(const void *sendbuf,
+                      void *recvbuf,
+                      int count,
+                      MPI_Datatype datatype,
+                      MPI_Op op,
+                      EP_Comm comm,
+                      MPI_Info info,
+                      EP_Request *request);
+
+/**
+ * Persistent `EP_Reduce_scatter_block` (MPI 4.1 section 6.13): rank i gets elements
+ * `i*recvcount .. (i+1)*recvcount` of the reduction. Errors: as `EP_Reduce_scatter_block`,
+ * `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Reduce_init`.
+ */
+int EP_Reduce_scatter_block_init(const void *sendbuf,
+                                 void *recvbuf,
+                                 int recvcount,
+                                 MPI_Datatype datatype,
+                                 MPI_Op op,
+                                 EP_Comm comm,
+                                 MPI_Info info,
+                                 EP_Request *request);
+
+/**
+ * Persistent `EP_Reduce_scatter` (MPI 4.1 section 6.13): rank i gets `recvcounts[i]`
+ * elements of the reduction (the counts read at init). Errors: as `EP_Reduce_scatter`,
+ * `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Reduce_init`; `recvcounts` is readable for one int per rank.
+ */
+int EP_Reduce_scatter_init(const void *sendbuf,
+                           void *recvbuf,
+                           const int *recvcounts,
+                           MPI_Datatype datatype,
+                           MPI_Op op,
+                           EP_Comm comm,
+                           MPI_Info info,
+                           EP_Request *request);
+
+/**
+ * Persistent `EP_Scan` (MPI 4.1 section 6.13): rank i gets the combination of ranks 0..=i.
+ * Errors: as `EP_Scan`, `EP_ERR_UNSUPPORTED`, `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Scan`, the buffers valid while the request exists and untouched during a
+ * round; `request` points at a writable `EP_Request`.
+ */
+int EP_Scan_init(const void *sendbuf,
+                 void *recvbuf,
+                 int count,
+                 MPI_Datatype datatype,
+                 MPI_Op op,
+                 EP_Comm comm,
+                 MPI_Info info,
+                 EP_Request *request);
+
+/**
+ * Persistent `EP_Exscan` (MPI 4.1 section 6.13): rank i > 0 gets the combination of ranks
+ * 0..i; rank 0's `recvbuf` is left as it is. Errors: as `EP_Exscan`, `EP_ERR_UNSUPPORTED`,
+ * `EP_ERR_ARG` (NULL request).
+ *
+ * # Safety
+ * As for `EP_Scan_init`.
+ */
+int EP_Exscan_init(const void *sendbuf,
+                   void *recvbuf,
+                   int count,
+                   MPI_Datatype datatype,
+                   MPI_Op op,
+                   EP_Comm comm,
+                   MPI_Info info,
+                   EP_Request *request);
 
 /**
  * Makes a persistent standard-mode send request (MPI 4.1 section 3.9.1): inactive until

@@ -47,6 +47,12 @@ fn icoll() {
     c_test("icoll");
 }
 
+/// Persistent collectives and persistent neighbourhood collectives (tests/c/pcoll.c).
+#[test]
+fn pcoll() {
+    c_test("pcoll");
+}
+
 #[test]
 fn split() {
     c_test("split");

@@ -209,6 +209,17 @@ fn nonblocking_collectives_default_integer_8_real_8() {
     fortran_test("icoll", Kinds::Eight);
 }
 
+/// Persistent collectives (tests/fortran/pcoll.f90).
+#[test]
+fn persistent_collectives() {
+    fortran_test("pcoll", Kinds::Default);
+}
+
+#[test]
+fn persistent_collectives_default_integer_8_real_8() {
+    fortran_test("pcoll", Kinds::Eight);
+}
+
 /// The XIOS client start-up sequence: split, intercommunicators, collectives.
 #[test]
 fn xios_startup() {

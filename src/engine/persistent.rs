@@ -14,16 +14,38 @@
 //! persistent request through [`Request::persistent`] and is started by the same `EP_Start`
 //! and `EP_Startall`, and completed by the same completion calls. Point-to-point sends and
 //! receives implement it in the C interface (`ffi::persistent_api`, which knows the send and
-//! receive paths); a persistent collective (MPI 4.1 section 6.13, `MPI_Allreduce_init`...)
-//! implements `start` to return an [`Op::Coll`] round of its schedule, with the drain
-//! [`super::p2p::Drain::Local`] that nonblocking collectives use.
+//! receive paths); a persistent collective (MPI 4.1 sections 6.13 and 8.8,
+//! `EP_Allreduce_init`...) is a [`Rounds`] whose function starts the nonblocking collective
+//! on the arguments checked at init (an [`Op::Coll`] or [`Op::Neighbor`] round), with the
+//! drain [`super::p2p::Drain::Local`] that nonblocking collectives use.
 
 use super::comm::Endpoint;
 use super::p2p::Drain;
 use super::request::{Op, Persistent, Request, Startable};
 use crate::ep_err;
 use crate::error::{EpResult, ERR_REQUEST};
+use parking_lot::Mutex;
 use std::sync::Arc;
+
+/// A persistent operation whose rounds a function makes: each start calls it on the
+/// request's endpoint for a fresh round (a persistent collective keeps the arguments checked
+/// at init inside the function, and each round joins the next collective of the
+/// communicator). The lock makes a function that is only `Send` shareable; one start at a
+/// time holds it.
+pub struct Rounds<F>(Mutex<F>);
+
+impl<F: FnMut(&Arc<Endpoint>) -> EpResult<Op> + Send> Rounds<F> {
+    /// The persistent operation whose rounds `round` makes.
+    pub fn new(round: F) -> Rounds<F> {
+        Rounds(Mutex::new(round))
+    }
+}
+
+impl<F: FnMut(&Arc<Endpoint>) -> EpResult<Op> + Send> Startable for Rounds<F> {
+    fn start(&self, ep: &Arc<Endpoint>) -> EpResult<Op> {
+        (self.0.lock())(ep)
+    }
+}
 
 /// Persistent requests as [`Request`]s: made, started, deactivated.
 impl Request {

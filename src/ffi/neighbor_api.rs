@@ -19,20 +19,30 @@
 //!
 //! Thread safety: one call per endpoint, concurrently; same order of collectives on every
 //! endpoint. The nonblocking forms (`EP_Ineighbor_*`) return a request completed by the
-//! completion calls; their buffers must not be touched until then.
+//! completion calls; their buffers must not be touched until then. The persistent forms
+//! (`EP_Neighbor_*_init`, MPI 4.1 section 8.8) check the arguments and read the count,
+//! displacement and type arrays at init, which is local (bad arguments return the error and
+//! make nothing); each `EP_Start` begins one round of the nonblocking form on the buffers'
+//! contents at that moment. Every endpoint starts rounds in the same order with its other
+//! collectives on the communicator; the datatypes stay valid while the request exists;
+//! `info` is accepted and ignored.
 
 use super::boundary::out;
 use super::types::*;
+use crate::engine::comm::Endpoint;
 use crate::engine::datatype::{type_info, UserBuf};
+use crate::engine::p2p::Drain;
+use crate::engine::persistent::Rounds;
 use crate::engine::request::{Op, Request};
 use crate::engine::topo::neighbor::{self, Block, Neighbours};
 use crate::ep_err;
 use crate::error::{EpResult, ERR_ARG, ERR_BUFFER};
 use crate::handles::{endpoint_ref, new_request};
-use crate::host::sys::{MPI_Aint, MPI_Datatype};
+use crate::host::sys::{MPI_Aint, MPI_Datatype, MPI_Info};
 use crate::host::HOST;
 use epmpi_macros::c_export;
 use std::os::raw::{c_int, c_void};
+use std::sync::Arc;
 
 /// A per-neighbour array of `n` entries given by the user.
 ///
@@ -125,21 +135,42 @@ unsafe fn typed(
     blocks(base, peers, what, |i| Ok((displs[i] as isize, counts[i], types[i])))
 }
 
+/// Which form of a neighbourhood collective a call is, and where the request of the
+/// nonblocking and persistent forms goes.
+#[derive(Clone, Copy)]
+enum Form {
+    Blocking,
+    Nonblocking(*mut EP_Request),
+    Persistent(*mut EP_Request),
+}
+
 /// Runs a neighbourhood collective on `comm`: `parts` makes the send blocks (one per
-/// destination) and receive blocks (one per source) of the endpoint's neighbours; `request`:
-/// `None` for the blocking form (returns when done), else where the nonblocking form's
-/// request goes. Bad arguments: see the module documentation.
+/// destination) and receive blocks (one per source) of the endpoint's neighbours; `form` says
+/// whether to return when done, at once with a request, or with a persistent request whose
+/// every start exchanges the same blocks. Bad arguments: see the module documentation (a
+/// persistent init is local: it exchanges nothing and makes nothing).
 ///
 /// # Safety
-/// `request` is NULL or writable; `parts` reads only what the calling C function's contract
-/// makes valid.
+/// The request pointer is NULL or writable; `parts` reads only what the calling C function's
+/// contract makes valid.
 unsafe fn run(
     comm: EP_Comm,
-    request: Option<*mut EP_Request>,
+    form: Form,
     parts: impl FnOnce(&Neighbours) -> EpResult<(Vec<Block>, Vec<Block>)>,
 ) -> EpResult<()> {
     let ep = endpoint_ref(comm)?;
     let n = neighbor::neighbours(&ep)?;
+    if let Form::Persistent(r) = form {
+        let req = out(r, "request")?;
+        let (sends, recvs) = parts(&n)?;
+        let round = move |ep: &Arc<Endpoint>| Ok(Op::Neighbor(neighbor::start(ep, &n, sends.clone(), recvs.clone())?));
+        *req = new_request(Request::persistent(ep.to_arc(), Box::new(Rounds::new(round)), Some(Drain::Local)))?;
+        return Ok(());
+    }
+    let request = match form {
+        Form::Nonblocking(r) => Some(r),
+        _ => None,
+    };
     let checked = request.map(|r| out(r, "request")).transpose().and_then(|req| Ok((req, parts(&n)?)));
     let (req, (sends, recvs)) = match checked {
         Ok(c) => c,
@@ -162,7 +193,7 @@ unsafe fn run(
 ///
 /// # Safety
 /// As for `EP_Ineighbor_allgather`.
-#[allow(clippy::too_many_arguments, reason = "MPI's arguments plus the request")]
+#[allow(clippy::too_many_arguments, reason = "MPI's arguments plus the form")]
 unsafe fn allgather(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -171,9 +202,9 @@ unsafe fn allgather(
     recvcount: c_int,
     recvtype: MPI_Datatype,
     comm: EP_Comm,
-    request: Option<*mut EP_Request>,
+    form: Form,
 ) -> EpResult<()> {
-    run(comm, request, |n| {
+    run(comm, form, |n| {
         let sends = blocks(sendbuf, &n.destinations, "sendbuf", |_| Ok((0, sendcount, sendtype)))?;
         Ok((sends, uniform(recvbuf, &n.sources, recvcount, recvtype, "recvbuf")?))
     })
@@ -183,7 +214,7 @@ unsafe fn allgather(
 ///
 /// # Safety
 /// As for `EP_Ineighbor_allgatherv`.
-#[allow(clippy::too_many_arguments, reason = "MPI's arguments plus the request")]
+#[allow(clippy::too_many_arguments, reason = "MPI's arguments plus the form")]
 unsafe fn allgatherv(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -193,9 +224,9 @@ unsafe fn allgatherv(
     displs: *const c_int,
     recvtype: MPI_Datatype,
     comm: EP_Comm,
-    request: Option<*mut EP_Request>,
+    form: Form,
 ) -> EpResult<()> {
-    run(comm, request, |n| {
+    run(comm, form, |n| {
         let sends = blocks(sendbuf, &n.destinations, "sendbuf", |_| Ok((0, sendcount, sendtype)))?;
         Ok((sends, varied(recvbuf, &n.sources, recvcounts, displs, recvtype, "recvbuf")?))
     })
@@ -205,7 +236,7 @@ unsafe fn allgatherv(
 ///
 /// # Safety
 /// As for `EP_Ineighbor_alltoall`.
-#[allow(clippy::too_many_arguments, reason = "MPI's arguments plus the request")]
+#[allow(clippy::too_many_arguments, reason = "MPI's arguments plus the form")]
 unsafe fn alltoall(
     sendbuf: *const c_void,
     sendcount: c_int,
@@ -214,9 +245,9 @@ unsafe fn alltoall(
     recvcount: c_int,
     recvtype: MPI_Datatype,
     comm: EP_Comm,
-    request: Option<*mut EP_Request>,
+    form: Form,
 ) -> EpResult<()> {
-    run(comm, request, |n| {
+    run(comm, form, |n| {
         let sends = uniform(sendbuf, &n.destinations, sendcount, sendtype, "sendbuf")?;
         Ok((sends, uniform(recvbuf, &n.sources, recvcount, recvtype, "recvbuf")?))
     })
@@ -226,7 +257,7 @@ unsafe fn alltoall(
 ///
 /// # Safety
 /// As for `EP_Ineighbor_alltoallv`.
-#[allow(clippy::too_many_arguments, reason = "MPI's arguments plus the request")]
+#[allow(clippy::too_many_arguments, reason = "MPI's arguments plus the form")]
 unsafe fn alltoallv(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -237,9 +268,9 @@ unsafe fn alltoallv(
     rdispls: *const c_int,
     recvtype: MPI_Datatype,
     comm: EP_Comm,
-    request: Option<*mut EP_Request>,
+    form: Form,
 ) -> EpResult<()> {
-    run(comm, request, |n| {
+    run(comm, form, |n| {
         let sends = varied(sendbuf, &n.destinations, sendcounts, sdispls, sendtype, "sendbuf")?;
         Ok((sends, varied(recvbuf, &n.sources, recvcounts, rdispls, recvtype, "recvbuf")?))
     })
@@ -249,7 +280,7 @@ unsafe fn alltoallv(
 ///
 /// # Safety
 /// As for `EP_Ineighbor_alltoallw`.
-#[allow(clippy::too_many_arguments, reason = "MPI's arguments plus the request")]
+#[allow(clippy::too_many_arguments, reason = "MPI's arguments plus the form")]
 unsafe fn alltoallw(
     sendbuf: *const c_void,
     sendcounts: *const c_int,
@@ -260,9 +291,9 @@ unsafe fn alltoallw(
     rdispls: *const MPI_Aint,
     recvtypes: *const MPI_Datatype,
     comm: EP_Comm,
-    request: Option<*mut EP_Request>,
+    form: Form,
 ) -> EpResult<()> {
-    run(comm, request, |n| {
+    run(comm, form, |n| {
         let sends = typed(sendbuf, &n.destinations, sendcounts, sdispls, sendtypes, "sendbuf")?;
         Ok((sends, typed(recvbuf, &n.sources, recvcounts, rdispls, recvtypes, "recvbuf")?))
     })
@@ -287,7 +318,7 @@ pub unsafe extern "C" fn EP_Neighbor_allgather(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, None)
+    allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::Blocking)
 }
 
 /// Nonblocking `EP_Neighbor_allgather` (MPI 4.1 section 8.7.1): `*request` completes once
@@ -310,7 +341,7 @@ pub unsafe extern "C" fn EP_Ineighbor_allgather(
     comm: EP_Comm,
     request: *mut EP_Request,
 ) -> c_int {
-    allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Some(request))
+    allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::Nonblocking(request))
 }
 
 /// Gathers one block of its own size from each neighbour (MPI 4.1 section 8.6.1): sends
@@ -334,7 +365,7 @@ pub unsafe extern "C" fn EP_Neighbor_allgatherv(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, None)
+    allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, Form::Blocking)
 }
 
 /// Nonblocking `EP_Neighbor_allgatherv` (MPI 4.1 section 8.7.1). Plus `EP_ERR_ARG` for a
@@ -357,7 +388,7 @@ pub unsafe extern "C" fn EP_Ineighbor_allgatherv(
     comm: EP_Comm,
     request: *mut EP_Request,
 ) -> c_int {
-    allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, Some(request))
+    allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, Form::Nonblocking(request))
 }
 
 /// Exchanges one block with each neighbour (MPI 4.1 section 8.6.2): block j of `sendbuf`
@@ -379,7 +410,7 @@ pub unsafe extern "C" fn EP_Neighbor_alltoall(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, None)
+    alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::Blocking)
 }
 
 /// Nonblocking `EP_Neighbor_alltoall` (MPI 4.1 section 8.7.2). Plus `EP_ERR_ARG` for a NULL
@@ -401,7 +432,7 @@ pub unsafe extern "C" fn EP_Ineighbor_alltoall(
     comm: EP_Comm,
     request: *mut EP_Request,
 ) -> c_int {
-    alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Some(request))
+    alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::Nonblocking(request))
 }
 
 /// Exchanges one block of its own size with each neighbour (MPI 4.1 section 8.6.2):
@@ -427,7 +458,7 @@ pub unsafe extern "C" fn EP_Neighbor_alltoallv(
     recvtype: MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, None)
+    alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, Form::Blocking)
 }
 
 /// Nonblocking `EP_Neighbor_alltoallv` (MPI 4.1 section 8.7.2). Plus `EP_ERR_ARG` for a NULL
@@ -451,7 +482,8 @@ pub unsafe extern "C" fn EP_Ineighbor_alltoallv(
     comm: EP_Comm,
     request: *mut EP_Request,
 ) -> c_int {
-    alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, Some(request))
+    let form = Form::Nonblocking(request);
+    alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, form)
 }
 
 /// Exchanges one block of its own type with each neighbour (MPI 4.1 section 8.6.2):
@@ -477,7 +509,7 @@ pub unsafe extern "C" fn EP_Neighbor_alltoallw(
     recvtypes: *const MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, None)
+    alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, Form::Blocking)
 }
 
 /// Nonblocking `EP_Neighbor_alltoallw` (MPI 4.1 section 8.7.2). Plus `EP_ERR_ARG` for a NULL
@@ -501,5 +533,139 @@ pub unsafe extern "C" fn EP_Ineighbor_alltoallw(
     comm: EP_Comm,
     request: *mut EP_Request,
 ) -> c_int {
-    alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, Some(request))
+    let form = Form::Nonblocking(request);
+    alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, form)
+}
+
+/// Persistent `EP_Neighbor_allgather` (MPI 4.1 section 8.8): each `EP_Start` begins an
+/// `EP_Ineighbor_allgather` on the same arguments. Errors: see the module documentation,
+/// found at init; `EP_ERR_ARG` for a NULL `request`.
+///
+/// # Safety
+/// As for `EP_Neighbor_allgather`, the buffers valid while the request exists and untouched
+/// during a round; `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+#[allow(clippy::too_many_arguments, reason = "MPI's signature")]
+pub unsafe extern "C" fn EP_Neighbor_allgather_init(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: EP_Comm,
+    info: MPI_Info,
+    request: *mut EP_Request,
+) -> c_int {
+    let _ = info;
+    allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::Persistent(request))
+}
+
+/// Persistent `EP_Neighbor_allgatherv` (MPI 4.1 section 8.8): each `EP_Start` begins an
+/// `EP_Ineighbor_allgatherv` on the same arguments (`recvcounts` and `displs` read at init).
+/// Errors: see the module documentation, found at init; `EP_ERR_ARG` for a NULL `request`.
+///
+/// # Safety
+/// As for `EP_Neighbor_allgatherv`, the buffers valid while the request exists and
+/// untouched during a round; `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+#[allow(clippy::too_many_arguments, reason = "MPI's signature")]
+pub unsafe extern "C" fn EP_Neighbor_allgatherv_init(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    displs: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: EP_Comm,
+    info: MPI_Info,
+    request: *mut EP_Request,
+) -> c_int {
+    let _ = info;
+    let form = Form::Persistent(request);
+    allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, form)
+}
+
+/// Persistent `EP_Neighbor_alltoall` (MPI 4.1 section 8.8): each `EP_Start` begins an
+/// `EP_Ineighbor_alltoall` on the same arguments. Errors: see the module documentation, found
+/// at init; `EP_ERR_ARG` for a NULL `request`.
+///
+/// # Safety
+/// As for `EP_Neighbor_alltoall`, the buffers valid while the request exists and untouched
+/// during a round; `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+#[allow(clippy::too_many_arguments, reason = "MPI's signature")]
+pub unsafe extern "C" fn EP_Neighbor_alltoall_init(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    comm: EP_Comm,
+    info: MPI_Info,
+    request: *mut EP_Request,
+) -> c_int {
+    let _ = info;
+    alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, Form::Persistent(request))
+}
+
+/// Persistent `EP_Neighbor_alltoallv` (MPI 4.1 section 8.8): each `EP_Start` begins an
+/// `EP_Ineighbor_alltoallv` on the same arguments (the arrays read at init). Errors: see the
+/// module documentation, found at init; `EP_ERR_ARG` for a NULL `request`.
+///
+/// # Safety
+/// As for `EP_Neighbor_alltoallv`, the buffers valid while the request exists and untouched
+/// during a round; `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+#[allow(clippy::too_many_arguments, reason = "MPI's signature")]
+pub unsafe extern "C" fn EP_Neighbor_alltoallv_init(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const c_int,
+    recvtype: MPI_Datatype,
+    comm: EP_Comm,
+    info: MPI_Info,
+    request: *mut EP_Request,
+) -> c_int {
+    let _ = info;
+    let form = Form::Persistent(request);
+    alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, form)
+}
+
+/// Persistent `EP_Neighbor_alltoallw` (MPI 4.1 section 8.8): each `EP_Start` begins an
+/// `EP_Ineighbor_alltoallw` on the same arguments (the arrays read at init). Errors: see the
+/// module documentation, found at init; `EP_ERR_ARG` for a NULL `request`.
+///
+/// # Safety
+/// As for `EP_Neighbor_alltoallw`, the buffers valid while the request exists and untouched
+/// during a round; `request` points at a writable `EP_Request`.
+#[no_mangle]
+#[c_export]
+#[allow(clippy::too_many_arguments, reason = "MPI's signature")]
+pub unsafe extern "C" fn EP_Neighbor_alltoallw_init(
+    sendbuf: *const c_void,
+    sendcounts: *const c_int,
+    sdispls: *const MPI_Aint,
+    sendtypes: *const MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcounts: *const c_int,
+    rdispls: *const MPI_Aint,
+    recvtypes: *const MPI_Datatype,
+    comm: EP_Comm,
+    info: MPI_Info,
+    request: *mut EP_Request,
+) -> c_int {
+    let _ = info;
+    let form = Form::Persistent(request);
+    alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, form)
 }

@@ -13,34 +13,18 @@
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 /* Functions whose EPMPI side is not provided (MPI_ERR_UNSUPPORTED_OPERATION on EPMPI handles):
- *   MPI_Allgather_init: no EP_ function
- *   MPI_Allgatherv_init: no EP_ function
- *   MPI_Allreduce_init: no EP_ function
- *   MPI_Alltoall_init: no EP_ function
- *   MPI_Alltoallv_init: no EP_ function
- *   MPI_Alltoallw_init: no EP_ function
  *   MPI_Attr_delete: no EP_ function
  *   MPI_Attr_get: no EP_ function
  *   MPI_Attr_put: no EP_ function
- *   MPI_Barrier_init: no EP_ function
- *   MPI_Bcast_init: no EP_ function
  *   MPI_Comm_accept: no EP_ function
  *   MPI_Comm_connect: no EP_ function
  *   MPI_Comm_create_from_group: no EP_ function
  *   MPI_Comm_disconnect: no EP_ function
  *   MPI_Comm_spawn: no EP_ function
  *   MPI_Comm_spawn_multiple: no EP_ function
- *   MPI_Exscan_init: no EP_ function
  *   MPI_File_open: no EP_ function
- *   MPI_Gather_init: no EP_ function
- *   MPI_Gatherv_init: no EP_ function
  *   MPI_Grequest_complete: no EP_ function
  *   MPI_Intercomm_create_from_groups: no EP_ function
- *   MPI_Neighbor_allgather_init: no EP_ function
- *   MPI_Neighbor_allgatherv_init: no EP_ function
- *   MPI_Neighbor_alltoall_init: no EP_ function
- *   MPI_Neighbor_alltoallv_init: no EP_ function
- *   MPI_Neighbor_alltoallw_init: no EP_ function
  *   MPI_Pack: no EP_ function
  *   MPI_Pack_size: no EP_ function
  *   MPI_Parrived: no EP_ function
@@ -49,13 +33,7 @@
  *   MPI_Precv_init: no EP_ function
  *   MPI_Psend_init: no EP_ function
  *   MPI_Raccumulate: no EP_ function
- *   MPI_Reduce_init: no EP_ function
- *   MPI_Reduce_scatter_block_init: no EP_ function
- *   MPI_Reduce_scatter_init: no EP_ function
  *   MPI_Rget_accumulate: no EP_ function
- *   MPI_Scan_init: no EP_ function
- *   MPI_Scatter_init: no EP_ function
- *   MPI_Scatterv_init: no EP_ function
  *   MPI_Unpack: no EP_ function
  *   MPI_Win_call_errhandler: no EP_ function
  *   MPI_Win_complete: no EP_ function
@@ -150,8 +128,10 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Allgather_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -223,8 +203,10 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)displs; (void)recvtype; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Allgatherv_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -295,8 +277,10 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Allreduce_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Allreduce_init(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -360,8 +344,10 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Alltoall_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -438,8 +424,10 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtype; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Alltoallv_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -528,8 +516,10 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Alltoallw_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -627,8 +617,10 @@ int MPI_Barrier(MPI_Comm comm)
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)info; (void)request;
-    return epmpi_unsupported("MPI_Barrier_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Barrier_init(epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -672,8 +664,10 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)buffer; (void)count; (void)datatype; (void)root; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Bcast_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Bcast_init(buffer, count, datatype, epmpi_rank_in(root), epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -1444,8 +1438,10 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Exscan_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Exscan_init(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -1535,8 +1531,10 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)root; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Gather_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -1608,8 +1606,10 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)displs; (void)recvtype; (void)root; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Gatherv_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -2947,8 +2947,10 @@ int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Neighbor_allgather_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -2995,8 +2997,10 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)displs; (void)recvtype; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Neighbor_allgatherv_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -3041,8 +3045,10 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Neighbor_alltoall_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -3089,8 +3095,10 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtype; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Neighbor_alltoallv_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -3117,8 +3125,10 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Neighbor_alltoallw_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -3423,8 +3433,10 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op; (void)root; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Reduce_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Reduce_init(sendbuf, recvbuf, count, datatype, op, epmpi_rank_in(root), epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -3521,8 +3533,10 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)recvbuf; (void)recvcount; (void)datatype; (void)op; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Reduce_scatter_block_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -3555,8 +3569,10 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)recvbuf; (void)recvcounts; (void)datatype; (void)op; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Reduce_scatter_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -3813,8 +3829,10 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Scan_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Scan_init(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -3878,8 +3896,10 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)root; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Scatter_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -3951,8 +3971,10 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
 #if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    (void)sendbuf; (void)sendcounts; (void)displs; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)root; (void)info; (void)request;
-    return epmpi_unsupported("MPI_Scatterv_init", epmpi_comm_in(comm));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), info, request ? &t_request : NULL);
+    if (request) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)

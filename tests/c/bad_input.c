@@ -305,6 +305,35 @@ static void nonblocking_collective_cases(EP_Comm c, int n, int *s, int *rb, int 
     CHECK(r == EP_REQUEST_NULL, "a refused nonblocking collective wrote its request");
 }
 
+/* The persistent collectives refuse at init what their blocking forms refuse, and make nothing. */
+static void persistent_collective_cases(EP_Comm c, int n, int *s, int *rb, int *cn, int *dp, int *neg)
+{
+    EP_Request r = EP_REQUEST_NULL;
+    MPI_Info i = MPI_INFO_NULL;
+    MPI_Datatype types[64];
+    for (int k = 0; k < n && k < 64; k++)
+        types[k] = MPI_INT;
+    EXPECT(EP_Barrier_init, EP_ERR_ARG, "NULL request", EP_Barrier_init(c, i, NULL));
+    EXPECT(EP_Barrier_init, EP_ERR_COMM, "EP_COMM_NULL", EP_Barrier_init(EP_COMM_NULL, i, &r));
+    EXPECT(EP_Bcast_init, EP_ERR_ROOT, "root = size", EP_Bcast_init(s, 1, MPI_INT, n, c, i, &r));
+    EXPECT(EP_Reduce_init, EP_ERR_COUNT, "count -1", EP_Reduce_init(s, rb, -1, MPI_INT, MPI_SUM, 0, c, i, &r));
+    EXPECT(EP_Allreduce_init, EP_ERR_OP, "MPI_OP_NULL", EP_Allreduce_init(s, rb, 1, MPI_INT, MPI_OP_NULL, c, i, &r));
+    EXPECT(EP_Reduce_scatter_block_init, EP_ERR_COUNT, "recvcount -1", EP_Reduce_scatter_block_init(s, rb, -1, MPI_INT, MPI_SUM, c, i, &r));
+    EXPECT(EP_Reduce_scatter_init, EP_ERR_COUNT, "negative recvcounts entry", EP_Reduce_scatter_init(s, rb, neg, MPI_INT, MPI_SUM, c, i, &r));
+    EXPECT(EP_Scan_init, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Scan_init(s, rb, 1, MPI_DATATYPE_NULL, MPI_SUM, c, i, &r));
+    EXPECT(EP_Exscan_init, EP_ERR_ARG, "NULL request", EP_Exscan_init(s, rb, 1, MPI_INT, MPI_SUM, c, i, NULL));
+    EXPECT(EP_Gather_init, EP_ERR_ROOT, "root -1", EP_Gather_init(s, 1, MPI_INT, rb, 1, MPI_INT, -1, c, i, &r));
+    EXPECT(EP_Gatherv_init, EP_ERR_ARG, "NULL recvcounts at the root", EP_Gatherv_init(s, 1, MPI_INT, rb, NULL, dp, MPI_INT, 0, c, i, &r));
+    EXPECT(EP_Scatter_init, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Scatter_init(s, 1, MPI_DATATYPE_NULL, rb, 1, MPI_INT, 0, c, i, &r));
+    EXPECT(EP_Scatterv_init, EP_ERR_COUNT, "negative sendcounts entry", EP_Scatterv_init(s, neg, dp, MPI_INT, rb, 1, MPI_INT, 0, c, i, &r));
+    EXPECT(EP_Allgather_init, EP_ERR_BUFFER, "NULL recvbuf", EP_Allgather_init(s, 1, MPI_INT, NULL, 1, MPI_INT, c, i, &r));
+    EXPECT(EP_Allgatherv_init, EP_ERR_ARG, "NULL displs", EP_Allgatherv_init(s, 1, MPI_INT, rb, cn, NULL, MPI_INT, c, i, &r));
+    EXPECT(EP_Alltoall_init, EP_ERR_COUNT, "sendcount -1", EP_Alltoall_init(s, -1, MPI_INT, rb, 1, MPI_INT, c, i, &r));
+    EXPECT(EP_Alltoallv_init, EP_ERR_ARG, "NULL rdispls", EP_Alltoallv_init(s, cn, dp, MPI_INT, rb, cn, NULL, MPI_INT, c, i, &r));
+    EXPECT(EP_Alltoallw_init, EP_ERR_ARG, "NULL recvtypes", EP_Alltoallw_init(s, cn, dp, types, rb, cn, dp, NULL, c, i, &r));
+    CHECK(r == EP_REQUEST_NULL, "a refused persistent collective wrote its request");
+}
+
 static void collective_argument_cases(void)
 {
     EP_Comm c = B.comm;
@@ -352,6 +381,7 @@ static void collective_argument_cases(void)
     EXPECT(EP_Alltoallv, EP_ERR_ARG, "NULL sdispls", EP_Alltoallv(s, cn, NULL, MPI_INT, rb, cn, dp, MPI_INT, c));
     EXPECT(EP_Alltoallv, EP_ERR_COUNT, "negative sendcounts entry", EP_Alltoallv(s, neg, dp, MPI_INT, rb, cn, dp, MPI_INT, c));
     nonblocking_collective_cases(c, n, s, rb, cn, dp, neg);
+    persistent_collective_cases(c, n, s, rb, cn, dp, neg);
 }
 
 /* One-sided calls outside an epoch, out of range, and double frees. */
@@ -788,6 +818,15 @@ static void topology_cases(EP_Comm c, int me, int n)
     EXPECT(EP_Ineighbor_alltoallv, EP_ERR_COUNT, "negative sendcounts entry",
            EP_Ineighbor_alltoallv(x, (int[]){ -1, 1 }, zero, MPI_INT, y, two, zero, MPI_INT, ring, &r));
     EXPECT(EP_Ineighbor_alltoallw, EP_ERR_ARG, "NULL request", EP_Ineighbor_alltoallw(x, two, disp, types, y, two, disp, types, ring, NULL));
+    /* Persistent neighbourhood collectives: the init is local, nothing is exchanged or made. */
+    MPI_Info ni = MPI_INFO_NULL;
+    EXPECT(EP_Neighbor_allgather_init, EP_ERR_ARG, "NULL request", EP_Neighbor_allgather_init(x, 1, MPI_INT, y, 1, MPI_INT, ring, ni, NULL));
+    EXPECT(EP_Neighbor_allgatherv_init, EP_ERR_ARG, "NULL displs", EP_Neighbor_allgatherv_init(x, 1, MPI_INT, y, two, NULL, MPI_INT, ring, ni, &r));
+    EXPECT(EP_Neighbor_alltoall_init, EP_ERR_BUFFER, "MPI_IN_PLACE", EP_Neighbor_alltoall_init(MPI_IN_PLACE, 1, MPI_INT, y, 1, MPI_INT, ring, ni, &r));
+    EXPECT(EP_Neighbor_alltoallv_init, EP_ERR_COUNT, "negative sendcounts entry",
+           EP_Neighbor_alltoallv_init(x, (int[]){ -1, 1 }, zero, MPI_INT, y, two, zero, MPI_INT, ring, ni, &r));
+    EXPECT(EP_Neighbor_alltoallw_init, EP_ERR_ARG, "NULL sendtypes", EP_Neighbor_alltoallw_init(x, two, disp, NULL, y, two, disp, types, ring, ni, &r));
+    EXPECT(EP_Neighbor_alltoall_init, EP_ERR_TOPOLOGY, "no topology", EP_Neighbor_alltoall_init(x, 1, MPI_INT, y, 1, MPI_INT, c, ni, &r));
     /* The ring still works: left and right neighbours' ranks. */
     x[0] = me;
     x[1] = me;

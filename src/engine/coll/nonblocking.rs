@@ -39,9 +39,9 @@
 //! when every endpoint's request is gone before the host is done (requests freed while
 //! active), the host operation goes to the orphanage with its memory.
 //!
-//! Persistent collectives (MPI 4.1 section 6.13) fit this scheme: a persistent request would
-//! keep the function that builds its endpoint's [`Part`] and `finish` from the arguments
-//! (the `i*` builders of [`super::immediate`] are such functions), and each `EP_Start` calls
+//! Persistent collectives (MPI 4.1 section 6.13) use this scheme as it is: a persistent
+//! request keeps a function of the arguments checked at init that calls the `i*` builder of
+//! [`super::immediate`] ([`crate::engine::persistent::Rounds`]), and each `EP_Start` calls
 //! [`start`] with a fresh part, joining the next instance of the communicator's sequence.
 //! Nothing of an instance outlives its completion, so restarting costs one new instance.
 

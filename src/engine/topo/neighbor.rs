@@ -29,6 +29,7 @@ use std::os::raw::c_void;
 use std::sync::Arc;
 
 /// One block of a neighbourhood collective: the peer (a rank or `PROC_NULL`) and the buffer.
+#[derive(Clone)]
 pub struct Block {
     pub peer: i32,
     pub buf: UserBuf,
