@@ -1,0 +1,206 @@
+! mpi_names.f90: a `use mpi` program on endpoint communicators through the standard-names
+! layer (libepmpi_mpi_f): endpoints made with mpix_comm_create_endpoints, one OpenMP thread
+! each; point-to-point with wildcards and MPI_STATUS_SIZE statuses, request arrays mixing host
+! and endpoint requests, probes, collectives, split and dup, MPI_ERRORS_RETURN and an error
+! class. EPMPI_TEST_EPS gives the endpoints per process (cycled over process ranks).
+! Every buffer is a default INTEGER array: MPICH's `use mpi` has no interface for choice
+! buffers, and gfortran checks that the calls of one external agree.
+program mpi_names_f
+    use mpi
+    use omp_lib
+    implicit none
+    interface
+        subroutine mpix_comm_create_endpoints(parent_comm, my_num_ep, info, out_comm_handles, ierror)
+            integer, intent(in) :: parent_comm, my_num_ep, info
+            integer, intent(out) :: out_comm_handles(*), ierror
+        end subroutine mpix_comm_create_endpoints
+    end interface
+    integer :: ierr, provided, wrank, neps, total(1), failures, all_failures(1), mine(1)
+    integer, allocatable :: comms(:)
+
+    call MPI_Init_thread(MPI_THREAD_MULTIPLE, provided, ierr)
+    call MPI_Comm_rank(MPI_COMM_WORLD, wrank, ierr)
+    neps = endpoints_of(wrank)
+    mine(1) = neps
+    call MPI_Allreduce(mine, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    allocate(comms(max(neps, 1)))
+    call mpix_comm_create_endpoints(MPI_COMM_WORLD, neps, MPI_INFO_NULL, comms, ierr)
+    failures = 0
+    if (ierr /= MPI_SUCCESS) then
+        print *, 'mpix_comm_create_endpoints: ierror', ierr
+        failures = 1
+    else if (neps > 0) then
+        !$omp parallel num_threads(neps) reduction(+:failures)
+        failures = failures + endpoint(comms(omp_get_thread_num() + 1), total(1))
+        !$omp end parallel
+    end if
+    mine(1) = failures
+    call MPI_Reduce(mine, all_failures, 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
+    if (wrank == 0) then
+        if (all_failures(1) == 0) then
+            print '(a)', 'mpi_names_f: PASS'
+        else
+            print '(a,i0,a)', 'mpi_names_f: FAIL (', all_failures(1), ' failures)'
+        end if
+    end if
+    call MPI_Finalize(ierr)
+
+contains
+
+    integer function endpoints_of(rank)
+        integer, intent(in) :: rank
+        character(len=256) :: spec
+        integer :: n, i, start, length, status, counts(64)
+        call get_environment_variable('EPMPI_TEST_EPS', spec, length, status)
+        if (status /= 0) spec = '2'
+        n = 0
+        start = 1
+        do i = 1, len_trim(spec) + 1
+            if (i > len_trim(spec) .or. spec(i:i) == ',') then
+                n = n + 1
+                read (spec(start:i - 1), *) counts(n)
+                start = i + 1
+            end if
+        end do
+        endpoints_of = counts(mod(rank, n) + 1)
+    end function endpoints_of
+
+    ! One failure counted (and printed) when `cond` is false.
+    subroutine check(cond, what, rank, bad)
+        logical, intent(in) :: cond
+        character(len=*), intent(in) :: what
+        integer, intent(in) :: rank
+        integer, intent(inout) :: bad
+        if (.not. cond) then
+            bad = bad + 1
+            print '(a,i0,2a)', 'endpoint ', rank, ': FAILED ', what
+        end if
+    end subroutine check
+
+    integer function endpoint(comm, total_eps) result(bad)
+        integer, intent(in) :: comm, total_eps
+        integer :: rank, n, ierr, next, prev, cls, count, i, idx, flag_count
+        integer :: sbuf(1), rbuf(1), hbuf(1), hsbuf(1), status(MPI_STATUS_SIZE)
+        integer :: reqs(4), statuses(MPI_STATUS_SIZE, 4), self, indices(4), ep
+        integer, allocatable :: gathered(:), sendv(:), recvv(:)
+        integer :: split, dup, srank, ssize, result
+        logical :: flag
+        bad = 0
+        call MPI_Comm_rank(comm, rank, ierr)
+        call MPI_Comm_size(comm, n, ierr)
+        call check(ierr == MPI_SUCCESS .and. n == total_eps, 'comm_size', rank, bad)
+        call check(comm /= MPI_COMM_WORLD .and. comm /= MPI_COMM_NULL, 'distinct handle', rank, bad)
+        next = mod(rank + 1, n)
+        prev = mod(rank - 1 + n, n)
+
+        ! Ring with wildcards and a status.
+        sbuf(1) = 10 * rank
+        call MPI_Isend(sbuf, 1, MPI_INTEGER, next, rank, comm, reqs(1), ierr)
+        call MPI_Recv(rbuf, 1, MPI_INTEGER, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, status, ierr)
+        call check(ierr == MPI_SUCCESS .and. rbuf(1) == 10 * prev, 'recv data', rank, bad)
+        call check(status(MPI_SOURCE) == prev .and. status(MPI_TAG) == prev, 'recv status', rank, bad)
+        call MPI_Get_count(status, MPI_INTEGER, count, ierr)
+        call check(count == 1, 'get_count', rank, bad)
+        call MPI_Wait(reqs(1), MPI_STATUS_IGNORE, ierr)
+        call check(ierr == MPI_SUCCESS .and. reqs(1) == MPI_REQUEST_NULL, 'wait', rank, bad)
+
+        ! Probe, then receive what it found; MPI_STATUS_IGNORE on the receive.
+        sbuf(1) = 100 + rank
+        call MPI_Isend(sbuf, 1, MPI_INTEGER, next, 7, comm, reqs(1), ierr)
+        call MPI_Probe(MPI_ANY_SOURCE, 7, comm, status, ierr)
+        call check(status(MPI_SOURCE) == prev .and. status(MPI_TAG) == 7, 'probe', rank, bad)
+        call MPI_Recv(rbuf, 1, MPI_INTEGER, status(MPI_SOURCE), 7, comm, MPI_STATUS_IGNORE, ierr)
+        call check(rbuf(1) == 100 + prev, 'recv after probe', rank, bad)
+        flag = .false.
+        do while (.not. flag)
+            call MPI_Test(reqs(1), flag, status, ierr)
+        end do
+        call check(reqs(1) == MPI_REQUEST_NULL, 'test', rank, bad)
+
+        ! One request array: endpoint send and receive, host send and receive on MPI_COMM_SELF
+        ! (the tag, the endpoint's rank, tells the process's threads apart).
+        self = MPI_COMM_SELF
+        sbuf(1) = 1000 + rank
+        hsbuf(1) = 2000 + rank
+        call MPI_Irecv(rbuf, 1, MPI_INTEGER, MPI_ANY_SOURCE, 9, comm, reqs(1), ierr)
+        call MPI_Irecv(hbuf, 1, MPI_INTEGER, 0, rank, self, reqs(2), ierr)
+        call MPI_Isend(sbuf, 1, MPI_INTEGER, next, 9, comm, reqs(3), ierr)
+        call MPI_Isend(hsbuf, 1, MPI_INTEGER, 0, rank, self, reqs(4), ierr)
+        call MPI_Waitall(4, reqs, statuses, ierr)
+        call check(ierr == MPI_SUCCESS .and. all(reqs == MPI_REQUEST_NULL), 'waitall mixed', rank, bad)
+        call check(rbuf(1) == 1000 + prev .and. hbuf(1) == 2000 + rank, 'waitall data', rank, bad)
+        call check(statuses(MPI_SOURCE, 1) == prev .and. statuses(MPI_TAG, 1) == 9, 'waitall ep status', rank, bad)
+        call check(statuses(MPI_SOURCE, 2) == 0 .and. statuses(MPI_TAG, 2) == rank, 'waitall host status', rank, bad)
+
+        ! Waitany and Testsome on a mixed array: Fortran indices count from 1.
+        call MPI_Irecv(hbuf, 1, MPI_INTEGER, 0, rank, self, reqs(1), ierr)
+        call MPI_Irecv(rbuf, 1, MPI_INTEGER, prev, 11, comm, reqs(2), ierr)
+        call MPI_Send(hsbuf, 1, MPI_INTEGER, 0, rank, self, ierr)
+        call MPI_Waitany(2, reqs, idx, status, ierr)
+        call check(idx == 1 .and. status(MPI_TAG) == rank, 'waitany host index', rank, bad)
+        call MPI_Isend(sbuf, 1, MPI_INTEGER, next, 11, comm, reqs(3), ierr)
+        flag_count = 0
+        do while (flag_count == 0)
+            call MPI_Testsome(1, reqs(2), flag_count, indices, statuses, ierr)
+        end do
+        call check(flag_count == 1 .and. indices(1) == 1 .and. statuses(MPI_SOURCE, 1) == prev, 'testsome', rank, bad)
+        call MPI_Waitall(1, reqs(3), MPI_STATUSES_IGNORE, ierr)
+        call check(ierr == MPI_SUCCESS .and. reqs(3) == MPI_REQUEST_NULL, 'waitall ignore', rank, bad)
+
+        ! Collectives.
+        call MPI_Barrier(comm, ierr)
+        call check(ierr == MPI_SUCCESS, 'barrier', rank, bad)
+        sbuf(1) = -1
+        if (rank == 0) sbuf(1) = 42
+        call MPI_Bcast(sbuf, 1, MPI_INTEGER, 0, comm, ierr)
+        call check(sbuf(1) == 42, 'bcast', rank, bad)
+        sbuf(1) = rank
+        rbuf(1) = -1
+        call MPI_Reduce(sbuf, rbuf, 1, MPI_INTEGER, MPI_SUM, n - 1, comm, ierr)
+        if (rank == n - 1) call check(rbuf(1) == n * (n - 1) / 2, 'reduce', rank, bad)
+        call MPI_Allreduce(sbuf, rbuf, 1, MPI_INTEGER, MPI_MAX, comm, ierr)
+        call check(rbuf(1) == n - 1, 'allreduce', rank, bad)
+        rbuf(1) = rank + 1
+        call MPI_Allreduce(MPI_IN_PLACE, rbuf, 1, MPI_INTEGER, MPI_SUM, comm, ierr)
+        call check(rbuf(1) == n * (n + 1) / 2, 'allreduce in place', rank, bad)
+        allocate(gathered(n), sendv(n), recvv(n))
+        gathered = -1
+        call MPI_Gather(sbuf, 1, MPI_INTEGER, gathered, 1, MPI_INTEGER, 0, comm, ierr)
+        if (rank == 0) call check(all(gathered == [(i, i = 0, n - 1)]), 'gather', rank, bad)
+        sendv = [(3 * i, i = 0, n - 1)]
+        call MPI_Scatter(sendv, 1, MPI_INTEGER, rbuf, 1, MPI_INTEGER, 0, comm, ierr)
+        call check(rbuf(1) == 3 * rank, 'scatter', rank, bad)
+        gathered = -1
+        call MPI_Allgather(sbuf, 1, MPI_INTEGER, gathered, 1, MPI_INTEGER, comm, ierr)
+        call check(all(gathered == [(i, i = 0, n - 1)]), 'allgather', rank, bad)
+        sendv = [(100 * rank + i, i = 0, n - 1)]
+        call MPI_Alltoall(sendv, 1, MPI_INTEGER, recvv, 1, MPI_INTEGER, comm, ierr)
+        call check(all(recvv == [(100 * i + rank, i = 0, n - 1)]), 'alltoall', rank, bad)
+
+        ! Split (two colours, ranks reversed by the key) and dup.
+        call MPI_Comm_split(comm, mod(rank, 2), -rank, split, ierr)
+        call MPI_Comm_rank(split, srank, ierr)
+        call MPI_Comm_size(split, ssize, ierr)
+        call check(ssize == (n + 1 - mod(rank, 2)) / 2, 'split size', rank, bad)
+        call check(srank == ssize - 1 - rank / 2, 'split rank', rank, bad)
+        call MPI_Comm_dup(comm, dup, ierr)
+        call MPI_Comm_compare(comm, dup, result, ierr)
+        call check(result == MPI_CONGRUENT, 'dup compare', rank, bad)
+        call MPI_Allreduce(sbuf, rbuf, 1, MPI_INTEGER, MPI_SUM, dup, ierr)
+        call check(rbuf(1) == n * (n - 1) / 2, 'allreduce on dup', rank, bad)
+        call MPI_Comm_free(split, ierr)
+        call MPI_Comm_free(dup, ierr)
+        call check(split == MPI_COMM_NULL .and. dup == MPI_COMM_NULL, 'comm_free', rank, bad)
+
+        ! Errors returned: a rank out of range, then the communicator still works.
+        call MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN, ierr)
+        call MPI_Send(sbuf, 1, MPI_INTEGER, n, 0, comm, ierr)
+        call MPI_Error_class(ierr, cls, i)
+        call check(ierr /= MPI_SUCCESS .and. cls == MPI_ERR_RANK, 'error class', rank, bad)
+        call MPI_Barrier(comm, ierr)
+        call check(ierr == MPI_SUCCESS, 'barrier after error', rank, bad)
+        ep = comm
+        call MPI_Comm_free(ep, ierr)
+        call check(ierr == MPI_SUCCESS .and. ep == MPI_COMM_NULL, 'free endpoint', rank, bad)
+    end function endpoint
+end program mpi_names_f
