@@ -125,14 +125,16 @@ fn fortran_layer_library() -> std::path::PathBuf {
         .clone()
 }
 
-/// Builds `tests/fortran/<name>.f90` with the host's `mpif90` (`use mpi`), linked with
-/// `-lepmpi_mpi_f -lepmpi_mpi -lepmpi` before the host's libraries when `layered`.
-fn compile_fortran_mpi_names(name: &str, exe_name: &str, layered: bool) -> std::path::PathBuf {
+/// Builds `tests/fortran/<name>.f90` with the host's `mpif90` (preprocessed, with `defines`),
+/// linked with `-lepmpi_mpi_f -lepmpi_mpi -lepmpi` before the host's libraries when `layered`.
+fn compile_fortran_mpi_names(name: &str, exe_name: &str, defines: &[&str], layered: bool) -> std::path::PathBuf {
     let out_dir = target_profile_dir().join("c-tests").join("fortran-mpi-names");
     std::fs::create_dir_all(&out_dir).unwrap();
     let exe = out_dir.join(exe_name);
     let mut cmd = std::process::Command::new(mpi_tool("mpif90"));
-    cmd.args(["-O1", "-g", "-fopenmp", "-Wall"])
+    cmd.args(["-cpp", "-O1", "-g", "-fopenmp", "-Wall"])
+        .args(defines)
+        // The program's modules go to the build directory, not the working directory.
         .arg(format!("-J{}", out_dir.display()))
         .arg(project_dir().join("tests/fortran").join(format!("{name}.f90")))
         .arg("-o")
@@ -153,7 +155,17 @@ fn compile_fortran_mpi_names(name: &str, exe_name: &str, layered: bool) -> std::
 /// A `use mpi` program on endpoint communicators, in every shape.
 #[test]
 fn fortran_endpoints_under_standard_names() {
-    let exe = compile_fortran_mpi_names("mpi_names", "mpi_names_f", true);
+    let exe = compile_fortran_mpi_names("mpi_names", "mpi_names_f", &[], true);
+    run_in_all_shapes(&exe, "mpi_names_f");
+}
+
+/// The same program with `include 'mpif.h'`, in every shape.
+#[test]
+fn fortran_mpif_h_endpoints() {
+    // mpif.h declares no interfaces: gfortran would reject the calls of one routine with
+    // buffers of different ranks (MPI_IN_PLACE, array elements), as for any mpif.h program.
+    let flags = ["-DMPIF_H", "-fallow-argument-mismatch"];
+    let exe = compile_fortran_mpi_names("mpi_names", "mpi_names_mpif_h", &flags, true);
     run_in_all_shapes(&exe, "mpi_names_f");
 }
 
@@ -162,8 +174,8 @@ fn fortran_endpoints_under_standard_names() {
 /// host's `pmpi_*_`).
 #[test]
 fn fortran_plain_program_unchanged() {
-    let plain = compile_fortran_mpi_names("mpi_names_plain", "mpi_names_plain", false);
-    let layered = compile_fortran_mpi_names("mpi_names_plain", "mpi_names_plain_layered", true);
+    let plain = compile_fortran_mpi_names("mpi_names_plain", "mpi_names_plain", &[], false);
+    let layered = compile_fortran_mpi_names("mpi_names_plain", "mpi_names_plain_layered", &[], true);
     let ld_debug = target_profile_dir().join("c-tests").join("fortran-mpi-names").join("ld-debug");
     let _ = std::fs::remove_dir_all(&ld_debug);
     std::fs::create_dir_all(&ld_debug).unwrap();
@@ -186,7 +198,8 @@ fn fortran_plain_program_unchanged() {
         bound += &std::fs::read_to_string(f.unwrap().path()).unwrap_or_default();
     }
     for sym in ["mpi_send_", "mpi_waitall_"] {
-        let to_layer = bound.lines().filter(|l| l.contains(&format!("normal symbol `{sym}'")) && l.contains("libepmpi_mpi_f.so"));
+        let symbol = format!("normal symbol `{sym}'");
+        let to_layer = bound.lines().filter(|l| l.contains(&symbol) && l.contains("libepmpi_mpi_f.so"));
         assert!(to_layer.count() >= 3, "{sym} was not bound to libepmpi_mpi_f.so in each process");
     }
 }

@@ -107,13 +107,15 @@ def handwritten():
     return set(re.findall(r"^void (mpi_\w+)_\(", text, flags=re.M))
 
 
+FORTRAN_TYPE = r"(<type>|INTEGER\(KIND=\w+\)|INTEGER|LOGICAL|CHARACTER\*\(\*\)|EXTERNAL|DOUBLE PRECISION)"
+
+
 def fortran_declarations(text):
     """Parameter name (lower case) -> (Fortran type, is array) from the standard's mpif.h binding."""
     decls = {}
     for line in text.splitlines()[1:]:
         line = line.strip()
-        m = re.match(r"(<type>|INTEGER\(KIND=\w+\)|INTEGER|LOGICAL|CHARACTER\*\(\*\)|EXTERNAL|DOUBLE PRECISION)\s+(.*)$",
-                     line)
+        m = re.match(FORTRAN_TYPE + r"\s+(.*)$", line)
         if not m:
             raise ValueError(line)
         depth, cur, names = 0, "", []
@@ -247,7 +249,8 @@ def entry_point(proc):
         provided = False
         used = [p["name"] for p in fparams if p["name"] not in (comm, ierror)] + [h.split()[-1] for h in hidden]
         body = ([" ".join(f"(void){u};" for u in used)] if used else [])
-        body += [f"*{ierror} = epmpi_unsupported(\"{name}\", {f'epmpi_comm_in(epmpi_f2c_comm(*{comm}))' if comm else 'EP_COMM_NULL'});"]
+        ep_comm = f"epmpi_comm_in(epmpi_f2c_comm(*{comm}))" if comm else "EP_COMM_NULL"
+        body += [f"*{ierror} = epmpi_unsupported(\"{name}\", {ep_comm});"]
     lines = [f"void p{lower}_({params});", "",
              f"__attribute__((noinline, cold)) static void ep_{lower}_({params})", "{"]
     lines += [f"    {s}" for s in body] + ["}", ""]

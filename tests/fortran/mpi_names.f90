@@ -3,12 +3,18 @@
 ! each; point-to-point with wildcards and MPI_STATUS_SIZE statuses, request arrays mixing host
 ! and endpoint requests, probes, collectives, split and dup, MPI_ERRORS_RETURN and an error
 ! class. EPMPI_TEST_EPS gives the endpoints per process (cycled over process ranks).
-! Every buffer is a default INTEGER array: MPICH's `use mpi` has no interface for choice
+! Built twice: with `use mpi`, and with `include 'mpif.h'` (-DMPIF_H), which call the same
+! entry points. Every buffer is a default INTEGER array: MPICH's `use mpi` has no interface for choice
 ! buffers, and gfortran checks that the calls of one external agree.
 program mpi_names_f
+#ifndef MPIF_H
     use mpi
+#endif
     use omp_lib
     implicit none
+#ifdef MPIF_H
+    include 'mpif.h'
+#endif
     interface
         subroutine mpix_comm_create_endpoints(parent_comm, my_num_ep, info, out_comm_handles, ierror)
             integer, intent(in) :: parent_comm, my_num_ep, info
@@ -141,10 +147,10 @@ contains
         call MPI_Isend(sbuf, 1, MPI_INTEGER, next, 11, comm, reqs(3), ierr)
         flag_count = 0
         do while (flag_count == 0)
-            call MPI_Testsome(1, reqs(2), flag_count, indices, statuses, ierr)
+            call MPI_Testsome(1, reqs(2:2), flag_count, indices, statuses, ierr)
         end do
         call check(flag_count == 1 .and. indices(1) == 1 .and. statuses(MPI_SOURCE, 1) == prev, 'testsome', rank, bad)
-        call MPI_Waitall(1, reqs(3), MPI_STATUSES_IGNORE, ierr)
+        call MPI_Waitall(1, reqs(3:3), MPI_STATUSES_IGNORE, ierr)
         call check(ierr == MPI_SUCCESS .and. reqs(3) == MPI_REQUEST_NULL, 'waitall ignore', rank, bad)
 
         ! Collectives.
