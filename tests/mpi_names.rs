@@ -134,6 +134,7 @@ fn compile_fortran_mpi_names(name: &str, exe_name: &str, defines: &[&str], layer
     let mut cmd = std::process::Command::new(mpi_tool("mpif90"));
     cmd.args(["-cpp", "-O1", "-g", "-fopenmp", "-Wall"])
         .args(defines)
+        .arg(format!("-I{}", project_dir().join("include").display()))
         // The program's modules go to the build directory, not the working directory.
         .arg(format!("-J{}", out_dir.display()))
         .arg(project_dir().join("tests/fortran").join(format!("{name}.f90")))

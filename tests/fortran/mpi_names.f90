@@ -2,7 +2,7 @@
 ! layer (libepmpi_mpi_f): endpoints made with mpix_comm_create_endpoints, one OpenMP thread
 ! each; point-to-point with wildcards and MPI_STATUS_SIZE statuses, request arrays mixing host
 ! and endpoint requests, probes, collectives, split and dup, MPI_ERRORS_RETURN and an error
-! class. EPMPI_TEST_EPS gives the endpoints per process (cycled over process ranks).
+! class; then a thread communicator (mpix_threadcomm_*) with ranks, an allgather and a ring. EPMPI_TEST_EPS gives the endpoints per process (cycled over process ranks).
 ! Built twice: with `use mpi`, and with `include 'mpif.h'` (-DMPIF_H), which call the same
 ! entry points. Every buffer is a default INTEGER array: MPICH's `use mpi` has no interface for choice
 ! buffers, and gfortran checks that the calls of one external agree.
@@ -15,13 +15,8 @@ program mpi_names_f
 #ifdef MPIF_H
     include 'mpif.h'
 #endif
-    interface
-        subroutine mpix_comm_create_endpoints(parent_comm, my_num_ep, info, out_comm_handles, ierror)
-            integer, intent(in) :: parent_comm, my_num_ep, info
-            integer, intent(out) :: out_comm_handles(*), ierror
-        end subroutine mpix_comm_create_endpoints
-    end interface
-    integer :: ierr, provided, wrank, neps, total(1), failures, all_failures(1), mine(1)
+    include 'epmpi_mpixf.h'
+    integer :: ierr, provided, wrank, neps, total(1), failures, all_failures(1), mine(1), offset(1), tc
     integer, allocatable :: comms(:)
 
     call MPI_Init_thread(MPI_THREAD_MULTIPLE, provided, ierr)
@@ -40,6 +35,27 @@ program mpi_names_f
         failures = failures + endpoint(comms(omp_get_thread_num() + 1), total(1))
         !$omp end parallel
     end if
+
+    ! Thread communicators: one handle, each thread's own rank between start and finish.
+    mine(1) = neps
+    offset(1) = 0
+    call MPI_Exscan(mine, offset, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    if (wrank == 0) offset(1) = 0
+    call mpix_threadcomm_init(MPI_COMM_WORLD, neps, tc, ierr)
+    if (ierr /= MPI_SUCCESS .or. (neps == 0 .neqv. tc == MPI_COMM_NULL)) then
+        print *, 'mpix_threadcomm_init: ierror', ierr
+        failures = failures + 1
+    else if (neps > 0) then
+        !$omp parallel num_threads(neps) reduction(+:failures)
+        failures = failures + thread_member(tc, offset(1), neps, total(1))
+        !$omp end parallel
+    end if
+    call mpix_threadcomm_free(tc, ierr)
+    if (ierr /= MPI_SUCCESS .or. tc /= MPI_COMM_NULL) then
+        print *, 'mpix_threadcomm_free: ierror', ierr
+        failures = failures + 1
+    end if
+
     mine(1) = failures
     call MPI_Reduce(mine, all_failures, 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
     if (wrank == 0) then
@@ -209,4 +225,27 @@ contains
         call MPI_Comm_free(ep, ierr)
         call check(ierr == MPI_SUCCESS .and. ep == MPI_COMM_NULL, 'free endpoint', rank, bad)
     end function endpoint
+
+    integer function thread_member(tc, offset, nthreads, total_eps) result(bad)
+        integer, intent(in) :: tc, offset, nthreads, total_eps
+        integer :: ierr, rank, n, i, sbuf(1), rbuf(1), status(MPI_STATUS_SIZE)
+        integer, allocatable :: ranks(:)
+        bad = 0
+        call mpix_threadcomm_start(tc, ierr)
+        call check(ierr == MPI_SUCCESS, 'threadcomm_start', -1, bad)
+        call MPI_Comm_rank(tc, rank, ierr)
+        call MPI_Comm_size(tc, n, ierr)
+        call check(n == total_eps .and. rank >= offset .and. rank < offset + nthreads, 'threadcomm rank', rank, bad)
+        allocate(ranks(n))
+        sbuf(1) = rank
+        call MPI_Allgather(sbuf, 1, MPI_INTEGER, ranks, 1, MPI_INTEGER, tc, ierr)
+        call check(all(ranks == [(i, i = 0, n - 1)]), 'threadcomm allgather', rank, bad)
+        sbuf(1) = 5 * rank
+        call MPI_Sendrecv(sbuf, 1, MPI_INTEGER, mod(rank + 1, n), 3, rbuf, 1, MPI_INTEGER, MPI_ANY_SOURCE, 3, &
+                          tc, status, ierr)
+        call check(rbuf(1) == 5 * mod(rank - 1 + n, n) .and. status(MPI_SOURCE) == mod(rank - 1 + n, n), &
+                   'threadcomm sendrecv', rank, bad)
+        call mpix_threadcomm_finish(tc, ierr)
+        call check(ierr == MPI_SUCCESS, 'threadcomm_finish', rank, bad)
+    end function thread_member
 end program mpi_names_f
