@@ -33,7 +33,8 @@ on a machine with both (Debian: libopenmpi-dev, libmpich-dev):
     python3 src/mpi_names/generate_fortran.py
 
 Entry points written by hand in fortran_calls.c (arrays of requests, initialisation, creation)
-are left out.
+are left out. With a path argument the output goes there instead (tests/mpi_names.rs compares
+it with the committed file).
 """
 
 import pathlib
@@ -296,8 +297,9 @@ def main():
         if not provided:
             unsupported.append(f" *   {name}")
     out += unsupported + [" */", ""] + code
-    OUT.write_text("\n".join(out))
-    print(f"{OUT.relative_to(ROOT)}: {len(code)} entry points, {len(code) - len(unsupported)} on EPMPI handles")
+    dest = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
+    dest.write_text("\n".join(out))
+    print(f"{dest}: {len(code)} entry points, {len(code) - len(unsupported)} on EPMPI handles")
 
 
 if __name__ == "__main__":
