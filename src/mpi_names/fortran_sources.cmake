@@ -8,5 +8,6 @@
 set(EPMPI_MPI_NAMES_FORTRAN_SOURCES
     fortran_names.c
     fortran_calls.c
+    fortran_handles.c
     fortran_sentinels.f90
 )
