@@ -66,16 +66,6 @@ fn wrappers_current() {
 // Fortran: the `use mpi` / mpif.h entry points of libepmpi_mpi_f (src/mpi_names/fortran_*).
 // ---------------------------------------------------------------------------------------------
 
-fn run_tool(cmd: &mut std::process::Command, what: &str) {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed: {cmd:?}\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// `libepmpi_mpi_f.so` (the files of `src/mpi_names/fortran_sources.cmake`): C files with the
 /// host's `mpicc`, the Fortran file with its `mpif90`, linked by `mpif90` with the C layer and
 /// `libepmpi`; into the directory of `libepmpi_mpi.so`, once per test binary.
@@ -103,11 +93,11 @@ fn fortran_layer_library() -> std::path::PathBuf {
                     c
                 };
                 cmd.arg("-c").arg(src).arg("-o").arg(&obj);
-                run_tool(&mut cmd, &format!("compiling {}", src.display()));
+                run_checked(&mut cmd, &format!("compiling {}", src.display()));
                 objects.push(obj);
             }
             let so = layer.join("libepmpi_mpi_f.so");
-            run_tool(
+            run_checked(
                 std::process::Command::new(mpi_tool("mpif90"))
                     .args(["-shared", "-fPIC"])
                     .args(&objects)
@@ -146,7 +136,7 @@ fn compile_fortran_mpi_names(name: &str, exe_name: &str, defines: &[&str], layer
         let lib = library_dir();
         if name == "mpi_names" {
             let obj = out_dir.join("mpi_names_f2c.o");
-            run_tool(
+            run_checked(
                 std::process::Command::new(mpicc())
                     .args(["-std=c11", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-c"])
                     .arg(project_dir().join("tests/c/mpi_names_f2c.c"))
@@ -162,7 +152,7 @@ fn compile_fortran_mpi_names(name: &str, exe_name: &str, defines: &[&str], layer
             .arg("-lepmpi")
             .arg(format!("-Wl,--disable-new-dtags,-rpath,{}:{}", layer.display(), lib.display()));
     }
-    run_tool(&mut cmd, &format!("compiling tests/fortran/{name}.f90"));
+    run_checked(&mut cmd, &format!("compiling tests/fortran/{name}.f90"));
     exe
 }
 

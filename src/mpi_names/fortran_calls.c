@@ -2,13 +2,15 @@
  * fortran_calls.c: the `use mpi` / mpif.h entry points written by hand: initialisation (the
  * host asked for MPI_THREAD_MULTIPLE as init.c does), endpoint creation (MPIX_Comm_create_
  * endpoints, MPIX_Threadcomm_*) and the completion calls on arrays of requests, which may mix
- * the host's requests and EPMPI's (the layer's C functions complete mixed arrays, requests.c).
+ * the host's requests and EPMPI's (the layer's C functions complete mixed arrays, requests.c),
+ * and communicator names (Fortran strings).
  * The other entry points are generated (generate_fortran.py, fortran_names.c).
  */
 #include "fortran_runtime.h"
 #include <epmpi_mpix.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 void *epmpi_f_bottom, *epmpi_f_in_place, *epmpi_f_status_ignore, *epmpi_f_statuses_ignore;
 /* MPI_STATUS_SIZE of the host's Fortran binding. */
@@ -284,4 +286,45 @@ void mpi_startall_(MPI_Fint *count, MPI_Fint requests[], MPI_Fint *ierror)
         return;
     *ierror = MPI_Startall(*count, a.req);
     arrays_out(&a, *count, requests, 0, NULL);
+}
+
+/* Names: Fortran strings are blank-padded with their length passed after the arguments
+ * (gfortran: a size_t per CHARACTER argument); C's end with a NUL (MPI 4.1 section 19.1.10). */
+void pmpi_comm_set_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *ierror, size_t comm_name_len);
+void pmpi_comm_get_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen, MPI_Fint *ierror,
+                         size_t comm_name_len);
+
+void mpi_comm_set_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *ierror, size_t comm_name_len)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
+        pmpi_comm_set_name_(comm, comm_name, ierror, comm_name_len);
+        return;
+    }
+    char name[MPI_MAX_OBJECT_NAME];
+    size_t n = comm_name_len;
+    while (n > 0 && comm_name[n - 1] == ' ')
+        n--;
+    if (n > MPI_MAX_OBJECT_NAME - 1)
+        n = MPI_MAX_OBJECT_NAME - 1; /* the longest name a communicator keeps */
+    memcpy(name, comm_name, n);
+    name[n] = '\0';
+    *ierror = MPI_Comm_set_name(epmpi_f2c_comm(*comm), name);
+}
+
+void mpi_comm_get_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen, MPI_Fint *ierror,
+                        size_t comm_name_len)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
+        pmpi_comm_get_name_(comm, comm_name, resultlen, ierror, comm_name_len);
+        return;
+    }
+    char name[MPI_MAX_OBJECT_NAME] = {0};
+    int len = 0;
+    *ierror = MPI_Comm_get_name(epmpi_f2c_comm(*comm), name, &len);
+    if (*ierror != MPI_SUCCESS)
+        return;
+    size_t n = (size_t)len < comm_name_len ? (size_t)len : comm_name_len;
+    memcpy(comm_name, name, n);
+    memset(comm_name + n, ' ', comm_name_len - n);
+    *resultlen = (MPI_Fint)n;
 }

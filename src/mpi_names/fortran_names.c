@@ -17,9 +17,7 @@
  *   MPI_Comm_accept
  *   MPI_Comm_connect
  *   MPI_Comm_get_attr
- *   MPI_Comm_get_name
  *   MPI_Comm_set_attr
- *   MPI_Comm_set_name
  *   MPI_Comm_spawn
  *   MPI_Comm_spawn_multiple
  *   MPI_File_open
@@ -731,23 +729,6 @@ void mpi_comm_get_info_(MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint *ierror)
     ep_mpi_comm_get_info_(comm, info_used, ierror);
 }
 
-void pmpi_comm_get_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t comm_name_len);
-
-__attribute__((noinline, cold)) static void ep_mpi_comm_get_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t comm_name_len)
-{
-    (void)comm_name; (void)resultlen; (void)comm_name_len;
-    *ierror = epmpi_unsupported("MPI_Comm_get_name", epmpi_comm_in(epmpi_f2c_comm(*comm)));
-}
-
-void mpi_comm_get_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t comm_name_len)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_comm_get_name_(comm, comm_name, resultlen, ierror, comm_name_len);
-        return;
-    }
-    ep_mpi_comm_get_name_(comm, comm_name, resultlen, ierror, comm_name_len);
-}
-
 void pmpi_comm_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror)
@@ -896,23 +877,6 @@ void mpi_comm_set_info_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *ierror)
         return;
     }
     ep_mpi_comm_set_info_(comm, info, ierror);
-}
-
-void pmpi_comm_set_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *ierror, size_t comm_name_len);
-
-__attribute__((noinline, cold)) static void ep_mpi_comm_set_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *ierror, size_t comm_name_len)
-{
-    (void)comm_name; (void)comm_name_len;
-    *ierror = epmpi_unsupported("MPI_Comm_set_name", epmpi_comm_in(epmpi_f2c_comm(*comm)));
-}
-
-void mpi_comm_set_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *ierror, size_t comm_name_len)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_comm_set_name_(comm, comm_name, ierror, comm_name_len);
-        return;
-    }
-    ep_mpi_comm_set_name_(comm, comm_name, ierror, comm_name_len);
 }
 
 void pmpi_comm_size_(MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror);

@@ -72,18 +72,15 @@ contains
     integer function endpoints_of(rank)
         integer, intent(in) :: rank
         character(len=256) :: spec
-        integer :: n, i, start, length, status, counts(64)
+        integer :: n, i, length, status, counts(64)
         call get_environment_variable('EPMPI_TEST_EPS', spec, length, status)
         if (status /= 0) spec = '2'
-        n = 0
-        start = 1
-        do i = 1, len_trim(spec) + 1
-            if (i > len_trim(spec) .or. spec(i:i) == ',') then
-                n = n + 1
-                read (spec(start:i - 1), *) counts(n)
-                start = i + 1
-            end if
+        ! A list-directed read takes the comma-separated counts; commas say how many.
+        n = 1
+        do i = 1, len_trim(spec)
+            if (spec(i:i) == ',') n = n + 1
         end do
+        read (spec, *) counts(1:n)
         endpoints_of = counts(mod(rank, n) + 1)
     end function endpoints_of
 
@@ -105,6 +102,7 @@ contains
         integer :: sbuf(1), rbuf(1), hbuf(1), hsbuf(1), status(MPI_STATUS_SIZE)
         integer :: reqs(4), statuses(MPI_STATUS_SIZE, 4), self, indices(4), ep
         integer, allocatable :: gathered(:), sendv(:), recvv(:)
+        character(len=MPI_MAX_OBJECT_NAME) :: name
         integer :: split, dup, srank, ssize, result
         logical :: flag
         bad = 0
@@ -216,6 +214,12 @@ contains
         call MPI_Comm_free(split, ierr)
         call MPI_Comm_free(dup, ierr)
         call check(split == MPI_COMM_NULL .and. dup == MPI_COMM_NULL, 'comm_free', rank, bad)
+
+        ! Names: a blank-padded Fortran string in, the name back blank-padded.
+        call MPI_Comm_set_name(comm, 'endpoints   ', ierr)
+        name = '?'
+        call MPI_Comm_get_name(comm, name, i, ierr)
+        call check(ierr == MPI_SUCCESS .and. name == 'endpoints' .and. i == 9, 'comm names', rank, bad)
 
         ! Errors returned: a rank out of range, then the communicator still works.
         call MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN, ierr)
