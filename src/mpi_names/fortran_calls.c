@@ -127,7 +127,7 @@ static int arrays_in(struct c_arrays *a, int count, const MPI_Fint requests[])
 {
     size_t n = (size_t)(count > 0 ? count : 1);
     a->req = malloc(sizeof(MPI_Request) * n);
-    a->st = malloc(sizeof(MPI_Status) * n);
+    a->st = calloc(n, sizeof(MPI_Status)); /* read back even where a call failed early */
     if (!a->req || !a->st) {
         free(a->req);
         free(a->st);

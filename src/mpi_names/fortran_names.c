@@ -277,11 +277,9 @@ void pmpi_bsend_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *
 
 __attribute__((noinline, cold)) static void ep_mpi_bsend_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Bsend_init(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *dest, *tag, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -298,11 +296,9 @@ void pmpi_cancel_(MPI_Fint *request, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_cancel_(MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Cancel(&t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -336,11 +332,9 @@ void pmpi_cart_create_(MPI_Fint *comm_old, MPI_Fint *ndims, MPI_Fint *dims, MPI_
 
 __attribute__((noinline, cold)) static void ep_mpi_cart_create_(MPI_Fint *comm_old, MPI_Fint *ndims, MPI_Fint *dims, MPI_Fint *periods, MPI_Fint *reorder, MPI_Fint *comm_cart, MPI_Fint *ierror)
 {
-    MPI_Comm t_comm_cart = 0;
+    MPI_Comm t_comm_cart = MPI_COMM_NULL;
     int rc = MPI_Cart_create(epmpi_f2c_comm(*comm_old), *ndims, dims, periods, *reorder != 0, &t_comm_cart);
-    if (rc == MPI_SUCCESS) {
-        *comm_cart = epmpi_c2f_comm(t_comm_cart);
-    }
+    *comm_cart = epmpi_c2f_comm(t_comm_cart);
     *ierror = rc;
 }
 
@@ -425,11 +419,9 @@ void pmpi_cart_sub_(MPI_Fint *comm, MPI_Fint *remain_dims, MPI_Fint *newcomm, MP
 
 __attribute__((noinline, cold)) static void ep_mpi_cart_sub_(MPI_Fint *comm, MPI_Fint *remain_dims, MPI_Fint *newcomm, MPI_Fint *ierror)
 {
-    MPI_Comm t_newcomm = 0;
+    MPI_Comm t_newcomm = MPI_COMM_NULL;
     int rc = MPI_Cart_sub(epmpi_f2c_comm(*comm), remain_dims, &t_newcomm);
-    if (rc == MPI_SUCCESS) {
-        *newcomm = epmpi_c2f_comm(t_newcomm);
-    }
+    *newcomm = epmpi_c2f_comm(t_newcomm);
     *ierror = rc;
 }
 
@@ -531,11 +523,9 @@ void pmpi_comm_create_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *newcomm, MPI_F
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_create_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *newcomm, MPI_Fint *ierror)
 {
-    MPI_Comm t_newcomm = 0;
+    MPI_Comm t_newcomm = MPI_COMM_NULL;
     int rc = MPI_Comm_create(epmpi_f2c_comm(*comm), epmpi_f2c_group(*group), &t_newcomm);
-    if (rc == MPI_SUCCESS) {
-        *newcomm = epmpi_c2f_comm(t_newcomm);
-    }
+    *newcomm = epmpi_c2f_comm(t_newcomm);
     *ierror = rc;
 }
 
@@ -552,11 +542,9 @@ void pmpi_comm_create_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *tag, MPI
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_create_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *tag, MPI_Fint *newcomm, MPI_Fint *ierror)
 {
-    MPI_Comm t_newcomm = 0;
+    MPI_Comm t_newcomm = MPI_COMM_NULL;
     int rc = MPI_Comm_create_group(epmpi_f2c_comm(*comm), epmpi_f2c_group(*group), *tag, &t_newcomm);
-    if (rc == MPI_SUCCESS) {
-        *newcomm = epmpi_c2f_comm(t_newcomm);
-    }
+    *newcomm = epmpi_c2f_comm(t_newcomm);
     *ierror = rc;
 }
 
@@ -592,9 +580,7 @@ __attribute__((noinline, cold)) static void ep_mpi_comm_disconnect_(MPI_Fint *co
 {
     MPI_Comm t_comm = epmpi_f2c_comm(*comm);
     int rc = MPI_Comm_disconnect(&t_comm);
-    if (rc == MPI_SUCCESS) {
-        *comm = epmpi_c2f_comm(t_comm);
-    }
+    *comm = epmpi_c2f_comm(t_comm);
     *ierror = rc;
 }
 
@@ -611,11 +597,9 @@ void pmpi_comm_dup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_dup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror)
 {
-    MPI_Comm t_newcomm = 0;
+    MPI_Comm t_newcomm = MPI_COMM_NULL;
     int rc = MPI_Comm_dup(epmpi_f2c_comm(*comm), &t_newcomm);
-    if (rc == MPI_SUCCESS) {
-        *newcomm = epmpi_c2f_comm(t_newcomm);
-    }
+    *newcomm = epmpi_c2f_comm(t_newcomm);
     *ierror = rc;
 }
 
@@ -632,11 +616,9 @@ void pmpi_comm_dup_with_info_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *newcomm,
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_dup_with_info_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierror)
 {
-    MPI_Comm t_newcomm = 0;
+    MPI_Comm t_newcomm = MPI_COMM_NULL;
     int rc = MPI_Comm_dup_with_info(epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_newcomm);
-    if (rc == MPI_SUCCESS) {
-        *newcomm = epmpi_c2f_comm(t_newcomm);
-    }
+    *newcomm = epmpi_c2f_comm(t_newcomm);
     *ierror = rc;
 }
 
@@ -655,9 +637,7 @@ __attribute__((noinline, cold)) static void ep_mpi_comm_free_(MPI_Fint *comm, MP
 {
     MPI_Comm t_comm = epmpi_f2c_comm(*comm);
     int rc = MPI_Comm_free(&t_comm);
-    if (rc == MPI_SUCCESS) {
-        *comm = epmpi_c2f_comm(t_comm);
-    }
+    *comm = epmpi_c2f_comm(t_comm);
     *ierror = rc;
 }
 
@@ -691,11 +671,9 @@ void pmpi_comm_get_errhandler_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *i
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_get_errhandler_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror)
 {
-    MPI_Errhandler t_errhandler = 0;
+    MPI_Errhandler t_errhandler = MPI_ERRHANDLER_NULL;
     int rc = MPI_Comm_get_errhandler(epmpi_f2c_comm(*comm), &t_errhandler);
-    if (rc == MPI_SUCCESS) {
-        *errhandler = PMPI_Errhandler_c2f(t_errhandler);
-    }
+    *errhandler = PMPI_Errhandler_c2f(t_errhandler);
     *ierror = rc;
 }
 
@@ -712,11 +690,9 @@ void pmpi_comm_get_info_(MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_get_info_(MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint *ierror)
 {
-    MPI_Info t_info_used = 0;
+    MPI_Info t_info_used = MPI_INFO_NULL;
     int rc = MPI_Comm_get_info(epmpi_f2c_comm(*comm), &t_info_used);
-    if (rc == MPI_SUCCESS) {
-        *info_used = PMPI_Info_c2f(t_info_used);
-    }
+    *info_used = PMPI_Info_c2f(t_info_used);
     *ierror = rc;
 }
 
@@ -733,11 +709,9 @@ void pmpi_comm_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror)
 {
-    MPI_Group t_group = 0;
+    MPI_Group t_group = MPI_GROUP_NULL;
     int rc = MPI_Comm_group(epmpi_f2c_comm(*comm), &t_group);
-    if (rc == MPI_SUCCESS) {
-        *group = epmpi_c2f_group(t_group);
-    }
+    *group = epmpi_c2f_group(t_group);
     *ierror = rc;
 }
 
@@ -754,13 +728,11 @@ void pmpi_comm_idup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_F
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_idup_(MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Comm t_newcomm = 0;
-    MPI_Request t_request = 0;
+    MPI_Comm t_newcomm = MPI_COMM_NULL;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Comm_idup(epmpi_f2c_comm(*comm), &t_newcomm, &t_request);
-    if (rc == MPI_SUCCESS) {
-        *newcomm = epmpi_c2f_comm(t_newcomm);
-        *request = epmpi_c2f_request(t_request);
-    }
+    *newcomm = epmpi_c2f_comm(t_newcomm);
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -794,11 +766,9 @@ void pmpi_comm_remote_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_remote_group_(MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror)
 {
-    MPI_Group t_group = 0;
+    MPI_Group t_group = MPI_GROUP_NULL;
     int rc = MPI_Comm_remote_group(epmpi_f2c_comm(*comm), &t_group);
-    if (rc == MPI_SUCCESS) {
-        *group = epmpi_c2f_group(t_group);
-    }
+    *group = epmpi_c2f_group(t_group);
     *ierror = rc;
 }
 
@@ -934,11 +904,9 @@ void pmpi_comm_split_(MPI_Fint *comm, MPI_Fint *color, MPI_Fint *key, MPI_Fint *
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_split_(MPI_Fint *comm, MPI_Fint *color, MPI_Fint *key, MPI_Fint *newcomm, MPI_Fint *ierror)
 {
-    MPI_Comm t_newcomm = 0;
+    MPI_Comm t_newcomm = MPI_COMM_NULL;
     int rc = MPI_Comm_split(epmpi_f2c_comm(*comm), *color, *key, &t_newcomm);
-    if (rc == MPI_SUCCESS) {
-        *newcomm = epmpi_c2f_comm(t_newcomm);
-    }
+    *newcomm = epmpi_c2f_comm(t_newcomm);
     *ierror = rc;
 }
 
@@ -955,11 +923,9 @@ void pmpi_comm_split_type_(MPI_Fint *comm, MPI_Fint *split_type, MPI_Fint *key, 
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_split_type_(MPI_Fint *comm, MPI_Fint *split_type, MPI_Fint *key, MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierror)
 {
-    MPI_Comm t_newcomm = 0;
+    MPI_Comm t_newcomm = MPI_COMM_NULL;
     int rc = MPI_Comm_split_type(epmpi_f2c_comm(*comm), *split_type, *key, PMPI_Info_f2c(*info), &t_newcomm);
-    if (rc == MPI_SUCCESS) {
-        *newcomm = epmpi_c2f_comm(t_newcomm);
-    }
+    *newcomm = epmpi_c2f_comm(t_newcomm);
     *ierror = rc;
 }
 
@@ -1010,11 +976,9 @@ void pmpi_dist_graph_create_(MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *sources,
 
 __attribute__((noinline, cold)) static void ep_mpi_dist_graph_create_(MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *sources, MPI_Fint *degrees, MPI_Fint *destinations, MPI_Fint *weights, MPI_Fint *info, MPI_Fint *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierror)
 {
-    MPI_Comm t_comm_dist_graph = 0;
+    MPI_Comm t_comm_dist_graph = MPI_COMM_NULL;
     int rc = MPI_Dist_graph_create(epmpi_f2c_comm(*comm_old), *n, sources, degrees, destinations, weights, PMPI_Info_f2c(*info), *reorder != 0, &t_comm_dist_graph);
-    if (rc == MPI_SUCCESS) {
-        *comm_dist_graph = epmpi_c2f_comm(t_comm_dist_graph);
-    }
+    *comm_dist_graph = epmpi_c2f_comm(t_comm_dist_graph);
     *ierror = rc;
 }
 
@@ -1031,11 +995,9 @@ void pmpi_dist_graph_create_adjacent_(MPI_Fint *comm_old, MPI_Fint *indegree, MP
 
 __attribute__((noinline, cold)) static void ep_mpi_dist_graph_create_adjacent_(MPI_Fint *comm_old, MPI_Fint *indegree, MPI_Fint *sources, MPI_Fint *sourceweights, MPI_Fint *outdegree, MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *info, MPI_Fint *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierror)
 {
-    MPI_Comm t_comm_dist_graph = 0;
+    MPI_Comm t_comm_dist_graph = MPI_COMM_NULL;
     int rc = MPI_Dist_graph_create_adjacent(epmpi_f2c_comm(*comm_old), *indegree, sources, sourceweights, *outdegree, destinations, destweights, PMPI_Info_f2c(*info), *reorder != 0, &t_comm_dist_graph);
-    if (rc == MPI_SUCCESS) {
-        *comm_dist_graph = epmpi_c2f_comm(t_comm_dist_graph);
-    }
+    *comm_dist_graph = epmpi_c2f_comm(t_comm_dist_graph);
     *ierror = rc;
 }
 
@@ -1205,11 +1167,9 @@ void pmpi_graph_create_(MPI_Fint *comm_old, MPI_Fint *nnodes, MPI_Fint *index, M
 
 __attribute__((noinline, cold)) static void ep_mpi_graph_create_(MPI_Fint *comm_old, MPI_Fint *nnodes, MPI_Fint *index, MPI_Fint *edges, MPI_Fint *reorder, MPI_Fint *comm_graph, MPI_Fint *ierror)
 {
-    MPI_Comm t_comm_graph = 0;
+    MPI_Comm t_comm_graph = MPI_COMM_NULL;
     int rc = MPI_Graph_create(epmpi_f2c_comm(*comm_old), *nnodes, index, edges, *reorder != 0, &t_comm_graph);
-    if (rc == MPI_SUCCESS) {
-        *comm_graph = epmpi_c2f_comm(t_comm_graph);
-    }
+    *comm_graph = epmpi_c2f_comm(t_comm_graph);
     *ierror = rc;
 }
 
@@ -1345,11 +1305,9 @@ void pmpi_group_difference_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newgro
 
 __attribute__((noinline, cold)) static void ep_mpi_group_difference_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    MPI_Group t_newgroup = 0;
+    MPI_Group t_newgroup = MPI_GROUP_NULL;
     int rc = MPI_Group_difference(epmpi_f2c_group(*group1), epmpi_f2c_group(*group2), &t_newgroup);
-    if (rc == MPI_SUCCESS) {
-        *newgroup = epmpi_c2f_group(t_newgroup);
-    }
+    *newgroup = epmpi_c2f_group(t_newgroup);
     *ierror = rc;
 }
 
@@ -1366,11 +1324,9 @@ void pmpi_group_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranks, MPI_Fint *n
 
 __attribute__((noinline, cold)) static void ep_mpi_group_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranks, MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    MPI_Group t_newgroup = 0;
+    MPI_Group t_newgroup = MPI_GROUP_NULL;
     int rc = MPI_Group_excl(epmpi_f2c_group(*group), *n, ranks, &t_newgroup);
-    if (rc == MPI_SUCCESS) {
-        *newgroup = epmpi_c2f_group(t_newgroup);
-    }
+    *newgroup = epmpi_c2f_group(t_newgroup);
     *ierror = rc;
 }
 
@@ -1389,9 +1345,7 @@ __attribute__((noinline, cold)) static void ep_mpi_group_free_(MPI_Fint *group, 
 {
     MPI_Group t_group = epmpi_f2c_group(*group);
     int rc = MPI_Group_free(&t_group);
-    if (rc == MPI_SUCCESS) {
-        *group = epmpi_c2f_group(t_group);
-    }
+    *group = epmpi_c2f_group(t_group);
     *ierror = rc;
 }
 
@@ -1408,11 +1362,9 @@ void pmpi_group_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranks, MPI_Fint *n
 
 __attribute__((noinline, cold)) static void ep_mpi_group_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranks, MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    MPI_Group t_newgroup = 0;
+    MPI_Group t_newgroup = MPI_GROUP_NULL;
     int rc = MPI_Group_incl(epmpi_f2c_group(*group), *n, ranks, &t_newgroup);
-    if (rc == MPI_SUCCESS) {
-        *newgroup = epmpi_c2f_group(t_newgroup);
-    }
+    *newgroup = epmpi_c2f_group(t_newgroup);
     *ierror = rc;
 }
 
@@ -1429,11 +1381,9 @@ void pmpi_group_intersection_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newg
 
 __attribute__((noinline, cold)) static void ep_mpi_group_intersection_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    MPI_Group t_newgroup = 0;
+    MPI_Group t_newgroup = MPI_GROUP_NULL;
     int rc = MPI_Group_intersection(epmpi_f2c_group(*group1), epmpi_f2c_group(*group2), &t_newgroup);
-    if (rc == MPI_SUCCESS) {
-        *newgroup = epmpi_c2f_group(t_newgroup);
-    }
+    *newgroup = epmpi_c2f_group(t_newgroup);
     *ierror = rc;
 }
 
@@ -1535,11 +1485,9 @@ void pmpi_group_union_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newgroup, M
 
 __attribute__((noinline, cold)) static void ep_mpi_group_union_(MPI_Fint *group1, MPI_Fint *group2, MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    MPI_Group t_newgroup = 0;
+    MPI_Group t_newgroup = MPI_GROUP_NULL;
     int rc = MPI_Group_union(epmpi_f2c_group(*group1), epmpi_f2c_group(*group2), &t_newgroup);
-    if (rc == MPI_SUCCESS) {
-        *newgroup = epmpi_c2f_group(t_newgroup);
-    }
+    *newgroup = epmpi_c2f_group(t_newgroup);
     *ierror = rc;
 }
 
@@ -1556,11 +1504,9 @@ void pmpi_iallgather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, vo
 
 __attribute__((noinline, cold)) static void ep_mpi_iallgather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Iallgather(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1577,11 +1523,9 @@ void pmpi_iallgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, v
 
 __attribute__((noinline, cold)) static void ep_mpi_iallgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Iallgatherv(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), recvcounts, displs, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1598,11 +1542,9 @@ void pmpi_iallreduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *d
 
 __attribute__((noinline, cold)) static void ep_mpi_iallreduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Iallreduce(epmpi_f_buffer(sendbuf), epmpi_f_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1619,11 +1561,9 @@ void pmpi_ialltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, voi
 
 __attribute__((noinline, cold)) static void ep_mpi_ialltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Ialltoall(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1640,11 +1580,9 @@ void pmpi_ialltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MP
 
 __attribute__((noinline, cold)) static void ep_mpi_ialltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Ialltoallv(epmpi_f_buffer(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), recvcounts, rdispls, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1678,11 +1616,9 @@ void pmpi_ibarrier_(MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_ibarrier_(MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Ibarrier(epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1699,11 +1635,9 @@ void pmpi_ibcast_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *r
 
 __attribute__((noinline, cold)) static void ep_mpi_ibcast_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Ibcast(epmpi_f_buffer(buffer), *count, PMPI_Type_f2c(*datatype), *root, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1720,11 +1654,9 @@ void pmpi_ibsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest
 
 __attribute__((noinline, cold)) static void ep_mpi_ibsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Ibsend(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *dest, *tag, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1741,11 +1673,9 @@ void pmpi_iexscan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *data
 
 __attribute__((noinline, cold)) static void ep_mpi_iexscan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Iexscan(epmpi_f_buffer(sendbuf), epmpi_f_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1762,11 +1692,9 @@ void pmpi_igather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void 
 
 __attribute__((noinline, cold)) static void ep_mpi_igather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Igather(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), *root, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1783,11 +1711,9 @@ void pmpi_igatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void
 
 __attribute__((noinline, cold)) static void ep_mpi_igatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Igatherv(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), recvcounts, displs, PMPI_Type_f2c(*recvtype), *root, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1804,13 +1730,11 @@ void pmpi_improbe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *fl
 
 __attribute__((noinline, cold)) static void ep_mpi_improbe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
 {
-    MPI_Message t_message = 0;
-    MPI_Status t_status;
+    MPI_Message t_message = MPI_MESSAGE_NULL;
+    MPI_Status t_status = {0};
     int rc = MPI_Improbe(*source, *tag, epmpi_f2c_comm(*comm), flag, &t_message, epmpi_f_status_ignored(status) ? MPI_STATUS_IGNORE : &t_status);
-    if (rc == MPI_SUCCESS) {
-        *message = epmpi_c2f_message(t_message);
-        if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
-    }
+    *message = epmpi_c2f_message(t_message);
+    if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
     *ierror = rc;
 }
 
@@ -1828,12 +1752,10 @@ void pmpi_imrecv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *mess
 __attribute__((noinline, cold)) static void ep_mpi_imrecv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *message, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Message t_message = epmpi_f2c_message(*message);
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Imrecv(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), &t_message, &t_request);
-    if (rc == MPI_SUCCESS) {
-        *message = epmpi_c2f_message(t_message);
-        *request = epmpi_c2f_request(t_request);
-    }
+    *message = epmpi_c2f_message(t_message);
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1850,11 +1772,9 @@ void pmpi_ineighbor_allgather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sen
 
 __attribute__((noinline, cold)) static void ep_mpi_ineighbor_allgather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Ineighbor_allgather(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1871,11 +1791,9 @@ void pmpi_ineighbor_allgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *se
 
 __attribute__((noinline, cold)) static void ep_mpi_ineighbor_allgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Ineighbor_allgatherv(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), recvcounts, displs, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1892,11 +1810,9 @@ void pmpi_ineighbor_alltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *send
 
 __attribute__((noinline, cold)) static void ep_mpi_ineighbor_alltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Ineighbor_alltoall(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1913,11 +1829,9 @@ void pmpi_ineighbor_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sd
 
 __attribute__((noinline, cold)) static void ep_mpi_ineighbor_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Ineighbor_alltoallv(epmpi_f_buffer(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), recvcounts, rdispls, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -1951,11 +1865,9 @@ void pmpi_intercomm_create_(MPI_Fint *local_comm, MPI_Fint *local_leader, MPI_Fi
 
 __attribute__((noinline, cold)) static void ep_mpi_intercomm_create_(MPI_Fint *local_comm, MPI_Fint *local_leader, MPI_Fint *peer_comm, MPI_Fint *remote_leader, MPI_Fint *tag, MPI_Fint *newintercomm, MPI_Fint *ierror)
 {
-    MPI_Comm t_newintercomm = 0;
+    MPI_Comm t_newintercomm = MPI_COMM_NULL;
     int rc = MPI_Intercomm_create(epmpi_f2c_comm(*local_comm), *local_leader, epmpi_f2c_comm(*peer_comm), *remote_leader, *tag, &t_newintercomm);
-    if (rc == MPI_SUCCESS) {
-        *newintercomm = epmpi_c2f_comm(t_newintercomm);
-    }
+    *newintercomm = epmpi_c2f_comm(t_newintercomm);
     *ierror = rc;
 }
 
@@ -1972,11 +1884,9 @@ void pmpi_intercomm_merge_(MPI_Fint *intercomm, MPI_Fint *high, MPI_Fint *newint
 
 __attribute__((noinline, cold)) static void ep_mpi_intercomm_merge_(MPI_Fint *intercomm, MPI_Fint *high, MPI_Fint *newintracomm, MPI_Fint *ierror)
 {
-    MPI_Comm t_newintracomm = 0;
+    MPI_Comm t_newintracomm = MPI_COMM_NULL;
     int rc = MPI_Intercomm_merge(epmpi_f2c_comm(*intercomm), *high != 0, &t_newintracomm);
-    if (rc == MPI_SUCCESS) {
-        *newintracomm = epmpi_c2f_comm(t_newintracomm);
-    }
+    *newintracomm = epmpi_c2f_comm(t_newintracomm);
     *ierror = rc;
 }
 
@@ -1993,11 +1903,9 @@ void pmpi_iprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *fla
 
 __attribute__((noinline, cold)) static void ep_mpi_iprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
-    MPI_Status t_status;
+    MPI_Status t_status = {0};
     int rc = MPI_Iprobe(*source, *tag, epmpi_f2c_comm(*comm), flag, epmpi_f_status_ignored(status) ? MPI_STATUS_IGNORE : &t_status);
-    if (rc == MPI_SUCCESS) {
-        if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
-    }
+    if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
     *ierror = rc;
 }
 
@@ -2014,11 +1922,9 @@ void pmpi_irecv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *sourc
 
 __attribute__((noinline, cold)) static void ep_mpi_irecv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Irecv(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *source, *tag, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2035,11 +1941,9 @@ void pmpi_ireduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *data
 
 __attribute__((noinline, cold)) static void ep_mpi_ireduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Ireduce(epmpi_f_buffer(sendbuf), epmpi_f_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), *root, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2056,11 +1960,9 @@ void pmpi_ireduce_scatter_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, M
 
 __attribute__((noinline, cold)) static void ep_mpi_ireduce_scatter_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Ireduce_scatter(epmpi_f_buffer(sendbuf), epmpi_f_buffer(recvbuf), recvcounts, PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2077,11 +1979,9 @@ void pmpi_ireduce_scatter_block_(void *sendbuf, void *recvbuf, MPI_Fint *recvcou
 
 __attribute__((noinline, cold)) static void ep_mpi_ireduce_scatter_block_(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Ireduce_scatter_block(epmpi_f_buffer(sendbuf), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2098,11 +1998,9 @@ void pmpi_irsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest
 
 __attribute__((noinline, cold)) static void ep_mpi_irsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Irsend(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *dest, *tag, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2119,11 +2017,9 @@ void pmpi_iscan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *dataty
 
 __attribute__((noinline, cold)) static void ep_mpi_iscan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Iscan(epmpi_f_buffer(sendbuf), epmpi_f_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2140,11 +2036,9 @@ void pmpi_iscatter_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void
 
 __attribute__((noinline, cold)) static void ep_mpi_iscatter_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Iscatter(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), *root, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2161,11 +2055,9 @@ void pmpi_iscatterv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_
 
 __attribute__((noinline, cold)) static void ep_mpi_iscatterv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Iscatterv(epmpi_f_buffer(sendbuf), sendcounts, displs, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), *root, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2182,11 +2074,9 @@ void pmpi_isend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest,
 
 __attribute__((noinline, cold)) static void ep_mpi_isend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Isend(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *dest, *tag, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2203,11 +2093,9 @@ void pmpi_issend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest
 
 __attribute__((noinline, cold)) static void ep_mpi_issend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Issend(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *dest, *tag, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2224,13 +2112,11 @@ void pmpi_mprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *mes
 
 __attribute__((noinline, cold)) static void ep_mpi_mprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
 {
-    MPI_Message t_message = 0;
-    MPI_Status t_status;
+    MPI_Message t_message = MPI_MESSAGE_NULL;
+    MPI_Status t_status = {0};
     int rc = MPI_Mprobe(*source, *tag, epmpi_f2c_comm(*comm), &t_message, epmpi_f_status_ignored(status) ? MPI_STATUS_IGNORE : &t_status);
-    if (rc == MPI_SUCCESS) {
-        *message = epmpi_c2f_message(t_message);
-        if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
-    }
+    *message = epmpi_c2f_message(t_message);
+    if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
     *ierror = rc;
 }
 
@@ -2248,12 +2134,10 @@ void pmpi_mrecv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *messa
 __attribute__((noinline, cold)) static void ep_mpi_mrecv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
 {
     MPI_Message t_message = epmpi_f2c_message(*message);
-    MPI_Status t_status;
+    MPI_Status t_status = {0};
     int rc = MPI_Mrecv(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), &t_message, epmpi_f_status_ignored(status) ? MPI_STATUS_IGNORE : &t_status);
-    if (rc == MPI_SUCCESS) {
-        *message = epmpi_c2f_message(t_message);
-        if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
-    }
+    *message = epmpi_c2f_message(t_message);
+    if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
     *ierror = rc;
 }
 
@@ -2389,11 +2273,9 @@ void pmpi_probe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *stat
 
 __attribute__((noinline, cold)) static void ep_mpi_probe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
-    MPI_Status t_status;
+    MPI_Status t_status = {0};
     int rc = MPI_Probe(*source, *tag, epmpi_f2c_comm(*comm), epmpi_f_status_ignored(status) ? MPI_STATUS_IGNORE : &t_status);
-    if (rc == MPI_SUCCESS) {
-        if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
-    }
+    if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
     *ierror = rc;
 }
 
@@ -2427,11 +2309,9 @@ void pmpi_raccumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *orig
 
 __attribute__((noinline, cold)) static void ep_mpi_raccumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Raccumulate(epmpi_f_buffer(origin_addr), *origin_count, PMPI_Type_f2c(*origin_datatype), *target_rank, *target_disp, *target_count, PMPI_Type_f2c(*target_datatype), PMPI_Op_f2c(*op), epmpi_f2c_win(*win), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2448,11 +2328,9 @@ void pmpi_recv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source
 
 __attribute__((noinline, cold)) static void ep_mpi_recv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
-    MPI_Status t_status;
+    MPI_Status t_status = {0};
     int rc = MPI_Recv(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *source, *tag, epmpi_f2c_comm(*comm), epmpi_f_status_ignored(status) ? MPI_STATUS_IGNORE : &t_status);
-    if (rc == MPI_SUCCESS) {
-        if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
-    }
+    if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
     *ierror = rc;
 }
 
@@ -2469,11 +2347,9 @@ void pmpi_recv_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *s
 
 __attribute__((noinline, cold)) static void ep_mpi_recv_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Recv_init(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *source, *tag, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2543,9 +2419,7 @@ __attribute__((noinline, cold)) static void ep_mpi_request_free_(MPI_Fint *reque
 {
     MPI_Request t_request = epmpi_f2c_request(*request);
     int rc = MPI_Request_free(&t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2562,11 +2436,9 @@ void pmpi_request_get_status_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *statu
 
 __attribute__((noinline, cold)) static void ep_mpi_request_get_status_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
-    MPI_Status t_status;
+    MPI_Status t_status = {0};
     int rc = MPI_Request_get_status(epmpi_f2c_request(*request), flag, epmpi_f_status_ignored(status) ? MPI_STATUS_IGNORE : &t_status);
-    if (rc == MPI_SUCCESS) {
-        if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
-    }
+    if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
     *ierror = rc;
 }
 
@@ -2583,11 +2455,9 @@ void pmpi_rget_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_data
 
 __attribute__((noinline, cold)) static void ep_mpi_rget_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Rget(epmpi_f_buffer(origin_addr), *origin_count, PMPI_Type_f2c(*origin_datatype), *target_rank, *target_disp, *target_count, PMPI_Type_f2c(*target_datatype), epmpi_f2c_win(*win), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2604,11 +2474,9 @@ void pmpi_rget_accumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *
 
 __attribute__((noinline, cold)) static void ep_mpi_rget_accumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Rget_accumulate(epmpi_f_buffer(origin_addr), *origin_count, PMPI_Type_f2c(*origin_datatype), epmpi_f_buffer(result_addr), *result_count, PMPI_Type_f2c(*result_datatype), *target_rank, *target_disp, *target_count, PMPI_Type_f2c(*target_datatype), PMPI_Op_f2c(*op), epmpi_f2c_win(*win), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2625,11 +2493,9 @@ void pmpi_rput_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_data
 
 __attribute__((noinline, cold)) static void ep_mpi_rput_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Rput(epmpi_f_buffer(origin_addr), *origin_count, PMPI_Type_f2c(*origin_datatype), *target_rank, *target_disp, *target_count, PMPI_Type_f2c(*target_datatype), epmpi_f2c_win(*win), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2663,11 +2529,9 @@ void pmpi_rsend_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *
 
 __attribute__((noinline, cold)) static void ep_mpi_rsend_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Rsend_init(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *dest, *tag, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2752,11 +2616,9 @@ void pmpi_send_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *d
 
 __attribute__((noinline, cold)) static void ep_mpi_send_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Send_init(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *dest, *tag, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2773,11 +2635,9 @@ void pmpi_sendrecv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_
 
 __attribute__((noinline, cold)) static void ep_mpi_sendrecv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
-    MPI_Status t_status;
+    MPI_Status t_status = {0};
     int rc = MPI_Sendrecv(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), *dest, *sendtag, epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), *source, *recvtag, epmpi_f2c_comm(*comm), epmpi_f_status_ignored(status) ? MPI_STATUS_IGNORE : &t_status);
-    if (rc == MPI_SUCCESS) {
-        if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
-    }
+    if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
     *ierror = rc;
 }
 
@@ -2794,11 +2654,9 @@ void pmpi_sendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_
 
 __attribute__((noinline, cold)) static void ep_mpi_sendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
-    MPI_Status t_status;
+    MPI_Status t_status = {0};
     int rc = MPI_Sendrecv_replace(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *dest, *sendtag, *source, *recvtag, epmpi_f2c_comm(*comm), epmpi_f_status_ignored(status) ? MPI_STATUS_IGNORE : &t_status);
-    if (rc == MPI_SUCCESS) {
-        if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
-    }
+    if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
     *ierror = rc;
 }
 
@@ -2832,11 +2690,9 @@ void pmpi_ssend_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *
 
 __attribute__((noinline, cold)) static void ep_mpi_ssend_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = 0;
+    MPI_Request t_request = MPI_REQUEST_NULL;
     int rc = MPI_Ssend_init(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *dest, *tag, epmpi_f2c_comm(*comm), &t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2855,9 +2711,7 @@ __attribute__((noinline, cold)) static void ep_mpi_start_(MPI_Fint *request, MPI
 {
     MPI_Request t_request = epmpi_f2c_request(*request);
     int rc = MPI_Start(&t_request);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-    }
+    *request = epmpi_c2f_request(t_request);
     *ierror = rc;
 }
 
@@ -2875,12 +2729,10 @@ void pmpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *i
 __attribute__((noinline, cold)) static void ep_mpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
     MPI_Request t_request = epmpi_f2c_request(*request);
-    MPI_Status t_status;
+    MPI_Status t_status = {0};
     int rc = MPI_Test(&t_request, flag, epmpi_f_status_ignored(status) ? MPI_STATUS_IGNORE : &t_status);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-        if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
-    }
+    *request = epmpi_c2f_request(t_request);
+    if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
     *ierror = rc;
 }
 
@@ -2932,12 +2784,10 @@ void pmpi_wait_(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror);
 __attribute__((noinline, cold)) static void ep_mpi_wait_(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror)
 {
     MPI_Request t_request = epmpi_f2c_request(*request);
-    MPI_Status t_status;
+    MPI_Status t_status = {0};
     int rc = MPI_Wait(&t_request, epmpi_f_status_ignored(status) ? MPI_STATUS_IGNORE : &t_status);
-    if (rc == MPI_SUCCESS) {
-        *request = epmpi_c2f_request(t_request);
-        if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
-    }
+    *request = epmpi_c2f_request(t_request);
+    if (!epmpi_f_status_ignored(status)) PMPI_Status_c2f(&t_status, status);
     *ierror = rc;
 }
 
@@ -3039,11 +2889,9 @@ void pmpi_win_create_(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint 
 
 __attribute__((noinline, cold)) static void ep_mpi_win_create_(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierror)
 {
-    MPI_Win t_win = 0;
+    MPI_Win t_win = MPI_WIN_NULL;
     int rc = MPI_Win_create(epmpi_f_buffer(base), *size, *disp_unit, PMPI_Info_f2c(*info), epmpi_f2c_comm(*comm), &t_win);
-    if (rc == MPI_SUCCESS) {
-        *win = epmpi_c2f_win(t_win);
-    }
+    *win = epmpi_c2f_win(t_win);
     *ierror = rc;
 }
 
@@ -3060,11 +2908,9 @@ void pmpi_win_create_dynamic_(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI
 
 __attribute__((noinline, cold)) static void ep_mpi_win_create_dynamic_(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierror)
 {
-    MPI_Win t_win = 0;
+    MPI_Win t_win = MPI_WIN_NULL;
     int rc = MPI_Win_create_dynamic(PMPI_Info_f2c(*info), epmpi_f2c_comm(*comm), &t_win);
-    if (rc == MPI_SUCCESS) {
-        *win = epmpi_c2f_win(t_win);
-    }
+    *win = epmpi_c2f_win(t_win);
     *ierror = rc;
 }
 
@@ -3202,9 +3048,7 @@ __attribute__((noinline, cold)) static void ep_mpi_win_free_(MPI_Fint *win, MPI_
 {
     MPI_Win t_win = epmpi_f2c_win(*win);
     int rc = MPI_Win_free(&t_win);
-    if (rc == MPI_SUCCESS) {
-        *win = epmpi_c2f_win(t_win);
-    }
+    *win = epmpi_c2f_win(t_win);
     *ierror = rc;
 }
 
@@ -3238,11 +3082,9 @@ void pmpi_win_get_errhandler_(MPI_Fint *win, MPI_Fint *errhandler, MPI_Fint *ier
 
 __attribute__((noinline, cold)) static void ep_mpi_win_get_errhandler_(MPI_Fint *win, MPI_Fint *errhandler, MPI_Fint *ierror)
 {
-    MPI_Errhandler t_errhandler = 0;
+    MPI_Errhandler t_errhandler = MPI_ERRHANDLER_NULL;
     int rc = MPI_Win_get_errhandler(epmpi_f2c_win(*win), &t_errhandler);
-    if (rc == MPI_SUCCESS) {
-        *errhandler = PMPI_Errhandler_c2f(t_errhandler);
-    }
+    *errhandler = PMPI_Errhandler_c2f(t_errhandler);
     *ierror = rc;
 }
 
@@ -3259,11 +3101,9 @@ void pmpi_win_get_group_(MPI_Fint *win, MPI_Fint *group, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_win_get_group_(MPI_Fint *win, MPI_Fint *group, MPI_Fint *ierror)
 {
-    MPI_Group t_group = 0;
+    MPI_Group t_group = MPI_GROUP_NULL;
     int rc = MPI_Win_get_group(epmpi_f2c_win(*win), &t_group);
-    if (rc == MPI_SUCCESS) {
-        *group = epmpi_c2f_group(t_group);
-    }
+    *group = epmpi_c2f_group(t_group);
     *ierror = rc;
 }
 
@@ -3280,11 +3120,9 @@ void pmpi_win_get_info_(MPI_Fint *win, MPI_Fint *info_used, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_win_get_info_(MPI_Fint *win, MPI_Fint *info_used, MPI_Fint *ierror)
 {
-    MPI_Info t_info_used = 0;
+    MPI_Info t_info_used = MPI_INFO_NULL;
     int rc = MPI_Win_get_info(epmpi_f2c_win(*win), &t_info_used);
-    if (rc == MPI_SUCCESS) {
-        *info_used = PMPI_Info_c2f(t_info_used);
-    }
+    *info_used = PMPI_Info_c2f(t_info_used);
     *ierror = rc;
 }
 

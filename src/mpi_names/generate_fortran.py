@@ -65,6 +65,10 @@ HOST_KINDS = {"DATATYPE": "Type", "OPERATION": "Op", "INFO": "Info", "ERRHANDLER
 C_HANDLE = {"comm": "MPI_Comm", "request": "MPI_Request", "message": "MPI_Message", "win": "MPI_Win",
             "group": "MPI_Group", "Type": "MPI_Datatype", "Op": "MPI_Op", "Info": "MPI_Info",
             "Errhandler": "MPI_Errhandler"}
+# The host's null handle of each C type: what an output handle holds when the call fails.
+C_NULL = {"MPI_Comm": "MPI_COMM_NULL", "MPI_Request": "MPI_REQUEST_NULL", "MPI_Message": "MPI_MESSAGE_NULL",
+          "MPI_Win": "MPI_WIN_NULL", "MPI_Group": "MPI_GROUP_NULL", "MPI_Datatype": "MPI_DATATYPE_NULL",
+          "MPI_Op": "MPI_OP_NULL", "MPI_Info": "MPI_INFO_NULL", "MPI_Errhandler": "MPI_ERRHANDLER_NULL"}
 SCALAR_C = {"INTEGER(KIND=MPI_ADDRESS_KIND)": "MPI_Aint", "INTEGER(KIND=MPI_COUNT_KIND)": "MPI_Count",
             "INTEGER(KIND=MPI_OFFSET_KIND)": "MPI_Offset"}
 
@@ -170,12 +174,13 @@ def convert(fname, ftype, is_array, kind, direction, ctype):
         if c == mtype:
             return [], f"{to_c}(*{fname})", []
         if c == mtype + "*":
-            init = f"{to_c}(*{fname})" if direction == "inout" else "0"
+            init = f"{to_c}(*{fname})" if direction == "inout" else C_NULL[mtype]
             return [f"{mtype} t_{fname} = {init};"], f"&t_{fname}", [f"*{fname} = {to_f}(t_{fname});"]
         raise Unconvertible(f"{fname}: {ctype}")
     if kind == "STATUS":
         if c == "MPI_Status*" and is_array and ftype == "INTEGER":
-            return ([f"MPI_Status t_{fname};"], f"epmpi_f_status_ignored({fname}) ? MPI_STATUS_IGNORE : &t_{fname}",
+            arg = f"epmpi_f_status_ignored({fname}) ? MPI_STATUS_IGNORE : &t_{fname}"
+            return ([f"MPI_Status t_{fname} = {{0}};"], arg,
                     [f"if (!epmpi_f_status_ignored({fname})) PMPI_Status_c2f(&t_{fname}, {fname});"])
         raise Unconvertible(f"{fname}: {ctype}")
     if ftype in ("INTEGER", "LOGICAL"):
@@ -242,10 +247,9 @@ def entry_point(proc):
             pre += a
             call.append(b)
             post += c
-        body = pre + [f"int rc = {name}({', '.join(call)});"]
-        if post:
-            body += ["if (rc == MPI_SUCCESS) {"] + [f"    {s}" for s in post] + ["}"]
-        body += [f"*{ierror} = rc;"]
+        # Outputs are written back whatever the outcome: a status tells about a failed receive, a
+        # request may have been freed, and a failed creation leaves the null handle.
+        body = pre + [f"int rc = {name}({', '.join(call)});"] + post + [f"*{ierror} = rc;"]
     except Unconvertible:
         provided = False
         used = [p["name"] for p in fparams if p["name"] not in (comm, ierror)] + [h.split()[-1] for h in hidden]

@@ -1,11 +1,13 @@
 ! mpi_names.f90: a `use mpi` program on endpoint communicators through the standard-names
 ! layer (libepmpi_mpi_f): endpoints made with mpix_comm_create_endpoints, one OpenMP thread
 ! each; point-to-point with wildcards and MPI_STATUS_SIZE statuses, request arrays mixing host
-! and endpoint requests, probes, collectives, split and dup, MPI_ERRORS_RETURN and an error
-! class, the handle converted by MPI_Comm_f2c in C; then a thread communicator (mpix_threadcomm_*) with ranks, an allgather and a ring. EPMPI_TEST_EPS gives the endpoints per process (cycled over process ranks).
+! and endpoint requests, probes, collectives, split and dup, names, MPI_ERRORS_RETURN and an
+! error class, the handle converted by MPI_Comm_f2c in C (tests/c/mpi_names_f2c.c); then a
+! thread communicator (mpix_threadcomm_*) with ranks, an allgather and a ring.
+! EPMPI_TEST_EPS gives the endpoints per process (cycled over process ranks).
 ! Built twice: with `use mpi`, and with `include 'mpif.h'` (-DMPIF_H), which call the same
-! entry points. Every buffer is a default INTEGER array: MPICH's `use mpi` has no interface for choice
-! buffers, and gfortran checks that the calls of one external agree.
+! entry points. Every buffer is a default INTEGER array: MPICH's `use mpi` has no interface
+! for choice buffers, and gfortran checks that the calls of one external agree.
 program mpi_names_f
 #ifndef MPIF_H
     use mpi
