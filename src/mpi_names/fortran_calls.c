@@ -3,7 +3,7 @@
  * host asked for MPI_THREAD_MULTIPLE as init.c does), endpoint creation (MPIX_Comm_create_
  * endpoints, MPIX_Threadcomm_*) and the completion calls on arrays of requests, which may mix
  * the host's requests and EPMPI's (the layer's C functions complete mixed arrays, requests.c),
- * and communicator names (Fortran strings).
+ * communicator names (Fortran strings) and predefined attributes (values in Fortran).
  * The other entry points are generated (generate_fortran.py, fortran_names.c).
  */
 #include "fortran_runtime.h"
@@ -15,13 +15,19 @@
 void *epmpi_f_bottom, *epmpi_f_in_place, *epmpi_f_status_ignore, *epmpi_f_statuses_ignore;
 /* MPI_STATUS_SIZE of the host's Fortran binding. */
 static int f_status_size;
+/* The predefined attribute keys: Fortran values (recorded) and the C values in the same order. */
+#define PREDEFINED_KEYS 7
+static MPI_Fint f_keys[PREDEFINED_KEYS];
+static const int c_keys[PREDEFINED_KEYS] = {MPI_TAG_UB,        MPI_HOST,   MPI_IO,          MPI_WTIME_IS_GLOBAL,
+                                            MPI_UNIVERSE_SIZE, MPI_APPNUM, MPI_LASTUSEDCODE};
 
 /* Called by fortran_sentinels.f90 with the host's own sentinel objects. */
 void epmpi_f_record_sentinels_(void *bottom, void *in_place, void *status_ignore, void *statuses_ignore,
-                               const MPI_Fint *status_size);
+                               const MPI_Fint *status_size, const MPI_Fint keys[PREDEFINED_KEYS]);
 void epmpi_f_record_sentinels_(void *bottom, void *in_place, void *status_ignore, void *statuses_ignore,
-                               const MPI_Fint *status_size)
+                               const MPI_Fint *status_size, const MPI_Fint keys[PREDEFINED_KEYS])
 {
+    memcpy(f_keys, keys, sizeof f_keys);
     epmpi_f_bottom = bottom;
     epmpi_f_in_place = in_place;
     epmpi_f_status_ignore = status_ignore;
@@ -327,4 +333,32 @@ void mpi_comm_get_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen, MP
     memcpy(comm_name, name, n);
     memset(comm_name + n, ' ', comm_name_len - n);
     *resultlen = (MPI_Fint)n;
+}
+
+/* Attributes: the predefined ones (MPI_TAG_UB and the others of MPI 4.1 section 9.1.2), which
+ * Fortran reads as values where C reads pointers to them. A key the program made answers
+ * MPI_ERR_UNSUPPORTED_OPERATION: its Fortran attribute values are not bridged to EPMPI. */
+void pmpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribute_val, MPI_Fint *flag,
+                         MPI_Fint *ierror);
+
+void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribute_val, MPI_Fint *flag,
+                        MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
+        pmpi_comm_get_attr_(comm, comm_keyval, attribute_val, flag, ierror);
+        return;
+    }
+    MPI_Comm c = epmpi_f2c_comm(*comm);
+    int k = 0;
+    while (k < PREDEFINED_KEYS && f_keys[k] != *comm_keyval)
+        k++;
+    if (k == PREDEFINED_KEYS) {
+        *ierror = epmpi_unsupported("MPI_Comm_get_attr (a key of the program's, from Fortran)", epmpi_comm_in(c));
+        return;
+    }
+    int *value = NULL, found = 0;
+    *ierror = MPI_Comm_get_attr(c, c_keys[k], &value, &found);
+    *flag = *ierror == MPI_SUCCESS && found;
+    if (*flag)
+        *attribute_val = *value;
 }

@@ -16,7 +16,6 @@
  *   MPI_Attr_put
  *   MPI_Comm_accept
  *   MPI_Comm_connect
- *   MPI_Comm_get_attr
  *   MPI_Comm_set_attr
  *   MPI_Comm_spawn
  *   MPI_Comm_spawn_multiple
@@ -648,23 +647,6 @@ void mpi_comm_free_(MPI_Fint *comm, MPI_Fint *ierror)
         return;
     }
     ep_mpi_comm_free_(comm, ierror);
-}
-
-void pmpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror)
-{
-    (void)comm_keyval; (void)attribute_val; (void)flag;
-    *ierror = epmpi_unsupported("MPI_Comm_get_attr", epmpi_comm_in(epmpi_f2c_comm(*comm)));
-}
-
-void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_comm_get_attr_(comm, comm_keyval, attribute_val, flag, ierror);
-        return;
-    }
-    ep_mpi_comm_get_attr_(comm, comm_keyval, attribute_val, flag, ierror);
 }
 
 void pmpi_comm_get_errhandler_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror);

@@ -8,8 +8,9 @@
  *  - MPICH's Fortran handles are its C handles (MPI_Comm_f2c is a cast), so this is the same
  *    value as the layer's C handle (runtime.h), and mixed-language code passes it either way;
  *  - Open MPI's Fortran handles are indices into its f2c tables, which count up from 0: it
- *    never hands out an index near 0x30000000 (805 million objects), and its MPI_Comm_f2c of one
- *    returns no communicator, so a stray value reaching the host fails with MPI_ERR_COMM.
+ *    never hands out an index near 0x30000000 (805 million objects), and its own f2c of one
+ *    returns no communicator, so a stray value reaching the host fails with MPI_ERR_COMM
+ *    (MPI_Comm_f2c and the others are the layer's, fortran_handles.c).
  * Any other value is the host's and is converted with the host's f2c and c2f.
  */
 #ifndef EPMPI_MPI_NAMES_FORTRAN_RUNTIME_H

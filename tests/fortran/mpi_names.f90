@@ -105,6 +105,7 @@ contains
         integer :: reqs(4), statuses(MPI_STATUS_SIZE, 4), self, indices(4), ep
         integer, allocatable :: gathered(:), sendv(:), recvv(:)
         character(len=MPI_MAX_OBJECT_NAME) :: name
+        integer(kind=MPI_ADDRESS_KIND) :: tag_ub
         integer :: split, dup, srank, ssize, result
         logical :: flag
         bad = 0
@@ -222,6 +223,10 @@ contains
         name = '?'
         call MPI_Comm_get_name(comm, name, i, ierr)
         call check(ierr == MPI_SUCCESS .and. name == 'endpoints' .and. i == 9, 'comm names', rank, bad)
+
+        ! The largest tag, as Fortran reads it: a value.
+        call MPI_Comm_get_attr(comm, MPI_TAG_UB, tag_ub, flag, ierr)
+        call check(ierr == MPI_SUCCESS .and. flag .and. tag_ub >= 32767, 'MPI_TAG_UB', rank, bad)
 
         ! Errors returned: a rank out of range, then the communicator still works.
         call MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN, ierr)
