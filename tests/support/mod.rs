@@ -288,8 +288,8 @@ pub fn compile_c_mpi_names(src: &Path, name: &str) -> PathBuf {
     exe
 }
 
-/// Runs a build step, panicking with its output when it fails.
-pub fn run_checked(cmd: &mut Command, what: &str) {
+/// Runs a build step, panicking with its output when it fails; returns its standard output.
+pub fn run_checked(cmd: &mut Command, what: &str) -> String {
     let out = cmd.output().unwrap_or_else(|e| panic!("{what}: cannot run {cmd:?}: {e}"));
     assert!(
         out.status.success(),
@@ -297,4 +297,5 @@ pub fn run_checked(cmd: &mut Command, what: &str) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
