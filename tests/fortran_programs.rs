@@ -56,16 +56,6 @@ fn module_sources() -> Vec<PathBuf> {
     cmake_source_list(&project_dir().join("fortran/sources.cmake"), "EPMPI_FORTRAN_SOURCES")
 }
 
-fn run(cmd: &mut Command, what: &str) {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed: {cmd:?}\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// Compiles one source of the module (or the test support module) into `dir`.
 fn compile_object(src: &Path, dir: &Path, kinds: Kinds) -> PathBuf {
     let stem = src.file_stem().unwrap().to_string_lossy().into_owned();
@@ -83,7 +73,7 @@ fn compile_object(src: &Path, dir: &Path, kinds: Kinds) -> PathBuf {
         }
     }
     cmd.arg("-c").arg(src).arg("-o").arg(&obj);
-    run(&mut cmd, &format!("compiling {}", src.display()));
+    run_checked(&mut cmd, &format!("compiling {}", src.display()));
     obj
 }
 
@@ -135,7 +125,7 @@ fn compile_program(name: &str, kinds: Kinds) -> PathBuf {
         .arg("-lepmpi")
         // RPATH, not RUNPATH: cargo's LD_LIBRARY_PATH may name an older libepmpi.so.
         .arg(format!("-Wl,--disable-new-dtags,-rpath,{}", lib.display()));
-    run(&mut cmd, &format!("compiling tests/fortran/{name}.f90"));
+    run_checked(&mut cmd, &format!("compiling tests/fortran/{name}.f90"));
     built.push((name.to_string(), kinds.dir_name(), exe.clone()));
     exe
 }
@@ -279,7 +269,7 @@ fn module_is_clean_without_openmp() {
             .arg(src)
             .arg("-o")
             .arg(dir.join(src.file_stem().unwrap()).with_extension("o"));
-        run(&mut cmd, &format!("compiling {} without -fopenmp", src.display()));
+        run_checked(&mut cmd, &format!("compiling {} without -fopenmp", src.display()));
     }
 }
 

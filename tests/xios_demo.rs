@@ -28,20 +28,9 @@ fn mpif90() -> String {
     std::env::var("EPMPI_MPIF90").unwrap_or_else(|_| mpi_tool("mpif90"))
 }
 
-fn run(cmd: &mut Command, what: &str) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed: {cmd:?}\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// `nc-config --cflags` or `--libs`, split into arguments.
 fn nc_config(what: &str) -> Vec<String> {
-    run(Command::new("nc-config").arg(what), "nc-config").split_whitespace().map(String::from).collect()
+    run_checked(Command::new("nc-config").arg(what), "nc-config").split_whitespace().map(String::from).collect()
 }
 
 /// Compiles one C or Fortran source into `dir` (Fortran modules go to `dir` too).
@@ -58,7 +47,7 @@ fn compile(src: &Path, dir: &Path, extra: &[&str], extra_owned: &[String]) -> Pa
         cmd.args(FFLAGS).arg(format!("-J{}", dir.display())).arg(format!("-I{}", dir.display()));
     }
     cmd.args(extra).args(extra_owned).arg("-c").arg(src).arg("-o").arg(&obj);
-    run(&mut cmd, &format!("compiling {}", src.display()));
+    run_checked(&mut cmd, &format!("compiling {}", src.display()));
     obj
 }
 
@@ -109,7 +98,7 @@ fn demo() -> &'static Demo {
         let mut model_objects = module_objects(&dir, &[]);
         model_objects.extend(MODEL_SOURCES.iter().map(|s| compile(&examples.join(s), &dir, &[], &[])));
         let model = dir.join("model");
-        run(
+        run_checked(
             Command::new(mpif90()).arg("-fopenmp").args(&model_objects).args(&protocol).arg("-o").arg(&model).args(&link),
             "linking the model",
         );
@@ -118,7 +107,7 @@ fn demo() -> &'static Demo {
             model_objects.iter().filter(|o| !o.ends_with("demo_client.o") && !o.ends_with("model.o")).cloned().collect();
         fortran_server_objects.push(compile(&project_dir().join("tests/xios/fortran_server.f90"), &dir, &[], &[]));
         let fortran_server = dir.join("fortran_server");
-        run(
+        run_checked(
             Command::new(mpif90())
                 .arg("-fopenmp")
                 .args(&fortran_server_objects)
@@ -133,7 +122,7 @@ fn demo() -> &'static Demo {
         let server_objects: Vec<PathBuf> =
             SERVER_SOURCES.iter().map(|s| compile(&examples.join(s), &dir, &[], &nc_cflags)).collect();
         let server = dir.join("server");
-        run(
+        run_checked(
             Command::new(mpicc())
                 .args(&server_objects)
                 .args(&protocol)
@@ -254,7 +243,7 @@ impl Run {
     /// The file on its own, through ncdump.
     fn check_file(&self, path: &Path) {
         let (nx, ny, nz) = self.grid;
-        let header = run(Command::new("ncdump").arg("-h").arg(path), "ncdump -h");
+        let header = run_checked(Command::new("ncdump").arg("-h").arg(path), "ncdump -h");
         for line in [
             format!("time = UNLIMITED ; // ({} currently)", self.timesteps),
             format!("z = {nz} ;"),
@@ -274,7 +263,7 @@ impl Run {
         ] {
             assert!(header.contains(&line), "ncdump -h {}: no {line:?}\n{header}", path.display());
         }
-        let dump = run(
+        let dump = run_checked(
             Command::new("ncdump").args(["-p", "9,17", "-v", "time,nav_lon,nav_lat,temperature,salinity"]).arg(path),
             "ncdump -v",
         );

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int host_level(int required)
+int epmpi_host_thread_level(int required)
 {
     const char *v = getenv("EPMPI_HOST_THREAD_LEVEL");
     if (v && strcmp(v, "requested") == 0)
@@ -26,10 +26,10 @@ static int host_level(int required)
 int MPI_Init(int *argc, char ***argv)
 {
     int provided;
-    return PMPI_Init_thread(argc, argv, host_level(MPI_THREAD_SINGLE), &provided);
+    return PMPI_Init_thread(argc, argv, epmpi_host_thread_level(MPI_THREAD_SINGLE), &provided);
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    return PMPI_Init_thread(argc, argv, host_level(required), provided);
+    return PMPI_Init_thread(argc, argv, epmpi_host_thread_level(required), provided);
 }

@@ -163,6 +163,8 @@ static inline int epmpi_undefined_out(int v)
 }
 
 int epmpi_comparison_out(int ep_result);
+/* The thread level the layer asks the host for when the program asks `required` (init.c). */
+int epmpi_host_thread_level(int required);
 /* Error handlers and keyvals (caching.c): the predefined ones mapped, the program's own to
  * the EPMPI twin made with them; anything else to EPMPI_FOREIGN. */
 EP_Errhandler epmpi_errhandler_in(MPI_Errhandler h);

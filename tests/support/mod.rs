@@ -287,3 +287,15 @@ pub fn compile_c_mpi_names(src: &Path, name: &str) -> PathBuf {
     assert!(status.success(), "compiling {name} with the standard-names layer failed");
     exe
 }
+
+/// Runs a build step, panicking with its output when it fails; returns its standard output.
+pub fn run_checked(cmd: &mut Command, what: &str) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: cannot run {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{what} failed: {cmd:?}\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

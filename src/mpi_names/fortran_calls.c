@@ -1,0 +1,364 @@
+/*
+ * fortran_calls.c: the `use mpi` / mpif.h entry points written by hand: initialisation (the
+ * host asked for MPI_THREAD_MULTIPLE as init.c does), endpoint creation (MPIX_Comm_create_
+ * endpoints, MPIX_Threadcomm_*) and the completion calls on arrays of requests, which may mix
+ * the host's requests and EPMPI's (the layer's C functions complete mixed arrays, requests.c),
+ * communicator names (Fortran strings) and predefined attributes (values in Fortran).
+ * The other entry points are generated (generate_fortran.py, fortran_names.c).
+ */
+#include "fortran_runtime.h"
+#include <epmpi_mpix.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+void *epmpi_f_bottom, *epmpi_f_in_place, *epmpi_f_status_ignore, *epmpi_f_statuses_ignore;
+/* MPI_STATUS_SIZE of the host's Fortran binding. */
+static int f_status_size;
+/* The predefined attribute keys: Fortran values (recorded) and the C values in the same order. */
+#define PREDEFINED_KEYS 7
+static MPI_Fint f_keys[PREDEFINED_KEYS];
+static const int c_keys[PREDEFINED_KEYS] = {MPI_TAG_UB,        MPI_HOST,   MPI_IO,          MPI_WTIME_IS_GLOBAL,
+                                            MPI_UNIVERSE_SIZE, MPI_APPNUM, MPI_LASTUSEDCODE};
+
+/* Called by fortran_sentinels.f90 with the host's own sentinel objects. */
+void epmpi_f_record_sentinels_(void *bottom, void *in_place, void *status_ignore, void *statuses_ignore,
+                               const MPI_Fint *status_size, const MPI_Fint keys[PREDEFINED_KEYS]);
+void epmpi_f_record_sentinels_(void *bottom, void *in_place, void *status_ignore, void *statuses_ignore,
+                               const MPI_Fint *status_size, const MPI_Fint keys[PREDEFINED_KEYS])
+{
+    memcpy(f_keys, keys, sizeof f_keys);
+    epmpi_f_bottom = bottom;
+    epmpi_f_in_place = in_place;
+    epmpi_f_status_ignore = status_ignore;
+    epmpi_f_statuses_ignore = statuses_ignore;
+    f_status_size = *status_size;
+}
+
+void epmpi_f_sentinels_(void);
+
+/* Before main, so that every entry point can tell the sentinels from buffers and statuses. The
+ * Fortran routine only passes addresses: it needs no Fortran runtime set up. */
+__attribute__((constructor)) static void record_sentinels(void)
+{
+    epmpi_f_sentinels_();
+}
+
+/* Initialisation: the host's own entry points (which set up its Fortran binding), at the thread
+ * level the layer needs. */
+void pmpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror);
+
+void mpi_init_(MPI_Fint *ierror)
+{
+    MPI_Fint level = epmpi_host_thread_level(MPI_THREAD_SINGLE), provided;
+    pmpi_init_thread_(&level, &provided, ierror);
+}
+
+void mpi_init_thread_(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror)
+{
+    MPI_Fint level = epmpi_host_thread_level(*required);
+    pmpi_init_thread_(&level, provided, ierror);
+}
+
+/* Creation. */
+void mpix_comm_create_endpoints_(MPI_Fint *parent_comm, MPI_Fint *my_num_ep, MPI_Fint *info,
+                                 MPI_Fint out_comm_handles[], MPI_Fint *ierror)
+{
+    int n = *my_num_ep;
+    MPI_Comm *comms = malloc(sizeof(MPI_Comm) * (size_t)(n > 0 ? n : 1));
+    if (comms == NULL) {
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    int rc = MPIX_Comm_create_endpoints(epmpi_f2c_comm(*parent_comm), n, PMPI_Info_f2c(*info),
+                                        n > 0 ? comms : NULL);
+    if (rc == MPI_SUCCESS)
+        for (int i = 0; i < n; i++)
+            out_comm_handles[i] = epmpi_c2f_comm(comms[i]);
+    free(comms);
+    *ierror = rc;
+}
+
+void mpix_threadcomm_init_(MPI_Fint *comm, MPI_Fint *num_threads, MPI_Fint *newthreadcomm, MPI_Fint *ierror)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    *ierror = MPIX_Threadcomm_init(epmpi_f2c_comm(*comm), *num_threads, &c);
+    *newthreadcomm = epmpi_c2f_comm(c);
+}
+
+void mpix_threadcomm_start_(MPI_Fint *threadcomm, MPI_Fint *ierror)
+{
+    *ierror = MPIX_Threadcomm_start(epmpi_f2c_comm(*threadcomm));
+}
+
+void mpix_threadcomm_finish_(MPI_Fint *threadcomm, MPI_Fint *ierror)
+{
+    *ierror = MPIX_Threadcomm_finish(epmpi_f2c_comm(*threadcomm));
+}
+
+void mpix_threadcomm_free_(MPI_Fint *threadcomm, MPI_Fint *ierror)
+{
+    MPI_Comm c = epmpi_f2c_comm(*threadcomm);
+    *ierror = MPIX_Threadcomm_free(&c);
+    *threadcomm = epmpi_c2f_comm(c);
+}
+
+/* Arrays of requests. */
+void pmpi_waitall_(MPI_Fint *count, MPI_Fint requests[], MPI_Fint statuses[], MPI_Fint *ierror);
+void pmpi_testall_(MPI_Fint *count, MPI_Fint requests[], MPI_Fint *flag, MPI_Fint statuses[], MPI_Fint *ierror);
+void pmpi_waitany_(MPI_Fint *count, MPI_Fint requests[], MPI_Fint *index, MPI_Fint status[], MPI_Fint *ierror);
+void pmpi_testany_(MPI_Fint *count, MPI_Fint requests[], MPI_Fint *index, MPI_Fint *flag, MPI_Fint status[],
+                   MPI_Fint *ierror);
+void pmpi_waitsome_(MPI_Fint *incount, MPI_Fint requests[], MPI_Fint *outcount, MPI_Fint indices[],
+                    MPI_Fint statuses[], MPI_Fint *ierror);
+void pmpi_testsome_(MPI_Fint *incount, MPI_Fint requests[], MPI_Fint *outcount, MPI_Fint indices[],
+                    MPI_Fint statuses[], MPI_Fint *ierror);
+void pmpi_startall_(MPI_Fint *count, MPI_Fint requests[], MPI_Fint *ierror);
+
+static int any_ep(int count, const MPI_Fint requests[])
+{
+    int ep = 0;
+    for (int i = 0; i < count; i++)
+        ep |= EPMPI_F_IS_EP(requests[i]);
+    return ep;
+}
+
+/* One call's C requests and statuses, converted from and back to the Fortran arrays. */
+struct c_arrays {
+    MPI_Request *req;
+    MPI_Status *st;
+};
+
+static int arrays_in(struct c_arrays *a, int count, const MPI_Fint requests[])
+{
+    size_t n = (size_t)(count > 0 ? count : 1);
+    a->req = malloc(sizeof(MPI_Request) * n);
+    a->st = calloc(n, sizeof(MPI_Status)); /* read back even where a call failed early */
+    if (!a->req || !a->st) {
+        free(a->req);
+        free(a->st);
+        return MPI_ERR_NO_MEM;
+    }
+    for (int i = 0; i < count; i++)
+        a->req[i] = epmpi_f2c_request(requests[i]);
+    return MPI_SUCCESS;
+}
+
+/* Requests back to Fortran; the first `nst` statuses (unless ignored) to MPI_STATUS_SIZE
+ * columns; frees the arrays. */
+static void arrays_out(struct c_arrays *a, int count, MPI_Fint requests[], int nst, MPI_Fint statuses[])
+{
+    for (int i = 0; i < count; i++)
+        requests[i] = epmpi_c2f_request(a->req[i]);
+    if (!epmpi_f_statuses_ignored(statuses))
+        for (int i = 0; i < nst; i++)
+            PMPI_Status_c2f(&a->st[i], statuses + (size_t)i * (size_t)f_status_size);
+    free(a->req);
+    free(a->st);
+}
+
+static MPI_Status *c_statuses(struct c_arrays *a, MPI_Fint statuses[])
+{
+    return epmpi_f_statuses_ignored(statuses) ? MPI_STATUSES_IGNORE : a->st;
+}
+
+/* A single status of Waitany/Testany. */
+static MPI_Status *c_status(struct c_arrays *a, MPI_Fint status[])
+{
+    return epmpi_f_status_ignored(status) ? MPI_STATUS_IGNORE : a->st;
+}
+
+static void status_out(struct c_arrays *a, MPI_Fint status[])
+{
+    if (!epmpi_f_status_ignored(status))
+        PMPI_Status_c2f(a->st, status);
+}
+
+void mpi_waitall_(MPI_Fint *count, MPI_Fint requests[], MPI_Fint statuses[], MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!any_ep(*count, requests))) {
+        pmpi_waitall_(count, requests, statuses, ierror);
+        return;
+    }
+    struct c_arrays a;
+    if ((*ierror = arrays_in(&a, *count, requests)) != MPI_SUCCESS)
+        return;
+    *ierror = MPI_Waitall(*count, a.req, c_statuses(&a, statuses));
+    arrays_out(&a, *count, requests, *count, statuses);
+}
+
+void mpi_testall_(MPI_Fint *count, MPI_Fint requests[], MPI_Fint *flag, MPI_Fint statuses[], MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!any_ep(*count, requests))) {
+        pmpi_testall_(count, requests, flag, statuses, ierror);
+        return;
+    }
+    struct c_arrays a;
+    if ((*ierror = arrays_in(&a, *count, requests)) != MPI_SUCCESS)
+        return;
+    int done = 0;
+    *ierror = MPI_Testall(*count, a.req, &done, c_statuses(&a, statuses));
+    *flag = done != 0;
+    arrays_out(&a, *count, requests, done ? *count : 0, statuses);
+}
+
+/* Fortran indices count from 1 (MPI 4.1 section 19.1.4 lists no exception for Waitany and
+ * Waitsome); MPI_UNDEFINED stays. */
+static MPI_Fint index_out(int i)
+{
+    return i == MPI_UNDEFINED ? MPI_UNDEFINED : i + 1;
+}
+
+void mpi_waitany_(MPI_Fint *count, MPI_Fint requests[], MPI_Fint *index, MPI_Fint status[], MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!any_ep(*count, requests))) {
+        pmpi_waitany_(count, requests, index, status, ierror);
+        return;
+    }
+    struct c_arrays a;
+    if ((*ierror = arrays_in(&a, *count, requests)) != MPI_SUCCESS)
+        return;
+    int i = MPI_UNDEFINED;
+    *ierror = MPI_Waitany(*count, a.req, &i, c_status(&a, status));
+    *index = index_out(i);
+    if (i != MPI_UNDEFINED)
+        status_out(&a, status);
+    arrays_out(&a, *count, requests, 0, NULL);
+}
+
+void mpi_testany_(MPI_Fint *count, MPI_Fint requests[], MPI_Fint *index, MPI_Fint *flag, MPI_Fint status[],
+                  MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!any_ep(*count, requests))) {
+        pmpi_testany_(count, requests, index, flag, status, ierror);
+        return;
+    }
+    struct c_arrays a;
+    if ((*ierror = arrays_in(&a, *count, requests)) != MPI_SUCCESS)
+        return;
+    int i = MPI_UNDEFINED, done = 0;
+    *ierror = MPI_Testany(*count, a.req, &i, &done, c_status(&a, status));
+    *index = index_out(i);
+    *flag = done != 0;
+    if (done && i != MPI_UNDEFINED)
+        status_out(&a, status);
+    arrays_out(&a, *count, requests, 0, NULL);
+}
+
+/* Waitsome and Testsome: `some` is MPI_Waitsome or MPI_Testsome of the layer. */
+static void some(int (*fn)(int, MPI_Request[], int *, int[], MPI_Status[]), MPI_Fint *incount, MPI_Fint requests[],
+                 MPI_Fint *outcount, MPI_Fint indices[], MPI_Fint statuses[], MPI_Fint *ierror)
+{
+    struct c_arrays a;
+    if ((*ierror = arrays_in(&a, *incount, requests)) != MPI_SUCCESS)
+        return;
+    int n = MPI_UNDEFINED;
+    *ierror = fn(*incount, a.req, &n, indices, c_statuses(&a, statuses));
+    *outcount = n;
+    if (n != MPI_UNDEFINED)
+        for (int i = 0; i < n; i++)
+            indices[i] += 1;
+    arrays_out(&a, *incount, requests, n == MPI_UNDEFINED ? 0 : n, statuses);
+}
+
+void mpi_waitsome_(MPI_Fint *incount, MPI_Fint requests[], MPI_Fint *outcount, MPI_Fint indices[],
+                   MPI_Fint statuses[], MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!any_ep(*incount, requests))) {
+        pmpi_waitsome_(incount, requests, outcount, indices, statuses, ierror);
+        return;
+    }
+    some(MPI_Waitsome, incount, requests, outcount, indices, statuses, ierror);
+}
+
+void mpi_testsome_(MPI_Fint *incount, MPI_Fint requests[], MPI_Fint *outcount, MPI_Fint indices[],
+                   MPI_Fint statuses[], MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!any_ep(*incount, requests))) {
+        pmpi_testsome_(incount, requests, outcount, indices, statuses, ierror);
+        return;
+    }
+    some(MPI_Testsome, incount, requests, outcount, indices, statuses, ierror);
+}
+
+void mpi_startall_(MPI_Fint *count, MPI_Fint requests[], MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!any_ep(*count, requests))) {
+        pmpi_startall_(count, requests, ierror);
+        return;
+    }
+    struct c_arrays a;
+    if ((*ierror = arrays_in(&a, *count, requests)) != MPI_SUCCESS)
+        return;
+    *ierror = MPI_Startall(*count, a.req);
+    arrays_out(&a, *count, requests, 0, NULL);
+}
+
+/* Names: Fortran strings are blank-padded with their length passed after the arguments
+ * (gfortran: a size_t per CHARACTER argument); C's end with a NUL (MPI 4.1 section 19.1.10). */
+void pmpi_comm_set_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *ierror, size_t comm_name_len);
+void pmpi_comm_get_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen, MPI_Fint *ierror,
+                         size_t comm_name_len);
+
+void mpi_comm_set_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *ierror, size_t comm_name_len)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
+        pmpi_comm_set_name_(comm, comm_name, ierror, comm_name_len);
+        return;
+    }
+    char name[MPI_MAX_OBJECT_NAME];
+    size_t n = comm_name_len;
+    while (n > 0 && comm_name[n - 1] == ' ')
+        n--;
+    if (n > MPI_MAX_OBJECT_NAME - 1)
+        n = MPI_MAX_OBJECT_NAME - 1; /* the longest name a communicator keeps */
+    memcpy(name, comm_name, n);
+    name[n] = '\0';
+    *ierror = MPI_Comm_set_name(epmpi_f2c_comm(*comm), name);
+}
+
+void mpi_comm_get_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen, MPI_Fint *ierror,
+                        size_t comm_name_len)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
+        pmpi_comm_get_name_(comm, comm_name, resultlen, ierror, comm_name_len);
+        return;
+    }
+    char name[MPI_MAX_OBJECT_NAME] = {0};
+    int len = 0;
+    *ierror = MPI_Comm_get_name(epmpi_f2c_comm(*comm), name, &len);
+    if (*ierror != MPI_SUCCESS)
+        return;
+    size_t n = (size_t)len < comm_name_len ? (size_t)len : comm_name_len;
+    memcpy(comm_name, name, n);
+    memset(comm_name + n, ' ', comm_name_len - n);
+    *resultlen = (MPI_Fint)n;
+}
+
+/* Attributes: the predefined ones (MPI_TAG_UB and the others of MPI 4.1 section 9.1.2), which
+ * Fortran reads as values where C reads pointers to them. A key the program made answers
+ * MPI_ERR_UNSUPPORTED_OPERATION: its Fortran attribute values are not bridged to EPMPI. */
+void pmpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribute_val, MPI_Fint *flag,
+                         MPI_Fint *ierror);
+
+void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribute_val, MPI_Fint *flag,
+                        MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
+        pmpi_comm_get_attr_(comm, comm_keyval, attribute_val, flag, ierror);
+        return;
+    }
+    MPI_Comm c = epmpi_f2c_comm(*comm);
+    int k = 0;
+    while (k < PREDEFINED_KEYS && f_keys[k] != *comm_keyval)
+        k++;
+    if (k == PREDEFINED_KEYS) {
+        *ierror = epmpi_unsupported("MPI_Comm_get_attr (a key of the program's, from Fortran)", epmpi_comm_in(c));
+        return;
+    }
+    int *value = NULL, found = 0;
+    *ierror = MPI_Comm_get_attr(c, c_keys[k], &value, &found);
+    *flag = *ierror == MPI_SUCCESS && found;
+    if (*flag)
+        *attribute_val = *value;
+}
