@@ -209,9 +209,12 @@ fn fortran_plain_program_unchanged() {
 }
 
 /// `src/mpi_names/fortran_names.c` is what its generator writes now (the layer's C functions
-/// and the hosts' Fortran libraries decide which entry points exist); skipped where the
-/// generator cannot run (no pympistandard, or not both MPIs installed).
+/// and the hosts' Fortran libraries decide which entry points exist). The generator needs
+/// pympistandard and both MPIs, which a fresh machine lacks: the test is ignored by default
+/// (shown as such, never as passed) and run where they are with
+/// `cargo test --test mpi_names -- --include-ignored fortran_entry_points_current`.
 #[test]
+#[ignore = "needs python3 with pympistandard and both MPIs installed"]
 fn fortran_entry_points_current() {
     let dir = project_dir().join("src/mpi_names");
     let fresh = target_profile_dir().join("c-tests").join("fortran_names.c");
@@ -223,7 +226,7 @@ fn fortran_entry_points_current() {
             let now = std::fs::read_to_string(&fresh).unwrap();
             assert!(committed == now, "rerun src/mpi_names/generate_fortran.py: fortran_names.c is stale");
         }
-        Ok(o) => eprintln!("generate_fortran.py cannot run here, skipped:\n{}", String::from_utf8_lossy(&o.stderr)),
-        Err(e) => eprintln!("python3 cannot run here ({e}), skipped"),
+        Ok(o) => panic!("generate_fortran.py failed:\n{}", String::from_utf8_lossy(&o.stderr)),
+        Err(e) => panic!("python3 cannot run here: {e}"),
     }
 }
