@@ -43,7 +43,8 @@ use std::os::raw::{c_int, c_void};
 pub(super) fn intra_endpoint(comm: EP_Comm) -> EpResult<EpRef> {
     let ep = endpoint_ref(comm)?;
     if ep.shared.is_inter() {
-        return Err(ep_err!(ERR_INTERN, "an intercommunicator reached the arguments of an intracommunicator collective"));
+        let msg = "an intercommunicator reached the arguments of an intracommunicator collective";
+        return Err(ep_err!(ERR_INTERN, "{msg}"));
     }
     Ok(ep)
 }

@@ -525,7 +525,8 @@ pub unsafe extern "C" fn EP_Iallreduce(
         let input = Elems::of(&data_buf(sendbuf, count, datatype, "sendbuf")?);
         let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
         let op = op_commutative(op).map(|_| HostOp(op))?;
-        return started(&ep, request, immediate_inter::ireduce_inter(&ep, Some(input), input, Some(recv), op, Reduction::All)?);
+        let c = immediate_inter::ireduce_inter(&ep, Some(input), input, Some(recv), op, Reduction::All)?;
+        return started(&ep, request, c);
     }
     let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
     let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
