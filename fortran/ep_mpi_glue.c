@@ -504,16 +504,28 @@ static void fints_close(fints *a)
     a->owned = NULL;
 }
 
-/* Number of ranks whose entries a count array of `comm` holds, when this endpoint reads it
- * (`root` < 0: every endpoint does; else only the root); 0 when it does not. */
+/* `count_entries` of an array with one entry per rank of the endpoint's own group
+ * (`EP_Reduce_scatter`'s recvcounts), and of one read by every endpoint with one entry per rank
+ * it names (its communicator's, or the remote group's of an intercommunicator). */
+#define ENTRIES_OWN_GROUP (-2147483647 - 1)
+#define ENTRIES_PEERS (-2147483647)
+
+/* Number of ranks whose entries a count array of `comm` holds, when this endpoint reads it:
+ * `root` is ENTRIES_OWN_GROUP, ENTRIES_PEERS, or the root argument of a rooted call (then only
+ * the root reads them: the rank `root` of an intracommunicator, the endpoint passing EP_ROOT on
+ * an intercommunicator, with one entry per remote rank); 0 when it does not read them. */
 static int count_entries(EP_Comm comm, int root, int elem_bytes)
 {
-    int rank = -1, size = 0;
+    int rank = -1, size = 0, inter = 0;
     if (elem_bytes == (int)sizeof(int))
         return 0; /* used in place: the length does not matter */
-    if (root >= 0 && (EP_Comm_rank(comm, &rank) != EP_SUCCESS || rank != root))
+    if (EP_Comm_test_inter(comm, &inter) != EP_SUCCESS)
         return 0;
-    if (EP_Comm_size(comm, &size) != EP_SUCCESS)
+    if (root == ENTRIES_OWN_GROUP)
+        return EP_Comm_size(comm, &size) == EP_SUCCESS ? size : 0;
+    if (root != ENTRIES_PEERS && (inter ? root != EP_ROOT : EP_Comm_rank(comm, &rank) != EP_SUCCESS || rank != root))
+        return 0;
+    if ((inter ? EP_Comm_remote_size(comm, &size) : EP_Comm_size(comm, &size)) != EP_SUCCESS)
         return 0;
     return size;
 }
@@ -615,7 +627,8 @@ int epmpi_f_reduce_scatter(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const voi
     const char *routine = "ep_reduce_scatter";
     fbuf s, r;
     fints rc_;
-    int rc = fints_open(&rc_, recvcounts, count_bytes, count_entries(comm, -1, count_bytes), comm, routine);
+    int n = count_entries(comm, ENTRIES_OWN_GROUP, count_bytes);
+    int rc = fints_open(&rc_, recvcounts, count_bytes, n, comm, routine);
     if (rc != EP_SUCCESS)
         return rc;
     rc = fbuf_open(&s, sendbuf, f_bottom, f_in_place, 0, comm, routine);
@@ -761,7 +774,7 @@ int epmpi_f_allgatherv(CFI_cdesc_t *sendbuf, int sendcount, MPI_Fint sendtype, C
                        EP_Comm comm, const void *f_bottom, const void *f_in_place)
 {
     const char *routine = "ep_allgatherv";
-    int n = count_entries(comm, -1, count_bytes);
+    int n = count_entries(comm, ENTRIES_PEERS, count_bytes);
     fints c, d;
     fbuf s, r;
     int rc = fints_open(&c, recvcounts, count_bytes, n, comm, routine);
@@ -790,7 +803,7 @@ int epmpi_f_alltoallv(CFI_cdesc_t *sendbuf, const void *sendcounts, const void *
                       MPI_Fint recvtype, EP_Comm comm, const void *f_bottom, const void *f_in_place)
 {
     const char *routine = "ep_alltoallv";
-    int n = count_entries(comm, -1, count_bytes);
+    int n = count_entries(comm, ENTRIES_PEERS, count_bytes);
     fints sc, sd, rc_, rd;
     fbuf s, r;
     int rc = fints_open(&sc, sendcounts, count_bytes, n, comm, routine);
@@ -910,7 +923,8 @@ int epmpi_f_ireduce_scatter(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const vo
     if (rc != EP_SUCCESS)
         return rc;
     /* The library reads the counts when the call is made: a converted copy may go at once. */
-    rc = fints_open(&c, recvcounts, count_bytes, count_entries(comm, -1, count_bytes), comm, routine);
+    int n = count_entries(comm, ENTRIES_OWN_GROUP, count_bytes);
+    rc = fints_open(&c, recvcounts, count_bytes, n, comm, routine);
     if (rc != EP_SUCCESS)
         return rc;
     rc = EP_Ireduce_scatter(s.addr, r.addr, c.ints, MPI_Type_f2c(datatype), MPI_Op_f2c(op), comm, request);
@@ -959,7 +973,7 @@ int epmpi_f_ivcollective(int kind, CFI_cdesc_t *sendbuf, int sendcount, const vo
                        : nb_bufs(&s, sendbuf, &r, recvbuf, f_bottom, f_in_place, comm, routine);
     if (rc != EP_SUCCESS)
         return rc;
-    int n = count_entries(comm, kind < 2 ? root : -1, count_bytes);
+    int n = count_entries(comm, kind < 2 ? root : ENTRIES_PEERS, count_bytes);
     const void *const arrays[4] = {sendcounts, sdispls, recvcounts, rdispls};
     fints a[4];
     rc = fints_open4(a, arrays, count_bytes, n, comm, routine);
@@ -992,8 +1006,10 @@ int epmpi_f_alltoallw(CFI_cdesc_t *sendbuf, const void *sendcounts, const void *
                       const void *f_in_place)
 {
     const char *routine = request ? "ep_ialltoallw" : "ep_alltoallw";
-    int nonblocking = request != NULL, size = 0;
-    if (EP_Comm_size(comm, &size) != EP_SUCCESS)
+    int nonblocking = request != NULL, size = 0, inter = 0;
+    /* One entry per rank the endpoint names: of the remote group on an intercommunicator. */
+    if (EP_Comm_test_inter(comm, &inter) != EP_SUCCESS
+        || (inter ? EP_Comm_remote_size(comm, &size) : EP_Comm_size(comm, &size)) != EP_SUCCESS)
         return request ? EP_Ialltoallw(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, comm, request)
                        : EP_Alltoallw(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, comm);
     fbuf s, r;
@@ -1117,7 +1133,7 @@ int epmpi_f_pvcollective(int kind, CFI_cdesc_t *sendbuf, int sendcount, const vo
                        : nb_bufs(&s, sendbuf, &r, recvbuf, f_bottom, f_in_place, comm, routine);
     if (rc != EP_SUCCESS)
         return rc;
-    int n = count_entries(comm, kind < 2 ? root : -1, count_bytes);
+    int n = count_entries(comm, kind < 2 ? root : ENTRIES_PEERS, count_bytes);
     const void *const arrays[4] = {sendcounts, sdispls, recvcounts, rdispls};
     fints a[4];
     rc = fints_open4(a, arrays, count_bytes, n, comm, routine);

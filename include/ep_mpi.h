@@ -1080,9 +1080,14 @@ int EP_Alltoallv(const void *sendbuf,
  * be `MPI_IN_PLACE` (blocks sent from and replaced in `recvbuf`; the send arrays are then
  * not used).
  *
+ * On an intercommunicator (MPI 4.1 section 6.8) block j goes to rank j of the other group
+ * and the block of `recvbuf` described by entry i comes from rank i of the other group: each
+ * array has one entry per rank of the other group; no `MPI_IN_PLACE`.
+ *
  * Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL array), `EP_ERR_COUNT` (negative count),
  * `EP_ERR_TYPE` (invalid datatype with a nonzero count), `EP_ERR_BUFFER` (NULL block with
- * data, `MPI_IN_PLACE` as `recvbuf`), `EP_ERR_TRUNCATE` (type signatures that differ).
+ * data, `MPI_IN_PLACE` as `recvbuf`, or as `sendbuf` on an intercommunicator),
+ * `EP_ERR_TRUNCATE` (type signatures that differ).
  * Thread safety: one call per endpoint, all endpoints concurrently.
  *
  * # Safety

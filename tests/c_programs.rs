@@ -79,6 +79,12 @@ fn intercomm_coll() {
     c_test("intercomm_coll");
 }
 
+/// Every nonblocking collective and EP_Alltoallw on intercommunicators (tests/c/icoll_inter.c).
+#[test]
+fn icoll_inter() {
+    c_test("icoll_inter");
+}
+
 #[test]
 fn win() {
     c_test("win");

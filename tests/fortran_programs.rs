@@ -210,6 +210,17 @@ fn persistent_collectives_default_integer_8_real_8() {
     fortran_test("pcoll", Kinds::Eight);
 }
 
+/// Nonblocking collectives and alltoallw on intercommunicators (tests/fortran/icoll_inter.f90).
+#[test]
+fn nonblocking_collectives_on_intercommunicators() {
+    fortran_test("icoll_inter", Kinds::Default);
+}
+
+#[test]
+fn nonblocking_collectives_on_intercommunicators_default_integer_8_real_8() {
+    fortran_test("icoll_inter", Kinds::Eight);
+}
+
 /// The XIOS client start-up sequence: split, intercommunicators, collectives.
 #[test]
 fn xios_startup() {

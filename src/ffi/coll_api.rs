@@ -4,14 +4,15 @@
 //! threads at once, each on its own endpoint; a call returns when this endpoint's part is
 //! done (its buffers may be reused), as in MPI.
 //!
-//! On intercommunicators (MPI 4.1 section 6.2.2) every blocking collective but `EP_Scan`,
-//! `EP_Exscan` (not defined there: `EP_ERR_COMM`) and `EP_Alltoallw` (not provided there yet:
-//! `EP_ERR_UNSUPPORTED`) works with MPI's semantics: rooted calls take `EP_ROOT` at the root,
+//! On intercommunicators (MPI 4.1 section 6.2.2) every blocking collective but `EP_Scan` and
+//! `EP_Exscan` (not defined there: `EP_ERR_COMM`) works with MPI's semantics: rooted calls take `EP_ROOT` at the root,
 //! `EP_PROC_NULL` at the other endpoints of its group and the root's rank in the other group;
 //! data and results go from one group to the other; per-rank arrays have one entry per rank
 //! of the remote group (`EP_Reduce_scatter`'s `recvcounts`: of the own group); `MPI_IN_PLACE`
 //! in a buffer that is used is `EP_ERR_BUFFER`. Each is made of intracommunicator collectives
-//! of the groups and one message between them (`engine/coll/inter_gather.rs`).
+//! of the groups and one message between them (`engine/coll/inter_gather.rs`), except
+//! `EP_Alltoallw`, which is its nonblocking form completed at once on both kinds of
+//! communicator.
 //!
 //! Errors common to all: `EP_ERR_COMM` (invalid handle), `EP_ERR_COUNT` (negative count),
 //! `EP_ERR_TYPE` (invalid datatype), `EP_ERR_BUFFER` (NULL buffer with data, or
@@ -30,22 +31,20 @@ use crate::engine::coll::{self, AllgathervArgs, AlltoallvArgs, GathervArgs, Layo
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::UserBuf;
 use crate::engine::request::{wait, Op, Request};
-use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_COMM, ERR_COUNT, ERR_ROOT, ERR_UNSUPPORTED};
+use crate::error::{EpResult, ERR_ARG, ERR_BUFFER, ERR_COMM, ERR_COUNT, ERR_INTERN, ERR_ROOT};
 use crate::host::sys::{MPI_Datatype, MPI_Op};
 use crate::host::HOST;
 use epmpi_macros::c_export;
 use crate::ep_err;
 use std::os::raw::{c_int, c_void};
 
-/// The endpoint of an intracommunicator: collectives not implemented on intercommunicators
-/// yet (the nonblocking ones and `EP_Alltoallw`) say so.
+/// The endpoint of an intracommunicator, for the argument checks of the intracommunicator
+/// forms (every collective takes its intercommunicator path before them).
 pub(super) fn intra_endpoint(comm: EP_Comm) -> EpResult<EpRef> {
     let ep = endpoint_ref(comm)?;
     if ep.shared.is_inter() {
-        return Err(ep_err!(
-            ERR_UNSUPPORTED,
-            "this collective is not supported on intercommunicators yet (the blocking collectives but EP_Alltoallw are)"
-        ));
+        let msg = "an intercommunicator reached the arguments of an intracommunicator collective";
+        return Err(ep_err!(ERR_INTERN, "{msg}"));
     }
     Ok(ep)
 }
@@ -319,7 +318,11 @@ pub(super) unsafe fn scan_args(
     op: MPI_Op,
     exclusive: bool,
 ) -> EpResult<(EpRef, ScanArgs)> {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let what = if exclusive { "EP_Exscan" } else { "EP_Scan" };
+        return Err(ep_err!(ERR_COMM, "{what} is not defined on intercommunicators (MPI 4.1 section 6.11)"));
+    }
     let (input, in_place) = reduction_input(sendbuf, recvbuf, count, t, true)?;
     let recv = data_buf(recvbuf, count, t, "recvbuf")?;
     op_commutative(op)?;
@@ -327,10 +330,6 @@ pub(super) unsafe fn scan_args(
 }
 
 unsafe fn scan_impl(comm: EP_Comm, sendbuf: *const c_void, recvbuf: *mut c_void, count: c_int, t: MPI_Datatype, op: MPI_Op, exclusive: bool) -> EpResult<()> {
-    if endpoint_ref(comm)?.shared.is_inter() {
-        let what = if exclusive { "EP_Exscan" } else { "EP_Scan" };
-        return Err(ep_err!(ERR_COMM, "{what} is not defined on intercommunicators (MPI 4.1 section 6.11)"));
-    }
     let (ep, args) = scan_args(comm, sendbuf, recvbuf, count, t, op, exclusive)?;
     coll::scan(&ep, &args)
 }
@@ -790,6 +789,9 @@ pub(super) unsafe fn w_blocks(
     if is_in_place(recvbuf) {
         return Err(ep_err!(ERR_BUFFER, "recvbuf is MPI_IN_PLACE, which MPI does not allow here"));
     }
+    if ep.shared.is_inter() && is_in_place(sendbuf) {
+        return Err(ep_err!(ERR_BUFFER, "sendbuf is MPI_IN_PLACE, which MPI does not define on an intercommunicator"));
+    }
     let recv = w_side(ep, recvbuf, recvcounts, rdispls, recvtypes, "recv")?;
     let send = if is_in_place(sendbuf) {
         recv.clone()
@@ -806,9 +808,14 @@ pub(super) unsafe fn w_blocks(
 /// be `MPI_IN_PLACE` (blocks sent from and replaced in `recvbuf`; the send arrays are then
 /// not used).
 ///
+/// On an intercommunicator (MPI 4.1 section 6.8) block j goes to rank j of the other group
+/// and the block of `recvbuf` described by entry i comes from rank i of the other group: each
+/// array has one entry per rank of the other group; no `MPI_IN_PLACE`.
+///
 /// Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL array), `EP_ERR_COUNT` (negative count),
 /// `EP_ERR_TYPE` (invalid datatype with a nonzero count), `EP_ERR_BUFFER` (NULL block with
-/// data, `MPI_IN_PLACE` as `recvbuf`), `EP_ERR_TRUNCATE` (type signatures that differ).
+/// data, `MPI_IN_PLACE` as `recvbuf`, or as `sendbuf` on an intercommunicator),
+/// `EP_ERR_TRUNCATE` (type signatures that differ).
 /// Thread safety: one call per endpoint, all endpoints concurrently.
 ///
 /// # Safety
@@ -828,7 +835,7 @@ pub unsafe extern "C" fn EP_Alltoallw(
     recvtypes: *const MPI_Datatype,
     comm: EP_Comm,
 ) -> c_int {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
     let (send, recv) = w_blocks(&ep, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes)?;
     // The nonblocking form completed at once: an all-to-all with a datatype per block is rare
     // enough not to need a path of its own.

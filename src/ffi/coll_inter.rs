@@ -13,7 +13,7 @@
 use super::coll_args::{blocks, check_inter_root, data_buf, is_in_place, per_rank_n};
 use super::types::*;
 use crate::engine::coll::typed::{op_commutative, Elems, HostOp};
-use crate::engine::coll::{self, Layout, ReduceArgs};
+use crate::engine::coll::{self, Blocks, Layout, ReduceArgs};
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::UserBuf;
 use crate::ep_err;
@@ -31,12 +31,12 @@ fn not_in_place(p: *const c_void, what: &str) -> EpResult<()> {
 }
 
 /// Size of the remote group, which per-rank arrays describe.
-fn remote_size(ep: &Endpoint) -> usize {
+pub(super) fn remote_size(ep: &Endpoint) -> usize {
     ep.shared.peer_map(ep.local).size()
 }
 
 /// Size of this endpoint's own group.
-fn local_size(ep: &Endpoint) -> usize {
+pub(super) fn local_size(ep: &Endpoint) -> usize {
     ep.shared.group_map(ep.shared.group_of(ep.local)).size()
 }
 
@@ -55,17 +55,36 @@ pub(super) unsafe fn gather(
     recvtype: MPI_Datatype,
     root: c_int,
 ) -> EpResult<()> {
+    let (send, recv) = gather_bufs(ep, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root)?;
+    coll::gather_inter(ep, send, recv, root)
+}
+
+/// The checked buffers of `EP_Gather(v)` and `EP_Igather(v)` on an intercommunicator: what
+/// the endpoint sends (the other group's endpoints) and where it receives (the root).
+///
+/// # Safety
+/// As the calling C function's contract: the user's buffers valid for their counts.
+#[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Gather(v)")]
+pub(super) unsafe fn gather_bufs(
+    ep: &Endpoint,
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    layout: impl FnOnce(&Endpoint) -> EpResult<Layout<'static>>,
+    recvtype: MPI_Datatype,
+    root: c_int,
+) -> EpResult<(Option<UserBuf>, Option<Blocks<'static>>)> {
     check_inter_root(ep, root)?;
     match root {
-        EP_PROC_NULL => coll::gather_inter(ep, None, None, root),
+        EP_PROC_NULL => Ok((None, None)),
         EP_ROOT => {
             not_in_place(recvbuf, "recvbuf")?;
-            let recv = blocks(recvbuf, recvtype, layout(ep)?, "recvbuf")?;
-            coll::gather_inter(ep, None, Some(recv), root)
+            Ok((None, Some(blocks(recvbuf, recvtype, layout(ep)?, "recvbuf")?)))
         }
         _ => {
             not_in_place(sendbuf, "sendbuf")?;
-            coll::gather_inter(ep, Some(data_buf(sendbuf, sendcount, sendtype, "sendbuf")?), None, root)
+            Ok((Some(data_buf(sendbuf, sendcount, sendtype, "sendbuf")?), None))
         }
     }
 }
@@ -85,17 +104,36 @@ pub(super) unsafe fn scatter(
     recvtype: MPI_Datatype,
     root: c_int,
 ) -> EpResult<()> {
+    let (send, recv) = scatter_bufs(ep, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root)?;
+    coll::scatter_inter(ep, send, recv, root)
+}
+
+/// The checked buffers of `EP_Scatter(v)` and `EP_Iscatter(v)` on an intercommunicator: what
+/// the root sends and where the other group's endpoints receive.
+///
+/// # Safety
+/// As the calling C function's contract: the user's buffers valid for their counts.
+#[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Scatter(v)")]
+pub(super) unsafe fn scatter_bufs(
+    ep: &Endpoint,
+    sendbuf: *const c_void,
+    layout: impl FnOnce(&Endpoint) -> EpResult<Layout<'static>>,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+) -> EpResult<(Option<Blocks<'static>>, Option<UserBuf>)> {
     check_inter_root(ep, root)?;
     match root {
-        EP_PROC_NULL => coll::scatter_inter(ep, None, None, root),
+        EP_PROC_NULL => Ok((None, None)),
         EP_ROOT => {
             not_in_place(sendbuf, "sendbuf")?;
-            let send = blocks(sendbuf as *mut c_void, sendtype, layout(ep)?, "sendbuf")?;
-            coll::scatter_inter(ep, Some(send), None, root)
+            Ok((Some(blocks(sendbuf as *mut c_void, sendtype, layout(ep)?, "sendbuf")?), None))
         }
         _ => {
             not_in_place(recvbuf, "recvbuf")?;
-            coll::scatter_inter(ep, None, Some(data_buf(recvbuf, recvcount, recvtype, "recvbuf")?), root)
+            Ok((None, Some(data_buf(recvbuf, recvcount, recvtype, "recvbuf")?)))
         }
     }
 }
@@ -113,10 +151,24 @@ pub(super) unsafe fn allgather(
     layout: Layout,
     recvtype: MPI_Datatype,
 ) -> EpResult<()> {
-    not_in_place(sendbuf, "sendbuf")?;
-    let send = data_buf(sendbuf, sendcount, sendtype, "sendbuf")?;
-    let recv = blocks(recvbuf, recvtype, layout, "recvbuf")?;
+    let (send, recv) = allgather_bufs(sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)?;
     coll::allgather_inter(ep, send, recv)
+}
+
+/// The checked buffers of `EP_Allgather(v)` and `EP_Iallgather(v)` on an intercommunicator.
+///
+/// # Safety
+/// As the calling C function's contract: the user's buffers valid for their counts.
+pub(super) unsafe fn allgather_bufs<'a>(
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    layout: Layout<'a>,
+    recvtype: MPI_Datatype,
+) -> EpResult<(UserBuf, Blocks<'a>)> {
+    not_in_place(sendbuf, "sendbuf")?;
+    Ok((data_buf(sendbuf, sendcount, sendtype, "sendbuf")?, blocks(recvbuf, recvtype, layout, "recvbuf")?))
 }
 
 /// `EP_Alltoall(v)` on an intercommunicator: both layouts give a block per remote rank.
@@ -132,10 +184,25 @@ pub(super) unsafe fn alltoall(
     recv_layout: Layout,
     recvtype: MPI_Datatype,
 ) -> EpResult<()> {
+    let (send, recv) = alltoall_bufs(sendbuf, send_layout, sendtype, recvbuf, recv_layout, recvtype)?;
+    coll::alltoall_inter(ep, send, recv)
+}
+
+/// The checked buffers of `EP_Alltoall(v)` and `EP_Ialltoall(v)` on an intercommunicator.
+///
+/// # Safety
+/// As the calling C function's contract: the user's buffers valid for their counts.
+pub(super) unsafe fn alltoall_bufs<'a>(
+    sendbuf: *const c_void,
+    send_layout: Layout<'a>,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recv_layout: Layout<'a>,
+    recvtype: MPI_Datatype,
+) -> EpResult<(Blocks<'a>, Blocks<'a>)> {
     not_in_place(sendbuf, "sendbuf")?;
     let send = blocks(sendbuf as *mut c_void, sendtype, send_layout, "sendbuf")?;
-    let recv = blocks(recvbuf, recvtype, recv_layout, "recvbuf")?;
-    coll::alltoall_inter(ep, send, recv)
+    Ok((send, blocks(recvbuf, recvtype, recv_layout, "recvbuf")?))
 }
 
 /// The per-rank arrays of an all-to-all on an intercommunicator: one entry per remote rank.
@@ -167,6 +234,24 @@ pub(super) unsafe fn reduce(
     op: MPI_Op,
     root: c_int,
 ) -> EpResult<()> {
+    coll::reduce_inter(ep, &reduce_args(ep, sendbuf, recvbuf, count, datatype, op, root)?, root)
+}
+
+/// The checked arguments of `EP_Reduce` and `EP_Ireduce` on an intercommunicator (the root's
+/// `op` is `MPI_OP_NULL`: it combines nothing in the blocking form).
+///
+/// # Safety
+/// As the calling C function's contract: the user's buffers valid for `count` elements.
+#[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Reduce")]
+pub(super) unsafe fn reduce_args(
+    ep: &Endpoint,
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    count: c_int,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+    root: c_int,
+) -> EpResult<ReduceArgs<'static>> {
     check_inter_root(ep, root)?;
     let unused = || UserBuf::new(std::ptr::null(), 0, HOST.byte);
     let (input, recv, op, commutative) = match root {
@@ -182,8 +267,7 @@ pub(super) unsafe fn reduce(
             (input, None, HostOp(op), op_commutative(op)?)
         }
     };
-    let args = ReduceArgs { input, in_place: false, recv, op, commutative, root: None, scatter: None };
-    coll::reduce_inter(ep, &args, root)
+    Ok(ReduceArgs { input, in_place: false, recv, op, commutative, root: None, scatter: None })
 }
 
 /// `EP_Reduce_scatter(_block)` on an intercommunicator: `layout` gives the blocks of this
@@ -200,6 +284,22 @@ pub(super) unsafe fn reduce_scatter(
     datatype: MPI_Datatype,
     op: MPI_Op,
 ) -> EpResult<()> {
+    coll::reduce_scatter_inter(ep, &reduce_scatter_args(ep, sendbuf, recvbuf, layout, datatype, op)?)
+}
+
+/// The checked arguments of `EP_Reduce_scatter(_block)` and their nonblocking forms on an
+/// intercommunicator.
+///
+/// # Safety
+/// As the calling C function's contract: the user's buffers valid for their counts.
+pub(super) unsafe fn reduce_scatter_args<'a>(
+    ep: &Endpoint,
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    layout: Layout<'a>,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+) -> EpResult<ReduceArgs<'a>> {
     not_in_place(sendbuf, "sendbuf")?;
     let total: i64 = (0..local_size(ep) as i32).map(|r| layout.count(r) as i64).sum();
     let total =
@@ -207,9 +307,7 @@ pub(super) unsafe fn reduce_scatter(
     let input = Elems::of(&UserBuf::new(sendbuf, total, datatype)?);
     let recv = Some(data_buf(recvbuf, layout.count(ep.rank), datatype, "recvbuf")?);
     let commutative = op_commutative(op)?;
-    let args =
-        ReduceArgs { input, in_place: false, recv, op: HostOp(op), commutative, root: None, scatter: Some(layout) };
-    coll::reduce_scatter_inter(ep, &args)
+    Ok(ReduceArgs { input, in_place: false, recv, op: HostOp(op), commutative, root: None, scatter: Some(layout) })
 }
 
 /// The `recvcounts` of `EP_Reduce_scatter` on an intercommunicator: one per rank of this group.

@@ -1,5 +1,5 @@
-//! Nonblocking collectives (MPI 4.1 section 6.12) on endpoint intracommunicators: each call
-//! checks its arguments as its blocking form does (same errors), joins the collective and
+//! Nonblocking collectives (MPI 4.1 section 6.12) on endpoint communicators: each call checks
+//! its arguments as its blocking form does (same errors), joins the collective and
 //! returns at once with `*request`, which the completion calls (`EP_Wait`, `EP_Test`,
 //! `EP_Waitall`, `EP_Testany`, ...) complete; testing it makes progress, and never blocks
 //! point-to-point traffic. Several may be outstanding on one communicator, mixed with
@@ -13,6 +13,14 @@
 //! order everywhere, reductions combined in rank order (non-commutative and user-defined ops
 //! too), any datatypes with matching type signatures, `MPI_IN_PLACE` where MPI allows it.
 //!
+//! On intercommunicators (MPI 4.1 sections 6.2.2 and 6.12) each call has its blocking form's
+//! intercommunicator semantics (see `coll_api.rs`): `EP_ROOT`, `EP_PROC_NULL` or the remote
+//! root's rank in rooted calls, data and results from the other group in its rank order,
+//! per-rank arrays of the other group (`EP_Ireduce_scatter`'s `recvcounts`: of the own group),
+//! `MPI_IN_PLACE` in a buffer that is used `EP_ERR_BUFFER`; `EP_Iscan` and `EP_Iexscan` give
+//! `EP_ERR_COMM`. `EP_Ireduce` also uses `op` at the root (MPI has every endpoint pass the
+//! same op): the root combines the other group's inputs, in their rank order.
+//!
 //! Errors, besides those of the blocking form: `EP_ERR_ARG` (NULL `request`); an error found
 //! when the collective completes (`EP_ERR_TRUNCATE` for type signatures that differ, a host
 //! failure) is returned by the completion call. Thread safety: one call per endpoint, all
@@ -20,20 +28,23 @@
 
 use super::boundary::out;
 use super::coll_api::{
-    allgather_args, alltoall_args, alltoallv_args, check_root, gather_args, intra_endpoint, per_rank, reduce_scatter_args,
+    allgather_args, alltoall_args, alltoallv_args, check_root, gather_args, per_rank, reduce_scatter_args,
     reduction_input, scan_args, scatter_args, varied_layout, w_blocks,
 };
-use super::coll_args::data_buf;
+use super::coll_args::{check_inter_root, data_buf};
+use super::coll_inter::{self, local_size, remote_size};
 use super::types::*;
 use crate::engine::coll::immediate::{self, Reduction};
+use crate::engine::coll::immediate_inter;
 use crate::engine::coll::nonblocking::CollRequest;
 use crate::engine::coll::typed::{op_commutative, HostOp};
 use crate::engine::coll::{AlltoallvArgs, Layout};
+use crate::engine::coll::typed::Elems;
 use crate::engine::comm::Endpoint;
 use crate::engine::request::{Op, Request};
 use crate::error::{EpResult, ERR_COUNT};
 use crate::ep_err;
-use crate::handles::{new_request, EpRef};
+use crate::handles::{endpoint_ref, new_request, EpRef};
 use crate::host::sys::{MPI_Datatype, MPI_Op};
 use epmpi_macros::c_export;
 use std::os::raw::{c_int, c_void};
@@ -49,6 +60,88 @@ fn alltoall_sends(ep: &Endpoint, args: &AlltoallvArgs) -> Vec<crate::engine::dat
     args.send.as_ref().unwrap_or(&args.recv).each(ep.shared.map.size())
 }
 
+/// `EP_Igather(v)` on an intercommunicator (`layout` reads the root's receive counts).
+///
+/// # Safety
+/// As the calling C function's contract.
+#[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Igather(v)")]
+unsafe fn igather_inter(
+    ep: &EpRef,
+    request: &mut EP_Request,
+    sendbuf: *const c_void,
+    sendcount: c_int,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    layout: impl FnOnce(&Endpoint) -> EpResult<Layout<'static>>,
+    recvtype: MPI_Datatype,
+    root: c_int,
+) -> EpResult<()> {
+    let (send, recv) = coll_inter::gather_bufs(ep, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root)?;
+    let recv = recv.map(|b| b.each(remote_size(ep)));
+    started(ep, request, immediate_inter::igatherv_inter(ep, send, recv, root)?)
+}
+
+/// `EP_Iscatter(v)` on an intercommunicator (`layout` reads the root's send counts).
+///
+/// # Safety
+/// As the calling C function's contract.
+#[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Iscatter(v)")]
+unsafe fn iscatter_inter(
+    ep: &EpRef,
+    request: &mut EP_Request,
+    sendbuf: *const c_void,
+    layout: impl FnOnce(&Endpoint) -> EpResult<Layout<'static>>,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recvcount: c_int,
+    recvtype: MPI_Datatype,
+    root: c_int,
+) -> EpResult<()> {
+    let (send, recv) = coll_inter::scatter_bufs(ep, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root)?;
+    let send = send.map(|b| b.each(remote_size(ep)));
+    started(ep, request, immediate_inter::iscatterv_inter(ep, send, recv, root)?)
+}
+
+/// `EP_Ialltoall(v)` on an intercommunicator: both layouts give a block per remote rank.
+///
+/// # Safety
+/// As the calling C function's contract.
+#[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Ialltoall(v)")]
+unsafe fn ialltoall_inter(
+    ep: &EpRef,
+    request: &mut EP_Request,
+    sendbuf: *const c_void,
+    send_layout: Layout,
+    sendtype: MPI_Datatype,
+    recvbuf: *mut c_void,
+    recv_layout: Layout,
+    recvtype: MPI_Datatype,
+) -> EpResult<()> {
+    let (send, recv) = coll_inter::alltoall_bufs(sendbuf, send_layout, sendtype, recvbuf, recv_layout, recvtype)?;
+    let n = remote_size(ep);
+    started(ep, request, immediate::ialltoallw(ep, &send.each(n), recv.each(n))?)
+}
+
+/// `EP_Ireduce_scatter(_block)` on an intercommunicator: `layout` gives the blocks of this
+/// group's ranks.
+///
+/// # Safety
+/// As the calling C function's contract.
+unsafe fn ireduce_scatter_inter(
+    ep: &EpRef,
+    request: &mut EP_Request,
+    sendbuf: *const c_void,
+    recvbuf: *mut c_void,
+    layout: Layout,
+    datatype: MPI_Datatype,
+    op: MPI_Op,
+) -> EpResult<()> {
+    let counts = (0..local_size(ep) as c_int).map(|r| layout.count(r)).collect();
+    let a = coll_inter::reduce_scatter_args(ep, sendbuf, recvbuf, layout, datatype, op)?;
+    let how = Reduction::Scatter(counts);
+    started(ep, request, immediate_inter::ireduce_inter(ep, Some(a.input), a.input, a.recv, a.op, how)?)
+}
+
 /// Starts a barrier and returns at once; `*request` completes once every endpoint has entered
 /// it (MPI 4.1 section 6.12.1). Errors: `EP_ERR_COMM`, `EP_ERR_ARG` (NULL request).
 ///
@@ -57,7 +150,7 @@ fn alltoall_sends(ep: &Endpoint, args: &AlltoallvArgs) -> Vec<crate::engine::dat
 #[no_mangle]
 #[c_export]
 pub unsafe extern "C" fn EP_Ibarrier(comm: EP_Comm, request: *mut EP_Request) -> c_int {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
     let request = out(request, "request")?;
     started(&ep, request, immediate::ibarrier(&ep)?)
 }
@@ -80,8 +173,13 @@ pub unsafe extern "C" fn EP_Ibcast(
     comm: EP_Comm,
     request: *mut EP_Request,
 ) -> c_int {
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
     let request = out(request, "request")?;
+    if ep.shared.is_inter() {
+        check_inter_root(&ep, root)?;
+        let b = if root == EP_PROC_NULL { None } else { Some(data_buf(buf, count, datatype, "buf")?) };
+        return started(&ep, request, immediate_inter::ibcast_inter(&ep, b, root)?);
+    }
     check_root(&ep, root)?;
     let b = data_buf(buf, count, datatype, "buf")?;
     started(&ep, request, immediate::ibcast(&ep, b, root)?)
@@ -109,6 +207,10 @@ pub unsafe extern "C" fn EP_Igather(
 ) -> c_int {
     let request = out(request, "request")?;
     let layout = |_: &Endpoint| Ok(Layout::Uniform(recvcount));
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return igather_inter(&ep, request, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root);
+    }
     let (ep, a) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, false)?;
     let recv = a.recv.map(|b| b.each(ep.shared.map.size()));
     started(&ep, request, immediate::igatherv(&ep, a.send, recv, root)?)
@@ -137,6 +239,10 @@ pub unsafe extern "C" fn EP_Igatherv(
 ) -> c_int {
     let request = out(request, "request")?;
     let layout = |ep: &Endpoint| varied_layout(ep, recvcounts, displs, "recvcounts");
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return igather_inter(&ep, request, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root);
+    }
     let (ep, a) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, true)?;
     let recv = a.recv.map(|b| b.each(ep.shared.map.size()));
     started(&ep, request, immediate::igatherv(&ep, a.send, recv, root)?)
@@ -164,6 +270,10 @@ pub unsafe extern "C" fn EP_Iscatter(
 ) -> c_int {
     let request = out(request, "request")?;
     let layout = |_: &Endpoint| Ok(Layout::Uniform(sendcount));
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return iscatter_inter(&ep, request, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root);
+    }
     let (ep, a) = scatter_args(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, false)?;
     let send = a.send.map(|b| b.each(ep.shared.map.size()));
     started(&ep, request, immediate::iscatterv(&ep, send, a.recv, root)?)
@@ -192,6 +302,10 @@ pub unsafe extern "C" fn EP_Iscatterv(
 ) -> c_int {
     let request = out(request, "request")?;
     let layout = |ep: &Endpoint| varied_layout(ep, sendcounts, displs, "sendcounts");
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        return iscatter_inter(&ep, request, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root);
+    }
     let (ep, a) = scatter_args(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, true)?;
     let send = a.send.map(|b| b.each(ep.shared.map.size()));
     started(&ep, request, immediate::iscatterv(&ep, send, a.recv, root)?)
@@ -218,6 +332,11 @@ pub unsafe extern "C" fn EP_Iallgather(
 ) -> c_int {
     let request = out(request, "request")?;
     let layout = |_: &Endpoint| Ok(Layout::Uniform(recvcount));
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let (send, recv) = coll_inter::allgather_bufs(sendbuf, sendcount, sendtype, recvbuf, layout(&ep)?, recvtype)?;
+        return started(&ep, request, immediate::iallgatherv(&ep, Some(send), recv.each(remote_size(&ep)))?);
+    }
     let (ep, a) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)?;
     let recv = a.recv.each(ep.shared.map.size());
     started(&ep, request, immediate::iallgatherv(&ep, a.send, recv)?)
@@ -245,6 +364,11 @@ pub unsafe extern "C" fn EP_Iallgatherv(
 ) -> c_int {
     let request = out(request, "request")?;
     let layout = |ep: &Endpoint| varied_layout(ep, recvcounts, displs, "recvcounts");
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let (send, recv) = coll_inter::allgather_bufs(sendbuf, sendcount, sendtype, recvbuf, layout(&ep)?, recvtype)?;
+        return started(&ep, request, immediate::iallgatherv(&ep, Some(send), recv.each(remote_size(&ep)))?);
+    }
     let (ep, a) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)?;
     let recv = a.recv.each(ep.shared.map.size());
     started(&ep, request, immediate::iallgatherv(&ep, a.send, recv)?)
@@ -270,7 +394,11 @@ pub unsafe extern "C" fn EP_Ialltoall(
     request: *mut EP_Request,
 ) -> c_int {
     let request = out(request, "request")?;
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let (send_layout, recv_layout) = (Layout::Uniform(sendcount), Layout::Uniform(recvcount));
+        return ialltoall_inter(&ep, request, sendbuf, send_layout, sendtype, recvbuf, recv_layout, recvtype);
+    }
     let a = alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)?;
     let send = alltoall_sends(&ep, &a);
     started(&ep, request, immediate::ialltoallw(&ep, &send, a.recv.each(ep.shared.map.size()))?)
@@ -297,7 +425,12 @@ pub unsafe extern "C" fn EP_Ialltoallv(
     request: *mut EP_Request,
 ) -> c_int {
     let request = out(request, "request")?;
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let send_layout = coll_inter::remote_layout(&ep, sendcounts, sdispls, ("sendcounts", "sdispls"))?;
+        let recv_layout = coll_inter::remote_layout(&ep, recvcounts, rdispls, ("recvcounts", "rdispls"))?;
+        return ialltoall_inter(&ep, request, sendbuf, send_layout, sendtype, recvbuf, recv_layout, recvtype);
+    }
     let a = alltoallv_args(&ep, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype)?;
     let send = alltoall_sends(&ep, &a);
     started(&ep, request, immediate::ialltoallw(&ep, &send, a.recv.each(ep.shared.map.size()))?)
@@ -324,7 +457,7 @@ pub unsafe extern "C" fn EP_Ialltoallw(
     request: *mut EP_Request,
 ) -> c_int {
     let request = out(request, "request")?;
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
     let (send, recv) = w_blocks(&ep, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes)?;
     started(&ep, request, immediate::ialltoallw(&ep, &send, recv)?)
 }
@@ -349,7 +482,17 @@ pub unsafe extern "C" fn EP_Ireduce(
     request: *mut EP_Request,
 ) -> c_int {
     let request = out(request, "request")?;
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let a = coll_inter::reduce_args(&ep, sendbuf, recvbuf, count, datatype, op, root)?;
+        let (input, op) = match root {
+            EP_ROOT => (None, op_commutative(op).map(|_| HostOp(op))?),
+            EP_PROC_NULL => (None, a.op),
+            _ => (Some(a.input), a.op),
+        };
+        let how = Reduction::Root(root);
+        return started(&ep, request, immediate_inter::ireduce_inter(&ep, input, a.input, a.recv, op, how)?);
+    }
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, is_root)?;
@@ -377,7 +520,14 @@ pub unsafe extern "C" fn EP_Iallreduce(
     request: *mut EP_Request,
 ) -> c_int {
     let request = out(request, "request")?;
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let input = Elems::of(&data_buf(sendbuf, count, datatype, "sendbuf")?);
+        let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
+        let op = op_commutative(op).map(|_| HostOp(op))?;
+        let c = immediate_inter::ireduce_inter(&ep, Some(input), input, Some(recv), op, Reduction::All)?;
+        return started(&ep, request, c);
+    }
     let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
     let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
     let commutative = op_commutative(op)?;
@@ -403,9 +553,12 @@ pub unsafe extern "C" fn EP_Ireduce_scatter_block(
     request: *mut EP_Request,
 ) -> c_int {
     let request = out(request, "request")?;
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
     if recvcount < 0 {
         return Err(ep_err!(ERR_COUNT, "recvcount {recvcount} is negative"));
+    }
+    if ep.shared.is_inter() {
+        return ireduce_scatter_inter(&ep, request, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op);
     }
     let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)?;
     let counts = vec![recvcount; ep.shared.map.size()];
@@ -430,7 +583,11 @@ pub unsafe extern "C" fn EP_Ireduce_scatter(
     request: *mut EP_Request,
 ) -> c_int {
     let request = out(request, "request")?;
-    let ep = intra_endpoint(comm)?;
+    let ep = endpoint_ref(comm)?;
+    if ep.shared.is_inter() {
+        let layout = Layout::Varied { counts: coll_inter::local_counts(&ep, recvcounts)?, displs: &[] };
+        return ireduce_scatter_inter(&ep, request, sendbuf, recvbuf, layout, datatype, op);
+    }
     let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
     let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)?;
     let how = Reduction::Scatter(counts.to_vec());

@@ -14,7 +14,7 @@ use std::os::raw::{c_int, c_void};
 
 /// Unpacks a received block into `dst`, refusing a block of another length (type signatures
 /// of sender and receiver that differ, which MPI makes erroneous).
-fn unpack(dst: &UserBuf, data: &[u8]) -> EpResult<()> {
+pub(super) fn unpack(dst: &UserBuf, data: &[u8]) -> EpResult<()> {
     if data.len() != dst.bytes() {
         let (got, want) = (data.len(), dst.bytes());
         return Err(ep_err!(ERR_TRUNCATE, "received {got} bytes where {want} were expected: type signatures differ"));
@@ -22,18 +22,24 @@ fn unpack(dst: &UserBuf, data: &[u8]) -> EpResult<()> {
     dst.unpack_from(data)
 }
 
-fn finish(f: impl FnOnce(&Delivered) -> EpResult<()> + Send + 'static) -> Option<Finish> {
+/// Number of ranks the endpoint's parts name: its communicator's, or the other group's on an
+/// intercommunicator.
+pub(super) fn peers(ep: &Endpoint) -> usize {
+    ep.shared.peer_map(ep.local).size()
+}
+
+pub(super) fn finish(f: impl FnOnce(&Delivered) -> EpResult<()> + Send + 'static) -> Option<Finish> {
     Some(Box::new(f))
 }
 
 /// `EP_Ibarrier` (MPI 4.1 section 6.12.1).
 pub fn ibarrier(ep: &Endpoint) -> EpResult<CollRequest> {
-    start(ep, Kind::Barrier, Part::new(ep.shared.map.size()), None)
+    start(ep, Kind::Barrier, Part::new(peers(ep)), None)
 }
 
 /// `EP_Ibcast` of `buf` from rank `root` (MPI 4.1 section 6.12.2).
 pub fn ibcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<CollRequest> {
-    let mut part = Part::new(ep.shared.map.size());
+    let mut part = Part::new(peers(ep));
     part.expect_every(root, buf.bytes());
     if ep.rank == root {
         part.send_every(&buf)?;
@@ -45,7 +51,7 @@ pub fn ibcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<CollRequest> {
 /// `EP_Igather(v)` (MPI 4.1 section 6.12.3): `send` is `None` for `MPI_IN_PLACE` at the
 /// root; `recv` holds the root's block of every rank (`None` elsewhere).
 pub fn igatherv(ep: &Endpoint, send: Option<UserBuf>, recv: Option<Vec<UserBuf>>, root: i32) -> EpResult<CollRequest> {
-    let mut part = Part::new(ep.shared.map.size());
+    let mut part = Part::new(peers(ep));
     if let Some(b) = &send {
         part.send_to(root, b)?;
     }
@@ -66,7 +72,7 @@ pub fn igatherv(ep: &Endpoint, send: Option<UserBuf>, recv: Option<Vec<UserBuf>>
 /// `EP_Iscatter(v)` (MPI 4.1 section 6.12.4): `send` holds the root's block for every rank
 /// (`None` elsewhere); `recv` is `None` for `MPI_IN_PLACE` at the root.
 pub fn iscatterv(ep: &Endpoint, send: Option<Vec<UserBuf>>, recv: Option<UserBuf>, root: i32) -> EpResult<CollRequest> {
-    let mut part = Part::new(ep.shared.map.size());
+    let mut part = Part::new(peers(ep));
     if let Some(send) = &send {
         for (d, b) in send.iter().enumerate() {
             if !(d as i32 == ep.rank && recv.is_none()) {
@@ -82,8 +88,8 @@ pub fn iscatterv(ep: &Endpoint, send: Option<Vec<UserBuf>>, recv: Option<UserBuf
 /// `EP_Iallgather(v)` (MPI 4.1 section 6.12.5): `send` is `None` for `MPI_IN_PLACE` (the
 /// rank's block is then taken from `recv`, which holds every rank's block).
 pub fn iallgatherv(ep: &Endpoint, send: Option<UserBuf>, recv: Vec<UserBuf>) -> EpResult<CollRequest> {
-    let mut part = Part::new(ep.shared.map.size());
-    part.send_every(send.as_ref().unwrap_or(&recv[ep.rank as usize]))?;
+    let mut part = Part::new(peers(ep));
+    part.send_every(send.as_ref().unwrap_or_else(|| &recv[ep.rank as usize]))?;
     for (r, b) in recv.iter().enumerate() {
         part.expect_every(r as i32, b.bytes());
     }
@@ -99,7 +105,7 @@ pub fn iallgatherv(ep: &Endpoint, send: Option<UserBuf>, recv: Vec<UserBuf>) -> 
 /// lands in `recv[s]`. For `MPI_IN_PLACE` the caller passes the receive blocks as `send`:
 /// they are packed here, before anything is written.
 pub fn ialltoallw(ep: &Endpoint, send: &[UserBuf], recv: Vec<UserBuf>) -> EpResult<CollRequest> {
-    let mut part = Part::new(ep.shared.map.size());
+    let mut part = Part::new(peers(ep));
     for (d, b) in send.iter().enumerate() {
         part.send_to(d as i32, b)?;
     }
@@ -125,7 +131,7 @@ pub enum Reduction {
 }
 
 impl Reduction {
-    fn kind(&self) -> Kind {
+    pub(super) fn kind(&self) -> Kind {
         match self {
             Reduction::All => Kind::Allreduce,
             Reduction::Root(_) => Kind::Reduce,
@@ -156,6 +162,7 @@ pub fn ireduce(
     let kind = how.kind();
     let rank = ep.rank;
     let whole = matches!(how, Reduction::All | Reduction::Root(_) | Reduction::Scatter(_));
+    debug_assert!(!s.is_inter(), "intercommunicator reductions go through immediate_inter");
     if whole && (commutative || s.map.is_blocked()) {
         let root_proc = match how {
             Reduction::Root(root) => Some(s.location(root).expect("root checked by the caller").proc),
@@ -170,8 +177,7 @@ pub fn ireduce(
         return start(ep, kind, part, finish(store));
     }
     let mut part = Part::new(size);
-    // SAFETY: `input` was made from a user buffer (`Elems::of`), whose invariant it keeps.
-    let packed = unsafe { UserBuf::from_parts(input.base as *mut c_void, input.count, input.dtype, input.info) };
+    let packed = packed(&input);
     let bytes = packed.bytes();
     let upto = match &how {
         Reduction::Root(root) => {
@@ -206,9 +212,15 @@ pub fn ireduce(
     )
 }
 
+/// The elements of a reduction's input, as a buffer to pack.
+pub(super) fn packed(input: &Elems) -> UserBuf {
+    // SAFETY: `input` was made from a user buffer (`Elems::of`), whose invariant it keeps.
+    unsafe { UserBuf::from_parts(input.base as *mut c_void, input.count, input.dtype, input.info) }
+}
+
 /// Stores what rank `rank` gets of the reduction `result` into `recv`: all of it, or its
 /// block for a reduce-scatter.
-fn store_result(result: Elems, how: &Reduction, rank: i32, recv: &UserBuf) -> EpResult<()> {
+pub(super) fn store_result(result: Elems, how: &Reduction, rank: i32, recv: &UserBuf) -> EpResult<()> {
     match how {
         Reduction::Scatter(counts) => {
             let start: isize = counts[..rank as usize].iter().map(|&c| c as isize).sum();
@@ -226,7 +238,7 @@ fn store_result(result: Elems, how: &Reduction, rank: i32, recv: &UserBuf) -> Ep
 /// Folds packed inputs (in rank order, at least one) of `template`'s datatype and count with
 /// `op` into `acc`: `in[0] op (in[1] op (... op in[n-1]))`, as MPI combines in rank order.
 /// Returns the result (typed, inside `acc`).
-fn fold_packed<'a>(
+pub(super) fn fold_packed<'a>(
     inputs: impl DoubleEndedIterator<Item = &'a [u8]>,
     template: &Elems,
     op: HostOp,

@@ -20,6 +20,7 @@ mod gather;
 mod alltoall;
 pub mod host_bytes;
 pub mod immediate;
+pub mod immediate_inter;
 pub mod inter;
 mod inter_gather;
 mod inter_parcel;

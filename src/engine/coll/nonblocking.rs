@@ -1,5 +1,5 @@
-//! Nonblocking collectives on endpoint intracommunicators (MPI 4.1 section 6.12): one
-//! mechanism for all of them.
+//! Nonblocking collectives on endpoint communicators (MPI 4.1 section 6.12): one mechanism
+//! for all of them, on intracommunicators and intercommunicators.
 //!
 //! Each endpoint's call describes its [`Part`] at once: the packed blocks it sends (to one
 //! rank, or one block for every endpoint), and how many bytes it expects from each source
@@ -20,6 +20,12 @@
 //! `finish` step unpacks its results from the received chunks (rank order everywhere;
 //! reductions fold every input in rank order, so non-commutative and user-defined ops and
 //! any rank map give MPI's result).
+//!
+//! On an intercommunicator the ranks a part names (its destinations and sources) are those of
+//! the other group, as in point-to-point ([`CommShared::peer_map`]); the host communicator
+//! spans both groups' processes, so the same pooling and one host exchange serve it: each
+//! source's blocks go to the processes holding endpoints of the other group, and a process
+//! that holds endpoints of both groups lays out what each of its groups receives apart.
 //!
 //! Reductions whose order the hierarchy keeps (a commutative op, or ranks in one contiguous
 //! block per process in process order) take a shorter way: the last endpoint folds the
@@ -175,7 +181,8 @@ pub type Finish = Box<dyn FnOnce(&Delivered) -> EpResult<()> + Send>;
 /// Where the blocks land in the received bytes.
 #[derive(Default)]
 struct Layout {
-    every: Vec<Option<Range<usize>>>,
+    /// By receiving group (one in an intracommunicator), then by source rank.
+    every: Vec<Vec<Option<Range<usize>>>>,
     /// By local index, then by source rank.
     from: Vec<Vec<Option<Range<usize>>>>,
     /// Bytes received in all.
@@ -212,6 +219,8 @@ struct State {
 pub struct CollRequest {
     instance: Arc<Instance>,
     local: usize,
+    /// The endpoint's group in an intercommunicator (0 in an intracommunicator).
+    group: usize,
     finish: Option<Finish>,
     done: bool,
 }
@@ -256,7 +265,8 @@ pub fn start(ep: &Endpoint, kind: Kind, part: Part, finish: Option<Finish>) -> E
         st.parts = Vec::new();
     }
     drop(st);
-    Ok(CollRequest { instance, local: ep.local as usize, finish, done: false })
+    let group = s.group_of(ep.local) as usize;
+    Ok(CollRequest { instance, local: ep.local as usize, group, finish, done: false })
 }
 
 /// Offset of the next multiple of `align` bytes from `base + at`.
@@ -282,18 +292,21 @@ fn launch(s: &CommShared, kind: Kind, st: &mut State) -> EpResult<()> {
     if parts.iter().all(|p| p.reduce.is_some()) {
         return launch_reduce(s, st, parts);
     }
-    let nprocs = s.map.nprocs();
-    // Send side: one chunk per destination process.
+    let nprocs = s.nprocs as usize;
+    // Send side: one chunk per destination process (the peers of an intercommunicator's
+    // endpoint are the other group's ranks, and only processes with some of them get its
+    // block for every endpoint).
     let mut scounts = Vec::with_capacity(nprocs);
     let mut send = Vec::new();
     for q in 0..nprocs as u32 {
         let start = send.len();
-        for p in &parts {
-            if let Some(r) = &p.every {
+        for (e, p) in parts.iter().enumerate() {
+            let peers = s.peer_map(e as u32).ranks_of(q);
+            if let (Some(r), false) = (&p.every, peers.is_empty()) {
                 send.extend_from_slice(&p.data[r.clone()]);
             }
             if !p.to.is_empty() {
-                for &d in s.map.ranks_of(q) {
+                for &d in peers {
                     if let Some(r) = &p.to[d as usize] {
                         send.extend_from_slice(&p.data[r.clone()]);
                     }
@@ -303,12 +316,23 @@ fn launch(s: &CommShared, kind: Kind, st: &mut State) -> EpResult<()> {
         scounts.push(c_bytes(send.len() - start)?);
     }
     // Receive side: where each block of each source lands, from this process's expectations
-    // (the blocks for every endpoint as the first endpoint that expects any sees them).
-    let size = s.map.size();
-    let every_of = parts.iter().find(|p| !p.from_every.is_empty()).map(|p| &p.from_every);
+    // (the blocks for every endpoint of a group as the first endpoint of it that expects any
+    // sees them). A process's sources are in local order: group 0's endpoints, then group 1's;
+    // each source's blocks go to the endpoints of the other group (of its own group in an
+    // intracommunicator).
+    let groups: u8 = if s.is_inter() { 2 } else { 1 };
+    let receiving = |sg: u8| if s.is_inter() { 1 - sg } else { 0 };
+    let every_of: Vec<Option<&Vec<Option<usize>>>> = (0..groups)
+        .map(|g| {
+            let mut of_g = parts.iter().enumerate().filter(|(e, _)| s.group_of(*e as u32) == g);
+            of_g.find(|(_, p)| !p.from_every.is_empty()).map(|(_, p)| &p.from_every)
+        })
+        .collect();
     let mut layout = Layout {
-        every: if every_of.is_some() { vec![None; size] } else { Vec::new() },
-        from: parts.iter().map(|p| if p.from.is_empty() { Vec::new() } else { vec![None; size] }).collect(),
+        every: (0..groups)
+            .map(|g| every_of[g as usize].map_or(Vec::new(), |_| vec![None; s.group_map(receiving(g)).size()]))
+            .collect(),
+        from: parts.iter().map(|p| if p.from.is_empty() { Vec::new() } else { vec![None; p.size] }).collect(),
         len: 0,
         result: None,
     };
@@ -316,15 +340,21 @@ fn launch(s: &CommShared, kind: Kind, st: &mut State) -> EpResult<()> {
     let mut at = 0;
     for p in 0..nprocs as u32 {
         let start = at;
-        for &src in s.map.ranks_of(p) {
-            if let Some(Some(len)) = every_of.map(|e| e[src as usize]) {
-                layout.every[src as usize] = Some(at..at + len);
-                at += len;
-            }
-            for (e, part) in parts.iter().enumerate() {
-                if let Some(Some(len)) = part.from.get(src as usize) {
-                    layout.from[e][src as usize] = Some(at..at + len);
+        for sg in 0..groups {
+            let rg = receiving(sg);
+            for &src in s.group_map(sg).ranks_of(p) {
+                if let Some(Some(len)) = every_of[rg as usize].map(|e| e[src as usize]) {
+                    layout.every[rg as usize][src as usize] = Some(at..at + len);
                     at += len;
+                }
+                for (e, part) in parts.iter().enumerate() {
+                    if s.group_of(e as u32) != rg {
+                        continue;
+                    }
+                    if let Some(Some(len)) = part.from.get(src as usize) {
+                        layout.from[e][src as usize] = Some(at..at + len);
+                        at += len;
+                    }
                 }
             }
         }
@@ -484,7 +514,8 @@ impl CollRequest {
         if let Some(finish) = self.finish.take() {
             let d = &delivery.layout;
             let from = d.from.get(self.local).map_or(&[][..], |f| f);
-            finish(&Delivered { data: &delivery.data, every: &d.every, from, result: d.result })?;
+            let every = d.every.get(self.group).map_or(&[][..], |f| f);
+            finish(&Delivered { data: &delivery.data, every, from, result: d.result })?;
         }
         Ok(true)
     }
