@@ -20,6 +20,8 @@
 
 static int any_ep(int count, const MPI_Request reqs[])
 {
+    if (reqs == NULL)
+        return 0; /* the host's error (MPI_ERR_ARG), as for a host array */
     int ep = 0;
     for (int i = 0; i < count; i++)
         ep |= EPMPI_IS_EP(reqs[i]);
@@ -262,6 +264,28 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     return MPI_SUCCESS;
 }
 
+/* Waitsome or Testsome (`wait`) on an array of EPMPI requests only: EPMPI's own call, which
+ * knows which persistent requests are inactive (a mixed array counts them as active). */
+static int some_ep(int wait, int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    struct scratch s;
+    if (!scratch_init(&s, incount)) {
+        scratch_free(&s);
+        return MPI_ERR_NO_MEM;
+    }
+    requests_in(incount, reqs, s.req);
+    memset(s.st, 0, sizeof(EP_Status) * (size_t)incount);
+    EP_Status *st = statuses == MPI_STATUSES_IGNORE ? EP_STATUSES_IGNORE : s.st;
+    int rc = wait ? EP_Waitsome(incount, s.req, outcount, indices, st) : EP_Testsome(incount, s.req, outcount, indices, st);
+    requests_out(incount, s.req, reqs);
+    if (outcount && *outcount == EP_UNDEFINED)
+        *outcount = MPI_UNDEFINED;
+    else if (outcount && *outcount > 0)
+        statuses_out(*outcount, s.st, statuses);
+    scratch_free(&s);
+    return epmpi_rc(rc);
+}
+
 /* One pass of Testsome over a mixed array. */
 static int some_pass(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[],
                      int *any_active)
@@ -293,6 +317,8 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, in
 {
     if (EPMPI_LIKELY(incount <= 0 || !any_ep(incount, array_of_requests)))
         return PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    if (all_ep(incount, array_of_requests))
+        return some_ep(1, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     for (;;) {
         int any_active = 0;
         int rc = some_pass(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &any_active);
@@ -307,6 +333,8 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
 {
     if (EPMPI_LIKELY(incount <= 0 || !any_ep(incount, array_of_requests)))
         return PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    if (all_ep(incount, array_of_requests))
+        return some_ep(0, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     int any_active = 0;
     return some_pass(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &any_active);
 }

@@ -737,7 +737,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Bsend_init(const void *buf, in
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Bsend_init(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -797,7 +797,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Cart_create(MPI_Comm comm_old,
 {
     EP_Comm t_comm_cart = EP_COMM_NULL;
     int rc = EP_Cart_create(epmpi_comm_in(comm_old), ndims, dims, periods, reorder, comm_cart ? &t_comm_cart : NULL);
-    if (comm_cart) *comm_cart = epmpi_comm_out(t_comm_cart);
+    if (comm_cart && rc == EP_SUCCESS) *comm_cart = epmpi_comm_out(t_comm_cart);
     return epmpi_rc(rc);
 }
 
@@ -868,7 +868,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Cart_sub(MPI_Comm comm, const 
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Cart_sub(epmpi_comm_in(comm), remain_dims, newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -949,7 +949,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_create(MPI_Comm comm, MPI
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Comm_create(epmpi_comm_in(comm), epmpi_group_in(group), newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -979,7 +979,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_create_group(MPI_Comm com
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Comm_create_group(epmpi_comm_in(comm), epmpi_group_in(group), epmpi_tag_in(tag), newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -1020,7 +1020,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_dup(MPI_Comm comm, MPI_Co
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Comm_dup(epmpi_comm_in(comm), newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -1035,7 +1035,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_dup_with_info(MPI_Comm co
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Comm_dup_with_info(epmpi_comm_in(comm), info, newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -1074,21 +1074,6 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
     return ep_MPI_Comm_get_attr(comm, comm_keyval, attribute_val, flag);
 }
 
-__attribute__((noinline, cold)) static int ep_MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-    EP_Errhandler t_errhandler = EP_ERRHANDLER_NULL;
-    int rc = EP_Comm_get_errhandler(epmpi_comm_in(comm), errhandler ? &t_errhandler : NULL);
-    if (errhandler) *errhandler = epmpi_errhandler_out(t_errhandler);
-    return epmpi_rc(rc);
-}
-
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Comm_get_errhandler(comm, errhandler);
-    return ep_MPI_Comm_get_errhandler(comm, errhandler);
-}
-
 __attribute__((noinline, cold)) static int ep_MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
     int rc = EP_Comm_get_info(epmpi_comm_in(comm), info_used);
@@ -1119,7 +1104,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_group(MPI_Comm comm, MPI_
 {
     EP_Group t_group = EP_GROUP_NULL;
     int rc = EP_Comm_group(epmpi_comm_in(comm), group ? &t_group : NULL);
-    if (group) *group = epmpi_group_out(t_group);
+    if (group && rc == EP_SUCCESS) *group = epmpi_group_out(t_group);
     return epmpi_rc(rc);
 }
 
@@ -1135,8 +1120,8 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_idup(MPI_Comm comm, MPI_C
     EP_Comm t_newcomm = EP_COMM_NULL;
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Comm_idup(epmpi_comm_in(comm), newcomm ? &t_newcomm : NULL, request ? &t_request : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
-    if (request) *request = epmpi_request_out(t_request);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -1153,8 +1138,8 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_idup_with_info(MPI_Comm c
     EP_Comm t_newcomm = EP_COMM_NULL;
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Comm_idup_with_info(epmpi_comm_in(comm), info, newcomm ? &t_newcomm : NULL, request ? &t_request : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
-    if (request) *request = epmpi_request_out(t_request);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -1184,7 +1169,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_remote_group(MPI_Comm com
 {
     EP_Group t_group = EP_GROUP_NULL;
     int rc = EP_Comm_remote_group(epmpi_comm_in(comm), group ? &t_group : NULL);
-    if (group) *group = epmpi_group_out(t_group);
+    if (group && rc == EP_SUCCESS) *group = epmpi_group_out(t_group);
     return epmpi_rc(rc);
 }
 
@@ -1219,19 +1204,6 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
         return PMPI_Comm_set_attr(comm, comm_keyval, attribute_val);
     return ep_MPI_Comm_set_attr(comm, comm_keyval, attribute_val);
-}
-
-__attribute__((noinline, cold)) static int ep_MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-    int rc = EP_Comm_set_errhandler(epmpi_comm_in(comm), epmpi_errhandler_in(errhandler));
-    return epmpi_rc(rc);
-}
-
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Comm_set_errhandler(comm, errhandler);
-    return ep_MPI_Comm_set_errhandler(comm, errhandler);
 }
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
@@ -1303,7 +1275,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_split(MPI_Comm comm, int 
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Comm_split(epmpi_comm_in(comm), epmpi_undefined_in(color), key, newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -1318,7 +1290,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_split_type(MPI_Comm comm,
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Comm_split_type(epmpi_comm_in(comm), epmpi_undefined_in(split_type), key, info, newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -1358,8 +1330,8 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
 __attribute__((noinline, cold)) static int ep_MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[], const int weights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
     EP_Comm t_comm_dist_graph = EP_COMM_NULL;
-    int rc = EP_Dist_graph_create(epmpi_comm_in(comm_old), n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph ? &t_comm_dist_graph : NULL);
-    if (comm_dist_graph) *comm_dist_graph = epmpi_comm_out(t_comm_dist_graph);
+    int rc = EP_Dist_graph_create(epmpi_comm_in(comm_old), n, sources, degrees, destinations, epmpi_weights_in(weights), info, reorder, comm_dist_graph ? &t_comm_dist_graph : NULL);
+    if (comm_dist_graph && rc == EP_SUCCESS) *comm_dist_graph = epmpi_comm_out(t_comm_dist_graph);
     return epmpi_rc(rc);
 }
 
@@ -1373,8 +1345,8 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
 __attribute__((noinline, cold)) static int ep_MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
     EP_Comm t_comm_dist_graph = EP_COMM_NULL;
-    int rc = EP_Dist_graph_create_adjacent(epmpi_comm_in(comm_old), indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph ? &t_comm_dist_graph : NULL);
-    if (comm_dist_graph) *comm_dist_graph = epmpi_comm_out(t_comm_dist_graph);
+    int rc = EP_Dist_graph_create_adjacent(epmpi_comm_in(comm_old), indegree, sources, epmpi_weights_in(sourceweights), outdegree, destinations, epmpi_weights_in(destweights), info, reorder, comm_dist_graph ? &t_comm_dist_graph : NULL);
+    if (comm_dist_graph && rc == EP_SUCCESS) *comm_dist_graph = epmpi_comm_out(t_comm_dist_graph);
     return epmpi_rc(rc);
 }
 
@@ -1714,7 +1686,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Graph_create(MPI_Comm comm_old
 {
     EP_Comm t_comm_graph = EP_COMM_NULL;
     int rc = EP_Graph_create(epmpi_comm_in(comm_old), nnodes, index, edges, reorder, comm_graph ? &t_comm_graph : NULL);
-    if (comm_graph) *comm_graph = epmpi_comm_out(t_comm_graph);
+    if (comm_graph && rc == EP_SUCCESS) *comm_graph = epmpi_comm_out(t_comm_graph);
     return epmpi_rc(rc);
 }
 
@@ -1728,6 +1700,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
 __attribute__((noinline, cold)) static int ep_MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
 {
     int rc = EP_Graph_get(epmpi_comm_in(comm), maxindex, maxedges, index, edges);
+    for (int i = 0; rc == EP_SUCCESS && edges && i < maxedges; i++) edges[i] = epmpi_rank_out(edges[i]);
     return epmpi_rc(rc);
 }
 
@@ -1755,6 +1728,7 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
 __attribute__((noinline, cold)) static int ep_MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
     int rc = EP_Graph_neighbors(epmpi_comm_in(comm), epmpi_rank_in(rank), maxneighbors, neighbors);
+    for (int i = 0; rc == EP_SUCCESS && neighbors && i < maxneighbors; i++) neighbors[i] = epmpi_rank_out(neighbors[i]);
     return epmpi_rc(rc);
 }
 
@@ -1822,7 +1796,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Group_difference(MPI_Group gro
 {
     EP_Group t_newgroup = EP_GROUP_NULL;
     int rc = EP_Group_difference(epmpi_group_in(group1), epmpi_group_in(group2), newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1835,9 +1809,13 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup
 
 __attribute__((noinline, cold)) static int ep_MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
+    int *r_ranks = NULL;
+    if (ranks && n > 0 && (r_ranks = malloc(sizeof(int) * (size_t)n)) == NULL) return MPI_ERR_NO_MEM;
+    for (int i = 0; r_ranks && i < n; i++) r_ranks[i] = epmpi_rank_in(ranks[i]);
     EP_Group t_newgroup = EP_GROUP_NULL;
-    int rc = EP_Group_excl(epmpi_group_in(group), n, ranks, newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    int rc = EP_Group_excl(epmpi_group_in(group), n, r_ranks ? r_ranks : ranks, newgroup ? &t_newgroup : NULL);
+    free(r_ranks);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1865,9 +1843,13 @@ int MPI_Group_free(MPI_Group *group)
 
 __attribute__((noinline, cold)) static int ep_MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
+    int *r_ranks = NULL;
+    if (ranks && n > 0 && (r_ranks = malloc(sizeof(int) * (size_t)n)) == NULL) return MPI_ERR_NO_MEM;
+    for (int i = 0; r_ranks && i < n; i++) r_ranks[i] = epmpi_rank_in(ranks[i]);
     EP_Group t_newgroup = EP_GROUP_NULL;
-    int rc = EP_Group_incl(epmpi_group_in(group), n, ranks, newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    int rc = EP_Group_incl(epmpi_group_in(group), n, r_ranks ? r_ranks : ranks, newgroup ? &t_newgroup : NULL);
+    free(r_ranks);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1882,7 +1864,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Group_intersection(MPI_Group g
 {
     EP_Group t_newgroup = EP_GROUP_NULL;
     int rc = EP_Group_intersection(epmpi_group_in(group1), epmpi_group_in(group2), newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1897,7 +1879,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Group_range_excl(MPI_Group gro
 {
     EP_Group t_newgroup = EP_GROUP_NULL;
     int rc = EP_Group_range_excl(epmpi_group_in(group), n, (const int (*)[3])ranges, newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1912,7 +1894,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Group_range_incl(MPI_Group gro
 {
     EP_Group t_newgroup = EP_GROUP_NULL;
     int rc = EP_Group_range_incl(epmpi_group_in(group), n, (const int (*)[3])ranges, newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1952,7 +1934,12 @@ int MPI_Group_size(MPI_Group group, int *size)
 
 __attribute__((noinline, cold)) static int ep_MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[])
 {
-    int rc = EP_Group_translate_ranks(epmpi_group_in(group1), n, ranks1, epmpi_group_in(group2), ranks2);
+    int *r_ranks1 = NULL;
+    if (ranks1 && n > 0 && (r_ranks1 = malloc(sizeof(int) * (size_t)n)) == NULL) return MPI_ERR_NO_MEM;
+    for (int i = 0; r_ranks1 && i < n; i++) r_ranks1[i] = epmpi_rank_in(ranks1[i]);
+    int rc = EP_Group_translate_ranks(epmpi_group_in(group1), n, r_ranks1 ? r_ranks1 : ranks1, epmpi_group_in(group2), ranks2);
+    free(r_ranks1);
+    for (int i = 0; rc == EP_SUCCESS && ranks2 && i < n; i++) ranks2[i] = epmpi_rank_out(ranks2[i]);
     return epmpi_rc(rc);
 }
 
@@ -1967,7 +1954,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Group_union(MPI_Group group1, 
 {
     EP_Group t_newgroup = EP_GROUP_NULL;
     int rc = EP_Group_union(epmpi_group_in(group1), epmpi_group_in(group2), newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1982,7 +1969,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iallgather(const void *sendbuf
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2015,7 +2002,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iallgatherv(const void *sendbu
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2030,7 +2017,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iallreduce(const void *sendbuf
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iallreduce(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2062,7 +2049,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ialltoall(const void *sendbuf,
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2095,7 +2082,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ialltoallv(const void *sendbuf
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2110,7 +2097,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ialltoallw(const void *sendbuf
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2125,7 +2112,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ibarrier(MPI_Comm comm, MPI_Re
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ibarrier(epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2140,7 +2127,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ibcast(void *buffer, int count
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ibcast(buffer, count, datatype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2172,7 +2159,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ibsend(const void *buf, int co
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ibsend(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2204,7 +2191,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iexscan(const void *sendbuf, v
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iexscan(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2236,7 +2223,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Igather(const void *sendbuf, i
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2269,7 +2256,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Igatherv(const void *sendbuf, 
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2285,7 +2272,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Improbe(int source, int tag, M
     EP_Message t_message = EP_MESSAGE_NULL;
     EP_Status t_status = {0};
     int rc = EP_Improbe(epmpi_rank_in(source), epmpi_tag_in(tag), epmpi_comm_in(comm), flag, message ? &t_message : NULL, status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &t_status);
-    if (message) *message = epmpi_message_out(t_message);
+    if (message && rc == EP_SUCCESS) *message = epmpi_message_out(t_message);
     if (status != MPI_STATUS_IGNORE) epmpi_status_out(&t_status, status);
     return epmpi_rc(rc);
 }
@@ -2303,7 +2290,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Imrecv(void *buf, int count, M
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Imrecv(buf, count, datatype, message ? &t_message : NULL, request ? &t_request : NULL);
     if (message) *message = epmpi_message_out(t_message);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2335,7 +2322,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_allgather(const void
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2368,7 +2355,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_allgatherv(const voi
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2383,7 +2370,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_alltoall(const void 
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2416,7 +2403,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_alltoallv(const void
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2431,7 +2418,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_alltoallw(const void
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2446,7 +2433,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Intercomm_create(MPI_Comm loca
 {
     EP_Comm t_newintercomm = EP_COMM_NULL;
     int rc = EP_Intercomm_create(epmpi_comm_in(local_comm), epmpi_rank_in(local_leader), epmpi_comm_in(peer_comm), epmpi_rank_in(remote_leader), epmpi_tag_in(tag), newintercomm ? &t_newintercomm : NULL);
-    if (newintercomm) *newintercomm = epmpi_comm_out(t_newintercomm);
+    if (newintercomm && rc == EP_SUCCESS) *newintercomm = epmpi_comm_out(t_newintercomm);
     return epmpi_rc(rc);
 }
 
@@ -2476,7 +2463,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Intercomm_merge(MPI_Comm inter
 {
     EP_Comm t_newintracomm = EP_COMM_NULL;
     int rc = EP_Intercomm_merge(epmpi_comm_in(intercomm), high, newintracomm ? &t_newintracomm : NULL);
-    if (newintracomm) *newintracomm = epmpi_comm_out(t_newintracomm);
+    if (newintracomm && rc == EP_SUCCESS) *newintracomm = epmpi_comm_out(t_newintracomm);
     return epmpi_rc(rc);
 }
 
@@ -2506,7 +2493,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Irecv(void *buf, int count, MP
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Irecv(buf, count, datatype, epmpi_rank_in(source), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2538,7 +2525,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ireduce(const void *sendbuf, v
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ireduce(sendbuf, recvbuf, count, datatype, op, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2570,7 +2557,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ireduce_scatter(const void *se
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2585,7 +2572,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ireduce_scatter_block(const vo
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2617,7 +2604,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Irsend(const void *buf, int co
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Irsend(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2649,7 +2636,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iscan(const void *sendbuf, voi
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iscan(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2681,7 +2668,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iscatter(const void *sendbuf, 
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2714,7 +2701,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iscatterv(const void *sendbuf,
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2729,7 +2716,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Isend(const void *buf, int cou
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Isend(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2762,7 +2749,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Isendrecv(const void *sendbuf,
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Isendrecv(sendbuf, sendcount, sendtype, epmpi_rank_in(dest), epmpi_tag_in(sendtag), recvbuf, recvcount, recvtype, epmpi_rank_in(source), epmpi_tag_in(recvtag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2799,7 +2786,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Isendrecv_replace(void *buf, i
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Isendrecv_replace(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(sendtag), epmpi_rank_in(source), epmpi_tag_in(recvtag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2834,7 +2821,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Issend(const void *buf, int co
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Issend(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2867,7 +2854,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Mprobe(int source, int tag, MP
     EP_Message t_message = EP_MESSAGE_NULL;
     EP_Status t_status = {0};
     int rc = EP_Mprobe(epmpi_rank_in(source), epmpi_tag_in(tag), epmpi_comm_in(comm), message ? &t_message : NULL, status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &t_status);
-    if (message) *message = epmpi_message_out(t_message);
+    if (message && rc == EP_SUCCESS) *message = epmpi_message_out(t_message);
     if (status != MPI_STATUS_IGNORE) epmpi_status_out(&t_status, status);
     return epmpi_rc(rc);
 }
@@ -3362,7 +3349,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Recv_init(void *buf, int count
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Recv_init(buf, count, datatype, epmpi_rank_in(source), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3624,7 +3611,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Rget(void *origin_addr, int or
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, epmpi_win_in(win), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3689,7 +3676,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Rput(const void *origin_addr, 
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, epmpi_win_in(win), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3752,7 +3739,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Rsend_init(const void *buf, in
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Rsend_init(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -4024,7 +4011,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Send_init(const void *buf, int
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Send_init(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -4151,7 +4138,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ssend_init(const void *buf, in
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ssend_init(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -4214,6 +4201,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 __attribute__((noinline, cold)) static int ep_MPI_Topo_test(MPI_Comm comm, int *status)
 {
     int rc = EP_Topo_test(epmpi_comm_in(comm), status);
+    if (status && rc == EP_SUCCESS) *status = epmpi_topology_out(*status);
     return epmpi_rc(rc);
 }
 
@@ -4258,7 +4246,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Win_allocate(MPI_Aint size, in
 {
     EP_Win t_win = EP_WIN_NULL;
     int rc = EP_Win_allocate(size, disp_unit, info, epmpi_comm_in(comm), baseptr, win ? &t_win : NULL);
-    if (win) *win = epmpi_win_out(t_win);
+    if (win && rc == EP_SUCCESS) *win = epmpi_win_out(t_win);
     return epmpi_rc(rc);
 }
 
@@ -4290,7 +4278,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Win_allocate_shared(MPI_Aint s
 {
     EP_Win t_win = EP_WIN_NULL;
     int rc = EP_Win_allocate_shared(size, disp_unit, info, epmpi_comm_in(comm), baseptr, win ? &t_win : NULL);
-    if (win) *win = epmpi_win_out(t_win);
+    if (win && rc == EP_SUCCESS) *win = epmpi_win_out(t_win);
     return epmpi_rc(rc);
 }
 
@@ -4361,7 +4349,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Win_create(void *base, MPI_Ain
 {
     EP_Win t_win = EP_WIN_NULL;
     int rc = EP_Win_create(base, size, disp_unit, info, epmpi_comm_in(comm), win ? &t_win : NULL);
-    if (win) *win = epmpi_win_out(t_win);
+    if (win && rc == EP_SUCCESS) *win = epmpi_win_out(t_win);
     return epmpi_rc(rc);
 }
 
@@ -4393,7 +4381,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Win_create_dynamic(MPI_Info in
 {
     EP_Win t_win = EP_WIN_NULL;
     int rc = EP_Win_create_dynamic(info, epmpi_comm_in(comm), win ? &t_win : NULL);
-    if (win) *win = epmpi_win_out(t_win);
+    if (win && rc == EP_SUCCESS) *win = epmpi_win_out(t_win);
     return epmpi_rc(rc);
 }
 
@@ -4510,19 +4498,6 @@ int MPI_Win_free(MPI_Win *win)
     return ep_MPI_Win_free(win);
 }
 
-__attribute__((noinline, cold)) static int ep_MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
-{
-    int rc = EP_Win_get_attr(epmpi_win_in(win), epmpi_keyval_in(win_keyval), attribute_val, flag);
-    return epmpi_rc(rc);
-}
-
-int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(win))))
-        return PMPI_Win_get_attr(win, win_keyval, attribute_val, flag);
-    return ep_MPI_Win_get_attr(win, win_keyval, attribute_val, flag);
-}
-
 __attribute__((noinline, cold)) static int ep_MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
     EP_Errhandler t_errhandler = EP_ERRHANDLER_NULL;
@@ -4542,7 +4517,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Win_get_group(MPI_Win win, MPI
 {
     EP_Group t_group = EP_GROUP_NULL;
     int rc = EP_Win_get_group(epmpi_win_in(win), group ? &t_group : NULL);
-    if (group) *group = epmpi_group_out(t_group);
+    if (group && rc == EP_SUCCESS) *group = epmpi_group_out(t_group);
     return epmpi_rc(rc);
 }
 

@@ -219,7 +219,11 @@ static void t_algebra(EP_Comm c, int me, int n)
     CHECK(x == 77, "failed calls leave the output alone");
     CHECK(ep_class(EP_Group_size(12345, &cmp)) == EP_ERR_GROUP, "invalid group handle");
     CHECK(ep_class(EP_Group_size(EP_GROUP_NULL, &cmp)) == EP_ERR_GROUP, "EP_GROUP_NULL");
+#ifndef EP_TEST_MPI_NAMES
+    /* Not under the standard names: the layer carries an EPMPI handle's index, not its kind,
+     * in the host's handle type (src/mpi_names/runtime.h). */
     CHECK(ep_class(EP_Group_size(c, &cmp)) == EP_ERR_GROUP, "a communicator as a group");
+#endif
     CHECK(ep_class(EP_Group_union(b, 12345, &x)) == EP_ERR_GROUP, "union with an invalid group");
     EP_Group freed = gd;
     CHECK_OK(EP_Group_free(&gd));

@@ -266,11 +266,18 @@ pub fn mpi_names_library() -> PathBuf {
 /// Compiles a C program of `tests/c` that uses the standard MPI names on endpoint
 /// communicators: linked with `-lepmpi_mpi -lepmpi` before the host MPI, as users link it.
 pub fn compile_c_mpi_names(src: &Path, name: &str) -> PathBuf {
+    compile_c_mpi_names_flags(src, name, &[])
+}
+
+/// [`compile_c_mpi_names`] with extra compiler flags (`-DEP_TEST_MPI_NAMES` compiles a program
+/// of the `EP_` suite with the standard names, `tests/c/ep_as_mpi.h`).
+pub fn compile_c_mpi_names_flags(src: &Path, name: &str, flags: &[&str]) -> PathBuf {
     let layer = mpi_names_library();
     let lib = library_dir();
     let exe = target_profile_dir().join("c-tests").join(name);
     let status = Command::new(mpicc())
         .args(C_FLAGS)
+        .args(flags)
         .arg("-pthread")
         .arg(format!("-I{}", project_dir().join("include").display()))
         .arg(format!("-I{}", project_dir().join("tests/c").display()))
