@@ -7,6 +7,7 @@
 #include "runtime.h"
 #include <epmpi_mpix.h>
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -34,9 +35,37 @@ int MPIX_Comm_get_host_comm(MPI_Comm comm, MPI_Comm *host_comm)
     return epmpi_rc(EP_Comm_get_host_comm(epmpi_comm_in(comm), host_comm));
 }
 
+/* EPMPI's text (`len` bytes in `text`) into the program's buffer of the host's size `cap`
+ * (Open MPI's object names and version strings are shorter than EPMPI's), cut to fit. */
+static void copy_cut(char *out, int cap, const char *text, int len, int *resultlen)
+{
+    if (len > cap - 1)
+        len = cap - 1;
+    memcpy(out, text, (size_t)len);
+    out[len] = '\0';
+    *resultlen = len;
+}
+
 int MPIX_Get_library_version(char *version, int *resultlen)
 {
-    return epmpi_rc(EP_Get_library_version(version, resultlen));
+    char text[EP_MAX_ERROR_STRING];
+    int len = 0;
+    int rc = EP_Get_library_version(version && resultlen ? text : NULL, resultlen ? &len : NULL);
+    if (rc == EP_SUCCESS)
+        copy_cut(version, MPI_MAX_LIBRARY_VERSION_STRING, text, len, resultlen);
+    return epmpi_rc(rc);
+}
+
+int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+{
+    if (EPMPI_LIKELY(!EPMPI_IS_EP(comm)))
+        return PMPI_Comm_get_name(comm, comm_name, resultlen);
+    char text[EP_MAX_OBJECT_NAME];
+    int len = 0;
+    int rc = EP_Comm_get_name(epmpi_comm_in(comm), comm_name && resultlen ? text : NULL, resultlen ? &len : NULL);
+    if (rc == EP_SUCCESS)
+        copy_cut(comm_name, MPI_MAX_OBJECT_NAME, text, len, resultlen);
+    return epmpi_rc(rc);
 }
 
 int MPIX_Debug_live_handles(int *comms, int *requests, int *messages)
@@ -176,10 +205,73 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
     int len = 0;
     if (EP_Error_string(ep, text, &len) != EP_SUCCESS)
         return PMPI_Error_string(errorcode, string, resultlen);
-    if (len > MPI_MAX_ERROR_STRING - 1)
-        len = MPI_MAX_ERROR_STRING - 1; /* the host's buffer (256 bytes under Open MPI) */
-    memcpy(string, text, (size_t)len);
-    string[len] = '\0';
-    *resultlen = len;
+    copy_cut(string, MPI_MAX_ERROR_STRING, text, len, resultlen);
     return MPI_SUCCESS;
+}
+
+/* EPMPI's empty group reaches the program as the host's MPI_GROUP_EMPTY, of which the host
+ * counts references (Open MPI frees its static object when the count drops to zero): frees of
+ * the copies the layer gave out are answered here, the others go to the host. */
+static atomic_int empty_groups_given;
+
+void epmpi_empty_group_given(void)
+{
+    atomic_fetch_add(&empty_groups_given, 1);
+}
+
+int MPI_Group_free(MPI_Group *group)
+{
+    if (group && *group == MPI_GROUP_EMPTY) {
+        int n = atomic_load(&empty_groups_given);
+        while (n > 0 && !atomic_compare_exchange_weak(&empty_groups_given, &n, n - 1))
+            ;
+        if (n > 0) {
+            *group = MPI_GROUP_NULL;
+            return MPI_SUCCESS;
+        }
+    }
+    if (EPMPI_LIKELY(!(group && EPMPI_IS_EP(*group))))
+        return PMPI_Group_free(group);
+    EP_Group t = epmpi_group_in(*group);
+    int rc = EP_Group_free(&t);
+    *group = epmpi_group_out(t);
+    return epmpi_rc(rc);
+}
+
+/* The buffer of buffered-mode sends (MPI 4.1 section 3.6.1) serves the host's communicators and
+ * the endpoints alike: attached to both. EPMPI never writes into it (it is the budget of what
+ * EPMPI buffers, in memory of its own), so the host may use all of it. Errors tied to no
+ * communicator go to MPI_COMM_SELF's handler. */
+static int self_error(int ep_code)
+{
+    int rc = epmpi_rc(ep_code);
+    PMPI_Comm_call_errhandler(MPI_COMM_SELF, rc);
+    return rc;
+}
+
+int MPI_Buffer_attach(void *buffer, int size)
+{
+    int ep = EP_Buffer_attach(buffer, size);
+    if (ep != EP_SUCCESS)
+        return self_error(ep); /* a buffer already attached, a bad size */
+    int rc = PMPI_Buffer_attach(buffer, size);
+    if (rc != MPI_SUCCESS) {
+        void *addr;
+        int n;
+        EP_Buffer_detach(&addr, &n);
+    }
+    return rc;
+}
+
+int MPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    if (buffer_addr == NULL || size == NULL)
+        return PMPI_Buffer_detach(buffer_addr, size);
+    void *addr = NULL;
+    int n = 0;
+    int ep = EP_Buffer_detach(&addr, &n); /* waits for the endpoints' buffered sends */
+    int rc = PMPI_Buffer_detach(buffer_addr, size);
+    if (ep != EP_SUCCESS && (rc != MPI_SUCCESS || *(void **)buffer_addr == NULL))
+        return self_error(ep); /* nothing attached */
+    return rc;
 }

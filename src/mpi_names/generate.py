@@ -161,7 +161,8 @@ def convert(param, kind, direction, length, ep_type):
     if m == "int*" and direction == "out" and kind == "TOPOLOGY_TYPE":
         return [], name, [f"if ({name} && rc == EP_SUCCESS) *{name} = epmpi_topology_out(*{name});"]
     if m == "int" and direction == "in":
-        rule = {"RANK": "epmpi_rank_in", "TAG": "epmpi_tag_in", "COLOR": "epmpi_undefined_in",
+        # RANK_NNI: the target of a one-sided call may still be MPI_PROC_NULL (MPI 4.1 section 12.3).
+        rule = {"RANK": "epmpi_rank_in", "RANK_NNI": "epmpi_rank_in", "TAG": "epmpi_tag_in", "COLOR": "epmpi_undefined_in",
                 "SPLIT_TYPE": "epmpi_undefined_in", "KEYVAL": "epmpi_keyval_in"}.get(kind)
         return [], f"{rule}({name})" if rule else name, []
     if m == "int*" and direction == "out":

@@ -248,6 +248,24 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
 {
     if (EPMPI_LIKELY(count <= 0 || !any_ep(count, array_of_requests)))
         return PMPI_Testany(count, array_of_requests, index, flag, status);
+    if (all_ep(count, array_of_requests)) {
+        /* EPMPI's own call, which knows which persistent requests are inactive. */
+        struct scratch s;
+        if (!scratch_init(&s, count)) {
+            scratch_free(&s);
+            return MPI_ERR_NO_MEM;
+        }
+        requests_in(count, array_of_requests, s.req);
+        EP_Status st = {0};
+        int rc = EP_Testany(count, s.req, index, flag, status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &st);
+        requests_out(count, s.req, array_of_requests);
+        if (index && *index == EP_UNDEFINED)
+            *index = MPI_UNDEFINED;
+        else if (flag && *flag && status != MPI_STATUS_IGNORE)
+            epmpi_status_out(&st, status);
+        scratch_free(&s);
+        return epmpi_rc(rc);
+    }
     int any_active = 0;
     for (int i = 0; i < count; i++) {
         if (!active(array_of_requests[i]))
@@ -343,6 +361,19 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
 {
     if (EPMPI_LIKELY(count <= 0 || !any_ep(count, array_of_requests)))
         return PMPI_Startall(count, array_of_requests);
+    if (all_ep(count, array_of_requests)) {
+        /* EPMPI's own call, which checks every request before it starts any. */
+        struct scratch s;
+        if (!scratch_init(&s, count)) {
+            scratch_free(&s);
+            return MPI_ERR_NO_MEM;
+        }
+        requests_in(count, array_of_requests, s.req);
+        int rc = EP_Startall(count, s.req);
+        requests_out(count, s.req, array_of_requests);
+        scratch_free(&s);
+        return epmpi_rc(rc);
+    }
     for (int i = 0; i < count; i++) {
         int rc;
         if (EPMPI_IS_EP(array_of_requests[i])) {

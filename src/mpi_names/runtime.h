@@ -83,10 +83,16 @@ static inline EP_Group epmpi_group_in(MPI_Group h)
     return h == MPI_GROUP_NULL ? EP_GROUP_NULL : (EP_Group)EPMPI_FOREIGN;
 }
 
+/* MPI_GROUP_EMPTY given to the program for EPMPI's empty group: the host holds no reference
+ * for it, so MPI_Group_free answers those frees itself (extensions.c). */
+void epmpi_empty_group_given(void);
+
 static inline MPI_Group epmpi_group_out(EP_Group e)
 {
-    if (e == EP_GROUP_EMPTY)
+    if (e == EP_GROUP_EMPTY) {
+        epmpi_empty_group_given();
         return MPI_GROUP_EMPTY;
+    }
     return e == EP_GROUP_NULL ? MPI_GROUP_NULL : EPMPI_ENCODE(MPI_Group, (uint32_t)e & EPMPI_LOW_MASK);
 }
 

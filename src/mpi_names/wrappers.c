@@ -87,7 +87,7 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
 
 __attribute__((noinline, cold)) static int ep_MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    int rc = EP_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, epmpi_win_in(win));
+    int rc = EP_Accumulate(origin_addr, origin_count, origin_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, op, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -1087,19 +1087,6 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     return ep_MPI_Comm_get_info(comm, info_used);
 }
 
-__attribute__((noinline, cold)) static int ep_MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
-{
-    int rc = EP_Comm_get_name(epmpi_comm_in(comm), comm_name, resultlen);
-    return epmpi_rc(rc);
-}
-
-int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Comm_get_name(comm, comm_name, resultlen);
-    return ep_MPI_Comm_get_name(comm, comm_name, resultlen);
-}
-
 __attribute__((noinline, cold)) static int ep_MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
     EP_Group t_group = EP_GROUP_NULL;
@@ -1316,7 +1303,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 
 __attribute__((noinline, cold)) static int ep_MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
-    int rc = EP_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, epmpi_win_in(win));
+    int rc = EP_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, epmpi_rank_in(target_rank), target_disp, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -1449,7 +1436,7 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
 
 __attribute__((noinline, cold)) static int ep_MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
-    int rc = EP_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, epmpi_win_in(win));
+    int rc = EP_Fetch_and_op(origin_addr, result_addr, datatype, epmpi_rank_in(target_rank), target_disp, op, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -1621,7 +1608,7 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
 
 __attribute__((noinline, cold)) static int ep_MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-    int rc = EP_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, epmpi_win_in(win));
+    int rc = EP_Get(origin_addr, origin_count, origin_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -1652,7 +1639,7 @@ int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_dat
 
 __attribute__((noinline, cold)) static int ep_MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    int rc = EP_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, epmpi_win_in(win));
+    int rc = EP_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, op, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -1824,21 +1811,6 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(group))))
         return PMPI_Group_excl(group, n, ranks, newgroup);
     return ep_MPI_Group_excl(group, n, ranks, newgroup);
-}
-
-__attribute__((noinline, cold)) static int ep_MPI_Group_free(MPI_Group *group)
-{
-    EP_Group t_group = group ? epmpi_group_in(*group) : EP_GROUP_NULL;
-    int rc = EP_Group_free(group ? &t_group : NULL);
-    if (group) *group = epmpi_group_out(t_group);
-    return epmpi_rc(rc);
-}
-
-int MPI_Group_free(MPI_Group *group)
-{
-    if (EPMPI_LIKELY(!((group && EPMPI_IS_EP(*group)))))
-        return PMPI_Group_free(group);
-    return ep_MPI_Group_free(group);
 }
 
 __attribute__((noinline, cold)) static int ep_MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
@@ -3253,7 +3225,7 @@ int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatyp
 
 __attribute__((noinline, cold)) static int ep_MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-    int rc = EP_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, epmpi_win_in(win));
+    int rc = EP_Put(origin_addr, origin_count, origin_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -3610,7 +3582,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 __attribute__((noinline, cold)) static int ep_MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
-    int rc = EP_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, epmpi_win_in(win), request ? &t_request : NULL);
+    int rc = EP_Rget(origin_addr, origin_count, origin_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, epmpi_win_in(win), request ? &t_request : NULL);
     if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
@@ -3675,7 +3647,7 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
 __attribute__((noinline, cold)) static int ep_MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
-    int rc = EP_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, epmpi_win_in(win), request ? &t_request : NULL);
+    int rc = EP_Rput(origin_addr, origin_count, origin_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, epmpi_win_in(win), request ? &t_request : NULL);
     if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
@@ -4433,7 +4405,7 @@ int MPI_Win_fence(int assert, MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_flush(int rank, MPI_Win win)
 {
-    int rc = EP_Win_flush(rank, epmpi_win_in(win));
+    int rc = EP_Win_flush(epmpi_rank_in(rank), epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -4459,7 +4431,7 @@ int MPI_Win_flush_all(MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_flush_local(int rank, MPI_Win win)
 {
-    int rc = EP_Win_flush_local(rank, epmpi_win_in(win));
+    int rc = EP_Win_flush_local(epmpi_rank_in(rank), epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -4556,7 +4528,7 @@ int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
-    int rc = EP_Win_lock(lock_type, rank, assert, epmpi_win_in(win));
+    int rc = EP_Win_lock(lock_type, epmpi_rank_in(rank), assert, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -4647,7 +4619,7 @@ int MPI_Win_set_name(MPI_Win win, const char *win_name)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
 {
-    int rc = EP_Win_shared_query(epmpi_win_in(win), rank, size, disp_unit, baseptr);
+    int rc = EP_Win_shared_query(epmpi_win_in(win), epmpi_rank_in(rank), size, disp_unit, baseptr);
     return epmpi_rc(rc);
 }
 
@@ -4699,7 +4671,7 @@ int MPI_Win_test(MPI_Win win, int *flag)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_unlock(int rank, MPI_Win win)
 {
-    int rc = EP_Win_unlock(rank, epmpi_win_in(win));
+    int rc = EP_Win_unlock(epmpi_rank_in(rank), epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 

@@ -14,6 +14,7 @@
 #include <ep_mpi.h>
 #endif
 #include <omp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

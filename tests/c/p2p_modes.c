@@ -166,14 +166,14 @@ static void t_isendrecv(EP_Comm c)
     CHECK(st.MPI_SOURCE == left && st.MPI_TAG == 19, "isendrecv truncated status");
 
     /* Bad input: nothing started, the request untouched, the communicator working. */
-    r = 4242;
+    r = (EP_Request)(intptr_t)4242; /* a value no call gives, never used as a handle */
     CHECK(ep_class(EP_Isendrecv(out, -1, MPI_INT, right, 1, in, 4, MPI_INT, left, 1, c, &r)) == EP_ERR_COUNT, "count");
     CHECK(ep_class(EP_Isendrecv(out, 4, MPI_INT, size, 1, in, 4, MPI_INT, left, 1, c, &r)) == EP_ERR_RANK, "dest");
     CHECK(ep_class(EP_Isendrecv(out, 4, MPI_INT, right, 1, in, 4, MPI_INT, left, -3, c, &r)) == EP_ERR_TAG, "tag");
     CHECK(ep_class(EP_Isendrecv(out, 4, MPI_INT, right, 1, in, 4, MPI_INT, left, 1, c, NULL)) == EP_ERR_ARG, "NULL");
     CHECK(ep_class(EP_Isendrecv_replace(buf, 5, MPI_DATATYPE_NULL, right, 1, left, 1, c, &r)) == EP_ERR_TYPE, "type");
     CHECK(ep_class(EP_Isendrecv_replace(buf, 5, MPI_INT, right, 1, -9, 1, c, &r)) == EP_ERR_RANK, "source");
-    CHECK(r == 4242, "a refused call changed the request");
+    CHECK(r == (EP_Request)(intptr_t)4242, "a refused call changed the request");
     buf[0] = me;
     CHECK_OK(EP_Isendrecv_replace(buf, 1, MPI_INT, right, 2, left, 2, c, &r));
     CHECK_OK(EP_Wait(&r, EP_STATUS_IGNORE));
@@ -417,10 +417,14 @@ static void t_persistent_mixed(EP_Comm c)
     CHECK(ep_class(EP_Send_init(&x, 1, MPI_INT, right, 1, c, NULL)) == EP_ERR_ARG, "send_init NULL request");
     CHECK(bad == EP_REQUEST_NULL, "a failed init made a request");
     CHECK(ep_class(EP_Start(&bad)) == EP_ERR_REQUEST, "start of the null request");
+#ifndef EP_TEST_MPI_NAMES
+    /* Not under the standard names: calls with no handle in them are the host's, whose classes
+     * differ (Open MPI 4.1: MPI_Startall(0, NULL) is MPI_ERR_REQUEST). */
     CHECK(ep_class(EP_Start(NULL)) == EP_ERR_ARG, "start of NULL");
     CHECK(ep_class(EP_Startall(-1, &bad)) == EP_ERR_COUNT, "startall count");
     CHECK(ep_class(EP_Startall(2, NULL)) == EP_ERR_ARG, "startall NULL array");
     CHECK_OK(EP_Startall(0, NULL));
+#endif
     EP_Request ordinary;
     CHECK_OK(EP_Irecv(&b, 1, MPI_INT, left, 27, c, &ordinary));
     CHECK(ep_class(EP_Start(&ordinary)) == EP_ERR_REQUEST, "start of a nonpersistent request");
