@@ -138,17 +138,7 @@ fn under_standard_names(name: &str) {
     let env = match runs {
         Runs::AllShapes(env) | Runs::Shapes(_, env) => env,
     };
-    for (procs, eps) in shapes {
-        let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
-        let out = mpirun_program_env(&exe, procs, eps, &[], env, Duration::from_secs(240));
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.success() && stdout.contains(&format!("{name}: PASS")),
-            "{name} under the standard names failed on {procs} processes ({eps})\nstdout:\n{stdout}\nstderr:\n{stderr}"
-        );
-        eprintln!("{name} under the standard names, {procs} processes ({eps}): PASS");
-    }
+    run_in_shapes_env(&exe, name, &format!("{name} under the standard names"), &shapes, env);
 }
 
 macro_rules! under_standard_names {

@@ -232,6 +232,24 @@ static struct errhandler *errhandler_record(MPI_Errhandler h)
     return e;
 }
 
+/* Predefined handlers given to the program by gets on endpoints: the host, which counts
+ * references to its predefined objects too (Open MPI frees them at MPI_Finalize when the count
+ * reaches zero), holds none for these, so their frees are answered here. `delta` +1 records
+ * one, -1 takes one back (returns whether there was one). */
+static int predefined_given(MPI_Errhandler h, int delta)
+{
+    static int given_return, given_fatal;
+    int *n = h == MPI_ERRORS_RETURN ? &given_return : h == MPI_ERRORS_ARE_FATAL ? &given_fatal : NULL;
+    if (n == NULL)
+        return 0;
+    pthread_mutex_lock(&lock);
+    int had = *n > 0;
+    if (delta > 0 || had)
+        *n += delta;
+    pthread_mutex_unlock(&lock);
+    return had;
+}
+
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     if (EPMPI_LIKELY(!EPMPI_IS_EP(comm)))
@@ -246,8 +264,10 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     if (e)
         e->ep_gets++; /* EPMPI's reference, freed by the program's MPI_Errhandler_free */
     pthread_mutex_unlock(&lock);
-    if (e == NULL && t != EP_ERRHANDLER_NULL)
+    if (e == NULL && t != EP_ERRHANDLER_NULL) {
         EP_Errhandler_free(&t); /* a predefined handler: the host's value needs no EPMPI reference */
+        predefined_given(*errhandler, 1);
+    }
     return MPI_SUCCESS;
 }
 
@@ -258,6 +278,10 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     if (errhandler == NULL)
         return PMPI_Errhandler_free(errhandler);
+    if (predefined_given(*errhandler, -1)) {
+        *errhandler = MPI_ERRHANDLER_NULL;
+        return MPI_SUCCESS;
+    }
     pthread_mutex_lock(&lock);
     struct errhandler *e = errhandler_record(*errhandler);
     EP_Errhandler twin = EP_ERRHANDLER_NULL;

@@ -202,27 +202,37 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     return MPI_Waitall(count, array_of_requests, array_of_statuses);
 }
 
+/* Waitany or Testany (`wait`) on an array of EPMPI requests only: EPMPI's own call, which
+ * knows which persistent requests are inactive (a mixed array counts them as active). */
+static int any_of_ep(int wait, int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+    struct scratch s;
+    if (!scratch_init(&s, count)) {
+        scratch_free(&s);
+        return MPI_ERR_NO_MEM;
+    }
+    requests_in(count, reqs, s.req);
+    EP_Status st = {0};
+    EP_Status *stp = status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &st;
+    int done = 1;
+    int rc = wait ? EP_Waitany(count, s.req, index, stp) : EP_Testany(count, s.req, index, flag ? &done : NULL, stp);
+    if (flag)
+        *flag = done;
+    requests_out(count, s.req, reqs);
+    if (index && *index == EP_UNDEFINED)
+        *index = MPI_UNDEFINED;
+    else if (done && status != MPI_STATUS_IGNORE)
+        epmpi_status_out(&st, status);
+    scratch_free(&s);
+    return epmpi_rc(rc);
+}
+
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
     if (EPMPI_LIKELY(count <= 0 || !any_ep(count, array_of_requests)))
         return PMPI_Waitany(count, array_of_requests, index, status);
-    if (all_ep(count, array_of_requests)) {
-        struct scratch s;
-        if (!scratch_init(&s, count)) {
-            scratch_free(&s);
-            return MPI_ERR_NO_MEM;
-        }
-        requests_in(count, array_of_requests, s.req);
-        EP_Status st = {0};
-        int rc = EP_Waitany(count, s.req, index, status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &st);
-        requests_out(count, s.req, array_of_requests);
-        if (*index == EP_UNDEFINED)
-            *index = MPI_UNDEFINED;
-        else if (status != MPI_STATUS_IGNORE)
-            epmpi_status_out(&st, status);
-        scratch_free(&s);
-        return epmpi_rc(rc);
-    }
+    if (all_ep(count, array_of_requests))
+        return any_of_ep(1, count, array_of_requests, index, NULL, status);
     for (;;) {
         int any_active = 0;
         for (int i = 0; i < count; i++) {
@@ -248,24 +258,8 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
 {
     if (EPMPI_LIKELY(count <= 0 || !any_ep(count, array_of_requests)))
         return PMPI_Testany(count, array_of_requests, index, flag, status);
-    if (all_ep(count, array_of_requests)) {
-        /* EPMPI's own call, which knows which persistent requests are inactive. */
-        struct scratch s;
-        if (!scratch_init(&s, count)) {
-            scratch_free(&s);
-            return MPI_ERR_NO_MEM;
-        }
-        requests_in(count, array_of_requests, s.req);
-        EP_Status st = {0};
-        int rc = EP_Testany(count, s.req, index, flag, status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &st);
-        requests_out(count, s.req, array_of_requests);
-        if (index && *index == EP_UNDEFINED)
-            *index = MPI_UNDEFINED;
-        else if (flag && *flag && status != MPI_STATUS_IGNORE)
-            epmpi_status_out(&st, status);
-        scratch_free(&s);
-        return epmpi_rc(rc);
-    }
+    if (all_ep(count, array_of_requests))
+        return any_of_ep(0, count, array_of_requests, index, flag, status);
     int any_active = 0;
     for (int i = 0; i < count; i++) {
         if (!active(array_of_requests[i]))

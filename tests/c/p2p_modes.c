@@ -579,6 +579,9 @@ static void t_status(EP_Comm c)
     CHECK(count == 5, "count after set_elements %d", count);
     CHECK_OK(EP_Get_elements(&st, MPI_INT, &count));
     CHECK(count == 5, "elements after set_elements %d", count);
+#ifndef EP_TEST_MPI_NAMES
+    /* Not under the standard names: MPI_Status_set_elements (no handle) is the host's, and
+     * MPICH 4.0.2 counts 7 elements of a vector of 3 ints as 21. */
     CHECK_OK(EP_Status_set_elements(&st, v, 7));
     CHECK_OK(EP_Get_elements(&st, v, &count));
     CHECK(count == 7, "vector elements after set_elements %d", count);
@@ -586,6 +589,7 @@ static void t_status(EP_Comm c)
     CHECK(count == EP_UNDEFINED, "vector count of 7 ints %d", count);
     CHECK_OK(EP_Get_count(&st, MPI_INT, &count));
     CHECK(count == 7, "int count of 7 ints %d", count);
+#endif
     CHECK_OK(EP_Status_set_elements_x(&st, MPI_DOUBLE, (MPI_Count)3));
     CHECK_OK(EP_Get_count(&st, MPI_CHAR, &count));
     CHECK(count == 3 * (int)sizeof(double), "bytes after set_elements_x %d", count);
@@ -602,6 +606,9 @@ static void t_status(EP_Comm c)
     CHECK_OK(EP_Status_set_cancelled(&st, 0));
     CHECK_OK(EP_Test_cancelled(&st, &flag));
     CHECK(flag == 0, "set_cancelled 0");
+#ifndef EP_TEST_MPI_NAMES
+    /* Not under the standard names: the status functions take no handle and are the host's,
+     * whose classes for these differ (Open MPI 4.1: a NULL status). */
     CHECK(ep_class(EP_Status_set_elements(&st, MPI_INT, -1)) == EP_ERR_COUNT, "set_elements negative");
     CHECK(ep_class(EP_Status_set_elements(NULL, MPI_INT, 1)) == EP_ERR_ARG, "set_elements NULL");
     CHECK(ep_class(EP_Status_set_elements(&st, MPI_DATATYPE_NULL, 1)) == EP_ERR_TYPE, "set_elements type");
@@ -609,6 +616,7 @@ static void t_status(EP_Comm c)
     CHECK(ep_class(EP_Get_elements(&st, MPI_DATATYPE_NULL, &count)) == EP_ERR_TYPE, "get_elements type");
     CHECK(ep_class(EP_Get_elements(NULL, MPI_INT, &count)) == EP_ERR_ARG, "get_elements NULL status");
     CHECK(ep_class(EP_Get_elements(&st, MPI_INT, NULL)) == EP_ERR_ARG, "get_elements NULL count");
+#endif
     MPI_Type_free(&v);
     y = me + 1;
     CHECK_OK(EP_Sendrecv(&y, 1, MPI_INT, right, 71, &x, 1, MPI_INT, left, 71, c, EP_STATUS_IGNORE));

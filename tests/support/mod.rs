@@ -211,6 +211,22 @@ pub fn run_in_all_shapes_env(exe: &Path, name: &str, env: &[(&str, &str)]) {
     }
 }
 
+/// Runs a program on each (processes, endpoints per process) of `shapes` and asserts it passes;
+/// `what` names the run in failure messages.
+pub fn run_in_shapes_env(exe: &Path, name: &str, what: &str, shapes: &[(u32, &str)], env: &[(&str, &str)]) {
+    for &(procs, eps) in shapes {
+        let _guard = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+        let out = mpirun_program_env(exe, procs, eps, &[], env, Duration::from_secs(240));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && stdout.contains(&format!("{name}: PASS")),
+            "{what} failed on {procs} processes ({eps})\nstdout:\n{stdout}\nstderr:\n{stderr}"
+        );
+        eprintln!("{what}, {procs} processes ({eps}): PASS");
+    }
+}
+
 /// One program of an MPMD job: processes, executable, arguments.
 pub struct App<'a> {
     pub procs: u32,
