@@ -80,6 +80,11 @@ int MPIX_Threadcomm_finish(MPI_Comm threadcomm);
  * The process default error handler of EPMPI (the one of endpoints made from host
  * communicators, and of errors tied to no communicator) is MPI_COMM_SELF's: setting
  * MPI_COMM_SELF's handler through the layer sets both (MPI 4.1 section 9.3).
+ * Other standard calls the layer answers for endpoints: MPI_Buffer_attach/_detach attach the
+ * buffer to the host and to EPMPI (which never writes into it); MPI_Error_string on the error
+ * code of this thread's last failed call on an endpoint gives EPMPI's message (naming the EP_
+ * call and the cause); names and strings are cut to the host's MPI_MAX_OBJECT_NAME and
+ * MPI_MAX_ERROR_STRING (64 and 256 bytes under Open MPI).
  */
 int MPIX_Comm_create_endpoint(MPI_Comm parent_comm, int my_num_ep, int index, MPI_Comm *newcomm);
 int MPIX_Comm_local_info(MPI_Comm comm, int *local_index, int *local_count, int *process_rank);
