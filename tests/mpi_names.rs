@@ -26,7 +26,7 @@ fn thread_communicators() {
 #[test]
 fn plain_program_unchanged() {
     let src = project_dir().join("tests/c/host_only.c");
-    let plain = compile_program(&mpicc(), C_FLAGS, &[src.clone()], "host_only_plain");
+    let plain = compile_program(&mpicc(), C_FLAGS, std::slice::from_ref(&src), "host_only_plain");
     let layered = compile_c_mpi_names(&src, "host_only_layered");
     let run = |exe: &std::path::Path| {
         let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
