@@ -75,6 +75,17 @@ static void requests_in(int count, const MPI_Request m[], EP_Request e[])
         e[i] = epmpi_request_in(m[i]);
 }
 
+/* scratch_init and the requests of `m` in it; 0 (nothing left allocated) without memory. */
+static int scratch_in(struct scratch *s, int count, const MPI_Request m[])
+{
+    if (!scratch_init(s, count)) {
+        scratch_free(s);
+        return 0;
+    }
+    requests_in(count, m, s->req);
+    return 1;
+}
+
 static void requests_out(int count, const EP_Request e[], MPI_Request m[])
 {
     for (int i = 0; i < count; i++)
@@ -123,11 +134,8 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
         return PMPI_Waitall(count, array_of_requests, array_of_statuses);
     if (all_ep(count, array_of_requests)) {
         struct scratch s;
-        if (!scratch_init(&s, count)) {
-            scratch_free(&s);
+        if (!scratch_in(&s, count, array_of_requests))
             return MPI_ERR_NO_MEM;
-        }
-        requests_in(count, array_of_requests, s.req);
         memset(s.st, 0, sizeof(EP_Status) * (size_t)count);
         int rc = EP_Waitall(count, s.req, array_of_statuses == MPI_STATUSES_IGNORE ? EP_STATUSES_IGNORE : s.st);
         requests_out(count, s.req, array_of_requests);
@@ -169,11 +177,8 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
         return PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
     if (all_ep(count, array_of_requests)) {
         struct scratch s;
-        if (!scratch_init(&s, count)) {
-            scratch_free(&s);
+        if (!scratch_in(&s, count, array_of_requests))
             return MPI_ERR_NO_MEM;
-        }
-        requests_in(count, array_of_requests, s.req);
         memset(s.st, 0, sizeof(EP_Status) * (size_t)count);
         int rc = EP_Testall(count, s.req, flag, array_of_statuses == MPI_STATUSES_IGNORE ? EP_STATUSES_IGNORE : s.st);
         requests_out(count, s.req, array_of_requests);
@@ -207,11 +212,8 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
 static int any_of_ep(int wait, int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
 {
     struct scratch s;
-    if (!scratch_init(&s, count)) {
-        scratch_free(&s);
+    if (!scratch_in(&s, count, reqs))
         return MPI_ERR_NO_MEM;
-    }
-    requests_in(count, reqs, s.req);
     EP_Status st = {0};
     EP_Status *stp = status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &st;
     int done = 1;
@@ -281,11 +283,8 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
 static int some_ep(int wait, int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
 {
     struct scratch s;
-    if (!scratch_init(&s, incount)) {
-        scratch_free(&s);
+    if (!scratch_in(&s, incount, reqs))
         return MPI_ERR_NO_MEM;
-    }
-    requests_in(incount, reqs, s.req);
     memset(s.st, 0, sizeof(EP_Status) * (size_t)incount);
     EP_Status *st = statuses == MPI_STATUSES_IGNORE ? EP_STATUSES_IGNORE : s.st;
     int rc = wait ? EP_Waitsome(incount, s.req, outcount, indices, st) : EP_Testsome(incount, s.req, outcount, indices, st);
@@ -358,11 +357,8 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
     if (all_ep(count, array_of_requests)) {
         /* EPMPI's own call, which checks every request before it starts any. */
         struct scratch s;
-        if (!scratch_init(&s, count)) {
-            scratch_free(&s);
+        if (!scratch_in(&s, count, array_of_requests))
             return MPI_ERR_NO_MEM;
-        }
-        requests_in(count, array_of_requests, s.req);
         int rc = EP_Startall(count, s.req);
         requests_out(count, s.req, array_of_requests);
         scratch_free(&s);
