@@ -51,6 +51,58 @@ int MPIX_Threadcomm_free(MPI_Comm *threadcomm);
 int MPIX_Threadcomm_start(MPI_Comm threadcomm);
 int MPIX_Threadcomm_finish(MPI_Comm threadcomm);
 
+/*
+ * EPMPI's own calls and values under the standard names' handle types (same as the EP_
+ * functions of include/ep_mpi.h they name; errors are the host MPI's classes, through the
+ * communicator's error handler). Thread safety: as the EP_ function.
+ *  - MPIX_Comm_create_endpoint(parent, my_num_ep, index, &comm): the team form of
+ *    MPIX_Comm_create_endpoints, called by my_num_ep threads of each process, each with a
+ *    distinct index in 0..my_num_ep, each getting endpoint `index` (EP_Comm_create_endpoint).
+ *  - MPIX_Comm_local_info(comm, &local_index, &local_count, &process_rank): this endpoint's
+ *    index among its process's endpoints, their number, the process's rank in the parent
+ *    (any pointer may be NULL; EP_Comm_local_info).
+ *  - MPIX_Comm_get_host_comm(comm, &host_comm): the host communicator over the processes of
+ *    the endpoint communicator `comm`, owned by EPMPI, never freed by the caller
+ *    (EP_Comm_get_host_comm).
+ *  - MPIX_Get_library_version(version, &len): EPMPI's version string, at most
+ *    MPI_MAX_LIBRARY_VERSION_STRING bytes; MPI_Get_library_version gives the host's.
+ *  - MPIX_Debug_live_handles / _objects / _windows: counts of this process's live EPMPI
+ *    handles and engine objects (leak checks; EP_Debug_live_*).
+ *  - MPIX_Isendrecv, MPIX_Isendrecv_replace, MPIX_Comm_idup_with_info: MPI 4.0's
+ *    MPI_Isendrecv(_replace) and MPI_Comm_idup_with_info on hosts that
+ *    do not declare them (Open MPI 4.1): on endpoint communicators only there
+ *    (MPI_ERR_UNSUPPORTED_OPERATION on a host communicator of such a host).
+ *  - MPIX_COMM_FLAVOR: attribute keyval of endpoint communicators (MPI_Comm_get_attr), whose
+ *    value is MPIX_FLAVOR_ENDPOINTS; host communicators do not have it. A function call (the
+ *    host keyval is made on first use, after MPI_Init); never freed by the program.
+ *  - MPIX_COMM_TYPE_PROCESS: split type of MPI_Comm_split_type on endpoint communicators: the
+ *    endpoints of each process.
+ * The process default error handler of EPMPI (the one of endpoints made from host
+ * communicators, and of errors tied to no communicator) is MPI_COMM_SELF's: setting
+ * MPI_COMM_SELF's handler through the layer sets both (MPI 4.1 section 9.3).
+ * Other standard calls the layer answers for endpoints: MPI_Buffer_attach/_detach attach the
+ * buffer to the host and to EPMPI (which never writes into it); MPI_Error_string on the error
+ * code of this thread's last failed call on an endpoint gives EPMPI's message (naming the EP_
+ * call and the cause); names and strings are cut to the host's MPI_MAX_OBJECT_NAME and
+ * MPI_MAX_ERROR_STRING (64 and 256 bytes under Open MPI).
+ */
+int MPIX_Comm_create_endpoint(MPI_Comm parent_comm, int my_num_ep, int index, MPI_Comm *newcomm);
+int MPIX_Comm_local_info(MPI_Comm comm, int *local_index, int *local_count, int *process_rank);
+int MPIX_Comm_get_host_comm(MPI_Comm comm, MPI_Comm *host_comm);
+int MPIX_Get_library_version(char *version, int *resultlen);
+int MPIX_Debug_live_handles(int *comms, int *requests, int *messages);
+int MPIX_Debug_live_objects(int *comm_states, int *requests, int *win_states);
+int MPIX_Debug_live_windows(int *windows);
+int MPIX_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+int MPIX_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                           MPI_Comm comm, MPI_Request *request);
+int MPIX_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
+int MPIX_Comm_flavor_keyval(void);
+#define MPIX_COMM_FLAVOR (MPIX_Comm_flavor_keyval())
+#define MPIX_FLAVOR_ENDPOINTS 1
+#define MPIX_COMM_TYPE_PROCESS 17744
+
 #ifdef __cplusplus
 }
 #endif

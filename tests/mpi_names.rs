@@ -230,3 +230,187 @@ fn fortran_entry_points_current() {
         Err(e) => panic!("python3 cannot run here: {e}"),
     }
 }
+
+/// How a program of `tests/c_programs.rs` is run there, and so here under the standard names.
+#[derive(Clone, Copy)]
+enum Runs {
+    /// In every shape of `SHAPES` (`c_test`), with extra environment variables.
+    AllShapes(&'static [(&'static str, &'static str)]),
+    /// On these (processes, endpoints per process) shapes, with extra environment variables.
+    Shapes(&'static [(u32, &'static str)], &'static [(&'static str, &'static str)]),
+}
+
+/// The programs of `tests/c_programs.rs` that run again compiled with `-DEP_TEST_MPI_NAMES`
+/// (`tests/c/ep_as_mpi.h`: every `EP_` name spelled with the standard one) and linked through
+/// the layer, each as `tests/c_programs.rs` runs it.
+const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
+    ("p2p", Runs::AllShapes(&[])),
+    ("p2p_modes", Runs::AllShapes(&[])),
+    ("create_team", Runs::AllShapes(&[])),
+    ("coll_basic", Runs::AllShapes(&[])),
+    ("coll", Runs::AllShapes(&[])),
+    ("icoll", Runs::AllShapes(&[])),
+    ("icoll_inter", Runs::AllShapes(&[])),
+    ("split", Runs::AllShapes(&[])),
+    ("groups", Runs::AllShapes(&[])),
+    ("comm_cache", Runs::AllShapes(&[])),
+    ("intercomm", Runs::AllShapes(&[])),
+    ("intercomm_coll", Runs::AllShapes(&[])),
+    ("win", Runs::AllShapes(&[])),
+    ("neighbor", Runs::AllShapes(&[])),
+    ("win_shared", Runs::AllShapes(&[("OMPI_MCA_osc", "ucx,sm")])),
+    ("topo", Runs::AllShapes(&[])),
+    ("agree", Runs::Shapes(&[(1, "2"), (2, "2"), (3, "1,2,3")], &[])),
+    ("direct_progress", Runs::Shapes(&[(2, "1")], &[])),
+    ("progress_threads", Runs::Shapes(&[(2, "1")], &[])),
+    ("direct_truncate", Runs::Shapes(&[(2, "1"), (3, "1")], &[])),
+    ("direct_order", Runs::Shapes(&[(2, "1"), (3, "1")], &[])),
+    ("p2p_errors", Runs::Shapes(&[(2, "2"), (1, "2"), (3, "1,2,1")], &[("EPMPI_TEST_FAULT_TAG", "99")])),
+    ("fatal_error", Runs::Shapes(&[(2, "1")], &[])), // its own test: the job must abort
+];
+
+/// Programs of `tests/c_programs.rs` (and `tests/bad_input.rs`) that do not run under the
+/// standard names, and why.
+const NOT_UNDER_STANDARD_NAMES: &[(&str, &str)] = &[
+    (
+        "pcoll",
+        "persistent collectives are MPI 4.0 functions that Open MPI 4.1's mpi.h does not declare, so the layer wraps \
+         them only where the host declares them (MPICH), and tests/c/ep_as_mpi.h does not map them yet",
+    ),
+    (
+        "bad_input",
+        "passes made-up handle values (12345, a handle plus 1000) to every EP_ function, which under the standard \
+         names on Open MPI are pointers the host dereferences, checks EPMPI's own classes for functions that take no \
+         handle (under the standard names the host's: MPI_Dims_create, MPI_Reduce_local, MPI_Error_class...), and \
+         reports coverage by EP_ name for tests/bad_input.rs",
+    ),
+    (
+        "bad_init",
+        "calls EPMPI before MPI_Init_thread and after MPI_Finalize on made-up handles: under the standard names these \
+         are the host's calls, erroneous in MPI (MPI 4.1 section 11.2.1) and fatal in both hosts",
+    ),
+    (
+        "thread_level",
+        "checks EP_ERR_NOT_INITIALIZED before MPI_Init (the host's MPI_Comm_set_errhandler aborts there) and \
+         EP_ERR_THREAD_LEVEL under MPI_THREAD_SERIALIZED, which the layer raises to MPI_THREAD_MULTIPLE (init.c)",
+    ),
+];
+
+/// Compiler flags of the suite's programs under the standard names: the macro, and quiet about
+/// what the host's types make of the suite's int-shaped code (sentinel output handles such as
+/// `EP_Comm h = 12345`, handles printed with `%d`: pointers under Open MPI) and of MPICH's
+/// `MPI_STATUSES_IGNORE`, an address GCC takes for an empty array.
+const NAMES_FLAGS: &[&str] = &[
+    "-DEP_TEST_MPI_NAMES",
+    "-Wno-int-conversion",
+    "-Wno-format",
+    "-Wno-stringop-overflow",
+    "-Wno-stringop-overread",
+];
+
+/// Compiles `tests/c/<name>.c` with the standard names through the layer and runs it as
+/// `runs` says; fails with the program, the shape and its output.
+fn under_standard_names(name: &str) {
+    let runs = UNDER_STANDARD_NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("{name} is not in UNDER_STANDARD_NAMES"))
+        .1;
+    let src = project_dir().join("tests/c").join(format!("{name}.c"));
+    let exe = compile_c_mpi_names_flags(&src, &format!("{name}_mpi_names"), NAMES_FLAGS);
+    let shapes: Vec<(u32, &str)> = match runs {
+        Runs::AllShapes(_) => SHAPES.iter().map(|s| (s.procs, s.eps)).collect(),
+        Runs::Shapes(list, _) => list.to_vec(),
+    };
+    let env = match runs {
+        Runs::AllShapes(env) | Runs::Shapes(_, env) => env,
+    };
+    run_in_shapes_env(&exe, name, &format!("{name} under the standard names"), &shapes, env);
+}
+
+macro_rules! under_standard_names {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                under_standard_names(stringify!($name));
+            }
+        )*
+        /// Every program listed to run under the standard names has its test here (p2p_errors
+        /// and fatal_error have theirs below).
+        const WITH_A_TEST: &[&str] = &[$(stringify!($name),)* "p2p_errors", "fatal_error"];
+    };
+}
+
+mod standard_names {
+    use super::*;
+    under_standard_names!(
+        p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, split, groups, comm_cache, intercomm,
+        intercomm_coll, win, neighbor, win_shared, topo, agree, direct_progress, progress_threads, direct_truncate,
+        direct_order,
+    );
+
+    /// Fault injection exists in debug builds of the library only, as in `tests/c_programs.rs`.
+    #[test]
+    #[cfg_attr(not(debug_assertions), ignore = "fault injection exists in debug builds only")]
+    fn p2p_errors() {
+        under_standard_names("p2p_errors");
+    }
+
+    /// Under the default handler a bad call on an endpoint aborts the job with EPMPI's message
+    /// naming the call and the cause, as in `tests/c_programs.rs`; `EP_Abort` (`MPI_Abort` on an
+    /// endpoint) stops every process and says who asked. The modes that pass a made-up handle
+    /// (`bad-request`) or call before `MPI_Init` (`before-init`) are erroneous MPI and left to
+    /// the host under the standard names.
+    #[test]
+    fn fatal_error() {
+        let src = project_dir().join("tests/c/fatal_error.c");
+        let exe = compile_c_mpi_names_flags(&src, "fatal_error_mpi_names", NAMES_FLAGS);
+        let cases = [
+            ("bad-rank", "EPMPI fatal error in EP_Send: ", "rank 1000000"),
+            ("coll-root", "EPMPI fatal error in EP_Bcast: ", "root 1000000"),
+            ("freed-comm", "EPMPI fatal error in EP_Comm_rank: ", "was freed"),
+            ("win-epoch", "EPMPI fatal error in EP_Put: ", "not in an access epoch"),
+            ("abort", "EP_Abort called by rank 0 with error code 3", ""),
+        ];
+        for (mode, line, cause) in cases {
+            let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+            let out = mpirun_program(&exe, 2, "1", &[mode], Duration::from_secs(60));
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "{mode}: job survived a fatal error\n{stdout}\n{stderr}");
+            assert!(!stdout.contains("still running"), "{mode}: {stdout}");
+            let found = stderr.lines().find(|l| l.contains(line)).unwrap_or("");
+            assert!(found.contains(cause) && !found.is_empty(), "{mode}: stderr does not say '{line}' and '{cause}':\n{stderr}");
+        }
+    }
+
+    /// Every C program that `tests/c_programs.rs` and `tests/bad_input.rs` run is either run
+    /// here under the standard names (with a test of its own) or listed with the reason it
+    /// cannot be, and neither list names a program those files no longer run.
+    #[test]
+    fn every_suite_program_is_run_or_excused() {
+        let dir = project_dir();
+        let mut suite = BTreeSet::new();
+        for file in ["tests/c_programs.rs", "tests/bad_input.rs"] {
+            let text = std::fs::read_to_string(dir.join(file)).unwrap();
+            for pat in ["c_test(\"", "run_once(\"", "run_one_endpoint_per_process(\"", "tests/c/"] {
+                for piece in text.split(pat).skip(1) {
+                    let name: String = piece.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                    if !name.is_empty() && dir.join("tests/c").join(format!("{name}.c")).exists() {
+                        suite.insert(name);
+                    }
+                }
+            }
+        }
+        let run: BTreeSet<String> = UNDER_STANDARD_NAMES.iter().map(|(n, _)| n.to_string()).collect();
+        let excused: BTreeSet<String> = NOT_UNDER_STANDARD_NAMES.iter().map(|(n, _)| n.to_string()).collect();
+        let tested: BTreeSet<String> = WITH_A_TEST.iter().map(|n| n.to_string()).collect();
+        assert!(run.is_disjoint(&excused), "listed both as run and as excused: {:?}", run.intersection(&excused).collect::<Vec<_>>());
+        assert_eq!(run, tested, "UNDER_STANDARD_NAMES and the tests of under_standard_names! differ");
+        let missing: Vec<&String> = suite.iter().filter(|n| !run.contains(*n) && !excused.contains(*n)).collect();
+        assert!(missing.is_empty(), "suite programs neither run under the standard names nor excused: {missing:?}");
+        let stale: Vec<&String> = run.union(&excused).filter(|n| !suite.contains(*n)).collect();
+        assert!(stale.is_empty(), "listed but no longer run by the suite: {stale:?}");
+    }
+}

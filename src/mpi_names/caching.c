@@ -13,6 +13,7 @@
  * communicators that still hold it (MPI says so), and programs make few of them.
  */
 #include "runtime.h"
+#include <epmpi_mpix.h>
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -26,10 +27,17 @@ struct keyval {
     struct keyval *next;
 };
 
+/* A user error handler's references: the host's object counts the program's creation and
+ * the host communicators' gets; EPMPI's twin counts the endpoints' gets. The program frees
+ * both kinds with MPI_Errhandler_free on the one host value, so the layer counts the gets it
+ * answered on endpoints (`ep_gets`) and sends a free to EPMPI while some are outstanding, to
+ * the host (dropping the twin's creation reference with it) otherwise. */
 struct errhandler {
     MPI_Errhandler host;
     EP_Errhandler ep;
     MPI_Comm_errhandler_function *fn;
+    int ep_gets;      /* references given by MPI_Comm_get_errhandler on endpoints, not freed yet */
+    int freed;        /* the program's creation reference was freed */
     struct errhandler *next;
 };
 
@@ -85,6 +93,19 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
 int MPI_Comm_free_keyval(int *comm_keyval)
 {
     int host = comm_keyval ? *comm_keyval : MPI_KEYVAL_INVALID;
+    pthread_mutex_lock(&lock);
+    struct keyval *f = keyvals;
+    while (f && f->host != host)
+        f = f->next;
+    int stale = f && f->ep == EP_KEYVAL_INVALID;
+    pthread_mutex_unlock(&lock);
+    if (stale) {
+        /* A second free of a keyval made through the layer: MPI_ERR_KEYVAL through
+         * MPI_COMM_SELF's handler (errors tied to no communicator), where the host may not
+         * notice the stale value. */
+        PMPI_Comm_call_errhandler(MPI_COMM_SELF, MPI_ERR_KEYVAL);
+        return MPI_ERR_KEYVAL;
+    }
     int rc = PMPI_Comm_free_keyval(comm_keyval);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -92,7 +113,7 @@ int MPI_Comm_free_keyval(int *comm_keyval)
     struct keyval *k = keyvals;
     while (k && k->host != host)
         k = k->next;
-    if (k && k->ep != EP_KEYVAL_INVALID)
+    if (k && k->ep != EP_KEYVAL_INVALID && k->ep != EP_COMM_FLAVOR)
         EP_Comm_free_keyval(&k->ep); /* attributes that hold it keep it, as MPI says */
     pthread_mutex_unlock(&lock);
     return MPI_SUCCESS;
@@ -138,7 +159,7 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
     struct errhandler *e = malloc(sizeof *e);
     if (e == NULL)
         return MPI_ERR_NO_MEM;
-    *e = (struct errhandler){ *errhandler, EP_ERRHANDLER_NULL, comm_errhandler_fn, NULL };
+    *e = (struct errhandler){ *errhandler, EP_ERRHANDLER_NULL, comm_errhandler_fn, 0, 0, NULL };
     rc = EP_Comm_create_errhandler(errhandler_trampoline, &e->ep);
     if (rc != EP_SUCCESS) {
         free(e);
@@ -179,4 +200,112 @@ MPI_Errhandler epmpi_errhandler_out(EP_Errhandler eh)
     MPI_Errhandler h = e ? e->host : MPI_ERRHANDLER_NULL;
     pthread_mutex_unlock(&lock);
     return h;
+}
+
+/* MPIX_COMM_FLAVOR: a host keyval (made on first use, when MPI is initialised) that stands for
+ * EPMPI's predefined EP_COMM_FLAVOR, so that MPI_Comm_get_attr finds it on endpoints and the
+ * host's own communicators answer "no attribute". */
+int MPIX_Comm_flavor_keyval(void)
+{
+    static int host = MPI_KEYVAL_INVALID;
+    pthread_mutex_lock(&lock);
+    if (host == MPI_KEYVAL_INVALID) {
+        struct keyval *k = malloc(sizeof *k);
+        if (k && PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &host, NULL) == MPI_SUCCESS) {
+            *k = (struct keyval){ host, EP_COMM_FLAVOR, NULL, NULL, NULL, keyvals };
+            keyvals = k;
+        } else {
+            free(k);
+        }
+    }
+    int v = host;
+    pthread_mutex_unlock(&lock);
+    return v;
+}
+
+/* The record of the user handler whose host value is `h`, or NULL; called with `lock` held. */
+static struct errhandler *errhandler_record(MPI_Errhandler h)
+{
+    struct errhandler *e = errhandlers;
+    while (e && e->host != h)
+        e = e->next;
+    return e;
+}
+
+/* Predefined handlers given to the program by gets on endpoints: the host, which counts
+ * references to its predefined objects too (Open MPI frees them at MPI_Finalize when the count
+ * reaches zero), holds none for these, so their frees are answered here. `delta` +1 records
+ * one, -1 takes one back (returns whether there was one). */
+static int predefined_given(MPI_Errhandler h, int delta)
+{
+    static int given_return, given_fatal;
+    int *n = h == MPI_ERRORS_RETURN ? &given_return : h == MPI_ERRORS_ARE_FATAL ? &given_fatal : NULL;
+    if (n == NULL)
+        return 0;
+    pthread_mutex_lock(&lock);
+    int had = *n > 0;
+    if (delta > 0 || had)
+        *n += delta;
+    pthread_mutex_unlock(&lock);
+    return had;
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    if (EPMPI_LIKELY(!EPMPI_IS_EP(comm)))
+        return PMPI_Comm_get_errhandler(comm, errhandler);
+    EP_Errhandler t = EP_ERRHANDLER_NULL;
+    int rc = EP_Comm_get_errhandler(epmpi_comm_in(comm), errhandler ? &t : NULL);
+    if (rc != EP_SUCCESS)
+        return epmpi_rc(rc);
+    *errhandler = epmpi_errhandler_out(t);
+    pthread_mutex_lock(&lock);
+    struct errhandler *e = errhandler_record(*errhandler);
+    if (e)
+        e->ep_gets++; /* EPMPI's reference, freed by the program's MPI_Errhandler_free */
+    pthread_mutex_unlock(&lock);
+    if (e == NULL && t != EP_ERRHANDLER_NULL) {
+        EP_Errhandler_free(&t); /* a predefined handler: the host's value needs no EPMPI reference */
+        predefined_given(*errhandler, 1);
+    }
+    return MPI_SUCCESS;
+}
+
+/* MPI 4.1 section 9.3.4. A second free of a user handler made through the layer (its creation
+ * reference freed, no get outstanding) is MPI_ERR_ARG through MPI_COMM_SELF's handler (errors
+ * tied to no communicator), where the host would misbehave on the stale value. */
+int MPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+    if (errhandler == NULL)
+        return PMPI_Errhandler_free(errhandler);
+    if (predefined_given(*errhandler, -1)) {
+        *errhandler = MPI_ERRHANDLER_NULL;
+        return MPI_SUCCESS;
+    }
+    pthread_mutex_lock(&lock);
+    struct errhandler *e = errhandler_record(*errhandler);
+    EP_Errhandler twin = EP_ERRHANDLER_NULL;
+    int to_host = 1, stale = 0;
+    if (e && e->ep_gets > 0) {
+        e->ep_gets--;
+        twin = e->ep;
+        to_host = 0;
+    } else if (e && e->freed) {
+        stale = 1;
+    } else if (e) {
+        e->freed = 1;
+        twin = e->ep;
+    }
+    pthread_mutex_unlock(&lock);
+    if (stale) {
+        PMPI_Comm_call_errhandler(MPI_COMM_SELF, MPI_ERR_ARG);
+        return MPI_ERR_ARG;
+    }
+    if (twin != EP_ERRHANDLER_NULL)
+        EP_Errhandler_free(&twin);
+    if (!to_host) {
+        *errhandler = MPI_ERRHANDLER_NULL;
+        return MPI_SUCCESS;
+    }
+    return PMPI_Errhandler_free(errhandler);
 }

@@ -107,8 +107,9 @@ class Unconvertible(Exception):
     pass
 
 
-def convert(param, kind, direction, has_length, ep_type):
+def convert(param, kind, direction, length, ep_type):
     """(pre-statements, argument expression, post-statements) for one argument."""
+    has_length = bool(length)
     mt, name = param
     m, e = norm(mt), norm(ep_type)
     base = m.rstrip("*")
@@ -118,8 +119,11 @@ def convert(param, kind, direction, has_length, ep_type):
             return [], f"epmpi_{fn}_in({name})", []
         if m == base + "*" and e == etype + "*":
             init = enull if direction == "out" else f"{name} ? epmpi_{fn}_in(*{name}) : {enull}"
+            # A refused call leaves an output handle as it was (EPMPI's promise); an input and
+            # output one (a request completed, a communicator freed) is always written back.
+            when = f"{name} && rc == EP_SUCCESS" if direction == "out" else name
             return ([f"{etype} t_{name} = {init};"], f"{name} ? &t_{name} : NULL",
-                    [f"if ({name}) *{name} = epmpi_{fn}_out(t_{name});"])
+                    [f"if ({when}) *{name} = epmpi_{fn}_out(t_{name});"])
         if m == e:
             return [], name, []  # the host's handle where EPMPI takes one (a parent communicator)
         raise Unconvertible(f"{name}: {mt} -> {ep_type}")
@@ -139,10 +143,26 @@ def convert(param, kind, direction, has_length, ep_type):
         raise Unconvertible(f"{name}: {mt} -> {ep_type}")
     if "[" in e:  # int (*)[3] to const int (*)[3]: C wants the qualifier added by a cast
         return [], f"(const {m.split('[')[0]} (*)[{m.split('[')[1].split(']')[0]}]){name}", []
+    if has_length and kind == "RANK" and m == "int*" and re.fullmatch(r"\w+", str(length)):
+        # Arrays of ranks with special values (MPI_PROC_NULL in MPI_Group_translate_ranks) and
+        # MPI_UNDEFINED or MPI_PROC_NULL among the results: converted entry by entry.
+        if direction == "in":
+            return ([f"int *r_{name} = NULL;",
+                     f"if ({name} && {length} > 0 && (r_{name} = malloc(sizeof(int) * (size_t){length})) == NULL) "
+                     f"return MPI_ERR_NO_MEM;",
+                     f"for (int i = 0; r_{name} && i < {length}; i++) r_{name}[i] = epmpi_rank_in({name}[i]);"],
+                    f"r_{name} ? r_{name} : {name}", [f"free(r_{name});"])
+        return [], name, [f"for (int i = 0; rc == EP_SUCCESS && {name} && i < {length}; i++) "
+                          f"{name}[i] = epmpi_rank_out({name}[i]);"]
+    if kind == "WEIGHT" and m == "int*" and direction == "in":
+        return [], f"epmpi_weights_in({name})", []
     if has_length:
         return [], name, []
+    if m == "int*" and direction == "out" and kind == "TOPOLOGY_TYPE":
+        return [], name, [f"if ({name} && rc == EP_SUCCESS) *{name} = epmpi_topology_out(*{name});"]
     if m == "int" and direction == "in":
-        rule = {"RANK": "epmpi_rank_in", "TAG": "epmpi_tag_in", "COLOR": "epmpi_undefined_in",
+        # RANK_NNI: the target of a one-sided call may still be MPI_PROC_NULL (MPI 4.1 section 12.3).
+        rule = {"RANK": "epmpi_rank_in", "RANK_NNI": "epmpi_rank_in", "TAG": "epmpi_tag_in", "COLOR": "epmpi_undefined_in",
                 "SPLIT_TYPE": "epmpi_undefined_in", "KEYVAL": "epmpi_keyval_in"}.get(kind)
         return [], f"{rule}({name})" if rule else name, []
     if m == "int*" and direction == "out":
@@ -182,7 +202,7 @@ def wrapper(proc, ep_protos, guard):
         try:
             pre, call, post = [], [], []
             for param, p, (et, _) in zip(params, c_params, ep_protos[ep_name]):
-                a, b, c = convert(param, p["kind"], p["param_direction"], bool(p["length"]), et)
+                a, b, c = convert(param, p["kind"], p["param_direction"], p["length"], et)
                 pre += a
                 call.append(b)
                 post += c

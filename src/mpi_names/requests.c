@@ -20,6 +20,8 @@
 
 static int any_ep(int count, const MPI_Request reqs[])
 {
+    if (reqs == NULL)
+        return 0; /* the host's error (MPI_ERR_ARG), as for a host array */
     int ep = 0;
     for (int i = 0; i < count; i++)
         ep |= EPMPI_IS_EP(reqs[i]);
@@ -73,6 +75,17 @@ static void requests_in(int count, const MPI_Request m[], EP_Request e[])
         e[i] = epmpi_request_in(m[i]);
 }
 
+/* scratch_init and the requests of `m` in it; 0 (nothing left allocated) without memory. */
+static int scratch_in(struct scratch *s, int count, const MPI_Request m[])
+{
+    if (!scratch_init(s, count)) {
+        scratch_free(s);
+        return 0;
+    }
+    requests_in(count, m, s->req);
+    return 1;
+}
+
 static void requests_out(int count, const EP_Request e[], MPI_Request m[])
 {
     for (int i = 0; i < count; i++)
@@ -121,11 +134,8 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
         return PMPI_Waitall(count, array_of_requests, array_of_statuses);
     if (all_ep(count, array_of_requests)) {
         struct scratch s;
-        if (!scratch_init(&s, count)) {
-            scratch_free(&s);
+        if (!scratch_in(&s, count, array_of_requests))
             return MPI_ERR_NO_MEM;
-        }
-        requests_in(count, array_of_requests, s.req);
         memset(s.st, 0, sizeof(EP_Status) * (size_t)count);
         int rc = EP_Waitall(count, s.req, array_of_statuses == MPI_STATUSES_IGNORE ? EP_STATUSES_IGNORE : s.st);
         requests_out(count, s.req, array_of_requests);
@@ -167,11 +177,8 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
         return PMPI_Testall(count, array_of_requests, flag, array_of_statuses);
     if (all_ep(count, array_of_requests)) {
         struct scratch s;
-        if (!scratch_init(&s, count)) {
-            scratch_free(&s);
+        if (!scratch_in(&s, count, array_of_requests))
             return MPI_ERR_NO_MEM;
-        }
-        requests_in(count, array_of_requests, s.req);
         memset(s.st, 0, sizeof(EP_Status) * (size_t)count);
         int rc = EP_Testall(count, s.req, flag, array_of_statuses == MPI_STATUSES_IGNORE ? EP_STATUSES_IGNORE : s.st);
         requests_out(count, s.req, array_of_requests);
@@ -200,27 +207,34 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Statu
     return MPI_Waitall(count, array_of_requests, array_of_statuses);
 }
 
+/* Waitany or Testany (`wait`) on an array of EPMPI requests only: EPMPI's own call, which
+ * knows which persistent requests are inactive (a mixed array counts them as active). */
+static int any_of_ep(int wait, int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+    struct scratch s;
+    if (!scratch_in(&s, count, reqs))
+        return MPI_ERR_NO_MEM;
+    EP_Status st = {0};
+    EP_Status *stp = status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &st;
+    int done = 1;
+    int rc = wait ? EP_Waitany(count, s.req, index, stp) : EP_Testany(count, s.req, index, flag ? &done : NULL, stp);
+    if (flag)
+        *flag = done;
+    requests_out(count, s.req, reqs);
+    if (index && *index == EP_UNDEFINED)
+        *index = MPI_UNDEFINED;
+    else if (done && status != MPI_STATUS_IGNORE)
+        epmpi_status_out(&st, status);
+    scratch_free(&s);
+    return epmpi_rc(rc);
+}
+
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
     if (EPMPI_LIKELY(count <= 0 || !any_ep(count, array_of_requests)))
         return PMPI_Waitany(count, array_of_requests, index, status);
-    if (all_ep(count, array_of_requests)) {
-        struct scratch s;
-        if (!scratch_init(&s, count)) {
-            scratch_free(&s);
-            return MPI_ERR_NO_MEM;
-        }
-        requests_in(count, array_of_requests, s.req);
-        EP_Status st = {0};
-        int rc = EP_Waitany(count, s.req, index, status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &st);
-        requests_out(count, s.req, array_of_requests);
-        if (*index == EP_UNDEFINED)
-            *index = MPI_UNDEFINED;
-        else if (status != MPI_STATUS_IGNORE)
-            epmpi_status_out(&st, status);
-        scratch_free(&s);
-        return epmpi_rc(rc);
-    }
+    if (all_ep(count, array_of_requests))
+        return any_of_ep(1, count, array_of_requests, index, NULL, status);
     for (;;) {
         int any_active = 0;
         for (int i = 0; i < count; i++) {
@@ -246,6 +260,8 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
 {
     if (EPMPI_LIKELY(count <= 0 || !any_ep(count, array_of_requests)))
         return PMPI_Testany(count, array_of_requests, index, flag, status);
+    if (all_ep(count, array_of_requests))
+        return any_of_ep(0, count, array_of_requests, index, flag, status);
     int any_active = 0;
     for (int i = 0; i < count; i++) {
         if (!active(array_of_requests[i]))
@@ -260,6 +276,25 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
     *index = MPI_UNDEFINED;
     *flag = !any_active; /* no active request: flag true, index MPI_UNDEFINED */
     return MPI_SUCCESS;
+}
+
+/* Waitsome or Testsome (`wait`) on an array of EPMPI requests only: EPMPI's own call, which
+ * knows which persistent requests are inactive (a mixed array counts them as active). */
+static int some_ep(int wait, int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    struct scratch s;
+    if (!scratch_in(&s, incount, reqs))
+        return MPI_ERR_NO_MEM;
+    memset(s.st, 0, sizeof(EP_Status) * (size_t)incount);
+    EP_Status *st = statuses == MPI_STATUSES_IGNORE ? EP_STATUSES_IGNORE : s.st;
+    int rc = wait ? EP_Waitsome(incount, s.req, outcount, indices, st) : EP_Testsome(incount, s.req, outcount, indices, st);
+    requests_out(incount, s.req, reqs);
+    if (outcount && *outcount == EP_UNDEFINED)
+        *outcount = MPI_UNDEFINED;
+    else if (outcount && *outcount > 0)
+        statuses_out(*outcount, s.st, statuses);
+    scratch_free(&s);
+    return epmpi_rc(rc);
 }
 
 /* One pass of Testsome over a mixed array. */
@@ -293,6 +328,8 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, in
 {
     if (EPMPI_LIKELY(incount <= 0 || !any_ep(incount, array_of_requests)))
         return PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    if (all_ep(incount, array_of_requests))
+        return some_ep(1, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     for (;;) {
         int any_active = 0;
         int rc = some_pass(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &any_active);
@@ -307,6 +344,8 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
 {
     if (EPMPI_LIKELY(incount <= 0 || !any_ep(incount, array_of_requests)))
         return PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    if (all_ep(incount, array_of_requests))
+        return some_ep(0, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     int any_active = 0;
     return some_pass(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &any_active);
 }
@@ -315,6 +354,16 @@ int MPI_Startall(int count, MPI_Request array_of_requests[])
 {
     if (EPMPI_LIKELY(count <= 0 || !any_ep(count, array_of_requests)))
         return PMPI_Startall(count, array_of_requests);
+    if (all_ep(count, array_of_requests)) {
+        /* EPMPI's own call, which checks every request before it starts any. */
+        struct scratch s;
+        if (!scratch_in(&s, count, array_of_requests))
+            return MPI_ERR_NO_MEM;
+        int rc = EP_Startall(count, s.req);
+        requests_out(count, s.req, array_of_requests);
+        scratch_free(&s);
+        return epmpi_rc(rc);
+    }
     for (int i = 0; i < count; i++) {
         int rc;
         if (EPMPI_IS_EP(array_of_requests[i])) {

@@ -42,6 +42,20 @@ int epmpi_comparison_out(int r)
     }
 }
 
+int epmpi_topology_out(int k)
+{
+    switch (k) {
+    case EP_CART:
+        return MPI_CART;
+    case EP_GRAPH:
+        return MPI_GRAPH;
+    case EP_DIST_GRAPH:
+        return MPI_DIST_GRAPH;
+    default:
+        return epmpi_undefined_out(k);
+    }
+}
+
 void epmpi_status_out(const EP_Status *e, MPI_Status *m)
 {
     /* The private fields hold the received size in bytes (src/ffi/types.rs). */
@@ -87,13 +101,24 @@ static int class_out(int c)
     }
 }
 
+/* This thread's last EPMPI error and the host code it became: MPI_Error_string on that code
+ * gives EPMPI's message (which names the call and the cause) instead of the class's. */
+static _Thread_local int last_ep_code, last_mpi_code;
+
 int epmpi_rc(int code)
 {
     if (EPMPI_LIKELY(code == EP_SUCCESS))
         return MPI_SUCCESS;
     int c = EP_ERR_OTHER;
     EP_Error_class(code, &c);
-    return class_out(c);
+    last_ep_code = code;
+    last_mpi_code = class_out(c);
+    return last_mpi_code;
+}
+
+int epmpi_last_error(int mpi_code)
+{
+    return mpi_code != MPI_SUCCESS && mpi_code == last_mpi_code ? last_ep_code : EP_SUCCESS;
 }
 
 int epmpi_unsupported(const char *name, EP_Comm comm)

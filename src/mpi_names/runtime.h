@@ -83,10 +83,16 @@ static inline EP_Group epmpi_group_in(MPI_Group h)
     return h == MPI_GROUP_NULL ? EP_GROUP_NULL : (EP_Group)EPMPI_FOREIGN;
 }
 
+/* MPI_GROUP_EMPTY given to the program for EPMPI's empty group: the host holds no reference
+ * for it, so MPI_Group_free answers those frees itself (extensions.c). */
+void epmpi_empty_group_given(void);
+
 static inline MPI_Group epmpi_group_out(EP_Group e)
 {
-    if (e == EP_GROUP_EMPTY)
+    if (e == EP_GROUP_EMPTY) {
+        epmpi_empty_group_given();
         return MPI_GROUP_EMPTY;
+    }
     return e == EP_GROUP_NULL ? MPI_GROUP_NULL : EPMPI_ENCODE(MPI_Group, (uint32_t)e & EPMPI_LOW_MASK);
 }
 
@@ -165,6 +171,19 @@ static inline int epmpi_undefined_out(int v)
 int epmpi_comparison_out(int ep_result);
 /* The thread level the layer asks the host for when the program asks `required` (init.c). */
 int epmpi_host_thread_level(int required);
+/* MPI_Topo_test's result: EPMPI's EP_CART... to the host's MPI_CART... (their values differ). */
+int epmpi_topology_out(int ep_kind);
+
+/* Weights of a distributed graph: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY (special addresses of
+ * the host's) to EPMPI's. */
+static inline const int *epmpi_weights_in(const int *w)
+{
+    if (w == MPI_UNWEIGHTED)
+        return EP_UNWEIGHTED;
+    if (w == MPI_WEIGHTS_EMPTY)
+        return EP_WEIGHTS_EMPTY;
+    return w;
+}
 /* Error handlers and keyvals (caching.c): the predefined ones mapped, the program's own to
  * the EPMPI twin made with them; anything else to EPMPI_FOREIGN. */
 EP_Errhandler epmpi_errhandler_in(MPI_Errhandler h);
@@ -179,6 +198,9 @@ void epmpi_status_out(const EP_Status *e, MPI_Status *m);
  * message stays readable through EP_Error_string on the EPMPI code, which the layer prints
  * when errors are fatal). */
 int epmpi_rc(int ep_code);
+/* The EPMPI code this thread's last epmpi_rc turned into `mpi_code`, or EP_SUCCESS if its last
+ * one became another code (MPI_Error_string, extensions.c). */
+int epmpi_last_error(int mpi_code);
 
 /* Large-count forms (MPI_X_c) on hosts or endpoints that take int counts: the entries of a
  * count or displacement array (MPI_Count or MPI_Aint, both 64-bit here) as ints in `*out`

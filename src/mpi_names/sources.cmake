@@ -13,4 +13,5 @@ set(EPMPI_MPI_NAMES_SOURCES
     threadcomm.c
     init.c
     caching.c
+    extensions.c
 )

@@ -65,7 +65,7 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
 
 __attribute__((noinline, cold)) static int ep_MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    int rc = EP_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, epmpi_win_in(win));
+    int rc = EP_Accumulate(origin_addr, origin_count, origin_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, op, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -130,7 +130,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Allgather_init(const void *sen
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -205,7 +205,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Allgatherv_init(const void *se
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -279,7 +279,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Allreduce_init(const void *sen
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Allreduce_init(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -346,7 +346,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Alltoall_init(const void *send
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -426,7 +426,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Alltoallv_init(const void *sen
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -518,7 +518,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Alltoallw_init(const void *sen
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -619,7 +619,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Barrier_init(MPI_Comm comm, MP
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Barrier_init(epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -666,7 +666,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Bcast_init(void *buffer, int c
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Bcast_init(buffer, count, datatype, epmpi_rank_in(root), epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -731,7 +731,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Bsend_init(const void *buf, in
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Bsend_init(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -791,7 +791,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Cart_create(MPI_Comm comm_old,
 {
     EP_Comm t_comm_cart = EP_COMM_NULL;
     int rc = EP_Cart_create(epmpi_comm_in(comm_old), ndims, dims, periods, reorder, comm_cart ? &t_comm_cart : NULL);
-    if (comm_cart) *comm_cart = epmpi_comm_out(t_comm_cart);
+    if (comm_cart && rc == EP_SUCCESS) *comm_cart = epmpi_comm_out(t_comm_cart);
     return epmpi_rc(rc);
 }
 
@@ -862,7 +862,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Cart_sub(MPI_Comm comm, const 
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Cart_sub(epmpi_comm_in(comm), remain_dims, newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -943,7 +943,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_create(MPI_Comm comm, MPI
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Comm_create(epmpi_comm_in(comm), epmpi_group_in(group), newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -973,7 +973,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_create_group(MPI_Comm com
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Comm_create_group(epmpi_comm_in(comm), epmpi_group_in(group), epmpi_tag_in(tag), newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -1014,7 +1014,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_dup(MPI_Comm comm, MPI_Co
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Comm_dup(epmpi_comm_in(comm), newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -1029,7 +1029,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_dup_with_info(MPI_Comm co
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Comm_dup_with_info(epmpi_comm_in(comm), info, newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -1068,21 +1068,6 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
     return ep_MPI_Comm_get_attr(comm, comm_keyval, attribute_val, flag);
 }
 
-__attribute__((noinline, cold)) static int ep_MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-    EP_Errhandler t_errhandler = EP_ERRHANDLER_NULL;
-    int rc = EP_Comm_get_errhandler(epmpi_comm_in(comm), errhandler ? &t_errhandler : NULL);
-    if (errhandler) *errhandler = epmpi_errhandler_out(t_errhandler);
-    return epmpi_rc(rc);
-}
-
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Comm_get_errhandler(comm, errhandler);
-    return ep_MPI_Comm_get_errhandler(comm, errhandler);
-}
-
 __attribute__((noinline, cold)) static int ep_MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
     int rc = EP_Comm_get_info(epmpi_comm_in(comm), info_used);
@@ -1096,24 +1081,11 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     return ep_MPI_Comm_get_info(comm, info_used);
 }
 
-__attribute__((noinline, cold)) static int ep_MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
-{
-    int rc = EP_Comm_get_name(epmpi_comm_in(comm), comm_name, resultlen);
-    return epmpi_rc(rc);
-}
-
-int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Comm_get_name(comm, comm_name, resultlen);
-    return ep_MPI_Comm_get_name(comm, comm_name, resultlen);
-}
-
 __attribute__((noinline, cold)) static int ep_MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
     EP_Group t_group = EP_GROUP_NULL;
     int rc = EP_Comm_group(epmpi_comm_in(comm), group ? &t_group : NULL);
-    if (group) *group = epmpi_group_out(t_group);
+    if (group && rc == EP_SUCCESS) *group = epmpi_group_out(t_group);
     return epmpi_rc(rc);
 }
 
@@ -1129,8 +1101,8 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_idup(MPI_Comm comm, MPI_C
     EP_Comm t_newcomm = EP_COMM_NULL;
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Comm_idup(epmpi_comm_in(comm), newcomm ? &t_newcomm : NULL, request ? &t_request : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
-    if (request) *request = epmpi_request_out(t_request);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -1147,8 +1119,8 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_idup_with_info(MPI_Comm c
     EP_Comm t_newcomm = EP_COMM_NULL;
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Comm_idup_with_info(epmpi_comm_in(comm), info, newcomm ? &t_newcomm : NULL, request ? &t_request : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
-    if (request) *request = epmpi_request_out(t_request);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -1178,7 +1150,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_remote_group(MPI_Comm com
 {
     EP_Group t_group = EP_GROUP_NULL;
     int rc = EP_Comm_remote_group(epmpi_comm_in(comm), group ? &t_group : NULL);
-    if (group) *group = epmpi_group_out(t_group);
+    if (group && rc == EP_SUCCESS) *group = epmpi_group_out(t_group);
     return epmpi_rc(rc);
 }
 
@@ -1213,19 +1185,6 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
         return PMPI_Comm_set_attr(comm, comm_keyval, attribute_val);
     return ep_MPI_Comm_set_attr(comm, comm_keyval, attribute_val);
-}
-
-__attribute__((noinline, cold)) static int ep_MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-    int rc = EP_Comm_set_errhandler(epmpi_comm_in(comm), epmpi_errhandler_in(errhandler));
-    return epmpi_rc(rc);
-}
-
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Comm_set_errhandler(comm, errhandler);
-    return ep_MPI_Comm_set_errhandler(comm, errhandler);
 }
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
@@ -1297,7 +1256,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_split(MPI_Comm comm, int 
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Comm_split(epmpi_comm_in(comm), epmpi_undefined_in(color), key, newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -1312,7 +1271,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Comm_split_type(MPI_Comm comm,
 {
     EP_Comm t_newcomm = EP_COMM_NULL;
     int rc = EP_Comm_split_type(epmpi_comm_in(comm), epmpi_undefined_in(split_type), key, info, newcomm ? &t_newcomm : NULL);
-    if (newcomm) *newcomm = epmpi_comm_out(t_newcomm);
+    if (newcomm && rc == EP_SUCCESS) *newcomm = epmpi_comm_out(t_newcomm);
     return epmpi_rc(rc);
 }
 
@@ -1338,7 +1297,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 
 __attribute__((noinline, cold)) static int ep_MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
-    int rc = EP_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, epmpi_win_in(win));
+    int rc = EP_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, epmpi_rank_in(target_rank), target_disp, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -1352,8 +1311,8 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
 __attribute__((noinline, cold)) static int ep_MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[], const int weights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
     EP_Comm t_comm_dist_graph = EP_COMM_NULL;
-    int rc = EP_Dist_graph_create(epmpi_comm_in(comm_old), n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph ? &t_comm_dist_graph : NULL);
-    if (comm_dist_graph) *comm_dist_graph = epmpi_comm_out(t_comm_dist_graph);
+    int rc = EP_Dist_graph_create(epmpi_comm_in(comm_old), n, sources, degrees, destinations, epmpi_weights_in(weights), info, reorder, comm_dist_graph ? &t_comm_dist_graph : NULL);
+    if (comm_dist_graph && rc == EP_SUCCESS) *comm_dist_graph = epmpi_comm_out(t_comm_dist_graph);
     return epmpi_rc(rc);
 }
 
@@ -1367,8 +1326,8 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
 __attribute__((noinline, cold)) static int ep_MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
     EP_Comm t_comm_dist_graph = EP_COMM_NULL;
-    int rc = EP_Dist_graph_create_adjacent(epmpi_comm_in(comm_old), indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, comm_dist_graph ? &t_comm_dist_graph : NULL);
-    if (comm_dist_graph) *comm_dist_graph = epmpi_comm_out(t_comm_dist_graph);
+    int rc = EP_Dist_graph_create_adjacent(epmpi_comm_in(comm_old), indegree, sources, epmpi_weights_in(sourceweights), outdegree, destinations, epmpi_weights_in(destweights), info, reorder, comm_dist_graph ? &t_comm_dist_graph : NULL);
+    if (comm_dist_graph && rc == EP_SUCCESS) *comm_dist_graph = epmpi_comm_out(t_comm_dist_graph);
     return epmpi_rc(rc);
 }
 
@@ -1440,7 +1399,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Exscan_init(const void *sendbu
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Exscan_init(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -1473,7 +1432,7 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
 
 __attribute__((noinline, cold)) static int ep_MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
-    int rc = EP_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, epmpi_win_in(win));
+    int rc = EP_Fetch_and_op(origin_addr, result_addr, datatype, epmpi_rank_in(target_rank), target_disp, op, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -1533,7 +1492,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Gather_init(const void *sendbu
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -1608,7 +1567,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Gatherv_init(const void *sendb
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -1649,7 +1608,7 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
 
 __attribute__((noinline, cold)) static int ep_MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-    int rc = EP_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, epmpi_win_in(win));
+    int rc = EP_Get(origin_addr, origin_count, origin_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -1680,7 +1639,7 @@ int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_dat
 
 __attribute__((noinline, cold)) static int ep_MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    int rc = EP_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, epmpi_win_in(win));
+    int rc = EP_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, op, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -1714,7 +1673,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Graph_create(MPI_Comm comm_old
 {
     EP_Comm t_comm_graph = EP_COMM_NULL;
     int rc = EP_Graph_create(epmpi_comm_in(comm_old), nnodes, index, edges, reorder, comm_graph ? &t_comm_graph : NULL);
-    if (comm_graph) *comm_graph = epmpi_comm_out(t_comm_graph);
+    if (comm_graph && rc == EP_SUCCESS) *comm_graph = epmpi_comm_out(t_comm_graph);
     return epmpi_rc(rc);
 }
 
@@ -1728,6 +1687,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
 __attribute__((noinline, cold)) static int ep_MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
 {
     int rc = EP_Graph_get(epmpi_comm_in(comm), maxindex, maxedges, index, edges);
+    for (int i = 0; rc == EP_SUCCESS && edges && i < maxedges; i++) edges[i] = epmpi_rank_out(edges[i]);
     return epmpi_rc(rc);
 }
 
@@ -1755,6 +1715,7 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
 __attribute__((noinline, cold)) static int ep_MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
     int rc = EP_Graph_neighbors(epmpi_comm_in(comm), epmpi_rank_in(rank), maxneighbors, neighbors);
+    for (int i = 0; rc == EP_SUCCESS && neighbors && i < maxneighbors; i++) neighbors[i] = epmpi_rank_out(neighbors[i]);
     return epmpi_rc(rc);
 }
 
@@ -1822,7 +1783,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Group_difference(MPI_Group gro
 {
     EP_Group t_newgroup = EP_GROUP_NULL;
     int rc = EP_Group_difference(epmpi_group_in(group1), epmpi_group_in(group2), newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1835,9 +1796,13 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup
 
 __attribute__((noinline, cold)) static int ep_MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
+    int *r_ranks = NULL;
+    if (ranks && n > 0 && (r_ranks = malloc(sizeof(int) * (size_t)n)) == NULL) return MPI_ERR_NO_MEM;
+    for (int i = 0; r_ranks && i < n; i++) r_ranks[i] = epmpi_rank_in(ranks[i]);
     EP_Group t_newgroup = EP_GROUP_NULL;
-    int rc = EP_Group_excl(epmpi_group_in(group), n, ranks, newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    int rc = EP_Group_excl(epmpi_group_in(group), n, r_ranks ? r_ranks : ranks, newgroup ? &t_newgroup : NULL);
+    free(r_ranks);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1848,26 +1813,15 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
     return ep_MPI_Group_excl(group, n, ranks, newgroup);
 }
 
-__attribute__((noinline, cold)) static int ep_MPI_Group_free(MPI_Group *group)
-{
-    EP_Group t_group = group ? epmpi_group_in(*group) : EP_GROUP_NULL;
-    int rc = EP_Group_free(group ? &t_group : NULL);
-    if (group) *group = epmpi_group_out(t_group);
-    return epmpi_rc(rc);
-}
-
-int MPI_Group_free(MPI_Group *group)
-{
-    if (EPMPI_LIKELY(!((group && EPMPI_IS_EP(*group)))))
-        return PMPI_Group_free(group);
-    return ep_MPI_Group_free(group);
-}
-
 __attribute__((noinline, cold)) static int ep_MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
+    int *r_ranks = NULL;
+    if (ranks && n > 0 && (r_ranks = malloc(sizeof(int) * (size_t)n)) == NULL) return MPI_ERR_NO_MEM;
+    for (int i = 0; r_ranks && i < n; i++) r_ranks[i] = epmpi_rank_in(ranks[i]);
     EP_Group t_newgroup = EP_GROUP_NULL;
-    int rc = EP_Group_incl(epmpi_group_in(group), n, ranks, newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    int rc = EP_Group_incl(epmpi_group_in(group), n, r_ranks ? r_ranks : ranks, newgroup ? &t_newgroup : NULL);
+    free(r_ranks);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1882,7 +1836,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Group_intersection(MPI_Group g
 {
     EP_Group t_newgroup = EP_GROUP_NULL;
     int rc = EP_Group_intersection(epmpi_group_in(group1), epmpi_group_in(group2), newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1897,7 +1851,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Group_range_excl(MPI_Group gro
 {
     EP_Group t_newgroup = EP_GROUP_NULL;
     int rc = EP_Group_range_excl(epmpi_group_in(group), n, (const int (*)[3])ranges, newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1912,7 +1866,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Group_range_incl(MPI_Group gro
 {
     EP_Group t_newgroup = EP_GROUP_NULL;
     int rc = EP_Group_range_incl(epmpi_group_in(group), n, (const int (*)[3])ranges, newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1952,7 +1906,12 @@ int MPI_Group_size(MPI_Group group, int *size)
 
 __attribute__((noinline, cold)) static int ep_MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[])
 {
-    int rc = EP_Group_translate_ranks(epmpi_group_in(group1), n, ranks1, epmpi_group_in(group2), ranks2);
+    int *r_ranks1 = NULL;
+    if (ranks1 && n > 0 && (r_ranks1 = malloc(sizeof(int) * (size_t)n)) == NULL) return MPI_ERR_NO_MEM;
+    for (int i = 0; r_ranks1 && i < n; i++) r_ranks1[i] = epmpi_rank_in(ranks1[i]);
+    int rc = EP_Group_translate_ranks(epmpi_group_in(group1), n, r_ranks1 ? r_ranks1 : ranks1, epmpi_group_in(group2), ranks2);
+    free(r_ranks1);
+    for (int i = 0; rc == EP_SUCCESS && ranks2 && i < n; i++) ranks2[i] = epmpi_rank_out(ranks2[i]);
     return epmpi_rc(rc);
 }
 
@@ -1967,7 +1926,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Group_union(MPI_Group group1, 
 {
     EP_Group t_newgroup = EP_GROUP_NULL;
     int rc = EP_Group_union(epmpi_group_in(group1), epmpi_group_in(group2), newgroup ? &t_newgroup : NULL);
-    if (newgroup) *newgroup = epmpi_group_out(t_newgroup);
+    if (newgroup && rc == EP_SUCCESS) *newgroup = epmpi_group_out(t_newgroup);
     return epmpi_rc(rc);
 }
 
@@ -1982,7 +1941,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iallgather(const void *sendbuf
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2015,7 +1974,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iallgatherv(const void *sendbu
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2030,7 +1989,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iallreduce(const void *sendbuf
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iallreduce(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2062,7 +2021,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ialltoall(const void *sendbuf,
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2095,7 +2054,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ialltoallv(const void *sendbuf
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2110,7 +2069,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ialltoallw(const void *sendbuf
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2125,7 +2084,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ibarrier(MPI_Comm comm, MPI_Re
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ibarrier(epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2140,7 +2099,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ibcast(void *buffer, int count
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ibcast(buffer, count, datatype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2172,7 +2131,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ibsend(const void *buf, int co
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ibsend(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2204,7 +2163,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iexscan(const void *sendbuf, v
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iexscan(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2236,7 +2195,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Igather(const void *sendbuf, i
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2269,7 +2228,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Igatherv(const void *sendbuf, 
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2285,7 +2244,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Improbe(int source, int tag, M
     EP_Message t_message = EP_MESSAGE_NULL;
     EP_Status t_status = {0};
     int rc = EP_Improbe(epmpi_rank_in(source), epmpi_tag_in(tag), epmpi_comm_in(comm), flag, message ? &t_message : NULL, status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &t_status);
-    if (message) *message = epmpi_message_out(t_message);
+    if (message && rc == EP_SUCCESS) *message = epmpi_message_out(t_message);
     if (status != MPI_STATUS_IGNORE) epmpi_status_out(&t_status, status);
     return epmpi_rc(rc);
 }
@@ -2303,7 +2262,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Imrecv(void *buf, int count, M
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Imrecv(buf, count, datatype, message ? &t_message : NULL, request ? &t_request : NULL);
     if (message) *message = epmpi_message_out(t_message);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2335,7 +2294,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_allgather(const void
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2368,7 +2327,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_allgatherv(const voi
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2383,7 +2342,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_alltoall(const void 
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2416,7 +2375,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_alltoallv(const void
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2431,7 +2390,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ineighbor_alltoallw(const void
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2446,7 +2405,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Intercomm_create(MPI_Comm loca
 {
     EP_Comm t_newintercomm = EP_COMM_NULL;
     int rc = EP_Intercomm_create(epmpi_comm_in(local_comm), epmpi_rank_in(local_leader), epmpi_comm_in(peer_comm), epmpi_rank_in(remote_leader), epmpi_tag_in(tag), newintercomm ? &t_newintercomm : NULL);
-    if (newintercomm) *newintercomm = epmpi_comm_out(t_newintercomm);
+    if (newintercomm && rc == EP_SUCCESS) *newintercomm = epmpi_comm_out(t_newintercomm);
     return epmpi_rc(rc);
 }
 
@@ -2476,7 +2435,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Intercomm_merge(MPI_Comm inter
 {
     EP_Comm t_newintracomm = EP_COMM_NULL;
     int rc = EP_Intercomm_merge(epmpi_comm_in(intercomm), high, newintracomm ? &t_newintracomm : NULL);
-    if (newintracomm) *newintracomm = epmpi_comm_out(t_newintracomm);
+    if (newintracomm && rc == EP_SUCCESS) *newintracomm = epmpi_comm_out(t_newintracomm);
     return epmpi_rc(rc);
 }
 
@@ -2506,7 +2465,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Irecv(void *buf, int count, MP
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Irecv(buf, count, datatype, epmpi_rank_in(source), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2538,7 +2497,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ireduce(const void *sendbuf, v
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ireduce(sendbuf, recvbuf, count, datatype, op, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2570,7 +2529,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ireduce_scatter(const void *se
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2585,7 +2544,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ireduce_scatter_block(const vo
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2617,7 +2576,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Irsend(const void *buf, int co
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Irsend(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2649,7 +2608,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iscan(const void *sendbuf, voi
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iscan(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2681,7 +2640,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iscatter(const void *sendbuf, 
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2714,7 +2673,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Iscatterv(const void *sendbuf,
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2729,7 +2688,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Isend(const void *buf, int cou
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Isend(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2762,7 +2721,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Isendrecv(const void *sendbuf,
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Isendrecv(sendbuf, sendcount, sendtype, epmpi_rank_in(dest), epmpi_tag_in(sendtag), recvbuf, recvcount, recvtype, epmpi_rank_in(source), epmpi_tag_in(recvtag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2799,7 +2758,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Isendrecv_replace(void *buf, i
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Isendrecv_replace(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(sendtag), epmpi_rank_in(source), epmpi_tag_in(recvtag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2834,7 +2793,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Issend(const void *buf, int co
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Issend(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2867,7 +2826,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Mprobe(int source, int tag, MP
     EP_Message t_message = EP_MESSAGE_NULL;
     EP_Status t_status = {0};
     int rc = EP_Mprobe(epmpi_rank_in(source), epmpi_tag_in(tag), epmpi_comm_in(comm), message ? &t_message : NULL, status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &t_status);
-    if (message) *message = epmpi_message_out(t_message);
+    if (message && rc == EP_SUCCESS) *message = epmpi_message_out(t_message);
     if (status != MPI_STATUS_IGNORE) epmpi_status_out(&t_status, status);
     return epmpi_rc(rc);
 }
@@ -2949,7 +2908,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgather_init(const 
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -2999,7 +2958,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgatherv_init(const
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3047,7 +3006,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoall_init(const v
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3097,7 +3056,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallv_init(const 
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3127,7 +3086,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallw_init(const 
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3276,7 +3235,7 @@ int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatyp
 
 __attribute__((noinline, cold)) static int ep_MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-    int rc = EP_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, epmpi_win_in(win));
+    int rc = EP_Put(origin_addr, origin_count, origin_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -3372,7 +3331,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Recv_init(void *buf, int count
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Recv_init(buf, count, datatype, epmpi_rank_in(source), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3435,7 +3394,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Reduce_init(const void *sendbu
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Reduce_init(sendbuf, recvbuf, count, datatype, op, epmpi_rank_in(root), epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3535,7 +3494,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_block_init(cons
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3571,7 +3530,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_init(const void
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3639,8 +3598,8 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 __attribute__((noinline, cold)) static int ep_MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
-    int rc = EP_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, epmpi_win_in(win), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    int rc = EP_Rget(origin_addr, origin_count, origin_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, epmpi_win_in(win), request ? &t_request : NULL);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3704,8 +3663,8 @@ int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
 __attribute__((noinline, cold)) static int ep_MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
-    int rc = EP_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, epmpi_win_in(win), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    int rc = EP_Rput(origin_addr, origin_count, origin_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, epmpi_win_in(win), request ? &t_request : NULL);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3768,7 +3727,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Rsend_init(const void *buf, in
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Rsend_init(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3831,7 +3790,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Scan_init(const void *sendbuf,
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Scan_init(sendbuf, recvbuf, count, datatype, op, epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3898,7 +3857,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Scatter_init(const void *sendb
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -3973,7 +3932,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Scatterv_init(const void *send
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, epmpi_rank_in(root), epmpi_comm_in(comm), info, request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -4046,7 +4005,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Send_init(const void *buf, int
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Send_init(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -4173,7 +4132,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Ssend_init(const void *buf, in
 {
     EP_Request t_request = EP_REQUEST_NULL;
     int rc = EP_Ssend_init(buf, count, datatype, epmpi_rank_in(dest), epmpi_tag_in(tag), epmpi_comm_in(comm), request ? &t_request : NULL);
-    if (request) *request = epmpi_request_out(t_request);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
     return epmpi_rc(rc);
 }
 
@@ -4236,6 +4195,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 __attribute__((noinline, cold)) static int ep_MPI_Topo_test(MPI_Comm comm, int *status)
 {
     int rc = EP_Topo_test(epmpi_comm_in(comm), status);
+    if (status && rc == EP_SUCCESS) *status = epmpi_topology_out(*status);
     return epmpi_rc(rc);
 }
 
@@ -4280,7 +4240,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Win_allocate(MPI_Aint size, in
 {
     EP_Win t_win = EP_WIN_NULL;
     int rc = EP_Win_allocate(size, disp_unit, info, epmpi_comm_in(comm), baseptr, win ? &t_win : NULL);
-    if (win) *win = epmpi_win_out(t_win);
+    if (win && rc == EP_SUCCESS) *win = epmpi_win_out(t_win);
     return epmpi_rc(rc);
 }
 
@@ -4312,7 +4272,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Win_allocate_shared(MPI_Aint s
 {
     EP_Win t_win = EP_WIN_NULL;
     int rc = EP_Win_allocate_shared(size, disp_unit, info, epmpi_comm_in(comm), baseptr, win ? &t_win : NULL);
-    if (win) *win = epmpi_win_out(t_win);
+    if (win && rc == EP_SUCCESS) *win = epmpi_win_out(t_win);
     return epmpi_rc(rc);
 }
 
@@ -4383,7 +4343,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Win_create(void *base, MPI_Ain
 {
     EP_Win t_win = EP_WIN_NULL;
     int rc = EP_Win_create(base, size, disp_unit, info, epmpi_comm_in(comm), win ? &t_win : NULL);
-    if (win) *win = epmpi_win_out(t_win);
+    if (win && rc == EP_SUCCESS) *win = epmpi_win_out(t_win);
     return epmpi_rc(rc);
 }
 
@@ -4415,7 +4375,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Win_create_dynamic(MPI_Info in
 {
     EP_Win t_win = EP_WIN_NULL;
     int rc = EP_Win_create_dynamic(info, epmpi_comm_in(comm), win ? &t_win : NULL);
-    if (win) *win = epmpi_win_out(t_win);
+    if (win && rc == EP_SUCCESS) *win = epmpi_win_out(t_win);
     return epmpi_rc(rc);
 }
 
@@ -4467,7 +4427,7 @@ int MPI_Win_fence(int assert, MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_flush(int rank, MPI_Win win)
 {
-    int rc = EP_Win_flush(rank, epmpi_win_in(win));
+    int rc = EP_Win_flush(epmpi_rank_in(rank), epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -4493,7 +4453,7 @@ int MPI_Win_flush_all(MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_flush_local(int rank, MPI_Win win)
 {
-    int rc = EP_Win_flush_local(rank, epmpi_win_in(win));
+    int rc = EP_Win_flush_local(epmpi_rank_in(rank), epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -4532,19 +4492,6 @@ int MPI_Win_free(MPI_Win *win)
     return ep_MPI_Win_free(win);
 }
 
-__attribute__((noinline, cold)) static int ep_MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
-{
-    int rc = EP_Win_get_attr(epmpi_win_in(win), epmpi_keyval_in(win_keyval), attribute_val, flag);
-    return epmpi_rc(rc);
-}
-
-int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(win))))
-        return PMPI_Win_get_attr(win, win_keyval, attribute_val, flag);
-    return ep_MPI_Win_get_attr(win, win_keyval, attribute_val, flag);
-}
-
 __attribute__((noinline, cold)) static int ep_MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
     EP_Errhandler t_errhandler = EP_ERRHANDLER_NULL;
@@ -4564,7 +4511,7 @@ __attribute__((noinline, cold)) static int ep_MPI_Win_get_group(MPI_Win win, MPI
 {
     EP_Group t_group = EP_GROUP_NULL;
     int rc = EP_Win_get_group(epmpi_win_in(win), group ? &t_group : NULL);
-    if (group) *group = epmpi_group_out(t_group);
+    if (group && rc == EP_SUCCESS) *group = epmpi_group_out(t_group);
     return epmpi_rc(rc);
 }
 
@@ -4603,7 +4550,7 @@ int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
-    int rc = EP_Win_lock(lock_type, rank, assert, epmpi_win_in(win));
+    int rc = EP_Win_lock(lock_type, epmpi_rank_in(rank), assert, epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 
@@ -4694,7 +4641,7 @@ int MPI_Win_set_name(MPI_Win win, const char *win_name)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
 {
-    int rc = EP_Win_shared_query(epmpi_win_in(win), rank, size, disp_unit, baseptr);
+    int rc = EP_Win_shared_query(epmpi_win_in(win), epmpi_rank_in(rank), size, disp_unit, baseptr);
     return epmpi_rc(rc);
 }
 
@@ -4746,7 +4693,7 @@ int MPI_Win_test(MPI_Win win, int *flag)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_unlock(int rank, MPI_Win win)
 {
-    int rc = EP_Win_unlock(rank, epmpi_win_in(win));
+    int rc = EP_Win_unlock(epmpi_rank_in(rank), epmpi_win_in(win));
     return epmpi_rc(rc);
 }
 

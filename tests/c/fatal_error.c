@@ -10,7 +10,11 @@
  * and `abort`: EP_Abort from rank 0 stops every process and says who asked. The harness
  * (tests/c_programs.rs) expects a nonzero exit and the message.
  */
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h" /* the same program under the standard names, through libepmpi_mpi */
+#else
 #include <ep_mpi.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 

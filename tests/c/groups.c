@@ -217,10 +217,18 @@ static void t_algebra(EP_Comm c, int me, int n)
     CHECK(ep_class(EP_Group_range_incl(b, 1, bad, &x)) == EP_ERR_ARG, "stride 0");
     CHECK(ep_class(EP_Group_translate_ranks(b, 1, &big, ev, t)) == EP_ERR_RANK, "translate of rank n");
     CHECK(x == 77, "failed calls leave the output alone");
+#if EP_TEST_MADE_UP_HANDLES
     CHECK(ep_class(EP_Group_size(12345, &cmp)) == EP_ERR_GROUP, "invalid group handle");
+#endif
     CHECK(ep_class(EP_Group_size(EP_GROUP_NULL, &cmp)) == EP_ERR_GROUP, "EP_GROUP_NULL");
+#ifndef EP_TEST_MPI_NAMES
+    /* Not under the standard names: the layer carries an EPMPI handle's index, not its kind,
+     * in the host's handle type (src/mpi_names/runtime.h). */
     CHECK(ep_class(EP_Group_size(c, &cmp)) == EP_ERR_GROUP, "a communicator as a group");
+#endif
+#if EP_TEST_MADE_UP_HANDLES
     CHECK(ep_class(EP_Group_union(b, 12345, &x)) == EP_ERR_GROUP, "union with an invalid group");
+#endif
     EP_Group freed = gd;
     CHECK_OK(EP_Group_free(&gd));
     CHECK(ep_class(EP_Group_size(freed, &cmp)) == EP_ERR_GROUP, "freed group handle");
@@ -386,7 +394,9 @@ static void t_create_group(EP_Comm c, int me, int n)
     /* Bad input, found by each member alone: negative tag, a caller outside its group, a
      * group with endpoints outside the communicator. */
     CHECK(ep_class(EP_Comm_create_group(c, g, -1, &nc)) == EP_ERR_TAG, "negative tag");
+#if EP_TEST_MADE_UP_HANDLES
     CHECK(ep_class(EP_Comm_create_group(c, 12345, 1, &nc)) == EP_ERR_GROUP, "invalid group");
+#endif
     if (n > 1) {
         EP_Group other;
         int mine = me;

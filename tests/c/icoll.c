@@ -635,13 +635,17 @@ static void t_reduce_local(T *t)
     free(va);
     free(vb);
     free(vw);
-    /* Bad input: the error class, nothing written. */
+    /* Bad input: the error class, nothing written. Not under the standard names: there
+     * MPI_Reduce_local (no handle) is the host's, which does not check its count or buffers
+     * (MPICH 4.0 faults on a count of -1). */
     int c0[2] = {5, 6}, w0[2] = {5, 6};
+#ifndef EP_TEST_MPI_NAMES
     CHECK(ep_class(EP_Reduce_local(a, c0, 2, MPI_INT, MPI_OP_NULL)) == EP_ERR_OP, "EP_Reduce_local with MPI_OP_NULL");
     CHECK(ep_class(EP_Reduce_local(a, c0, -1, MPI_INT, MPI_SUM)) == EP_ERR_COUNT, "EP_Reduce_local with count -1");
     CHECK(ep_class(EP_Reduce_local(NULL, c0, 2, MPI_INT, MPI_SUM)) == EP_ERR_BUFFER, "EP_Reduce_local with a NULL inbuf");
     CHECK(ep_class(EP_Reduce_local(MPI_IN_PLACE, c0, 2, MPI_INT, MPI_SUM)) == EP_ERR_BUFFER, "EP_Reduce_local with MPI_IN_PLACE");
     CHECK(ep_class(EP_Reduce_local(a, c0, 2, MPI_DATATYPE_NULL, MPI_SUM)) == EP_ERR_TYPE, "EP_Reduce_local with MPI_DATATYPE_NULL");
+#endif
     expect_ints(t, "EP_Reduce_local's inoutbuf after errors", c0, w0, 2);
 }
 

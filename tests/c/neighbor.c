@@ -499,8 +499,12 @@ static void bad_input(EP_Comm comm)
     int d2[2] = {4, 0};
     rc = EP_Dims_create(6, 2, d2);
     CHECK(ep_class(rc) == EP_ERR_DIMS, "Dims_create 6 with a fixed 4: class %d", ep_class(rc));
+#ifndef EP_TEST_MPI_NAMES
+    /* Under the standard names MPI_Dims_create (no handle) is the host's, whose class for a
+     * negative ndims is its own (MPICH 4.0: MPI_ERR_ARG). */
     rc = EP_Dims_create(6, -1, d2);
     CHECK(ep_class(rc) == EP_ERR_DIMS, "Dims_create ndims -1: class %d", ep_class(rc));
+#endif
     int d0[1] = {-2};
     rc = EP_Dims_create(6, 1, d0);
     CHECK(ep_class(rc) == EP_ERR_DIMS, "Dims_create negative entry: class %d", ep_class(rc));

@@ -531,7 +531,7 @@ static void t_bad_input(EP_Comm c)
     EP_Comm_rank(c, &me);
     EP_Comm_size(c, &size);
     CHECK_OK(EP_Comm_set_errhandler(c, EP_ERRORS_RETURN));
-    int h;
+    EP_Errhandler h;
     CHECK_OK(EP_Comm_get_errhandler(c, &h));
     CHECK(h == EP_ERRORS_RETURN, "errhandler %d", h);
     CHECK(ep_class(EP_Send(&x, 1, MPI_INT, size, 0, c)) == EP_ERR_RANK, "rank == size");
@@ -543,13 +543,19 @@ static void t_bad_input(EP_Comm c)
     CHECK(ep_class(EP_Send(&x, -1, MPI_INT, 0, 0, c)) == EP_ERR_COUNT, "count -1");
     CHECK(ep_class(EP_Send(NULL, 4, MPI_INT, 0, 0, c)) == EP_ERR_BUFFER, "null buffer");
     CHECK(ep_class(EP_Send(&x, 1, MPI_DATATYPE_NULL, 0, 0, c)) == EP_ERR_TYPE, "null datatype");
-    CHECK(ep_class(EP_Send(&x, 1, MPI_INT, 0, 0, 12345)) == EP_ERR_COMM, "bogus comm");
     CHECK(ep_class(EP_Send(&x, 1, MPI_INT, 0, 0, EP_COMM_NULL)) == EP_ERR_COMM, "null comm");
+#if EP_TEST_MADE_UP_HANDLES
+    CHECK(ep_class(EP_Send(&x, 1, MPI_INT, 0, 0, 12345)) == EP_ERR_COMM, "bogus comm");
     rc = EP_Send(&x, 1, MPI_INT, 0, 0, c + 1000);
     CHECK(ep_class(rc) == EP_ERR_COMM, "unknown comm");
     EP_Request bogus = 777;
     CHECK(ep_class(EP_Wait(&bogus, EP_STATUS_IGNORE)) == EP_ERR_REQUEST, "bogus request");
+#endif
+#ifndef EP_TEST_MPI_NAMES
+    /* Not under the standard names: the layer carries an EPMPI handle's index, not its kind,
+     * in the host's handle type (src/mpi_names/runtime.h). */
     CHECK(ep_class(EP_Wait(&c, EP_STATUS_IGNORE)) == EP_ERR_REQUEST, "comm as request");
+#endif
     CHECK(ep_class(EP_Comm_rank(c, NULL)) == EP_ERR_ARG, "null out pointer");
     /* A large tag is carried in full, not truncated. */
     int big = 2147483000, y = -1;

@@ -166,14 +166,14 @@ static void t_isendrecv(EP_Comm c)
     CHECK(st.MPI_SOURCE == left && st.MPI_TAG == 19, "isendrecv truncated status");
 
     /* Bad input: nothing started, the request untouched, the communicator working. */
-    r = 4242;
+    r = (EP_Request)(intptr_t)4242; /* a value no call gives, never used as a handle */
     CHECK(ep_class(EP_Isendrecv(out, -1, MPI_INT, right, 1, in, 4, MPI_INT, left, 1, c, &r)) == EP_ERR_COUNT, "count");
     CHECK(ep_class(EP_Isendrecv(out, 4, MPI_INT, size, 1, in, 4, MPI_INT, left, 1, c, &r)) == EP_ERR_RANK, "dest");
     CHECK(ep_class(EP_Isendrecv(out, 4, MPI_INT, right, 1, in, 4, MPI_INT, left, -3, c, &r)) == EP_ERR_TAG, "tag");
     CHECK(ep_class(EP_Isendrecv(out, 4, MPI_INT, right, 1, in, 4, MPI_INT, left, 1, c, NULL)) == EP_ERR_ARG, "NULL");
     CHECK(ep_class(EP_Isendrecv_replace(buf, 5, MPI_DATATYPE_NULL, right, 1, left, 1, c, &r)) == EP_ERR_TYPE, "type");
     CHECK(ep_class(EP_Isendrecv_replace(buf, 5, MPI_INT, right, 1, -9, 1, c, &r)) == EP_ERR_RANK, "source");
-    CHECK(r == 4242, "a refused call changed the request");
+    CHECK(r == (EP_Request)(intptr_t)4242, "a refused call changed the request");
     buf[0] = me;
     CHECK_OK(EP_Isendrecv_replace(buf, 1, MPI_INT, right, 2, left, 2, c, &r));
     CHECK_OK(EP_Wait(&r, EP_STATUS_IGNORE));
@@ -417,10 +417,14 @@ static void t_persistent_mixed(EP_Comm c)
     CHECK(ep_class(EP_Send_init(&x, 1, MPI_INT, right, 1, c, NULL)) == EP_ERR_ARG, "send_init NULL request");
     CHECK(bad == EP_REQUEST_NULL, "a failed init made a request");
     CHECK(ep_class(EP_Start(&bad)) == EP_ERR_REQUEST, "start of the null request");
+#ifndef EP_TEST_MPI_NAMES
+    /* Not under the standard names: calls with no handle in them are the host's, whose classes
+     * differ (Open MPI 4.1: MPI_Startall(0, NULL) is MPI_ERR_REQUEST). */
     CHECK(ep_class(EP_Start(NULL)) == EP_ERR_ARG, "start of NULL");
     CHECK(ep_class(EP_Startall(-1, &bad)) == EP_ERR_COUNT, "startall count");
     CHECK(ep_class(EP_Startall(2, NULL)) == EP_ERR_ARG, "startall NULL array");
     CHECK_OK(EP_Startall(0, NULL));
+#endif
     EP_Request ordinary;
     CHECK_OK(EP_Irecv(&b, 1, MPI_INT, left, 27, c, &ordinary));
     CHECK(ep_class(EP_Start(&ordinary)) == EP_ERR_REQUEST, "start of a nonpersistent request");
@@ -563,7 +567,9 @@ static void t_status(EP_Comm c)
     CHECK(flag == 1, "second get_status");
     CHECK_OK(EP_Wait(&r, &st));
     CHECK(r == EP_REQUEST_NULL && st.MPI_SOURCE == left, "wait after get_status");
+#if EP_TEST_MADE_UP_HANDLES
     CHECK(ep_class(EP_Request_get_status(r + 12345, &flag, &st)) == EP_ERR_REQUEST, "get_status bad handle");
+#endif
     CHECK(ep_class(EP_Request_get_status(EP_REQUEST_NULL, NULL, &st)) == EP_ERR_ARG, "get_status NULL flag");
 
     MPI_Datatype v = vector3();
@@ -573,6 +579,9 @@ static void t_status(EP_Comm c)
     CHECK(count == 5, "count after set_elements %d", count);
     CHECK_OK(EP_Get_elements(&st, MPI_INT, &count));
     CHECK(count == 5, "elements after set_elements %d", count);
+#ifndef EP_TEST_MPI_NAMES
+    /* Not under the standard names: MPI_Status_set_elements (no handle) is the host's, and
+     * MPICH 4.0.2 counts 7 elements of a vector of 3 ints as 21. */
     CHECK_OK(EP_Status_set_elements(&st, v, 7));
     CHECK_OK(EP_Get_elements(&st, v, &count));
     CHECK(count == 7, "vector elements after set_elements %d", count);
@@ -580,6 +589,7 @@ static void t_status(EP_Comm c)
     CHECK(count == EP_UNDEFINED, "vector count of 7 ints %d", count);
     CHECK_OK(EP_Get_count(&st, MPI_INT, &count));
     CHECK(count == 7, "int count of 7 ints %d", count);
+#endif
     CHECK_OK(EP_Status_set_elements_x(&st, MPI_DOUBLE, (MPI_Count)3));
     CHECK_OK(EP_Get_count(&st, MPI_CHAR, &count));
     CHECK(count == 3 * (int)sizeof(double), "bytes after set_elements_x %d", count);
@@ -596,6 +606,9 @@ static void t_status(EP_Comm c)
     CHECK_OK(EP_Status_set_cancelled(&st, 0));
     CHECK_OK(EP_Test_cancelled(&st, &flag));
     CHECK(flag == 0, "set_cancelled 0");
+#ifndef EP_TEST_MPI_NAMES
+    /* Not under the standard names: the status functions take no handle and are the host's,
+     * whose classes for these differ (Open MPI 4.1: a NULL status). */
     CHECK(ep_class(EP_Status_set_elements(&st, MPI_INT, -1)) == EP_ERR_COUNT, "set_elements negative");
     CHECK(ep_class(EP_Status_set_elements(NULL, MPI_INT, 1)) == EP_ERR_ARG, "set_elements NULL");
     CHECK(ep_class(EP_Status_set_elements(&st, MPI_DATATYPE_NULL, 1)) == EP_ERR_TYPE, "set_elements type");
@@ -603,6 +616,7 @@ static void t_status(EP_Comm c)
     CHECK(ep_class(EP_Get_elements(&st, MPI_DATATYPE_NULL, &count)) == EP_ERR_TYPE, "get_elements type");
     CHECK(ep_class(EP_Get_elements(NULL, MPI_INT, &count)) == EP_ERR_ARG, "get_elements NULL status");
     CHECK(ep_class(EP_Get_elements(&st, MPI_INT, NULL)) == EP_ERR_ARG, "get_elements NULL count");
+#endif
     MPI_Type_free(&v);
     y = me + 1;
     CHECK_OK(EP_Sendrecv(&y, 1, MPI_INT, right, 71, &x, 1, MPI_INT, left, 71, c, EP_STATUS_IGNORE));

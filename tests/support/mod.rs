@@ -211,6 +211,22 @@ pub fn run_in_all_shapes_env(exe: &Path, name: &str, env: &[(&str, &str)]) {
     }
 }
 
+/// Runs a program on each (processes, endpoints per process) of `shapes` and asserts it passes;
+/// `what` names the run in failure messages.
+pub fn run_in_shapes_env(exe: &Path, name: &str, what: &str, shapes: &[(u32, &str)], env: &[(&str, &str)]) {
+    for &(procs, eps) in shapes {
+        let _guard = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+        let out = mpirun_program_env(exe, procs, eps, &[], env, Duration::from_secs(240));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && stdout.contains(&format!("{name}: PASS")),
+            "{what} failed on {procs} processes ({eps})\nstdout:\n{stdout}\nstderr:\n{stderr}"
+        );
+        eprintln!("{what}, {procs} processes ({eps}): PASS");
+    }
+}
+
 /// One program of an MPMD job: processes, executable, arguments.
 pub struct App<'a> {
     pub procs: u32,
@@ -266,11 +282,18 @@ pub fn mpi_names_library() -> PathBuf {
 /// Compiles a C program of `tests/c` that uses the standard MPI names on endpoint
 /// communicators: linked with `-lepmpi_mpi -lepmpi` before the host MPI, as users link it.
 pub fn compile_c_mpi_names(src: &Path, name: &str) -> PathBuf {
+    compile_c_mpi_names_flags(src, name, &[])
+}
+
+/// [`compile_c_mpi_names`] with extra compiler flags (`-DEP_TEST_MPI_NAMES` compiles a program
+/// of the `EP_` suite with the standard names, `tests/c/ep_as_mpi.h`).
+pub fn compile_c_mpi_names_flags(src: &Path, name: &str, flags: &[&str]) -> PathBuf {
     let layer = mpi_names_library();
     let lib = library_dir();
     let exe = target_profile_dir().join("c-tests").join(name);
     let status = Command::new(mpicc())
         .args(C_FLAGS)
+        .args(flags)
         .arg("-pthread")
         .arg(format!("-I{}", project_dir().join("include").display()))
         .arg(format!("-I{}", project_dir().join("tests/c").display()))
