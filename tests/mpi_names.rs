@@ -117,7 +117,7 @@ fn fortran_layer_library() -> std::path::PathBuf {
 
 /// Builds `tests/fortran/<name>.f90` with the host's `mpif90` (preprocessed, with `defines`),
 /// linked with `-lepmpi_mpi_f -lepmpi_mpi -lepmpi` before the host's libraries when `layered`
-/// (and with the C side of the endpoint program, `tests/c/mpi_names_f2c.c`).
+/// (and with the C side of the endpoint program, `tests/fortran/mpi_names_f2c.c`).
 fn compile_fortran_mpi_names(name: &str, exe_name: &str, defines: &[&str], layered: bool) -> std::path::PathBuf {
     let out_dir = target_profile_dir().join("c-tests").join("fortran-mpi-names");
     std::fs::create_dir_all(&out_dir).unwrap();
@@ -139,10 +139,10 @@ fn compile_fortran_mpi_names(name: &str, exe_name: &str, defines: &[&str], layer
             run_checked(
                 std::process::Command::new(mpicc())
                     .args(["-std=c11", "-O1", "-g", "-Wall", "-Wextra", "-Werror", "-c"])
-                    .arg(project_dir().join("tests/c/mpi_names_f2c.c"))
+                    .arg(project_dir().join("tests/fortran/mpi_names_f2c.c"))
                     .arg("-o")
                     .arg(&obj),
-                "compiling tests/c/mpi_names_f2c.c",
+                "compiling tests/fortran/mpi_names_f2c.c",
             );
             cmd.arg(obj);
         }

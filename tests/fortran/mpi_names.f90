@@ -2,7 +2,7 @@
 ! layer (libepmpi_mpi_f): endpoints made with mpix_comm_create_endpoints, one OpenMP thread
 ! each; point-to-point with wildcards and MPI_STATUS_SIZE statuses, request arrays mixing host
 ! and endpoint requests, probes, collectives, split and dup, names, MPI_ERRORS_RETURN and an
-! error class, the handle converted by MPI_Comm_f2c in C (tests/c/mpi_names_f2c.c); then a
+! error class, the handle converted by MPI_Comm_f2c in C (tests/fortran/mpi_names_f2c.c); then a
 ! thread communicator (mpix_threadcomm_*) with ranks, an allgather and a ring.
 ! EPMPI_TEST_EPS gives the endpoints per process (cycled over process ranks).
 ! Built twice: with `use mpi`, and with `include 'mpif.h'` (-DMPIF_H), which call the same
@@ -113,7 +113,7 @@ contains
         call MPI_Comm_size(comm, n, ierr)
         call check(ierr == MPI_SUCCESS .and. n == total_eps, 'comm_size', rank, bad)
         call check(comm /= MPI_COMM_WORLD .and. comm /= MPI_COMM_NULL, 'distinct handle', rank, bad)
-        ! A C library given the Fortran handle (tests/c/mpi_names_f2c.c).
+        ! A C library given the Fortran handle (tests/fortran/mpi_names_f2c.c).
         call c_comm_rank_size(comm, srank, ssize, result)
         call check(srank == rank .and. ssize == n .and. result == 1, 'MPI_Comm_f2c in C', rank, bad)
         next = mod(rank + 1, n)
