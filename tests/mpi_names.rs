@@ -253,6 +253,7 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
     ("icoll_inter", Runs::AllShapes(&[])),
     ("split", Runs::AllShapes(&[])),
     ("groups", Runs::AllShapes(&[])),
+    ("comm_cache", Runs::AllShapes(&[])),
     ("intercomm", Runs::AllShapes(&[])),
     ("intercomm_coll", Runs::AllShapes(&[])),
     ("win", Runs::AllShapes(&[])),
@@ -271,12 +272,6 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
 /// Programs of `tests/c_programs.rs` (and `tests/bad_input.rs`) that do not run under the
 /// standard names, and why.
 const NOT_UNDER_STANDARD_NAMES: &[(&str, &str)] = &[
-    (
-        "comm_cache",
-        "fails intermittently under the standard names (one run in CI on MPICH, 1 process x 4 endpoints: a keyval \
-         made by MPI_Comm_create_keyval seen as EPMPI's null keyval, then the dup's copy callbacks fail); it passes \
-         when run alone, so the keyval bridge (src/mpi_names/caching.c) has a race to find before it runs here again",
-    ),
     (
         "pcoll",
         "persistent collectives are MPI 4.0 functions that Open MPI 4.1's mpi.h does not declare, so the layer wraps \
@@ -350,7 +345,7 @@ macro_rules! under_standard_names {
 mod standard_names {
     use super::*;
     under_standard_names!(
-        p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, split, groups, intercomm,
+        p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, split, groups, comm_cache, intercomm,
         intercomm_coll, win, neighbor, win_shared, topo, agree, direct_progress, progress_threads, direct_truncate,
         direct_order,
     );
