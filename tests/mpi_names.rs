@@ -76,7 +76,9 @@ fn fortran_layer_library() -> std::path::PathBuf {
             let layer = mpi_names_library();
             let lib = library_dir();
             let dir = project_dir().join("src/mpi_names");
-            let sources = cmake_source_list(&dir.join("fortran_sources.cmake"), "EPMPI_MPI_NAMES_FORTRAN_SOURCES");
+            let mut sources = cmake_source_list(&dir.join("fortran_sources.cmake"), "EPMPI_MPI_NAMES_FORTRAN_SOURCES");
+            // The `use mpi_f08` entry points (f08_sources.cmake) live in the same library.
+            sources.extend(cmake_source_list(&dir.join("f08_sources.cmake"), "EPMPI_MPI_NAMES_F08_SOURCES"));
             let obj_dir = layer.join("fortran-layer");
             std::fs::create_dir_all(&obj_dir).unwrap();
             let mut objects = Vec::new();
@@ -417,5 +419,59 @@ mod standard_names {
         assert!(missing.is_empty(), "suite programs neither run under the standard names nor excused: {missing:?}");
         let stale: Vec<&String> = run.union(&excused).filter(|n| !suite.contains(*n)).collect();
         assert!(stale.is_empty(), "listed but no longer run by the suite: {stale:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fortran `use mpi_f08`: the f08 entry points of libepmpi_mpi_f (src/mpi_names/f08_*,
+// epmpi_mpix_f08.f90).
+// ---------------------------------------------------------------------------------------------
+
+/// A `use mpi_f08` program on endpoint communicators (`tests/fortran/mpi_names_f08.f90`), linked
+/// `-lepmpi_mpi_f -lepmpi_mpi -lepmpi` before the host's libraries as a `use mpi` one, in every shape.
+#[test]
+fn fortran_f08_endpoints_under_standard_names() {
+    let layer = fortran_layer_library();
+    let lib = library_dir();
+    let out_dir = target_profile_dir().join("c-tests").join("fortran-mpi-names");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let exe = out_dir.join("mpi_names_f08");
+    run_checked(
+        std::process::Command::new(mpi_tool("mpif90"))
+            .args(["-O1", "-g", "-fopenmp", "-Wall"])
+            // The module epmpi_mpix_f08, written where the layer's objects are built.
+            .arg(format!("-I{}", layer.join("fortran-layer").display()))
+            .arg(format!("-J{}", out_dir.display()))
+            .arg(project_dir().join("tests/fortran/mpi_names_f08.f90"))
+            .arg("-o")
+            .arg(&exe)
+            .arg(format!("-L{}", layer.display()))
+            .args(["-lepmpi_mpi_f", "-lepmpi_mpi"])
+            .arg(format!("-L{}", lib.display()))
+            .arg("-lepmpi")
+            .arg(format!("-Wl,--disable-new-dtags,-rpath,{}:{}", layer.display(), lib.display())),
+        "compiling tests/fortran/mpi_names_f08.f90",
+    );
+    run_in_all_shapes(&exe, "mpi_names_f08");
+}
+
+/// `src/mpi_names/f08_names.c` is what its generator writes now (ignored by default for the
+/// reason `fortran_entry_points_current` gives); run with
+/// `cargo test --test mpi_names -- --include-ignored f08_entry_points_current`.
+#[test]
+#[ignore = "needs python3 with pympistandard and both MPIs installed"]
+fn f08_entry_points_current() {
+    let dir = project_dir().join("src/mpi_names");
+    let fresh = target_profile_dir().join("c-tests").join("f08_names.c");
+    std::fs::create_dir_all(fresh.parent().unwrap()).unwrap();
+    let out = std::process::Command::new("python3").arg(dir.join("generate_f08.py")).arg(&fresh).output();
+    match out {
+        Ok(o) if o.status.success() => {
+            let committed = std::fs::read_to_string(dir.join("f08_names.c")).unwrap();
+            let now = std::fs::read_to_string(&fresh).unwrap();
+            assert!(committed == now, "rerun src/mpi_names/generate_f08.py: f08_names.c is stale");
+        }
+        Ok(o) => panic!("generate_f08.py failed:\n{}", String::from_utf8_lossy(&o.stderr)),
+        Err(e) => panic!("python3 cannot run here: {e}"),
     }
 }
