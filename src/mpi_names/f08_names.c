@@ -35,13 +35,16 @@ void mpi_accumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin
 
 __attribute__((noinline, cold)) static void ep_accumulate_f08(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *a_origin_addr;
-    if (!epmpi_f08_buffer(origin_addr, &a_origin_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Accumulate with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_origin_addr, *t_origin_addr;
+    int s_origin_addr = epmpi_f08_buffer(origin_addr, &a_origin_addr, &t_origin_addr, 1);
+    if (s_origin_addr <= 0) {
+        int e = s_origin_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Accumulate on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_accumulate_(a_origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, &rc);
+    epmpi_f08_buffer_done(origin_addr, t_origin_addr, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -59,18 +62,25 @@ void mpi_allgather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void
 
 __attribute__((noinline, cold)) static void ep_allgather_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Allgather with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Allgather on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Allgather with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Allgather on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_allgather_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcount, recvtype, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -88,18 +98,25 @@ void mpi_allgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, voi
 
 __attribute__((noinline, cold)) static void ep_allgatherv_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Allgatherv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Allgatherv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Allgatherv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Allgatherv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_allgatherv_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcounts, displs, recvtype, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -117,18 +134,25 @@ void mpi_allreduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *dat
 
 __attribute__((noinline, cold)) static void ep_allreduce_f08(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Allreduce with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Allreduce on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Allreduce with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Allreduce on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_allreduce_(a_sendbuf, a_recvbuf, count, datatype, op, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -146,18 +170,25 @@ void mpi_alltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void 
 
 __attribute__((noinline, cold)) static void ep_alltoall_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Alltoall with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Alltoall on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Alltoall with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Alltoall on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_alltoall_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcount, recvtype, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -175,18 +206,25 @@ void mpi_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_
 
 __attribute__((noinline, cold)) static void ep_alltoallv_f08(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Alltoallv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Alltoallv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Alltoallv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Alltoallv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_alltoallv_(a_sendbuf, sendcounts, sdispls, sendtype, a_recvbuf, recvcounts, rdispls, recvtype, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -204,18 +242,25 @@ void mpi_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_
 
 __attribute__((noinline, cold)) static void ep_alltoallw_f08(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Alltoallw with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Alltoallw on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Alltoallw with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Alltoallw on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_alltoallw_(a_sendbuf, sendcounts, sdispls, sendtypes, a_recvbuf, recvcounts, rdispls, recvtypes, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -252,13 +297,16 @@ void mpi_bcast_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *roo
 
 __attribute__((noinline, cold)) static void ep_bcast_f08(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_buffer;
-    if (!epmpi_f08_buffer(buffer, &a_buffer)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Bcast with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buffer, *t_buffer;
+    int s_buffer = epmpi_f08_buffer(buffer, &a_buffer, &t_buffer, 0);
+    if (s_buffer <= 0) {
+        int e = s_buffer < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Bcast on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_bcast_(a_buffer, count, datatype, root, comm, &rc);
+    epmpi_f08_buffer_done(buffer, t_buffer, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -276,13 +324,16 @@ void mpi_bsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, 
 
 __attribute__((noinline, cold)) static void ep_bsend_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Bsend with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 0);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Bsend on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_bsend_(a_buf, count, datatype, dest, tag, comm, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -300,13 +351,16 @@ void mpi_bsend_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *d
 
 __attribute__((noinline, cold)) static void ep_bsend_init_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Bsend_init with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 1);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Bsend_init on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_bsend_init_(a_buf, count, datatype, dest, tag, comm, request, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1065,23 +1119,35 @@ void mpi_compare_and_swap_(void *origin_addr, void *compare_addr, void *result_a
 
 __attribute__((noinline, cold)) static void ep_compare_and_swap_f08(void *origin_addr, void *compare_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *a_origin_addr;
-    if (!epmpi_f08_buffer(origin_addr, &a_origin_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Compare_and_swap with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_origin_addr, *t_origin_addr;
+    int s_origin_addr = epmpi_f08_buffer(origin_addr, &a_origin_addr, &t_origin_addr, 1);
+    if (s_origin_addr <= 0) {
+        int e = s_origin_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Compare_and_swap on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_compare_addr;
-    if (!epmpi_f08_buffer(compare_addr, &a_compare_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Compare_and_swap with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_compare_addr, *t_compare_addr;
+    int s_compare_addr = epmpi_f08_buffer(compare_addr, &a_compare_addr, &t_compare_addr, 1);
+    if (s_compare_addr <= 0) {
+        free(t_origin_addr);
+        int e = s_compare_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Compare_and_swap on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_result_addr;
-    if (!epmpi_f08_buffer(result_addr, &a_result_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Compare_and_swap with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_result_addr, *t_result_addr;
+    int s_result_addr = epmpi_f08_buffer(result_addr, &a_result_addr, &t_result_addr, 1);
+    if (s_result_addr <= 0) {
+        free(t_origin_addr);
+        free(t_compare_addr);
+        int e = s_result_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Compare_and_swap on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_compare_and_swap_(a_origin_addr, a_compare_addr, a_result_addr, datatype, target_rank, target_disp, win, &rc);
+    epmpi_f08_buffer_done(origin_addr, t_origin_addr, 0);
+    epmpi_f08_buffer_done(compare_addr, t_compare_addr, 0);
+    epmpi_f08_buffer_done(result_addr, t_result_addr, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1175,18 +1241,25 @@ void mpi_exscan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *dataty
 
 __attribute__((noinline, cold)) static void ep_exscan_f08(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Exscan with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Exscan on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Exscan with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Exscan on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_exscan_(a_sendbuf, a_recvbuf, count, datatype, op, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1204,18 +1277,25 @@ void mpi_fetch_and_op_(void *origin_addr, void *result_addr, MPI_Fint *datatype,
 
 __attribute__((noinline, cold)) static void ep_fetch_and_op_f08(void *origin_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *a_origin_addr;
-    if (!epmpi_f08_buffer(origin_addr, &a_origin_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Fetch_and_op with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_origin_addr, *t_origin_addr;
+    int s_origin_addr = epmpi_f08_buffer(origin_addr, &a_origin_addr, &t_origin_addr, 1);
+    if (s_origin_addr <= 0) {
+        int e = s_origin_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Fetch_and_op on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_result_addr;
-    if (!epmpi_f08_buffer(result_addr, &a_result_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Fetch_and_op with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_result_addr, *t_result_addr;
+    int s_result_addr = epmpi_f08_buffer(result_addr, &a_result_addr, &t_result_addr, 1);
+    if (s_result_addr <= 0) {
+        free(t_origin_addr);
+        int e = s_result_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Fetch_and_op on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_fetch_and_op_(a_origin_addr, a_result_addr, datatype, target_rank, target_disp, op, win, &rc);
+    epmpi_f08_buffer_done(origin_addr, t_origin_addr, 0);
+    epmpi_f08_buffer_done(result_addr, t_result_addr, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1252,18 +1332,25 @@ void mpi_gather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *r
 
 __attribute__((noinline, cold)) static void ep_gather_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Gather with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Gather on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Gather with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Gather on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_gather_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcount, recvtype, root, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1281,18 +1368,25 @@ void mpi_gatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *
 
 __attribute__((noinline, cold)) static void ep_gatherv_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Gatherv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Gatherv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Gatherv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Gatherv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_gatherv_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcounts, displs, recvtype, root, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1310,13 +1404,16 @@ void mpi_get_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_dataty
 
 __attribute__((noinline, cold)) static void ep_get_f08(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *a_origin_addr;
-    if (!epmpi_f08_buffer(origin_addr, &a_origin_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Get with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_origin_addr, *t_origin_addr;
+    int s_origin_addr = epmpi_f08_buffer(origin_addr, &a_origin_addr, &t_origin_addr, 1);
+    if (s_origin_addr <= 0) {
+        int e = s_origin_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Get on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_get_(a_origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, &rc);
+    epmpi_f08_buffer_done(origin_addr, t_origin_addr, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1334,18 +1431,25 @@ void mpi_get_accumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *or
 
 __attribute__((noinline, cold)) static void ep_get_accumulate_f08(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *a_origin_addr;
-    if (!epmpi_f08_buffer(origin_addr, &a_origin_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Get_accumulate with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_origin_addr, *t_origin_addr;
+    int s_origin_addr = epmpi_f08_buffer(origin_addr, &a_origin_addr, &t_origin_addr, 1);
+    if (s_origin_addr <= 0) {
+        int e = s_origin_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Get_accumulate on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_result_addr;
-    if (!epmpi_f08_buffer(result_addr, &a_result_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Get_accumulate with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_result_addr, *t_result_addr;
+    int s_result_addr = epmpi_f08_buffer(result_addr, &a_result_addr, &t_result_addr, 1);
+    if (s_result_addr <= 0) {
+        free(t_origin_addr);
+        int e = s_result_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Get_accumulate on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_get_accumulate_(a_origin_addr, origin_count, origin_datatype, a_result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, &rc);
+    epmpi_f08_buffer_done(origin_addr, t_origin_addr, 0);
+    epmpi_f08_buffer_done(result_addr, t_result_addr, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1724,18 +1828,25 @@ void mpi_iallgather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, voi
 
 __attribute__((noinline, cold)) static void ep_iallgather_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iallgather with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iallgather on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iallgather with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iallgather on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_iallgather_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcount, recvtype, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1753,18 +1864,25 @@ void mpi_iallgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, vo
 
 __attribute__((noinline, cold)) static void ep_iallgatherv_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iallgatherv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iallgatherv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iallgatherv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iallgatherv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_iallgatherv_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcounts, displs, recvtype, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1782,18 +1900,25 @@ void mpi_iallreduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *da
 
 __attribute__((noinline, cold)) static void ep_iallreduce_f08(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iallreduce with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iallreduce on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iallreduce with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iallreduce on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_iallreduce_(a_sendbuf, a_recvbuf, count, datatype, op, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1811,18 +1936,25 @@ void mpi_ialltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void
 
 __attribute__((noinline, cold)) static void ep_ialltoall_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ialltoall with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ialltoall on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ialltoall with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ialltoall on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ialltoall_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcount, recvtype, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1840,18 +1972,25 @@ void mpi_ialltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI
 
 __attribute__((noinline, cold)) static void ep_ialltoallv_f08(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ialltoallv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ialltoallv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ialltoallv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ialltoallv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ialltoallv_(a_sendbuf, sendcounts, sdispls, sendtype, a_recvbuf, recvcounts, rdispls, recvtype, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1869,18 +2008,25 @@ void mpi_ialltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI
 
 __attribute__((noinline, cold)) static void ep_ialltoallw_f08(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ialltoallw with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ialltoallw on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ialltoallw with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ialltoallw on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ialltoallw_(a_sendbuf, sendcounts, sdispls, sendtypes, a_recvbuf, recvcounts, rdispls, recvtypes, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1917,13 +2063,16 @@ void mpi_ibcast_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *ro
 
 __attribute__((noinline, cold)) static void ep_ibcast_f08(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_buffer;
-    if (!epmpi_f08_buffer(buffer, &a_buffer)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ibcast with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buffer, *t_buffer;
+    int s_buffer = epmpi_f08_buffer(buffer, &a_buffer, &t_buffer, 1);
+    if (s_buffer <= 0) {
+        int e = s_buffer < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ibcast on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ibcast_(a_buffer, count, datatype, root, comm, request, &rc);
+    epmpi_f08_buffer_done(buffer, t_buffer, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1941,13 +2090,16 @@ void mpi_ibsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest,
 
 __attribute__((noinline, cold)) static void ep_ibsend_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ibsend with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 1);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ibsend on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ibsend_(a_buf, count, datatype, dest, tag, comm, request, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1965,18 +2117,25 @@ void mpi_iexscan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datat
 
 __attribute__((noinline, cold)) static void ep_iexscan_f08(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iexscan with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iexscan on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iexscan with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iexscan on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_iexscan_(a_sendbuf, a_recvbuf, count, datatype, op, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -1994,18 +2153,25 @@ void mpi_igather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *
 
 __attribute__((noinline, cold)) static void ep_igather_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Igather with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Igather on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Igather with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Igather on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_igather_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcount, recvtype, root, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2023,18 +2189,25 @@ void mpi_igatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void 
 
 __attribute__((noinline, cold)) static void ep_igatherv_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Igatherv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Igatherv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Igatherv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Igatherv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_igatherv_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcounts, displs, recvtype, root, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2071,13 +2244,16 @@ void mpi_imrecv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *messa
 
 __attribute__((noinline, cold)) static void ep_imrecv_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *message, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Imrecv with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 1);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Imrecv on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_imrecv_(a_buf, count, datatype, message, request, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2095,18 +2271,25 @@ void mpi_ineighbor_allgather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *send
 
 __attribute__((noinline, cold)) static void ep_ineighbor_allgather_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_allgather with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ineighbor_allgather on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_allgather with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ineighbor_allgather on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ineighbor_allgather_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcount, recvtype, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2124,18 +2307,25 @@ void mpi_ineighbor_allgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sen
 
 __attribute__((noinline, cold)) static void ep_ineighbor_allgatherv_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_allgatherv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ineighbor_allgatherv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_allgatherv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ineighbor_allgatherv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ineighbor_allgatherv_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcounts, displs, recvtype, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2153,18 +2343,25 @@ void mpi_ineighbor_alltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendt
 
 __attribute__((noinline, cold)) static void ep_ineighbor_alltoall_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_alltoall with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ineighbor_alltoall on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_alltoall with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ineighbor_alltoall on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ineighbor_alltoall_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcount, recvtype, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2182,18 +2379,25 @@ void mpi_ineighbor_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdi
 
 __attribute__((noinline, cold)) static void ep_ineighbor_alltoallv_f08(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_alltoallv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ineighbor_alltoallv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_alltoallv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ineighbor_alltoallv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ineighbor_alltoallv_(a_sendbuf, sendcounts, sdispls, sendtype, a_recvbuf, recvcounts, rdispls, recvtype, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2211,18 +2415,25 @@ void mpi_ineighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdi
 
 __attribute__((noinline, cold)) static void ep_ineighbor_alltoallw_f08(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_alltoallw with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ineighbor_alltoallw on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_alltoallw with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ineighbor_alltoallw on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ineighbor_alltoallw_(a_sendbuf, sendcounts, sdispls, sendtypes, a_recvbuf, recvcounts, rdispls, recvtypes, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2297,13 +2508,16 @@ void mpi_irecv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source
 
 __attribute__((noinline, cold)) static void ep_irecv_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Irecv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 1);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Irecv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_irecv_(a_buf, count, datatype, source, tag, comm, request, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2321,18 +2535,25 @@ void mpi_ireduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datat
 
 __attribute__((noinline, cold)) static void ep_ireduce_f08(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ireduce with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ireduce on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ireduce with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ireduce on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ireduce_(a_sendbuf, a_recvbuf, count, datatype, op, root, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2350,18 +2571,25 @@ void mpi_ireduce_scatter_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MP
 
 __attribute__((noinline, cold)) static void ep_ireduce_scatter_f08(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ireduce_scatter with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ireduce_scatter on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ireduce_scatter with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ireduce_scatter on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ireduce_scatter_(a_sendbuf, a_recvbuf, recvcounts, datatype, op, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2379,18 +2607,25 @@ void mpi_ireduce_scatter_block_(void *sendbuf, void *recvbuf, MPI_Fint *recvcoun
 
 __attribute__((noinline, cold)) static void ep_ireduce_scatter_block_f08(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ireduce_scatter_block with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ireduce_scatter_block on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ireduce_scatter_block with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ireduce_scatter_block on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ireduce_scatter_block_(a_sendbuf, a_recvbuf, recvcount, datatype, op, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2408,13 +2643,16 @@ void mpi_irsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest,
 
 __attribute__((noinline, cold)) static void ep_irsend_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Irsend with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 1);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Irsend on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_irsend_(a_buf, count, datatype, dest, tag, comm, request, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2432,18 +2670,25 @@ void mpi_iscan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatyp
 
 __attribute__((noinline, cold)) static void ep_iscan_f08(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iscan with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iscan on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iscan with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iscan on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_iscan_(a_sendbuf, a_recvbuf, count, datatype, op, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2461,18 +2706,25 @@ void mpi_iscatter_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void 
 
 __attribute__((noinline, cold)) static void ep_iscatter_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iscatter with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iscatter on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iscatter with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iscatter on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_iscatter_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcount, recvtype, root, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2490,18 +2742,25 @@ void mpi_iscatterv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_F
 
 __attribute__((noinline, cold)) static void ep_iscatterv_f08(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iscatterv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 1);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iscatterv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iscatterv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 1);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Iscatterv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_iscatterv_(a_sendbuf, sendcounts, displs, sendtype, a_recvbuf, recvcount, recvtype, root, comm, request, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2519,13 +2778,16 @@ void mpi_isend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, 
 
 __attribute__((noinline, cold)) static void ep_isend_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Isend with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 1);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Isend on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_isend_(a_buf, count, datatype, dest, tag, comm, request, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2543,13 +2805,16 @@ void mpi_issend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest,
 
 __attribute__((noinline, cold)) static void ep_issend_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Issend with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 1);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Issend on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_issend_(a_buf, count, datatype, dest, tag, comm, request, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2586,13 +2851,16 @@ void mpi_mrecv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *messag
 
 __attribute__((noinline, cold)) static void ep_mrecv_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Mrecv with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 0);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Mrecv on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_mrecv_(a_buf, count, datatype, message, epmpi_f08_status(status), &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2610,18 +2878,25 @@ void mpi_neighbor_allgather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendt
 
 __attribute__((noinline, cold)) static void ep_neighbor_allgather_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_allgather with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Neighbor_allgather on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_allgather with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Neighbor_allgather on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_neighbor_allgather_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcount, recvtype, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2639,18 +2914,25 @@ void mpi_neighbor_allgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *send
 
 __attribute__((noinline, cold)) static void ep_neighbor_allgatherv_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_allgatherv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Neighbor_allgatherv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_allgatherv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Neighbor_allgatherv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_neighbor_allgatherv_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcounts, displs, recvtype, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2668,18 +2950,25 @@ void mpi_neighbor_alltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendty
 
 __attribute__((noinline, cold)) static void ep_neighbor_alltoall_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_alltoall with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Neighbor_alltoall on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_alltoall with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Neighbor_alltoall on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_neighbor_alltoall_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcount, recvtype, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2697,18 +2986,25 @@ void mpi_neighbor_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdis
 
 __attribute__((noinline, cold)) static void ep_neighbor_alltoallv_f08(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_alltoallv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Neighbor_alltoallv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_alltoallv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Neighbor_alltoallv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_neighbor_alltoallv_(a_sendbuf, sendcounts, sdispls, sendtype, a_recvbuf, recvcounts, rdispls, recvtype, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2726,18 +3022,25 @@ void mpi_neighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdis
 
 __attribute__((noinline, cold)) static void ep_neighbor_alltoallw_f08(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_alltoallw with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Neighbor_alltoallw on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_alltoallw with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Neighbor_alltoallw on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_neighbor_alltoallw_(a_sendbuf, sendcounts, sdispls, sendtypes, a_recvbuf, recvcounts, rdispls, recvtypes, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2755,18 +3058,25 @@ void mpi_pack_(void *inbuf, MPI_Fint *incount, MPI_Fint *datatype, void *outbuf,
 
 __attribute__((noinline, cold)) static void ep_pack_f08(void *inbuf, MPI_Fint *incount, MPI_Fint *datatype, void *outbuf, MPI_Fint *outsize, MPI_Fint *position, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_inbuf;
-    if (!epmpi_f08_buffer(inbuf, &a_inbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Pack with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_inbuf, *t_inbuf;
+    int s_inbuf = epmpi_f08_buffer(inbuf, &a_inbuf, &t_inbuf, 0);
+    if (s_inbuf <= 0) {
+        int e = s_inbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Pack on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_outbuf;
-    if (!epmpi_f08_buffer(outbuf, &a_outbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Pack with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_outbuf, *t_outbuf;
+    int s_outbuf = epmpi_f08_buffer(outbuf, &a_outbuf, &t_outbuf, 0);
+    if (s_outbuf <= 0) {
+        free(t_inbuf);
+        int e = s_outbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Pack on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_pack_(a_inbuf, incount, datatype, a_outbuf, outsize, position, comm, &rc);
+    epmpi_f08_buffer_done(inbuf, t_inbuf, 0);
+    epmpi_f08_buffer_done(outbuf, t_outbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2822,13 +3132,16 @@ void mpi_put_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_dataty
 
 __attribute__((noinline, cold)) static void ep_put_f08(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *a_origin_addr;
-    if (!epmpi_f08_buffer(origin_addr, &a_origin_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Put with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_origin_addr, *t_origin_addr;
+    int s_origin_addr = epmpi_f08_buffer(origin_addr, &a_origin_addr, &t_origin_addr, 1);
+    if (s_origin_addr <= 0) {
+        int e = s_origin_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Put on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_put_(a_origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, &rc);
+    epmpi_f08_buffer_done(origin_addr, t_origin_addr, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2846,13 +3159,16 @@ void mpi_raccumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origi
 
 __attribute__((noinline, cold)) static void ep_raccumulate_f08(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_origin_addr;
-    if (!epmpi_f08_buffer(origin_addr, &a_origin_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Raccumulate with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_origin_addr, *t_origin_addr;
+    int s_origin_addr = epmpi_f08_buffer(origin_addr, &a_origin_addr, &t_origin_addr, 1);
+    if (s_origin_addr <= 0) {
+        int e = s_origin_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Raccumulate on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_raccumulate_(a_origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, &rc);
+    epmpi_f08_buffer_done(origin_addr, t_origin_addr, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2870,13 +3186,16 @@ void mpi_recv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source,
 
 __attribute__((noinline, cold)) static void ep_recv_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Recv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 0);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Recv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_recv_(a_buf, count, datatype, source, tag, comm, epmpi_f08_status(status), &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2894,13 +3213,16 @@ void mpi_recv_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *so
 
 __attribute__((noinline, cold)) static void ep_recv_init_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Recv_init with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 1);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Recv_init on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_recv_init_(a_buf, count, datatype, source, tag, comm, request, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2918,18 +3240,25 @@ void mpi_reduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *dataty
 
 __attribute__((noinline, cold)) static void ep_reduce_f08(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Reduce with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Reduce on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Reduce with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Reduce on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_reduce_(a_sendbuf, a_recvbuf, count, datatype, op, root, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2947,18 +3276,25 @@ void mpi_reduce_scatter_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI
 
 __attribute__((noinline, cold)) static void ep_reduce_scatter_f08(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Reduce_scatter with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Reduce_scatter on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Reduce_scatter with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Reduce_scatter on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_reduce_scatter_(a_sendbuf, a_recvbuf, recvcounts, datatype, op, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -2976,18 +3312,25 @@ void mpi_reduce_scatter_block_(void *sendbuf, void *recvbuf, MPI_Fint *recvcount
 
 __attribute__((noinline, cold)) static void ep_reduce_scatter_block_f08(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Reduce_scatter_block with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Reduce_scatter_block on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Reduce_scatter_block with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Reduce_scatter_block on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_reduce_scatter_block_(a_sendbuf, a_recvbuf, recvcount, datatype, op, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3043,13 +3386,16 @@ void mpi_rget_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datat
 
 __attribute__((noinline, cold)) static void ep_rget_f08(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_origin_addr;
-    if (!epmpi_f08_buffer(origin_addr, &a_origin_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Rget with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_origin_addr, *t_origin_addr;
+    int s_origin_addr = epmpi_f08_buffer(origin_addr, &a_origin_addr, &t_origin_addr, 1);
+    if (s_origin_addr <= 0) {
+        int e = s_origin_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Rget on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_rget_(a_origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, &rc);
+    epmpi_f08_buffer_done(origin_addr, t_origin_addr, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3067,18 +3413,25 @@ void mpi_rget_accumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *o
 
 __attribute__((noinline, cold)) static void ep_rget_accumulate_f08(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_origin_addr;
-    if (!epmpi_f08_buffer(origin_addr, &a_origin_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Rget_accumulate with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_origin_addr, *t_origin_addr;
+    int s_origin_addr = epmpi_f08_buffer(origin_addr, &a_origin_addr, &t_origin_addr, 1);
+    if (s_origin_addr <= 0) {
+        int e = s_origin_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Rget_accumulate on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_result_addr;
-    if (!epmpi_f08_buffer(result_addr, &a_result_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Rget_accumulate with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_result_addr, *t_result_addr;
+    int s_result_addr = epmpi_f08_buffer(result_addr, &a_result_addr, &t_result_addr, 1);
+    if (s_result_addr <= 0) {
+        free(t_origin_addr);
+        int e = s_result_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Rget_accumulate on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_rget_accumulate_(a_origin_addr, origin_count, origin_datatype, a_result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, &rc);
+    epmpi_f08_buffer_done(origin_addr, t_origin_addr, 0);
+    epmpi_f08_buffer_done(result_addr, t_result_addr, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3096,13 +3449,16 @@ void mpi_rput_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datat
 
 __attribute__((noinline, cold)) static void ep_rput_f08(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_origin_addr;
-    if (!epmpi_f08_buffer(origin_addr, &a_origin_addr)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Rput with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_origin_addr, *t_origin_addr;
+    int s_origin_addr = epmpi_f08_buffer(origin_addr, &a_origin_addr, &t_origin_addr, 1);
+    if (s_origin_addr <= 0) {
+        int e = s_origin_addr < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Rput on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_rput_(a_origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, &rc);
+    epmpi_f08_buffer_done(origin_addr, t_origin_addr, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3120,13 +3476,16 @@ void mpi_rsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, 
 
 __attribute__((noinline, cold)) static void ep_rsend_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Rsend with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 0);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Rsend on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_rsend_(a_buf, count, datatype, dest, tag, comm, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3144,13 +3503,16 @@ void mpi_rsend_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *d
 
 __attribute__((noinline, cold)) static void ep_rsend_init_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Rsend_init with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 1);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Rsend_init on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_rsend_init_(a_buf, count, datatype, dest, tag, comm, request, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3168,18 +3530,25 @@ void mpi_scan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype
 
 __attribute__((noinline, cold)) static void ep_scan_f08(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Scan with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Scan on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Scan with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Scan on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_scan_(a_sendbuf, a_recvbuf, count, datatype, op, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3197,18 +3566,25 @@ void mpi_scatter_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *
 
 __attribute__((noinline, cold)) static void ep_scatter_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Scatter with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Scatter on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Scatter with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Scatter on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_scatter_(a_sendbuf, sendcount, sendtype, a_recvbuf, recvcount, recvtype, root, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3226,18 +3602,25 @@ void mpi_scatterv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fi
 
 __attribute__((noinline, cold)) static void ep_scatterv_f08(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Scatterv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Scatterv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Scatterv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Scatterv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_scatterv_(a_sendbuf, sendcounts, displs, sendtype, a_recvbuf, recvcount, recvtype, root, comm, &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3255,13 +3638,16 @@ void mpi_send_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, M
 
 __attribute__((noinline, cold)) static void ep_send_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Send with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 0);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Send on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_send_(a_buf, count, datatype, dest, tag, comm, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3279,13 +3665,16 @@ void mpi_send_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *de
 
 __attribute__((noinline, cold)) static void ep_send_init_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Send_init with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 1);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Send_init on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_send_init_(a_buf, count, datatype, dest, tag, comm, request, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3303,18 +3692,25 @@ void mpi_sendrecv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_F
 
 __attribute__((noinline, cold)) static void ep_sendrecv_f08(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *a_sendbuf;
-    if (!epmpi_f08_buffer(sendbuf, &a_sendbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Sendrecv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_sendbuf, *t_sendbuf;
+    int s_sendbuf = epmpi_f08_buffer(sendbuf, &a_sendbuf, &t_sendbuf, 0);
+    if (s_sendbuf <= 0) {
+        int e = s_sendbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Sendrecv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_recvbuf;
-    if (!epmpi_f08_buffer(recvbuf, &a_recvbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Sendrecv with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_recvbuf, *t_recvbuf;
+    int s_recvbuf = epmpi_f08_buffer(recvbuf, &a_recvbuf, &t_recvbuf, 0);
+    if (s_recvbuf <= 0) {
+        free(t_sendbuf);
+        int e = s_recvbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Sendrecv on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_sendrecv_(a_sendbuf, sendcount, sendtype, dest, sendtag, a_recvbuf, recvcount, recvtype, source, recvtag, comm, epmpi_f08_status(status), &rc);
+    epmpi_f08_buffer_done(sendbuf, t_sendbuf, 0);
+    epmpi_f08_buffer_done(recvbuf, t_recvbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3332,13 +3728,16 @@ void mpi_sendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_F
 
 __attribute__((noinline, cold)) static void ep_sendrecv_replace_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Sendrecv_replace with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 0);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Sendrecv_replace on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_sendrecv_replace_(a_buf, count, datatype, dest, sendtag, source, recvtag, comm, epmpi_f08_status(status), &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3356,13 +3755,16 @@ void mpi_ssend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, 
 
 __attribute__((noinline, cold)) static void ep_ssend_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ssend with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 0);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ssend on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ssend_(a_buf, count, datatype, dest, tag, comm, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3380,13 +3782,16 @@ void mpi_ssend_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *d
 
 __attribute__((noinline, cold)) static void ep_ssend_init_f08(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *a_buf;
-    if (!epmpi_f08_buffer(buf, &a_buf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ssend_init with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_buf, *t_buf;
+    int s_buf = epmpi_f08_buffer(buf, &a_buf, &t_buf, 1);
+    if (s_buf <= 0) {
+        int e = s_buf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Ssend_init on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_ssend_init_(a_buf, count, datatype, dest, tag, comm, request, &rc);
+    epmpi_f08_buffer_done(buf, t_buf, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3537,18 +3942,25 @@ void mpi_unpack_(void *inbuf, MPI_Fint *insize, MPI_Fint *position, void *outbuf
 
 __attribute__((noinline, cold)) static void ep_unpack_f08(void *inbuf, MPI_Fint *insize, MPI_Fint *position, void *outbuf, MPI_Fint *outcount, MPI_Fint *datatype, MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *a_inbuf;
-    if (!epmpi_f08_buffer(inbuf, &a_inbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Unpack with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_inbuf, *t_inbuf;
+    int s_inbuf = epmpi_f08_buffer(inbuf, &a_inbuf, &t_inbuf, 0);
+    if (s_inbuf <= 0) {
+        int e = s_inbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Unpack on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
-    void *a_outbuf;
-    if (!epmpi_f08_buffer(outbuf, &a_outbuf)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Unpack with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_outbuf, *t_outbuf;
+    int s_outbuf = epmpi_f08_buffer(outbuf, &a_outbuf, &t_outbuf, 0);
+    if (s_outbuf <= 0) {
+        free(t_inbuf);
+        int e = s_outbuf < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Unpack on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_unpack_(a_inbuf, insize, position, a_outbuf, outcount, datatype, comm, &rc);
+    epmpi_f08_buffer_done(inbuf, t_inbuf, 0);
+    epmpi_f08_buffer_done(outbuf, t_outbuf, 1);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3680,13 +4092,16 @@ void mpi_win_attach_(MPI_Fint *win, void *base, MPI_Aint *size, MPI_Fint *ierror
 
 __attribute__((noinline, cold)) static void ep_win_attach_f08(MPI_Fint *win, void *base, MPI_Aint *size, MPI_Fint *ierror)
 {
-    void *a_base;
-    if (!epmpi_f08_buffer(base, &a_base)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Win_attach with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_base, *t_base;
+    int s_base = epmpi_f08_buffer(base, &a_base, &t_base, 1);
+    if (s_base <= 0) {
+        int e = s_base < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Win_attach on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_win_attach_(win, a_base, size, &rc);
+    epmpi_f08_buffer_done(base, t_base, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3742,13 +4157,16 @@ void mpi_win_create_(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *
 
 __attribute__((noinline, cold)) static void ep_win_create_f08(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *a_base;
-    if (!epmpi_f08_buffer(base, &a_base)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Win_create with a non-contiguous buffer", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+    void *a_base, *t_base;
+    int s_base = epmpi_f08_buffer(base, &a_base, &t_base, 1);
+    if (s_base <= 0) {
+        int e = s_base < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Win_create on a non-contiguous array section", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_win_create_(a_base, size, disp_unit, info, comm, win, &rc);
+    epmpi_f08_buffer_done(base, t_base, 0);
     epmpi_f08_error(ierror, rc);
 }
 
@@ -3804,13 +4222,16 @@ void mpi_win_detach_(MPI_Fint *win, void *base, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_win_detach_f08(MPI_Fint *win, void *base, MPI_Fint *ierror)
 {
-    void *a_base;
-    if (!epmpi_f08_buffer(base, &a_base)) {
-        epmpi_f08_error(ierror, epmpi_unsupported("MPI_Win_detach with a non-contiguous buffer", EP_COMM_NULL));
+    void *a_base, *t_base;
+    int s_base = epmpi_f08_buffer(base, &a_base, &t_base, 1);
+    if (s_base <= 0) {
+        int e = s_base < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported("MPI_Win_detach on a non-contiguous array section", EP_COMM_NULL);
+        epmpi_f08_error(ierror, e);
         return;
     }
     MPI_Fint rc;
     mpi_win_detach_(win, a_base, &rc);
+    epmpi_f08_buffer_done(base, t_base, 0);
     epmpi_f08_error(ierror, rc);
 }
 

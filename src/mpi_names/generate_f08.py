@@ -161,14 +161,20 @@ def entry_point(proc, ompi, mpich):
     comm = next((p["name"] for p in f08 if p["kind"] == "COMMUNICATOR" and p["param_direction"] != "out"
                  and not decls[p["name"]][2]), None)
     ep_comm = f"epmpi_comm_in(epmpi_f2c_comm(*{comm}))" if comm else "EP_COMM_NULL"
-    pre, call = [], []
+    pre, call, post, temps = [], [], [], []
     for p in f08[:-1]:
         n = p["name"]
-        ftype, _, is_array = decls[n]
+        ftype, attrs, is_array = decls[n]
         if ftype == "TYPE(*)":
-            what = f"{name} with a non-contiguous buffer"
-            pre += [f"void *a_{n};", f"if (!epmpi_f08_buffer({n}, &a_{n})) {{",
-                    f"    epmpi_f08_error(ierror, epmpi_unsupported(\"{what}\", {ep_comm}));", "    return;", "}"]
+            what = f"{name} on a non-contiguous array section"
+            pre += [f"void *a_{n}, *t_{n};",
+                    f"int s_{n} = epmpi_f08_buffer({n}, &a_{n}, &t_{n}, {int('ASYNCHRONOUS' in attrs)});",
+                    f"if (s_{n} <= 0) {{"] + [f"    free({t});" for t in temps] + [
+                    f"    int e = s_{n} < 0 ? MPI_ERR_NO_MEM : epmpi_unsupported(\"{what}\", {ep_comm});",
+                    "    epmpi_f08_error(ierror, e);",
+                    "    return;", "}"]
+            temps.append(f"t_{n}")
+            post.append(f"epmpi_f08_buffer_done({n}, t_{n}, {int(p['param_direction'] != 'in')});")
             call.append(f"a_{n}")
         elif ftype == "TYPE(MPI_Status)":
             call.append(f"epmpi_f08_statuses({n})" if is_array else f"epmpi_f08_status({n})")
@@ -182,7 +188,8 @@ def entry_point(proc, ompi, mpich):
              f"void mpi_{lower}_({', '.join(args[:-1] + ['MPI_Fint *ierror'] + hidden)});", "",
              f"__attribute__((noinline, cold)) static void ep_{lower}_f08({sig})", "{"]
     lines += [f"    {s}" for s in pre]
-    lines += ["    MPI_Fint rc;", f"    mpi_{lower}_({', '.join(call)});", "    epmpi_f08_error(ierror, rc);", "}", ""]
+    lines += ["    MPI_Fint rc;", f"    mpi_{lower}_({', '.join(call)});"] + [f"    {s}" for s in post]
+    lines += ["    epmpi_f08_error(ierror, rc);", "}", ""]
     lines += [f"void {macro}({lower})({sig})", "{", f"    if (EPMPI_LIKELY(!({' || '.join(triggers)}))) {{",
               f"        EPMPI_P{macro[6:]}({lower})({passed});", "        return;", "    }",
               f"    ep_{lower}_f08({passed});", "}"]
