@@ -455,6 +455,69 @@ fn fortran_f08_endpoints_under_standard_names() {
     run_in_all_shapes(&exe, "mpi_names_f08");
 }
 
+/// A plain `use mpi_f08` program gives the same results with and without the layer, and with
+/// the layer its f08 calls bind to libepmpi_mpi_f's entry points (which pass host handles to the
+/// host's profiling f08 procedures).
+#[test]
+fn fortran_f08_plain_program_unchanged() {
+    let out_dir = target_profile_dir().join("c-tests").join("fortran-mpi-names");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let build = |exe_name: &str, layered: bool| {
+        let exe = out_dir.join(exe_name);
+        let mut cmd = std::process::Command::new(mpi_tool("mpif90"));
+        cmd.args(["-O1", "-g", "-Wall"])
+            .arg(format!("-J{}", out_dir.display()))
+            .arg(project_dir().join("tests/fortran/mpi_names_plain_f08.f90"))
+            .arg("-o")
+            .arg(&exe);
+        if layered {
+            let (layer, lib) = (fortran_layer_library(), library_dir());
+            cmd.arg(format!("-L{}", layer.display()))
+                .args(["-lepmpi_mpi_f", "-lepmpi_mpi"])
+                .arg(format!("-L{}", lib.display()))
+                .arg("-lepmpi")
+                .arg(format!("-Wl,--disable-new-dtags,-rpath,{}:{}", layer.display(), lib.display()));
+        }
+        run_checked(&mut cmd, "compiling tests/fortran/mpi_names_plain_f08.f90");
+        exe
+    };
+    let plain = build("mpi_names_plain_f08", false);
+    let layered = build("mpi_names_plain_f08_layered", true);
+    let ld_debug = out_dir.join("ld-debug-f08");
+    let _ = std::fs::remove_dir_all(&ld_debug);
+    std::fs::create_dir_all(&ld_debug).unwrap();
+    let debug_out = ld_debug.join("bindings");
+    let run = |exe: &std::path::Path, env: &[(&str, &str)]| {
+        let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
+        let out = mpirun_program_env(exe, 3, "1", &[], env, Duration::from_secs(120));
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(out.status.success(), "{} failed:\n{stdout}\n{}", exe.display(), String::from_utf8_lossy(&out.stderr));
+        stdout
+    };
+    let a = run(&plain, &[]);
+    let b = run(&layered, &[("LD_DEBUG", "bindings"), ("LD_DEBUG_OUTPUT", debug_out.to_str().unwrap())]);
+    let results = |s: &str| s.lines().find(|l| l.starts_with("results:")).map(str::to_string);
+    assert!(results(&a).is_some() && results(&a) == results(&b), "results differ:\nplain:\n{a}\nlayered:\n{b}");
+    assert_eq!(results(&a).unwrap(), "results: 14 2 6 6 1 1 1 1 1 1 1 2 3", "rank 0's results");
+    let mut bound = String::new();
+    for f in std::fs::read_dir(&ld_debug).unwrap() {
+        bound += &std::fs::read_to_string(f.unwrap().path()).unwrap_or_default();
+    }
+    // Open MPI's names, then MPICH's (f08ts: the procedures with a choice buffer).
+    for syms in [["mpi_sendrecv_f08_", "mpi_waitall_f08_"], ["mpi_sendrecv_f08ts_", "mpi_waitall_f08_"]] {
+        if !bound.contains(&format!("normal symbol `{}'", syms[0])) {
+            continue;
+        }
+        for sym in syms {
+            let symbol = format!("normal symbol `{sym}'");
+            let to_layer = bound.lines().filter(|l| l.contains(&symbol) && l.contains("libepmpi_mpi_f.so"));
+            assert!(to_layer.count() >= 3, "{sym} was not bound to libepmpi_mpi_f.so in each process");
+        }
+        return;
+    }
+    panic!("the program's MPI_Sendrecv bound to no f08 procedure:\n{bound}");
+}
+
 /// `src/mpi_names/f08_names.c` is what its generator writes now (ignored by default for the
 /// reason `fortran_entry_points_current` gives); run with
 /// `cargo test --test mpi_names -- --include-ignored f08_entry_points_current`.
