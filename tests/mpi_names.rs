@@ -22,24 +22,31 @@ fn thread_communicators() {
 }
 
 /// A plain MPI program gives the same results with and without the layer, and with the layer
-/// its MPI calls are the layer's (which forward host handles to the host's PMPI functions).
+/// its MPI calls are the layer's (which forward host handles to the host's PMPI functions). It
+/// imports no endpoint creator, so the layer keeps the thread level MPI_Init gives it without
+/// the layer; `EPMPI_HOST_THREAD_LEVEL=multiple` raises it (src/mpi_names/init.c).
 #[test]
 fn plain_program_unchanged() {
     let src = project_dir().join("tests/c/host_only.c");
     let plain = compile_program(&mpicc(), C_FLAGS, std::slice::from_ref(&src), "host_only_plain");
     let layered = compile_c_mpi_names(&src, "host_only_layered");
-    let run = |exe: &std::path::Path| {
+    let run = |exe: &std::path::Path, env: &[(&str, &str)]| {
         let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
-        let out = mpirun_program(exe, 3, "1", &[], Duration::from_secs(120));
+        let out = mpirun_program_env(exe, 3, "1", &[], env, Duration::from_secs(120));
         let stdout = String::from_utf8_lossy(&out.stdout).to_string();
         assert!(out.status.success(), "{} failed:\n{stdout}\n{}", exe.display(), String::from_utf8_lossy(&out.stderr));
         stdout
     };
-    let (a, b) = (run(&plain), run(&layered));
-    let results = |s: &str| s.lines().find(|l| l.starts_with("results:")).map(str::to_string);
+    let (a, b) = (run(&plain, &[]), run(&layered, &[]));
+    let c = run(&layered, &[("EPMPI_HOST_THREAD_LEVEL", "multiple")]);
+    let line = |s: &str, key: &str| s.lines().find(|l| l.starts_with(key)).map(str::to_string);
     assert!(a.contains("MPI_Send from: host"), "plain program:\n{a}");
     assert!(b.contains("MPI_Send from: layer"), "the layer's MPI_Send was not the one linked:\n{b}");
-    assert!(results(&a).is_some() && results(&a) == results(&b), "results differ:\nplain:\n{a}\nlayered:\n{b}");
+    assert!(line(&a, "results:").is_some() && line(&a, "results:") == line(&b, "results:"), "results differ:\nplain:\n{a}\nlayered:\n{b}");
+    assert!(line(&a, "thread level:").is_some(), "no thread level printed:\n{a}");
+    assert_eq!(line(&a, "thread level:"), line(&b, "thread level:"), "the layer changed the thread level of a plain program");
+    assert_eq!(line(&c, "thread level:").as_deref(), Some("thread level: MPI_THREAD_MULTIPLE"), "EPMPI_HOST_THREAD_LEVEL=multiple:\n{c}");
+    assert_eq!(line(&a, "results:"), line(&c, "results:"), "results differ at MPI_THREAD_MULTIPLE");
 }
 
 /// `src/mpi_names/wrappers.c` lists the functions whose EPMPI side it could not provide; none
@@ -271,6 +278,7 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
     ("icoll_inter", Runs::AllShapes(&[])),
     ("split", Runs::AllShapes(&[])),
     ("groups", Runs::AllShapes(&[])),
+    ("comm_cache", Runs::AllShapes(&[])),
     ("intercomm", Runs::AllShapes(&[])),
     ("intercomm_coll", Runs::AllShapes(&[])),
     ("win", Runs::AllShapes(&[])),
@@ -289,12 +297,6 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
 /// Programs of `tests/c_programs.rs` (and `tests/bad_input.rs`) that do not run under the
 /// standard names, and why.
 const NOT_UNDER_STANDARD_NAMES: &[(&str, &str)] = &[
-    (
-        "comm_cache",
-        "fails intermittently under the standard names (one run in CI on MPICH, 1 process x 4 endpoints: a keyval \
-         made by MPI_Comm_create_keyval seen as EPMPI's null keyval, then the dup's copy callbacks fail); it passes \
-         when run alone, so the keyval bridge (src/mpi_names/caching.c) has a race to find before it runs here again",
-    ),
     (
         "pcoll",
         "persistent collectives are MPI 4.0 functions that Open MPI 4.1's mpi.h does not declare, so the layer wraps \
@@ -368,7 +370,7 @@ macro_rules! under_standard_names {
 mod standard_names {
     use super::*;
     under_standard_names!(
-        p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, split, groups, intercomm,
+        p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, split, groups, comm_cache, intercomm,
         intercomm_coll, win, neighbor, win_shared, topo, agree, direct_progress, progress_threads, direct_truncate,
         direct_order,
     );
