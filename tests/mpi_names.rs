@@ -465,7 +465,7 @@ fn fortran_f08_plain_program_unchanged() {
     // Open MPI's names, then MPICH's (f08ts: the procedures with a choice buffer).
     let bindings: &[&[&str]] =
         &[&["mpi_sendrecv_f08_", "mpi_waitall_f08_"], &["mpi_sendrecv_f08ts_", "mpi_waitall_f08_"]];
-    fortran_plain_unchanged(&plain, &layered, "results: 14 2 6 6 1 1 1 1 1 1 1 2 3", bindings);
+    fortran_plain_unchanged(&plain, &layered, "results: 14 2 6 6 1 1 1 1 1 1 1 1 2 3", bindings);
 }
 
 /// `src/mpi_names/f08_names.c` is what its generator writes now (ignored by default for the

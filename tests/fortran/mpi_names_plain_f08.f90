@@ -5,7 +5,7 @@ program mpi_names_plain_f08
     use mpi_f08
     implicit none
     integer :: ierr, rank, n, next, prev, srank, i, idx, cls
-    integer :: sbuf(2), rbuf(2), sum(1), gathered(64), one(1), grid(2, 3), wide(2, 5), results(10)
+    integer :: sbuf(2), rbuf(2), sum(1), gathered(64), one(1), grid(2, 3), wide(2, 5), results(11), level
     type(MPI_Comm) :: split
     type(MPI_Request) :: reqs(2)
     type(MPI_Status) :: status, statuses(2)
@@ -51,6 +51,9 @@ program mpi_names_plain_f08
                       MPI_STATUS_IGNORE, ierr)
     results(9) = merge(1, 0, all(wide(2, :) == [10 * prev + 1, -1, 10 * prev + 3, -1, 10 * prev + 5]))
     results(10) = merge(1, 0, all(wide(1, :) == -1))
+    ! The program creates no endpoint: the layer keeps the level MPI_Init gives.
+    call MPI_Query_thread(level)
+    results(11) = merge(1, 0, level == MPI_THREAD_SINGLE)
     if (rank == 0) print '(a,*(1x,i0))', 'results:', results, gathered(1:n)
     call MPI_Finalize()
 end program mpi_names_plain_f08
