@@ -1,10 +1,11 @@
 ! mpi_names_f08.f90: a `use mpi_f08` program on endpoint communicators through the standard-names
-! layer (libepmpi_mpi_f08): endpoints made with MPIX_Comm_create_endpoints (module
+! layer (libepmpi_mpi_f): endpoints made with MPIX_Comm_create_endpoints (module
 ! epmpi_mpix_f08), one OpenMP thread each; point-to-point with wildcards and TYPE(MPI_Status)
 ! statuses read by MPI_Get_count, request arrays mixing host and endpoint requests, probes,
-! collectives with MPI_IN_PLACE, split and dup, names, ierror left out, MPI_ERRORS_RETURN with
-! an error class and a function the layer does not provide on endpoints; host communicators
-! keep working beside them; then a thread communicator (MPIX_Threadcomm_*).
+! collectives with MPI_IN_PLACE, array sections with gaps, split and dup, names, ierror left
+! out, MPI_ERRORS_RETURN with an error class and a function the layer does not provide on
+! endpoints; host communicators keep working beside them; then a thread communicator
+! (MPIX_Threadcomm_*). MPI_Init is the plain one: the layer raises the thread level itself.
 ! EPMPI_TEST_EPS gives the endpoints per process (cycled over process ranks).
 program mpi_names_f08
     use mpi_f08
