@@ -451,7 +451,13 @@ mod standard_names {
 fn fortran_f08_endpoints_under_standard_names() {
     // The module epmpi_mpix_f08, written where the layer's objects are built.
     let modules = format!("-I{}", fortran_layer_library().join("fortran-layer").display());
-    let exe = compile_fortran_mpi_names("mpi_names_f08", "mpi_names_f08", &[&modules], true);
+    // MPICH's mpi_f08 has the large-count forms of MPI 4.0 (Open MPI 4.1's has not).
+    let show = std::process::Command::new(mpi_tool("mpif90")).arg("-show").output().unwrap();
+    let mut flags = vec![modules.as_str()];
+    if String::from_utf8_lossy(&show.stdout).contains("-lmpichfort") {
+        flags.push("-DLARGE_COUNTS");
+    }
+    let exe = compile_fortran_mpi_names("mpi_names_f08", "mpi_names_f08", &flags, true);
     run_in_all_shapes(&exe, "mpi_names_f08");
 }
 

@@ -57,6 +57,20 @@ void EPMPI_F08TS(accumulate)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint
     ep_accumulate_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_accumulate_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierror);
+
+void mpi_accumulate_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*win)))) {
+        pmpir_accumulate_f08ts_large_(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror);
+        return;
+    }
+    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)win;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Accumulate (large counts)", EP_COMM_NULL));
+}
+#endif
+
 void EPMPI_PF08TS(allgather)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_allgather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
 
@@ -92,6 +106,20 @@ void EPMPI_F08TS(allgather)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendty
     }
     ep_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_allgather_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_allgather_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_allgather_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Allgather (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(allgatherv)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_allgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
@@ -129,6 +157,20 @@ void EPMPI_F08TS(allgatherv)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendt
     ep_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_allgatherv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_allgatherv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_allgatherv_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)displs; (void)recvtype;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Allgatherv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(allreduce)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_allreduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror);
 
@@ -164,6 +206,20 @@ void EPMPI_F08TS(allreduce)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_F
     }
     ep_allreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_allreduce_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_allreduce_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_allreduce_f08ts_large_(sendbuf, recvbuf, count, datatype, op, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Allreduce (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(alltoall)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_alltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
@@ -201,6 +257,20 @@ void EPMPI_F08TS(alltoall)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtyp
     ep_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_alltoall_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_alltoall_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_alltoall_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Alltoall (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(alltoallv)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
 
@@ -237,6 +307,20 @@ void EPMPI_F08TS(alltoallv)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdisp
     ep_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_alltoallv_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_alltoallv_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_alltoallv_f08ts_large_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtype;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Alltoallv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(alltoallw)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror);
 
@@ -272,6 +356,20 @@ void EPMPI_F08TS(alltoallw)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdisp
     }
     ep_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_alltoallw_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_alltoallw_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_alltoallw_f08ts_large_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Alltoallw (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08(barrier)(MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_barrier_(MPI_Fint *comm, MPI_Fint *ierror);
@@ -319,6 +417,20 @@ void EPMPI_F08TS(bcast)(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_F
     ep_bcast_f08(buffer, count, datatype, root, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_bcast_f08ts_large_(void *buffer, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_bcast_f08ts_large_(void *buffer, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_bcast_f08ts_large_(buffer, count, datatype, root, comm, ierror);
+        return;
+    }
+    (void)buffer; (void)count; (void)datatype; (void)root;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Bcast (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(bsend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_bsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror);
 
@@ -346,6 +458,20 @@ void EPMPI_F08TS(bsend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint
     ep_bsend_f08(buf, count, datatype, dest, tag, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_bsend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_bsend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_bsend_f08ts_large_(buf, count, datatype, dest, tag, comm, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Bsend (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(bsend_init)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_bsend_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -372,6 +498,20 @@ void EPMPI_F08TS(bsend_init)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI
     }
     ep_bsend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_bsend_init_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_bsend_init_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_bsend_init_f08ts_large_(buf, count, datatype, dest, tag, comm, request, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Bsend_init (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08(cancel)(MPI_Fint *request, MPI_Fint *ierror);
 void mpi_cancel_(MPI_Fint *request, MPI_Fint *ierror);
@@ -1272,6 +1412,20 @@ void EPMPI_F08TS(exscan)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint
     ep_exscan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_exscan_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_exscan_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_exscan_f08ts_large_(sendbuf, recvbuf, count, datatype, op, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Exscan (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(fetch_and_op)(void *origin_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierror);
 void mpi_fetch_and_op_(void *origin_addr, void *result_addr, MPI_Fint *datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierror);
 
@@ -1363,6 +1517,20 @@ void EPMPI_F08TS(gather)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
     ep_gather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_gather_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_gather_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_gather_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)root;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Gather (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(gatherv)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_gatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
 
@@ -1399,6 +1567,20 @@ void EPMPI_F08TS(gatherv)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype
     ep_gatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_gatherv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_gatherv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_gatherv_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)displs; (void)recvtype; (void)root;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Gatherv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(get)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierror);
 void mpi_get_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierror);
 
@@ -1425,6 +1607,20 @@ void EPMPI_F08TS(get)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origi
     }
     ep_get_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_get_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierror);
+
+void mpi_get_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*win)))) {
+        pmpir_get_f08ts_large_(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierror);
+        return;
+    }
+    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)win;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Get (large counts)", EP_COMM_NULL));
+}
+#endif
 
 void EPMPI_PF08TS(get_accumulate)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierror);
 void mpi_get_accumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierror);
@@ -1461,6 +1657,20 @@ void EPMPI_F08TS(get_accumulate)(void *origin_addr, MPI_Fint *origin_count, MPI_
     }
     ep_get_accumulate_f08(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_get_accumulate_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Count *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierror);
+
+void mpi_get_accumulate_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Count *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*win)))) {
+        pmpir_get_accumulate_f08ts_large_(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, ierror);
+        return;
+    }
+    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)result_addr; (void)result_count; (void)result_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)win;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Get_accumulate (large counts)", EP_COMM_NULL));
+}
+#endif
 
 void EPMPI_PF08(graph_create)(MPI_Fint *comm_old, MPI_Fint *nnodes, MPI_Fint *index, MPI_Fint *edges, MPI_Fint *reorder, MPI_Fint *comm_graph, MPI_Fint *ierror);
 void mpi_graph_create_(MPI_Fint *comm_old, MPI_Fint *nnodes, MPI_Fint *index, MPI_Fint *edges, MPI_Fint *reorder, MPI_Fint *comm_graph, MPI_Fint *ierror);
@@ -1859,6 +2069,20 @@ void EPMPI_F08TS(iallgather)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendt
     ep_iallgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_iallgather_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_iallgather_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_iallgather_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iallgather (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(iallgatherv)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_iallgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -1894,6 +2118,20 @@ void EPMPI_F08TS(iallgatherv)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *send
     }
     ep_iallgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_iallgatherv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_iallgatherv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_iallgatherv_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)displs; (void)recvtype; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iallgatherv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(iallreduce)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_iallreduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
@@ -1931,6 +2169,20 @@ void EPMPI_F08TS(iallreduce)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_
     ep_iallreduce_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_iallreduce_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_iallreduce_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_iallreduce_f08ts_large_(sendbuf, recvbuf, count, datatype, op, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iallreduce (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(ialltoall)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ialltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -1966,6 +2218,20 @@ void EPMPI_F08TS(ialltoall)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendty
     }
     ep_ialltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_ialltoall_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ialltoall_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ialltoall_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ialltoall (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(ialltoallv)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ialltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
@@ -2003,6 +2269,20 @@ void EPMPI_F08TS(ialltoallv)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdis
     ep_ialltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_ialltoallv_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ialltoallv_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ialltoallv_f08ts_large_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtype; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ialltoallv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(ialltoallw)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ialltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -2038,6 +2318,20 @@ void EPMPI_F08TS(ialltoallw)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdis
     }
     ep_ialltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_ialltoallw_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ialltoallw_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ialltoallw_f08ts_large_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ialltoallw (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08(ibarrier)(MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ibarrier_(MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
@@ -2085,6 +2379,20 @@ void EPMPI_F08TS(ibcast)(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_
     ep_ibcast_f08(buffer, count, datatype, root, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_ibcast_f08ts_large_(void *buffer, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ibcast_f08ts_large_(void *buffer, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ibcast_f08ts_large_(buffer, count, datatype, root, comm, request, ierror);
+        return;
+    }
+    (void)buffer; (void)count; (void)datatype; (void)root; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ibcast (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(ibsend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ibsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -2111,6 +2419,20 @@ void EPMPI_F08TS(ibsend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fin
     }
     ep_ibsend_f08(buf, count, datatype, dest, tag, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_ibsend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ibsend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ibsend_f08ts_large_(buf, count, datatype, dest, tag, comm, request, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ibsend (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(iexscan)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_iexscan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
@@ -2148,6 +2470,20 @@ void EPMPI_F08TS(iexscan)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fin
     ep_iexscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_iexscan_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_iexscan_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_iexscan_f08ts_large_(sendbuf, recvbuf, count, datatype, op, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iexscan (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(igather)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_igather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -2184,6 +2520,20 @@ void EPMPI_F08TS(igather)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype
     ep_igather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_igather_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_igather_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_igather_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)root; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Igather (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(igatherv)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_igatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -2219,6 +2569,20 @@ void EPMPI_F08TS(igatherv)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtyp
     }
     ep_igatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_igatherv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_igatherv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_igatherv_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)displs; (void)recvtype; (void)root; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Igatherv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08(improbe)(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror);
 void mpi_improbe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror);
@@ -2266,6 +2630,20 @@ void EPMPI_F08TS(imrecv)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fin
     ep_imrecv_f08(buf, count, datatype, message, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_imrecv_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *message, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_imrecv_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *message, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*message)))) {
+        pmpir_imrecv_f08ts_large_(buf, count, datatype, message, request, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)message; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Imrecv (large counts)", EP_COMM_NULL));
+}
+#endif
+
 void EPMPI_PF08TS(ineighbor_allgather)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ineighbor_allgather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -2301,6 +2679,20 @@ void EPMPI_F08TS(ineighbor_allgather)(void *sendbuf, MPI_Fint *sendcount, MPI_Fi
     }
     ep_ineighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_ineighbor_allgather_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ineighbor_allgather_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ineighbor_allgather_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_allgather (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(ineighbor_allgatherv)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ineighbor_allgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
@@ -2338,6 +2730,20 @@ void EPMPI_F08TS(ineighbor_allgatherv)(void *sendbuf, MPI_Fint *sendcount, MPI_F
     ep_ineighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_ineighbor_allgatherv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ineighbor_allgatherv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ineighbor_allgatherv_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)displs; (void)recvtype; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_allgatherv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(ineighbor_alltoall)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ineighbor_alltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -2373,6 +2779,20 @@ void EPMPI_F08TS(ineighbor_alltoall)(void *sendbuf, MPI_Fint *sendcount, MPI_Fin
     }
     ep_ineighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_ineighbor_alltoall_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ineighbor_alltoall_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ineighbor_alltoall_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_alltoall (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(ineighbor_alltoallv)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ineighbor_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
@@ -2410,6 +2830,20 @@ void EPMPI_F08TS(ineighbor_alltoallv)(void *sendbuf, MPI_Fint *sendcounts, MPI_F
     ep_ineighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_ineighbor_alltoallv_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ineighbor_alltoallv_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ineighbor_alltoallv_f08ts_large_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtype; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_alltoallv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(ineighbor_alltoallw)(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ineighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -2445,6 +2879,20 @@ void EPMPI_F08TS(ineighbor_alltoallw)(void *sendbuf, MPI_Fint *sendcounts, MPI_A
     }
     ep_ineighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_ineighbor_alltoallw_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ineighbor_alltoallw_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ineighbor_alltoallw_f08ts_large_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ineighbor_alltoallw (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08(intercomm_create)(MPI_Fint *local_comm, MPI_Fint *local_leader, MPI_Fint *peer_comm, MPI_Fint *remote_leader, MPI_Fint *tag, MPI_Fint *newintercomm, MPI_Fint *ierror);
 void mpi_intercomm_create_(MPI_Fint *local_comm, MPI_Fint *local_leader, MPI_Fint *peer_comm, MPI_Fint *remote_leader, MPI_Fint *tag, MPI_Fint *newintercomm, MPI_Fint *ierror);
@@ -2530,6 +2978,20 @@ void EPMPI_F08TS(irecv)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint
     ep_irecv_f08(buf, count, datatype, source, tag, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_irecv_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_irecv_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_irecv_f08ts_large_(buf, count, datatype, source, tag, comm, request, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)source; (void)tag; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Irecv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(ireduce)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ireduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -2565,6 +3027,20 @@ void EPMPI_F08TS(ireduce)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fin
     }
     ep_ireduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_ireduce_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ireduce_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ireduce_f08ts_large_(sendbuf, recvbuf, count, datatype, op, root, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op; (void)root; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ireduce (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(ireduce_scatter)(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ireduce_scatter_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
@@ -2602,6 +3078,20 @@ void EPMPI_F08TS(ireduce_scatter)(void *sendbuf, void *recvbuf, MPI_Fint *recvco
     ep_ireduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_ireduce_scatter_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ireduce_scatter_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ireduce_scatter_f08ts_large_(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)recvbuf; (void)recvcounts; (void)datatype; (void)op; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ireduce_scatter (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(ireduce_scatter_block)(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ireduce_scatter_block_(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -2638,6 +3128,20 @@ void EPMPI_F08TS(ireduce_scatter_block)(void *sendbuf, void *recvbuf, MPI_Fint *
     ep_ireduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_ireduce_scatter_block_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ireduce_scatter_block_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ireduce_scatter_block_f08ts_large_(sendbuf, recvbuf, recvcount, datatype, op, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)recvbuf; (void)recvcount; (void)datatype; (void)op; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ireduce_scatter_block (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(irsend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_irsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -2664,6 +3168,20 @@ void EPMPI_F08TS(irsend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fin
     }
     ep_irsend_f08(buf, count, datatype, dest, tag, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_irsend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_irsend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_irsend_f08ts_large_(buf, count, datatype, dest, tag, comm, request, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Irsend (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(iscan)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_iscan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
@@ -2701,6 +3219,20 @@ void EPMPI_F08TS(iscan)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint 
     ep_iscan_f08(sendbuf, recvbuf, count, datatype, op, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_iscan_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_iscan_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_iscan_f08ts_large_(sendbuf, recvbuf, count, datatype, op, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iscan (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(iscatter)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_iscatter_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -2736,6 +3268,20 @@ void EPMPI_F08TS(iscatter)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtyp
     }
     ep_iscatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_iscatter_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_iscatter_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_iscatter_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)root; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iscatter (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(iscatterv)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_iscatterv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
@@ -2773,6 +3319,20 @@ void EPMPI_F08TS(iscatterv)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displ
     ep_iscatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_iscatterv_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_iscatterv_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_iscatterv_f08ts_large_(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcounts; (void)displs; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)root; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Iscatterv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(isend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_isend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -2800,6 +3360,20 @@ void EPMPI_F08TS(isend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint
     ep_isend_f08(buf, count, datatype, dest, tag, comm, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_isend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_isend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_isend_f08ts_large_(buf, count, datatype, dest, tag, comm, request, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Isend (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(issend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_issend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -2826,6 +3400,20 @@ void EPMPI_F08TS(issend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fin
     }
     ep_issend_f08(buf, count, datatype, dest, tag, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_issend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_issend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_issend_f08ts_large_(buf, count, datatype, dest, tag, comm, request, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Issend (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08(mprobe)(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror);
 void mpi_mprobe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror);
@@ -2873,6 +3461,20 @@ void EPMPI_F08TS(mrecv)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint
     ep_mrecv_f08(buf, count, datatype, message, status, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_mrecv_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror);
+
+void mpi_mrecv_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*message)))) {
+        pmpir_mrecv_f08ts_large_(buf, count, datatype, message, status, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)message; (void)status;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Mrecv (large counts)", EP_COMM_NULL));
+}
+#endif
+
 void EPMPI_PF08TS(neighbor_allgather)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_neighbor_allgather_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
 
@@ -2908,6 +3510,20 @@ void EPMPI_F08TS(neighbor_allgather)(void *sendbuf, MPI_Fint *sendcount, MPI_Fin
     }
     ep_neighbor_allgather_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_neighbor_allgather_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_neighbor_allgather_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_neighbor_allgather_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_allgather (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(neighbor_allgatherv)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_neighbor_allgatherv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
@@ -2945,6 +3561,20 @@ void EPMPI_F08TS(neighbor_allgatherv)(void *sendbuf, MPI_Fint *sendcount, MPI_Fi
     ep_neighbor_allgatherv_f08(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_neighbor_allgatherv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_neighbor_allgatherv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_neighbor_allgatherv_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)displs; (void)recvtype;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_allgatherv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(neighbor_alltoall)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_neighbor_alltoall_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
 
@@ -2980,6 +3610,20 @@ void EPMPI_F08TS(neighbor_alltoall)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint
     }
     ep_neighbor_alltoall_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_neighbor_alltoall_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_neighbor_alltoall_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_neighbor_alltoall_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_alltoall (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(neighbor_alltoallv)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_neighbor_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
@@ -3017,6 +3661,20 @@ void EPMPI_F08TS(neighbor_alltoallv)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fi
     ep_neighbor_alltoallv_f08(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_neighbor_alltoallv_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_neighbor_alltoallv_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_neighbor_alltoallv_f08ts_large_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtype; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtype;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_alltoallv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(neighbor_alltoallw)(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_neighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror);
 
@@ -3052,6 +3710,20 @@ void EPMPI_F08TS(neighbor_alltoallw)(void *sendbuf, MPI_Fint *sendcounts, MPI_Ai
     }
     ep_neighbor_alltoallw_f08(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_neighbor_alltoallw_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_neighbor_alltoallw_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Count *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_neighbor_alltoallw_f08ts_large_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Neighbor_alltoallw (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(pack)(void *inbuf, MPI_Fint *incount, MPI_Fint *datatype, void *outbuf, MPI_Fint *outsize, MPI_Fint *position, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_pack_(void *inbuf, MPI_Fint *incount, MPI_Fint *datatype, void *outbuf, MPI_Fint *outsize, MPI_Fint *position, MPI_Fint *comm, MPI_Fint *ierror);
@@ -3089,6 +3761,20 @@ void EPMPI_F08TS(pack)(void *inbuf, MPI_Fint *incount, MPI_Fint *datatype, void 
     ep_pack_f08(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_pack_f08ts_large_(void *inbuf, MPI_Count *incount, MPI_Fint *datatype, void *outbuf, MPI_Count *outsize, MPI_Count *position, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_pack_f08ts_large_(void *inbuf, MPI_Count *incount, MPI_Fint *datatype, void *outbuf, MPI_Count *outsize, MPI_Count *position, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_pack_f08ts_large_(inbuf, incount, datatype, outbuf, outsize, position, comm, ierror);
+        return;
+    }
+    (void)inbuf; (void)incount; (void)datatype; (void)outbuf; (void)outsize; (void)position;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Pack (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08(pack_size)(MPI_Fint *incount, MPI_Fint *datatype, MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror);
 void mpi_pack_size_(MPI_Fint *incount, MPI_Fint *datatype, MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror);
 
@@ -3107,6 +3793,20 @@ void EPMPI_F08(pack_size)(MPI_Fint *incount, MPI_Fint *datatype, MPI_Fint *comm,
     }
     ep_pack_size_f08(incount, datatype, comm, size, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_pack_size_f08_large_(MPI_Count *incount, MPI_Fint *datatype, MPI_Fint *comm, MPI_Count *size, MPI_Fint *ierror);
+
+void mpi_pack_size_f08_large_(MPI_Count *incount, MPI_Fint *datatype, MPI_Fint *comm, MPI_Count *size, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_pack_size_f08_large_(incount, datatype, comm, size, ierror);
+        return;
+    }
+    (void)incount; (void)datatype; (void)size;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Pack_size (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08(probe)(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
 void mpi_probe_(MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
@@ -3154,6 +3854,20 @@ void EPMPI_F08TS(put)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origi
     ep_put_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_put_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierror);
+
+void mpi_put_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*win)))) {
+        pmpir_put_f08ts_large_(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, ierror);
+        return;
+    }
+    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)win;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Put (large counts)", EP_COMM_NULL));
+}
+#endif
+
 void EPMPI_PF08TS(raccumulate)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_raccumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -3180,6 +3894,20 @@ void EPMPI_F08TS(raccumulate)(void *origin_addr, MPI_Fint *origin_count, MPI_Fin
     }
     ep_raccumulate_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_raccumulate_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_raccumulate_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*win)))) {
+        pmpir_raccumulate_f08ts_large_(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror);
+        return;
+    }
+    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)win; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Raccumulate (large counts)", EP_COMM_NULL));
+}
+#endif
 
 void EPMPI_PF08TS(recv)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
 void mpi_recv_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
@@ -3208,6 +3936,20 @@ void EPMPI_F08TS(recv)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint 
     ep_recv_f08(buf, count, datatype, source, tag, comm, status, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_recv_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
+
+void mpi_recv_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_recv_f08ts_large_(buf, count, datatype, source, tag, comm, status, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)source; (void)tag; (void)status;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Recv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(recv_init)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_recv_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -3234,6 +3976,20 @@ void EPMPI_F08TS(recv_init)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_
     }
     ep_recv_init_f08(buf, count, datatype, source, tag, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_recv_init_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_recv_init_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_recv_init_f08ts_large_(buf, count, datatype, source, tag, comm, request, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)source; (void)tag; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Recv_init (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(reduce)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_reduce_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
@@ -3271,6 +4027,20 @@ void EPMPI_F08TS(reduce)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint
     ep_reduce_f08(sendbuf, recvbuf, count, datatype, op, root, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_reduce_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_reduce_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_reduce_f08ts_large_(sendbuf, recvbuf, count, datatype, op, root, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op; (void)root;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Reduce (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(reduce_scatter)(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_reduce_scatter_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror);
 
@@ -3307,6 +4077,20 @@ void EPMPI_F08TS(reduce_scatter)(void *sendbuf, void *recvbuf, MPI_Fint *recvcou
     ep_reduce_scatter_f08(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_reduce_scatter_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_reduce_scatter_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_reduce_scatter_f08ts_large_(sendbuf, recvbuf, recvcounts, datatype, op, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)recvbuf; (void)recvcounts; (void)datatype; (void)op;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Reduce_scatter (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(reduce_scatter_block)(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_reduce_scatter_block_(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror);
 
@@ -3342,6 +4126,20 @@ void EPMPI_F08TS(reduce_scatter_block)(void *sendbuf, void *recvbuf, MPI_Fint *r
     }
     ep_reduce_scatter_block_f08(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_reduce_scatter_block_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_reduce_scatter_block_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_reduce_scatter_block_f08ts_large_(sendbuf, recvbuf, recvcount, datatype, op, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)recvbuf; (void)recvcount; (void)datatype; (void)op;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Reduce_scatter_block (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08(request_free)(MPI_Fint *request, MPI_Fint *ierror);
 void mpi_request_free_(MPI_Fint *request, MPI_Fint *ierror);
@@ -3408,6 +4206,20 @@ void EPMPI_F08TS(rget)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *orig
     ep_rget_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_rget_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_rget_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*win)))) {
+        pmpir_rget_f08ts_large_(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror);
+        return;
+    }
+    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)win; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Rget (large counts)", EP_COMM_NULL));
+}
+#endif
+
 void EPMPI_PF08TS(rget_accumulate)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_rget_accumulate_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Fint *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -3444,6 +4256,20 @@ void EPMPI_F08TS(rget_accumulate)(void *origin_addr, MPI_Fint *origin_count, MPI
     ep_rget_accumulate_f08(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_rget_accumulate_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Count *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_rget_accumulate_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, void *result_addr, MPI_Count *result_count, MPI_Fint *result_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*win)))) {
+        pmpir_rget_accumulate_f08ts_large_(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror);
+        return;
+    }
+    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)result_addr; (void)result_count; (void)result_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)win; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Rget_accumulate (large counts)", EP_COMM_NULL));
+}
+#endif
+
 void EPMPI_PF08TS(rput)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_rput_(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Fint *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -3470,6 +4296,20 @@ void EPMPI_F08TS(rput)(void *origin_addr, MPI_Fint *origin_count, MPI_Fint *orig
     }
     ep_rput_f08(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_rput_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_rput_f08ts_large_(void *origin_addr, MPI_Count *origin_count, MPI_Fint *origin_datatype, MPI_Fint *target_rank, MPI_Aint *target_disp, MPI_Count *target_count, MPI_Fint *target_datatype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*win)))) {
+        pmpir_rput_f08ts_large_(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype, win, request, ierror);
+        return;
+    }
+    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)win; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Rput (large counts)", EP_COMM_NULL));
+}
+#endif
 
 void EPMPI_PF08TS(rsend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_rsend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror);
@@ -3498,6 +4338,20 @@ void EPMPI_F08TS(rsend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint
     ep_rsend_f08(buf, count, datatype, dest, tag, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_rsend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_rsend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_rsend_f08ts_large_(buf, count, datatype, dest, tag, comm, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Rsend (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(rsend_init)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_rsend_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -3524,6 +4378,20 @@ void EPMPI_F08TS(rsend_init)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI
     }
     ep_rsend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_rsend_init_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_rsend_init_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_rsend_init_f08ts_large_(buf, count, datatype, dest, tag, comm, request, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Rsend_init (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(scan)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_scan_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror);
@@ -3561,6 +4429,20 @@ void EPMPI_F08TS(scan)(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *
     ep_scan_f08(sendbuf, recvbuf, count, datatype, op, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_scan_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_scan_f08ts_large_(void *sendbuf, void *recvbuf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_scan_f08ts_large_(sendbuf, recvbuf, count, datatype, op, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)recvbuf; (void)count; (void)datatype; (void)op;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Scan (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(scatter)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_scatter_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
 
@@ -3596,6 +4478,20 @@ void EPMPI_F08TS(scatter)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype
     }
     ep_scatter_f08(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_scatter_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_scatter_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_scatter_f08ts_large_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)root;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Scatter (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(scatterv)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_scatterv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
@@ -3633,6 +4529,20 @@ void EPMPI_F08TS(scatterv)(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs
     ep_scatterv_f08(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_scatterv_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_scatterv_f08ts_large_(void *sendbuf, MPI_Count *sendcounts, MPI_Aint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_scatterv_f08ts_large_(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcounts; (void)displs; (void)sendtype; (void)recvbuf; (void)recvcount; (void)recvtype; (void)root;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Scatterv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(send)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_send_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror);
 
@@ -3660,6 +4570,20 @@ void EPMPI_F08TS(send)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint 
     ep_send_f08(buf, count, datatype, dest, tag, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_send_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_send_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_send_f08ts_large_(buf, count, datatype, dest, tag, comm, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Send (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(send_init)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_send_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -3686,6 +4610,20 @@ void EPMPI_F08TS(send_init)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_
     }
     ep_send_init_f08(buf, count, datatype, dest, tag, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_send_init_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_send_init_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_send_init_f08ts_large_(buf, count, datatype, dest, tag, comm, request, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Send_init (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(sendrecv)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
 void mpi_sendrecv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
@@ -3723,6 +4661,20 @@ void EPMPI_F08TS(sendrecv)(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtyp
     ep_sendrecv_f08(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_sendrecv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
+
+void mpi_sendrecv_f08ts_large_(void *sendbuf, MPI_Count *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Count *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_sendrecv_f08ts_large_(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, status, ierror);
+        return;
+    }
+    (void)sendbuf; (void)sendcount; (void)sendtype; (void)dest; (void)sendtag; (void)recvbuf; (void)recvcount; (void)recvtype; (void)source; (void)recvtag; (void)status;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Sendrecv (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(sendrecv_replace)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
 void mpi_sendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
 
@@ -3749,6 +4701,20 @@ void EPMPI_F08TS(sendrecv_replace)(void *buf, MPI_Fint *count, MPI_Fint *datatyp
     }
     ep_sendrecv_replace_f08(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_sendrecv_replace_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
+
+void mpi_sendrecv_replace_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_sendrecv_replace_f08ts_large_(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)dest; (void)sendtag; (void)source; (void)recvtag; (void)status;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Sendrecv_replace (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(ssend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror);
 void mpi_ssend_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror);
@@ -3777,6 +4743,20 @@ void EPMPI_F08TS(ssend)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint
     ep_ssend_f08(buf, count, datatype, dest, tag, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_ssend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_ssend_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ssend_f08ts_large_(buf, count, datatype, dest, tag, comm, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ssend (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08TS(ssend_init)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void mpi_ssend_init_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 
@@ -3803,6 +4783,20 @@ void EPMPI_F08TS(ssend_init)(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI
     }
     ep_ssend_init_f08(buf, count, datatype, dest, tag, comm, request, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_ssend_init_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+void mpi_ssend_init_f08ts_large_(void *buf, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_ssend_init_f08ts_large_(buf, count, datatype, dest, tag, comm, request, ierror);
+        return;
+    }
+    (void)buf; (void)count; (void)datatype; (void)dest; (void)tag; (void)request;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Ssend_init (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08(start)(MPI_Fint *request, MPI_Fint *ierror);
 void mpi_start_(MPI_Fint *request, MPI_Fint *ierror);
@@ -3973,6 +4967,20 @@ void EPMPI_F08TS(unpack)(void *inbuf, MPI_Fint *insize, MPI_Fint *position, void
     ep_unpack_f08(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_unpack_f08ts_large_(void *inbuf, MPI_Count *insize, MPI_Count *position, void *outbuf, MPI_Count *outcount, MPI_Fint *datatype, MPI_Fint *comm, MPI_Fint *ierror);
+
+void mpi_unpack_f08ts_large_(void *inbuf, MPI_Count *insize, MPI_Count *position, void *outbuf, MPI_Count *outcount, MPI_Fint *datatype, MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_unpack_f08ts_large_(inbuf, insize, position, outbuf, outcount, datatype, comm, ierror);
+        return;
+    }
+    (void)inbuf; (void)insize; (void)position; (void)outbuf; (void)outcount; (void)datatype;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Unpack (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08(wait)(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror);
 void mpi_wait_(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror);
 
@@ -4068,6 +5076,20 @@ void EPMPI_F08(win_allocate)(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info
     ep_win_allocate_f08(size, disp_unit, info, comm, baseptr, win, ierror);
 }
 
+#if EPMPI_F08_LARGE
+void pmpir_win_allocate_f08_large_(MPI_Aint *size, MPI_Aint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierror);
+
+void mpi_win_allocate_f08_large_(MPI_Aint *size, MPI_Aint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_win_allocate_f08_large_(size, disp_unit, info, comm, baseptr, win, ierror);
+        return;
+    }
+    (void)size; (void)disp_unit; (void)info; (void)baseptr; (void)win;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Win_allocate (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
+
 void EPMPI_PF08(win_allocate_shared)(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierror);
 void mpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierror);
 
@@ -4086,6 +5108,20 @@ void EPMPI_F08(win_allocate_shared)(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fin
     }
     ep_win_allocate_shared_f08(size, disp_unit, info, comm, baseptr, win, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_win_allocate_shared_f08_large_(MPI_Aint *size, MPI_Aint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierror);
+
+void mpi_win_allocate_shared_f08_large_(MPI_Aint *size, MPI_Aint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_win_allocate_shared_f08_large_(size, disp_unit, info, comm, baseptr, win, ierror);
+        return;
+    }
+    (void)size; (void)disp_unit; (void)info; (void)baseptr; (void)win;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Win_allocate_shared (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08TS(win_attach)(MPI_Fint *win, void *base, MPI_Aint *size, MPI_Fint *ierror);
 void mpi_win_attach_(MPI_Fint *win, void *base, MPI_Aint *size, MPI_Fint *ierror);
@@ -4178,6 +5214,20 @@ void EPMPI_F08TS(win_create)(void *base, MPI_Aint *size, MPI_Fint *disp_unit, MP
     }
     ep_win_create_f08(base, size, disp_unit, info, comm, win, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_win_create_f08ts_large_(void *base, MPI_Aint *size, MPI_Aint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierror);
+
+void mpi_win_create_f08ts_large_(void *base, MPI_Aint *size, MPI_Aint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpir_win_create_f08ts_large_(base, size, disp_unit, info, comm, win, ierror);
+        return;
+    }
+    (void)base; (void)size; (void)disp_unit; (void)info; (void)win;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Win_create (large counts)", epmpi_comm_in(epmpi_f2c_comm(*comm))));
+}
+#endif
 
 void EPMPI_PF08(win_create_dynamic)(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierror);
 void mpi_win_create_dynamic_(MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierror);
@@ -4604,6 +5654,20 @@ void EPMPI_F08(win_shared_query)(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, 
     }
     ep_win_shared_query_f08(win, rank, size, disp_unit, baseptr, ierror);
 }
+
+#if EPMPI_F08_LARGE
+void pmpir_win_shared_query_f08_large_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr, MPI_Fint *ierror);
+
+void mpi_win_shared_query_f08_large_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*win)))) {
+        pmpir_win_shared_query_f08_large_(win, rank, size, disp_unit, baseptr, ierror);
+        return;
+    }
+    (void)win; (void)rank; (void)size; (void)disp_unit; (void)baseptr;
+    epmpi_f08_error(ierror, epmpi_unsupported("MPI_Win_shared_query (large counts)", EP_COMM_NULL));
+}
+#endif
 
 void EPMPI_PF08(win_start)(MPI_Fint *group, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierror);
 void mpi_win_start_(MPI_Fint *group, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierror);

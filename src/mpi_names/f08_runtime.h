@@ -12,19 +12,22 @@
 
 /* The specific procedures behind the generic names of the host's mpi_f08 module (EPMPI_F08TS:
  * those with a choice buffer) and the profiling names the host path calls. Open MPI 4.1 gives
- * choice buffers as addresses, MPICH 4.0 as gfortran descriptors (assumed rank). */
+ * choice buffers as addresses, MPICH 4.0 as gfortran descriptors (assumed rank); MPICH also has
+ * the large-count forms of MPI 4.0 (mpi_send_f08ts_large_...). */
 #ifdef OPEN_MPI
 #define EPMPI_F08(name) mpi_##name##_f08_
 #define EPMPI_PF08(name) pmpi_##name##_f08_
 #define EPMPI_F08TS(name) mpi_##name##_f08_
 #define EPMPI_PF08TS(name) pmpi_##name##_f08_
 #define EPMPI_F08_DESCRIPTORS 0
+#define EPMPI_F08_LARGE 0
 #else
 #define EPMPI_F08(name) mpi_##name##_f08_
 #define EPMPI_PF08(name) pmpir_##name##_f08_
 #define EPMPI_F08TS(name) mpi_##name##_f08ts_
 #define EPMPI_PF08TS(name) pmpir_##name##_f08ts_
 #define EPMPI_F08_DESCRIPTORS 1
+#define EPMPI_F08_LARGE 1
 #endif
 
 /* The host's f08 sentinels, recorded before main by f08_sentinels.f90 (compiled with the

@@ -196,6 +196,47 @@ def entry_point(proc, ompi, mpich):
     return "\n".join(lines) + "\n"
 
 
+def large_entry_point(proc, mpich):
+    """MPICH's large-count form of a function (its specific procedure for INTEGER(KIND=MPI_COUNT_KIND)
+    counts), or None: host handles go to the host's, EPMPI handles get MPI_ERR_UNSUPPORTED_OPERATION
+    through the communicator's error handler rather than reaching the host."""
+    name = proc._parseset["name"]
+    lower = name.lower()[4:]
+    suffix = next((s for s in ("f08ts_large", "f08_large") if f"mpi_{lower}_{s}_" in mpich), None)
+    if suffix is None or f"pmpir_{lower}_{suffix}_" not in mpich:
+        return None
+    params = [p for p in proc._parseset["parameters"] if "f08_parameter" not in p["suppress"]]
+    decls = f08_declarations(str(proc.express.embiggen.f08))
+    args, hidden, triggers = [], [], []
+    for p in params:
+        n = p["name"]
+        ftype, attrs, is_array = decls[n]
+        if "VALUE" in attrs:
+            return None
+        args.append(f"{c_type(ftype)}{n}")
+        if ftype.startswith("CHARACTER"):
+            hidden.append(f"size_t {n}_len")
+        if p["kind"] in EP_KINDS and ftype.startswith("TYPE(MPI_") and p["param_direction"] != "out" \
+                and not is_array:
+            triggers.append(f"EPMPI_F_IS_EP(*{n})")
+    if not triggers:
+        return None
+    comm = next((p["name"] for p in params if p["kind"] == "COMMUNICATOR" and p["param_direction"] != "out"
+                 and not decls[p["name"]][2]), None)
+    ep_comm = f"epmpi_comm_in(epmpi_f2c_comm(*{comm}))" if comm else "EP_COMM_NULL"
+    sig = ", ".join(args + hidden)
+    names = [p["name"] for p in params] + [h.split()[-1] for h in hidden]
+    unused = " ".join(f"(void){n};" for n in names if n not in (comm, "ierror"))
+    return "\n".join([
+        "#if EPMPI_F08_LARGE",
+        f"void pmpir_{lower}_{suffix}_({sig});", "",
+        f"void mpi_{lower}_{suffix}_({sig})", "{", f"    if (EPMPI_LIKELY(!({' || '.join(triggers)}))) {{",
+        f"        pmpir_{lower}_{suffix}_({', '.join(names)});", "        return;", "    }",
+        f"    {unused}",
+        f"    epmpi_f08_error(ierror, epmpi_unsupported(\"{name} (large counts)\", {ep_comm}));", "}",
+        "#endif", ""])
+
+
 def main():
     std.use_api_version(1)
     ompi, mpich = host_f08_exports("openmpi"), host_f08_exports("mpich")
@@ -211,6 +252,9 @@ def main():
             continue
         try:
             code.append(entry_point(proc, ompi, mpich))
+            large = large_entry_point(proc, mpich)
+            if large:
+                code.append(large)
         except Skip as e:
             skipped.append(f" *   {name}: {e}")
     out = [

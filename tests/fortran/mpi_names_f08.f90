@@ -6,6 +6,7 @@
 ! out, MPI_ERRORS_RETURN with an error class and a function the layer does not provide on
 ! endpoints; host communicators keep working beside them; then a thread communicator
 ! (MPIX_Threadcomm_*). MPI_Init is the plain one: the layer raises the thread level itself.
+! Built with -DLARGE_COUNTS where the host's mpi_f08 has the large-count forms (MPICH).
 ! EPMPI_TEST_EPS gives the endpoints per process (cycled over process ranks).
 program mpi_names_f08
     use mpi_f08
@@ -250,6 +251,12 @@ contains
         call MPI_Alltoallw(sendv, counts, displs, types, recvv, counts, displs, types, comm, ierr)
         call MPI_Error_class(ierr, cls, i)
         call check(cls == MPI_ERR_UNSUPPORTED_OPERATION, 'unsupported class', rank, bad)
+#ifdef LARGE_COUNTS
+        ! A large-count form (MPICH's mpi_f08), which EPMPI does not provide under the f08 names.
+        call MPI_Send(sbuf, 1_MPI_COUNT_KIND, MPI_INTEGER, next, 0, comm, ierr)
+        call MPI_Error_class(ierr, cls, i)
+        call check(cls == MPI_ERR_UNSUPPORTED_OPERATION, 'large-count send', rank, bad)
+#endif
         ! Array sections with gaps are the sequence of their elements (MPI 4.1 section 19.1.12):
         ! gfortran passes Open MPI a contiguous copy, MPICH the section's descriptor.
         grid = reshape([(i, i = 1, 6)], [2, 3])
