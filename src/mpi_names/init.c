@@ -32,9 +32,11 @@
 #include <string.h>
 
 /* Functions whose callers create endpoints: the layer's, the Fortran layer's (gfortran's
- * mangling), and EPMPI's own C interface, which `use ep_mpi` reaches too. */
+ * mangling; for `use mpi_f08` the procedures of module epmpi_mpix_f08), and EPMPI's own C
+ * interface, which `use ep_mpi` reaches too. */
 static const char *const ENDPOINT_CREATORS[] = {
     "MPIX_Comm_create_endpoints", "MPIX_Threadcomm_init", "mpix_comm_create_endpoints_", "mpix_threadcomm_init_",
+    "__epmpi_mpix_f08_MOD_mpix_comm_create_endpoints", "__epmpi_mpix_f08_MOD_mpix_threadcomm_init",
     "EP_Comm_create_endpoints", "EP_Comm_create_endpoint", NULL,
 };
 
