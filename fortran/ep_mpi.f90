@@ -167,6 +167,7 @@ module ep_mpi
   public :: ep_barrier_init, ep_bcast_init, ep_reduce_init, ep_allreduce_init, ep_scan_init, ep_exscan_init
   public :: ep_reduce_scatter_block_init, ep_gather_init, ep_scatter_init, ep_allgather_init, ep_alltoall_init
   public :: ep_gatherv_init, ep_scatterv_init, ep_allgatherv_init, ep_alltoallv_init, ep_reduce_scatter_init
+  public :: ep_alltoallw_init
 
   ! ---- Process topologies and neighbourhood collectives (MPI 4.1 chapter 8)
   !> Results of `ep_topo_test` (`EP_UNDEFINED` without a topology).
@@ -180,7 +181,8 @@ module ep_mpi
   public :: ep_graph_get, ep_graph_neighbors_count, ep_graph_neighbors, ep_cart_map, ep_graph_map
   public :: ep_neighbor_allgather, ep_neighbor_allgatherv, ep_neighbor_alltoall, ep_neighbor_alltoallv
   public :: ep_neighbor_alltoallw, ep_ineighbor_allgather, ep_ineighbor_allgatherv, ep_ineighbor_alltoall
-  public :: ep_ineighbor_alltoallv, ep_ineighbor_alltoallw
+  public :: ep_ineighbor_alltoallv, ep_ineighbor_alltoallw, ep_neighbor_allgather_init, ep_neighbor_allgatherv_init
+  public :: ep_neighbor_alltoall_init, ep_neighbor_alltoallv_init, ep_neighbor_alltoallw_init
 
   ! ---- Groups, communicators from groups, caching and error handlers -----------------------
 
@@ -2645,7 +2647,8 @@ contains
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
     c_ierror = epmpi_f_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, int(storage_size(sendcounts) / 8, c_int), c_arg(comm), c_null_ptr, MPI_BOTTOM, MPI_IN_PLACE)
+      recvtypes, int(storage_size(sendcounts) / 8, c_int), c_arg(comm), 0_c_int, 0_c_int, c_null_ptr, MPI_BOTTOM, &
+      MPI_IN_PLACE)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_alltoallw
 
@@ -2663,11 +2666,33 @@ contains
     integer(c_int), target :: c_request
     c_request = EP_REQUEST_NULL
     c_ierror = epmpi_f_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-      recvtypes, int(storage_size(sendcounts) / 8, c_int), c_arg(comm), c_loc(c_request), MPI_BOTTOM, &
-      MPI_IN_PLACE)
+      recvtypes, int(storage_size(sendcounts) / 8, c_int), c_arg(comm), 1_c_int, 0_c_int, c_loc(c_request), &
+      MPI_BOTTOM, MPI_IN_PLACE)
     request = int(c_request)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_ialltoallw
+
+  !> Persistent `ep_alltoallw` (C: `EP_Alltoallw_init`; MPI 4.1 section 6.13): the arrays are
+  !> read at init, the buffers must be contiguous and stay valid while `request` exists.
+  recursive subroutine ep_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+    integer(mpi_kind), dimension(*), intent(in) :: sendtypes, recvtypes
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    integer(c_int), target :: c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
+      recvtypes, int(storage_size(sendcounts) / 8, c_int), c_arg(comm), 2_c_int, int(info, c_int), &
+      c_loc(c_request), MPI_BOTTOM, MPI_IN_PLACE)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_alltoallw_init
 
   !> `inoutbuf = inbuf op inoutbuf`, elementwise, for `count` elements of `datatype` (C:
   !> `EP_Reduce_local`; MPI 4.1 section 6.9.7); any predefined or user-defined op. A local
@@ -3968,9 +3993,9 @@ contains
 
   !> Every neighbourhood collective (`kind`: 0 allgather, 1 allgatherv, 2 alltoall,
   !> 3 alltoallv, 4 alltoallw; the arguments a kind does not use are placeholders), blocking
-  !> without `request`.
+  !> without `request`, persistent with `info`.
   recursive subroutine neighbor_call(kind, sendbuf, sendcount, sendcounts, sdispls, sendtypes, sendtype, &
-      recvbuf, recvcount, recvcounts, rdispls, recvtypes, recvtype, count_bytes, comm, ierror, request)
+      recvbuf, recvcount, recvcounts, rdispls, recvtypes, recvtype, count_bytes, comm, ierror, request, info)
     integer(c_int), intent(in) :: kind, count_bytes
     type(*), dimension(..), intent(in), asynchronous :: sendbuf
     type(*), dimension(..), intent(inout), asynchronous :: recvbuf
@@ -3979,17 +4004,25 @@ contains
     integer, intent(in) :: sendcount, recvcount, comm
     integer(mpi_kind), intent(in) :: sendtype, recvtype
     integer, intent(out), optional :: ierror, request
-    integer(c_int) :: c_ierror, c_request
+    integer(mpi_kind), intent(in), optional :: info
+    integer(c_int) :: c_ierror, c_request, mode, c_info
     c_request = EP_REQUEST_NULL
+    mode = 0_c_int
+    c_info = 0_c_int
+    if (present(request)) mode = 1_c_int
+    if (present(info)) then
+      mode = 2_c_int
+      c_info = int(info, c_int)
+    end if
     if (present(request)) then
-      c_ierror = epmpi_f_neighbor(kind, sendbuf, c_arg(sendcount), sendcounts, sdispls, sendtypes, &
+      c_ierror = epmpi_f_neighbor(kind, mode, sendbuf, c_arg(sendcount), sendcounts, sdispls, sendtypes, &
         int(sendtype, c_int), recvbuf, c_arg(recvcount), recvcounts, rdispls, recvtypes, int(recvtype, c_int), &
-        count_bytes, c_arg(comm), c_request, MPI_BOTTOM)
+        count_bytes, c_arg(comm), c_info, c_request, MPI_BOTTOM)
       request = int(c_request)
     else
-      c_ierror = epmpi_f_neighbor(kind, sendbuf, c_arg(sendcount), sendcounts, sdispls, sendtypes, &
+      c_ierror = epmpi_f_neighbor(kind, mode, sendbuf, c_arg(sendcount), sendcounts, sdispls, sendtypes, &
         int(sendtype, c_int), recvbuf, c_arg(recvcount), recvcounts, rdispls, recvtypes, int(recvtype, c_int), &
-        count_bytes, c_arg(comm), f_bottom=MPI_BOTTOM)
+        count_bytes, c_arg(comm), c_info, f_bottom=MPI_BOTTOM)
     end if
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine neighbor_call
@@ -4078,6 +4111,92 @@ contains
     call neighbor_call(4_c_int, sendbuf, 0, sendcounts, sdispls, sendtypes, 0_mpi_kind, recvbuf, 0, recvcounts, &
       rdispls, recvtypes, 0_mpi_kind, int(storage_size(sendcounts) / 8, c_int), comm, ierror)
   end subroutine ep_neighbor_alltoallw
+
+  !> Persistent `ep_neighbor_allgather` (C: `EP_Neighbor_allgather_init`; MPI 4.1 section
+  !> 8.8): the buffers must be contiguous and stay valid while `request` exists.
+  recursive subroutine ep_neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer :: none(1)
+    integer(mpi_kind) :: no_types(1)
+    none = 0
+    no_types = 0
+    call neighbor_call(0_c_int, sendbuf, sendcount, none, none, no_types, sendtype, recvbuf, recvcount, none, &
+      none, no_types, recvtype, int(storage_size(none) / 8, c_int), comm, ierror, request, info)
+  end subroutine ep_neighbor_allgather_init
+
+  !> Persistent `ep_neighbor_allgatherv` (C: `EP_Neighbor_allgatherv_init`): the arrays are read
+  !> at init.
+  recursive subroutine ep_neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+      recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, comm
+    integer, dimension(*), intent(in) :: recvcounts, displs
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(mpi_kind) :: no_types(1)
+    no_types = 0
+    call neighbor_call(1_c_int, sendbuf, sendcount, recvcounts, displs, no_types, sendtype, recvbuf, 0, recvcounts, &
+      displs, no_types, recvtype, int(storage_size(recvcounts) / 8, c_int), comm, ierror, request, info)
+  end subroutine ep_neighbor_allgatherv_init
+
+  !> Persistent `ep_neighbor_alltoall` (C: `EP_Neighbor_alltoall_init`).
+  recursive subroutine ep_neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+      comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, intent(in) :: sendcount, recvcount, comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer :: none(1)
+    integer(mpi_kind) :: no_types(1)
+    none = 0
+    no_types = 0
+    call neighbor_call(2_c_int, sendbuf, sendcount, none, none, no_types, sendtype, recvbuf, recvcount, none, &
+      none, no_types, recvtype, int(storage_size(none) / 8, c_int), comm, ierror, request, info)
+  end subroutine ep_neighbor_alltoall_init
+
+  !> Persistent `ep_neighbor_alltoallv` (C: `EP_Neighbor_alltoallv_init`): the arrays are read
+  !> at init.
+  recursive subroutine ep_neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+      rdispls, recvtype, comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: sendtype, recvtype, info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(mpi_kind) :: no_types(1)
+    no_types = 0
+    call neighbor_call(3_c_int, sendbuf, 0, sendcounts, sdispls, no_types, sendtype, recvbuf, 0, recvcounts, &
+      rdispls, no_types, recvtype, int(storage_size(sendcounts) / 8, c_int), comm, ierror, request, info)
+  end subroutine ep_neighbor_alltoallv_init
+
+  !> Persistent `ep_neighbor_alltoallw` (C: `EP_Neighbor_alltoallw_init`): the arrays are read
+  !> at init.
+  recursive subroutine ep_neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, &
+      rdispls, recvtypes, comm, info, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: sendbuf
+    type(*), dimension(..), intent(inout), asynchronous :: recvbuf
+    integer, dimension(*), intent(in) :: sendcounts, recvcounts
+    integer(MPI_ADDRESS_KIND), dimension(*), intent(in) :: sdispls, rdispls
+    integer(mpi_kind), dimension(*), intent(in) :: sendtypes, recvtypes
+    integer, intent(in) :: comm
+    integer(mpi_kind), intent(in) :: info
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    call neighbor_call(4_c_int, sendbuf, 0, sendcounts, sdispls, sendtypes, 0_mpi_kind, recvbuf, 0, recvcounts, &
+      rdispls, recvtypes, 0_mpi_kind, int(storage_size(sendcounts) / 8, c_int), comm, ierror, request, info)
+  end subroutine ep_neighbor_alltoallw_init
 
   !> Nonblocking `ep_neighbor_allgather` (C: `EP_Ineighbor_allgather`; MPI 4.1 section
   !> 8.7.1): the buffers must be contiguous and stay untouched until `request` completes.

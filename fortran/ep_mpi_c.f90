@@ -1094,15 +1094,16 @@ module ep_mpi_c
       integer(c_int) :: ierror
     end function epmpi_f_ivcollective
 
+    !> `mode`: 0 blocking, 1 nonblocking, 2 persistent (`info` used by that form only).
     function epmpi_f_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, &
-        recvtypes, count_bytes, comm, request, f_bottom, f_in_place) bind(C, name="epmpi_f_alltoallw") &
+        recvtypes, count_bytes, comm, mode, info, request, f_bottom, f_in_place) bind(C, name="epmpi_f_alltoallw") &
         result(ierror)
       import :: c_int, c_ptr
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
       type(*), dimension(..), intent(inout), asynchronous :: recvbuf
       type(*), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
       type(*), dimension(*), intent(in) :: sendtypes, recvtypes
-      integer(c_int), value :: count_bytes, comm
+      integer(c_int), value :: count_bytes, comm, mode, info
       type(c_ptr), value :: request
       type(*), intent(in) :: f_bottom, f_in_place
       integer(c_int) :: ierror
@@ -1610,12 +1611,13 @@ module ep_mpi_c
     end function c_ep_dist_graph_neighbors
 
     !> Every neighbourhood collective (`kind`: 0 allgather, 1 allgatherv, 2 alltoall,
-    !> 3 alltoallv, 4 alltoallw); `request` absent (NULL) for the blocking forms.
-    function epmpi_f_neighbor(kind, sendbuf, sendcount, sendcounts, sdispls, sendtypes, sendtype, recvbuf, &
-        recvcount, recvcounts, rdispls, recvtypes, recvtype, count_bytes, comm, request, f_bottom) &
+    !> 3 alltoallv, 4 alltoallw; `mode`: 0 blocking, 1 nonblocking, 2 persistent, whose `info`
+    !> the others ignore); `request` absent (NULL) for the blocking forms.
+    function epmpi_f_neighbor(kind, mode, sendbuf, sendcount, sendcounts, sdispls, sendtypes, sendtype, recvbuf, &
+        recvcount, recvcounts, rdispls, recvtypes, recvtype, count_bytes, comm, info, request, f_bottom) &
         bind(C, name="epmpi_f_neighbor") result(ierror)
       import :: c_int
-      integer(c_int), value :: kind, sendcount, sendtype, recvcount, recvtype, count_bytes, comm
+      integer(c_int), value :: kind, mode, sendcount, sendtype, recvcount, recvtype, count_bytes, comm, info
       type(*), dimension(..), intent(in), asynchronous :: sendbuf
       type(*), dimension(..), intent(inout), asynchronous :: recvbuf
       type(*), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls

@@ -998,20 +998,28 @@ int epmpi_f_ivcollective(int kind, CFI_cdesc_t *sendbuf, int sendcount, const vo
     return rc;
 }
 
-/* EP_Alltoallw (request NULL) or EP_Ialltoallw: `sendtypes`, `recvtypes` are `use mpi`
- * integers, converted here; blocking calls accept non-contiguous sections (copied). */
+/* Which form of a collective a glue function serves (the Fortran side passes the value). */
+enum glue_mode { GLUE_BLOCKING, GLUE_NONBLOCKING, GLUE_PERSISTENT };
+
+/* EP_Alltoallw, EP_Ialltoallw or EP_Alltoallw_init (`mode`; `info` for the persistent form
+ * only): `sendtypes`, `recvtypes` are `use mpi` integers, converted here; blocking calls
+ * accept non-contiguous sections (copied). */
 int epmpi_f_alltoallw(CFI_cdesc_t *sendbuf, const void *sendcounts, const void *sdispls, const MPI_Fint *sendtypes,
                       CFI_cdesc_t *recvbuf, const void *recvcounts, const void *rdispls, const MPI_Fint *recvtypes,
-                      int count_bytes, EP_Comm comm, EP_Request *request, const void *f_bottom,
-                      const void *f_in_place)
+                      int count_bytes, EP_Comm comm, int mode, MPI_Fint info, EP_Request *request,
+                      const void *f_bottom, const void *f_in_place)
 {
-    const char *routine = request ? "ep_ialltoallw" : "ep_alltoallw";
-    int nonblocking = request != NULL, size = 0, inter = 0;
+    static const char *const routines[3] = {"ep_alltoallw", "ep_ialltoallw", "ep_alltoallw_init"};
+    const char *routine = routines[mode];
+    int nonblocking = mode != GLUE_BLOCKING, size = 0, inter = 0;
     /* One entry per rank the endpoint names: of the remote group on an intercommunicator. */
     if (EP_Comm_test_inter(comm, &inter) != EP_SUCCESS
-        || (inter ? EP_Comm_remote_size(comm, &size) : EP_Comm_size(comm, &size)) != EP_SUCCESS)
-        return request ? EP_Ialltoallw(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, comm, request)
-                       : EP_Alltoallw(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, comm);
+        || (inter ? EP_Comm_remote_size(comm, &size) : EP_Comm_size(comm, &size)) != EP_SUCCESS) {
+        if (mode == GLUE_PERSISTENT)
+            return EP_Alltoallw_init(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, comm, MPI_INFO_NULL, request);
+        return mode == GLUE_NONBLOCKING ? EP_Ialltoallw(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, comm, request)
+                                        : EP_Alltoallw(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, comm);
+    }
     fbuf s, r;
     int rc = fbuf_open(&s, sendbuf, f_bottom, f_in_place, nonblocking, comm, routine);
     if (rc != EP_SUCCESS)
@@ -1034,10 +1042,16 @@ int epmpi_f_alltoallw(CFI_cdesc_t *sendbuf, const void *sendcounts, const void *
         fints a[4];
         rc = fints_open4(a, arrays, count_bytes, size, comm, routine);
         if (rc == EP_SUCCESS) {
-            rc = request ? EP_Ialltoallw(s.addr, a[0].ints, a[1].ints, types, r.addr, a[2].ints, a[3].ints,
-                                         types + size, comm, request)
-                         : EP_Alltoallw(s.addr, a[0].ints, a[1].ints, types, r.addr, a[2].ints, a[3].ints,
-                                        types + size, comm);
+            /* Every form reads the arrays during the call only (the persistent one at init). */
+            if (mode == GLUE_PERSISTENT)
+                rc = EP_Alltoallw_init(s.addr, a[0].ints, a[1].ints, types, r.addr, a[2].ints, a[3].ints,
+                                       types + size, comm, MPI_Info_f2c(info), request);
+            else if (mode == GLUE_NONBLOCKING)
+                rc = EP_Ialltoallw(s.addr, a[0].ints, a[1].ints, types, r.addr, a[2].ints, a[3].ints,
+                                   types + size, comm, request);
+            else
+                rc = EP_Alltoallw(s.addr, a[0].ints, a[1].ints, types, r.addr, a[2].ints, a[3].ints,
+                                  types + size, comm);
             fints_close4(a);
         }
         free(types);
@@ -1574,23 +1588,26 @@ static MPI_Datatype *c_types(const MPI_Fint *f, int n)
 enum neighbour { N_ALLGATHER, N_ALLGATHERV, N_ALLTOALL, N_ALLTOALLV, N_ALLTOALLW };
 
 /*
- * Every neighbourhood collective, blocking (`request` NULL) or not: the arguments a shape
- * does not use are ignored. Count and displacement arrays of the v forms are default Fortran
+ * Every neighbourhood collective, blocking, nonblocking or persistent (`mode`; `info` for the
+ * persistent forms only): the arguments a shape does not use are ignored. Count and displacement arrays of the v forms are default Fortran
  * integers of `count_bytes` bytes; those of the w form are integer(MPI_ADDRESS_KIND) bytes
  * (MPI_Aint) and its types `use mpi` integers.
  */
-int epmpi_f_neighbor(int kind, CFI_cdesc_t *sendbuf, int sendcount, const void *sendcounts, const void *sdispls,
+int epmpi_f_neighbor(int kind, int mode, CFI_cdesc_t *sendbuf, int sendcount, const void *sendcounts, const void *sdispls,
                      const MPI_Fint *sendtypes, MPI_Fint sendtype, CFI_cdesc_t *recvbuf, int recvcount,
                      const void *recvcounts, const void *rdispls, const MPI_Fint *recvtypes, MPI_Fint recvtype,
-                     int count_bytes, EP_Comm comm, EP_Request *request, const void *f_bottom)
+                     int count_bytes, EP_Comm comm, MPI_Fint info, EP_Request *request, const void *f_bottom)
 {
-    static const char *const routines[2][5] = {
+    static const char *const routines[3][5] = {
         {"ep_neighbor_allgather", "ep_neighbor_allgatherv", "ep_neighbor_alltoall", "ep_neighbor_alltoallv",
          "ep_neighbor_alltoallw"},
         {"ep_ineighbor_allgather", "ep_ineighbor_allgatherv", "ep_ineighbor_alltoall", "ep_ineighbor_alltoallv",
-         "ep_ineighbor_alltoallw"}};
-    const char *routine = routines[request != NULL][kind];
-    int in = 0, out = 0, nonblocking = request != NULL;
+         "ep_ineighbor_alltoallw"},
+        {"ep_neighbor_allgather_init", "ep_neighbor_allgatherv_init", "ep_neighbor_alltoall_init",
+         "ep_neighbor_alltoallv_init", "ep_neighbor_alltoallw_init"}};
+    const char *routine = routines[mode][kind];
+    int in = 0, out = 0, nonblocking = mode != GLUE_BLOCKING;
+    MPI_Info i = MPI_Info_f2c(info);
     if (count_bytes != (int)sizeof(int))
         neighbour_degrees(comm, &in, &out);
     fints sc = {sendcounts, NULL}, sd = {sdispls, NULL}, rc_ = {recvcounts, NULL}, rd = {rdispls, NULL};
@@ -1619,43 +1636,60 @@ int epmpi_f_neighbor(int kind, CFI_cdesc_t *sendbuf, int sendcount, const void *
         rc = fbuf_open(&r, recvbuf, f_bottom, NULL, nonblocking, comm, routine);
         if (rc == EP_SUCCESS) {
             MPI_Datatype t = MPI_Type_f2c(sendtype), u = MPI_Type_f2c(recvtype);
-            switch (kind * 2 + nonblocking) {
-            case N_ALLGATHER * 2:
+            switch (kind * 3 + mode) {
+            case N_ALLGATHER * 3 + GLUE_BLOCKING:
                 rc = EP_Neighbor_allgather(s.addr, sendcount, t, r.addr, recvcount, u, comm);
                 break;
-            case N_ALLGATHER * 2 + 1:
+            case N_ALLGATHER * 3 + GLUE_NONBLOCKING:
                 rc = EP_Ineighbor_allgather(s.addr, sendcount, t, r.addr, recvcount, u, comm, request);
                 break;
-            case N_ALLGATHERV * 2:
+            case N_ALLGATHER * 3 + GLUE_PERSISTENT:
+                rc = EP_Neighbor_allgather_init(s.addr, sendcount, t, r.addr, recvcount, u, comm, i, request);
+                break;
+            case N_ALLGATHERV * 3 + GLUE_BLOCKING:
                 rc = EP_Neighbor_allgatherv(s.addr, sendcount, t, r.addr, rc_.ints, rd.ints, u, comm);
                 break;
-            case N_ALLGATHERV * 2 + 1:
+            case N_ALLGATHERV * 3 + GLUE_NONBLOCKING:
                 rc = EP_Ineighbor_allgatherv(s.addr, sendcount, t, r.addr, rc_.ints, rd.ints, u, comm, request);
                 break;
-            case N_ALLTOALL * 2:
+            case N_ALLGATHERV * 3 + GLUE_PERSISTENT:
+                rc = EP_Neighbor_allgatherv_init(s.addr, sendcount, t, r.addr, rc_.ints, rd.ints, u, comm, i, request);
+                break;
+            case N_ALLTOALL * 3 + GLUE_BLOCKING:
                 rc = EP_Neighbor_alltoall(s.addr, sendcount, t, r.addr, recvcount, u, comm);
                 break;
-            case N_ALLTOALL * 2 + 1:
+            case N_ALLTOALL * 3 + GLUE_NONBLOCKING:
                 rc = EP_Ineighbor_alltoall(s.addr, sendcount, t, r.addr, recvcount, u, comm, request);
                 break;
-            case N_ALLTOALLV * 2:
+            case N_ALLTOALL * 3 + GLUE_PERSISTENT:
+                rc = EP_Neighbor_alltoall_init(s.addr, sendcount, t, r.addr, recvcount, u, comm, i, request);
+                break;
+            case N_ALLTOALLV * 3 + GLUE_BLOCKING:
                 rc = EP_Neighbor_alltoallv(s.addr, sc.ints, sd.ints, t, r.addr, rc_.ints, rd.ints, u, comm);
                 break;
-            case N_ALLTOALLV * 2 + 1:
+            case N_ALLTOALLV * 3 + GLUE_NONBLOCKING:
                 rc = EP_Ineighbor_alltoallv(s.addr, sc.ints, sd.ints, t, r.addr, rc_.ints, rd.ints, u, comm, request);
                 break;
-            case N_ALLTOALLW * 2:
+            case N_ALLTOALLV * 3 + GLUE_PERSISTENT:
+                rc = EP_Neighbor_alltoallv_init(s.addr, sc.ints, sd.ints, t, r.addr, rc_.ints, rd.ints, u, comm, i,
+                                                request);
+                break;
+            case N_ALLTOALLW * 3 + GLUE_BLOCKING:
                 rc = EP_Neighbor_alltoallw(s.addr, sc.ints, sdispls, st, r.addr, rc_.ints, rdispls, rt, comm);
                 break;
-            default:
+            case N_ALLTOALLW * 3 + GLUE_NONBLOCKING:
                 rc = EP_Ineighbor_alltoallw(s.addr, sc.ints, sdispls, st, r.addr, rc_.ints, rdispls, rt, comm, request);
+                break;
+            default:
+                rc = EP_Neighbor_alltoallw_init(s.addr, sc.ints, sdispls, st, r.addr, rc_.ints, rdispls, rt, comm, i,
+                                                request);
                 break;
             }
             fbuf_close(&r, 1);
         }
         fbuf_close(&s, 0);
     }
-    /* EPMPI's nonblocking forms read their arrays during the call only. */
+    /* EPMPI's nonblocking and persistent forms read their arrays during the call only. */
     fints_close(&sc);
     fints_close(&sd);
     fints_close(&rc_);

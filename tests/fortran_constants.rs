@@ -13,16 +13,7 @@ use std::collections::BTreeMap;
 
 /// C functions knowingly without a Fortran routine yet. Adding a C function? Bind it in
 /// fortran/ep_mpi.f90 (and ep_mpi_c.f90 / ep_mpi_glue.c), or list it here for the time being.
-/// The persistent all-to-all-w and neighbourhood collectives need the glue of their blocking
-/// forms restructured (arrays of datatypes, degrees from the topology).
-const NOT_YET_IN_FORTRAN: &[&str] = &[
-    "EP_Alltoallw_init",
-    "EP_Neighbor_allgather_init",
-    "EP_Neighbor_allgatherv_init",
-    "EP_Neighbor_alltoall_init",
-    "EP_Neighbor_alltoallv_init",
-    "EP_Neighbor_alltoallw_init",
-];
+const NOT_YET_IN_FORTRAN: &[&str] = &[];
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap_or_else(|e| panic!("{path}: {e}"))

@@ -172,9 +172,10 @@ contains
 
   subroutine alltoallw_and_reduce_local(comm)
     integer, intent(in) :: comm
-    integer :: me, size, left, right, ierr, r, k, req
+    integer :: me, size, left, right, ierr, r, k, i, req
     integer(kind(MPI_INTEGER)) :: t
-    integer, allocatable :: buf(:), counts(:), displs(:), sbuf(:)
+    integer, allocatable, asynchronous :: buf(:), sbuf(:)
+    integer, allocatable :: counts(:), displs(:)
     integer(kind(MPI_INTEGER)), allocatable :: types(:)
     integer :: a(3), b(3)
     call test_ring(comm, me, size, left, right)
@@ -194,6 +195,21 @@ contains
     call ep_wait(req, EP_STATUS_IGNORE, ierr)
     call check(ierr == EP_SUCCESS .and. all(buf == [((v(21, r, 10 * me + k), k = 1, 2), r = 0, size - 1)]), &
       'ep_ialltoallw data')
+    ! Persistent: two rounds, the data changed between them.
+    call ep_alltoallw_init(sbuf, counts, displs, types, buf, counts, displs, types, comm, &
+      int(MPI_INFO_NULL, kind(MPI_INTEGER)), req, ierr)
+    call check_ok(ierr, 'ep_alltoallw_init')
+    do k = 22, 23
+      sbuf = [((v(k, me, 10 * r + i), i = 1, 2), r = 0, size - 1)]
+      buf = -1
+      call ep_start(req, ierr)
+      call check_ok(ierr, 'ep_start of ep_alltoallw_init')
+      call ep_wait(req, EP_STATUS_IGNORE, ierr)
+      call check(ierr == EP_SUCCESS .and. all(buf == [((v(k, r, 10 * me + i), i = 1, 2), r = 0, size - 1)]), &
+        'ep_alltoallw_init round data')
+    end do
+    call ep_request_free(req, ierr)
+    call check_ok(ierr, 'ep_request_free of ep_alltoallw_init')
     a = [1, 2, 3]
     b = [10, 20, 30]
     call ep_reduce_local(a, b, 3, t, MPI_SUM, ierr)

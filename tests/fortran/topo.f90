@@ -137,8 +137,68 @@ contains
     call ep_neighbor_alltoallw(sendbuf, counts, bytes, types, recvbuf, counts, bytes, types, cart, ierr)
     call check_ok(ierr, 'ep_neighbor_alltoallw')
     call check(recvbuf(1) == 100 * left + 1 .and. recvbuf(2) == 100 * right, 'ep_neighbor_alltoallw blocks')
+    call persistent_neighbors(cart, left, right)
     call ep_comm_free(cart, ierr)
   end subroutine ring
+
+  !> The persistent neighbourhood collectives on the ring `cart`: each started twice, the data
+  !> changed between rounds, the blocks checked as for the blocking forms.
+  subroutine persistent_neighbors(cart, left, right)
+    integer, intent(in) :: cart, left, right
+    integer :: me, ierr, round, req(5), counts(2), k
+    integer, asynchronous :: sendbuf(2), a2a(2), gat(4), gatv(4), a2av(2), a2aw(2)
+    integer(MPI_ADDRESS_KIND) :: bytes(2)
+    integer(mpik) :: types(2), info
+    call ep_comm_rank(cart, me, ierr)
+    info = int(MPI_INFO_NULL, mpik)
+    counts = 1
+    bytes = [0_MPI_ADDRESS_KIND, int(storage_size(sendbuf) / 8, MPI_ADDRESS_KIND)]
+    types = default_integer_type()
+    call ep_neighbor_alltoall_init(sendbuf, 1, default_integer_type(), a2a, 1, default_integer_type(), cart, info, &
+      req(1), ierr)
+    call check_ok(ierr, 'ep_neighbor_alltoall_init')
+    call ep_neighbor_allgather_init(sendbuf, 2, default_integer_type(), gat, 2, default_integer_type(), cart, info, &
+      req(2), ierr)
+    call check_ok(ierr, 'ep_neighbor_allgather_init')
+    call ep_neighbor_allgatherv_init(sendbuf, 1, default_integer_type(), gatv, counts, [3, 0], &
+      default_integer_type(), cart, info, req(3), ierr)
+    call check_ok(ierr, 'ep_neighbor_allgatherv_init')
+    call ep_neighbor_alltoallv_init(sendbuf, counts, [0, 1], default_integer_type(), a2av, counts, [1, 0], &
+      default_integer_type(), cart, info, req(4), ierr)
+    call check_ok(ierr, 'ep_neighbor_alltoallv_init')
+    call ep_neighbor_alltoallw_init(sendbuf, counts, bytes, types, a2aw, counts, bytes, types, cart, info, &
+      req(5), ierr)
+    call check_ok(ierr, 'ep_neighbor_alltoallw_init')
+    do round = 1, 2
+      sendbuf = [1000 * round + 100 * me + 0, 1000 * round + 100 * me + 1]
+      a2a = -1
+      gat = -1
+      gatv = -1
+      a2av = -1
+      a2aw = -1
+      ! One at a time: they share the send buffer, which a round may read until it completes.
+      do k = 1, 5
+        call ep_start(req(k), ierr)
+        call check_ok(ierr, 'ep_start of a persistent neighbourhood collective')
+        call ep_wait(req(k), EP_STATUS_IGNORE, ierr)
+        call check_ok(ierr, 'ep_wait of a persistent neighbourhood collective')
+      end do
+      call check(a2a(1) == 1000 * round + 100 * left + 1 .and. a2a(2) == 1000 * round + 100 * right, &
+        'ep_neighbor_alltoall_init blocks')
+      call check(all(gat == 1000 * round + [100 * left, 100 * left + 1, 100 * right, 100 * right + 1]), &
+        'ep_neighbor_allgather_init blocks')
+      call check(gatv(4) == 1000 * round + 100 * left .and. gatv(1) == 1000 * round + 100 * right &
+        .and. gatv(2) == -1, 'ep_neighbor_allgatherv_init blocks')
+      call check(a2av(2) == 1000 * round + 100 * left + 1 .and. a2av(1) == 1000 * round + 100 * right, &
+        'ep_neighbor_alltoallv_init blocks')
+      call check(a2aw(1) == 1000 * round + 100 * left + 1 .and. a2aw(2) == 1000 * round + 100 * right, &
+        'ep_neighbor_alltoallw_init blocks')
+    end do
+    do k = 1, 5
+      call ep_request_free(req(k), ierr)
+      call check_ok(ierr, 'ep_request_free of a persistent neighbourhood collective')
+    end do
+  end subroutine persistent_neighbors
 
   !> A weighted ring as a distributed graph: each rank receives from its left neighbour and
   !> sends to its right one.
