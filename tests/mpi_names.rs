@@ -251,6 +251,7 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
     ("coll", Runs::AllShapes(&[])),
     ("icoll", Runs::AllShapes(&[])),
     ("icoll_inter", Runs::AllShapes(&[])),
+    ("pcoll", Runs::AllShapes(&[])),
     ("split", Runs::AllShapes(&[])),
     ("groups", Runs::AllShapes(&[])),
     ("intercomm", Runs::AllShapes(&[])),
@@ -276,11 +277,6 @@ const NOT_UNDER_STANDARD_NAMES: &[(&str, &str)] = &[
         "fails intermittently under the standard names (one run in CI on MPICH, 1 process x 4 endpoints: a keyval \
          made by MPI_Comm_create_keyval seen as EPMPI's null keyval, then the dup's copy callbacks fail); it passes \
          when run alone, so the keyval bridge (src/mpi_names/caching.c) has a race to find before it runs here again",
-    ),
-    (
-        "pcoll",
-        "persistent collectives are MPI 4.0 functions that Open MPI 4.1's mpi.h does not declare, so the layer wraps \
-         them only where the host declares them (MPICH), and tests/c/ep_as_mpi.h does not map them yet",
     ),
     (
         "bad_input",
@@ -350,7 +346,7 @@ macro_rules! under_standard_names {
 mod standard_names {
     use super::*;
     under_standard_names!(
-        p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, split, groups, intercomm,
+        p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, pcoll, split, groups, intercomm,
         intercomm_coll, win, neighbor, win_shared, topo, agree, direct_progress, progress_threads, direct_truncate,
         direct_order,
     );

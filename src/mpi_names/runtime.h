@@ -215,8 +215,18 @@ int epmpi_peers(MPI_Comm comm);
  * intercommunicator), where its root-only arrays are read. */
 int epmpi_is_root(MPI_Comm comm, int root);
 
+/* The host's error code `mpi_code` of call `name` raised through the error handler of the
+ * endpoint `comm` (MPI 4.1 section 9.3): returned under MPI_ERRORS_RETURN, given to the
+ * program's handler, or printed with the call's name before the job aborts under
+ * MPI_ERRORS_ARE_FATAL (also for EP_COMM_NULL or an endpoint EPMPI no longer knows). Returns
+ * the code's class. */
+int epmpi_raise(const char *name, EP_Comm comm, int mpi_code);
 /* A call on EPMPI handles that EPMPI does not provide: MPI_ERR_UNSUPPORTED_OPERATION through
- * the error handler of `comm` (EP_COMM_NULL: the default, fatal). */
+ * the error handler of `comm` (epmpi_raise). */
 int epmpi_unsupported(const char *name, EP_Comm comm);
+/* A call on a host communicator that the host MPI does not provide (an MPI 4.0 function on an
+ * MPI 3 host without the extension that has it): MPI_ERR_UNSUPPORTED_OPERATION through the
+ * host communicator's error handler. */
+int epmpi_host_unsupported(const char *name, MPI_Comm comm);
 
 #endif

@@ -4,6 +4,10 @@
  * another file of this directory (the generator then leaves it out).
  */
 #include "runtime.h"
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h> /* MPI 4.0 functions Open MPI 4.1 has as PMPIX_ extensions */
+#endif
+#include <epmpi_mpix.h> /* their declarations under the standard names on MPI 3 hosts */
 
 #include <limits.h>
 #include <stddef.h>
@@ -25,8 +29,6 @@
  *   MPI_File_open: no EP_ function
  *   MPI_Grequest_complete: no EP_ function
  *   MPI_Intercomm_create_from_groups: no EP_ function
- *   MPI_Pack: no EP_ function
- *   MPI_Pack_size: no EP_ function
  *   MPI_Parrived: no EP_ function
  *   MPI_Pready: no EP_ function
  *   MPI_Pready_range: no EP_ function
@@ -34,7 +36,6 @@
  *   MPI_Psend_init: no EP_ function
  *   MPI_Raccumulate: no EP_ function
  *   MPI_Rget_accumulate: no EP_ function
- *   MPI_Unpack: no EP_ function
  *   MPI_Win_call_errhandler: no EP_ function
  *   MPI_Win_complete: no EP_ function
  *   MPI_Win_delete_attr: no EP_ function
@@ -125,7 +126,6 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     return ep_MPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -137,12 +137,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Allgather_init(const void *sen
 int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Allgather_init", comm);
+#endif
     return ep_MPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -160,7 +164,6 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
 #endif
     return ep_MPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -200,7 +203,6 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     return ep_MPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -212,12 +214,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Allgatherv_init(const void *se
 int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Allgatherv_init", comm);
+#endif
     return ep_MPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -242,7 +248,6 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
 #endif
     return ep_MPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
@@ -274,7 +279,6 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     return ep_MPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -286,12 +290,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Allreduce_init(const void *sen
 int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Allreduce_init", comm);
+#endif
     return ep_MPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -308,7 +316,6 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
 #endif
     return ep_MPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -341,7 +348,6 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     return ep_MPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -353,12 +359,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Alltoall_init(const void *send
 int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Alltoall_init", comm);
+#endif
     return ep_MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -376,7 +386,6 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
 #endif
     return ep_MPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -421,7 +430,6 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     return ep_MPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -433,12 +441,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Alltoallv_init(const void *sen
 int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Alltoallv_init", comm);
+#endif
     return ep_MPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -468,7 +480,6 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
 #endif
     return ep_MPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
@@ -513,7 +524,6 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     return ep_MPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -525,12 +535,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Alltoallw_init(const void *sen
 int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Alltoallw_init", comm);
+#endif
     return ep_MPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -560,7 +574,6 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
 #endif
     return ep_MPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Attr_delete(MPI_Comm comm, int keyval)
 {
@@ -614,7 +627,6 @@ int MPI_Barrier(MPI_Comm comm)
     return ep_MPI_Barrier(comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -626,10 +638,15 @@ __attribute__((noinline, cold)) static int ep_MPI_Barrier_init(MPI_Comm comm, MP
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Barrier_init(comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Barrier_init(comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Barrier_init", comm);
+#endif
     return ep_MPI_Barrier_init(comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
@@ -661,7 +678,6 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
     return ep_MPI_Bcast_c(buffer, count, datatype, root, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -673,12 +689,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Bcast_init(void *buffer, int c
 int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Bcast_init(buffer, count, datatype, root, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Bcast_init", comm);
+#endif
     return ep_MPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -695,7 +715,6 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
 #endif
     return ep_MPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
@@ -1394,7 +1413,6 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     return ep_MPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -1406,12 +1424,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Exscan_init(const void *sendbu
 int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Exscan_init", comm);
+#endif
     return ep_MPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -1428,7 +1450,6 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
 #endif
     return ep_MPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
@@ -1487,7 +1508,6 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
     return ep_MPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -1499,12 +1519,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Gather_init(const void *sendbu
 int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Gather_init", comm);
+#endif
     return ep_MPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -1522,7 +1546,6 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
 #endif
     return ep_MPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -1562,7 +1585,6 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     return ep_MPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -1574,12 +1596,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Gatherv_init(const void *sendb
 int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Gatherv_init", comm);
+#endif
     return ep_MPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -1604,7 +1630,6 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
 #endif
     return ep_MPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
@@ -2903,7 +2928,6 @@ int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     return ep_MPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -2915,12 +2939,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgather_init(const 
 int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Neighbor_allgather_init", comm);
+#endif
     return ep_MPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -2938,7 +2966,6 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
 #endif
     return ep_MPI_Neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -2953,7 +2980,6 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
     return ep_MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -2965,10 +2991,15 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgatherv_init(const
 int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Neighbor_allgatherv_init", comm);
+#endif
     return ep_MPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -3001,7 +3032,6 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
     return ep_MPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3013,12 +3043,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoall_init(const v
 int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Neighbor_alltoall_init", comm);
+#endif
     return ep_MPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3036,7 +3070,6 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
 #endif
     return ep_MPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -3051,7 +3084,6 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
     return ep_MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3063,10 +3095,15 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallv_init(const 
 int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Neighbor_alltoallv_init", comm);
+#endif
     return ep_MPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
@@ -3081,7 +3118,6 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
     return ep_MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3093,54 +3129,14 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallw_init(const 
 int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
-    return ep_MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
-}
-#endif
-
-__attribute__((noinline, cold)) static int ep_MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm)
-{
-    (void)inbuf; (void)incount; (void)datatype; (void)outbuf; (void)outsize; (void)position;
-    return epmpi_unsupported("MPI_Pack", epmpi_comm_in(comm));
-}
-
-int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm);
-    return ep_MPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm);
-}
-
-__attribute__((noinline, cold)) static int ep_MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
-{
-    (void)incount; (void)datatype; (void)size;
-    return epmpi_unsupported("MPI_Pack_size", epmpi_comm_in(comm));
-}
-
-int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Pack_size(incount, datatype, comm, size);
-    return ep_MPI_Pack_size(incount, datatype, comm, size);
-}
-
-__attribute__((noinline, cold)) static int ep_MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
-{
-    int rc = MPI_SUCCESS;
-    if (incount > INT_MAX || incount < INT_MIN) return MPI_ERR_COUNT;
-    int n_size = 0;
-    rc = MPI_Pack_size((int)incount, datatype, comm, size ? &n_size : NULL);
-    if (size && rc == MPI_SUCCESS) *size = n_size;
-    return rc;
-}
-
-int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
-{
 #if MPI_VERSION >= 4
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Pack_size_c(incount, datatype, comm, size);
+        return PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Neighbor_alltoallw_init", comm);
 #endif
-    return ep_MPI_Pack_size_c(incount, datatype, comm, size);
+    return ep_MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
 }
 
 #if MPI_VERSION >= 4
@@ -3389,7 +3385,6 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     return ep_MPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3401,12 +3396,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Reduce_init(const void *sendbu
 int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Reduce_init", comm);
+#endif
     return ep_MPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3423,7 +3422,6 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
 #endif
     return ep_MPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
@@ -3489,7 +3487,6 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
     return ep_MPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3501,12 +3498,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_block_init(cons
 int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Reduce_scatter_block_init", comm);
+#endif
     return ep_MPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3523,9 +3524,7 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
 #endif
     return ep_MPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3537,12 +3536,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_init(const void
 int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Reduce_scatter_init", comm);
+#endif
     return ep_MPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3563,7 +3566,6 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
 #endif
     return ep_MPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Request_free(MPI_Request *request)
 {
@@ -3785,7 +3787,6 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
     return ep_MPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3797,12 +3798,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Scan_init(const void *sendbuf,
 int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Scan_init", comm);
+#endif
     return ep_MPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3819,7 +3824,6 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
 #endif
     return ep_MPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -3852,7 +3856,6 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     return ep_MPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3864,12 +3867,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Scatter_init(const void *sendb
 int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Scatter_init", comm);
+#endif
     return ep_MPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3887,7 +3894,6 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
 #endif
     return ep_MPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -3927,7 +3933,6 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
     return ep_MPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3939,12 +3944,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Scatterv_init(const void *send
 int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Scatterv_init", comm);
+#endif
     return ep_MPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3969,7 +3978,6 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
 #endif
     return ep_MPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
@@ -4204,19 +4212,6 @@ int MPI_Topo_test(MPI_Comm comm, int *status)
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
         return PMPI_Topo_test(comm, status);
     return ep_MPI_Topo_test(comm, status);
-}
-
-__attribute__((noinline, cold)) static int ep_MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm)
-{
-    (void)inbuf; (void)insize; (void)position; (void)outbuf; (void)outcount; (void)datatype;
-    return epmpi_unsupported("MPI_Unpack", epmpi_comm_in(comm));
-}
-
-int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm);
-    return ep_MPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm);
 }
 
 __attribute__((noinline, cold)) static int ep_MPI_Wait(MPI_Request *request, MPI_Status *status)
