@@ -233,6 +233,10 @@ def wrapper(proc, ep_protos, guard, extension=None):
     comm_arg = next((p for (t, p), k in zip(params, c_params) if norm(t) == "MPI_Comm" and k["kind"] == "COMMUNICATOR"),
                     None)
     comm_expr = f"epmpi_comm_in({comm_arg})" if comm_arg else "EP_COMM_NULL"
+    if comm_arg is None:  # a communicator passed by address (MPI_Comm_disconnect): its handler
+        comm_arg = next((p for (t, p), k in zip(params, c_params) if norm(t) == "MPI_Comm*"
+                         and k["kind"] == "COMMUNICATOR" and k["param_direction"] == "inout"), None)
+        comm_expr = f"({comm_arg} ? epmpi_comm_in(*{comm_arg}) : EP_COMM_NULL)" if comm_arg else comm_expr
     body, status = [], "provided"
     if ep_name in ep_protos and len(ep_protos[ep_name]) == len(params):
         try:

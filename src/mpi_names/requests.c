@@ -290,9 +290,9 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
             if (rc != MPI_SUCCESS) {
                 failed = 1;
                 flag = 1;
-                if (st != MPI_STATUS_IGNORE)
-                    st->MPI_ERROR = rc;
             }
+            if (flag && st != MPI_STATUS_IGNORE)
+                st->MPI_ERROR = rc; /* read when another request failed; the host leaves it as it was */
             if (flag) {
                 left--;
                 progressed = 1;

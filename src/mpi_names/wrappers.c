@@ -1018,8 +1018,7 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_disconnect(MPI_Comm *comm)
 {
-    (void)comm;
-    return epmpi_unsupported("MPI_Comm_disconnect", EP_COMM_NULL);
+    return epmpi_unsupported("MPI_Comm_disconnect", (comm ? epmpi_comm_in(*comm) : EP_COMM_NULL));
 }
 
 int MPI_Comm_disconnect(MPI_Comm *comm)
