@@ -193,6 +193,21 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
     return epmpi_rc(rc);
 }
 
+/* EPMPI's windows take the predefined handlers only: under MPI_ERRORS_RETURN there is nothing
+ * to run (MPI 4.1 section 9.3.5), under MPI_ERRORS_ARE_FATAL the job ends with the code. */
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    if (EPMPI_LIKELY(!EPMPI_IS_EP(win)))
+        return PMPI_Win_call_errhandler(win, errorcode);
+    int handler = EP_ERRORS_ARE_FATAL;
+    int rc = EP_Win_get_errhandler(epmpi_win_in(win), &handler);
+    if (rc != EP_SUCCESS)
+        return epmpi_rc(rc); /* not a live window */
+    if (handler == EP_ERRORS_RETURN)
+        return MPI_SUCCESS;
+    return epmpi_raise("MPI_Win_call_errhandler", EP_COMM_NULL, errorcode);
+}
+
 /* An error code the layer returned gives EPMPI's message, which names the call and the cause
  * ("EP_Send: destination rank 8 ..."), when it is this thread's last one; any other code the
  * host's text for it. */

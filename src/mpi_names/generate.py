@@ -237,11 +237,18 @@ def wrapper(proc, ep_protos, guard, extension=None):
         comm_arg = next((p for (t, p), k in zip(params, c_params) if norm(t) == "MPI_Comm*"
                          and k["kind"] == "COMMUNICATOR" and k["param_direction"] == "inout"), None)
         comm_expr = f"({comm_arg} ? epmpi_comm_in(*{comm_arg}) : EP_COMM_NULL)" if comm_arg else comm_expr
+    win_arg = next((p for (t, p), k in zip(params, c_params) if norm(t) == "MPI_Win" and k["kind"] == "WINDOW"), None)
     body, status = [], "provided"
     if ep_name in ep_protos and len(ep_protos[ep_name]) == len(params):
         try:
             pre, call, post = [], [], []
             for param, p, (et, _) in zip(params, c_params, ep_protos[ep_name]):
+                if name.endswith("_call_errhandler") and p["kind"] == "ERROR_CODE":
+                    # The program's host error code, given to EPMPI's handler as EPMPI's class
+                    # (which the layer's handlers turn back into the host's class).
+                    pre.append(f"int c_{param[1]} = epmpi_code_in({param[1]});")
+                    call.append(f"c_{param[1]}")
+                    continue
                 a, b, c = convert(param, p["kind"], p["param_direction"], p["length"], et)
                 pre += a
                 call.append(b)
@@ -251,6 +258,10 @@ def wrapper(proc, ep_protos, guard, extension=None):
             body, status = [], f"unconvertible argument {e}"
     else:
         status = "no EP_ function" if ep_name not in ep_protos else "EP_ function differs in arguments"
+    if not body and comm_arg is None and win_arg:  # a call on a window: the window's handler
+        unused = [f"(void){p};" for _, p in params if p != win_arg]
+        body = ([" ".join(unused)] if unused else []) + [
+            f"return epmpi_unsupported_win(\"{name}\", epmpi_win_in({win_arg}));"]
     if not body:
         unused = [f"(void){p};" for _, p in params if p != comm_arg]
         body = ([" ".join(unused)] if unused else []) + [f"return epmpi_unsupported(\"{name}\", {comm_expr});"]

@@ -160,7 +160,7 @@ int epmpi_raise(const char *name, EP_Comm comm, int mpi_code)
     if (cls == MPI_ERR_UNSUPPORTED_OPERATION)
         fprintf(stderr, "%s: not provided on EPMPI endpoint communicators (MPI_ERR_UNSUPPORTED_OPERATION)\n", name);
     else
-        fprintf(stderr, "%s on an EPMPI endpoint communicator: %s\n", name, text);
+        fprintf(stderr, "%s on EPMPI endpoints: %s\n", name, text);
     fflush(stderr);
     /* One thread aborts: Open MPI 4.1's MPI_Abort crashes when threads call it at once. */
     static atomic_flag aborting = ATOMIC_FLAG_INIT;
@@ -174,6 +174,22 @@ int epmpi_raise(const char *name, EP_Comm comm, int mpi_code)
 int epmpi_unsupported(const char *name, EP_Comm comm)
 {
     return epmpi_raise(name, comm, MPI_ERR_UNSUPPORTED_OPERATION);
+}
+
+int epmpi_unsupported_win(const char *name, EP_Win win)
+{
+    int handler = EP_ERRORS_ARE_FATAL;
+    if (win != EP_WIN_NULL && win != EPMPI_FOREIGN && EP_Win_get_errhandler(win, &handler) == EP_SUCCESS
+        && handler == EP_ERRORS_RETURN)
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    return epmpi_raise(name, EP_COMM_NULL, MPI_ERR_UNSUPPORTED_OPERATION);
+}
+
+int epmpi_code_in(int mpi_code)
+{
+    int cls = mpi_code;
+    PMPI_Error_class(mpi_code, &cls);
+    return class_in(cls);
 }
 
 int epmpi_host_unsupported(const char *name, MPI_Comm comm)

@@ -224,6 +224,12 @@ int epmpi_raise(const char *name, EP_Comm comm, int mpi_code);
 /* A call on EPMPI handles that EPMPI does not provide: MPI_ERR_UNSUPPORTED_OPERATION through
  * the error handler of `comm` (epmpi_raise). */
 int epmpi_unsupported(const char *name, EP_Comm comm);
+/* The same for a call on a window: returned under the window's MPI_ERRORS_RETURN, fatal
+ * otherwise (EPMPI's windows take the predefined handlers only). */
+int epmpi_unsupported_win(const char *name, EP_Win win);
+/* A host error code as EPMPI's class of the same meaning (MPI_Comm_call_errhandler on an
+ * endpoint: the handler then gets the host's class back, runtime.c class_out). */
+int epmpi_code_in(int mpi_code);
 /* A call on a host communicator that the host MPI does not provide (an MPI 4.0 function on an
  * MPI 3 host without the extension that has it): MPI_ERR_UNSUPPORTED_OPERATION through the
  * host communicator's error handler. */

@@ -36,7 +36,6 @@
  *   MPI_Psend_init: no EP_ function
  *   MPI_Raccumulate: no EP_ function
  *   MPI_Rget_accumulate: no EP_ function
- *   MPI_Win_call_errhandler: no EP_ function
  *   MPI_Win_complete: no EP_ function
  *   MPI_Win_delete_attr: no EP_ function
  *   MPI_Win_flush_local_all: no EP_ function
@@ -920,7 +919,8 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
-    int rc = EP_Comm_call_errhandler(epmpi_comm_in(comm), errorcode);
+    int c_errorcode = epmpi_code_in(errorcode);
+    int rc = EP_Comm_call_errhandler(epmpi_comm_in(comm), c_errorcode);
     return epmpi_rc(rc);
 }
 
@@ -3261,8 +3261,8 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
 
 __attribute__((noinline, cold)) static int ep_MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)win; (void)request;
-    return epmpi_unsupported("MPI_Raccumulate", EP_COMM_NULL);
+    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)request;
+    return epmpi_unsupported_win("MPI_Raccumulate", epmpi_win_in(win));
 }
 
 int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
@@ -3631,8 +3631,8 @@ int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
 
 __attribute__((noinline, cold)) static int ep_MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)result_addr; (void)result_count; (void)result_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)win; (void)request;
-    return epmpi_unsupported("MPI_Rget_accumulate", EP_COMM_NULL);
+    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)result_addr; (void)result_count; (void)result_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)request;
+    return epmpi_unsupported_win("MPI_Rget_accumulate", epmpi_win_in(win));
 }
 
 int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
@@ -4307,23 +4307,9 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     return ep_MPI_Win_attach(win, base, size);
 }
 
-__attribute__((noinline, cold)) static int ep_MPI_Win_call_errhandler(MPI_Win win, int errorcode)
-{
-    (void)win; (void)errorcode;
-    return epmpi_unsupported("MPI_Win_call_errhandler", EP_COMM_NULL);
-}
-
-int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(win))))
-        return PMPI_Win_call_errhandler(win, errorcode);
-    return ep_MPI_Win_call_errhandler(win, errorcode);
-}
-
 __attribute__((noinline, cold)) static int ep_MPI_Win_complete(MPI_Win win)
 {
-    (void)win;
-    return epmpi_unsupported("MPI_Win_complete", EP_COMM_NULL);
+    return epmpi_unsupported_win("MPI_Win_complete", epmpi_win_in(win));
 }
 
 int MPI_Win_complete(MPI_Win win)
@@ -4382,8 +4368,8 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_delete_attr(MPI_Win win, int win_keyval)
 {
-    (void)win; (void)win_keyval;
-    return epmpi_unsupported("MPI_Win_delete_attr", EP_COMM_NULL);
+    (void)win_keyval;
+    return epmpi_unsupported_win("MPI_Win_delete_attr", epmpi_win_in(win));
 }
 
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
@@ -4460,8 +4446,7 @@ int MPI_Win_flush_local(int rank, MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_flush_local_all(MPI_Win win)
 {
-    (void)win;
-    return epmpi_unsupported("MPI_Win_flush_local_all", EP_COMM_NULL);
+    return epmpi_unsupported_win("MPI_Win_flush_local_all", epmpi_win_in(win));
 }
 
 int MPI_Win_flush_local_all(MPI_Win win)
@@ -4518,8 +4503,8 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
-    (void)win; (void)info_used;
-    return epmpi_unsupported("MPI_Win_get_info", EP_COMM_NULL);
+    (void)info_used;
+    return epmpi_unsupported_win("MPI_Win_get_info", epmpi_win_in(win));
 }
 
 int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
@@ -4531,8 +4516,8 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
-    (void)win; (void)win_name; (void)resultlen;
-    return epmpi_unsupported("MPI_Win_get_name", EP_COMM_NULL);
+    (void)win_name; (void)resultlen;
+    return epmpi_unsupported_win("MPI_Win_get_name", epmpi_win_in(win));
 }
 
 int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
@@ -4570,8 +4555,8 @@ int MPI_Win_lock_all(int assert, MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
-    (void)group; (void)assert; (void)win;
-    return epmpi_unsupported("MPI_Win_post", EP_COMM_NULL);
+    (void)group; (void)assert;
+    return epmpi_unsupported_win("MPI_Win_post", epmpi_win_in(win));
 }
 
 int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
@@ -4583,8 +4568,8 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
-    (void)win; (void)win_keyval; (void)attribute_val;
-    return epmpi_unsupported("MPI_Win_set_attr", EP_COMM_NULL);
+    (void)win_keyval; (void)attribute_val;
+    return epmpi_unsupported_win("MPI_Win_set_attr", epmpi_win_in(win));
 }
 
 int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
@@ -4609,8 +4594,8 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
-    (void)win; (void)info;
-    return epmpi_unsupported("MPI_Win_set_info", EP_COMM_NULL);
+    (void)info;
+    return epmpi_unsupported_win("MPI_Win_set_info", epmpi_win_in(win));
 }
 
 int MPI_Win_set_info(MPI_Win win, MPI_Info info)
@@ -4622,8 +4607,8 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_set_name(MPI_Win win, const char *win_name)
 {
-    (void)win; (void)win_name;
-    return epmpi_unsupported("MPI_Win_set_name", EP_COMM_NULL);
+    (void)win_name;
+    return epmpi_unsupported_win("MPI_Win_set_name", epmpi_win_in(win));
 }
 
 int MPI_Win_set_name(MPI_Win win, const char *win_name)
@@ -4648,8 +4633,8 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
-    (void)group; (void)assert; (void)win;
-    return epmpi_unsupported("MPI_Win_start", EP_COMM_NULL);
+    (void)group; (void)assert;
+    return epmpi_unsupported_win("MPI_Win_start", epmpi_win_in(win));
 }
 
 int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
@@ -4674,8 +4659,8 @@ int MPI_Win_sync(MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_test(MPI_Win win, int *flag)
 {
-    (void)win; (void)flag;
-    return epmpi_unsupported("MPI_Win_test", EP_COMM_NULL);
+    (void)flag;
+    return epmpi_unsupported_win("MPI_Win_test", epmpi_win_in(win));
 }
 
 int MPI_Win_test(MPI_Win win, int *flag)
@@ -4713,8 +4698,7 @@ int MPI_Win_unlock_all(MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_wait(MPI_Win win)
 {
-    (void)win;
-    return epmpi_unsupported("MPI_Win_wait", EP_COMM_NULL);
+    return epmpi_unsupported_win("MPI_Win_wait", epmpi_win_in(win));
 }
 
 int MPI_Win_wait(MPI_Win win)

@@ -5,7 +5,7 @@
  * communicators, requests and groups, host handles where MPI forbids them next to endpoint
  * ones, and the functions endpoints lack (MPI_ERR_UNSUPPORTED_OPERATION), under
  * MPI_ERRORS_RETURN and under a handler of the program's (called with the endpoint and the
- * class). Each gets its MPI error class (MPI_Error_class), none crashes or hangs, and the
+ * class), on communicators and windows. Each gets its MPI error class (MPI_Error_class), none crashes or hangs, and the
  * endpoint works afterwards. Run in every shape (EPMPI_TEST_EPS) by tests/mpi_names.rs.
  *
  * Written without ep_mpi.h on purpose: nothing here may need EPMPI's own names.
@@ -179,8 +179,31 @@ static void unsupported(MPI_Comm comm, int me, int size, MPI_Errhandler record)
     CHECK(error_class(rc) == MPI_ERR_TYPE && handler_calls == 1 && handler_comm == comm
               && handler_class == MPI_ERR_TYPE,
           "bad pack under the program's handler: %d, %d calls, class %d", rc, handler_calls, handler_class);
+    /* MPI_Comm_call_errhandler with a host class: the handler gets that class and the endpoint. */
+    handler_calls = 0;
+    CHECK_OK(MPI_Comm_call_errhandler(comm, MPI_ERR_TAG));
+    CHECK(handler_calls == 1 && handler_comm == comm && handler_class == MPI_ERR_TAG,
+          "MPI_Comm_call_errhandler: %d calls, class %d", handler_calls, handler_class);
     CHECK_OK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+    CHECK_OK(MPI_Comm_call_errhandler(comm, MPI_ERR_TAG));
     still_works(comm, "errors under the program's handler");
+
+    /* On a window: its own handler (MPI_ERRORS_RETURN) hears of a call endpoints lack. */
+    MPI_Win win;
+    int cell = -1, *base = &cell;
+    CHECK_OK(MPI_Win_create(base, sizeof(int), sizeof(int), MPI_INFO_NULL, comm, &win));
+    CHECK_OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    MPI_Group g;
+    CHECK_OK(MPI_Comm_group(comm, &g));
+    CHECK(error_class(MPI_Win_post(g, 0, win)) == MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Win_post on an endpoint window");
+    CHECK(error_class(MPI_Win_set_name(win, "w")) == MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Win_set_name");
+    CHECK_OK(MPI_Win_call_errhandler(win, MPI_ERR_OTHER));
+    CHECK_OK(MPI_Group_free(&g));
+    CHECK_OK(MPI_Win_fence(0, win));
+    CHECK_OK(MPI_Put(&me, 1, MPI_INT, (me + 1) % size, 0, 1, MPI_INT, win));
+    CHECK_OK(MPI_Win_fence(0, win));
+    CHECK(*base == (me - 1 + size) % size, "window after its errors: %d", *base);
+    CHECK_OK(MPI_Win_free(&win));
 }
 
 int main(int argc, char **argv)
