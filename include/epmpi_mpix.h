@@ -71,7 +71,8 @@ int MPIX_Threadcomm_finish(MPI_Comm threadcomm);
  *  - MPIX_Isendrecv, MPIX_Isendrecv_replace, MPIX_Comm_idup_with_info: MPI 4.0's
  *    MPI_Isendrecv(_replace) and MPI_Comm_idup_with_info on hosts that
  *    do not declare them (Open MPI 4.1): on endpoint communicators only there
- *    (MPI_ERR_UNSUPPORTED_OPERATION on a host communicator of such a host).
+ *    (MPI_ERR_UNSUPPORTED_OPERATION on a host communicator of such a host, through its
+ *    error handler).
  *  - MPIX_COMM_FLAVOR: attribute keyval of endpoint communicators (MPI_Comm_get_attr), whose
  *    value is MPIX_FLAVOR_ENDPOINTS; host communicators do not have it. A function call (the
  *    host keyval is made on first use, after MPI_Init); never freed by the program.

@@ -92,7 +92,7 @@ int MPIX_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                               recvtag, comm, request);
 #else
     if (!EPMPI_IS_EP(comm))
-        return epmpi_unsupported("MPIX_Isendrecv on a host communicator of an MPI 3 host", EP_COMM_NULL);
+        return epmpi_host_unsupported("MPIX_Isendrecv", comm);
 #endif
     EP_Request r = EP_REQUEST_NULL;
     int rc = EP_Isendrecv(sendbuf, sendcount, sendtype, epmpi_rank_in(dest), sendtag, recvbuf, recvcount, recvtype,
@@ -110,7 +110,7 @@ int MPIX_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
         return PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
 #else
     if (!EPMPI_IS_EP(comm))
-        return epmpi_unsupported("MPIX_Isendrecv_replace on a host communicator of an MPI 3 host", EP_COMM_NULL);
+        return epmpi_host_unsupported("MPIX_Isendrecv_replace", comm);
 #endif
     EP_Request r = EP_REQUEST_NULL;
     int rc = EP_Isendrecv_replace(buf, count, datatype, epmpi_rank_in(dest), sendtag, epmpi_rank_in(source),
@@ -127,7 +127,7 @@ int MPIX_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MP
         return PMPI_Comm_idup_with_info(comm, info, newcomm, request);
 #else
     if (!EPMPI_IS_EP(comm))
-        return epmpi_unsupported("MPIX_Comm_idup_with_info on a host communicator of an MPI 3 host", EP_COMM_NULL);
+        return epmpi_host_unsupported("MPIX_Comm_idup_with_info", comm);
 #endif
     EP_Comm c = EP_COMM_NULL;
     EP_Request r = EP_REQUEST_NULL;

@@ -219,6 +219,15 @@ int main(int argc, char **argv)
     int n = count_for(world_rank), total = 0;
     for (int p = 0; p < world_size; p++)
         total += count_for(p);
+#if MPI_VERSION < 4
+    /* MPI 4.0's MPI_Isendrecv is the layer's MPIX_ form on an MPI 3 host, for endpoints only: on
+     * the host's communicator its handler hears MPI_ERR_UNSUPPORTED_OPERATION. */
+    int x = 1, y = 0;
+    MPI_Request never = MPI_REQUEST_NULL;
+    CHECK(error_class(MPIX_Isendrecv(&x, 1, MPI_INT, 0, 0, &y, 1, MPI_INT, 0, 0, MPI_COMM_SELF, &never))
+              == MPI_ERR_UNSUPPORTED_OPERATION && never == MPI_REQUEST_NULL,
+          "MPIX_Isendrecv on a host communicator of an MPI 3 host");
+#endif
     MPI_Errhandler record;
     CHECK_OK(MPI_Comm_create_errhandler(record_error, &record));
     MPI_Comm *comms = malloc(sizeof(MPI_Comm) * (size_t)(n + 1));
