@@ -1,8 +1,9 @@
 //! Collective latency against message size, side by side in one run: plain host MPI on 2
 //! processes, EPMPI with 2 endpoints in 1 process (shape 1x2: shared-memory path, no host
 //! call), and EPMPI with 1 endpoint in each of 2 processes (shape 2x1: host collective).
-//! `EP_Barrier`, and `EP_Allreduce` (sum of doubles), `EP_Bcast` and `EP_Allgather` (bytes
-//! per endpoint) at 8 B .. 1 MiB by powers of 8; medians over repetitions with the spread,
+//! `EP_Barrier`, and `EP_Allreduce` (sum of doubles), `EP_Bcast`, `EP_Allgather` (bytes per
+//! endpoint) and `EP_Alltoall` (bytes per block, one block to each rank) at 8 B .. 1 MiB by
+//! powers of 8; medians over repetitions with the spread,
 //! ratios to plain MPI (CSV rows with `EPMPI_BENCH_DIR`, see `common/record.rs`; sizes from
 //! `EPMPI_BENCH_SIZES`, multiples of 8).
 //!
@@ -17,13 +18,14 @@ use epmpi::*;
 use std::os::raw::c_void;
 use std::time::Duration;
 
-/// One collective and its size in bytes (per endpoint for `Allgather`).
+/// One collective and its size in bytes (per endpoint for `Allgather`, per block for `Alltoall`).
 #[derive(Clone, Copy)]
 enum Op {
     Barrier,
     Allreduce(u64),
     Bcast(u64),
     Allgather(u64),
+    Alltoall(u64),
 }
 
 impl Op {
@@ -33,13 +35,14 @@ impl Op {
             Op::Allreduce(_) => "Allreduce",
             Op::Bcast(_) => "Bcast",
             Op::Allgather(_) => "Allgather",
+            Op::Alltoall(_) => "Alltoall",
         }
     }
 
     fn bytes(&self) -> u64 {
         match self {
             Op::Barrier => 0,
-            Op::Allreduce(b) | Op::Bcast(b) | Op::Allgather(b) => *b,
+            Op::Allreduce(b) | Op::Bcast(b) | Op::Allgather(b) | Op::Alltoall(b) => *b,
         }
     }
 
@@ -55,7 +58,7 @@ fn ops() -> Vec<Op> {
         .filter(|s| s.is_multiple_of(8))
         .collect();
     let mut v = vec![Op::Barrier];
-    for make in [Op::Allreduce as fn(u64) -> Op, Op::Bcast, Op::Allgather] {
+    for make in [Op::Allreduce as fn(u64) -> Op, Op::Bcast, Op::Allgather, Op::Alltoall] {
         v.extend(sizes.iter().map(|&s| make(s)));
     }
     v
@@ -66,7 +69,7 @@ fn ops() -> Vec<Op> {
 fn time_op(op: Op, comm: Option<EP_Comm>) -> f64 {
     let (double, sum) = unsafe { (sys::RSMPI_DOUBLE, sys::RSMPI_SUM) };
     let n = (op.bytes() / 8) as usize;
-    let send = vec![1.0f64; n.max(1)];
+    let send = vec![1.0f64; 2 * n.max(1)]; // Alltoall sends one block to each of the 2 ranks
     let mut recv = vec![0.0f64; 2 * n.max(1)];
     let (s, r) = (send.as_ptr() as *const c_void, recv.as_mut_ptr() as *mut c_void);
     let n = n as i32;
@@ -83,6 +86,8 @@ fn time_op(op: Op, comm: Option<EP_Comm>) -> f64 {
                 (Op::Bcast(_), Some(c)) => EP_Bcast(r, n, double, 0, c),
                 (Op::Allgather(_), None) => sys::MPI_Allgather(s, n, double, r, n, double, HOST.comm_world),
                 (Op::Allgather(_), Some(c)) => EP_Allgather(s, n, double, r, n, double, c),
+                (Op::Alltoall(_), None) => sys::MPI_Alltoall(s, n, double, r, n, double, HOST.comm_world),
+                (Op::Alltoall(_), Some(c)) => EP_Alltoall(s, n, double, r, n, double, c),
             };
         }
     }

@@ -9,6 +9,13 @@
 //! repetitions with the spread, ratios to plain MPI (CSV rows with `EPMPI_BENCH_DIR`, see
 //! `common/record.rs`; size = endpoints per process, or the count created for memory).
 //!
+//! Scaling: with 1024, 256, 64, 16, 4 and 1 endpoints per process (largest first, before the
+//! rest, so the memory figures come from a heap earlier creations have not grown), the time of
+//! `EP_Comm_create_endpoints` called once from one thread (the array form, no thread per
+//! endpoint), the resident set growth of the first creation per endpoint, the growth of one
+//! `EP_Comm_dup` of that communicator per endpoint, and `EP_Comm_split` + free with one thread
+//! per endpoint (as thread 0 sees it).
+//!
 //! `cargo bench --bench creation` (launches itself under mpirun with 1 and 2 processes;
 //! the MPI is the one `MPICC` names). Not a timed test: a report.
 
@@ -263,6 +270,81 @@ fn used_endpoint_memory(np: i32) -> f64 {
     (grown - idle) / n as f64
 }
 
+/// Endpoints per process of the scaling measurement, largest first so that its memory figure
+/// comes from a heap no earlier creation has grown.
+const SCALING: [usize; 6] = [1024, 256, 64, 16, 4, 1];
+
+/// Frees every handle of `comms`, one thread per endpoint (the free is collective over them).
+fn free_all(comms: &mut [EP_Comm]) {
+    std::thread::scope(|s| {
+        for c in comms.iter_mut() {
+            s.spawn(move || unsafe { check(EP_Comm_free(c)) });
+        }
+    });
+}
+
+/// One process with `n` endpoints: seconds per `EP_Comm_create_endpoints` called once from one
+/// thread (the array form), the resident set growth of the first creation per endpoint (KiB),
+/// the growth of one `EP_Comm_dup` of the `n`-endpoint communicator per endpoint (KiB), and
+/// seconds per `EP_Comm_split` (two colours) + free with `n` threads, as thread 0 sees them.
+fn at_scale(n: usize) -> (Vec<f64>, f64, f64, Vec<f64>) {
+    let mut comms = vec![EP_COMM_NULL; n];
+    let mut create = Vec::new();
+    let mut per_endpoint = f64::NAN;
+    for rep in 0..=common::sizes::reps() {
+        host_barrier();
+        let before = rss_kib();
+        let t0 = unsafe { sys::MPI_Wtime() };
+        unsafe { check(EP_Comm_create_endpoints(HOST.comm_world, n as i32, HOST.info_null, comms.as_mut_ptr())) };
+        create.push(unsafe { sys::MPI_Wtime() } - t0);
+        if rep == 0 {
+            per_endpoint = (rss_kib() - before) / n as f64;
+        }
+        if rep < common::sizes::reps() {
+            free_all(&mut comms);
+        }
+    }
+    create.remove(0); // the first creation warms the heap and the host's context ids
+    let team = Barrier::new(n);
+    let results: Vec<(f64, Vec<f64>)> = std::thread::scope(|s| {
+        let hs: Vec<_> = comms
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                let team = &team;
+                s.spawn(move || {
+                    let mut me = 0;
+                    unsafe { check(EP_Comm_rank(c, &mut me)) };
+                    unsafe { check(EP_Barrier(c)) };
+                    team.wait();
+                    let before = if i == 0 { rss_kib() } else { 0.0 };
+                    let mut dup = EP_COMM_NULL;
+                    unsafe { check(EP_Comm_dup(c, &mut dup)) };
+                    unsafe { check(EP_Barrier(dup)) };
+                    team.wait();
+                    let dup_growth = if i == 0 { (rss_kib() - before) / n as f64 } else { 0.0 };
+                    let split = timed(
+                        1,
+                        || unsafe { check(EP_Barrier(c)) },
+                        || unsafe {
+                            let mut part = EP_COMM_NULL;
+                            check(EP_Comm_split(c, me % 2, me, &mut part));
+                            check(EP_Comm_free(&mut part));
+                        },
+                    );
+                    let mut c = c;
+                    unsafe { check(EP_Comm_free(&mut dup)) };
+                    unsafe { check(EP_Comm_free(&mut c)) };
+                    (dup_growth, split)
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let (dup_growth, split) = results.into_iter().next().unwrap();
+    (create, per_endpoint, dup_growth, split)
+}
+
 fn child() {
     let mut provided = 0;
     unsafe { sys::MPI_Init_thread(std::ptr::null_mut(), std::ptr::null_mut(), HOST.thread_multiple, &mut provided) };
@@ -272,6 +354,14 @@ fn child() {
     let procs = if np == 1 { "1 process".to_string() } else { format!("{np} processes") };
     let plain = format!("plain MPI, {procs}");
     let mut rec = Recorder::new("creation", np);
+    for n in SCALING {
+        let (create, mem, dup_mem, split) = at_scale(n);
+        let method = format!("EP, {procs}");
+        rec.add_us("Comm_create_endpoints, one thread", &method, n as u64, XUnit::Endpoints, &create);
+        rec.add_us("Comm_split+free, every endpoint", &method, n as u64, XUnit::Endpoints, &split);
+        rec.add("memory per endpoint, created", &method, n as u64, XUnit::Endpoints, "KiB", &[mem]);
+        rec.add("memory per endpoint and communicator, EP_Comm_dup", &method, n as u64, XUnit::Endpoints, "KiB", &[dup_mem]);
+    }
     let (mem_ep, mem_ep_comm, mem_plain_comm) = memory();
     let mem_used_ep = used_endpoint_memory(np);
     let (dup, split) = plain_mpi(rank);

@@ -204,9 +204,9 @@ if(EPMPI_FORTRAN)
         "${PROJECT_SOURCE_DIR}/tests/fortran/*.f90" "${PROJECT_SOURCE_DIR}/tests/fortran/*.F90")
     set(_epmpi_f_programs "")
     set(_epmpi_f_helpers "")
-    # Written with `use mpi` for the Fortran standard names (libepmpi_mpi_f, which this build
+    # Written with `use mpi` or `use mpi_f08` for the Fortran standard names (libepmpi_mpi_f, which this build
     # does not make yet): tests/mpi_names.rs builds and runs them.
-    list(FILTER _epmpi_f_sources EXCLUDE REGEX "/mpi_names(_plain)?\\.f90$")
+    list(FILTER _epmpi_f_sources EXCLUDE REGEX "/mpi_names(_plain)?(_f08)?\\.f90$")
     foreach(_epmpi_src IN LISTS _epmpi_f_sources)
         file(STRINGS "${_epmpi_src}" _epmpi_program REGEX "^[ \t]*[Pp][Rr][Oo][Gg][Rr][Aa][Mm][ \t]")
         if(_epmpi_program)

@@ -31,24 +31,31 @@ fn thread_communicators() {
 }
 
 /// A plain MPI program gives the same results with and without the layer, and with the layer
-/// its MPI calls are the layer's (which forward host handles to the host's PMPI functions).
+/// its MPI calls are the layer's (which forward host handles to the host's PMPI functions). It
+/// imports no endpoint creator, so the layer keeps the thread level MPI_Init gives it without
+/// the layer; `EPMPI_HOST_THREAD_LEVEL=multiple` raises it (src/mpi_names/init.c).
 #[test]
 fn plain_program_unchanged() {
     let src = project_dir().join("tests/c/host_only.c");
     let plain = compile_program(&mpicc(), C_FLAGS, std::slice::from_ref(&src), "host_only_plain");
     let layered = compile_c_mpi_names(&src, "host_only_layered");
-    let run = |exe: &std::path::Path| {
+    let run = |exe: &std::path::Path, env: &[(&str, &str)]| {
         let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
-        let out = mpirun_program(exe, 3, "1", &[], Duration::from_secs(120));
+        let out = mpirun_program_env(exe, 3, "1", &[], env, Duration::from_secs(120));
         let stdout = String::from_utf8_lossy(&out.stdout).to_string();
         assert!(out.status.success(), "{} failed:\n{stdout}\n{}", exe.display(), String::from_utf8_lossy(&out.stderr));
         stdout
     };
-    let (a, b) = (run(&plain), run(&layered));
-    let results = |s: &str| s.lines().find(|l| l.starts_with("results:")).map(str::to_string);
+    let (a, b) = (run(&plain, &[]), run(&layered, &[]));
+    let c = run(&layered, &[("EPMPI_HOST_THREAD_LEVEL", "multiple")]);
+    let line = |s: &str, key: &str| s.lines().find(|l| l.starts_with(key)).map(str::to_string);
     assert!(a.contains("MPI_Send from: host"), "plain program:\n{a}");
     assert!(b.contains("MPI_Send from: layer"), "the layer's MPI_Send was not the one linked:\n{b}");
-    assert!(results(&a).is_some() && results(&a) == results(&b), "results differ:\nplain:\n{a}\nlayered:\n{b}");
+    assert!(line(&a, "results:").is_some() && line(&a, "results:") == line(&b, "results:"), "results differ:\nplain:\n{a}\nlayered:\n{b}");
+    assert!(line(&a, "thread level:").is_some(), "no thread level printed:\n{a}");
+    assert_eq!(line(&a, "thread level:"), line(&b, "thread level:"), "the layer changed the thread level of a plain program");
+    assert_eq!(line(&c, "thread level:").as_deref(), Some("thread level: MPI_THREAD_MULTIPLE"), "EPMPI_HOST_THREAD_LEVEL=multiple:\n{c}");
+    assert_eq!(line(&a, "results:"), line(&c, "results:"), "results differ at MPI_THREAD_MULTIPLE");
 }
 
 /// `src/mpi_names/wrappers.c` lists the functions whose EPMPI side it could not provide; none
@@ -85,7 +92,9 @@ fn fortran_layer_library() -> std::path::PathBuf {
             let layer = mpi_names_library();
             let lib = library_dir();
             let dir = project_dir().join("src/mpi_names");
-            let sources = cmake_source_list(&dir.join("fortran_sources.cmake"), "EPMPI_MPI_NAMES_FORTRAN_SOURCES");
+            let mut sources = cmake_source_list(&dir.join("fortran_sources.cmake"), "EPMPI_MPI_NAMES_FORTRAN_SOURCES");
+            // The `use mpi_f08` entry points (f08_sources.cmake) live in the same library.
+            sources.extend(cmake_source_list(&dir.join("f08_sources.cmake"), "EPMPI_MPI_NAMES_F08_SOURCES"));
             let obj_dir = layer.join("fortran-layer");
             std::fs::create_dir_all(&obj_dir).unwrap();
             let mut objects = Vec::new();
@@ -189,7 +198,17 @@ fn fortran_mpif_h_endpoints() {
 fn fortran_plain_program_unchanged() {
     let plain = compile_fortran_mpi_names("mpi_names_plain", "mpi_names_plain", &[], false);
     let layered = compile_fortran_mpi_names("mpi_names_plain", "mpi_names_plain_layered", &[], true);
-    let ld_debug = target_profile_dir().join("c-tests").join("fortran-mpi-names").join("ld-debug");
+    // The program's own mpi_send_ and mpi_waitall_ are the layer's.
+    fortran_plain_unchanged(&plain, &layered, "results: 14 2 6 6 1 1 1 1 1 2 3", &[&["mpi_send_", "mpi_waitall_"]]);
+}
+
+/// Runs a plain Fortran program built without (`plain`) and with (`layered`) the layer on three
+/// processes: rank 0's `results:` line is `expected` both ways, and in the layered run the
+/// program's calls of the first of `bindings` whose first name is bound at all (hosts name their
+/// procedures differently) bind to libepmpi_mpi_f.so in each process.
+fn fortran_plain_unchanged(plain: &std::path::Path, layered: &std::path::Path, expected: &str, bindings: &[&[&str]]) {
+    let name = layered.file_name().unwrap().to_string_lossy().to_string();
+    let ld_debug = target_profile_dir().join("c-tests").join("fortran-mpi-names").join(format!("ld-debug-{name}"));
     let _ = std::fs::remove_dir_all(&ld_debug);
     std::fs::create_dir_all(&ld_debug).unwrap();
     let debug_out = ld_debug.join("bindings");
@@ -200,19 +219,20 @@ fn fortran_plain_program_unchanged() {
         assert!(out.status.success(), "{} failed:\n{stdout}\n{}", exe.display(), String::from_utf8_lossy(&out.stderr));
         stdout
     };
-    let a = run(&plain, &[]);
-    let b = run(&layered, &[("LD_DEBUG", "bindings"), ("LD_DEBUG_OUTPUT", debug_out.to_str().unwrap())]);
+    let a = run(plain, &[]);
+    let b = run(layered, &[("LD_DEBUG", "bindings"), ("LD_DEBUG_OUTPUT", debug_out.to_str().unwrap())]);
     let results = |s: &str| s.lines().find(|l| l.starts_with("results:")).map(str::to_string);
     assert!(results(&a).is_some() && results(&a) == results(&b), "results differ:\nplain:\n{a}\nlayered:\n{b}");
-    assert_eq!(results(&a).unwrap(), "results: 14 2 6 6 1 1 1 1 1 2 3", "rank 0's results");
-    // The program's own mpi_send_ and mpi_waitall_ are the layer's (one per process at least).
+    assert_eq!(results(&a).unwrap(), expected, "rank 0's results");
     let mut bound = String::new();
     for f in std::fs::read_dir(&ld_debug).unwrap() {
         bound += &std::fs::read_to_string(f.unwrap().path()).unwrap_or_default();
     }
-    for sym in ["mpi_send_", "mpi_waitall_"] {
-        let symbol = format!("normal symbol `{sym}'");
-        let to_layer = bound.lines().filter(|l| l.contains(&symbol) && l.contains("libepmpi_mpi_f.so"));
+    let symbol = |sym: &str| format!("normal symbol `{sym}'");
+    let syms = bindings.iter().find(|set| bound.contains(&symbol(set[0])));
+    let syms = syms.unwrap_or_else(|| panic!("{name} bound none of {bindings:?}"));
+    for sym in syms.iter() {
+        let to_layer = bound.lines().filter(|l| l.contains(&symbol(sym)) && l.contains("libepmpi_mpi_f.so"));
         assert!(to_layer.count() >= 3, "{sym} was not bound to libepmpi_mpi_f.so in each process");
     }
 }
@@ -225,17 +245,22 @@ fn fortran_plain_program_unchanged() {
 #[test]
 #[ignore = "needs python3 with pympistandard and both MPIs installed"]
 fn fortran_entry_points_current() {
+    generated_current("generate_fortran.py", "fortran_names.c");
+}
+
+/// `src/mpi_names/<output>` is what `src/mpi_names/<generator>` writes now.
+fn generated_current(generator: &str, output: &str) {
     let dir = project_dir().join("src/mpi_names");
-    let fresh = target_profile_dir().join("c-tests").join("fortran_names.c");
+    let fresh = target_profile_dir().join("c-tests").join(output);
     std::fs::create_dir_all(fresh.parent().unwrap()).unwrap();
-    let out = std::process::Command::new("python3").arg(dir.join("generate_fortran.py")).arg(&fresh).output();
+    let out = std::process::Command::new("python3").arg(dir.join(generator)).arg(&fresh).output();
     match out {
         Ok(o) if o.status.success() => {
-            let committed = std::fs::read_to_string(dir.join("fortran_names.c")).unwrap();
+            let committed = std::fs::read_to_string(dir.join(output)).unwrap();
             let now = std::fs::read_to_string(&fresh).unwrap();
-            assert!(committed == now, "rerun src/mpi_names/generate_fortran.py: fortran_names.c is stale");
+            assert!(committed == now, "rerun src/mpi_names/{generator}: {output} is stale");
         }
-        Ok(o) => panic!("generate_fortran.py failed:\n{}", String::from_utf8_lossy(&o.stderr)),
+        Ok(o) => panic!("{generator} failed:\n{}", String::from_utf8_lossy(&o.stderr)),
         Err(e) => panic!("python3 cannot run here: {e}"),
     }
 }
@@ -263,6 +288,7 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
     ("pcoll", Runs::AllShapes(&[])),
     ("split", Runs::AllShapes(&[])),
     ("groups", Runs::AllShapes(&[])),
+    ("comm_cache", Runs::AllShapes(&[])),
     ("intercomm", Runs::AllShapes(&[])),
     ("intercomm_coll", Runs::AllShapes(&[])),
     ("win", Runs::AllShapes(&[])),
@@ -281,12 +307,6 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
 /// Programs of `tests/c_programs.rs` (and `tests/bad_input.rs`) that do not run under the
 /// standard names, and why.
 const NOT_UNDER_STANDARD_NAMES: &[(&str, &str)] = &[
-    (
-        "comm_cache",
-        "fails intermittently under the standard names (one run in CI on MPICH, 1 process x 4 endpoints: a keyval \
-         made by MPI_Comm_create_keyval seen as EPMPI's null keyval, then the dup's copy callbacks fail); it passes \
-         when run alone, so the keyval bridge (src/mpi_names/caching.c) has a race to find before it runs here again",
-    ),
     (
         "bad_input",
         "passes made-up handle values (12345, a handle plus 1000) to every EP_ function, which under the standard \
@@ -358,9 +378,9 @@ macro_rules! under_standard_names {
 mod standard_names {
     use super::*;
     under_standard_names!(
-        p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, pcoll, split, groups, intercomm,
-        intercomm_coll, win, neighbor, win_shared, topo, agree, direct_progress, progress_threads, direct_truncate,
-        direct_order,
+        p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, pcoll, split, groups, comm_cache,
+        intercomm, intercomm_coll, win, neighbor, win_shared, topo, agree, direct_progress, progress_threads,
+        direct_truncate, direct_order,
     );
 
     /// Fault injection exists in debug builds of the library only, as in `tests/c_programs.rs`.
@@ -426,4 +446,47 @@ mod standard_names {
         let stale: Vec<&String> = run.union(&excused).filter(|n| !suite.contains(*n)).collect();
         assert!(stale.is_empty(), "listed but no longer run by the suite: {stale:?}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fortran `use mpi_f08`: the f08 entry points of libepmpi_mpi_f (src/mpi_names/f08_*,
+// epmpi_mpix_f08.f90).
+// ---------------------------------------------------------------------------------------------
+
+/// A `use mpi_f08` program on endpoint communicators (`tests/fortran/mpi_names_f08.f90`), linked
+/// `-lepmpi_mpi_f -lepmpi_mpi -lepmpi` before the host's libraries as a `use mpi` one, in every shape.
+#[test]
+fn fortran_f08_endpoints_under_standard_names() {
+    // The module epmpi_mpix_f08, written where the layer's objects are built.
+    let modules = format!("-I{}", fortran_layer_library().join("fortran-layer").display());
+    // MPICH's mpi_f08 has the large-count forms of MPI 4.0 (Open MPI 4.1's has not).
+    let show = std::process::Command::new(mpi_tool("mpif90")).arg("-show").output().unwrap();
+    let mut flags = vec![modules.as_str()];
+    if String::from_utf8_lossy(&show.stdout).contains("-lmpichfort") {
+        flags.push("-DLARGE_COUNTS");
+    }
+    let exe = compile_fortran_mpi_names("mpi_names_f08", "mpi_names_f08", &flags, true);
+    run_in_all_shapes(&exe, "mpi_names_f08");
+}
+
+/// A plain `use mpi_f08` program gives the same results with and without the layer, and with
+/// the layer its f08 calls bind to libepmpi_mpi_f's entry points (which pass host handles to the
+/// host's profiling f08 procedures).
+#[test]
+fn fortran_f08_plain_program_unchanged() {
+    let plain = compile_fortran_mpi_names("mpi_names_plain_f08", "mpi_names_plain_f08", &[], false);
+    let layered = compile_fortran_mpi_names("mpi_names_plain_f08", "mpi_names_plain_f08_layered", &[], true);
+    // Open MPI's names, then MPICH's (f08ts: the procedures with a choice buffer).
+    let bindings: &[&[&str]] =
+        &[&["mpi_sendrecv_f08_", "mpi_waitall_f08_"], &["mpi_sendrecv_f08ts_", "mpi_waitall_f08_"]];
+    fortran_plain_unchanged(&plain, &layered, "results: 14 2 6 6 1 1 1 1 1 1 1 1 2 3", bindings);
+}
+
+/// `src/mpi_names/f08_names.c` is what its generator writes now (ignored by default for the
+/// reason `fortran_entry_points_current` gives); run with
+/// `cargo test --test mpi_names -- --include-ignored f08_entry_points_current`.
+#[test]
+#[ignore = "needs python3 with pympistandard and both MPIs installed"]
+fn f08_entry_points_current() {
+    generated_current("generate_f08.py", "f08_names.c");
 }

@@ -11,7 +11,26 @@ pub mod sizes;
 
 pub use support::host_mpi::{sys, HOST};
 use std::os::raw::c_void;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Duration;
+
+/// A plain MPI build of a benchmark's C program: the host's mpicc with the C test programs'
+/// flags and nothing of EPMPI, into `<target>/c-tests/<name>`.
+pub fn compile_plain(src: &Path, name: &str) -> PathBuf {
+    let dir = support::target_profile_dir().join("c-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = dir.join(name);
+    let status = Command::new(support::mpicc())
+        .args(support::C_FLAGS)
+        .arg(src)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .unwrap_or_else(|e| panic!("run {}: {e}", support::mpicc()));
+    assert!(status.success(), "compiling {name} failed");
+    exe
+}
 
 /// A sleeping wait for process 0's "done" message, so an idle process leaves the cores to
 /// the threads being measured.

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 /// Methods whose name starts with this are the baseline of ratios.
 pub const BASELINE_PREFIX: &str = "plain MPI";
 
-/// What the size column counts: bytes of a message, or endpoints per process.
+/// What the size column counts: bytes of a message, endpoints per process, objects or ranks.
 #[derive(Clone, Copy, PartialEq)]
 pub enum XUnit {
     /// Message size in bytes.
@@ -20,6 +20,8 @@ pub enum XUnit {
     Endpoints,
     /// Number of objects created (memory measurements).
     Count,
+    /// Ranks taking part, over all processes.
+    Ranks,
 }
 
 impl XUnit {
@@ -28,6 +30,7 @@ impl XUnit {
             XUnit::Bytes => "bytes",
             XUnit::Endpoints => "endpoints",
             XUnit::Count => "count",
+            XUnit::Ranks => "ranks",
         }
     }
 }

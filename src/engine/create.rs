@@ -35,7 +35,8 @@ pub fn check_host_ready() -> EpResult<()> {
         return Err(ep_err!(
             ERR_THREAD_LEVEL,
             "the host MPI provides thread level {provided}, endpoints need MPI_THREAD_MULTIPLE \
-             (initialize with MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...))"
+             (initialize with MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...), or under the standard-names \
+             layer set EPMPI_HOST_THREAD_LEVEL=multiple)"
         ));
     }
     Ok(())

@@ -90,16 +90,18 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
     return MPI_SUCCESS;
 }
 
+/* The lock is held from the lookup to the marking, across the host's free: once the host has
+ * freed a keyval it may hand the same value to another thread's MPI_Comm_create_keyval, whose
+ * record must not be the one this free marks. */
 int MPI_Comm_free_keyval(int *comm_keyval)
 {
     int host = comm_keyval ? *comm_keyval : MPI_KEYVAL_INVALID;
     pthread_mutex_lock(&lock);
-    struct keyval *f = keyvals;
-    while (f && f->host != host)
-        f = f->next;
-    int stale = f && f->ep == EP_KEYVAL_INVALID;
-    pthread_mutex_unlock(&lock);
-    if (stale) {
+    struct keyval *k = keyvals; /* the newest record of this value: the live one, if any */
+    while (k && k->host != host)
+        k = k->next;
+    if (k && k->ep == EP_KEYVAL_INVALID) {
+        pthread_mutex_unlock(&lock);
         /* A second free of a keyval made through the layer: MPI_ERR_KEYVAL through
          * MPI_COMM_SELF's handler (errors tied to no communicator), where the host may not
          * notice the stale value. */
@@ -107,16 +109,10 @@ int MPI_Comm_free_keyval(int *comm_keyval)
         return MPI_ERR_KEYVAL;
     }
     int rc = PMPI_Comm_free_keyval(comm_keyval);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    pthread_mutex_lock(&lock);
-    struct keyval *k = keyvals;
-    while (k && k->host != host)
-        k = k->next;
-    if (k && k->ep != EP_KEYVAL_INVALID && k->ep != EP_COMM_FLAVOR)
+    if (rc == MPI_SUCCESS && k && k->ep != EP_COMM_FLAVOR)
         EP_Comm_free_keyval(&k->ep); /* attributes that hold it keep it, as MPI says */
     pthread_mutex_unlock(&lock);
-    return MPI_SUCCESS;
+    return rc;
 }
 
 int epmpi_keyval_in(int keyval)

@@ -6,7 +6,8 @@
  *
  * Covers what a host call through the layer must keep: point-to-point with wildcards and
  * statuses, request arrays, probes, collectives, split, attributes, and error classes with
- * MPI_ERRORS_RETURN.
+ * MPI_ERRORS_RETURN. It prints the thread level MPI_Init gave: the layer must not raise it for
+ * a program that creates no endpoint (src/mpi_names/init.c).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -72,6 +73,12 @@ int main(int argc, char **argv)
     int all[64];
     MPI_Gather(&left_got, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (me == 0) {
+        int level;
+        MPI_Query_thread(&level);
+        printf("thread level: %s\n", level == MPI_THREAD_MULTIPLE     ? "MPI_THREAD_MULTIPLE"
+                                      : level == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED"
+                                      : level == MPI_THREAD_FUNNELED   ? "MPI_THREAD_FUNNELED"
+                                                                       : "MPI_THREAD_SINGLE");
         printf("MPI_Send from: %s\nresults:", from);
         for (int i = 0; i < size && i < 64; i++)
             printf(" %d", all[i]);

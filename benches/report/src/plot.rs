@@ -75,7 +75,11 @@ pub fn draw(group: &[&Row], title: &str, path: &Path) -> Result<(), Box<dyn std:
         .y_label_area_size(60)
         .build_cartesian_2d((x0 / 1.5..x1 * 1.5).log_scale(), (y0 / 1.3..y1 * 1.3).log_scale())?;
     let xunit = first.xunit.clone();
-    let x_desc = if xunit == "bytes" { "message size" } else { "endpoints per process" };
+    let x_desc = match xunit.as_str() {
+        "bytes" => "message size",
+        "ranks" => "ranks",
+        _ => "endpoints per process",
+    };
     chart
         .configure_mesh()
         .x_desc(x_desc)

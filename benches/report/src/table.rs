@@ -28,13 +28,14 @@ pub fn distinct<T: PartialEq>(rows: &[&Row], key: impl Fn(&Row) -> T) -> Vec<T> 
     v
 }
 
-/// `size` in words for its unit: `8 B`, `4 KiB`, `16 MiB`, `2 endpoints`, `64`.
+/// `size` in words for its unit: `8 B`, `4 KiB`, `16 MiB`, `2 ep/process`, `16 ranks`, `64`.
 pub fn size_text(size: u64, xunit: &str) -> String {
     match xunit {
         "bytes" if size >= 1 << 20 && size.is_multiple_of(1 << 20) => format!("{} MiB", size >> 20),
         "bytes" if size >= 1 << 10 && size.is_multiple_of(1 << 10) => format!("{} KiB", size >> 10),
         "bytes" => format!("{size} B"),
         "endpoints" => format!("{size} ep/process"),
+        "ranks" => format!("{size} ranks"),
         _ => size.to_string(),
     }
 }

@@ -4,11 +4,12 @@
 //! process's endpoints (sources in local order, destinations in the destination's local
 //! order), one host `MPI_Alltoallv` of bytes swaps the chunks, and each endpoint unpacks its
 //! block from every rank. With `MPI_IN_PLACE` the blocks come from the receive buffers; all
-//! are packed before any is overwritten.
+//! are packed before any is overwritten. Inside one process with contiguous send buffers there
+//! is no packing: each endpoint copies its blocks straight from the senders' buffers.
 
 use super::board::{Kind, Scratch};
 use super::host_bytes::{self, c_bytes, displs_of};
-use super::{process_ordered, Blocks, Layout};
+use super::{process_ordered, Blocks, Layout, DIRECT_COPY_BYTES};
 use crate::engine::comm::Endpoint;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_TRUNCATE};
@@ -61,6 +62,20 @@ pub fn alltoallv(ep: &Endpoint, args: &AlltoallvArgs) -> EpResult<()> {
         args,
         false,
         |all, scratch: &mut Scratch| {
+            let size = s.map.size() as i32;
+            let total: usize = all.iter().filter_map(|a| a.send).map(|b| (0..size).map(|d| b.bytes(d)).sum::<usize>()).sum();
+            if !s.is_multi_process()
+                && total > DIRECT_COPY_BYTES
+                && all.iter().all(|a| a.send.is_some_and(|b| b.info.contiguous()))
+            {
+                // One process, contiguous send buffers, no MPI_IN_PLACE (whose blocks are
+                // overwritten while others would read them): each endpoint copies its block
+                // straight from every sender's buffer, all endpoints at once.
+                scratch.peers.clear();
+                scratch.peers.extend(all.iter().map(|&a| a as *const AlltoallvArgs as usize));
+                scratch.hold = true;
+                return Ok(());
+            }
             let nprocs = s.map.nprocs() as u32;
             // Send side: chunk per destination process.
             let mut scounts = Vec::with_capacity(nprocs as usize);
@@ -113,6 +128,23 @@ pub fn alltoallv(ep: &Endpoint, args: &AlltoallvArgs) -> EpResult<()> {
             Ok(())
         },
         |me, scratch| {
+            if scratch.hold {
+                for (&peer, &src) in scratch.peers.iter().zip(s.map.ranks_of(s.my_proc)) {
+                    // SAFETY: the leader stored the argument structs of every endpoint, which
+                    // live until their endpoints return, and none returns before all are done
+                    // (the hold it asked for).
+                    let a = unsafe { &*(peer as *const AlltoallvArgs) };
+                    let block = a.send.expect("the leader checked every send buffer").of(ep.rank);
+                    let len = me.recv.bytes(src);
+                    if block.bytes() < len {
+                        return Err(ep_err!(ERR_TRUNCATE, "send and receive counts describe different amounts of data"));
+                    }
+                    // SAFETY: `block` is contiguous (the leader checked), `bytes()` bytes at
+                    // `data_ptr()` of its sender's buffer, untouched until the sender returns.
+                    me.recv.of(src).unpack_from(unsafe { std::slice::from_raw_parts(block.data_ptr(), len) })?;
+                }
+                return Ok(());
+            }
             let data = scratch.bytes.as_ref();
             for src in 0..s.map.size() as i32 {
                 let at = scratch.offsets[src as usize * n + ep.local as usize];

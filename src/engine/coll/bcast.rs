@@ -1,7 +1,7 @@
 //! `EP_Barrier` and `EP_Bcast` (MPI 4.1 sections 6.3 and 6.4).
 
 use super::board::{Kind, INLINE_BYTES};
-use super::{exchange_fits, host_bytes, process_ordered};
+use super::{exchange_fits, host_bytes, process_ordered, DIRECT_COPY_BYTES};
 use crate::ep_err;
 use crate::error::ERR_TRUNCATE;
 use crate::engine::comm::Endpoint;
@@ -25,10 +25,6 @@ pub fn barrier(ep: &Endpoint) -> EpResult<()> {
         |_, _| Ok(()),
     )
 }
-
-/// Above this many bytes, endpoints copy straight from the buffer the data is in (the root's,
-/// or the one the host broadcast landed in) rather than through the leader's scratch space.
-const DIRECT_COPY_BYTES: usize = 16 * 1024;
 
 pub struct BcastArgs {
     buf: UserBuf,

@@ -163,6 +163,14 @@ pub struct Scratch {
     pub offsets: Vec<usize>,
     /// Data that endpoints copy from straight out of another endpoint's buffer (null: none).
     pub shared_src: *mut u8,
+    /// Set by a leader that leaves the data in the endpoints' own buffers, which every
+    /// endpoint's `after` then reads through `peers`: nobody returns before everyone has
+    /// finished, as with [`Board::run`]'s `hold`. Cleared before every leader's part, so the
+    /// leader decides, from everyone's arguments, for all endpoints alike.
+    pub hold: bool,
+    /// Addresses of every endpoint's argument struct in local order, for such an `after`
+    /// (valid while everyone is held).
+    pub peers: Vec<usize>,
 }
 
 pub struct Board {
@@ -198,6 +206,8 @@ impl Board {
                 bytes2: AlignedBuf::default(),
                 offsets: Vec::new(),
                 shared_src: std::ptr::null_mut(),
+                hold: false,
+                peers: Vec::new(),
             }),
         }
     }
@@ -266,7 +276,8 @@ impl Board {
     /// and the scratch space; `after` runs on every endpoint once the leader is done (not when
     /// the leader failed), with its own arguments and the scratch space. With `hold`, nobody
     /// returns before everyone has finished `after` (for collectives whose `after` reads
-    /// another endpoint's user buffer); every endpoint must pass the same `hold`.
+    /// another endpoint's user buffer); every endpoint must pass the same `hold`. The leader may
+    /// also ask for the hold itself ([`Scratch::hold`]).
     pub fn run<A>(
         &self,
         me: usize,
@@ -301,6 +312,8 @@ impl Board {
                     b.snooze();
                 }
             }
+            // SAFETY: every endpoint is waiting for the release; nobody reads the scratch now.
+            self.scratch.with_mut(|scratch| unsafe { (*scratch).hold = false });
             let outcome = match self.slots.iter().map(|s| s.kind_at(seq)).find(|&k| k != kind as u32) {
                 Some(k) => Some(mismatch(kind, k)),
                 None => {
@@ -328,7 +341,8 @@ impl Board {
             // arrival of every endpoint.
             None => self.scratch.with(|scratch| after(args, unsafe { &*scratch })),
         };
-        if hold {
+        // SAFETY: as `error`: the leader wrote it before the release.
+        if hold || self.scratch.with(|scratch| unsafe { (*scratch).hold }) {
             // Each endpoint says it is done on its own slot; nobody leaves before all are.
             slot.finished.store(seq, Ordering::Release);
             let mut b = Backoff::new();

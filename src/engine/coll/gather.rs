@@ -6,7 +6,7 @@
 
 use super::board::{Kind, Scratch, INLINE_BYTES};
 use super::host_bytes::{self, c_bytes, displs_of};
-use super::{exchange_fits, process_ordered, Blocks, Layout};
+use super::{exchange_fits, process_ordered, Blocks, Layout, DIRECT_COPY_BYTES};
 use crate::engine::comm::{CommShared, Endpoint};
 use crate::engine::datatype::UserBuf;
 use crate::ep_err;
@@ -250,7 +250,17 @@ pub fn allgatherv(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
         args,
         false,
         |all, scratch: &mut Scratch| {
-            let own: Vec<UserBuf> = all.iter().map(|a| a.send.unwrap_or_else(|| a.recv.of(a.rank))).collect();
+            let total: usize = all.iter().map(|a| own_block(a).bytes()).sum();
+            if !s.is_multi_process() && total > DIRECT_COPY_BYTES && all.iter().all(|a| own_block(a).info.contiguous()) {
+                // One process, every block contiguous: each endpoint copies every block
+                // straight from its owner's buffer (one copy per block and reader, all readers
+                // at once) instead of the leader packing them all first.
+                scratch.peers.clear();
+                scratch.peers.extend(all.iter().map(|&a| a as *const AllgathervArgs as usize));
+                scratch.hold = true;
+                return Ok(());
+            }
+            let own: Vec<UserBuf> = all.iter().map(|a| own_block(a)).collect();
             let total = pack_all(own.iter().map(Some), &mut scratch.bytes2)?;
             let counts = proc_counts(s, &all[0].recv, None)?;
             let displs = displs_of(&counts)?;
@@ -268,6 +278,23 @@ pub fn allgatherv(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
             Ok(())
         },
         |me, scratch| {
+            if scratch.hold {
+                for &peer in &scratch.peers {
+                    // SAFETY: the leader stored the argument structs of every endpoint, which
+                    // live until their endpoints return, and none returns before all are done
+                    // (the hold it asked for).
+                    let a = unsafe { &*(peer as *const AllgathervArgs) };
+                    if a.rank == me.rank && me.send.is_none() {
+                        continue;
+                    }
+                    let block = own_block(a);
+                    // SAFETY: `block` is contiguous (the leader checked), `bytes()` bytes at
+                    // `data_ptr()` of its owner's buffer, untouched until the owner returns.
+                    let data = unsafe { std::slice::from_raw_parts(block.data_ptr(), block.bytes()) };
+                    unpack_checked(&me.recv.of(a.rank), data, 0, me.recv.bytes(a.rank))?;
+                }
+                return Ok(());
+            }
             let data = scratch.bytes.as_ref();
             // Process offsets follow the leader's receive counts; each endpoint places blocks
             // by its own, which MPI requires to describe the same bytes.
@@ -284,6 +311,12 @@ pub fn allgatherv(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
             Ok(())
         },
     )
+}
+
+/// The block a rank contributes to an allgather: its send buffer, or with `MPI_IN_PLACE` its
+/// own block of the receive buffer.
+fn own_block(a: &AllgathervArgs) -> UserBuf {
+    a.send.unwrap_or_else(|| a.recv.of(a.rank))
 }
 
 /// [`allgatherv`] inside one process when every block is small (the test is on the receive
