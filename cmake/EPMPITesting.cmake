@@ -95,7 +95,7 @@ file(GLOB _epmpi_c_tests CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tests/c/*.c")
 foreach(_epmpi_src IN LISTS _epmpi_c_tests)
     get_filename_component(_epmpi_name "${_epmpi_src}" NAME_WE)
     set(_epmpi_lib EPMPI::epmpi)
-    if(_epmpi_name MATCHES "^(mpi_names|threadcomm|host_only)$")
+    if(_epmpi_name MATCHES "^(mpi_names|mpi_names_bad_input|threadcomm|host_only)$")
         # Written with the standard MPI names (tests/mpi_names.rs): they need the layer.
         if(NOT EPMPI_MPI_NAMES)
             continue()

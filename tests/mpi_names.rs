@@ -15,6 +15,15 @@ fn endpoints_under_standard_names() {
     run_in_all_shapes(&exe, "mpi_names");
 }
 
+/// Bad input on endpoints under the standard names (the cases of tests/c/bad_input.c that do
+/// not depend on made-up handle values): never-issued and freed handles, host handles mixed in
+/// as MPI forbids, unsupported functions; each gets its class and the endpoint works after.
+#[test]
+fn bad_input_under_standard_names() {
+    let exe = compile_c_mpi_names(&project_dir().join("tests/c/mpi_names_bad_input.c"), "mpi_names_bad_input");
+    run_in_all_shapes(&exe, "mpi_names_bad_input");
+}
+
 #[test]
 fn thread_communicators() {
     let exe = compile_c_mpi_names(&project_dir().join("tests/c/threadcomm.c"), "threadcomm");
@@ -276,6 +285,7 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
     ("coll", Runs::AllShapes(&[])),
     ("icoll", Runs::AllShapes(&[])),
     ("icoll_inter", Runs::AllShapes(&[])),
+    ("pcoll", Runs::AllShapes(&[])),
     ("split", Runs::AllShapes(&[])),
     ("groups", Runs::AllShapes(&[])),
     ("comm_cache", Runs::AllShapes(&[])),
@@ -298,16 +308,14 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
 /// standard names, and why.
 const NOT_UNDER_STANDARD_NAMES: &[(&str, &str)] = &[
     (
-        "pcoll",
-        "persistent collectives are MPI 4.0 functions that Open MPI 4.1's mpi.h does not declare, so the layer wraps \
-         them only where the host declares them (MPICH), and tests/c/ep_as_mpi.h does not map them yet",
-    ),
-    (
         "bad_input",
         "passes made-up handle values (12345, a handle plus 1000) to every EP_ function, which under the standard \
          names on Open MPI are pointers the host dereferences, checks EPMPI's own classes for functions that take no \
          handle (under the standard names the host's: MPI_Dims_create, MPI_Reduce_local, MPI_Error_class...), and \
-         reports coverage by EP_ name for tests/bad_input.rs",
+         reports coverage by EP_ name for tests/bad_input.rs; its cases that do not need made-up values (handles \
+         in EPMPI's range no table issued, freed handles, mixed host and endpoint handles, unsupported functions \
+         under MPI_ERRORS_RETURN and a handler of the program's) run under the standard names in \
+         tests/c/mpi_names_bad_input.c (bad_input_under_standard_names)",
     ),
     (
         "bad_init",
@@ -370,9 +378,9 @@ macro_rules! under_standard_names {
 mod standard_names {
     use super::*;
     under_standard_names!(
-        p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, split, groups, comm_cache, intercomm,
-        intercomm_coll, win, neighbor, win_shared, topo, agree, direct_progress, progress_threads, direct_truncate,
-        direct_order,
+        p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, pcoll, split, groups, comm_cache,
+        intercomm, intercomm_coll, win, neighbor, win_shared, topo, agree, direct_progress, progress_threads,
+        direct_truncate, direct_order,
     );
 
     /// Fault injection exists in debug builds of the library only, as in `tests/c_programs.rs`.

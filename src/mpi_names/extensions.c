@@ -92,7 +92,7 @@ int MPIX_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                               recvtag, comm, request);
 #else
     if (!EPMPI_IS_EP(comm))
-        return epmpi_unsupported("MPIX_Isendrecv on a host communicator of an MPI 3 host", EP_COMM_NULL);
+        return epmpi_host_unsupported("MPIX_Isendrecv", comm);
 #endif
     EP_Request r = EP_REQUEST_NULL;
     int rc = EP_Isendrecv(sendbuf, sendcount, sendtype, epmpi_rank_in(dest), sendtag, recvbuf, recvcount, recvtype,
@@ -110,7 +110,7 @@ int MPIX_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
         return PMPI_Isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
 #else
     if (!EPMPI_IS_EP(comm))
-        return epmpi_unsupported("MPIX_Isendrecv_replace on a host communicator of an MPI 3 host", EP_COMM_NULL);
+        return epmpi_host_unsupported("MPIX_Isendrecv_replace", comm);
 #endif
     EP_Request r = EP_REQUEST_NULL;
     int rc = EP_Isendrecv_replace(buf, count, datatype, epmpi_rank_in(dest), sendtag, epmpi_rank_in(source),
@@ -127,7 +127,7 @@ int MPIX_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MP
         return PMPI_Comm_idup_with_info(comm, info, newcomm, request);
 #else
     if (!EPMPI_IS_EP(comm))
-        return epmpi_unsupported("MPIX_Comm_idup_with_info on a host communicator of an MPI 3 host", EP_COMM_NULL);
+        return epmpi_host_unsupported("MPIX_Comm_idup_with_info", comm);
 #endif
     EP_Comm c = EP_COMM_NULL;
     EP_Request r = EP_REQUEST_NULL;
@@ -191,6 +191,21 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
         *value = **value == EP_WIN_UNIFIED ? &unified : &separate;
     }
     return epmpi_rc(rc);
+}
+
+/* EPMPI's windows take the predefined handlers only: under MPI_ERRORS_RETURN there is nothing
+ * to run (MPI 4.1 section 9.3.5), under MPI_ERRORS_ARE_FATAL the job ends with the code. */
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    if (EPMPI_LIKELY(!EPMPI_IS_EP(win)))
+        return PMPI_Win_call_errhandler(win, errorcode);
+    int handler = EP_ERRORS_ARE_FATAL;
+    int rc = EP_Win_get_errhandler(epmpi_win_in(win), &handler);
+    if (rc != EP_SUCCESS)
+        return epmpi_rc(rc); /* not a live window */
+    if (handler == EP_ERRORS_RETURN)
+        return MPI_SUCCESS;
+    return epmpi_raise("MPI_Win_call_errhandler", EP_COMM_NULL, errorcode);
 }
 
 /* An error code the layer returned gives EPMPI's message, which names the call and the cause

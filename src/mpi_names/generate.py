@@ -23,9 +23,14 @@ hand in the other files of this directory (arrays of requests, creation, thread
 communicators) are left out.
 
 Which functions a host declares decides which wrappers it compiles: a function both hosts
-declare (Open MPI 4.1, MPI 3.1) is unguarded, one only MPICH 4.0 declares is guarded by
-`MPI_VERSION >= 4`, one neither declares (MPI 4.1 and later) is not wrapped. The sets come from
-preprocessing <mpi.h> with `mpicc.openmpi` and `mpicc.mpich`, so run this on a machine with both:
+declare (Open MPI 4.1, MPI 3.1) is unguarded; one only MPICH 4.0 declares is guarded by
+`MPI_VERSION >= 4`, unless Open MPI has it as an extension (`PMPIX_` in <mpi-ext.h>: MPI 4.0's
+persistent collectives, extension pcollreq), in which case it is unguarded, declared for MPI 3
+hosts by include/epmpi_mpix.h, and its host path calls the extension's `PMPIX_` function (or,
+on an Open MPI built without that extension, answers MPI_ERR_UNSUPPORTED_OPERATION through the
+host communicator's error handler); one neither declares (MPI 4.1 and later) is not wrapped.
+The sets come from preprocessing <mpi.h> (and Open MPI's <mpi-ext.h>) with `mpicc.openmpi` and
+`mpicc.mpich`, so run this on a machine with both:
 
     pip install pympistandard==0.2.0
     python3 src/mpi_names/generate.py
@@ -61,6 +66,26 @@ def host_functions(mpicc):
     except (OSError, subprocess.CalledProcessError) as e:
         sys.exit(f"cannot preprocess <mpi.h> with {mpicc}: {e}")
     return set(re.findall(r"\bPMPI_(\w+)\s*\(", text))
+
+
+def host_extension_functions(mpicc):
+    """Name (without PMPIX_) -> extension of the `PMPIX_` functions Open MPI's <mpi-ext.h>
+    declares, the extension named by the header that declares it (mpiext_pcollreq_c.h)."""
+    try:
+        text = subprocess.run([mpicc, "-E", "-x", "c", "-"], input="#include <mpi.h>\n#include <mpi-ext.h>\n",
+                              capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        sys.exit(f"cannot preprocess <mpi-ext.h> with {mpicc}: {e}")
+    found, extension = {}, None
+    for line in text.splitlines():
+        marker = re.match(r'# \d+ "[^"]*/p?mpiext_(\w+)_c\.h"', line)
+        if marker or line.startswith("# "):
+            extension = marker.group(1) if marker else None
+            continue
+        for name in re.findall(r"\bPMPIX_(\w+)\s*\(", line):
+            if extension:
+                found[name] = extension
+    return found
 
 
 def ep_prototypes():
@@ -172,7 +197,18 @@ def convert(param, kind, direction, length, ep_type):
     return [], name, []
 
 
-def wrapper(proc, ep_protos, guard):
+def host_call(name, args, extension, comm_arg):
+    """The statements of the host path: the host's PMPI_ function, or for a function Open MPI
+    has only as the extension `extension`, its PMPIX_ form on MPI 3 hosts."""
+    if extension is None:
+        return [f"        return P{name}({args});"]
+    macro = f"OMPI_HAVE_MPI_EXT_{extension.upper()}"
+    return ["#if MPI_VERSION >= 4", f"        return P{name}({args});",
+            f"#elif defined({macro}) && {macro}", f"        return PMPIX_{name[4:]}({args});", "#else",
+            f"        return epmpi_host_unsupported(\"{name}\", {comm_arg or 'MPI_COMM_SELF'});", "#endif"]
+
+
+def wrapper(proc, ep_protos, guard, extension=None):
     ps = proc._parseset
     name = ps["name"]
     c_params = [p for p in ps["parameters"] if "c_parameter" not in p["suppress"] and not p["large_only"]]
@@ -197,11 +233,22 @@ def wrapper(proc, ep_protos, guard):
     comm_arg = next((p for (t, p), k in zip(params, c_params) if norm(t) == "MPI_Comm" and k["kind"] == "COMMUNICATOR"),
                     None)
     comm_expr = f"epmpi_comm_in({comm_arg})" if comm_arg else "EP_COMM_NULL"
+    if comm_arg is None:  # a communicator passed by address (MPI_Comm_disconnect): its handler
+        comm_arg = next((p for (t, p), k in zip(params, c_params) if norm(t) == "MPI_Comm*"
+                         and k["kind"] == "COMMUNICATOR" and k["param_direction"] == "inout"), None)
+        comm_expr = f"({comm_arg} ? epmpi_comm_in(*{comm_arg}) : EP_COMM_NULL)" if comm_arg else comm_expr
+    win_arg = next((p for (t, p), k in zip(params, c_params) if norm(t) == "MPI_Win" and k["kind"] == "WINDOW"), None)
     body, status = [], "provided"
     if ep_name in ep_protos and len(ep_protos[ep_name]) == len(params):
         try:
             pre, call, post = [], [], []
             for param, p, (et, _) in zip(params, c_params, ep_protos[ep_name]):
+                if name.endswith("_call_errhandler") and p["kind"] == "ERROR_CODE":
+                    # The program's host error code, given to EPMPI's handler as EPMPI's class
+                    # (which the layer's handlers turn back into the host's class).
+                    pre.append(f"int c_{param[1]} = epmpi_code_in({param[1]});")
+                    call.append(f"c_{param[1]}")
+                    continue
                 a, b, c = convert(param, p["kind"], p["param_direction"], p["length"], et)
                 pre += a
                 call.append(b)
@@ -211,6 +258,10 @@ def wrapper(proc, ep_protos, guard):
             body, status = [], f"unconvertible argument {e}"
     else:
         status = "no EP_ function" if ep_name not in ep_protos else "EP_ function differs in arguments"
+    if not body and comm_arg is None and win_arg:  # a call on a window: the window's handler
+        unused = [f"(void){p};" for _, p in params if p != win_arg]
+        body = ([" ".join(unused)] if unused else []) + [
+            f"return epmpi_unsupported_win(\"{name}\", epmpi_win_in({win_arg}));"]
     if not body:
         unused = [f"(void){p};" for _, p in params if p != comm_arg]
         body = ([" ".join(unused)] if unused else []) + [f"return epmpi_unsupported(\"{name}\", {comm_expr});"]
@@ -219,8 +270,8 @@ def wrapper(proc, ep_protos, guard):
     if guard:
         lines.append("#if MPI_VERSION >= 4")
     lines += [f"__attribute__((noinline, cold)) {ep_proto}", "{"] + [f"    {s}" for s in body] + ["}", ""]
-    lines += [proto_c, "{", f"    if (EPMPI_LIKELY(!({' || '.join(triggers)})))",
-              f"        return P{name}({args});", f"    return ep_{name}({args});", "}"]
+    lines += [proto_c, "{", f"    if (EPMPI_LIKELY(!({' || '.join(triggers)})))"]
+    lines += host_call(name, args, extension, comm_arg) + [f"    return ep_{name}({args});", "}"]
     if guard:
         lines.append("#endif")
     return "\n".join(lines) + "\n", status
@@ -301,6 +352,8 @@ def wrapper_large(proc, guard):
 def main():
     std.use_api_version(1)
     ompi, mpich = host_functions("mpicc.openmpi"), host_functions("mpicc.mpich")
+    # Functions Open MPI has only as extensions: those MPICH declares under the standard name.
+    ompi_ext = {f: e for f, e in host_extension_functions("mpicc.openmpi").items() if f in mpich and f not in ompi}
     ep_protos = ep_prototypes()
     skip = handwritten()
     out = [
@@ -310,6 +363,10 @@ def main():
         " * another file of this directory (the generator then leaves it out).",
         " */",
         '#include "runtime.h"',
+        "#if defined(OPEN_MPI) && OPEN_MPI",
+        "#include <mpi-ext.h> /* MPI 4.0 functions Open MPI 4.1 has as PMPIX_ extensions */",
+        "#endif",
+        "#include <epmpi_mpix.h> /* their declarations under the standard names on MPI 3 hosts */",
         "",
         "#include <limits.h>",
         "#include <stddef.h>",
@@ -331,12 +388,13 @@ def main():
         short = name[4:]
         if short not in ompi and short not in mpich:
             continue  # no host declares it (MPI 4.1 and later)
-        code, status = wrapper(proc, ep_protos, guard=short not in ompi)
+        guard = short not in ompi and short not in ompi_ext
+        code, status = wrapper(proc, ep_protos, guard=guard, extension=ompi_ext.get(short))
         if code is None:
             continue
         wrappers.append(code)
         if proc.has_embiggenment():
-            large = wrapper_large(proc, guard=short not in ompi)
+            large = wrapper_large(proc, guard=guard)
             if large:
                 wrappers.append(large)
         if status != "provided":

@@ -7,7 +7,10 @@
  * efficiently in the engine). A mixed array is completed by polling both: each pass tests
  * every active request once (MPI_Test drives the host's progress, EP_Test the engine's), so
  * neither side starves the other. Testall, which must complete all or none, first asks each
- * request without completing it (MPI_Request_get_status, EP_Request_get_status).
+ * request without completing it (MPI_Request_get_status, EP_Request_get_status). Waitany,
+ * Testany, Waitsome and Testsome, for which an inactive persistent request counts as null,
+ * pass each side its own part of the array, so that each library decides which of its
+ * requests are active.
  */
 #include "runtime.h"
 
@@ -116,16 +119,143 @@ static int test_one(MPI_Request *r, int *flag, MPI_Status *status)
     return epmpi_rc(rc);
 }
 
+/* The empty status (MPI 4.1 section 3.7.3) a null request completes with. */
+static void empty_status(MPI_Status *st)
+{
+    if (st == MPI_STATUS_IGNORE)
+        return;
+    st->MPI_SOURCE = MPI_ANY_SOURCE;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->MPI_ERROR = MPI_SUCCESS;
+    PMPI_Status_set_elements_x(st, MPI_BYTE, 0);
+    PMPI_Status_set_cancelled(st, 0);
+}
+
 static MPI_Status *status_at(MPI_Status statuses[], int i)
 {
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
 }
 
-/* A request that counts as active for a mixed array: not null. (Inactive persistent requests
- * complete at once with an empty status in either library's test.) */
+/* A request Waitall and Testall over a mixed array complete: not null. (Inactive persistent
+ * requests complete at once with an empty status in either library's test, as these calls
+ * want, MPI 4.1 section 3.7.5.) */
 static int active(MPI_Request r)
 {
     return r != MPI_REQUEST_NULL;
+}
+
+/* A mixed array split by side for the calls that must skip inactive persistent requests
+ * (Waitany, Testany, Waitsome, Testsome: they count as null, MPI 4.1 sections 3.7.5 and 3.9),
+ * which no test of one request tells from a completed one: the host's requests (and the
+ * nulls) in one array, EPMPI's in another, each side's own call deciding which of its
+ * requests are active. `at` gives each entry's position in the program's array. */
+struct sides {
+    int nh, ne;
+    MPI_Request *host;
+    EP_Request *ep;
+    int *host_at, *ep_at, *idx;
+    MPI_Status *host_st;
+    EP_Status *ep_st;
+};
+
+static void sides_free(struct sides *s)
+{
+    free(s->host);
+    free(s->ep);
+    free(s->host_at);
+    free(s->ep_at);
+    free(s->idx);
+    free(s->host_st);
+    free(s->ep_st);
+}
+
+static int sides_in(struct sides *s, int count, const MPI_Request reqs[])
+{
+    size_t n = (size_t)count;
+    *s = (struct sides){0, 0, malloc(sizeof(MPI_Request) * n), malloc(sizeof(EP_Request) * n),
+                        malloc(sizeof(int) * n), malloc(sizeof(int) * n), malloc(sizeof(int) * n),
+                        malloc(sizeof(MPI_Status) * n), calloc(n, sizeof(EP_Status))};
+    if (!s->host || !s->ep || !s->host_at || !s->ep_at || !s->idx || !s->host_st || !s->ep_st) {
+        sides_free(s);
+        return 0;
+    }
+    for (int i = 0; i < count; i++) {
+        if (EPMPI_IS_EP(reqs[i])) {
+            s->ep_at[s->ne] = i;
+            s->ep[s->ne++] = epmpi_request_in(reqs[i]);
+        } else {
+            s->host_at[s->nh] = i;
+            s->host[s->nh++] = reqs[i];
+        }
+    }
+    return 1;
+}
+
+static void sides_out(const struct sides *s, MPI_Request reqs[])
+{
+    for (int k = 0; k < s->nh; k++)
+        reqs[s->host_at[k]] = s->host[k];
+    for (int k = 0; k < s->ne; k++)
+        reqs[s->ep_at[k]] = epmpi_request_out(s->ep[k]);
+}
+
+static int is_in_status(int code)
+{
+    int c = code;
+    PMPI_Error_class(code, &c);
+    return c == MPI_ERR_IN_STATUS;
+}
+
+/* One Testany pass over both sides: *flag 1 with *index the program's position of the request
+ * that completed, or with *index MPI_UNDEFINED and an empty status when neither side has an
+ * active request; *flag 0 when some are active and none completed. */
+static int any_pass(struct sides *s, int *index, int *flag, MPI_Status *status)
+{
+    int hi = MPI_UNDEFINED, hflag = 1, ei = EP_UNDEFINED, eflag = 1;
+    int rc = PMPI_Testany(s->nh, s->host, &hi, &hflag, status);
+    if (rc != MPI_SUCCESS || (hflag && hi != MPI_UNDEFINED)) {
+        *index = hi == MPI_UNDEFINED ? MPI_UNDEFINED : s->host_at[hi];
+        *flag = hflag;
+        return rc;
+    }
+    EP_Status st = {0};
+    rc = epmpi_rc(EP_Testany(s->ne, s->ep, &ei, &eflag, status == MPI_STATUS_IGNORE ? EP_STATUS_IGNORE : &st));
+    *index = ei == EP_UNDEFINED ? MPI_UNDEFINED : s->ep_at[ei];
+    *flag = rc == MPI_SUCCESS && ei == EP_UNDEFINED ? hflag && eflag : eflag;
+    if (*flag && status != MPI_STATUS_IGNORE)
+        epmpi_status_out(&st, status); /* EPMPI's empty status when neither side has an active one */
+    return rc;
+}
+
+/* One Testsome pass over both sides: *outcount completed requests (positions and statuses in
+ * the program's arrays), or MPI_UNDEFINED when neither side has an active request. EPMPI's
+ * side goes first: its refusals of bad handles come before it completes anything. */
+static int some_pass(struct sides *s, int *outcount, int indices[], MPI_Status statuses[])
+{
+    int ignore = statuses == MPI_STATUSES_IGNORE, eout = EP_UNDEFINED, hout = MPI_UNDEFINED, n = 0;
+    int erc = epmpi_rc(EP_Testsome(s->ne, s->ep, &eout, s->idx, ignore ? EP_STATUSES_IGNORE : s->ep_st));
+    if (erc != MPI_SUCCESS && !is_in_status(erc))
+        return erc;
+    for (int k = 0; eout != EP_UNDEFINED && k < eout; k++, n++) {
+        indices[n] = s->ep_at[s->idx[k]];
+        if (!ignore)
+            epmpi_status_out(&s->ep_st[k], &statuses[n]);
+    }
+    int hrc = PMPI_Testsome(s->nh, s->host, &hout, s->idx, ignore ? MPI_STATUSES_IGNORE : s->host_st);
+    if (hrc != MPI_SUCCESS && !is_in_status(hrc)) {
+        *outcount = n; /* what EPMPI's side completed */
+        return hrc;
+    }
+    for (int k = 0; hout != MPI_UNDEFINED && k < hout; k++, n++) {
+        indices[n] = s->host_at[s->idx[k]];
+        if (!ignore) {
+            statuses[n] = s->host_st[k];
+            if (hrc == MPI_SUCCESS)
+                statuses[n].MPI_ERROR = MPI_SUCCESS; /* read when EPMPI's side failed */
+        }
+    }
+    *outcount = eout == EP_UNDEFINED && hout == MPI_UNDEFINED ? MPI_UNDEFINED : n;
+    return erc != MPI_SUCCESS || hrc != MPI_SUCCESS ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
 
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
@@ -144,8 +274,11 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
         return epmpi_rc(rc);
     }
     int left = 0, failed = 0;
-    for (int i = 0; i < count; i++)
+    for (int i = 0; i < count; i++) {
         left += active(array_of_requests[i]);
+        if (!active(array_of_requests[i]))
+            empty_status(status_at(array_of_statuses, i));
+    }
     while (left > 0) {
         int progressed = 0;
         for (int i = 0; i < count; i++) {
@@ -157,9 +290,9 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
             if (rc != MPI_SUCCESS) {
                 failed = 1;
                 flag = 1;
-                if (st != MPI_STATUS_IGNORE)
-                    st->MPI_ERROR = rc;
             }
+            if (flag && st != MPI_STATUS_IGNORE)
+                st->MPI_ERROR = rc; /* read when another request failed; the host leaves it as it was */
             if (flag) {
                 left--;
                 progressed = 1;
@@ -235,25 +368,15 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
         return PMPI_Waitany(count, array_of_requests, index, status);
     if (all_ep(count, array_of_requests))
         return any_of_ep(1, count, array_of_requests, index, NULL, status);
-    for (;;) {
-        int any_active = 0;
-        for (int i = 0; i < count; i++) {
-            if (!active(array_of_requests[i]))
-                continue;
-            any_active = 1;
-            int flag = 0;
-            int rc = test_one(&array_of_requests[i], &flag, status);
-            if (flag || rc != MPI_SUCCESS) {
-                *index = i;
-                return rc;
-            }
-        }
-        if (!any_active) {
-            *index = MPI_UNDEFINED;
-            return MPI_SUCCESS;
-        }
+    struct sides s;
+    if (!sides_in(&s, count, array_of_requests))
+        return MPI_ERR_NO_MEM;
+    int flag = 0, rc;
+    while ((rc = any_pass(&s, index, &flag, status)) == MPI_SUCCESS && !flag)
         sched_yield();
-    }
+    sides_out(&s, array_of_requests);
+    sides_free(&s);
+    return rc;
 }
 
 int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
@@ -262,20 +385,13 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
         return PMPI_Testany(count, array_of_requests, index, flag, status);
     if (all_ep(count, array_of_requests))
         return any_of_ep(0, count, array_of_requests, index, flag, status);
-    int any_active = 0;
-    for (int i = 0; i < count; i++) {
-        if (!active(array_of_requests[i]))
-            continue;
-        any_active = 1;
-        int rc = test_one(&array_of_requests[i], flag, status);
-        if (*flag || rc != MPI_SUCCESS) {
-            *index = i;
-            return rc;
-        }
-    }
-    *index = MPI_UNDEFINED;
-    *flag = !any_active; /* no active request: flag true, index MPI_UNDEFINED */
-    return MPI_SUCCESS;
+    struct sides s;
+    if (!sides_in(&s, count, array_of_requests))
+        return MPI_ERR_NO_MEM;
+    int rc = any_pass(&s, index, flag, status);
+    sides_out(&s, array_of_requests);
+    sides_free(&s);
+    return rc;
 }
 
 /* Waitsome or Testsome (`wait`) on an array of EPMPI requests only: EPMPI's own call, which
@@ -297,32 +413,6 @@ static int some_ep(int wait, int incount, MPI_Request reqs[], int *outcount, int
     return epmpi_rc(rc);
 }
 
-/* One pass of Testsome over a mixed array. */
-static int some_pass(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[],
-                     int *any_active)
-{
-    int n = 0, failed = 0;
-    *any_active = 0;
-    for (int i = 0; i < incount; i++) {
-        if (!active(reqs[i]))
-            continue;
-        *any_active = 1;
-        int flag = 0;
-        MPI_Status *st = status_at(statuses, n);
-        int rc = test_one(&reqs[i], &flag, st);
-        if (rc != MPI_SUCCESS) {
-            failed = 1;
-            flag = 1;
-            if (st != MPI_STATUS_IGNORE)
-                st->MPI_ERROR = rc;
-        }
-        if (flag)
-            indices[n++] = i;
-    }
-    *outcount = *any_active ? n : MPI_UNDEFINED;
-    return failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
-}
-
 int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
                  MPI_Status array_of_statuses[])
 {
@@ -330,13 +420,15 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, in
         return PMPI_Waitsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     if (all_ep(incount, array_of_requests))
         return some_ep(1, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
-    for (;;) {
-        int any_active = 0;
-        int rc = some_pass(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &any_active);
-        if (!any_active || *outcount > 0)
-            return rc;
+    struct sides s;
+    if (!sides_in(&s, incount, array_of_requests))
+        return MPI_ERR_NO_MEM;
+    int rc;
+    while ((rc = some_pass(&s, outcount, array_of_indices, array_of_statuses)) == MPI_SUCCESS && *outcount == 0)
         sched_yield();
-    }
+    sides_out(&s, array_of_requests);
+    sides_free(&s);
+    return rc;
 }
 
 int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
@@ -346,8 +438,13 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, in
         return PMPI_Testsome(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
     if (all_ep(incount, array_of_requests))
         return some_ep(0, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
-    int any_active = 0;
-    return some_pass(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &any_active);
+    struct sides s;
+    if (!sides_in(&s, incount, array_of_requests))
+        return MPI_ERR_NO_MEM;
+    int rc = some_pass(&s, outcount, array_of_indices, array_of_statuses);
+    sides_out(&s, array_of_requests);
+    sides_free(&s);
+    return rc;
 }
 
 int MPI_Startall(int count, MPI_Request array_of_requests[])

@@ -121,21 +121,81 @@ int epmpi_last_error(int mpi_code)
     return mpi_code != MPI_SUCCESS && mpi_code == last_mpi_code ? last_ep_code : EP_SUCCESS;
 }
 
-int epmpi_unsupported(const char *name, EP_Comm comm)
+/* The host's error classes back to EPMPI's (the inverse of class_out; the host's classes
+ * EPMPI has not, MPI_ERR_NO_MEM or MPI_ERR_UNKNOWN say, become EP_ERR_OTHER, whose host
+ * class is MPI_ERR_OTHER). */
+static int class_in(int mpi_class)
 {
-    int handler = EP_ERRORS_ARE_FATAL;
-    if (comm != EP_COMM_NULL && comm != EPMPI_FOREIGN)
-        EP_Comm_get_errhandler(comm, &handler);
+    static const int ep_classes[] = {
+        EP_ERR_BUFFER, EP_ERR_COUNT, EP_ERR_TYPE, EP_ERR_TAG, EP_ERR_COMM, EP_ERR_RANK, EP_ERR_REQUEST,
+        EP_ERR_ROOT, EP_ERR_OP, EP_ERR_ARG, EP_ERR_TRUNCATE, EP_ERR_IN_STATUS, EP_ERR_PENDING, EP_ERR_WIN,
+        EP_ERR_UNSUPPORTED, EP_ERR_INTERN, EP_ERR_RMA_SYNC, EP_ERR_RMA_RANGE, EP_ERR_LOCKTYPE, EP_ERR_DISP,
+        EP_ERR_SIZE, EP_ERR_GROUP, EP_ERR_KEYVAL, EP_ERR_TOPOLOGY, EP_ERR_DIMS,
+    };
+    for (size_t i = 0; i < sizeof ep_classes / sizeof ep_classes[0]; i++)
+        if (class_out(ep_classes[i]) == mpi_class)
+            return ep_classes[i];
+    return mpi_class == MPI_SUCCESS ? EP_SUCCESS : EP_ERR_OTHER;
+}
+
+int epmpi_raise(const char *name, EP_Comm comm, int mpi_code)
+{
+    int cls = mpi_code;
+    PMPI_Error_class(mpi_code, &cls);
+    EP_Errhandler handler = EP_ERRORS_ARE_FATAL;
+    if (comm != EP_COMM_NULL && comm != EPMPI_FOREIGN && EP_Comm_get_errhandler(comm, &handler) != EP_SUCCESS)
+        handler = EP_ERRORS_ARE_FATAL; /* a freed or unknown endpoint: errors tied to no communicator */
     if (handler == EP_ERRORS_RETURN)
-        return MPI_ERR_UNSUPPORTED_OPERATION;
-    fprintf(stderr, "%s: not provided on EPMPI endpoint communicators (MPI_ERR_UNSUPPORTED_OPERATION)\n", name);
+        return cls;
+    if (handler != EP_ERRORS_ARE_FATAL) {
+        /* The program's handler, through its EPMPI twin (caching.c), which gives it the host's
+         * class of the EPMPI class passed here; the reference the get gave is released. */
+        EP_Errhandler_free(&handler);
+        EP_Comm_call_errhandler(comm, class_in(cls));
+        return cls;
+    }
+    char text[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    PMPI_Error_string(mpi_code, text, &len);
+    if (cls == MPI_ERR_UNSUPPORTED_OPERATION)
+        fprintf(stderr, "%s: not provided on EPMPI endpoint communicators (MPI_ERR_UNSUPPORTED_OPERATION)\n", name);
+    else
+        fprintf(stderr, "%s on EPMPI endpoints: %s\n", name, text);
     fflush(stderr);
     /* One thread aborts: Open MPI 4.1's MPI_Abort crashes when threads call it at once. */
     static atomic_flag aborting = ATOMIC_FLAG_INIT;
     if (atomic_flag_test_and_set(&aborting))
         for (;;)
             pause();
-    PMPI_Abort(MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_OPERATION);
+    PMPI_Abort(MPI_COMM_WORLD, cls);
+    return cls;
+}
+
+int epmpi_unsupported(const char *name, EP_Comm comm)
+{
+    return epmpi_raise(name, comm, MPI_ERR_UNSUPPORTED_OPERATION);
+}
+
+int epmpi_unsupported_win(const char *name, EP_Win win)
+{
+    int handler = EP_ERRORS_ARE_FATAL;
+    if (win != EP_WIN_NULL && win != EPMPI_FOREIGN && EP_Win_get_errhandler(win, &handler) == EP_SUCCESS
+        && handler == EP_ERRORS_RETURN)
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    return epmpi_raise(name, EP_COMM_NULL, MPI_ERR_UNSUPPORTED_OPERATION);
+}
+
+int epmpi_code_in(int mpi_code)
+{
+    int cls = mpi_code;
+    PMPI_Error_class(mpi_code, &cls);
+    return class_in(cls);
+}
+
+int epmpi_host_unsupported(const char *name, MPI_Comm comm)
+{
+    (void)name; /* the host's handler prints the class; the call is the program's own */
+    PMPI_Comm_call_errhandler(comm, MPI_ERR_UNSUPPORTED_OPERATION);
     return MPI_ERR_UNSUPPORTED_OPERATION;
 }
 

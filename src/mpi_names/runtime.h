@@ -215,8 +215,24 @@ int epmpi_peers(MPI_Comm comm);
  * intercommunicator), where its root-only arrays are read. */
 int epmpi_is_root(MPI_Comm comm, int root);
 
+/* The host's error code `mpi_code` of call `name` raised through the error handler of the
+ * endpoint `comm` (MPI 4.1 section 9.3): returned under MPI_ERRORS_RETURN, given to the
+ * program's handler, or printed with the call's name before the job aborts under
+ * MPI_ERRORS_ARE_FATAL (also for EP_COMM_NULL or an endpoint EPMPI no longer knows). Returns
+ * the code's class. */
+int epmpi_raise(const char *name, EP_Comm comm, int mpi_code);
 /* A call on EPMPI handles that EPMPI does not provide: MPI_ERR_UNSUPPORTED_OPERATION through
- * the error handler of `comm` (EP_COMM_NULL: the default, fatal). */
+ * the error handler of `comm` (epmpi_raise). */
 int epmpi_unsupported(const char *name, EP_Comm comm);
+/* The same for a call on a window: returned under the window's MPI_ERRORS_RETURN, fatal
+ * otherwise (EPMPI's windows take the predefined handlers only). */
+int epmpi_unsupported_win(const char *name, EP_Win win);
+/* A host error code as EPMPI's class of the same meaning (MPI_Comm_call_errhandler on an
+ * endpoint: the handler then gets the host's class back, runtime.c class_out). */
+int epmpi_code_in(int mpi_code);
+/* A call on a host communicator that the host MPI does not provide (an MPI 4.0 function on an
+ * MPI 3 host without the extension that has it): MPI_ERR_UNSUPPORTED_OPERATION through the
+ * host communicator's error handler. */
+int epmpi_host_unsupported(const char *name, MPI_Comm comm);
 
 #endif

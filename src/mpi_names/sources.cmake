@@ -14,4 +14,5 @@ set(EPMPI_MPI_NAMES_SOURCES
     init.c
     caching.c
     extensions.c
+    pack.c
 )

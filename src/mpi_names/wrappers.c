@@ -4,6 +4,10 @@
  * another file of this directory (the generator then leaves it out).
  */
 #include "runtime.h"
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h> /* MPI 4.0 functions Open MPI 4.1 has as PMPIX_ extensions */
+#endif
+#include <epmpi_mpix.h> /* their declarations under the standard names on MPI 3 hosts */
 
 #include <limits.h>
 #include <stddef.h>
@@ -25,8 +29,6 @@
  *   MPI_File_open: no EP_ function
  *   MPI_Grequest_complete: no EP_ function
  *   MPI_Intercomm_create_from_groups: no EP_ function
- *   MPI_Pack: no EP_ function
- *   MPI_Pack_size: no EP_ function
  *   MPI_Parrived: no EP_ function
  *   MPI_Pready: no EP_ function
  *   MPI_Pready_range: no EP_ function
@@ -34,8 +36,6 @@
  *   MPI_Psend_init: no EP_ function
  *   MPI_Raccumulate: no EP_ function
  *   MPI_Rget_accumulate: no EP_ function
- *   MPI_Unpack: no EP_ function
- *   MPI_Win_call_errhandler: no EP_ function
  *   MPI_Win_complete: no EP_ function
  *   MPI_Win_delete_attr: no EP_ function
  *   MPI_Win_flush_local_all: no EP_ function
@@ -125,7 +125,6 @@ int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     return ep_MPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -137,12 +136,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Allgather_init(const void *sen
 int MPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Allgather_init", comm);
+#endif
     return ep_MPI_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -160,7 +163,6 @@ int MPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
 #endif
     return ep_MPI_Allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -200,7 +202,6 @@ int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
     return ep_MPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -212,12 +213,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Allgatherv_init(const void *se
 int MPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Allgatherv_init", comm);
+#endif
     return ep_MPI_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -242,7 +247,6 @@ int MPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
 #endif
     return ep_MPI_Allgatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
@@ -274,7 +278,6 @@ int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
     return ep_MPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -286,12 +289,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Allreduce_init(const void *sen
 int MPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Allreduce_init", comm);
+#endif
     return ep_MPI_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -308,7 +315,6 @@ int MPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MP
 #endif
     return ep_MPI_Allreduce_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -341,7 +347,6 @@ int MPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
     return ep_MPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -353,12 +358,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Alltoall_init(const void *send
 int MPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Alltoall_init", comm);
+#endif
     return ep_MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -376,7 +385,6 @@ int MPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
 #endif
     return ep_MPI_Alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -421,7 +429,6 @@ int MPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     return ep_MPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -433,12 +440,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Alltoallv_init(const void *sen
 int MPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Alltoallv_init", comm);
+#endif
     return ep_MPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -468,7 +479,6 @@ int MPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
 #endif
     return ep_MPI_Alltoallv_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
@@ -513,7 +523,6 @@ int MPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
     return ep_MPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -525,12 +534,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Alltoallw_init(const void *sen
 int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Alltoallw_init", comm);
+#endif
     return ep_MPI_Alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -560,7 +573,6 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
 #endif
     return ep_MPI_Alltoallw_init_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Attr_delete(MPI_Comm comm, int keyval)
 {
@@ -614,7 +626,6 @@ int MPI_Barrier(MPI_Comm comm)
     return ep_MPI_Barrier(comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -626,10 +637,15 @@ __attribute__((noinline, cold)) static int ep_MPI_Barrier_init(MPI_Comm comm, MP
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Barrier_init(comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Barrier_init(comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Barrier_init", comm);
+#endif
     return ep_MPI_Barrier_init(comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
@@ -661,7 +677,6 @@ int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, 
     return ep_MPI_Bcast_c(buffer, count, datatype, root, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -673,12 +688,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Bcast_init(void *buffer, int c
 int MPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Bcast_init(buffer, count, datatype, root, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Bcast_init", comm);
+#endif
     return ep_MPI_Bcast_init(buffer, count, datatype, root, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -695,7 +714,6 @@ int MPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int r
 #endif
     return ep_MPI_Bcast_init_c(buffer, count, datatype, root, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
@@ -901,7 +919,8 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
-    int rc = EP_Comm_call_errhandler(epmpi_comm_in(comm), errorcode);
+    int c_errorcode = epmpi_code_in(errorcode);
+    int rc = EP_Comm_call_errhandler(epmpi_comm_in(comm), c_errorcode);
     return epmpi_rc(rc);
 }
 
@@ -999,8 +1018,7 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 
 __attribute__((noinline, cold)) static int ep_MPI_Comm_disconnect(MPI_Comm *comm)
 {
-    (void)comm;
-    return epmpi_unsupported("MPI_Comm_disconnect", EP_COMM_NULL);
+    return epmpi_unsupported("MPI_Comm_disconnect", (comm ? epmpi_comm_in(*comm) : EP_COMM_NULL));
 }
 
 int MPI_Comm_disconnect(MPI_Comm *comm)
@@ -1394,7 +1412,6 @@ int MPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     return ep_MPI_Exscan_c(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -1406,12 +1423,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Exscan_init(const void *sendbu
 int MPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Exscan_init", comm);
+#endif
     return ep_MPI_Exscan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -1428,7 +1449,6 @@ int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
 #endif
     return ep_MPI_Exscan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
@@ -1487,7 +1507,6 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
     return ep_MPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -1499,12 +1518,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Gather_init(const void *sendbu
 int MPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Gather_init", comm);
+#endif
     return ep_MPI_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -1522,7 +1545,6 @@ int MPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
 #endif
     return ep_MPI_Gather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -1562,7 +1584,6 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     return ep_MPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -1574,12 +1595,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Gatherv_init(const void *sendb
 int MPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Gatherv_init", comm);
+#endif
     return ep_MPI_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -1604,7 +1629,6 @@ int MPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
 #endif
     return ep_MPI_Gatherv_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
@@ -2903,7 +2927,6 @@ int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
     return ep_MPI_Neighbor_allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -2915,12 +2938,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgather_init(const 
 int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Neighbor_allgather_init", comm);
+#endif
     return ep_MPI_Neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -2938,7 +2965,6 @@ int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
 #endif
     return ep_MPI_Neighbor_allgather_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -2953,7 +2979,6 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
     return ep_MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -2965,10 +2990,15 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_allgatherv_init(const
 int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Neighbor_allgatherv_init", comm);
+#endif
     return ep_MPI_Neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -3001,7 +3031,6 @@ int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Dataty
     return ep_MPI_Neighbor_alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3013,12 +3042,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoall_init(const v
 int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Neighbor_alltoall_init", comm);
+#endif
     return ep_MPI_Neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3036,7 +3069,6 @@ int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_D
 #endif
     return ep_MPI_Neighbor_alltoall_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -3051,7 +3083,6 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
     return ep_MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3063,10 +3094,15 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallv_init(const 
 int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Neighbor_alltoallv_init", comm);
+#endif
     return ep_MPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
@@ -3081,7 +3117,6 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
     return ep_MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3093,54 +3128,14 @@ __attribute__((noinline, cold)) static int ep_MPI_Neighbor_alltoallw_init(const 
 int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
-    return ep_MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
-}
-#endif
-
-__attribute__((noinline, cold)) static int ep_MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm)
-{
-    (void)inbuf; (void)incount; (void)datatype; (void)outbuf; (void)outsize; (void)position;
-    return epmpi_unsupported("MPI_Pack", epmpi_comm_in(comm));
-}
-
-int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm);
-    return ep_MPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm);
-}
-
-__attribute__((noinline, cold)) static int ep_MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
-{
-    (void)incount; (void)datatype; (void)size;
-    return epmpi_unsupported("MPI_Pack_size", epmpi_comm_in(comm));
-}
-
-int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Pack_size(incount, datatype, comm, size);
-    return ep_MPI_Pack_size(incount, datatype, comm, size);
-}
-
-__attribute__((noinline, cold)) static int ep_MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
-{
-    int rc = MPI_SUCCESS;
-    if (incount > INT_MAX || incount < INT_MIN) return MPI_ERR_COUNT;
-    int n_size = 0;
-    rc = MPI_Pack_size((int)incount, datatype, comm, size ? &n_size : NULL);
-    if (size && rc == MPI_SUCCESS) *size = n_size;
-    return rc;
-}
-
-int MPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
-{
 #if MPI_VERSION >= 4
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Pack_size_c(incount, datatype, comm, size);
+        return PMPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Neighbor_alltoallw_init", comm);
 #endif
-    return ep_MPI_Pack_size_c(incount, datatype, comm, size);
+    return ep_MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
 }
 
 #if MPI_VERSION >= 4
@@ -3266,8 +3261,8 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
 
 __attribute__((noinline, cold)) static int ep_MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)win; (void)request;
-    return epmpi_unsupported("MPI_Raccumulate", EP_COMM_NULL);
+    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)request;
+    return epmpi_unsupported_win("MPI_Raccumulate", epmpi_win_in(win));
 }
 
 int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
@@ -3389,7 +3384,6 @@ int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
     return ep_MPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3401,12 +3395,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Reduce_init(const void *sendbu
 int MPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Reduce_init", comm);
+#endif
     return ep_MPI_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3423,7 +3421,6 @@ int MPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_D
 #endif
     return ep_MPI_Reduce_init_c(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
@@ -3489,7 +3486,6 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
     return ep_MPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3501,12 +3497,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_block_init(cons
 int MPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Reduce_scatter_block_init", comm);
+#endif
     return ep_MPI_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3523,9 +3523,7 @@ int MPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Coun
 #endif
     return ep_MPI_Reduce_scatter_block_init_c(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3537,12 +3535,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_init(const void
 int MPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Reduce_scatter_init", comm);
+#endif
     return ep_MPI_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3563,7 +3565,6 @@ int MPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Coun
 #endif
     return ep_MPI_Reduce_scatter_init_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Request_free(MPI_Request *request)
 {
@@ -3630,8 +3631,8 @@ int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
 
 __attribute__((noinline, cold)) static int ep_MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)result_addr; (void)result_count; (void)result_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)win; (void)request;
-    return epmpi_unsupported("MPI_Rget_accumulate", EP_COMM_NULL);
+    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)result_addr; (void)result_count; (void)result_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)request;
+    return epmpi_unsupported_win("MPI_Rget_accumulate", epmpi_win_in(win));
 }
 
 int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
@@ -3785,7 +3786,6 @@ int MPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype
     return ep_MPI_Scan_c(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3797,12 +3797,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Scan_init(const void *sendbuf,
 int MPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Scan_init", comm);
+#endif
     return ep_MPI_Scan_init(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3819,7 +3823,6 @@ int MPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
 #endif
     return ep_MPI_Scan_init_c(sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -3852,7 +3855,6 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     return ep_MPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3864,12 +3866,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Scatter_init(const void *sendb
 int MPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Scatter_init", comm);
+#endif
     return ep_MPI_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3887,7 +3893,6 @@ int MPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
 #endif
     return ep_MPI_Scatter_init_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
@@ -3927,7 +3932,6 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
     return ep_MPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     EP_Request t_request = EP_REQUEST_NULL;
@@ -3939,12 +3943,16 @@ __attribute__((noinline, cold)) static int ep_MPI_Scatterv_init(const void *send
 int MPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
+#if MPI_VERSION >= 4
         return PMPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+        return PMPIX_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+#else
+        return epmpi_host_unsupported("MPI_Scatterv_init", comm);
+#endif
     return ep_MPI_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
-#endif
 
-#if MPI_VERSION >= 4
 __attribute__((noinline, cold)) static int ep_MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     int rc = MPI_SUCCESS;
@@ -3969,7 +3977,6 @@ int MPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const
 #endif
     return ep_MPI_Scatterv_init_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
 }
-#endif
 
 __attribute__((noinline, cold)) static int ep_MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
@@ -4206,19 +4213,6 @@ int MPI_Topo_test(MPI_Comm comm, int *status)
     return ep_MPI_Topo_test(comm, status);
 }
 
-__attribute__((noinline, cold)) static int ep_MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm)
-{
-    (void)inbuf; (void)insize; (void)position; (void)outbuf; (void)outcount; (void)datatype;
-    return epmpi_unsupported("MPI_Unpack", epmpi_comm_in(comm));
-}
-
-int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(comm))))
-        return PMPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm);
-    return ep_MPI_Unpack(inbuf, insize, position, outbuf, outcount, datatype, comm);
-}
-
 __attribute__((noinline, cold)) static int ep_MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     EP_Request t_request = request ? epmpi_request_in(*request) : EP_REQUEST_NULL;
@@ -4313,23 +4307,9 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     return ep_MPI_Win_attach(win, base, size);
 }
 
-__attribute__((noinline, cold)) static int ep_MPI_Win_call_errhandler(MPI_Win win, int errorcode)
-{
-    (void)win; (void)errorcode;
-    return epmpi_unsupported("MPI_Win_call_errhandler", EP_COMM_NULL);
-}
-
-int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(win))))
-        return PMPI_Win_call_errhandler(win, errorcode);
-    return ep_MPI_Win_call_errhandler(win, errorcode);
-}
-
 __attribute__((noinline, cold)) static int ep_MPI_Win_complete(MPI_Win win)
 {
-    (void)win;
-    return epmpi_unsupported("MPI_Win_complete", EP_COMM_NULL);
+    return epmpi_unsupported_win("MPI_Win_complete", epmpi_win_in(win));
 }
 
 int MPI_Win_complete(MPI_Win win)
@@ -4388,8 +4368,8 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_delete_attr(MPI_Win win, int win_keyval)
 {
-    (void)win; (void)win_keyval;
-    return epmpi_unsupported("MPI_Win_delete_attr", EP_COMM_NULL);
+    (void)win_keyval;
+    return epmpi_unsupported_win("MPI_Win_delete_attr", epmpi_win_in(win));
 }
 
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
@@ -4466,8 +4446,7 @@ int MPI_Win_flush_local(int rank, MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_flush_local_all(MPI_Win win)
 {
-    (void)win;
-    return epmpi_unsupported("MPI_Win_flush_local_all", EP_COMM_NULL);
+    return epmpi_unsupported_win("MPI_Win_flush_local_all", epmpi_win_in(win));
 }
 
 int MPI_Win_flush_local_all(MPI_Win win)
@@ -4524,8 +4503,8 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
-    (void)win; (void)info_used;
-    return epmpi_unsupported("MPI_Win_get_info", EP_COMM_NULL);
+    (void)info_used;
+    return epmpi_unsupported_win("MPI_Win_get_info", epmpi_win_in(win));
 }
 
 int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
@@ -4537,8 +4516,8 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
-    (void)win; (void)win_name; (void)resultlen;
-    return epmpi_unsupported("MPI_Win_get_name", EP_COMM_NULL);
+    (void)win_name; (void)resultlen;
+    return epmpi_unsupported_win("MPI_Win_get_name", epmpi_win_in(win));
 }
 
 int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
@@ -4576,8 +4555,8 @@ int MPI_Win_lock_all(int assert, MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
-    (void)group; (void)assert; (void)win;
-    return epmpi_unsupported("MPI_Win_post", EP_COMM_NULL);
+    (void)group; (void)assert;
+    return epmpi_unsupported_win("MPI_Win_post", epmpi_win_in(win));
 }
 
 int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
@@ -4589,8 +4568,8 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
-    (void)win; (void)win_keyval; (void)attribute_val;
-    return epmpi_unsupported("MPI_Win_set_attr", EP_COMM_NULL);
+    (void)win_keyval; (void)attribute_val;
+    return epmpi_unsupported_win("MPI_Win_set_attr", epmpi_win_in(win));
 }
 
 int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
@@ -4615,8 +4594,8 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
-    (void)win; (void)info;
-    return epmpi_unsupported("MPI_Win_set_info", EP_COMM_NULL);
+    (void)info;
+    return epmpi_unsupported_win("MPI_Win_set_info", epmpi_win_in(win));
 }
 
 int MPI_Win_set_info(MPI_Win win, MPI_Info info)
@@ -4628,8 +4607,8 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_set_name(MPI_Win win, const char *win_name)
 {
-    (void)win; (void)win_name;
-    return epmpi_unsupported("MPI_Win_set_name", EP_COMM_NULL);
+    (void)win_name;
+    return epmpi_unsupported_win("MPI_Win_set_name", epmpi_win_in(win));
 }
 
 int MPI_Win_set_name(MPI_Win win, const char *win_name)
@@ -4654,8 +4633,8 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
-    (void)group; (void)assert; (void)win;
-    return epmpi_unsupported("MPI_Win_start", EP_COMM_NULL);
+    (void)group; (void)assert;
+    return epmpi_unsupported_win("MPI_Win_start", epmpi_win_in(win));
 }
 
 int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
@@ -4680,8 +4659,8 @@ int MPI_Win_sync(MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_test(MPI_Win win, int *flag)
 {
-    (void)win; (void)flag;
-    return epmpi_unsupported("MPI_Win_test", EP_COMM_NULL);
+    (void)flag;
+    return epmpi_unsupported_win("MPI_Win_test", epmpi_win_in(win));
 }
 
 int MPI_Win_test(MPI_Win win, int *flag)
@@ -4719,8 +4698,7 @@ int MPI_Win_unlock_all(MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_wait(MPI_Win win)
 {
-    (void)win;
-    return epmpi_unsupported("MPI_Win_wait", EP_COMM_NULL);
+    return epmpi_unsupported_win("MPI_Win_wait", epmpi_win_in(win));
 }
 
 int MPI_Win_wait(MPI_Win win)

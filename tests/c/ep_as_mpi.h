@@ -310,6 +310,31 @@
 #define EP_Comm_idup_with_info MPIX_Comm_idup_with_info
 #endif
 
+/* MPI 4.0's persistent collectives: the layer defines them on both hosts, and epmpi_mpix.h
+ * declares them where the host's mpi.h does not (Open MPI 4.1). */
+#define EP_Allgather_init MPI_Allgather_init
+#define EP_Allgatherv_init MPI_Allgatherv_init
+#define EP_Allreduce_init MPI_Allreduce_init
+#define EP_Alltoall_init MPI_Alltoall_init
+#define EP_Alltoallv_init MPI_Alltoallv_init
+#define EP_Alltoallw_init MPI_Alltoallw_init
+#define EP_Barrier_init MPI_Barrier_init
+#define EP_Bcast_init MPI_Bcast_init
+#define EP_Exscan_init MPI_Exscan_init
+#define EP_Gather_init MPI_Gather_init
+#define EP_Gatherv_init MPI_Gatherv_init
+#define EP_Neighbor_allgather_init MPI_Neighbor_allgather_init
+#define EP_Neighbor_allgatherv_init MPI_Neighbor_allgatherv_init
+#define EP_Neighbor_alltoall_init MPI_Neighbor_alltoall_init
+#define EP_Neighbor_alltoallv_init MPI_Neighbor_alltoallv_init
+#define EP_Neighbor_alltoallw_init MPI_Neighbor_alltoallw_init
+#define EP_Reduce_init MPI_Reduce_init
+#define EP_Reduce_scatter_block_init MPI_Reduce_scatter_block_init
+#define EP_Reduce_scatter_init MPI_Reduce_scatter_init
+#define EP_Scan_init MPI_Scan_init
+#define EP_Scatter_init MPI_Scatter_init
+#define EP_Scatterv_init MPI_Scatterv_init
+
 /* EPMPI's own functions: the layer's MPIX_ equivalents. */
 #define EP_Comm_create_endpoints MPIX_Comm_create_endpoints
 #define EP_Comm_create_endpoint MPIX_Comm_create_endpoint

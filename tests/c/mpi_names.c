@@ -4,62 +4,143 @@
  * with calls on the host's own communicators. Checks ranks, data, statuses (read with the
  * host's MPI_Get_count), wildcards, MPI_PROC_NULL, arrays mixing host and endpoint requests,
  * collectives, split, dup and compare, error classes through MPI_ERRORS_RETURN, the error for
- * mixing handles, and MPI_ERR_UNSUPPORTED_OPERATION for a function endpoints lack.
+ * mixing handles, and MPI_ERR_UNSUPPORTED_OPERATION for a function endpoints lack; arrays mixing
+ * host, endpoint and inactive persistent requests; persistent collectives on endpoints and on
+ * host communicators; MPI_Pack and MPI_Unpack on an endpoint.
  *
  * Written without ep_mpi.h on purpose: nothing here may need EPMPI's own names.
  */
-#include <epmpi_mpix.h>
-#include <mpi.h>
-#include <omp.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            _Pragma("omp atomic") failures++;                                              \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fprintf(stderr, "\n");                                                         \
-        }                                                                                  \
-    } while (0)
-
-#define CHECK_OK(call)                                                                     \
-    do {                                                                                   \
-        int rc_ = (call);                                                                  \
-        CHECK(rc_ == MPI_SUCCESS, "%s returned %d", #call, rc_);                           \
-    } while (0)
-
-static int error_class(int code)
-{
-    int c = -1;
-    MPI_Error_class(code, &c);
-    return c;
-}
-
-/* Endpoints of process `p`: EPMPI_TEST_EPS, as the other test programs. */
-static int count_for(int p)
-{
-    const char *spec = getenv("EPMPI_TEST_EPS");
-    int counts[64], n = 0;
-    for (const char *s = spec ? spec : ""; *s && n < 64;) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (end == s)
-            break;
-        counts[n++] = (int)v;
-        if (*end != ',')
-            break;
-        s = end + 1;
-    }
-    return n ? counts[p % n] : 2;
-}
+#include "mpi_names_test.h"
 
 #define N 257
 
-static void endpoint(MPI_Comm comm, int expected_rank, int expected_size, int thread)
+/* An empty status (MPI 4.1 section 3.7.3): what a null or inactive request completes with. */
+static int empty(const MPI_Status *st)
+{
+    int count = -1;
+    MPI_Get_count(st, MPI_INT, &count);
+    return st->MPI_SOURCE == MPI_ANY_SOURCE && st->MPI_TAG == MPI_ANY_TAG && count == 0;
+}
+
+/* Arrays mixing the host's requests, endpoint requests and inactive persistent requests of
+ * both, which count as null in Waitany, Testany, Waitsome and Testsome (MPI 4.1 sections 3.7.5
+ * and 3.9); MPI_Startall over both kinds, with a persistent collective on a host
+ * communicator (`self`, this thread's own) next to one on the endpoint. */
+static void mixed_persistent(MPI_Comm comm, int me, int left, int right, int thread, MPI_Comm self)
+{
+    int pv = -1, sv = me * 7, hv = -1, hv2 = -1, hs = 500 + thread, one = 1, sum = -1, selfsum = -1;
+    MPI_Request arr[5];
+    MPI_Status st[5];
+    int index = -5, flag = -1, outcount = -5, indices[5];
+    CHECK_OK(MPI_Recv_init(&pv, 1, MPI_INT, left, 11, comm, &arr[0]));            /* endpoint, inactive */
+    CHECK_OK(MPI_Irecv(&hv, 1, MPI_INT, 0, 300 + thread, MPI_COMM_SELF, &arr[1])); /* host, pending */
+    CHECK_OK(MPI_Send_init(&sv, 1, MPI_INT, right, 11, comm, &arr[2]));           /* endpoint, inactive */
+    CHECK_OK(MPI_Recv_init(&hv2, 1, MPI_INT, 0, 400 + thread, MPI_COMM_SELF, &arr[3])); /* host, inactive */
+    arr[4] = MPI_REQUEST_NULL;
+    CHECK_OK(MPI_Testany(5, arr, &index, &flag, &st[0]));
+    CHECK(flag == 0 && index == MPI_UNDEFINED, "testany with only inactive ones ready: flag %d index %d", flag, index);
+    CHECK_OK(MPI_Testsome(5, arr, &outcount, indices, st));
+    CHECK(outcount == 0, "testsome with only inactive ones ready: outcount %d", outcount);
+    CHECK_OK(MPI_Send(&hs, 1, MPI_INT, 0, 300 + thread, MPI_COMM_SELF));
+    CHECK_OK(MPI_Waitany(5, arr, &index, &st[0]));
+    CHECK(index == 1 && hv == hs && arr[1] == MPI_REQUEST_NULL, "waitany index %d value %d", index, hv);
+    /* Nothing active left: index MPI_UNDEFINED / outcount MPI_UNDEFINED, empty status. */
+    CHECK_OK(MPI_Testany(5, arr, &index, &flag, &st[0]));
+    CHECK(flag == 1 && index == MPI_UNDEFINED && empty(&st[0]), "testany, none active: flag %d index %d", flag,
+          index);
+    CHECK_OK(MPI_Waitany(5, arr, &index, MPI_STATUS_IGNORE));
+    CHECK(index == MPI_UNDEFINED, "waitany, none active: index %d", index);
+    CHECK_OK(MPI_Testsome(5, arr, &outcount, indices, st));
+    CHECK(outcount == MPI_UNDEFINED, "testsome, none active: outcount %d", outcount);
+    CHECK_OK(MPI_Waitsome(5, arr, &outcount, indices, st));
+    CHECK(outcount == MPI_UNDEFINED, "waitsome, none active: outcount %d", outcount);
+    CHECK_OK(MPI_Waitall(5, arr, st));
+    for (int i = 0; i < 5; i++)
+        CHECK(empty(&st[i]), "waitall, none active: status %d not empty", i);
+    CHECK(arr[0] != MPI_REQUEST_NULL && arr[2] != MPI_REQUEST_NULL && arr[3] != MPI_REQUEST_NULL,
+          "inactive persistent requests lost their handles");
+
+    /* Started together with persistent collectives on the endpoint and on the host. */
+    MPI_Request go[5] = {arr[0], arr[2], arr[3], MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    CHECK_OK(MPI_Allreduce_init(&one, &sum, 1, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &go[3]));
+    CHECK_OK(MPI_Allreduce_init(&one, &selfsum, 1, MPI_INT, MPI_SUM, self, MPI_INFO_NULL, &go[4]));
+    for (int round = 0; round < 3; round++) {
+        pv = hv2 = sum = selfsum = -1;
+        CHECK_OK(MPI_Startall(5, go));
+        CHECK_OK(MPI_Send(&hs, 1, MPI_INT, 0, 400 + thread, MPI_COMM_SELF));
+        /* The host's persistent collective is completed on its own: MPICH 4.0.2's Testsome and
+         * Testany report an inactive persistent collective request as complete again. */
+        CHECK_OK(MPI_Wait(&go[4], MPI_STATUS_IGNORE));
+        int done[4] = {0}, left_to_do = 4;
+        while (left_to_do > 0) {
+            CHECK_OK(MPI_Waitsome(4, go, &outcount, indices, st));
+            CHECK(outcount > 0 && outcount <= left_to_do, "waitsome outcount %d", outcount);
+            if (outcount <= 0)
+                break;
+            for (int k = 0; k < outcount; k++) {
+                CHECK(!done[indices[k]], "request %d completed twice", indices[k]);
+                done[indices[k]] = 1;
+                if (indices[k] == 0)
+                    CHECK(st[k].MPI_SOURCE == left && st[k].MPI_TAG == 11, "persistent receive status %d %d",
+                          st[k].MPI_SOURCE, st[k].MPI_TAG);
+            }
+            left_to_do -= outcount;
+        }
+        CHECK(pv == left * 7 && hv2 == hs && selfsum == 1, "round %d: %d %d %d", round, pv, hv2, selfsum);
+        int n = -1;
+        MPI_Comm_size(comm, &n);
+        CHECK(sum == n, "round %d: persistent allreduce %d", round, sum);
+        CHECK_OK(MPI_Waitsome(4, go, &outcount, indices, st));
+        CHECK(outcount == MPI_UNDEFINED, "round %d: waitsome after all completed: %d", round, outcount);
+    }
+    for (int i = 0; i < 5; i++) {
+        CHECK(go[i] != MPI_REQUEST_NULL, "persistent request %d lost its handle", i);
+        CHECK_OK(MPI_Request_free(&go[i]));
+    }
+}
+
+/* MPI_Pack, MPI_Unpack and MPI_Pack_size on an endpoint (MPI 4.1 section 5.2): a packed
+ * message sent as MPI_PACKED to the right, the left one's unpacked; bad input gets the host's
+ * class through the endpoint's handler. */
+static void pack(MPI_Comm comm, int me, int size, int left, int right)
+{
+    int ints[3] = {me, me * 2, me * 3}, n_ints = 0, n_double = 0;
+    double d = me + 0.5;
+    CHECK_OK(MPI_Pack_size(3, MPI_INT, comm, &n_ints));
+    CHECK_OK(MPI_Pack_size(1, MPI_DOUBLE, comm, &n_double));
+    int host_ints = -1;
+    MPI_Pack_size(3, MPI_INT, MPI_COMM_SELF, &host_ints);
+    CHECK(n_ints == host_ints && n_ints >= 12 && n_double >= 8, "pack sizes %d %d", n_ints, n_double);
+    char out[256], in[256];
+    int pos = 0;
+    CHECK_OK(MPI_Pack(ints, 3, MPI_INT, out, (int)sizeof out, &pos, comm));
+    CHECK_OK(MPI_Pack(&d, 1, MPI_DOUBLE, out, (int)sizeof out, &pos, comm));
+    CHECK(pos > 0 && pos <= n_ints + n_double, "packed %d bytes", pos);
+    MPI_Status st;
+    CHECK_OK(MPI_Sendrecv(out, pos, MPI_PACKED, right, 12, in, (int)sizeof in, MPI_PACKED, left, 12, comm, &st));
+    int got = -1;
+    MPI_Get_count(&st, MPI_PACKED, &got);
+    CHECK(got == pos, "received %d packed bytes of %d", got, pos);
+    int back[3] = {-1, -1, -1}, at = 0;
+    double e = -1;
+    CHECK_OK(MPI_Unpack(in, got, &at, back, 3, MPI_INT, comm));
+    CHECK_OK(MPI_Unpack(in, got, &at, &e, 1, MPI_DOUBLE, comm));
+    CHECK(back[0] == left && back[1] == left * 2 && back[2] == left * 3 && e == left + 0.5 && at == got,
+          "unpacked %d %d %d %g at %d", back[0], back[1], back[2], e, at);
+    /* Bad input (both hosts check these; neither checks every too small buffer): the host's
+     * class, and the endpoint works afterwards. */
+    pos = 0;
+    CHECK(error_class(MPI_Pack(ints, -1, MPI_INT, out, (int)sizeof out, &pos, comm)) == MPI_ERR_COUNT, "count -1");
+    CHECK(error_class(MPI_Pack(ints, 3, MPI_DATATYPE_NULL, out, (int)sizeof out, &pos, comm)) == MPI_ERR_TYPE,
+          "null datatype");
+    CHECK(error_class(MPI_Unpack(in, got, &at, back, 3, MPI_DATATYPE_NULL, comm)) == MPI_ERR_TYPE,
+          "unpack, null datatype");
+    int sum = -1;
+    CHECK_OK(MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, comm));
+    CHECK(sum == size * (size - 1) / 2, "allreduce after a pack error %d", sum);
+}
+
+static void endpoint(MPI_Comm comm, int expected_rank, int expected_size, int thread, MPI_Comm *selfs)
 {
     int me = -1, size = -1;
     CHECK_OK(MPI_Comm_rank(comm, &me));
@@ -122,6 +203,9 @@ static void endpoint(MPI_Comm comm, int expected_rank, int expected_size, int th
         CHECK_OK(MPI_Testsome(2, mix, &outcount, indices, some));
     CHECK(a == left && b == me, "mixed array data %d %d", a, b);
 
+    mixed_persistent(comm, me, left, right, thread, selfs[thread]);
+    pack(comm, me, size, left, right);
+
     /* Collectives. */
     int sum = -1, root_value = me == size - 1 ? 4242 : -1;
     CHECK_OK(MPI_Allreduce(&me, &sum, 1, MPI_INT, MPI_SUM, comm));
@@ -173,16 +257,36 @@ int main(int argc, char **argv)
         total += count_for(p);
     }
     MPI_Comm *comms = malloc(sizeof(MPI_Comm) * (size_t)(n + 1));
+    /* One host communicator per thread for its host persistent collectives (collectives on one
+     * communicator from several threads at once are erroneous). */
+    MPI_Comm *selfs = malloc(sizeof(MPI_Comm) * (size_t)(n + 1));
+    for (int t = 0; t < n; t++)
+        MPI_Comm_dup(MPI_COMM_SELF, &selfs[t]);
     CHECK_OK(MPIX_Comm_create_endpoints(MPI_COMM_WORLD, n, MPI_INFO_NULL, comms));
 #pragma omp parallel num_threads(n > 0 ? n : 1)
     {
         int t = omp_get_thread_num();
         if (t < n) {
-            endpoint(comms[t], offset + t, total, t);
+            endpoint(comms[t], offset + t, total, t, selfs);
             CHECK_OK(MPI_Comm_free(&comms[t]));
         }
     }
+    for (int t = 0; t < n; t++)
+        MPI_Comm_free(&selfs[t]);
     free(comms);
+    free(selfs);
+    /* A persistent collective on a host communicator (MPI 4.0's, the host's extension on MPI 3
+     * hosts), outside any endpoint. */
+    MPI_Request pr;
+    int one = 1, ranks = -1;
+    CHECK_OK(MPI_Allreduce_init(&one, &ranks, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &pr));
+    for (int round = 0; round < 2; round++) {
+        ranks = -1;
+        CHECK_OK(MPI_Start(&pr));
+        CHECK_OK(MPI_Wait(&pr, MPI_STATUS_IGNORE));
+        CHECK(ranks == world_size, "host persistent allreduce %d", ranks);
+    }
+    CHECK_OK(MPI_Request_free(&pr));
     /* The host's communicators behave as before. */
     int sum = 0;
     MPI_Allreduce(&failures, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -5,49 +5,9 @@
  * and freed inside. Checks the ranks (process offset plus a distinct arrival order), point-to-
  * point between every pair with statuses, wildcards, and an allgather of ranks.
  */
-#include <epmpi_mpix.h>
-#include <mpi.h>
+#include "mpi_names_test.h"
+
 #include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-static int failures;
-static pthread_mutex_t failures_lock = PTHREAD_MUTEX_INITIALIZER;
-
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            pthread_mutex_lock(&failures_lock);                                            \
-            failures++;                                                                    \
-            pthread_mutex_unlock(&failures_lock);                                          \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fprintf(stderr, "\n");                                                         \
-        }                                                                                  \
-    } while (0)
-
-#define CHECK_OK(call)                                                                     \
-    do {                                                                                   \
-        int rc_ = (call);                                                                  \
-        CHECK(rc_ == MPI_SUCCESS, "%s returned %d", #call, rc_);                           \
-    } while (0)
-
-static int count_for(int p)
-{
-    const char *spec = getenv("EPMPI_TEST_EPS");
-    int counts[64], n = 0;
-    for (const char *s = spec ? spec : ""; *s && n < 64;) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (end == s)
-            break;
-        counts[n++] = (int)v;
-        if (*end != ',')
-            break;
-        s = end + 1;
-    }
-    return n ? counts[p % n] : 2;
-}
 
 static MPI_Comm threadcomm = MPI_COMM_NULL;
 static int offset, local_threads, total;
