@@ -32,6 +32,14 @@
 #define BSEND_OVERHEAD 96
 
 /**
+ * Above this many bytes, endpoints of one process copy straight from the buffer the data is in
+ * (the root's, or the one the host broadcast landed in; the senders' buffers of an allgather
+ * or all-to-all inside one process) rather than through the leader's scratch space, at the
+ * cost of holding everyone until all have copied.
+ */
+#define DIRECT_COPY_BYTES (16 * 1024)
+
+/**
  * `EP_Topo_test` status of a Cartesian communicator (MPI's `MPI_CART`).
  */
 #define EP_CART 1
@@ -3592,7 +3600,8 @@ int EP_Win_create(void *base,
 /**
  * Allocates `size` bytes per endpoint and creates a window over them (MPI 4.1 section
  * 12.2.2, `MPI_Win_allocate`): `baseptr` is a `void **` that receives the address of this
- * endpoint's memory (freed by `EP_Win_free`). Collective like `EP_Win_create`.
+ * endpoint's memory (zeroed, page-aligned, in pages no other window exposes; freed by
+ * `EP_Win_free`). Collective like `EP_Win_create`.
  *
  * Errors: as `EP_Win_create`; `EP_ERR_ARG` for a NULL `baseptr` or `win`.
  * Thread safety: as `EP_Win_create`.

@@ -62,7 +62,8 @@ pub unsafe extern "C" fn EP_Win_create(base: *mut c_void, size: MPI_Aint, disp_u
 
 /// Allocates `size` bytes per endpoint and creates a window over them (MPI 4.1 section
 /// 12.2.2, `MPI_Win_allocate`): `baseptr` is a `void **` that receives the address of this
-/// endpoint's memory (freed by `EP_Win_free`). Collective like `EP_Win_create`.
+/// endpoint's memory (zeroed, page-aligned, in pages no other window exposes; freed by
+/// `EP_Win_free`). Collective like `EP_Win_create`.
 ///
 /// Errors: as `EP_Win_create`; `EP_ERR_ARG` for a NULL `baseptr` or `win`.
 /// Thread safety: as `EP_Win_create`.

@@ -107,6 +107,23 @@ impl Drop for FreeOnError {
     }
 }
 
+/// Memory of an `EP_Win_allocate` window for one endpoint: `size` bytes (zeroed) starting on a
+/// page boundary, in pages no other window exposes. The host's own `MPI_Win_allocate` puts the
+/// small windows of one process on one page, and MPICH 4.0.2 over UCX then carries one
+/// window's operations into another's memory (plain MPI too: README, host limitations). Its
+/// address is `(block, base)`; the block lives in the window's [`WinShared::pages`].
+fn page_block(size: usize) -> (Box<[u8]>, SendPtr) {
+    if size == 0 {
+        return (Box::default(), SendPtr(std::ptr::null_mut()));
+    }
+    // SAFETY: sysconf has no preconditions.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096).max(64);
+    let mut block = vec![0u8; size.next_multiple_of(page) + page].into_boxed_slice();
+    let skip = block.as_ptr().align_offset(page);
+    let base = SendPtr(block[skip..].as_mut_ptr());
+    (block, base)
+}
+
 /// The leader's part of creation: the sizes and displacement units of every rank (for range
 /// checks at the origins), with every process's failure flag (`fault`: this process's error
 /// class, 0 for none), then host window `j` for local index `j`.
@@ -114,6 +131,8 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &mut [Offer
     let map = &comm.map;
     let (exposed, noncontig) = gather_exposed(comm, offers, fault)?;
     let nwins = (0..map.nprocs() as u32).map(|p| map.ranks_of(p).len()).max().unwrap_or(0);
+    // Before `made`: on an error the host windows over these pages are freed first.
+    let mut pages: Vec<Box<[u8]>> = Vec::new();
     let mut made = FreeOnError(Vec::with_capacity(nwins + 1));
     // A shared window's block first; its host window (if any) is freed last on error.
     let mut segments = vec![SendPtr(std::ptr::null_mut()); map.size()];
@@ -138,27 +157,21 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &mut [Offer
         let o = offers.get(j).copied().unwrap_or_else(Offer::none);
         let mut win = HostWin(RMA.win_null);
         let mut base = o.base;
+        if flavor == WinFlavor::Allocate {
+            let (block, at) = page_block(o.size as usize);
+            pages.push(block);
+            base = at;
+        }
         // SAFETY: the user's memory (`Create`: `size` bytes at `base`, valid until the
-        // window is freed, MPI 4.1 section 12.2.1) or the host's (`Allocate` writes its address
-        // into `base.0`, a live local) is exposed; the host writes `win.0`, a live local, which is
-        // recorded in `made` (freed on error) before the next host call. `comm.host` lives while
-        // `comm` does.
+        // window is freed, MPI 4.1 section 12.2.1) or the library's (`Allocate`: `size` bytes
+        // at `base` in a block of `pages`, which the window keeps until after its host windows
+        // are freed) is exposed; the host writes `win.0`, a live local, which is recorded in
+        // `made` (freed on error) before the next host call. `comm.host` lives while `comm` does.
         unsafe {
             match flavor {
-                WinFlavor::Create | WinFlavor::Shared => check_rma(
-                    sys::MPI_Win_create(o.base.0 as *mut c_void, o.size as sys::MPI_Aint, o.disp_unit, o.info.0, comm.host.0, &mut win.0),
+                WinFlavor::Create | WinFlavor::Shared | WinFlavor::Allocate => check_rma(
+                    sys::MPI_Win_create(base.0 as *mut c_void, o.size as sys::MPI_Aint, o.disp_unit, o.info.0, comm.host.0, &mut win.0),
                     "MPI_Win_create",
-                )?,
-                WinFlavor::Allocate => check_rma(
-                    sys::MPI_Win_allocate(
-                        o.size as sys::MPI_Aint,
-                        o.disp_unit,
-                        o.info.0,
-                        comm.host.0,
-                        &mut base.0 as *mut *mut u8 as *mut c_void,
-                        &mut win.0,
-                    ),
-                    "MPI_Win_allocate",
                 )?,
                 WinFlavor::Dynamic => check_rma(sys::MPI_Win_create_dynamic(o.info.0, comm.host.0, &mut win.0), "MPI_Win_create_dynamic")?,
             }
@@ -188,6 +201,7 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &mut [Offer
         shifts: shifts.into_boxed_slice(),
         segments: segments.into_boxed_slice(),
         memory,
+        _pages: pages.into_boxed_slice(),
         unified,
         locks: (0..wins.len()).map(|_| LockTable::default()).collect(),
         wins,

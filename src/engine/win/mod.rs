@@ -37,7 +37,7 @@ use std::sync::Arc;
 pub enum WinFlavor {
     /// `EP_Win_create`: memory of the user.
     Create,
-    /// `EP_Win_allocate`: memory of the host (`MPI_Win_allocate`).
+    /// `EP_Win_allocate`: memory of the library, each endpoint's in pages of its own.
     Allocate,
     /// `EP_Win_create_dynamic`: regions attached later; displacements are addresses.
     Dynamic,
@@ -76,6 +76,9 @@ pub struct WinShared {
     pub shifts: Box<[i64]>,
     /// The block of a shared window (freed after the host windows over it).
     pub memory: Option<shared::SharedMemory>,
+    /// The memory of this process's endpoints in an `EP_Win_allocate` window (dropped with
+    /// the window, after its host windows are freed); empty for other flavors.
+    pub _pages: Box<[Box<[u8]>]>,
     /// Every host window has the unified memory model (`MPI_WIN_MODEL`).
     pub unified: bool,
     /// Where this process's endpoints meet for fence and free.
