@@ -23,6 +23,7 @@ pub mod pcoll_api;
 pub mod persistent_api;
 pub mod sendrecv_api;
 pub mod status_api;
+pub mod team_api;
 pub mod topo_api;
 pub mod types;
 pub mod win_api;
