@@ -45,6 +45,7 @@ pub use pcoll_api::*;
 pub use persistent_api::*;
 pub use sendrecv_api::*;
 pub use status_api::*;
+pub use team_api::*;
 pub use topo_api::*;
 pub use types::*;
 pub use win_api::*;
