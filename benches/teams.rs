@@ -74,13 +74,14 @@ fn leave(mut t: EP_Endpoint_team) {
 fn repetition(comms: &Comms, case: Case, members: Members, bytes: u64) -> f64 {
     let n = (bytes / 8) as usize;
     let iters = common::sizes::iters(bytes, 50, 256 << 20);
-    let (double, sum) = unsafe { (sys::RSMPI_DOUBLE, sys::RSMPI_SUM) };
     let count = n as i32;
     let helper_present = !matches!(case, Case::AllreduceLone) || members == 2;
     let start = std::sync::Barrier::new(1 + helper_present as usize);
     // Thread 0 is the caller; thread 1 is the receiver (send), the helper (lone allreduce) or
     // the second endpoint (pair allreduce). Each thread times its own loop; thread 0's counts.
     let work = |who: usize| -> f64 {
+        // Read here: Open MPI's handles are pointers, which threads may not share.
+        let (double, sum) = unsafe { (sys::RSMPI_DOUBLE, sys::RSMPI_SUM) };
         let send = vec![1.0f64 + who as f64; n];
         let mut recv = vec![0.0f64; n];
         let (s, r) = (send.as_ptr() as *const c_void, recv.as_mut_ptr() as *mut c_void);

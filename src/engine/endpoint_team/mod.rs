@@ -158,3 +158,40 @@ pub fn leave(team: &Arc<Team>) -> EpResult<()> {
     MEMBER.with(|m| *m.borrow_mut() = None);
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rounds keep apart members that leave and join again at once: three threads join and
+    /// leave 1000 times, and every leave returns only after all three left that round (the
+    /// count of leaves seen by each returning member is at least the round's full count).
+    #[test]
+    fn rounds_in_a_loop() {
+        let team = create(4242, 3).unwrap();
+        let others: Vec<_> = (0..2).map(|_| create(4242, 3).unwrap()).collect();
+        assert!(create(4242, 3).is_err(), "a fourth creator");
+        assert!(create(4242, 2).is_err(), "another size");
+        let leaves = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for t in [&team, &others[0], &others[1]] {
+                let leaves = &leaves;
+                s.spawn(move || {
+                    for round in 0..1000 {
+                        join(t).unwrap();
+                        assert!(join(t).is_err(), "join twice");
+                        leaves.fetch_add(1, Ordering::SeqCst);
+                        leave(t).unwrap();
+                        assert!(leaves.load(Ordering::SeqCst) >= 3 * (round + 1), "left before the round was over");
+                    }
+                    assert!(leave(t).is_err(), "leave without join");
+                });
+            }
+        });
+        for t in [&team, &others[0], &others[1]] {
+            destroy(t).unwrap();
+        }
+        let again = create(4242, 1).unwrap();
+        destroy(&again).unwrap();
+    }
+}

@@ -107,7 +107,8 @@ fn fold_chunk(f: &Fold, i: usize) -> EpResult<()> {
 }
 
 /// [`crate::engine::coll::typed::fold`] shared with the calling thread's team when every input
-/// is contiguous and large: the fold of each chunk of elements, in the same order (the last
+/// is contiguous and large and the op is the engine's own loop (a predefined op on predefined
+/// numbers): the fold of each chunk of elements, in the same order (the last
 /// input first, then each earlier one applied on it), so the result is the unshared fold's.
 /// `None` when it does not apply (the caller folds alone).
 pub fn fold(inputs: &[Elems], acc: &mut AlignedBuf, op: HostOp) -> Option<EpResult<Elems>> {
@@ -117,8 +118,13 @@ pub fn fold(inputs: &[Elems], acc: &mut AlignedBuf, op: HostOp) -> Option<EpResu
     if last.info.size == 0 || !inputs.iter().all(|e| e.info.contiguous()) {
         return None;
     }
+    // A user's op runs on the thread that calls the collective only: it may keep state per thread.
+    let reducer = Reducer::new(op, last);
+    if !reducer.is_native() {
+        return None;
+    }
     let result = last.at(last.base_for(acc.resize(last.span()).as_mut_ptr()));
     let per_chunk = (CHUNK_BYTES / last.info.size).max(1);
-    let f = Fold { inputs, acc: result, reducer: Reducer::new(op, last), per_chunk };
+    let f = Fold { inputs, acc: result, reducer, per_chunk };
     Some(list.split((last.count as usize).div_ceil(per_chunk), &f, fold_chunk).map(|()| result))
 }
