@@ -58,7 +58,7 @@ pub fn reduce(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
         // One endpoint in one process (the teams' Example 1, docs/teams.md): the result is the
         // input, copied with the thread's endpoint team when it has one.
         if let (1, false, Some(recv)) = (s.map.size(), a.in_place, a.recv) {
-            if let Some(done) = split::copy_lone_input(&a.input, &recv) {
+            if let Some(done) = split::copy_lone_input(&a.input, &recv, a.op) {
                 return done;
             }
         }

@@ -60,13 +60,14 @@ pub fn copy(dst: &UserBuf, src: &UserBuf, bytes: usize, sender: Option<&Arc<Work
 }
 
 /// Copies the elements `input` into `recv` (same type signature) when a one-endpoint
-/// communicator of one process reduces (the result of one input is that input), shared with
-/// the calling thread's team; `None` when there is no team to share it with or the buffers
-/// are not both contiguous (the caller then leaves it to the host).
-pub fn copy_lone_input(input: &Elems, recv: &UserBuf) -> Option<EpResult<()>> {
+/// communicator of one process reduces with `op` (the result of one input is that input),
+/// shared with the calling thread's team; `None` when there is no team to share it with, the
+/// buffers are not both contiguous, or `op` is not one the engine applies itself to the
+/// datatype (the caller then leaves it to the host, which reports a pair it refuses).
+pub fn copy_lone_input(input: &Elems, recv: &UserBuf, op: HostOp) -> Option<EpResult<()>> {
     let bytes = input.info.size * input.count as usize;
     let list = helpers_for(bytes, None)?;
-    if !input.info.contiguous() || !recv.info.contiguous() || recv.bytes() != bytes {
+    if !input.info.contiguous() || !recv.info.contiguous() || recv.bytes() != bytes || !Reducer::new(op, input).is_native() {
         return None;
     }
     let c = Copy { src: input.first_byte(), dst: recv.data_ptr(), bytes };
