@@ -38,7 +38,11 @@ pub const EP_ENDPOINT_TEAM_NULL: EP_Endpoint_team = 0;
 /// `team` points at a writable `EP_Endpoint_team` (NULL gives `EP_ERR_ARG`).
 #[no_mangle]
 #[c_export]
-pub unsafe extern "C" fn EP_Endpoint_team_create(team_id: c_int, team_size: c_int, team: *mut EP_Endpoint_team) -> c_int {
+pub unsafe extern "C" fn EP_Endpoint_team_create(
+    team_id: c_int,
+    team_size: c_int,
+    team: *mut EP_Endpoint_team,
+) -> c_int {
     let out = out(team, "team")?;
     *out = new_team(endpoint_team::create(team_id, team_size)?)?;
     Ok(())

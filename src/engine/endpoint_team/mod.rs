@@ -92,7 +92,8 @@ pub fn create(team_id: i32, team_size: i32) -> EpResult<Arc<Team>> {
 /// (`EP_ERR_ARG`): the caller is a member (between join and leave), or a member is in.
 pub fn destroy(team: &Arc<Team>) -> EpResult<()> {
     if member_team().is_some_and(|m| Arc::ptr_eq(&m, team)) {
-        return Err(ep_err!(ERR_ARG, "the calling thread is a member of team {} (call EP_Endpoint_leave first)", team.id));
+        let id = team.id;
+        return Err(ep_err!(ERR_ARG, "the calling thread is a member of team {id} (call EP_Endpoint_leave first)"));
     }
     let mut teams = TEAMS.lock();
     let mut st = team.state.lock();
@@ -111,7 +112,8 @@ pub fn destroy(team: &Arc<Team>) -> EpResult<()> {
 /// have joined this round.
 pub fn join(team: &Arc<Team>) -> EpResult<()> {
     if let Some(m) = member_team() {
-        return Err(ep_err!(ERR_ARG, "the calling thread is already a member of team {} (an endpoint is in one team at a time)", m.id));
+        let id = m.id;
+        return Err(ep_err!(ERR_ARG, "the calling thread is already a member of team {id} (one team at a time)"));
     }
     let mut st = team.state.lock();
     if st.joined >= team.size {
@@ -131,7 +133,10 @@ pub fn join(team: &Arc<Team>) -> EpResult<()> {
 pub fn leave(team: &Arc<Team>) -> EpResult<()> {
     match member_team() {
         Some(m) if Arc::ptr_eq(&m, team) => {}
-        Some(m) => return Err(ep_err!(ERR_ARG, "the calling thread is a member of team {}, not of team {}", m.id, team.id)),
+        Some(m) => {
+            let (mine, other) = (m.id, team.id);
+            return Err(ep_err!(ERR_ARG, "the calling thread is a member of team {mine}, not of team {other}"));
+        }
         None => return Err(ep_err!(ERR_ARG, "the calling thread did not join team {}", team.id)),
     }
     let mine = {

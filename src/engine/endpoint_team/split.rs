@@ -67,7 +67,8 @@ pub fn copy(dst: &UserBuf, src: &UserBuf, bytes: usize, sender: Option<&Arc<Work
 pub fn copy_lone_input(input: &Elems, recv: &UserBuf, op: HostOp) -> Option<EpResult<()>> {
     let bytes = input.info.size * input.count as usize;
     let list = helpers_for(bytes, None)?;
-    if !input.info.contiguous() || !recv.info.contiguous() || recv.bytes() != bytes || !Reducer::new(op, input).is_native() {
+    let contiguous = input.info.contiguous() && recv.info.contiguous() && recv.bytes() == bytes;
+    if !contiguous || !Reducer::new(op, input).is_native() {
         return None;
     }
     let c = Copy { src: input.first_byte(), dst: recv.data_ptr(), bytes };
@@ -98,9 +99,10 @@ fn fold_chunk(f: &Fold, i: usize) -> EpResult<()> {
     let (last, rest) = f.inputs.split_last().expect("at least one input");
     let acc = range(&f.acc, i, f.per_chunk);
     let src = range(last, i, f.per_chunk);
+    let len = src.info.size * src.count as usize;
     // SAFETY: the chunk's elements lie inside `last` and inside the accumulator (same count
     // and contiguous layout), and no other chunk touches them.
-    unsafe { std::ptr::copy_nonoverlapping(src.first_byte(), acc.first_byte() as *mut u8, src.info.size * src.count as usize) };
+    unsafe { std::ptr::copy_nonoverlapping(src.first_byte(), acc.first_byte() as *mut u8, len) };
     for input in rest.iter().rev() {
         f.reducer.apply(&range(input, i, f.per_chunk), acc.base as *mut c_void)?;
     }
