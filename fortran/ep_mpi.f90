@@ -119,6 +119,9 @@ module ep_mpi
   integer, parameter, public :: EP_WIN_SEPARATE = 1, EP_WIN_UNIFIED = 2
   !> Bytes each buffered message takes in the attached buffer beyond its packed data.
   integer, parameter, public :: EP_BSEND_OVERHEAD = 96
+  ! Endpoint teams
+  !> The null endpoint team handle; `ep_endpoint_team_destroy` sets the handle to it.
+  integer, parameter, public :: EP_ENDPOINT_TEAM_NULL = 0
 
   !> Pass as `status` to ignore it. Only its address is used: it is never read or written.
   integer, public :: EP_STATUS_IGNORE(EP_STATUS_SIZE)
@@ -168,6 +171,8 @@ module ep_mpi
   public :: ep_reduce_scatter_block_init, ep_gather_init, ep_scatter_init, ep_allgather_init, ep_alltoall_init
   public :: ep_gatherv_init, ep_scatterv_init, ep_allgatherv_init, ep_alltoallv_init, ep_reduce_scatter_init
   public :: ep_alltoallw_init
+  ! Endpoint teams
+  public :: ep_endpoint_team_create, ep_endpoint_join, ep_endpoint_leave, ep_endpoint_team_destroy
 
   ! ---- Process topologies and neighbourhood collectives (MPI 4.1 chapter 8)
   !> Results of `ep_topo_test` (`EP_UNDEFINED` without a topology).
@@ -4279,5 +4284,63 @@ contains
     call neighbor_call(4_c_int, sendbuf, 0, sendcounts, sdispls, sendtypes, 0_mpi_kind, recvbuf, 0, recvcounts, &
       rdispls, recvtypes, 0_mpi_kind, int(storage_size(sendcounts) / 8, c_int), comm, ierror, request)
   end subroutine ep_ineighbor_alltoallw
+
+  ! ==========================================================================================
+  ! Endpoint teams (docs/teams.md; after the IBM endpoint-teams proposal, no MPI 4.1
+  ! counterpart): team handles are default integers (the C values). No communicator is involved:
+  ! errors go through the default error handler (`ep_comm_set_errhandler(EP_COMM_NULL, ...)`).
+  ! ==========================================================================================
+
+  !> Creates endpoint team `team_id` of `team_size` members in this process, or joins the
+  !> creation of the other members' calls with the same id; `team` (out) is this caller's handle
+  !> (C: `EP_Endpoint_team_create`). Called once by each member thread; does not wait. Errors:
+  !> EP_ERR_ARG (team_id < 0, team_size < 1, a live team of that id with another size, a team
+  !> already created by team_size calls).
+  recursive subroutine ep_endpoint_team_create(team_id, team_size, team, ierror)
+    integer, intent(in) :: team_id, team_size
+    integer, intent(out) :: team
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_team
+    c_team = EP_ENDPOINT_TEAM_NULL
+    c_ierror = c_ep_endpoint_team_create(c_arg(team_id), c_arg(team_size), c_team)
+    team = int(c_team)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_endpoint_team_create
+
+  !> Makes the calling thread a member of `team` until its `ep_endpoint_leave`: the large copies
+  !> and local reductions of the members are then shared among the members waiting in the
+  !> library (C: `EP_Endpoint_join`). Does not wait. Errors: EP_ERR_ARG (not a live team, the
+  !> thread is a member already, team_size members joined this round already).
+  recursive subroutine ep_endpoint_join(team, ierror)
+    integer, intent(in) :: team
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_endpoint_join(c_arg(team))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_endpoint_join
+
+  !> Leaves `team`: blocks until every member of the round has called it, working on the
+  !> members' shared work meanwhile (C: `EP_Endpoint_leave`; collective over the team). Errors:
+  !> EP_ERR_ARG (not a live team, the thread did not join it).
+  recursive subroutine ep_endpoint_leave(team, ierror)
+    integer, intent(in) :: team
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_endpoint_leave(c_arg(team))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_endpoint_leave
+
+  !> Destroys this caller's team handle and sets `team` to EP_ENDPOINT_TEAM_NULL; the team goes
+  !> with its last creator's handle (C: `EP_Endpoint_team_destroy`). Does not wait. Errors:
+  !> EP_ERR_ARG (not a live team, the caller is a member, a round is in progress).
+  recursive subroutine ep_endpoint_team_destroy(team, ierror)
+    integer, intent(inout) :: team
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_team
+    c_team = int(team, c_int)
+    c_ierror = c_ep_endpoint_team_destroy(c_team)
+    team = int(c_team)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_endpoint_team_destroy
 
 end module ep_mpi

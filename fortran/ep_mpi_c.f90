@@ -44,6 +44,8 @@ module ep_mpi_c
   public :: epmpi_f_alltoallw, epmpi_f_reduce_local
   public :: c_ep_error_string, c_ep_error_class, c_ep_abort, c_ep_wtime
   public :: c_ep_get_library_version, c_ep_debug_live_handles, c_ep_debug_live_objects
+  ! Endpoint teams
+  public :: c_ep_endpoint_team_create, c_ep_endpoint_join, c_ep_endpoint_leave, c_ep_endpoint_team_destroy
   public :: epmpi_f_win_create, epmpi_f_win_allocate, epmpi_f_win_create_dynamic, epmpi_f_win_attach
   public :: epmpi_f_win_detach, c_ep_win_free, epmpi_f_win_fence, epmpi_f_win_lock, c_ep_win_unlock
   public :: epmpi_f_win_lock_all, c_ep_win_unlock_all, c_ep_win_flush, c_ep_win_flush_all
@@ -1659,6 +1661,33 @@ module ep_mpi_c
       integer(c_int), intent(inout) :: flag
       integer(c_int) :: ierror
     end function c_ep_win_get_attr
+
+    ! Endpoint teams
+    function c_ep_endpoint_team_create(team_id, team_size, team) bind(C, name="EP_Endpoint_team_create") &
+        result(ierror)
+      import :: c_int
+      integer(c_int), value :: team_id, team_size
+      integer(c_int), intent(inout) :: team
+      integer(c_int) :: ierror
+    end function c_ep_endpoint_team_create
+
+    function c_ep_endpoint_join(team) bind(C, name="EP_Endpoint_join") result(ierror)
+      import :: c_int
+      integer(c_int), value :: team
+      integer(c_int) :: ierror
+    end function c_ep_endpoint_join
+
+    function c_ep_endpoint_leave(team) bind(C, name="EP_Endpoint_leave") result(ierror)
+      import :: c_int
+      integer(c_int), value :: team
+      integer(c_int) :: ierror
+    end function c_ep_endpoint_leave
+
+    function c_ep_endpoint_team_destroy(team) bind(C, name="EP_Endpoint_team_destroy") result(ierror)
+      import :: c_int
+      integer(c_int), intent(inout) :: team
+      integer(c_int) :: ierror
+    end function c_ep_endpoint_team_destroy
 
   end interface
 

@@ -26,20 +26,6 @@
 
 
 /**
- * Bytes charged to the attached buffer per buffered message beyond its data (the public
- * `EP_BSEND_OVERHEAD`).
- */
-#define BSEND_OVERHEAD 96
-
-/**
- * Above this many bytes, endpoints of one process copy straight from the buffer the data is in
- * (the root's, or the one the host broadcast landed in; the senders' buffers of an allgather
- * or all-to-all inside one process) rather than through the leader's scratch space, at the
- * cost of holding everyone until all have copied.
- */
-#define DIRECT_COPY_BYTES (16 * 1024)
-
-/**
  * `EP_Topo_test` status of a Cartesian communicator (MPI's `MPI_CART`).
  */
 #define EP_CART 1
@@ -468,6 +454,16 @@ typedef int EP_Win;
  * Handle of a message taken by `EP_Mprobe`/`EP_Improbe`.
  */
 typedef int EP_Message;
+
+/**
+ * An endpoint team handle: the same value in C and Fortran.
+ */
+typedef int EP_Endpoint_team;
+
+/**
+ * The null endpoint team handle; `EP_Endpoint_team_destroy` sets the handle to it.
+ */
+#define EP_ENDPOINT_TEAM_NULL 0
 
 /**
  * The null communicator handle.
@@ -3354,6 +3350,71 @@ int EP_Status_set_elements_x(EP_Status *status, MPI_Datatype datatype, MPI_Count
  * `status` points at a writable `EP_Status` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Status_set_cancelled(EP_Status *status, int flag);
+
+/**
+ * Creates endpoint team `team_id` of `team_size` members, or joins the creation of the
+ * other members' calls with the same `team_id` in this process, and stores a handle of its own
+ * in `*team`. Called once by each of the `team_size` threads that will be members; does not
+ * wait for the others (after the IBM endpoint-teams proposal; no MPI 4.1 counterpart). A
+ * `team_id` is unique among the live teams of the process and may be reused once every
+ * creator destroyed its handle.
+ *
+ * Errors: `EP_ERR_ARG` for `team_id` < 0, `team_size` < 1, a live team `team_id` of another
+ * size, a team already created by `team_size` calls, NULL `team`. Thread safety: any thread.
+ *
+ * # Safety
+ * `team` points at a writable `EP_Endpoint_team` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Endpoint_team_create(int team_id, int team_size, EP_Endpoint_team *team);
+
+/**
+ * Makes the calling thread a member of `team` until its `EP_Endpoint_leave`: from now on the
+ * large copies and local reductions of the other members (same-process messages above 512 KiB
+ * between contiguous buffers, `EP_Allreduce`/`EP_Reduce` folds of at least 512 KiB) may be
+ * shared with this thread whenever it waits in the library, and its own are shared with them.
+ * Does not wait. A thread is a member of one team at a time.
+ *
+ * Errors: `EP_ERR_ARG` for a handle that is not a live team's, a thread that is already a
+ * member (of this team or another), more than `team_size` members joining one round. Thread
+ * safety: any thread; the membership is the calling thread's.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
+ */
+int EP_Endpoint_join(EP_Endpoint_team team);
+
+/**
+ * Leaves `team`: collective and blocking over the team's `team_size` members, it returns once
+ * every member of the round has called it, and meanwhile takes a share of the work the
+ * members started (as a waiter in `MPI_Wait` progresses communication). On return the calling
+ * thread is in no team.
+ *
+ * Takes the team handle (the proposal's `MPI_ENDPOINT_LEAVE` takes none): EPMPI keeps every
+ * identity in handles, and the handle lets a program that leaves a team it did not join be
+ * told so rather than wait on the wrong barrier.
+ *
+ * Errors: `EP_ERR_ARG` for a handle that is not a live team's, a thread that did not join
+ * `team` (or joined another team). Thread safety: any thread; each member calls it once per
+ * join. A member that never calls it keeps the others waiting (as a barrier would).
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
+ */
+int EP_Endpoint_leave(EP_Endpoint_team team);
+
+/**
+ * Destroys the calling thread's handle of a team and sets `*team` to
+ * `EP_ENDPOINT_TEAM_NULL`; the team itself goes with the last of its creators' handles, and its
+ * `team_id` may then be created again. Does not wait.
+ *
+ * Errors: `EP_ERR_ARG` for NULL `team`, a handle that is not a live team's, a caller that is a
+ * member (between join and leave), or a round in progress (a member joined and the round is
+ * not over); the handle then stays valid. Thread safety: any thread.
+ *
+ * # Safety
+ * `team` points at a readable and writable `EP_Endpoint_team` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Endpoint_team_destroy(EP_Endpoint_team *team);
 
 /**
  * Makes a communicator with a Cartesian topology (MPI 4.1 section 8.5.1): a grid of

@@ -78,6 +78,12 @@ int MPIX_Threadcomm_finish(MPI_Comm threadcomm);
  *    host keyval is made on first use, after MPI_Init); never freed by the program.
  *  - MPIX_COMM_TYPE_PROCESS: split type of MPI_Comm_split_type on endpoint communicators: the
  *    endpoints of each process.
+ *  - MPIX_Endpoint_team_create(team_id, team_size, &team), MPIX_Endpoint_join(team),
+ *    MPIX_Endpoint_leave(team), MPIX_Endpoint_team_destroy(&team): endpoint teams, threads
+ *    that lend themselves to other members' large copies and reductions between join and leave
+ *    (EP_Endpoint_team_*, docs/teams.md); MPIX_Endpoint_team is EPMPI's team handle, an int,
+ *    MPIX_ENDPOINT_TEAM_NULL its null value. Errors are tied to no communicator: they go to
+ *    MPI_COMM_SELF's handler (see below).
  * The process default error handler of EPMPI (the one of endpoints made from host
  * communicators, and of errors tied to no communicator) is MPI_COMM_SELF's: setting
  * MPI_COMM_SELF's handler through the layer sets both (MPI 4.1 section 9.3).
@@ -103,6 +109,12 @@ int MPIX_Comm_flavor_keyval(void);
 #define MPIX_COMM_FLAVOR (MPIX_Comm_flavor_keyval())
 #define MPIX_FLAVOR_ENDPOINTS 1
 #define MPIX_COMM_TYPE_PROCESS 17744
+typedef int MPIX_Endpoint_team;
+#define MPIX_ENDPOINT_TEAM_NULL 0
+int MPIX_Endpoint_team_create(int team_id, int team_size, MPIX_Endpoint_team *team);
+int MPIX_Endpoint_join(MPIX_Endpoint_team team);
+int MPIX_Endpoint_leave(MPIX_Endpoint_team team);
+int MPIX_Endpoint_team_destroy(MPIX_Endpoint_team *team);
 
 
 /*

@@ -380,3 +380,10 @@ fn topologies_match_the_host_mpi() {
         eprintln!("topo {}: {} lines as the host MPI's", shape.name, ol.len());
     }
 }
+
+/// Endpoint teams: teams of every size, shared copies and reductions checked element by
+/// element, join/leave 1000 times, wrong use (tests/c/teams.c).
+#[test]
+fn teams() {
+    c_test("teams");
+}

@@ -314,3 +314,9 @@ fn fatal_handler_covers_errors_found_in_the_glue() {
         "stderr does not name the routine and cause:\n{stderr}"
     );
 }
+
+/// Endpoint teams from Fortran (tests/fortran/teams.f90).
+#[test]
+fn teams() {
+    fortran_test("teams", Kinds::Default);
+}

@@ -55,6 +55,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "engine::orphanage",
             "engine::handle_table",
             "engine::meeting",
+            "engine::share",
             "engine::matching",
             "engine::fault",
         ],

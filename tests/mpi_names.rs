@@ -289,6 +289,7 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
     ("split", Runs::AllShapes(&[])),
     ("groups", Runs::AllShapes(&[])),
     ("comm_cache", Runs::AllShapes(&[])),
+    ("teams", Runs::AllShapes(&[])),
     ("intercomm", Runs::AllShapes(&[])),
     ("intercomm_coll", Runs::AllShapes(&[])),
     ("win", Runs::AllShapes(&[])),
@@ -378,7 +379,7 @@ macro_rules! under_standard_names {
 mod standard_names {
     use super::*;
     under_standard_names!(
-        p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, pcoll, split, groups, comm_cache,
+        p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, pcoll, split, groups, comm_cache, teams,
         intercomm, intercomm_coll, win, neighbor, win_shared, topo, agree, direct_progress, progress_threads,
         direct_truncate, direct_order,
     );

@@ -77,12 +77,14 @@ impl Backoff {
     }
 
     /// Once patient: keep the process progressing (the registered [`on_patience`] function),
+    /// take a share of the work of the calling thread's endpoint team, if any (docs/teams.md),
     /// then let others run.
     #[cold]
     fn yield_now() {
         if let Some(f) = PATIENCE.get() {
             f();
         }
+        super::share::help_current();
         std::thread::yield_now();
     }
 }

@@ -23,7 +23,7 @@ use std::os::raw::c_void;
 
 /// Bytes charged to the attached buffer per buffered message beyond its data (the public
 /// `EP_BSEND_OVERHEAD`).
-pub const BSEND_OVERHEAD: usize = 96;
+pub(crate) const BSEND_OVERHEAD: usize = 96;
 
 /// An attached buffer: the user's address (given back by detach) and size.
 struct Attached {

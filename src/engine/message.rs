@@ -7,6 +7,7 @@
 
 use super::datatype::UserBuf;
 use super::envelope::{ANY_TAG, PROC_NULL};
+use super::share::WorkList;
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -43,6 +44,9 @@ impl Completion {
 pub struct LocalSend {
     pub buf: UserBuf,
     pub(crate) done: AtomicBool,
+    /// The work list of the sender's endpoint team, if it sent as a member: the receiver's
+    /// copy may be shared with that team (docs/teams.md).
+    pub helpers: Option<Arc<WorkList>>,
 }
 
 impl LocalSend {

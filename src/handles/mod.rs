@@ -8,6 +8,7 @@ pub(crate) mod call_state;
 pub(crate) mod comm_lookup;
 pub(crate) mod registry;
 mod table;
+pub(crate) mod teams;
 
 pub(crate) use comm_lookup::{endpoint, endpoint_ref, remove_endpoint, EpRef};
 pub(crate) use registry::{

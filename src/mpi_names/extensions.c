@@ -13,6 +13,7 @@
 
 _Static_assert(MPIX_FLAVOR_ENDPOINTS == EP_FLAVOR_ENDPOINTS, "the flavour value is EPMPI's");
 _Static_assert(MPIX_COMM_TYPE_PROCESS == EP_COMM_TYPE_PROCESS, "the split type is EPMPI's");
+_Static_assert(MPIX_ENDPOINT_TEAM_NULL == EP_ENDPOINT_TEAM_NULL, "the null team is EPMPI's");
 
 int MPIX_Comm_create_endpoint(MPI_Comm parent_comm, int my_num_ep, int index, MPI_Comm *newcomm)
 {
@@ -81,6 +82,27 @@ int MPIX_Debug_live_objects(int *comm_states, int *requests, int *win_states)
 int MPIX_Debug_live_windows(int *windows)
 {
     return epmpi_rc(EP_Debug_live_windows(windows));
+}
+
+/* Team handles are EPMPI's own on both sides (no host object stands for a team). */
+int MPIX_Endpoint_team_create(int team_id, int team_size, MPIX_Endpoint_team *team)
+{
+    return epmpi_rc(EP_Endpoint_team_create(team_id, team_size, team));
+}
+
+int MPIX_Endpoint_join(MPIX_Endpoint_team team)
+{
+    return epmpi_rc(EP_Endpoint_join(team));
+}
+
+int MPIX_Endpoint_leave(MPIX_Endpoint_team team)
+{
+    return epmpi_rc(EP_Endpoint_leave(team));
+}
+
+int MPIX_Endpoint_team_destroy(MPIX_Endpoint_team *team)
+{
+    return epmpi_rc(EP_Endpoint_team_destroy(team));
 }
 
 int MPIX_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,

@@ -913,6 +913,26 @@ static void group_and_cache_cases(void)
     EXPECT(EP_Comm_call_errhandler, EP_SUCCESS, "EP_ERRORS_RETURN", EP_Comm_call_errhandler(c, EP_ERR_OTHER));
 }
 
+/* Endpoint teams (no communicator: the process default handler, EP_ERRORS_RETURN here). */
+static void team_cases(void)
+{
+    EP_Endpoint_team t, u;
+    EXPECT(EP_Endpoint_team_create, EP_ERR_ARG, "team_size 0", EP_Endpoint_team_create(7, 0, &t));
+    EXPECT(EP_Endpoint_team_create, EP_ERR_ARG, "NULL team", EP_Endpoint_team_create(7, 1, NULL));
+    EXPECT(EP_Endpoint_join, EP_ERR_ARG, "made-up handle", EP_Endpoint_join(987654));
+    EXPECT(EP_Endpoint_leave, EP_ERR_ARG, "null handle", EP_Endpoint_leave(EP_ENDPOINT_TEAM_NULL));
+    EXPECT(EP_Endpoint_team_destroy, EP_ERR_ARG, "NULL team", EP_Endpoint_team_destroy(NULL));
+    CHECK_OK(EP_Endpoint_team_create(7, 1, &t));
+    EXPECT(EP_Endpoint_team_create, EP_ERR_ARG, "another team_size", EP_Endpoint_team_create(7, 2, &u));
+    EXPECT(EP_Endpoint_leave, EP_ERR_ARG, "not joined", EP_Endpoint_leave(t));
+    CHECK_OK(EP_Endpoint_join(t));
+    EXPECT(EP_Endpoint_join, EP_ERR_ARG, "joined twice", EP_Endpoint_join(t));
+    EXPECT(EP_Endpoint_team_destroy, EP_ERR_ARG, "by a member", EP_Endpoint_team_destroy(&t));
+    CHECK_OK(EP_Endpoint_leave(t));
+    CHECK_OK(EP_Endpoint_team_destroy(&t));
+    EXPECT(EP_Endpoint_team_destroy, EP_ERR_ARG, "destroyed twice", EP_Endpoint_team_destroy(&t));
+}
+
 static void endpoint_main(EP_Comm comm)
 {
     int me, size, left, right;
@@ -984,6 +1004,7 @@ int main(int argc, char **argv)
     int n = ep_test_count_for(world_rank);
     cover_argumentless();
     creation_and_misc_cases();
+    team_cases();
     EP_Comm *handles = calloc(n > 0 ? n : 1, sizeof(EP_Comm));
     CHECK_OK(EP_Comm_create_endpoints(MPI_COMM_WORLD, n, MPI_INFO_NULL, handles));
     if (n > 0) {

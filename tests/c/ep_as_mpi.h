@@ -344,6 +344,12 @@
 #define EP_Debug_live_handles MPIX_Debug_live_handles
 #define EP_Debug_live_objects MPIX_Debug_live_objects
 #define EP_Debug_live_windows MPIX_Debug_live_windows
+#define EP_Endpoint_team MPIX_Endpoint_team
+#define EP_ENDPOINT_TEAM_NULL MPIX_ENDPOINT_TEAM_NULL
+#define EP_Endpoint_team_create MPIX_Endpoint_team_create
+#define EP_Endpoint_join MPIX_Endpoint_join
+#define EP_Endpoint_leave MPIX_Endpoint_leave
+#define EP_Endpoint_team_destroy MPIX_Endpoint_team_destroy
 
 /* Functions the header declares with another return type. */
 #define EP_Wtime MPI_Wtime

@@ -112,7 +112,7 @@ impl Blocks<'_> {
 /// (the root's, or the one the host broadcast landed in; the senders' buffers of an allgather
 /// or all-to-all inside one process) rather than through the leader's scratch space, at the
 /// cost of holding everyone until all have copied.
-pub const DIRECT_COPY_BYTES: usize = 16 * 1024;
+pub(crate) const DIRECT_COPY_BYTES: usize = 16 * 1024;
 
 /// True when a collective of `bytes` per endpoint goes through [`board::Board::exchange`]:
 /// a communicator inside one process, few endpoints, small data.

@@ -10,6 +10,7 @@ use super::typed::{fold, Elems, HostOp, Reducer};
 use super::{all_inputs, elems_in, exchange_fits, process_ordered, Layout};
 use crate::engine::comm::{CommShared, Endpoint};
 use crate::engine::datatype::UserBuf;
+use crate::engine::endpoint_team::split;
 use crate::error::EpResult;
 use crate::host::{check, sys, HOST};
 use std::os::raw::c_void;
@@ -54,6 +55,13 @@ pub fn reduce(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
         // MPICH 4.0.2 crashes on an in-place MPI_Reduce at a root other than 0 from 4 KiB
         // up: the root hands the host a copy of its input instead.
         let mut copy = super::board::AlignedBuf::default();
+        // One endpoint in one process (the teams' Example 1, docs/teams.md): the result is the
+        // input, copied with the thread's endpoint team when it has one.
+        if let (1, false, Some(recv)) = (s.map.size(), a.in_place, a.recv) {
+            if let Some(done) = split::copy_lone_input(&a.input, &recv, a.op) {
+                return done;
+            }
+        }
         if a.in_place && root_proc.is_some() {
             send = a.input.copy_into(&mut copy).base;
         }
@@ -200,7 +208,10 @@ fn reduce_full(s: &CommShared, all: &[&ReduceArgs], scratch: &mut Scratch, root_
     let a = all[0];
     let inputs: Vec<Elems> = all.iter().map(|x| x.input).collect();
     if a.commutative || s.map.is_blocked() {
-        let acc = fold(&inputs, &mut scratch.bytes, a.op)?;
+        let acc = match split::fold(&inputs, &mut scratch.bytes, a.op) {
+            Some(shared) => shared?,
+            None => fold(&inputs, &mut scratch.bytes, a.op)?,
+        };
         let base = acc.base as *mut c_void;
         if s.is_multi_process() {
             // SAFETY: `base` is the fold's result in `scratch.bytes`, typed memory for `count`

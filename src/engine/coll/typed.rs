@@ -116,6 +116,12 @@ impl Reducer {
         Reducer { op, native }
     }
 
+    /// True when the engine's own loop applies the op (a predefined op on contiguous predefined
+    /// numbers): no user function runs, so any thread may apply it to any part of the data.
+    pub fn is_native(&self) -> bool {
+        self.native.is_some()
+    }
+
     /// `inout = input op inout`, elementwise (`MPI_Reduce_local`, MPI 4.1 section 6.9.7);
     /// `input` has the template's datatype and count, `inout` is typed memory of the same
     /// shape. Errors: the host's, for pairs it refuses (a logical op on floating point).

@@ -63,7 +63,8 @@ pub(super) fn deliver_into(buf: &UserBuf, env: &Envelope, payload: Payload) -> E
         Payload::Eager(data) => unpack_message(buf, env, &data),
         Payload::Local(ls) => {
             let c = completion_for(env, ls.buf.bytes() as u64, buf.bytes());
-            let result = super::super::fault::delivery(env).and_then(|()| buf.copy_from(&ls.buf, c.bytes as usize));
+            let result = super::super::fault::delivery(env)
+                .and_then(|()| super::super::endpoint_team::split::copy(buf, &ls.buf, c.bytes as usize, ls.helpers.as_ref()));
             ls.done.store(true, Ordering::Release);
             result.map(|()| c)
         }

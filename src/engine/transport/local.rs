@@ -96,7 +96,7 @@ pub fn send(channels: &Channels, me: u32, dest: u32, envelope: Envelope, buf: Us
         buf.pack_into(&mut data)?;
         (Payload::Eager(data), Sent::Done)
     } else {
-        let ls = Arc::new(LocalSend { buf, done: AtomicBool::new(false) });
+        let ls = Arc::new(LocalSend { buf, done: AtomicBool::new(false), helpers: crate::engine::share::current() });
         (Payload::Local(ls.clone()), Sent::Waiting(ls))
     };
     channel.push(LocalMessage { envelope, payload });
@@ -202,7 +202,7 @@ mod tests {
     fn a_panicking_delivery_takes_its_message_once() {
         // SAFETY: an all-zero `UserBuf` is a valid value (a null address, integers, and a host
         // datatype handle that is an int or a pointer); this test never uses its buffer.
-        let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false) });
+        let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false), helpers: None });
         let ch = Channel::new(RING_CELLS);
         ch.push(LocalMessage { envelope: Envelope { source: 0, tag: 1 }, payload: Payload::Local(ls.clone()) });
         ch.push(msg(2));
@@ -244,7 +244,7 @@ mod tests {
     fn undelivered_messages_are_dropped_with_the_channel() {
         // SAFETY: as in `a_panicking_delivery_takes_its_message_once`: an all-zero `UserBuf` is valid
         // and its buffer is never used.
-        let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false) });
+        let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false), helpers: None });
         {
             let ch = Channel::new(RING_CELLS);
             ch.push(LocalMessage { envelope: Envelope { source: 0, tag: 0 }, payload: Payload::Local(ls.clone()) });
