@@ -8,6 +8,12 @@
 !   mpix_threadcomm_finish, mpix_threadcomm_free: MPICH's thread communicators; between
 !   start and finish each of the num_threads threads that called start has its own rank in
 !   the one handle (see README, "Standard MPI names on endpoints").
+!   EPMPI's other extensions, as in C (epmpi_mpix.h): mpix_comm_create_endpoint (the team
+!   form), mpix_comm_local_info, mpix_comm_get_host_comm, mpix_get_library_version,
+!   mpix_debug_live_handles/objects/windows, and the attribute key of an endpoints
+!   communicator's kind: mpix_comm_flavor_keyval() (MPIX_COMM_FLAVOR in C), whose value is
+!   MPIX_FLAVOR_ENDPOINTS on one; MPIX_COMM_TYPE_PROCESS splits by process (MPI_Comm_split_type).
+integer, parameter :: MPIX_FLAVOR_ENDPOINTS = 1, MPIX_COMM_TYPE_PROCESS = 17744
 interface
     subroutine mpix_comm_create_endpoints(parent_comm, my_num_ep, info, out_comm_handles, ierror)
         integer, intent(in) :: parent_comm, my_num_ep, info
@@ -29,4 +35,31 @@ interface
         integer, intent(inout) :: threadcomm
         integer, intent(out) :: ierror
     end subroutine mpix_threadcomm_free
+    subroutine mpix_comm_create_endpoint(parent_comm, my_num_ep, index, newcomm, ierror)
+        integer, intent(in) :: parent_comm, my_num_ep, index
+        integer, intent(out) :: newcomm, ierror
+    end subroutine mpix_comm_create_endpoint
+    subroutine mpix_comm_local_info(comm, local_index, local_count, process_rank, ierror)
+        integer, intent(in) :: comm
+        integer, intent(out) :: local_index, local_count, process_rank, ierror
+    end subroutine mpix_comm_local_info
+    subroutine mpix_comm_get_host_comm(comm, host_comm, ierror)
+        integer, intent(in) :: comm
+        integer, intent(out) :: host_comm, ierror
+    end subroutine mpix_comm_get_host_comm
+    subroutine mpix_get_library_version(version, resultlen, ierror)
+        character(len=*), intent(out) :: version
+        integer, intent(out) :: resultlen, ierror
+    end subroutine mpix_get_library_version
+    subroutine mpix_debug_live_handles(comms, requests, messages, ierror)
+        integer, intent(out) :: comms, requests, messages, ierror
+    end subroutine mpix_debug_live_handles
+    subroutine mpix_debug_live_objects(comm_states, requests, win_states, ierror)
+        integer, intent(out) :: comm_states, requests, win_states, ierror
+    end subroutine mpix_debug_live_objects
+    subroutine mpix_debug_live_windows(windows, ierror)
+        integer, intent(out) :: windows, ierror
+    end subroutine mpix_debug_live_windows
+    integer function mpix_comm_flavor_keyval()
+    end function mpix_comm_flavor_keyval
 end interface

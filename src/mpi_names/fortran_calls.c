@@ -3,7 +3,8 @@
  * host asked for MPI_THREAD_MULTIPLE as init.c does), endpoint creation (MPIX_Comm_create_
  * endpoints, MPIX_Threadcomm_*) and the completion calls on arrays of requests, which may mix
  * the host's requests and EPMPI's (the layer's C functions complete mixed arrays, requests.c),
- * communicator names (Fortran strings) and predefined attributes (values in Fortran).
+ * the alltoallw family (arrays of datatypes), communicator names (Fortran strings), predefined
+ * attributes (values in Fortran) and EPMPI's other extensions (MPIX_).
  * The other entry points are generated (generate_fortran.py, fortran_names.c).
  */
 #include "fortran_runtime.h"
@@ -13,6 +14,7 @@
 #include <string.h>
 
 void *epmpi_f_bottom, *epmpi_f_in_place, *epmpi_f_status_ignore, *epmpi_f_statuses_ignore;
+void *epmpi_f_unweighted, *epmpi_f_weights_empty;
 /* MPI_STATUS_SIZE of the host's Fortran binding. */
 static int f_status_size;
 /* The predefined attribute keys: Fortran values (recorded) and the C values in the same order. */
@@ -23,10 +25,14 @@ static const int c_keys[PREDEFINED_KEYS] = {MPI_TAG_UB,        MPI_HOST,   MPI_I
 
 /* Called by fortran_sentinels.f90 with the host's own sentinel objects. */
 void epmpi_f_record_sentinels_(void *bottom, void *in_place, void *status_ignore, void *statuses_ignore,
-                               const MPI_Fint *status_size, const MPI_Fint keys[PREDEFINED_KEYS]);
+                               void *unweighted, void *weights_empty, const MPI_Fint *status_size,
+                               const MPI_Fint keys[PREDEFINED_KEYS]);
 void epmpi_f_record_sentinels_(void *bottom, void *in_place, void *status_ignore, void *statuses_ignore,
-                               const MPI_Fint *status_size, const MPI_Fint keys[PREDEFINED_KEYS])
+                               void *unweighted, void *weights_empty, const MPI_Fint *status_size,
+                               const MPI_Fint keys[PREDEFINED_KEYS])
 {
+    epmpi_f_unweighted = unweighted;
+    epmpi_f_weights_empty = weights_empty;
     memcpy(f_keys, keys, sizeof f_keys);
     epmpi_f_bottom = bottom;
     epmpi_f_in_place = in_place;
@@ -101,6 +107,65 @@ void mpix_threadcomm_free_(MPI_Fint *threadcomm, MPI_Fint *ierror)
     MPI_Comm c = epmpi_f2c_comm(*threadcomm);
     *ierror = MPIX_Threadcomm_free(&c);
     *threadcomm = epmpi_c2f_comm(c);
+}
+
+/* EPMPI's other extensions (include/epmpi_mpixf.h): the team form of creation, an endpoint's
+ * place in its process, the host communicator under an endpoints communicator, the version, the
+ * live object counts, and the key of MPIX_COMM_FLAVOR. */
+void mpix_comm_create_endpoint_(MPI_Fint *parent_comm, MPI_Fint *my_num_ep, MPI_Fint *index, MPI_Fint *newcomm,
+                                MPI_Fint *ierror)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    *ierror = MPIX_Comm_create_endpoint(epmpi_f2c_comm(*parent_comm), *my_num_ep, *index, &c);
+    *newcomm = epmpi_c2f_comm(c);
+}
+
+void mpix_comm_local_info_(MPI_Fint *comm, MPI_Fint *local_index, MPI_Fint *local_count, MPI_Fint *process_rank,
+                           MPI_Fint *ierror)
+{
+    *ierror = MPIX_Comm_local_info(epmpi_f2c_comm(*comm), local_index, local_count, process_rank);
+}
+
+void mpix_comm_get_host_comm_(MPI_Fint *comm, MPI_Fint *host_comm, MPI_Fint *ierror)
+{
+    MPI_Comm h = MPI_COMM_NULL;
+    *ierror = MPIX_Comm_get_host_comm(epmpi_f2c_comm(*comm), &h);
+    *host_comm = PMPI_Comm_c2f(h);
+}
+
+/* The version into a blank-padded Fortran string, cut to its length. */
+void mpix_get_library_version_(char *version, MPI_Fint *resultlen, MPI_Fint *ierror, size_t version_len)
+{
+    char text[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
+    int len = 0;
+    *ierror = MPIX_Get_library_version(text, &len);
+    if (*ierror != MPI_SUCCESS)
+        return;
+    size_t n = (size_t)len < version_len ? (size_t)len : version_len;
+    memcpy(version, text, n);
+    memset(version + n, ' ', version_len - n);
+    *resultlen = (MPI_Fint)n;
+}
+
+void mpix_debug_live_handles_(MPI_Fint *comms, MPI_Fint *requests, MPI_Fint *messages, MPI_Fint *ierror)
+{
+    *ierror = MPIX_Debug_live_handles(comms, requests, messages);
+}
+
+void mpix_debug_live_objects_(MPI_Fint *comm_states, MPI_Fint *requests, MPI_Fint *win_states, MPI_Fint *ierror)
+{
+    *ierror = MPIX_Debug_live_objects(comm_states, requests, win_states);
+}
+
+void mpix_debug_live_windows_(MPI_Fint *windows, MPI_Fint *ierror)
+{
+    *ierror = MPIX_Debug_live_windows(windows);
+}
+
+/* A function (no ierror): the key is made on first use, as in C. */
+MPI_Fint mpix_comm_flavor_keyval_(void)
+{
+    return MPIX_Comm_flavor_keyval();
 }
 
 /* Arrays of requests. */
@@ -294,6 +359,168 @@ void mpi_startall_(MPI_Fint *count, MPI_Fint requests[], MPI_Fint *ierror)
     arrays_out(&a, *count, requests, 0, NULL);
 }
 
+/* The alltoallw family: arrays of datatypes, one per peer (each rank of the remote group, or each
+ * neighbour of a topology), converted one by one with the host's f2c into temporaries that the
+ * call only reads while it starts (EPMPI copies the blocks). Under MPI_IN_PLACE the send types
+ * are not read (the program may pass fewer), so the receive types stand in for them. */
+void pmpi_alltoallw_(void *sendbuf, MPI_Fint sendcounts[], MPI_Fint sdispls[], MPI_Fint sendtypes[], void *recvbuf,
+                     MPI_Fint recvcounts[], MPI_Fint rdispls[], MPI_Fint recvtypes[], MPI_Fint *comm, MPI_Fint *ierror);
+void pmpi_ialltoallw_(void *sendbuf, MPI_Fint sendcounts[], MPI_Fint sdispls[], MPI_Fint sendtypes[], void *recvbuf,
+                      MPI_Fint recvcounts[], MPI_Fint rdispls[], MPI_Fint recvtypes[], MPI_Fint *comm,
+                      MPI_Fint *request, MPI_Fint *ierror);
+void pmpi_neighbor_alltoallw_(void *sendbuf, MPI_Fint sendcounts[], MPI_Aint sdispls[], MPI_Fint sendtypes[],
+                              void *recvbuf, MPI_Fint recvcounts[], MPI_Aint rdispls[], MPI_Fint recvtypes[],
+                              MPI_Fint *comm, MPI_Fint *ierror);
+void pmpi_ineighbor_alltoallw_(void *sendbuf, MPI_Fint sendcounts[], MPI_Aint sdispls[], MPI_Fint sendtypes[],
+                               void *recvbuf, MPI_Fint recvcounts[], MPI_Aint rdispls[], MPI_Fint recvtypes[],
+                               MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+struct w_types {
+    MPI_Datatype *send, *recv;
+};
+
+/* Peers of an alltoallw: the size of the (remote) group. */
+static int w_peers(MPI_Comm comm, int *sends, int *recvs)
+{
+    int inter = 0, rc = MPI_Comm_test_inter(comm, &inter);
+    if (rc == MPI_SUCCESS)
+        rc = inter ? MPI_Comm_remote_size(comm, sends) : MPI_Comm_size(comm, sends);
+    *recvs = *sends;
+    return rc;
+}
+
+/* Peers of a neighbour alltoallw: destinations (sends) and sources (receives) of the topology. */
+static int w_neighbours(MPI_Comm comm, int *sends, int *recvs)
+{
+    int topo = MPI_UNDEFINED, rc = MPI_Topo_test(comm, &topo), rank = 0, weighted = 0;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    switch (topo) {
+    case MPI_CART:
+        rc = MPI_Cartdim_get(comm, sends);
+        *sends *= 2;
+        *recvs = *sends;
+        return rc;
+    case MPI_GRAPH:
+        rc = MPI_Comm_rank(comm, &rank);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Graph_neighbors_count(comm, rank, sends);
+        *recvs = *sends;
+        return rc;
+    case MPI_DIST_GRAPH:
+        return MPI_Dist_graph_neighbors_count(comm, recvs, sends, &weighted);
+    default:
+        *sends = *recvs = 0; /* the call itself reports the missing topology */
+        return MPI_SUCCESS;
+    }
+}
+
+static MPI_Datatype *w_convert(const MPI_Fint f[], int n)
+{
+    MPI_Datatype *c = malloc(sizeof(MPI_Datatype) * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; c != NULL && i < n; i++)
+        c[i] = PMPI_Type_f2c(f[i]);
+    return c;
+}
+
+/* The C arrays of both type lists (0), or an error code (no memory, or the peers unknown). */
+static int w_types_in(struct w_types *w, int (*peers)(MPI_Comm, int *, int *), MPI_Comm comm, const void *sendbuf,
+                      const MPI_Fint sendtypes[], const MPI_Fint recvtypes[])
+{
+    int sends = 0, recvs = 0, rc = peers(comm, &sends, &recvs);
+    w->send = w->recv = NULL;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    w->recv = w_convert(recvtypes, recvs);
+    w->send = sendbuf == epmpi_f_in_place ? NULL : w_convert(sendtypes, sends);
+    if (w->recv == NULL || (w->send == NULL && sendbuf != epmpi_f_in_place)) {
+        free(w->send);
+        free(w->recv);
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
+}
+
+static void w_types_free(struct w_types *w)
+{
+    free(w->send);
+    free(w->recv);
+}
+
+void mpi_alltoallw_(void *sendbuf, MPI_Fint sendcounts[], MPI_Fint sdispls[], MPI_Fint sendtypes[], void *recvbuf,
+                    MPI_Fint recvcounts[], MPI_Fint rdispls[], MPI_Fint recvtypes[], MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
+        pmpi_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
+        return;
+    }
+    MPI_Comm c = epmpi_f2c_comm(*comm);
+    struct w_types w;
+    if ((*ierror = w_types_in(&w, w_peers, c, sendbuf, sendtypes, recvtypes)) != MPI_SUCCESS)
+        return;
+    *ierror = MPI_Alltoallw(epmpi_f_buffer(sendbuf), sendcounts, sdispls, w.send ? w.send : w.recv,
+                            epmpi_f_buffer(recvbuf), recvcounts, rdispls, w.recv, c);
+    w_types_free(&w);
+}
+
+void mpi_ialltoallw_(void *sendbuf, MPI_Fint sendcounts[], MPI_Fint sdispls[], MPI_Fint sendtypes[], void *recvbuf,
+                     MPI_Fint recvcounts[], MPI_Fint rdispls[], MPI_Fint recvtypes[], MPI_Fint *comm,
+                     MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
+        pmpi_ialltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                         request, ierror);
+        return;
+    }
+    MPI_Comm c = epmpi_f2c_comm(*comm);
+    MPI_Request r = MPI_REQUEST_NULL;
+    struct w_types w;
+    if ((*ierror = w_types_in(&w, w_peers, c, sendbuf, sendtypes, recvtypes)) != MPI_SUCCESS)
+        return;
+    *ierror = MPI_Ialltoallw(epmpi_f_buffer(sendbuf), sendcounts, sdispls, w.send ? w.send : w.recv,
+                             epmpi_f_buffer(recvbuf), recvcounts, rdispls, w.recv, c, &r);
+    *request = epmpi_c2f_request(r);
+    w_types_free(&w);
+}
+
+void mpi_neighbor_alltoallw_(void *sendbuf, MPI_Fint sendcounts[], MPI_Aint sdispls[], MPI_Fint sendtypes[],
+                             void *recvbuf, MPI_Fint recvcounts[], MPI_Aint rdispls[], MPI_Fint recvtypes[],
+                             MPI_Fint *comm, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
+        pmpi_neighbor_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                                 comm, ierror);
+        return;
+    }
+    MPI_Comm c = epmpi_f2c_comm(*comm);
+    struct w_types w;
+    if ((*ierror = w_types_in(&w, w_neighbours, c, sendbuf, sendtypes, recvtypes)) != MPI_SUCCESS)
+        return;
+    *ierror = MPI_Neighbor_alltoallw(epmpi_f_buffer(sendbuf), sendcounts, sdispls, w.send ? w.send : w.recv,
+                                     epmpi_f_buffer(recvbuf), recvcounts, rdispls, w.recv, c);
+    w_types_free(&w);
+}
+
+void mpi_ineighbor_alltoallw_(void *sendbuf, MPI_Fint sendcounts[], MPI_Aint sdispls[], MPI_Fint sendtypes[],
+                              void *recvbuf, MPI_Fint recvcounts[], MPI_Aint rdispls[], MPI_Fint recvtypes[],
+                              MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
+        pmpi_ineighbor_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                                  comm, request, ierror);
+        return;
+    }
+    MPI_Comm c = epmpi_f2c_comm(*comm);
+    MPI_Request r = MPI_REQUEST_NULL;
+    struct w_types w;
+    if ((*ierror = w_types_in(&w, w_neighbours, c, sendbuf, sendtypes, recvtypes)) != MPI_SUCCESS)
+        return;
+    *ierror = MPI_Ineighbor_alltoallw(epmpi_f_buffer(sendbuf), sendcounts, sdispls, w.send ? w.send : w.recv,
+                                      epmpi_f_buffer(recvbuf), recvcounts, rdispls, w.recv, c, &r);
+    *request = epmpi_c2f_request(r);
+    w_types_free(&w);
+}
+
 /* Names: Fortran strings are blank-padded with their length passed after the arguments
  * (gfortran: a size_t per CHARACTER argument); C's end with a NUL (MPI 4.1 section 19.1.10). */
 void pmpi_comm_set_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *ierror, size_t comm_name_len);
@@ -349,6 +576,14 @@ void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribu
         return;
     }
     MPI_Comm c = epmpi_f2c_comm(*comm);
+    if (*comm_keyval == MPIX_Comm_flavor_keyval()) {
+        int *value = NULL, found = 0;
+        *ierror = MPI_Comm_get_attr(c, *comm_keyval, &value, &found);
+        *flag = *ierror == MPI_SUCCESS && found;
+        if (*flag)
+            *attribute_val = *value;
+        return;
+    }
     int k = 0;
     while (k < PREDEFINED_KEYS && f_keys[k] != *comm_keyval)
         k++;

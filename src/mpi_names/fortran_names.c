@@ -11,7 +11,6 @@
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 /* Entry points whose EPMPI side is not provided (MPI_ERR_UNSUPPORTED_OPERATION on EPMPI handles):
- *   MPI_Alltoallw
  *   MPI_Attr_get
  *   MPI_Attr_put
  *   MPI_Comm_accept
@@ -20,18 +19,10 @@
  *   MPI_Comm_spawn
  *   MPI_Comm_spawn_multiple
  *   MPI_File_open
- *   MPI_Group_range_excl
- *   MPI_Group_range_incl
- *   MPI_Ialltoallw
- *   MPI_Ineighbor_alltoallw
- *   MPI_Neighbor_alltoallw
- *   MPI_Win_allocate
- *   MPI_Win_allocate_shared
  *   MPI_Win_get_attr
  *   MPI_Win_get_name
  *   MPI_Win_set_attr
  *   MPI_Win_set_name
- *   MPI_Win_shared_query
  */
 
 void pmpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierror);
@@ -151,23 +142,6 @@ void mpi_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_
         return;
     }
     ep_mpi_alltoallv_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierror);
-}
-
-void pmpi_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror)
-{
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes;
-    *ierror = epmpi_unsupported("MPI_Alltoallw", epmpi_comm_in(epmpi_f2c_comm(*comm)));
-}
-
-void mpi_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
-        return;
-    }
-    ep_mpi_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
 }
 
 void pmpi_attr_delete_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *ierror);
@@ -295,7 +269,7 @@ void pmpi_cancel_(MPI_Fint *request, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_cancel_(MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = MPI_REQUEST_NULL;
+    MPI_Request t_request = epmpi_f2c_request(*request);
     int rc = MPI_Cancel(&t_request);
     *request = epmpi_c2f_request(t_request);
     *ierror = rc;
@@ -959,7 +933,7 @@ void pmpi_dist_graph_create_(MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *sources,
 __attribute__((noinline, cold)) static void ep_mpi_dist_graph_create_(MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *sources, MPI_Fint *degrees, MPI_Fint *destinations, MPI_Fint *weights, MPI_Fint *info, MPI_Fint *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierror)
 {
     MPI_Comm t_comm_dist_graph = MPI_COMM_NULL;
-    int rc = MPI_Dist_graph_create(epmpi_f2c_comm(*comm_old), *n, sources, degrees, destinations, weights, PMPI_Info_f2c(*info), *reorder != 0, &t_comm_dist_graph);
+    int rc = MPI_Dist_graph_create(epmpi_f2c_comm(*comm_old), *n, sources, degrees, destinations, epmpi_f_weights(weights), PMPI_Info_f2c(*info), *reorder != 0, &t_comm_dist_graph);
     *comm_dist_graph = epmpi_c2f_comm(t_comm_dist_graph);
     *ierror = rc;
 }
@@ -978,7 +952,7 @@ void pmpi_dist_graph_create_adjacent_(MPI_Fint *comm_old, MPI_Fint *indegree, MP
 __attribute__((noinline, cold)) static void ep_mpi_dist_graph_create_adjacent_(MPI_Fint *comm_old, MPI_Fint *indegree, MPI_Fint *sources, MPI_Fint *sourceweights, MPI_Fint *outdegree, MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *info, MPI_Fint *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierror)
 {
     MPI_Comm t_comm_dist_graph = MPI_COMM_NULL;
-    int rc = MPI_Dist_graph_create_adjacent(epmpi_f2c_comm(*comm_old), *indegree, sources, sourceweights, *outdegree, destinations, destweights, PMPI_Info_f2c(*info), *reorder != 0, &t_comm_dist_graph);
+    int rc = MPI_Dist_graph_create_adjacent(epmpi_f2c_comm(*comm_old), *indegree, sources, epmpi_f_weights(sourceweights), *outdegree, destinations, epmpi_f_weights(destweights), PMPI_Info_f2c(*info), *reorder != 0, &t_comm_dist_graph);
     *comm_dist_graph = epmpi_c2f_comm(t_comm_dist_graph);
     *ierror = rc;
 }
@@ -996,7 +970,7 @@ void pmpi_dist_graph_neighbors_(MPI_Fint *comm, MPI_Fint *maxindegree, MPI_Fint 
 
 __attribute__((noinline, cold)) static void ep_mpi_dist_graph_neighbors_(MPI_Fint *comm, MPI_Fint *maxindegree, MPI_Fint *sources, MPI_Fint *sourceweights, MPI_Fint *maxoutdegree, MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *ierror)
 {
-    int rc = MPI_Dist_graph_neighbors(epmpi_f2c_comm(*comm), *maxindegree, sources, sourceweights, *maxoutdegree, destinations, destweights);
+    int rc = MPI_Dist_graph_neighbors(epmpi_f2c_comm(*comm), *maxindegree, sources, epmpi_f_weights(sourceweights), *maxoutdegree, destinations, epmpi_f_weights(destweights));
     *ierror = rc;
 }
 
@@ -1382,8 +1356,10 @@ void pmpi_group_range_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_
 
 __attribute__((noinline, cold)) static void ep_mpi_group_range_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    (void)group; (void)n; (void)ranges; (void)newgroup;
-    *ierror = epmpi_unsupported("MPI_Group_range_excl", EP_COMM_NULL);
+    MPI_Group t_newgroup = MPI_GROUP_NULL;
+    int rc = MPI_Group_range_excl(epmpi_f2c_group(*group), *n, (int (*)[3])ranges, &t_newgroup);
+    *newgroup = epmpi_c2f_group(t_newgroup);
+    *ierror = rc;
 }
 
 void mpi_group_range_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup, MPI_Fint *ierror)
@@ -1399,8 +1375,10 @@ void pmpi_group_range_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_
 
 __attribute__((noinline, cold)) static void ep_mpi_group_range_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    (void)group; (void)n; (void)ranges; (void)newgroup;
-    *ierror = epmpi_unsupported("MPI_Group_range_incl", EP_COMM_NULL);
+    MPI_Group t_newgroup = MPI_GROUP_NULL;
+    int rc = MPI_Group_range_incl(epmpi_f2c_group(*group), *n, (int (*)[3])ranges, &t_newgroup);
+    *newgroup = epmpi_c2f_group(t_newgroup);
+    *ierror = rc;
 }
 
 void mpi_group_range_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup, MPI_Fint *ierror)
@@ -1575,23 +1553,6 @@ void mpi_ialltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI
         return;
     }
     ep_mpi_ialltoallv_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror);
-}
-
-void pmpi_ialltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_ialltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
-{
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes; (void)request;
-    *ierror = epmpi_unsupported("MPI_Ialltoallw", epmpi_comm_in(epmpi_f2c_comm(*comm)));
-}
-
-void mpi_ialltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_ialltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
-        return;
-    }
-    ep_mpi_ialltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
 }
 
 void pmpi_ibarrier_(MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
@@ -1824,23 +1785,6 @@ void mpi_ineighbor_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdi
         return;
     }
     ep_mpi_ineighbor_alltoallv_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror);
-}
-
-void pmpi_ineighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_ineighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
-{
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes; (void)request;
-    *ierror = epmpi_unsupported("MPI_Ineighbor_alltoallw", epmpi_comm_in(epmpi_f2c_comm(*comm)));
-}
-
-void mpi_ineighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_ineighbor_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
-        return;
-    }
-    ep_mpi_ineighbor_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
 }
 
 void pmpi_intercomm_create_(MPI_Fint *local_comm, MPI_Fint *local_leader, MPI_Fint *peer_comm, MPI_Fint *remote_leader, MPI_Fint *tag, MPI_Fint *newintercomm, MPI_Fint *ierror);
@@ -2198,23 +2142,6 @@ void mpi_neighbor_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdis
         return;
     }
     ep_mpi_neighbor_alltoallv_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierror);
-}
-
-void pmpi_neighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_neighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror)
-{
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes;
-    *ierror = epmpi_unsupported("MPI_Neighbor_alltoallw", epmpi_comm_in(epmpi_f2c_comm(*comm)));
-}
-
-void mpi_neighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_neighbor_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
-        return;
-    }
-    ep_mpi_neighbor_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
 }
 
 void pmpi_pack_(void *inbuf, MPI_Fint *incount, MPI_Fint *datatype, void *outbuf, MPI_Fint *outsize, MPI_Fint *position, MPI_Fint *comm, MPI_Fint *ierror);
@@ -2786,8 +2713,10 @@ void pmpi_win_allocate_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI
 
 __attribute__((noinline, cold)) static void ep_mpi_win_allocate_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Aint *baseptr, MPI_Fint *win, MPI_Fint *ierror)
 {
-    (void)size; (void)disp_unit; (void)info; (void)baseptr; (void)win;
-    *ierror = epmpi_unsupported("MPI_Win_allocate", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+    MPI_Win t_win = MPI_WIN_NULL;
+    int rc = MPI_Win_allocate(*size, *disp_unit, PMPI_Info_f2c(*info), epmpi_f2c_comm(*comm), baseptr, &t_win);
+    *win = epmpi_c2f_win(t_win);
+    *ierror = rc;
 }
 
 void mpi_win_allocate_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Aint *baseptr, MPI_Fint *win, MPI_Fint *ierror)
@@ -2803,8 +2732,10 @@ void pmpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *in
 
 __attribute__((noinline, cold)) static void ep_mpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Aint *baseptr, MPI_Fint *win, MPI_Fint *ierror)
 {
-    (void)size; (void)disp_unit; (void)info; (void)baseptr; (void)win;
-    *ierror = epmpi_unsupported("MPI_Win_allocate_shared", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+    MPI_Win t_win = MPI_WIN_NULL;
+    int rc = MPI_Win_allocate_shared(*size, *disp_unit, PMPI_Info_f2c(*info), epmpi_f2c_comm(*comm), baseptr, &t_win);
+    *win = epmpi_c2f_win(t_win);
+    *ierror = rc;
 }
 
 void mpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Aint *baseptr, MPI_Fint *win, MPI_Fint *ierror)
@@ -3257,8 +3188,8 @@ void pmpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_F
 
 __attribute__((noinline, cold)) static void ep_mpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Aint *baseptr, MPI_Fint *ierror)
 {
-    (void)win; (void)rank; (void)size; (void)disp_unit; (void)baseptr;
-    *ierror = epmpi_unsupported("MPI_Win_shared_query", EP_COMM_NULL);
+    int rc = MPI_Win_shared_query(epmpi_f2c_win(*win), *rank, size, disp_unit, baseptr);
+    *ierror = rc;
 }
 
 void mpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Aint *baseptr, MPI_Fint *ierror)

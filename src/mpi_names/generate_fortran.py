@@ -161,6 +161,12 @@ def convert(fname, ftype, is_array, kind, direction, ctype):
     c = ctype.replace("const ", "").replace(" ", "")
     if kind == "BUFFER" and ftype == "<type>" and c == "void*":
         return [], f"epmpi_f_buffer({fname})", []
+    if kind == "C_BUFFER" and ftype == "INTEGER(KIND=MPI_ADDRESS_KIND)" and c == "void*" and not is_array:
+        return [], fname, []  # the C function stores an address where baseptr is (MPI_Aint has its size)
+    if kind == "WEIGHT" and ftype == "INTEGER" and is_array and c == "int*":
+        return [], f"epmpi_f_weights({fname})", []  # MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY: Fortran sentinels
+    if ftype == "INTEGER" and is_array and c == "int(*)[3]":
+        return [], f"(int (*)[3]){fname}", []  # INTEGER RANGES(3, *) is C's int ranges[][3] in memory
     if ftype == "INTEGER" and kind in EP_KINDS or kind in HOST_KINDS:
         if is_array or ftype != "INTEGER":
             raise Unconvertible(f"{fname}: array of handles")
@@ -174,7 +180,8 @@ def convert(fname, ftype, is_array, kind, direction, ctype):
         if c == mtype:
             return [], f"{to_c}(*{fname})", []
         if c == mtype + "*":
-            init = f"{to_c}(*{fname})" if direction == "inout" else C_NULL[mtype]
+            # An input the C function takes by address (MPI_Cancel's request) is converted too.
+            init = C_NULL[mtype] if direction == "out" else f"{to_c}(*{fname})"
             return [f"{mtype} t_{fname} = {init};"], f"&t_{fname}", [f"*{fname} = {to_f}(t_{fname});"]
         raise Unconvertible(f"{fname}: {ctype}")
     if kind == "STATUS":
@@ -233,7 +240,7 @@ def entry_point(proc):
         if m is None:
             raise Unconvertible("no C function returning an error code")
         cparams = [p for p in ps["parameters"] if "c_parameter" not in p["suppress"] and not p["large_only"]]
-        ctypes = [re.match(r"(.*?)(\w+)\s*(\[\])?$", " ".join(a.split())) for a in m.group(2).split(",")] \
+        ctypes = [re.match(r"(.*?)(\w+)\s*((?:\[\w*\])*)$", " ".join(a.split())) for a in m.group(2).split(",")] \
             if m.group(2).strip() not in ("", "void") else []
         if [p["name"] for p in cparams] != [p["name"] for p in fparams[:-1]] or len(ctypes) != len(cparams):
             raise Unconvertible("Fortran and C arguments differ")
@@ -242,7 +249,7 @@ def entry_point(proc):
             ftype, is_array = decls[p["name"]]
             if cm is None:
                 raise Unconvertible(f"{p['name']}: C argument")
-            ctype = cm.group(1).strip() + ("*" if cm.group(3) else "")
+            ctype = cm.group(1).strip() + {"": "", "[]": "*", "[][3]": "(*)[3]"}.get(cm.group(3), "?")
             a, b, c = convert(p["name"], ftype, is_array, p["kind"], p["param_direction"], ctype)
             pre += a
             call.append(b)

@@ -4,6 +4,9 @@
 !> type. Rank 0 makes the bad calls while the other endpoints keep a ring going among
 !> themselves; afterwards every endpoint checks that messages, a collective and the window
 !> still work. Each call must give its class, and its error string must name the C call.
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program bad_input
   use omp_lib
   use mpi
@@ -32,9 +35,9 @@ contains
     integer, intent(in) :: ierror, expected
     character(len=*), intent(in) :: call_name, what
     character(len=EP_MAX_ERROR_STRING) :: message
-    integer :: length
+    integer :: length, rc
     call check_class(ierror, expected, what)
-    call ep_error_string(ierror, message, length)
+    call ep_error_string(ierror, message, length, rc)
     call check(length > 0 .and. index(message(1:length), call_name) > 0, &
       what // ': message does not name ' // call_name // ': ' // message(1:max(length, 1)))
   end subroutine expect

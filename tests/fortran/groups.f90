@@ -4,6 +4,9 @@
 !> the members, ep_comm_split_type with EP_COMM_TYPE_PROCESS, names, keyvals with Fortran
 !> copy and delete callbacks counted on dup and free, a Fortran error handler called with
 !> the communicator and the error code, and bad input (their classes).
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 module groups_callbacks
   use mpi, only: MPI_ADDRESS_KIND
   use ep_mpi

@@ -7,6 +7,9 @@
 !>
 !> Built with default kinds and with -fdefault-integer-8 -fdefault-real-8 (count arrays of
 !> 8-byte integers go through the glue's conversion).
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program icoll
   use omp_lib
   use mpi
@@ -128,8 +131,12 @@ contains
     call ep_ibarrier(comm, req(16), ierr)
     call check_ok(ierr, 'ep_ibarrier')
     ! A non-contiguous section is refused by a nonblocking call, and nothing started.
+#ifndef EP_TEST_MPI_NAMES
+    ! `use ep_mpi` refuses a non-contiguous section in a nonblocking call; `use mpi` passes a
+    ! temporary copy, which MPI 4.1 section 19.1.12 makes erroneous: not checked there.
     call ep_iallreduce(sa, grid(1, :), 3, t, MPI_SUM, comm, k, ierr)
     call check_class(ierr, EP_ERR_BUFFER, 'ep_iallreduce into a non-contiguous section')
+#endif
     ! A blocking collective while they are all pending.
     call ep_allreduce(me, rsum, 1, t, MPI_SUM, comm, ierr)
     call check(ierr == EP_SUCCESS .and. rsum == size * (size - 1) / 2, 'ep_allreduce while nonblocking pending')
