@@ -4,7 +4,8 @@
  * endpoints, MPIX_Threadcomm_*) and the completion calls on arrays of requests, which may mix
  * the host's requests and EPMPI's (the layer's C functions complete mixed arrays, requests.c),
  * the alltoallw family (arrays of datatypes), communicator names (Fortran strings), predefined
- * attributes (values in Fortran) and EPMPI's other extensions (MPIX_).
+ * attributes of communicators and windows (values in Fortran) and EPMPI's other extensions
+ * (MPIX_).
  * The other entry points are generated (generate_fortran.py, fortran_names.c).
  */
 #include "fortran_runtime.h"
@@ -22,15 +23,21 @@ static int f_status_size;
 static MPI_Fint f_keys[PREDEFINED_KEYS];
 static const int c_keys[PREDEFINED_KEYS] = {MPI_TAG_UB,        MPI_HOST,   MPI_IO,          MPI_WTIME_IS_GLOBAL,
                                             MPI_UNIVERSE_SIZE, MPI_APPNUM, MPI_LASTUSEDCODE};
+/* The predefined window keys, likewise. */
+#define WIN_KEYS 5
+static MPI_Fint f_win_keys[WIN_KEYS];
+static const int c_win_keys[WIN_KEYS] = {MPI_WIN_BASE, MPI_WIN_SIZE, MPI_WIN_DISP_UNIT, MPI_WIN_CREATE_FLAVOR,
+                                         MPI_WIN_MODEL};
 
 /* Called by fortran_sentinels.f90 with the host's own sentinel objects. */
 void epmpi_f_record_sentinels_(void *bottom, void *in_place, void *status_ignore, void *statuses_ignore,
                                void *unweighted, void *weights_empty, const MPI_Fint *status_size,
-                               const MPI_Fint keys[PREDEFINED_KEYS]);
+                               const MPI_Fint keys[PREDEFINED_KEYS], const MPI_Fint win_keys[WIN_KEYS]);
 void epmpi_f_record_sentinels_(void *bottom, void *in_place, void *status_ignore, void *statuses_ignore,
                                void *unweighted, void *weights_empty, const MPI_Fint *status_size,
-                               const MPI_Fint keys[PREDEFINED_KEYS])
+                               const MPI_Fint keys[PREDEFINED_KEYS], const MPI_Fint win_keys[WIN_KEYS])
 {
+    memcpy(f_win_keys, win_keys, sizeof f_win_keys);
     epmpi_f_unweighted = unweighted;
     epmpi_f_weights_empty = weights_empty;
     memcpy(f_keys, keys, sizeof f_keys);
@@ -596,4 +603,35 @@ void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribu
     *flag = *ierror == MPI_SUCCESS && found;
     if (*flag)
         *attribute_val = *value;
+}
+
+/* Window attributes (MPI 4.1 section 12.2.6): the base address as an integer; the size (an
+ * MPI_Aint in C) and the integers (displacement unit, flavor, model) as values. Any other key's
+ * value was set in C (the layer has no Fortran MPI_Win_set_attr on EPMPI windows), which Fortran
+ * reads as the address-sized integer of C's pointer (MPI 4.1 section 19.3.7). */
+void pmpi_win_get_attr_(MPI_Fint *win, MPI_Fint *win_keyval, MPI_Aint *attribute_val, MPI_Fint *flag,
+                        MPI_Fint *ierror);
+
+void mpi_win_get_attr_(MPI_Fint *win, MPI_Fint *win_keyval, MPI_Aint *attribute_val, MPI_Fint *flag,
+                       MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*win))) {
+        pmpi_win_get_attr_(win, win_keyval, attribute_val, flag, ierror);
+        return;
+    }
+    int k = 0;
+    while (k < WIN_KEYS && f_win_keys[k] != *win_keyval)
+        k++;
+    void *value = NULL;
+    int found = 0;
+    *ierror = MPI_Win_get_attr(epmpi_f2c_win(*win), k < WIN_KEYS ? c_win_keys[k] : *win_keyval, &value, &found);
+    *flag = *ierror == MPI_SUCCESS && found;
+    if (!*flag)
+        return;
+    if (k == 0 || k == WIN_KEYS)
+        *attribute_val = (MPI_Aint)value;
+    else if (c_win_keys[k] == MPI_WIN_SIZE)
+        *attribute_val = *(MPI_Aint *)value;
+    else
+        *attribute_val = *(int *)value;
 }

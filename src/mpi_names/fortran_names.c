@@ -19,7 +19,6 @@
  *   MPI_Comm_spawn
  *   MPI_Comm_spawn_multiple
  *   MPI_File_open
- *   MPI_Win_get_attr
  *   MPI_Win_get_name
  *   MPI_Win_set_attr
  *   MPI_Win_set_name
@@ -2972,23 +2971,6 @@ void mpi_win_free_(MPI_Fint *win, MPI_Fint *ierror)
         return;
     }
     ep_mpi_win_free_(win, ierror);
-}
-
-void pmpi_win_get_attr_(MPI_Fint *win, MPI_Fint *win_keyval, MPI_Aint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_win_get_attr_(MPI_Fint *win, MPI_Fint *win_keyval, MPI_Aint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror)
-{
-    (void)win; (void)win_keyval; (void)attribute_val; (void)flag;
-    *ierror = epmpi_unsupported("MPI_Win_get_attr", EP_COMM_NULL);
-}
-
-void mpi_win_get_attr_(MPI_Fint *win, MPI_Fint *win_keyval, MPI_Aint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*win)))) {
-        pmpi_win_get_attr_(win, win_keyval, attribute_val, flag, ierror);
-        return;
-    }
-    ep_mpi_win_get_attr_(win, win_keyval, attribute_val, flag, ierror);
 }
 
 void pmpi_win_get_errhandler_(MPI_Fint *win, MPI_Fint *errhandler, MPI_Fint *ierror);
