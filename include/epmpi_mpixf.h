@@ -10,9 +10,12 @@
 !   the one handle (see README, "Standard MPI names on endpoints").
 !   EPMPI's other extensions, as in C (epmpi_mpix.h): mpix_comm_create_endpoint (the team
 !   form), mpix_comm_local_info, mpix_comm_get_host_comm, mpix_get_library_version,
-!   mpix_debug_live_handles/objects/windows, and the attribute key of an endpoints
-!   communicator's kind: mpix_comm_flavor_keyval() (MPIX_COMM_FLAVOR in C), whose value is
-!   MPIX_FLAVOR_ENDPOINTS on one; MPIX_COMM_TYPE_PROCESS splits by process (MPI_Comm_split_type).
+!   mpix_debug_live_handles/objects/windows; mpix_isendrecv, mpix_isendrecv_replace and
+!   mpix_comm_idup_with_info (MPI 4.0's, which Open MPI 4.1 lacks; the first two take choice
+!   buffers, so they are not declared here, as MPICH's `use mpi` leaves such routines); the
+!   attribute key of an endpoints communicator's kind, mpix_comm_flavor_keyval()
+!   (MPIX_COMM_FLAVOR in C), whose value is MPIX_FLAVOR_ENDPOINTS on one; and
+!   MPIX_COMM_TYPE_PROCESS, the MPI_Comm_split_type that splits by process.
 integer, parameter :: MPIX_FLAVOR_ENDPOINTS = 1, MPIX_COMM_TYPE_PROCESS = 17744
 interface
     subroutine mpix_comm_create_endpoints(parent_comm, my_num_ep, info, out_comm_handles, ierror)
@@ -60,6 +63,10 @@ interface
     subroutine mpix_debug_live_windows(windows, ierror)
         integer, intent(out) :: windows, ierror
     end subroutine mpix_debug_live_windows
+    subroutine mpix_comm_idup_with_info(comm, info, newcomm, request, ierror)
+        integer, intent(in) :: comm, info
+        integer, intent(out) :: newcomm, request, ierror
+    end subroutine mpix_comm_idup_with_info
     integer function mpix_comm_flavor_keyval()
     end function mpix_comm_flavor_keyval
 end interface

@@ -469,11 +469,16 @@ const FORTRAN_NOT_UNDER_STANDARD_NAMES: &[(&str, &str)] = &[
     ),
     (
         "bad_input",
-        "",
+        "passes made-up handle values (a communicator, request and window that were never made) to check EPMPI's \
+         classes, which under the standard names are the host's handles: Open MPI's f2c makes them null pointers its \
+         C functions dereference (the crash seen with tests/fortran/errors.f90's, which leaves them out there); and \
+         its messages must name the EP_ call, as tests/c/bad_input.c, excused likewise",
     ),
     (
         "aborting/fatal",
-        "",
+        "checks what is `use ep_mpi`'s own: a fatal error from a call without ierror (required in `use mpi`) and the \
+         glue's refusal of a non-contiguous section in a nonblocking call (`use mpi` passes a copy); the fatal \
+         handler naming the call under the standard names is checked by standard_names::fatal_error (tests/c)",
     ),
 ];
 

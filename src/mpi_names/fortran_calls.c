@@ -4,8 +4,9 @@
  * endpoints, MPIX_Threadcomm_*) and the completion calls on arrays of requests, which may mix
  * the host's requests and EPMPI's (the layer's C functions complete mixed arrays, requests.c),
  * the alltoallw family (arrays of datatypes), communicator names (Fortran strings), predefined
- * attributes of communicators and windows (values in Fortran) and EPMPI's other extensions
- * (MPIX_).
+ * attributes of communicators and windows (values in Fortran), error handlers, error strings
+ * and the buffer of buffered sends (through the layer's C functions on any handle), and
+ * EPMPI's other extensions (MPIX_).
  * The other entry points are generated (generate_fortran.py, fortran_names.c).
  */
 #include "fortran_runtime.h"
@@ -167,6 +168,36 @@ void mpix_debug_live_objects_(MPI_Fint *comm_states, MPI_Fint *requests, MPI_Fin
 void mpix_debug_live_windows_(MPI_Fint *windows, MPI_Fint *ierror)
 {
     *ierror = MPIX_Debug_live_windows(windows);
+}
+
+/* MPI 4.0 calls that Open MPI 4.1 lacks, under their MPIX_ names on both hosts (as in C). */
+void mpix_isendrecv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag,
+                     void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag,
+                     MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    *ierror = MPIX_Isendrecv(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), *dest, *sendtag,
+                             epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), *source, *recvtag,
+                             epmpi_f2c_comm(*comm), &r);
+    *request = epmpi_c2f_request(r);
+}
+
+void mpix_isendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *sendtag,
+                             MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    *ierror = MPIX_Isendrecv_replace(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *dest, *sendtag, *source,
+                                     *recvtag, epmpi_f2c_comm(*comm), &r);
+    *request = epmpi_c2f_request(r);
+}
+
+void mpix_comm_idup_with_info_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Comm c = MPI_COMM_NULL;
+    MPI_Request r = MPI_REQUEST_NULL;
+    *ierror = MPIX_Comm_idup_with_info(epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &c, &r);
+    *newcomm = epmpi_c2f_comm(c);
+    *request = epmpi_c2f_request(r);
 }
 
 /* A function (no ierror): the key is made on first use, as in C. */
@@ -526,6 +557,125 @@ void mpi_ineighbor_alltoallw_(void *sendbuf, MPI_Fint sendcounts[], MPI_Aint sdi
                                       epmpi_f_buffer(recvbuf), recvcounts, rdispls, w.recv, c, &r);
     *request = epmpi_c2f_request(r);
     w_types_free(&w);
+}
+
+/* MPI 4.1 section 9.3: errors tied to no communicator go to MPI_COMM_SELF's handler. Setting it
+ * goes through the layer's C function, which also makes it EPMPI's process default (extensions.c):
+ * a host's Fortran binding may call PMPI_Comm_set_errhandler (Open MPI), which would bypass it. */
+void pmpi_comm_set_errhandler_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror);
+
+void mpi_comm_set_errhandler_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm) && *comm != PMPI_Comm_c2f(MPI_COMM_SELF))) {
+        pmpi_comm_set_errhandler_(comm, errhandler, ierror);
+        return;
+    }
+    *ierror = MPI_Comm_set_errhandler(epmpi_f2c_comm(*comm), PMPI_Errhandler_f2c(*errhandler));
+}
+
+#if defined(OPEN_MPI) && OPEN_MPI
+/* Open MPI's `use mpi` binds the TYPE(C_PTR) form of baseptr (MPI 4.1 section 12.2.2) to entry
+ * points of their own. */
+void pmpi_win_allocate_cptr_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr,
+                             MPI_Fint *win, MPI_Fint *ierror);
+void pmpi_win_allocate_shared_cptr_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm,
+                                    void *baseptr, MPI_Fint *win, MPI_Fint *ierror);
+void pmpi_win_shared_query_cptr_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Fint *disp_unit, void *baseptr,
+                                 MPI_Fint *ierror);
+
+void mpi_win_allocate_cptr_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, void *baseptr,
+                            MPI_Fint *win, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
+        pmpi_win_allocate_cptr_(size, disp_unit, info, comm, baseptr, win, ierror);
+        return;
+    }
+    MPI_Win w = MPI_WIN_NULL;
+    *ierror = MPI_Win_allocate(*size, *disp_unit, PMPI_Info_f2c(*info), epmpi_f2c_comm(*comm), baseptr, &w);
+    *win = epmpi_c2f_win(w);
+}
+
+void mpi_win_allocate_shared_cptr_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm,
+                                   void *baseptr, MPI_Fint *win, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
+        pmpi_win_allocate_shared_cptr_(size, disp_unit, info, comm, baseptr, win, ierror);
+        return;
+    }
+    MPI_Win w = MPI_WIN_NULL;
+    *ierror = MPI_Win_allocate_shared(*size, *disp_unit, PMPI_Info_f2c(*info), epmpi_f2c_comm(*comm), baseptr, &w);
+    *win = epmpi_c2f_win(w);
+}
+
+void mpi_win_shared_query_cptr_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Fint *disp_unit, void *baseptr,
+                                MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*win))) {
+        pmpi_win_shared_query_cptr_(win, rank, size, disp_unit, baseptr, ierror);
+        return;
+    }
+    *ierror = MPI_Win_shared_query(epmpi_f2c_win(*win), *rank, size, disp_unit, baseptr);
+}
+#endif
+
+/* Error handlers, error strings and the buffer of buffered sends go through the layer's C
+ * functions for host handles too (which forward to the host's): some hosts' Fortran bindings
+ * (Open MPI's) call PMPI_ functions, which would bypass what the layer keeps for endpoints (the
+ * EPMPI twin of a handler, the last error's message, the buffer attached to both). */
+void pmpi_comm_create_errhandler_(void (*comm_errhandler_fn)(void), MPI_Fint *errhandler, MPI_Fint *ierror);
+
+/* A Fortran handler takes the communicator and the code as Fortran integers. */
+static void call_fortran_handler(MPI_Comm_errhandler_function *fn, MPI_Comm comm, int code)
+{
+    MPI_Fint f_comm = epmpi_c2f_comm(comm), f_code = code;
+    ((void (*)(MPI_Fint *, MPI_Fint *))(void (*)(void))fn)(&f_comm, &f_code);
+}
+
+void mpi_comm_create_errhandler_(void (*comm_errhandler_fn)(void), MPI_Fint *errhandler, MPI_Fint *ierror)
+{
+    /* The host's entry point, so that the host calls the handler as Fortran on its communicators. */
+    pmpi_comm_create_errhandler_(comm_errhandler_fn, errhandler, ierror);
+    if (*ierror == MPI_SUCCESS)
+        *ierror = epmpi_errhandler_register(PMPI_Errhandler_f2c(*errhandler),
+                                            (MPI_Comm_errhandler_function *)comm_errhandler_fn, call_fortran_handler);
+}
+
+void mpi_errhandler_free_(MPI_Fint *errhandler, MPI_Fint *ierror)
+{
+    MPI_Errhandler h = PMPI_Errhandler_f2c(*errhandler);
+    *ierror = MPI_Errhandler_free(&h);
+    *errhandler = PMPI_Errhandler_c2f(h);
+}
+
+void mpi_error_string_(MPI_Fint *errorcode, char *string, MPI_Fint *resultlen, MPI_Fint *ierror, size_t string_len)
+{
+    char text[MPI_MAX_ERROR_STRING] = {0};
+    int len = 0;
+    *ierror = MPI_Error_string(*errorcode, text, &len);
+    if (*ierror != MPI_SUCCESS)
+        return;
+    size_t n = (size_t)len < string_len ? (size_t)len : string_len;
+    memcpy(string, text, n);
+    memset(string + n, ' ', string_len - n);
+    *resultlen = (MPI_Fint)n;
+}
+
+void mpi_buffer_attach_(void *buffer, MPI_Fint *size, MPI_Fint *ierror)
+{
+    *ierror = MPI_Buffer_attach(buffer, *size);
+}
+
+/* Fortran's buffer_addr receives the buffer's address, as MPICH's binding writes it (a
+ * TYPE(C_PTR) or INTEGER(KIND=MPI_ADDRESS_KIND) there). */
+void mpi_buffer_detach_(void *buffer_addr, MPI_Fint *size, MPI_Fint *ierror)
+{
+    void *addr = NULL;
+    int n = 0;
+    *ierror = MPI_Buffer_detach(&addr, &n);
+    if (*ierror == MPI_SUCCESS) {
+        memcpy(buffer_addr, &addr, sizeof addr);
+        *size = n;
+    }
 }
 
 /* Names: Fortran strings are blank-padded with their length passed after the arguments

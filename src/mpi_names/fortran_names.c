@@ -770,23 +770,6 @@ void mpi_comm_set_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribu
     ep_mpi_comm_set_attr_(comm, comm_keyval, attribute_val, ierror);
 }
 
-void pmpi_comm_set_errhandler_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_comm_set_errhandler_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror)
-{
-    int rc = MPI_Comm_set_errhandler(epmpi_f2c_comm(*comm), PMPI_Errhandler_f2c(*errhandler));
-    *ierror = rc;
-}
-
-void mpi_comm_set_errhandler_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_comm_set_errhandler_(comm, errhandler, ierror);
-        return;
-    }
-    ep_mpi_comm_set_errhandler_(comm, errhandler, ierror);
-}
-
 void pmpi_comm_set_info_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_set_info_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *ierror)

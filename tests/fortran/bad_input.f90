@@ -4,9 +4,6 @@
 !> type. Rank 0 makes the bad calls while the other endpoints keep a ring going among
 !> themselves; afterwards every endpoint checks that messages, a collective and the window
 !> still work. Each call must give its class, and its error string must name the C call.
-#ifdef EP_TEST_MPI_NAMES
-#include "ep_as_mpi.h"
-#endif
 program bad_input
   use omp_lib
   use mpi

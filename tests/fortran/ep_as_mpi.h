@@ -284,10 +284,10 @@
 #define ep_win_unlock MPI_Win_unlock
 #define ep_win_unlock_all MPI_Win_unlock_all
 #define ep_wtime MPI_Wtime
-! MPI 4.0 routines: the same names on both hosts' Fortran side.
-#define ep_isendrecv MPI_Isendrecv
-#define ep_isendrecv_replace MPI_Isendrecv_replace
-#define ep_comm_idup_with_info MPI_Comm_idup_with_info
+! MPI 4.0 routines Open MPI 4.1 does not have: the layer's mpix_ form on both hosts.
+#define ep_isendrecv mpix_isendrecv
+#define ep_isendrecv_replace mpix_isendrecv_replace
+#define ep_comm_idup_with_info mpix_comm_idup_with_info
 
 ! EPMPI's own routines: the layer's mpix_ equivalents.
 #define ep_comm_create_endpoints mpix_comm_create_endpoints

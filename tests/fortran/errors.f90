@@ -68,13 +68,19 @@ contains
     call check_class(ierr, EP_ERR_TYPE, 'MPI_DATATYPE_NULL')
     call ep_recv(x, 1, default_integer_type(), left, EP_ANY_TAG - 7, comm, st, ierr)
     call check_class(ierr, EP_ERR_TAG, 'receive with tag -8')
+#ifndef EP_TEST_MPI_NAMES
+    ! Made-up handles are the host's under the standard names (erroneous MPI): Open MPI
+    ! dereferences what its f2c makes of them.
     call ep_send(x, 1, default_integer_type(), right, 0, 987654, ierr)
     call check_class(ierr, EP_ERR_COMM, 'bad communicator handle')
+#endif
     call ep_send(x, 1, default_integer_type(), right, 0, EP_COMM_NULL, ierr)
     call check_class(ierr, EP_ERR_COMM, 'EP_COMM_NULL')
+#ifndef EP_TEST_MPI_NAMES
     r = 424242
     call ep_wait(r, st, ierr)
     call check_class(ierr, EP_ERR_REQUEST, 'bad request handle')
+#endif
     call ep_comm_set_errhandler(comm, 77, ierr)
     call check_class(ierr, EP_ERR_ARG, 'unknown error handler')
 #ifndef EP_TEST_MPI_NAMES

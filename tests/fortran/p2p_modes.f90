@@ -207,8 +207,12 @@ contains
     call check_class(ierr, EP_ERR_RANK, 'send_init rank')
     call ep_recv_init(rbuf, 3, default_integer_type(), left, -5, comm, k, ierr)
     call check_class(ierr, EP_ERR_TAG, 'recv_init tag')
+#ifndef EP_TEST_MPI_NAMES
+    ! Not under the standard names: a call with no request in it is the host's, whose classes
+    ! differ (as in tests/c/p2p_modes.c).
     call ep_startall(-1, rq, ierr)
     call check_class(ierr, EP_ERR_COUNT, 'startall count')
+#endif
   end subroutine persistent_rounds
 
   subroutine buffered_and_ready(comm)
