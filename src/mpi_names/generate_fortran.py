@@ -90,8 +90,9 @@ def host_fortran_exports(mpi):
 
 
 def layer_c_functions():
-    """MPI_ functions the layer defines for both hosts (not under `#if MPI_VERSION >= 4`)."""
-    names = set()
+    """MPI_ functions the layer defines for both hosts, and those it defines under
+    `#if MPI_VERSION >= 4` (MPI 4.0's, which Open MPI 4.1 lacks)."""
+    names, mpi4 = set(), set()
     for f in HERE.glob("*.c"):
         if f.name == OUT.name or f.name.startswith("fortran_"):
             continue
@@ -102,9 +103,9 @@ def layer_c_functions():
             elif line.startswith("#endif"):
                 guarded = False
             m = re.match(r"^int (MPI_\w+)\(", line)
-            if m and not guarded:
-                names.add(m.group(1))
-    return names
+            if m:
+                (mpi4 if guarded else names).add(m.group(1))
+    return names, mpi4 - names
 
 
 def handwritten():
@@ -274,7 +275,7 @@ def entry_point(proc):
 def main():
     std.use_api_version(1)
     ompi, mpich = host_fortran_exports("openmpi"), host_fortran_exports("mpich")
-    layer = layer_c_functions()
+    layer, layer4 = layer_c_functions()
     skip = handwritten()
     out = [
         "/*",
@@ -291,7 +292,7 @@ def main():
         "",
         "/* Entry points whose EPMPI side is not provided (MPI_ERR_UNSUPPORTED_OPERATION on EPMPI handles):",
     ]
-    unsupported, code = [], []
+    unsupported, code, code4 = [], [], []
     for key in sorted(std.PROCEDURES):
         proc = std.PROCEDURES[key]
         ps = proc._parseset
@@ -299,18 +300,26 @@ def main():
         lower = name.lower()
         if not attrs["f90_expressible"] or attrs["callback"] or attrs["predefined_function"] or attrs["not_with_mpif"]:
             continue
-        if name not in layer or lower in skip or lower[4:] not in ompi or lower[4:] not in mpich:
+        if lower in skip or lower[4:] not in mpich:
+            continue
+        # MPI 4.0's functions: where the host has them (MPICH; Open MPI 4.1 has neither the C
+        # function nor its Fortran entry point), under the guard of the layer's C function.
+        both = name in layer and lower[4:] in ompi
+        if not both and name not in layer4:
             continue
         c, provided = entry_point(proc)
         if c is None:
             continue
-        code.append(c)
+        (code if both else code4).append(c)
         if not provided:
-            unsupported.append(f" *   {name}")
+            unsupported.append(f" *   {name}{'' if both else ' (MPI 4 hosts)'}")
     out += unsupported + [" */", ""] + code
+    if code4:
+        out += ["/* MPI 4.0's functions, on hosts that have them. */", "#if MPI_VERSION >= 4", ""] + code4 + ["#endif", ""]
     dest = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
     dest.write_text("\n".join(out))
-    print(f"{dest}: {len(code)} entry points, {len(code) - len(unsupported)} on EPMPI handles")
+    print(f"{dest}: {len(code) + len(code4)} entry points ({len(code4)} on MPI 4 hosts only), "
+          f"{len(code) + len(code4) - len(unsupported)} on EPMPI handles")
 
 
 if __name__ == "__main__":
