@@ -26,14 +26,18 @@ communicator's error handler.
 
 A function gets an entry point when the layer defines its C function for both hosts (its
 wrappers.c or hand-written files), it takes a communicator, request, message, window or group,
-and both hosts' Fortran libraries export its `pmpi_` entry point (read with `nm -D`), so run this
-on a machine with both (Debian: libopenmpi-dev, libmpich-dev):
+and both hosts' Fortran libraries export its `pmpi_` entry point (read with `nm -D`). MPI 4.0's
+functions, which the layer defines under `#if MPI_VERSION >= 4` (Open MPI 4.1 has neither them
+nor their Fortran entry points), get theirs under the same guard when MPICH's library exports
+them. Run this on a machine with both (Debian: libopenmpi-dev, libmpich-dev):
 
     pip install pympistandard==0.2.0
     python3 src/mpi_names/generate_fortran.py
 
-Entry points written by hand in fortran_calls.c (arrays of requests, initialisation, creation)
-are left out. With a path argument the output goes there instead (tests/mpi_names.rs compares
+Entry points written by hand in fortran_calls.c (arrays of requests or datatypes,
+initialisation, creation, error handlers, attributes) are left out. Window base addresses
+(INTEGER(KIND=MPI_ADDRESS_KIND) BASEPTR), MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY and the ranges of
+MPI_Group_range_incl/excl have rules of their own. With a path argument the output goes there instead (tests/mpi_names.rs compares
 it with the committed file).
 """
 
