@@ -83,12 +83,18 @@ function(epmpi_add_mpi_test name)
 endfunction()
 
 function(_epmpi_add_in_all_shapes prefix target)
+    set(env "")
+    if(prefix MATCHES "\\.win_shared$" AND EPMPI_MPI_VENDOR STREQUAL "openmpi")
+        # Open MPI makes the host's shared windows only with its sm one-sided component (as
+        # tests/c_programs.rs and tests/fortran_programs.rs run win_shared).
+        set(env OMPI_MCA_osc=ucx,sm)
+    endif()
     foreach(shape IN LISTS EPMPI_TEST_SHAPES)
         string(REPLACE "|" ";" shape "${shape}")
         list(GET shape 0 shape_name)
         list(GET shape 1 procs)
         list(GET shape 2 eps)
-        epmpi_add_mpi_test(${prefix}.${shape_name} TARGET ${target} PROCS ${procs} EPS ${eps})
+        epmpi_add_mpi_test(${prefix}.${shape_name} TARGET ${target} PROCS ${procs} EPS ${eps} ENVIRONMENT ${env})
     endforeach()
 endfunction()
 
