@@ -278,16 +278,22 @@ if(EPMPI_FORTRAN)
 
         # The suite's programs with -DEP_TEST_MPI_NAMES (tests/fortran/ep_as_mpi.h), but those
         # FORTRAN_NOT_UNDER_STANDARD_NAMES of tests/mpi_names.rs excuses, with their reasons.
-        add_library(epmpi_fortran_names_support STATIC
-            "${PROJECT_SOURCE_DIR}/tests/fortran/ep_as_mpi.f90" ${_epmpi_f_helpers})
-        set_target_properties(epmpi_fortran_names_support PROPERTIES Fortran_PREPROCESS ON
-            Fortran_MODULE_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran_names/mod")
-        target_compile_definitions(epmpi_fortran_names_support PUBLIC EP_TEST_MPI_NAMES)
-        target_compile_options(epmpi_fortran_names_support PUBLIC
-            $<$<AND:$<COMPILE_LANGUAGE:Fortran>,$<Fortran_COMPILER_ID:GNU>>:-fallow-argument-mismatch>)
-        target_include_directories(epmpi_fortran_names_support PUBLIC
-            "${PROJECT_BINARY_DIR}/tests/fortran_names/mod" "${PROJECT_SOURCE_DIR}/tests/fortran")
-        target_link_libraries(epmpi_fortran_names_support PUBLIC EPMPI::epmpi_mpi_f OpenMP::OpenMP_Fortran)
+        # ep_as_mpi.f90 is a target of its own: `use ep_mpi` becomes `use ep_as_mpi` through a
+        # macro, which CMake's dependency scanning does not expand, so only the target order
+        # makes its module come first.
+        add_library(epmpi_fortran_names_module STATIC "${PROJECT_SOURCE_DIR}/tests/fortran/ep_as_mpi.f90")
+        add_library(epmpi_fortran_names_support STATIC ${_epmpi_f_helpers})
+        foreach(_epmpi_lib IN ITEMS epmpi_fortran_names_module epmpi_fortran_names_support)
+            set_target_properties(${_epmpi_lib} PROPERTIES Fortran_PREPROCESS ON
+                Fortran_MODULE_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran_names/mod")
+            target_compile_definitions(${_epmpi_lib} PUBLIC EP_TEST_MPI_NAMES)
+            target_compile_options(${_epmpi_lib} PUBLIC
+                $<$<AND:$<COMPILE_LANGUAGE:Fortran>,$<Fortran_COMPILER_ID:GNU>>:-fallow-argument-mismatch>)
+            target_include_directories(${_epmpi_lib} PUBLIC
+                "${PROJECT_BINARY_DIR}/tests/fortran_names/mod" "${PROJECT_SOURCE_DIR}/tests/fortran")
+            target_link_libraries(${_epmpi_lib} PUBLIC EPMPI::epmpi_mpi_f OpenMP::OpenMP_Fortran)
+        endforeach()
+        target_link_libraries(epmpi_fortran_names_support PUBLIC epmpi_fortran_names_module)
         foreach(_epmpi_src IN LISTS _epmpi_f_programs)
             get_filename_component(_epmpi_name "${_epmpi_src}" NAME_WE)
             if(_epmpi_name MATCHES "^(bad_input)$")
