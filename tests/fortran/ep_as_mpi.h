@@ -80,13 +80,14 @@
 #define EP_WIN_NULL MPI_WIN_NULL
 #define EP_WIN_SIZE MPI_WIN_SIZE
 #define EP_WIN_UNIFIED MPI_WIN_UNIFIED
-! EPMPI's classes with no MPI class of their own: the layer reports them as MPI_ERR_OTHER.
 #define EP_ERR_UNSUPPORTED MPI_ERR_UNSUPPORTED_OPERATION
-#define EP_ERR_THREAD_LEVEL MPI_ERR_OTHER
-#define EP_ERR_NOT_INITIALIZED MPI_ERR_OTHER
-#define EP_TAG_UB_VALUE 2147483647
 #define ep_comm_dup_fn MPI_COMM_DUP_FN
 #define ep_comm_null_delete_fn MPI_COMM_NULL_DELETE_FN
+! EPMPI's classes with no MPI class of their own: the layer reports them as MPI_ERR_OTHER.
+#define EP_ERR_THREAD_LEVEL MPI_ERR_OTHER
+#define EP_ERR_NOT_INITIALIZED MPI_ERR_OTHER
+! The MPI_TAG_UB attribute of an endpoints communicator.
+#define EP_TAG_UB_VALUE 2147483647
 
 ! EPMPI's own constants: the layer's MPIX_ equivalents.
 #define EP_COMM_FLAVOR mpix_comm_flavor_keyval()
