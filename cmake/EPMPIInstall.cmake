@@ -8,7 +8,7 @@
 #   lib/libepmpi.so.X.Y.Z, libepmpi.so.<soversion>, libepmpi.so, libepmpi.a
 #   include/ep_mpi.h                             (and epmpi_mpix.h with the standard-names layer)
 #   lib/cmake/EPMPI/EPMPIConfig.cmake, ...ConfigVersion.cmake, EPMPITargets.cmake, ...
-#   lib/pkgconfig/epmpi.pc                       (and epmpi-fortran.pc, epmpi-mpi.pc)
+#   lib/pkgconfig/epmpi.pc                       (and epmpi-fortran.pc, epmpi-mpi.pc, epmpi-mpi-f.pc)
 include(CMakePackageConfigHelpers)
 
 # ---- libraries and header ----
@@ -82,4 +82,10 @@ if(EPMPI_MPI_NAMES)
         "${PROJECT_BINARY_DIR}/package/epmpi-mpi.pc" @ONLY)
     install(FILES "${PROJECT_BINARY_DIR}/package/epmpi-mpi.pc"
         DESTINATION "${EPMPI_INSTALL_PKGCONFIGDIR}" COMPONENT development)
+    if(EPMPI_MPI_NAMES_FORTRAN)
+        configure_file("${PROJECT_SOURCE_DIR}/cmake/epmpi-mpi-f.pc.in"
+            "${PROJECT_BINARY_DIR}/package/epmpi-mpi-f.pc" @ONLY)
+        install(FILES "${PROJECT_BINARY_DIR}/package/epmpi-mpi-f.pc"
+            DESTINATION "${EPMPI_INSTALL_PKGCONFIGDIR}" COMPONENT development)
+    endif()
 endif()

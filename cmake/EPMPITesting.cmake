@@ -7,7 +7,9 @@
 #                           mpi_names, threadcomm and host_only use the standard names and are
 #                           linked with the standard-names layer, when it is built)
 #   tests/fortran/*.f90     files with a `program` are test programs run in every shape, the
-#   tests/fortran/*.F90     others are helper modules linked into each
+#   tests/fortran/*.F90     others are helper modules linked into each; with the layer's
+#                           Fortran entry points (EPMPI::epmpi_mpi_f), again under the standard
+#                           names, and the `use mpi` programs mpi_names.f90, mpi_names_plain.f90
 #   tests/xios/*.cpp        the XIOS adapter replay, in the shapes of tests/xios_adapter.rs
 #   examples/               the consumer programs and the client/server demo
 find_package(OpenMP COMPONENTS C)
@@ -81,12 +83,18 @@ function(epmpi_add_mpi_test name)
 endfunction()
 
 function(_epmpi_add_in_all_shapes prefix target)
+    set(env "")
+    if(prefix MATCHES "\\.win_shared$" AND EPMPI_MPI_VENDOR STREQUAL "openmpi")
+        # Open MPI makes the host's shared windows only with its sm one-sided component (as
+        # tests/c_programs.rs and tests/fortran_programs.rs run win_shared).
+        set(env OMPI_MCA_osc=ucx,sm)
+    endif()
     foreach(shape IN LISTS EPMPI_TEST_SHAPES)
         string(REPLACE "|" ";" shape "${shape}")
         list(GET shape 0 shape_name)
         list(GET shape 1 procs)
         list(GET shape 2 eps)
-        epmpi_add_mpi_test(${prefix}.${shape_name} TARGET ${target} PROCS ${procs} EPS ${eps})
+        epmpi_add_mpi_test(${prefix}.${shape_name} TARGET ${target} PROCS ${procs} EPS ${eps} ENVIRONMENT ${env})
     endforeach()
 endfunction()
 
@@ -204,9 +212,11 @@ if(EPMPI_FORTRAN)
         "${PROJECT_SOURCE_DIR}/tests/fortran/*.f90" "${PROJECT_SOURCE_DIR}/tests/fortran/*.F90")
     set(_epmpi_f_programs "")
     set(_epmpi_f_helpers "")
-    # Written with `use mpi` or `use mpi_f08` for the Fortran standard names (libepmpi_mpi_f, which this build
-    # does not make yet): tests/mpi_names.rs builds and runs them.
-    list(FILTER _epmpi_f_sources EXCLUDE REGEX "/mpi_names(_plain)?(_f08)?\\.f90$")
+    # Written with `use mpi` for the Fortran standard names (libepmpi_mpi_f), built below, as
+    # the module that `use ep_mpi` becomes under them (ep_as_mpi.f90); the `use mpi_f08` ones
+    # are built and run by tests/mpi_names.rs only (this build's libepmpi_mpi_f has no f08
+    # entry points yet).
+    list(FILTER _epmpi_f_sources EXCLUDE REGEX "/(mpi_names(_plain)?(_f08)?|ep_as_mpi)\\.f90$")
     foreach(_epmpi_src IN LISTS _epmpi_f_sources)
         file(STRINGS "${_epmpi_src}" _epmpi_program REGEX "^[ \t]*[Pp][Rr][Oo][Gg][Rr][Aa][Mm][ \t]")
         if(_epmpi_program)
@@ -217,7 +227,7 @@ if(EPMPI_FORTRAN)
     endforeach()
     if(_epmpi_f_helpers)
         add_library(epmpi_fortran_test_support STATIC ${_epmpi_f_helpers})
-        set_target_properties(epmpi_fortran_test_support PROPERTIES
+        set_target_properties(epmpi_fortran_test_support PROPERTIES Fortran_PREPROCESS ON
             Fortran_MODULE_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran/mod")
         target_include_directories(epmpi_fortran_test_support PUBLIC
             "${PROJECT_BINARY_DIR}/tests/fortran/mod")
@@ -228,7 +238,8 @@ if(EPMPI_FORTRAN)
         get_filename_component(_epmpi_name "${_epmpi_src}" NAME_WE)
         set(_epmpi_exe test_fortran_${_epmpi_name})
         add_executable(${_epmpi_exe} "${_epmpi_src}")
-        set_target_properties(${_epmpi_exe} PROPERTIES
+        # Preprocessed: the programs also build under the standard names (EP_TEST_MPI_NAMES).
+        set_target_properties(${_epmpi_exe} PROPERTIES Fortran_PREPROCESS ON
             OUTPUT_NAME ${_epmpi_name} RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran"
             Fortran_MODULE_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran/mod/${_epmpi_name}")
         if(_epmpi_f_helpers)
@@ -237,4 +248,69 @@ if(EPMPI_FORTRAN)
         target_link_libraries(${_epmpi_exe} PRIVATE EPMPI::epmpi_fortran OpenMP::OpenMP_Fortran)
         _epmpi_add_in_all_shapes(fortran.${_epmpi_name} ${_epmpi_exe})
     endforeach()
+
+    # ---- tests/fortran under the standard names, through libepmpi_mpi_f (tests/mpi_names.rs) ----
+    if(EPMPI_MPI_NAMES_FORTRAN)
+        # The `use mpi` program on endpoints (also as mpif.h), with its C side.
+        foreach(_epmpi_variant IN ITEMS use_mpi mpif_h)
+            set(_epmpi_exe test_fortran_mpi_names_${_epmpi_variant})
+            add_executable(${_epmpi_exe} "${PROJECT_SOURCE_DIR}/tests/fortran/mpi_names.f90"
+                "${PROJECT_SOURCE_DIR}/tests/fortran/mpi_names_f2c.c")
+            set_target_properties(${_epmpi_exe} PROPERTIES Fortran_PREPROCESS ON
+                RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran_names"
+                Fortran_MODULE_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran_names/mod/${_epmpi_variant}")
+            if(_epmpi_variant STREQUAL "mpif_h")
+                # mpif.h declares no interfaces: the calls of one routine with buffers of
+                # different ranks are compared with each other (as for any mpif.h program).
+                target_compile_definitions(${_epmpi_exe} PRIVATE MPIF_H)
+                target_compile_options(${_epmpi_exe} PRIVATE
+                    $<$<AND:$<COMPILE_LANGUAGE:Fortran>,$<Fortran_COMPILER_ID:GNU>>:-fallow-argument-mismatch>)
+            endif()
+            target_link_libraries(${_epmpi_exe} PRIVATE EPMPI::epmpi_mpi_f OpenMP::OpenMP_Fortran)
+            _epmpi_add_in_all_shapes(fortran_names.mpi_names_${_epmpi_variant} ${_epmpi_exe})
+        endforeach()
+        # A plain `use mpi` program linked with the layer keeps its results.
+        add_executable(test_fortran_mpi_names_plain "${PROJECT_SOURCE_DIR}/tests/fortran/mpi_names_plain.f90")
+        set_target_properties(test_fortran_mpi_names_plain PROPERTIES Fortran_PREPROCESS ON
+            RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran_names"
+            Fortran_MODULE_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran_names/mod/plain")
+        target_link_libraries(test_fortran_mpi_names_plain PRIVATE EPMPI::epmpi_mpi_f)
+        epmpi_add_mpi_test(fortran_names.mpi_names_plain TARGET test_fortran_mpi_names_plain PROCS 3 EPS 1
+            PASS "results: 14 2 6 6 1 1 1 1 1 2 3")
+
+        # The suite's programs with -DEP_TEST_MPI_NAMES (tests/fortran/ep_as_mpi.h), but those
+        # FORTRAN_NOT_UNDER_STANDARD_NAMES of tests/mpi_names.rs excuses, with their reasons.
+        # ep_as_mpi.f90 is a target of its own: `use ep_mpi` becomes `use ep_as_mpi` through a
+        # macro, which CMake's dependency scanning does not expand, so only the target order
+        # makes its module come first.
+        add_library(epmpi_fortran_names_module STATIC "${PROJECT_SOURCE_DIR}/tests/fortran/ep_as_mpi.f90")
+        add_library(epmpi_fortran_names_support STATIC ${_epmpi_f_helpers})
+        foreach(_epmpi_lib IN ITEMS epmpi_fortran_names_module epmpi_fortran_names_support)
+            set_target_properties(${_epmpi_lib} PROPERTIES Fortran_PREPROCESS ON
+                Fortran_MODULE_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran_names/mod")
+            target_compile_definitions(${_epmpi_lib} PUBLIC EP_TEST_MPI_NAMES)
+            target_compile_options(${_epmpi_lib} PUBLIC
+                $<$<AND:$<COMPILE_LANGUAGE:Fortran>,$<Fortran_COMPILER_ID:GNU>>:-fallow-argument-mismatch>)
+            target_include_directories(${_epmpi_lib} PUBLIC
+                "${PROJECT_BINARY_DIR}/tests/fortran_names/mod" "${PROJECT_SOURCE_DIR}/tests/fortran")
+            target_link_libraries(${_epmpi_lib} PUBLIC EPMPI::epmpi_mpi_f OpenMP::OpenMP_Fortran)
+        endforeach()
+        target_link_libraries(epmpi_fortran_names_support PUBLIC epmpi_fortran_names_module)
+        foreach(_epmpi_src IN LISTS _epmpi_f_programs)
+            get_filename_component(_epmpi_name "${_epmpi_src}" NAME_WE)
+            if(_epmpi_name MATCHES "^(bad_input)$")
+                continue()
+            endif()
+            if(_epmpi_name STREQUAL "pcoll" AND NOT EPMPI_MPI_VENDOR STREQUAL "mpich")
+                continue() # MPI 4.0's persistent collectives: FORTRAN_NOT_ON_OPEN_MPI
+            endif()
+            set(_epmpi_exe test_fortran_names_${_epmpi_name})
+            add_executable(${_epmpi_exe} "${_epmpi_src}")
+            set_target_properties(${_epmpi_exe} PROPERTIES Fortran_PREPROCESS ON
+                OUTPUT_NAME ${_epmpi_name} RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran_names"
+                Fortran_MODULE_DIRECTORY "${PROJECT_BINARY_DIR}/tests/fortran_names/mod/${_epmpi_name}")
+            target_link_libraries(${_epmpi_exe} PRIVATE epmpi_fortran_names_support)
+            _epmpi_add_in_all_shapes(fortran_names.${_epmpi_name} ${_epmpi_exe})
+        endforeach()
+    endif()
 endif()

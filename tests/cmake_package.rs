@@ -331,7 +331,10 @@ fn install_build_consumers_move_prefix_build_again() {
             .arg(&build)
             .arg("--output-on-failure")
             .arg("-R")
-            .arg(r"^(c\.p2p\.2x2|c\.create_team\.3x2-0-1|c\.thread_level|c\.mpi_names\.2x2|c\.host_only|example\..*)$"),
+            .arg(concat!(
+                r"^(c\.p2p\.2x2|c\.create_team\.3x2-0-1|c\.thread_level|c\.mpi_names\.2x2|c\.host_only|example\..*",
+                r"|fortran_names\.mpi_names_use_mpi\.2x2|fortran_names\.mpi_names_plain|fortran_names\.p2p\.3x1-2-3)$"
+            )),
         "ctest (selection)",
     );
     assert!(ctest.contains("100% tests passed"), "{ctest}");

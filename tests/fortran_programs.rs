@@ -18,8 +18,9 @@ use support::*;
 
 /// Flags of every Fortran compilation.
 const FFLAGS: &[&str] = &["-std=f2018", "-Wall", "-Wextra", "-Werror", "-fopenmp", "-O1", "-g"];
-/// Added for the test programs, which compare reals exactly on purpose.
-const TEST_FFLAGS: &[&str] = &["-Wno-compare-reals"];
+/// Added for the test programs, which compare reals exactly on purpose and are preprocessed
+/// (`#ifdef EP_TEST_MPI_NAMES`: tests/mpi_names.rs runs them again under the standard names).
+const TEST_FFLAGS: &[&str] = &["-Wno-compare-reals", "-cpp"];
 
 #[derive(Clone, Copy, PartialEq)]
 enum Kinds {

@@ -36,6 +36,7 @@ struct errhandler {
     MPI_Errhandler host;
     EP_Errhandler ep;
     MPI_Comm_errhandler_function *fn;
+    epmpi_errhandler_caller *call; /* how to call fn, NULL for a C function */
     int ep_gets;      /* references given by MPI_Comm_get_errhandler on endpoints, not freed yet */
     int freed;        /* the program's creation reference was freed */
     struct errhandler *next;
@@ -137,13 +138,17 @@ static void errhandler_trampoline(EP_Comm *comm, int *code, ...)
     while (e && e->ep != eh)
         e = e->next;
     MPI_Comm_errhandler_function *fn = e ? e->fn : NULL;
+    epmpi_errhandler_caller *call = e ? e->call : NULL;
     pthread_mutex_unlock(&lock);
     if (eh != EP_ERRHANDLER_NULL)
         EP_Errhandler_free(&eh); /* the reference EP_Comm_get_errhandler gave */
     if (fn) {
         MPI_Comm c = epmpi_comm_out(*comm);
         int mpi_code = epmpi_rc(*code);
-        fn(&c, &mpi_code);
+        if (call)
+            call(fn, c, mpi_code);
+        else
+            fn(&c, &mpi_code);
     }
 }
 
@@ -152,11 +157,27 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
     int rc = PMPI_Comm_create_errhandler(comm_errhandler_fn, errhandler);
     if (rc != MPI_SUCCESS)
         return rc;
+    return epmpi_errhandler_register(*errhandler, comm_errhandler_fn, NULL);
+}
+
+int epmpi_errhandler_register(MPI_Errhandler host, MPI_Comm_errhandler_function *fn, epmpi_errhandler_caller *call)
+{
+    pthread_mutex_lock(&lock);
+    struct errhandler *known = errhandlers;
+    while (known && (known->host != host || known->freed)) /* a freed one's value may come again */
+        known = known->next;
+    if (known) { /* a host's Fortran binding made it through MPI_Comm_create_errhandler (MPICH) */
+        known->fn = fn;
+        known->call = call;
+    }
+    pthread_mutex_unlock(&lock);
+    if (known)
+        return MPI_SUCCESS;
     struct errhandler *e = malloc(sizeof *e);
     if (e == NULL)
         return MPI_ERR_NO_MEM;
-    *e = (struct errhandler){ *errhandler, EP_ERRHANDLER_NULL, comm_errhandler_fn, 0, 0, NULL };
-    rc = EP_Comm_create_errhandler(errhandler_trampoline, &e->ep);
+    *e = (struct errhandler){ host, EP_ERRHANDLER_NULL, fn, call, 0, 0, NULL };
+    int rc = EP_Comm_create_errhandler(errhandler_trampoline, &e->ep);
     if (rc != EP_SUCCESS) {
         free(e);
         return epmpi_rc(rc);

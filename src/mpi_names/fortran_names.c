@@ -11,27 +11,21 @@
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 /* Entry points whose EPMPI side is not provided (MPI_ERR_UNSUPPORTED_OPERATION on EPMPI handles):
- *   MPI_Alltoallw
+ *   MPI_Alltoallw_init (MPI 4 hosts)
  *   MPI_Attr_get
  *   MPI_Attr_put
  *   MPI_Comm_accept
  *   MPI_Comm_connect
+ *   MPI_Comm_create_from_group (MPI 4 hosts)
  *   MPI_Comm_set_attr
  *   MPI_Comm_spawn
  *   MPI_Comm_spawn_multiple
  *   MPI_File_open
- *   MPI_Group_range_excl
- *   MPI_Group_range_incl
- *   MPI_Ialltoallw
- *   MPI_Ineighbor_alltoallw
- *   MPI_Neighbor_alltoallw
- *   MPI_Win_allocate
- *   MPI_Win_allocate_shared
- *   MPI_Win_get_attr
+ *   MPI_Intercomm_create_from_groups (MPI 4 hosts)
+ *   MPI_Neighbor_alltoallw_init (MPI 4 hosts)
  *   MPI_Win_get_name
  *   MPI_Win_set_attr
  *   MPI_Win_set_name
- *   MPI_Win_shared_query
  */
 
 void pmpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierror);
@@ -151,23 +145,6 @@ void mpi_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_
         return;
     }
     ep_mpi_alltoallv_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierror);
-}
-
-void pmpi_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror)
-{
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes;
-    *ierror = epmpi_unsupported("MPI_Alltoallw", epmpi_comm_in(epmpi_f2c_comm(*comm)));
-}
-
-void mpi_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
-        return;
-    }
-    ep_mpi_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
 }
 
 void pmpi_attr_delete_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *ierror);
@@ -295,7 +272,7 @@ void pmpi_cancel_(MPI_Fint *request, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_cancel_(MPI_Fint *request, MPI_Fint *ierror)
 {
-    MPI_Request t_request = MPI_REQUEST_NULL;
+    MPI_Request t_request = epmpi_f2c_request(*request);
     int rc = MPI_Cancel(&t_request);
     *request = epmpi_c2f_request(t_request);
     *ierror = rc;
@@ -797,23 +774,6 @@ void mpi_comm_set_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribu
     ep_mpi_comm_set_attr_(comm, comm_keyval, attribute_val, ierror);
 }
 
-void pmpi_comm_set_errhandler_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_comm_set_errhandler_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror)
-{
-    int rc = MPI_Comm_set_errhandler(epmpi_f2c_comm(*comm), PMPI_Errhandler_f2c(*errhandler));
-    *ierror = rc;
-}
-
-void mpi_comm_set_errhandler_(MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_comm_set_errhandler_(comm, errhandler, ierror);
-        return;
-    }
-    ep_mpi_comm_set_errhandler_(comm, errhandler, ierror);
-}
-
 void pmpi_comm_set_info_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_comm_set_info_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *ierror)
@@ -959,7 +919,7 @@ void pmpi_dist_graph_create_(MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *sources,
 __attribute__((noinline, cold)) static void ep_mpi_dist_graph_create_(MPI_Fint *comm_old, MPI_Fint *n, MPI_Fint *sources, MPI_Fint *degrees, MPI_Fint *destinations, MPI_Fint *weights, MPI_Fint *info, MPI_Fint *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierror)
 {
     MPI_Comm t_comm_dist_graph = MPI_COMM_NULL;
-    int rc = MPI_Dist_graph_create(epmpi_f2c_comm(*comm_old), *n, sources, degrees, destinations, weights, PMPI_Info_f2c(*info), *reorder != 0, &t_comm_dist_graph);
+    int rc = MPI_Dist_graph_create(epmpi_f2c_comm(*comm_old), *n, sources, degrees, destinations, epmpi_f_weights(weights), PMPI_Info_f2c(*info), *reorder != 0, &t_comm_dist_graph);
     *comm_dist_graph = epmpi_c2f_comm(t_comm_dist_graph);
     *ierror = rc;
 }
@@ -978,7 +938,7 @@ void pmpi_dist_graph_create_adjacent_(MPI_Fint *comm_old, MPI_Fint *indegree, MP
 __attribute__((noinline, cold)) static void ep_mpi_dist_graph_create_adjacent_(MPI_Fint *comm_old, MPI_Fint *indegree, MPI_Fint *sources, MPI_Fint *sourceweights, MPI_Fint *outdegree, MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *info, MPI_Fint *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierror)
 {
     MPI_Comm t_comm_dist_graph = MPI_COMM_NULL;
-    int rc = MPI_Dist_graph_create_adjacent(epmpi_f2c_comm(*comm_old), *indegree, sources, sourceweights, *outdegree, destinations, destweights, PMPI_Info_f2c(*info), *reorder != 0, &t_comm_dist_graph);
+    int rc = MPI_Dist_graph_create_adjacent(epmpi_f2c_comm(*comm_old), *indegree, sources, epmpi_f_weights(sourceweights), *outdegree, destinations, epmpi_f_weights(destweights), PMPI_Info_f2c(*info), *reorder != 0, &t_comm_dist_graph);
     *comm_dist_graph = epmpi_c2f_comm(t_comm_dist_graph);
     *ierror = rc;
 }
@@ -996,7 +956,7 @@ void pmpi_dist_graph_neighbors_(MPI_Fint *comm, MPI_Fint *maxindegree, MPI_Fint 
 
 __attribute__((noinline, cold)) static void ep_mpi_dist_graph_neighbors_(MPI_Fint *comm, MPI_Fint *maxindegree, MPI_Fint *sources, MPI_Fint *sourceweights, MPI_Fint *maxoutdegree, MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *ierror)
 {
-    int rc = MPI_Dist_graph_neighbors(epmpi_f2c_comm(*comm), *maxindegree, sources, sourceweights, *maxoutdegree, destinations, destweights);
+    int rc = MPI_Dist_graph_neighbors(epmpi_f2c_comm(*comm), *maxindegree, sources, epmpi_f_weights(sourceweights), *maxoutdegree, destinations, epmpi_f_weights(destweights));
     *ierror = rc;
 }
 
@@ -1382,8 +1342,10 @@ void pmpi_group_range_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_
 
 __attribute__((noinline, cold)) static void ep_mpi_group_range_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    (void)group; (void)n; (void)ranges; (void)newgroup;
-    *ierror = epmpi_unsupported("MPI_Group_range_excl", EP_COMM_NULL);
+    MPI_Group t_newgroup = MPI_GROUP_NULL;
+    int rc = MPI_Group_range_excl(epmpi_f2c_group(*group), *n, (int (*)[3])ranges, &t_newgroup);
+    *newgroup = epmpi_c2f_group(t_newgroup);
+    *ierror = rc;
 }
 
 void mpi_group_range_excl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup, MPI_Fint *ierror)
@@ -1399,8 +1361,10 @@ void pmpi_group_range_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_
 
 __attribute__((noinline, cold)) static void ep_mpi_group_range_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    (void)group; (void)n; (void)ranges; (void)newgroup;
-    *ierror = epmpi_unsupported("MPI_Group_range_incl", EP_COMM_NULL);
+    MPI_Group t_newgroup = MPI_GROUP_NULL;
+    int rc = MPI_Group_range_incl(epmpi_f2c_group(*group), *n, (int (*)[3])ranges, &t_newgroup);
+    *newgroup = epmpi_c2f_group(t_newgroup);
+    *ierror = rc;
 }
 
 void mpi_group_range_incl_(MPI_Fint *group, MPI_Fint *n, MPI_Fint *ranges, MPI_Fint *newgroup, MPI_Fint *ierror)
@@ -1575,23 +1539,6 @@ void mpi_ialltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI
         return;
     }
     ep_mpi_ialltoallv_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror);
-}
-
-void pmpi_ialltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_ialltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
-{
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes; (void)request;
-    *ierror = epmpi_unsupported("MPI_Ialltoallw", epmpi_comm_in(epmpi_f2c_comm(*comm)));
-}
-
-void mpi_ialltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_ialltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
-        return;
-    }
-    ep_mpi_ialltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
 }
 
 void pmpi_ibarrier_(MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
@@ -1824,23 +1771,6 @@ void mpi_ineighbor_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdi
         return;
     }
     ep_mpi_ineighbor_alltoallv_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror);
-}
-
-void pmpi_ineighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_ineighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
-{
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes; (void)request;
-    *ierror = epmpi_unsupported("MPI_Ineighbor_alltoallw", epmpi_comm_in(epmpi_f2c_comm(*comm)));
-}
-
-void mpi_ineighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_ineighbor_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
-        return;
-    }
-    ep_mpi_ineighbor_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror);
 }
 
 void pmpi_intercomm_create_(MPI_Fint *local_comm, MPI_Fint *local_leader, MPI_Fint *peer_comm, MPI_Fint *remote_leader, MPI_Fint *tag, MPI_Fint *newintercomm, MPI_Fint *ierror);
@@ -2198,23 +2128,6 @@ void mpi_neighbor_alltoallv_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdis
         return;
     }
     ep_mpi_neighbor_alltoallv_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, ierror);
-}
-
-void pmpi_neighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_neighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror)
-{
-    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes;
-    *ierror = epmpi_unsupported("MPI_Neighbor_alltoallw", epmpi_comm_in(epmpi_f2c_comm(*comm)));
-}
-
-void mpi_neighbor_alltoallw_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_neighbor_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
-        return;
-    }
-    ep_mpi_neighbor_alltoallw_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, ierror);
 }
 
 void pmpi_pack_(void *inbuf, MPI_Fint *incount, MPI_Fint *datatype, void *outbuf, MPI_Fint *outsize, MPI_Fint *position, MPI_Fint *comm, MPI_Fint *ierror);
@@ -2786,8 +2699,10 @@ void pmpi_win_allocate_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI
 
 __attribute__((noinline, cold)) static void ep_mpi_win_allocate_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Aint *baseptr, MPI_Fint *win, MPI_Fint *ierror)
 {
-    (void)size; (void)disp_unit; (void)info; (void)baseptr; (void)win;
-    *ierror = epmpi_unsupported("MPI_Win_allocate", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+    MPI_Win t_win = MPI_WIN_NULL;
+    int rc = MPI_Win_allocate(*size, *disp_unit, PMPI_Info_f2c(*info), epmpi_f2c_comm(*comm), baseptr, &t_win);
+    *win = epmpi_c2f_win(t_win);
+    *ierror = rc;
 }
 
 void mpi_win_allocate_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Aint *baseptr, MPI_Fint *win, MPI_Fint *ierror)
@@ -2803,8 +2718,10 @@ void pmpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *in
 
 __attribute__((noinline, cold)) static void ep_mpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Aint *baseptr, MPI_Fint *win, MPI_Fint *ierror)
 {
-    (void)size; (void)disp_unit; (void)info; (void)baseptr; (void)win;
-    *ierror = epmpi_unsupported("MPI_Win_allocate_shared", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+    MPI_Win t_win = MPI_WIN_NULL;
+    int rc = MPI_Win_allocate_shared(*size, *disp_unit, PMPI_Info_f2c(*info), epmpi_f2c_comm(*comm), baseptr, &t_win);
+    *win = epmpi_c2f_win(t_win);
+    *ierror = rc;
 }
 
 void mpi_win_allocate_shared_(MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Aint *baseptr, MPI_Fint *win, MPI_Fint *ierror)
@@ -3043,23 +2960,6 @@ void mpi_win_free_(MPI_Fint *win, MPI_Fint *ierror)
     ep_mpi_win_free_(win, ierror);
 }
 
-void pmpi_win_get_attr_(MPI_Fint *win, MPI_Fint *win_keyval, MPI_Aint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_win_get_attr_(MPI_Fint *win, MPI_Fint *win_keyval, MPI_Aint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror)
-{
-    (void)win; (void)win_keyval; (void)attribute_val; (void)flag;
-    *ierror = epmpi_unsupported("MPI_Win_get_attr", EP_COMM_NULL);
-}
-
-void mpi_win_get_attr_(MPI_Fint *win, MPI_Fint *win_keyval, MPI_Aint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*win)))) {
-        pmpi_win_get_attr_(win, win_keyval, attribute_val, flag, ierror);
-        return;
-    }
-    ep_mpi_win_get_attr_(win, win_keyval, attribute_val, flag, ierror);
-}
-
 void pmpi_win_get_errhandler_(MPI_Fint *win, MPI_Fint *errhandler, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_win_get_errhandler_(MPI_Fint *win, MPI_Fint *errhandler, MPI_Fint *ierror)
@@ -3257,8 +3157,8 @@ void pmpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_F
 
 __attribute__((noinline, cold)) static void ep_mpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Aint *baseptr, MPI_Fint *ierror)
 {
-    (void)win; (void)rank; (void)size; (void)disp_unit; (void)baseptr;
-    *ierror = epmpi_unsupported("MPI_Win_shared_query", EP_COMM_NULL);
+    int rc = MPI_Win_shared_query(epmpi_f2c_win(*win), *rank, size, disp_unit, baseptr);
+    *ierror = rc;
 }
 
 void mpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Aint *baseptr, MPI_Fint *ierror)
@@ -3371,3 +3271,604 @@ void mpi_win_wait_(MPI_Fint *win, MPI_Fint *ierror)
     }
     ep_mpi_win_wait_(win, ierror);
 }
+
+/* MPI 4.0's functions, on hosts that have them. */
+#if MPI_VERSION >= 4
+
+void pmpi_allgather_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_allgather_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Allgather_init(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_allgather_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_allgather_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_allgather_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
+}
+
+void pmpi_allgatherv_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_allgatherv_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Allgatherv_init(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), recvcounts, displs, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_allgatherv_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_allgatherv_init_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_allgatherv_init_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierror);
+}
+
+void pmpi_allreduce_init_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_allreduce_init_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Allreduce_init(epmpi_f_buffer(sendbuf), epmpi_f_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_allreduce_init_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_allreduce_init_(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_allreduce_init_(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror);
+}
+
+void pmpi_alltoall_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_alltoall_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Alltoall_init(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_alltoall_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_alltoall_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_alltoall_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
+}
+
+void pmpi_alltoallv_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_alltoallv_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Alltoallv_init(epmpi_f_buffer(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), recvcounts, rdispls, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_alltoallv_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_alltoallv_init_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_alltoallv_init_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror);
+}
+
+void pmpi_alltoallw_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_alltoallw_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes; (void)info; (void)request;
+    *ierror = epmpi_unsupported("MPI_Alltoallw_init", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+}
+
+void mpi_alltoallw_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_alltoallw_init_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_alltoallw_init_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror);
+}
+
+void pmpi_barrier_init_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_barrier_init_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Barrier_init(epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_barrier_init_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_barrier_init_(comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_barrier_init_(comm, info, request, ierror);
+}
+
+void pmpi_bcast_init_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_bcast_init_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Bcast_init(epmpi_f_buffer(buffer), *count, PMPI_Type_f2c(*datatype), *root, epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_bcast_init_(void *buffer, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_bcast_init_(buffer, count, datatype, root, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_bcast_init_(buffer, count, datatype, root, comm, info, request, ierror);
+}
+
+void pmpi_comm_create_from_group_(MPI_Fint *group, char *stringtag, MPI_Fint *info, MPI_Fint *errhandler, MPI_Fint *newcomm, MPI_Fint *ierror, size_t stringtag_len);
+
+__attribute__((noinline, cold)) static void ep_mpi_comm_create_from_group_(MPI_Fint *group, char *stringtag, MPI_Fint *info, MPI_Fint *errhandler, MPI_Fint *newcomm, MPI_Fint *ierror, size_t stringtag_len)
+{
+    (void)group; (void)stringtag; (void)info; (void)errhandler; (void)newcomm; (void)stringtag_len;
+    *ierror = epmpi_unsupported("MPI_Comm_create_from_group", EP_COMM_NULL);
+}
+
+void mpi_comm_create_from_group_(MPI_Fint *group, char *stringtag, MPI_Fint *info, MPI_Fint *errhandler, MPI_Fint *newcomm, MPI_Fint *ierror, size_t stringtag_len)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*group)))) {
+        pmpi_comm_create_from_group_(group, stringtag, info, errhandler, newcomm, ierror, stringtag_len);
+        return;
+    }
+    ep_mpi_comm_create_from_group_(group, stringtag, info, errhandler, newcomm, ierror, stringtag_len);
+}
+
+void pmpi_comm_idup_with_info_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_comm_idup_with_info_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Comm t_newcomm = MPI_COMM_NULL;
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Comm_idup_with_info(epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_newcomm, &t_request);
+    *newcomm = epmpi_c2f_comm(t_newcomm);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_comm_idup_with_info_(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_comm_idup_with_info_(comm, info, newcomm, request, ierror);
+        return;
+    }
+    ep_mpi_comm_idup_with_info_(comm, info, newcomm, request, ierror);
+}
+
+void pmpi_exscan_init_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_exscan_init_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Exscan_init(epmpi_f_buffer(sendbuf), epmpi_f_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_exscan_init_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_exscan_init_(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_exscan_init_(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror);
+}
+
+void pmpi_gather_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_gather_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Gather_init(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), *root, epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_gather_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_gather_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_gather_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror);
+}
+
+void pmpi_gatherv_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_gatherv_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Gatherv_init(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), recvcounts, displs, PMPI_Type_f2c(*recvtype), *root, epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_gatherv_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_gatherv_init_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_gatherv_init_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request, ierror);
+}
+
+void pmpi_intercomm_create_from_groups_(MPI_Fint *local_group, MPI_Fint *local_leader, MPI_Fint *remote_group, MPI_Fint *remote_leader, char *stringtag, MPI_Fint *info, MPI_Fint *errhandler, MPI_Fint *newintercomm, MPI_Fint *ierror, size_t stringtag_len);
+
+__attribute__((noinline, cold)) static void ep_mpi_intercomm_create_from_groups_(MPI_Fint *local_group, MPI_Fint *local_leader, MPI_Fint *remote_group, MPI_Fint *remote_leader, char *stringtag, MPI_Fint *info, MPI_Fint *errhandler, MPI_Fint *newintercomm, MPI_Fint *ierror, size_t stringtag_len)
+{
+    (void)local_group; (void)local_leader; (void)remote_group; (void)remote_leader; (void)stringtag; (void)info; (void)errhandler; (void)newintercomm; (void)stringtag_len;
+    *ierror = epmpi_unsupported("MPI_Intercomm_create_from_groups", EP_COMM_NULL);
+}
+
+void mpi_intercomm_create_from_groups_(MPI_Fint *local_group, MPI_Fint *local_leader, MPI_Fint *remote_group, MPI_Fint *remote_leader, char *stringtag, MPI_Fint *info, MPI_Fint *errhandler, MPI_Fint *newintercomm, MPI_Fint *ierror, size_t stringtag_len)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*local_group) || EPMPI_F_IS_EP(*remote_group)))) {
+        pmpi_intercomm_create_from_groups_(local_group, local_leader, remote_group, remote_leader, stringtag, info, errhandler, newintercomm, ierror, stringtag_len);
+        return;
+    }
+    ep_mpi_intercomm_create_from_groups_(local_group, local_leader, remote_group, remote_leader, stringtag, info, errhandler, newintercomm, ierror, stringtag_len);
+}
+
+void pmpi_isendrecv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_isendrecv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Isendrecv(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), *dest, *sendtag, epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), *source, *recvtag, epmpi_f2c_comm(*comm), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_isendrecv_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_isendrecv_(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request, ierror);
+        return;
+    }
+    ep_mpi_isendrecv_(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag, comm, request, ierror);
+}
+
+void pmpi_isendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_isendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Isendrecv_replace(epmpi_f_buffer(buf), *count, PMPI_Type_f2c(*datatype), *dest, *sendtag, *source, *recvtag, epmpi_f2c_comm(*comm), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_isendrecv_replace_(void *buf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_isendrecv_replace_(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, ierror);
+        return;
+    }
+    ep_mpi_isendrecv_replace_(buf, count, datatype, dest, sendtag, source, recvtag, comm, request, ierror);
+}
+
+void pmpi_neighbor_allgather_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_neighbor_allgather_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Neighbor_allgather_init(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_neighbor_allgather_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_neighbor_allgather_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_neighbor_allgather_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
+}
+
+void pmpi_neighbor_allgatherv_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_neighbor_allgatherv_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Neighbor_allgatherv_init(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), recvcounts, displs, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_neighbor_allgatherv_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_neighbor_allgatherv_init_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_neighbor_allgatherv_init_(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request, ierror);
+}
+
+void pmpi_neighbor_alltoall_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_neighbor_alltoall_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Neighbor_alltoall_init(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_neighbor_alltoall_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_neighbor_alltoall_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_neighbor_alltoall_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request, ierror);
+}
+
+void pmpi_neighbor_alltoallv_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_neighbor_alltoallv_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Neighbor_alltoallv_init(epmpi_f_buffer(sendbuf), sendcounts, sdispls, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), recvcounts, rdispls, PMPI_Type_f2c(*recvtype), epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_neighbor_alltoallv_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *sdispls, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *rdispls, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_neighbor_alltoallv_init_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_neighbor_alltoallv_init_(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror);
+}
+
+void pmpi_neighbor_alltoallw_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_neighbor_alltoallw_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    (void)sendbuf; (void)sendcounts; (void)sdispls; (void)sendtypes; (void)recvbuf; (void)recvcounts; (void)rdispls; (void)recvtypes; (void)info; (void)request;
+    *ierror = epmpi_unsupported("MPI_Neighbor_alltoallw_init", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+}
+
+void mpi_neighbor_alltoallw_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Aint *sdispls, MPI_Fint *sendtypes, void *recvbuf, MPI_Fint *recvcounts, MPI_Aint *rdispls, MPI_Fint *recvtypes, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_neighbor_alltoallw_init_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_neighbor_alltoallw_init_(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror);
+}
+
+void pmpi_parrived_(MPI_Fint *request, MPI_Fint *partition, MPI_Fint *flag, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_parrived_(MPI_Fint *request, MPI_Fint *partition, MPI_Fint *flag, MPI_Fint *ierror)
+{
+    int rc = MPI_Parrived(epmpi_f2c_request(*request), *partition, flag);
+    *ierror = rc;
+}
+
+void mpi_parrived_(MPI_Fint *request, MPI_Fint *partition, MPI_Fint *flag, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*request)))) {
+        pmpi_parrived_(request, partition, flag, ierror);
+        return;
+    }
+    ep_mpi_parrived_(request, partition, flag, ierror);
+}
+
+void pmpi_pready_(MPI_Fint *partition, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_pready_(MPI_Fint *partition, MPI_Fint *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Pready(*partition, epmpi_f2c_request(*request));
+    *ierror = rc;
+}
+
+void mpi_pready_(MPI_Fint *partition, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*request)))) {
+        pmpi_pready_(partition, request, ierror);
+        return;
+    }
+    ep_mpi_pready_(partition, request, ierror);
+}
+
+void pmpi_pready_range_(MPI_Fint *partition_low, MPI_Fint *partition_high, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_pready_range_(MPI_Fint *partition_low, MPI_Fint *partition_high, MPI_Fint *request, MPI_Fint *ierror)
+{
+    int rc = MPI_Pready_range(*partition_low, *partition_high, epmpi_f2c_request(*request));
+    *ierror = rc;
+}
+
+void mpi_pready_range_(MPI_Fint *partition_low, MPI_Fint *partition_high, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*request)))) {
+        pmpi_pready_range_(partition_low, partition_high, request, ierror);
+        return;
+    }
+    ep_mpi_pready_range_(partition_low, partition_high, request, ierror);
+}
+
+void pmpi_precv_init_(void *buf, MPI_Fint *partitions, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_precv_init_(void *buf, MPI_Fint *partitions, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Precv_init(epmpi_f_buffer(buf), *partitions, *count, PMPI_Type_f2c(*datatype), *source, *tag, epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_precv_init_(void *buf, MPI_Fint *partitions, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *source, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_precv_init_(buf, partitions, count, datatype, source, tag, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_precv_init_(buf, partitions, count, datatype, source, tag, comm, info, request, ierror);
+}
+
+void pmpi_psend_init_(void *buf, MPI_Fint *partitions, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_psend_init_(void *buf, MPI_Fint *partitions, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Psend_init(epmpi_f_buffer(buf), *partitions, *count, PMPI_Type_f2c(*datatype), *dest, *tag, epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_psend_init_(void *buf, MPI_Fint *partitions, MPI_Count *count, MPI_Fint *datatype, MPI_Fint *dest, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_psend_init_(buf, partitions, count, datatype, dest, tag, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_psend_init_(buf, partitions, count, datatype, dest, tag, comm, info, request, ierror);
+}
+
+void pmpi_reduce_init_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_reduce_init_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Reduce_init(epmpi_f_buffer(sendbuf), epmpi_f_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), *root, epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_reduce_init_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_reduce_init_(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_reduce_init_(sendbuf, recvbuf, count, datatype, op, root, comm, info, request, ierror);
+}
+
+void pmpi_reduce_scatter_block_init_(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_reduce_scatter_block_init_(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Reduce_scatter_block_init(epmpi_f_buffer(sendbuf), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_reduce_scatter_block_init_(void *sendbuf, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_reduce_scatter_block_init_(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_reduce_scatter_block_init_(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request, ierror);
+}
+
+void pmpi_reduce_scatter_init_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_reduce_scatter_init_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Reduce_scatter_init(epmpi_f_buffer(sendbuf), epmpi_f_buffer(recvbuf), recvcounts, PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_reduce_scatter_init_(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_reduce_scatter_init_(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_reduce_scatter_init_(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request, ierror);
+}
+
+void pmpi_scan_init_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_scan_init_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Scan_init(epmpi_f_buffer(sendbuf), epmpi_f_buffer(recvbuf), *count, PMPI_Type_f2c(*datatype), PMPI_Op_f2c(*op), epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_scan_init_(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *datatype, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_scan_init_(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_scan_init_(sendbuf, recvbuf, count, datatype, op, comm, info, request, ierror);
+}
+
+void pmpi_scatter_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_scatter_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Scatter_init(epmpi_f_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), *root, epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_scatter_init_(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_scatter_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_scatter_init_(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror);
+}
+
+void pmpi_scatterv_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror);
+
+__attribute__((noinline, cold)) static void ep_mpi_scatterv_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request t_request = MPI_REQUEST_NULL;
+    int rc = MPI_Scatterv_init(epmpi_f_buffer(sendbuf), sendcounts, displs, PMPI_Type_f2c(*sendtype), epmpi_f_buffer(recvbuf), *recvcount, PMPI_Type_f2c(*recvtype), *root, epmpi_f2c_comm(*comm), PMPI_Info_f2c(*info), &t_request);
+    *request = epmpi_c2f_request(t_request);
+    *ierror = rc;
+}
+
+void mpi_scatterv_init_(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
+        pmpi_scatterv_init_(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror);
+        return;
+    }
+    ep_mpi_scatterv_init_(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request, ierror);
+}
+
+#endif

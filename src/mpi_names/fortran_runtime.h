@@ -1,7 +1,7 @@
 /*
  * fortran_runtime.h: what the `use mpi` / mpif.h entry points of libepmpi_mpi_f need: EPMPI
  * handles as Fortran integers, the host's Fortran sentinels (MPI_BOTTOM, MPI_IN_PLACE,
- * MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE) and statuses.
+ * MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY) and statuses.
  *
  * Fortran handle values. An EPMPI object's Fortran handle is 0x30000000 | (EPMPI handle &
  * 0x0FFFFFFF) on both hosts:
@@ -58,6 +58,19 @@ static inline void *epmpi_f_buffer(void *buf)
     if (buf == epmpi_f_in_place)
         return MPI_IN_PLACE;
     return buf;
+}
+
+/* Weights of a distributed graph: the host's Fortran MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY
+ * become C's. */
+extern void *epmpi_f_unweighted, *epmpi_f_weights_empty;
+
+static inline int *epmpi_f_weights(MPI_Fint *weights)
+{
+    if ((void *)weights == epmpi_f_unweighted)
+        return MPI_UNWEIGHTED;
+    if ((void *)weights == epmpi_f_weights_empty)
+        return MPI_WEIGHTS_EMPTY;
+    return weights;
 }
 
 static inline int epmpi_f_status_ignored(const MPI_Fint *status)

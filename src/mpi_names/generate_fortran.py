@@ -26,14 +26,18 @@ communicator's error handler.
 
 A function gets an entry point when the layer defines its C function for both hosts (its
 wrappers.c or hand-written files), it takes a communicator, request, message, window or group,
-and both hosts' Fortran libraries export its `pmpi_` entry point (read with `nm -D`), so run this
-on a machine with both (Debian: libopenmpi-dev, libmpich-dev):
+and both hosts' Fortran libraries export its `pmpi_` entry point (read with `nm -D`). MPI 4.0's
+functions, which the layer defines under `#if MPI_VERSION >= 4` (Open MPI 4.1 has neither them
+nor their Fortran entry points), get theirs under the same guard when MPICH's library exports
+them. Run this on a machine with both (Debian: libopenmpi-dev, libmpich-dev):
 
     pip install pympistandard==0.2.0
     python3 src/mpi_names/generate_fortran.py
 
-Entry points written by hand in fortran_calls.c (arrays of requests, initialisation, creation)
-are left out. With a path argument the output goes there instead (tests/mpi_names.rs compares
+Entry points written by hand in fortran_calls.c (arrays of requests or datatypes,
+initialisation, creation, error handlers, attributes) are left out. Window base addresses
+(INTEGER(KIND=MPI_ADDRESS_KIND) BASEPTR), MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY and the ranges of
+MPI_Group_range_incl/excl have rules of their own. With a path argument the output goes there instead (tests/mpi_names.rs compares
 it with the committed file).
 """
 
@@ -90,8 +94,9 @@ def host_fortran_exports(mpi):
 
 
 def layer_c_functions():
-    """MPI_ functions the layer defines for both hosts (not under `#if MPI_VERSION >= 4`)."""
-    names = set()
+    """MPI_ functions the layer defines for both hosts, and those it defines under
+    `#if MPI_VERSION >= 4` (MPI 4.0's, which Open MPI 4.1 lacks)."""
+    names, mpi4 = set(), set()
     for f in HERE.glob("*.c"):
         if f.name == OUT.name or f.name.startswith("fortran_"):
             continue
@@ -102,9 +107,9 @@ def layer_c_functions():
             elif line.startswith("#endif"):
                 guarded = False
             m = re.match(r"^int (MPI_\w+)\(", line)
-            if m and not guarded:
-                names.add(m.group(1))
-    return names
+            if m:
+                (mpi4 if guarded else names).add(m.group(1))
+    return names, mpi4 - names
 
 
 def handwritten():
@@ -161,6 +166,12 @@ def convert(fname, ftype, is_array, kind, direction, ctype):
     c = ctype.replace("const ", "").replace(" ", "")
     if kind == "BUFFER" and ftype == "<type>" and c == "void*":
         return [], f"epmpi_f_buffer({fname})", []
+    if kind == "C_BUFFER" and ftype == "INTEGER(KIND=MPI_ADDRESS_KIND)" and c == "void*" and not is_array:
+        return [], fname, []  # the C function stores an address where baseptr is (MPI_Aint has its size)
+    if kind == "WEIGHT" and ftype == "INTEGER" and is_array and c == "int*":
+        return [], f"epmpi_f_weights({fname})", []  # MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY: Fortran sentinels
+    if ftype == "INTEGER" and is_array and c == "int(*)[3]":
+        return [], f"(int (*)[3]){fname}", []  # INTEGER RANGES(3, *) is C's int ranges[][3] in memory
     if ftype == "INTEGER" and kind in EP_KINDS or kind in HOST_KINDS:
         if is_array or ftype != "INTEGER":
             raise Unconvertible(f"{fname}: array of handles")
@@ -174,7 +185,8 @@ def convert(fname, ftype, is_array, kind, direction, ctype):
         if c == mtype:
             return [], f"{to_c}(*{fname})", []
         if c == mtype + "*":
-            init = f"{to_c}(*{fname})" if direction == "inout" else C_NULL[mtype]
+            # An input the C function takes by address (MPI_Cancel's request) is converted too.
+            init = C_NULL[mtype] if direction == "out" else f"{to_c}(*{fname})"
             return [f"{mtype} t_{fname} = {init};"], f"&t_{fname}", [f"*{fname} = {to_f}(t_{fname});"]
         raise Unconvertible(f"{fname}: {ctype}")
     if kind == "STATUS":
@@ -233,7 +245,7 @@ def entry_point(proc):
         if m is None:
             raise Unconvertible("no C function returning an error code")
         cparams = [p for p in ps["parameters"] if "c_parameter" not in p["suppress"] and not p["large_only"]]
-        ctypes = [re.match(r"(.*?)(\w+)\s*(\[\])?$", " ".join(a.split())) for a in m.group(2).split(",")] \
+        ctypes = [re.match(r"(.*?)(\w+)\s*((?:\[\w*\])*)$", " ".join(a.split())) for a in m.group(2).split(",")] \
             if m.group(2).strip() not in ("", "void") else []
         if [p["name"] for p in cparams] != [p["name"] for p in fparams[:-1]] or len(ctypes) != len(cparams):
             raise Unconvertible("Fortran and C arguments differ")
@@ -242,7 +254,7 @@ def entry_point(proc):
             ftype, is_array = decls[p["name"]]
             if cm is None:
                 raise Unconvertible(f"{p['name']}: C argument")
-            ctype = cm.group(1).strip() + ("*" if cm.group(3) else "")
+            ctype = cm.group(1).strip() + {"": "", "[]": "*", "[][3]": "(*)[3]"}.get(cm.group(3), "?")
             a, b, c = convert(p["name"], ftype, is_array, p["kind"], p["param_direction"], ctype)
             pre += a
             call.append(b)
@@ -267,7 +279,7 @@ def entry_point(proc):
 def main():
     std.use_api_version(1)
     ompi, mpich = host_fortran_exports("openmpi"), host_fortran_exports("mpich")
-    layer = layer_c_functions()
+    layer, layer4 = layer_c_functions()
     skip = handwritten()
     out = [
         "/*",
@@ -284,7 +296,7 @@ def main():
         "",
         "/* Entry points whose EPMPI side is not provided (MPI_ERR_UNSUPPORTED_OPERATION on EPMPI handles):",
     ]
-    unsupported, code = [], []
+    unsupported, code, code4 = [], [], []
     for key in sorted(std.PROCEDURES):
         proc = std.PROCEDURES[key]
         ps = proc._parseset
@@ -292,18 +304,26 @@ def main():
         lower = name.lower()
         if not attrs["f90_expressible"] or attrs["callback"] or attrs["predefined_function"] or attrs["not_with_mpif"]:
             continue
-        if name not in layer or lower in skip or lower[4:] not in ompi or lower[4:] not in mpich:
+        if lower in skip or lower[4:] not in mpich:
+            continue
+        # MPI 4.0's functions: where the host has them (MPICH; Open MPI 4.1 has neither the C
+        # function nor its Fortran entry point), under the guard of the layer's C function.
+        both = name in layer and lower[4:] in ompi
+        if not both and name not in layer4:
             continue
         c, provided = entry_point(proc)
         if c is None:
             continue
-        code.append(c)
+        (code if both else code4).append(c)
         if not provided:
-            unsupported.append(f" *   {name}")
+            unsupported.append(f" *   {name}{'' if both else ' (MPI 4 hosts)'}")
     out += unsupported + [" */", ""] + code
+    if code4:
+        out += ["/* MPI 4.0's functions, on hosts that have them. */", "#if MPI_VERSION >= 4", ""] + code4 + ["#endif", ""]
     dest = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
     dest.write_text("\n".join(out))
-    print(f"{dest}: {len(code)} entry points, {len(code) - len(unsupported)} on EPMPI handles")
+    print(f"{dest}: {len(code) + len(code4)} entry points ({len(code4)} on MPI 4 hosts only), "
+          f"{len(code) + len(code4) - len(unsupported)} on EPMPI handles")
 
 
 if __name__ == "__main__":

@@ -188,6 +188,12 @@ static inline const int *epmpi_weights_in(const int *w)
  * the EPMPI twin made with them; anything else to EPMPI_FOREIGN. */
 EP_Errhandler epmpi_errhandler_in(MPI_Errhandler h);
 MPI_Errhandler epmpi_errhandler_out(EP_Errhandler e);
+/* Calls a program's handler function `fn` made in another language (Fortran: handles and code
+ * by address as Fortran integers). */
+typedef void epmpi_errhandler_caller(MPI_Comm_errhandler_function *fn, MPI_Comm comm, int code);
+/* Gives the host's handler `host` its EPMPI twin, which calls `fn` (through `call` unless NULL),
+ * or makes the twin already given call so: MPI_SUCCESS or MPI_ERR_NO_MEM. */
+int epmpi_errhandler_register(MPI_Errhandler host, MPI_Comm_errhandler_function *fn, epmpi_errhandler_caller *call);
 int epmpi_keyval_in(int keyval);
 
 /* Statuses: an EPMPI status written into the host's MPI_Status, with the received size set so

@@ -32,9 +32,9 @@ contains
     integer, intent(in) :: ierror, expected
     character(len=*), intent(in) :: call_name, what
     character(len=EP_MAX_ERROR_STRING) :: message
-    integer :: length
+    integer :: length, rc
     call check_class(ierror, expected, what)
-    call ep_error_string(ierror, message, length)
+    call ep_error_string(ierror, message, length, rc)
     call check(length > 0 .and. index(message(1:length), call_name) > 0, &
       what // ': message does not name ' // call_name // ': ' // message(1:max(length, 1)))
   end subroutine expect

@@ -5,6 +5,9 @@
 !>
 !> Built, like kinds.f90, with default kinds and with -fdefault-integer-8 -fdefault-real-8
 !> (count arrays of 8-byte integers go through the glue's conversion).
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program coll
   use omp_lib
   use mpi
@@ -71,8 +74,12 @@ contains
     call check_ok(ierr, 'ep_ibcast')
     call ep_wait(r, EP_STATUS_IGNORE, ierr)
     call check(all(vec == 0), 'ep_ibcast data')
+#ifndef EP_TEST_MPI_NAMES
+    ! `use ep_mpi` refuses a non-contiguous section in a nonblocking call; `use mpi` passes a
+    ! temporary copy, which MPI 4.1 section 19.1.12 makes erroneous: not checked there.
     call ep_ibcast(grid(1, :), 4, default_integer_type(), 0, comm, r, ierr)
     call check_class(ierr, EP_ERR_BUFFER, 'ep_ibcast of a non-contiguous section')
+#endif
     call ep_bcast(vec, 6, default_integer_type(), size, comm, ierr)
     call check_class(ierr, EP_ERR_ROOT, 'ep_bcast with root = size')
   end subroutine barriers_and_bcast
@@ -270,8 +277,8 @@ contains
     if (me == 0) then
       call check(half == EP_COMM_NULL, 'EP_UNDEFINED gives EP_COMM_NULL')
     else
-      call ep_comm_rank(half, hrank)
-      call ep_comm_size(half, hsize)
+      call ep_comm_rank(half, hrank, ierr)
+      call ep_comm_size(half, hsize, ierr)
       ! Members of my color: ranks 1..size-1 of my parity, ordered by key -rank (descending).
       expected_size = count([(mod(r, 2) == color, r = 1, size - 1)])
       call check(hsize == expected_size, 'split size')
@@ -283,8 +290,8 @@ contains
     end if
     call ep_comm_split_type(comm, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, node, ierr)
     call check_ok(ierr, 'ep_comm_split_type')
-    call ep_comm_size(node, nsize)
-    call ep_comm_rank(node, nrank)
+    call ep_comm_size(node, nsize, ierr)
+    call ep_comm_rank(node, nrank, ierr)
     call check(nsize == size .and. nrank == me, 'one node: split_type keeps everybody in order')
     call ep_comm_free(node, ierr)
     call ep_comm_split_type(comm, MPI_UNDEFINED, me, MPI_INFO_NULL, node, ierr)

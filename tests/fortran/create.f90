@@ -4,6 +4,9 @@
 !> takes index n-1-t, so the index and not the thread number names the endpoint). Queries,
 !> dup, compare, free, the host communicator under it; a process may have no endpoint (shape
 !> 3x(2,0,1)).
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program create
   use omp_lib
   use mpi
@@ -106,7 +109,7 @@ contains
     call check_ok(ierr, 'ep_comm_dup')
     call ep_comm_compare(comm, dup, result, ierr)
     call check(result == EP_CONGRUENT, 'compare with a dup')
-    call ep_comm_rank(dup, x)
+    call ep_comm_rank(dup, x, ierr)
     call check(x == me, 'dup keeps the rank')
 
     ! Contexts differ: a message on the dup is not received on the original.
@@ -143,13 +146,13 @@ contains
     call check_ok(ierr, 'ep_comm_create_endpoint (a)')
     call ep_comm_create_endpoint(MPI_COMM_WORLD, n, index, b, ierr)
     call check_ok(ierr, 'ep_comm_create_endpoint (b)')
-    call ep_comm_rank(a, ra)
-    call ep_comm_rank(b, rb)
-    call ep_comm_size(a, size)
-    call ep_comm_local_info(a, local_index, local_count, process_rank)
+    call ep_comm_rank(a, ra, ierr)
+    call ep_comm_rank(b, rb, ierr)
+    call ep_comm_size(a, size, ierr)
+    call ep_comm_local_info(a, local_index, local_count, process_rank, ierr)
     call check(ra == test_expected_rank(world_rank, index) .and. rb == ra .and. local_index == index, &
       'team form rank follows the index')
-    call ep_comm_compare(a, b, result)
+    call ep_comm_compare(a, b, result, ierr)
     call check(result == EP_UNEQUAL, 'two creations are different communicators')
 
     ! Ring on both, crossing: messages on `a` stay on `a`.

@@ -2,6 +2,9 @@
 !> communicator and request handles, truncation (status still filled), non-contiguous
 !> sections refused by nonblocking calls, error classes and strings naming the call, error
 !> handlers per endpoint, and calls without `ierror` that fail and return.
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program errors
   use omp_lib
   use mpi
@@ -13,7 +16,12 @@ program errors
 
   call test_init(world_rank, world_size)
   n = test_count_for(world_rank)
+#ifdef EP_TEST_MPI_NAMES
+  ! The process default handler is MPI_COMM_SELF's under the standard names (test_init).
+  call ep_comm_get_errhandler(MPI_COMM_SELF, handler, ierr)
+#else
   call ep_comm_get_errhandler(EP_COMM_NULL, handler, ierr)
+#endif
   call check(ierr == EP_SUCCESS .and. handler == EP_ERRORS_RETURN, 'process default handler is EP_ERRORS_RETURN')
   allocate(handles(max(n, 1)))
   call ep_comm_create_endpoints(MPI_COMM_WORLD, n, MPI_INFO_NULL, handles, ierr)
@@ -34,7 +42,7 @@ contains
   subroutine endpoint_main(comm_in)
     integer, intent(in) :: comm_in
     integer :: comm, dup, me, size, left, right, ierr, cls, length, handler, r, st(EP_STATUS_SIZE), i
-    integer :: x, y, big(10), small(5)
+    integer :: x, y, big(10), small(5), rc
     integer, asynchronous :: grid(4, 4)
     logical :: flag
     character(len=EP_MAX_ERROR_STRING) :: message
@@ -49,7 +57,7 @@ contains
     ! Bad arguments: each call returns its class and leaves the endpoint working.
     call ep_send(x, 1, default_integer_type(), 1000000, 0, comm, ierr)
     call check_class(ierr, EP_ERR_RANK, 'send to rank 1000000')
-    call ep_error_string(ierr, message, length)
+    call ep_error_string(ierr, message, length, rc)
     call check(index(message(1:length), 'EP_Send') > 0 .and. index(message, '1000000') > 0, &
       'error string names the call and the rank: ' // message(1:length))
     call ep_send(x, 1, default_integer_type(), right, -5, comm, ierr)
@@ -60,17 +68,27 @@ contains
     call check_class(ierr, EP_ERR_TYPE, 'MPI_DATATYPE_NULL')
     call ep_recv(x, 1, default_integer_type(), left, EP_ANY_TAG - 7, comm, st, ierr)
     call check_class(ierr, EP_ERR_TAG, 'receive with tag -8')
+#ifndef EP_TEST_MPI_NAMES
+    ! Made-up handles are the host's under the standard names (erroneous MPI): Open MPI
+    ! dereferences what its f2c makes of them.
     call ep_send(x, 1, default_integer_type(), right, 0, 987654, ierr)
     call check_class(ierr, EP_ERR_COMM, 'bad communicator handle')
+#endif
     call ep_send(x, 1, default_integer_type(), right, 0, EP_COMM_NULL, ierr)
     call check_class(ierr, EP_ERR_COMM, 'EP_COMM_NULL')
+#ifndef EP_TEST_MPI_NAMES
     r = 424242
     call ep_wait(r, st, ierr)
     call check_class(ierr, EP_ERR_REQUEST, 'bad request handle')
+#endif
     call ep_comm_set_errhandler(comm, 77, ierr)
     call check_class(ierr, EP_ERR_ARG, 'unknown error handler')
+#ifndef EP_TEST_MPI_NAMES
+    ! MPI_Error_class takes no handle: under the standard names it is the host's, whose answer
+    ! for a code that is none is its own.
     call ep_error_class(-3, cls, ierr)
     call check_class(ierr, EP_ERR_ARG, 'error class of -3')
+#endif
     call ep_error_class(EP_ERR_TAG, cls, ierr)
     call check(ierr == EP_SUCCESS .and. cls == EP_ERR_TAG, 'a class is its own class')
 
@@ -83,9 +101,12 @@ contains
     call ep_comm_rank(i, x, ierr)
     call check_class(ierr, EP_ERR_COMM, 'rank of a freed communicator')
 
-    ! Calls without ierror fail and return under EP_ERRORS_RETURN.
+#ifndef EP_TEST_MPI_NAMES
+    ! Calls without ierror fail and return under EP_ERRORS_RETURN (ierror is optional in
+    ! `use ep_mpi`, required in `use mpi`).
     call ep_send(x, 1, default_integer_type(), 1000000, 0, comm)
     call ep_comm_rank(987654, x)
+#endif
 
     ! Truncation: the first part arrives, the status is filled.
     big = [(100 * me + i, i = 1, 10)]
@@ -96,14 +117,20 @@ contains
     call check_class(ierr, EP_ERR_TRUNCATE, 'truncated receive')
     call check(st(EP_SOURCE) == left .and. st(EP_TAG) == 20, 'status of a truncated receive')
     call check(all(small == [(100 * left + i, i = 1, 5)]), 'first part of a truncated message')
-    call ep_error_string(ierr, message, length)
+    call ep_error_string(ierr, message, length, rc)
     call check(index(message(1:length), 'truncated') > 0, 'truncation message')
-    ! A string shorter than the message is cut and blank-padded.
-    call ep_error_string(ierr, short, length)
+#ifndef EP_TEST_MPI_NAMES
+    ! A string shorter than the message is cut and blank-padded (`use mpi` wants at least
+    ! MPI_MAX_ERROR_STRING characters: MPICH writes past a shorter one).
+    call ep_error_string(ierr, short, length, rc)
     call check(length == len(short) .and. short == message(1:len(short)), 'short error string')
+#endif
 
     ! Nonblocking calls refuse non-contiguous sections (they would need a copy that moves).
     grid = me
+#ifndef EP_TEST_MPI_NAMES
+    ! `use ep_mpi` refuses a non-contiguous section in a nonblocking call; `use mpi` passes a
+    ! temporary copy, which MPI 4.1 section 19.1.12 makes erroneous: not checked there.
     call ep_isend(grid(1, :), 4, default_integer_type(), right, 21, comm, r, ierr)
     call check_class(ierr, EP_ERR_BUFFER, 'ep_isend of a non-contiguous section')
     call check(r == EP_REQUEST_NULL, 'refused isend gives no request')
@@ -111,6 +138,7 @@ contains
     call check_class(ierr, EP_ERR_BUFFER, 'ep_irecv of a non-contiguous section')
     call ep_issend(grid(:, 1:4:2), 8, default_integer_type(), right, 21, comm, r, ierr)
     call check_class(ierr, EP_ERR_BUFFER, 'ep_issend of a strided section')
+#endif
     ! A contiguous section is fine.
     call ep_isend(grid(:, 2), 4, default_integer_type(), right, 22, comm, r, ierr)
     call check_ok(ierr, 'ep_isend of a contiguous column')

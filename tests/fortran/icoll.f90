@@ -7,6 +7,9 @@
 !>
 !> Built with default kinds and with -fdefault-integer-8 -fdefault-real-8 (count arrays of
 !> 8-byte integers go through the glue's conversion).
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program icoll
   use omp_lib
   use mpi
@@ -128,8 +131,12 @@ contains
     call ep_ibarrier(comm, req(16), ierr)
     call check_ok(ierr, 'ep_ibarrier')
     ! A non-contiguous section is refused by a nonblocking call, and nothing started.
+#ifndef EP_TEST_MPI_NAMES
+    ! `use ep_mpi` refuses a non-contiguous section in a nonblocking call; `use mpi` passes a
+    ! temporary copy, which MPI 4.1 section 19.1.12 makes erroneous: not checked there.
     call ep_iallreduce(sa, grid(1, :), 3, t, MPI_SUM, comm, k, ierr)
     call check_class(ierr, EP_ERR_BUFFER, 'ep_iallreduce into a non-contiguous section')
+#endif
     ! A blocking collective while they are all pending.
     call ep_allreduce(me, rsum, 1, t, MPI_SUM, comm, ierr)
     call check(ierr == EP_SUCCESS .and. rsum == size * (size - 1) / 2, 'ep_allreduce while nonblocking pending')
@@ -195,7 +202,10 @@ contains
     call ep_wait(req, EP_STATUS_IGNORE, ierr)
     call check(ierr == EP_SUCCESS .and. all(buf == [((v(21, r, 10 * me + k), k = 1, 2), r = 0, size - 1)]), &
       'ep_ialltoallw data')
-    ! Persistent: two rounds, the data changed between them.
+#ifndef EP_TEST_MPI_NAMES
+    ! Persistent: two rounds, the data changed between them. Not under the standard names:
+    ! MPI_Alltoallw_init is an MPI 4.0 routine Open MPI 4.1 lacks, and the Fortran layer does not
+    ! convert its datatype arrays for endpoints yet.
     call ep_alltoallw_init(sbuf, counts, displs, types, buf, counts, displs, types, comm, &
       int(MPI_INFO_NULL, kind(MPI_INTEGER)), req, ierr)
     call check_ok(ierr, 'ep_alltoallw_init')
@@ -210,6 +220,7 @@ contains
     end do
     call ep_request_free(req, ierr)
     call check_ok(ierr, 'ep_request_free of ep_alltoallw_init')
+#endif
     a = [1, 2, 3]
     b = [10, 20, 30]
     call ep_reduce_local(a, b, 3, t, MPI_SUM, ierr)

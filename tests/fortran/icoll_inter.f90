@@ -9,6 +9,9 @@
 !>
 !> Built with default kinds and with -fdefault-integer-8 -fdefault-real-8 (count arrays of
 !> 8-byte integers go through the glue's conversion, sized by the remote group).
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program icoll_inter
   use omp_lib
   use mpi
@@ -36,8 +39,8 @@ contains
     integer, intent(in) :: comm_in
     integer :: world, wr, ws, ierr, side
     world = comm_in
-    call ep_comm_rank(world, wr)
-    call ep_comm_size(world, ws)
+    call ep_comm_rank(world, wr, ierr)
+    call ep_comm_size(world, ws, ierr)
     if (ws >= 2) then
       side = mod(wr, 2)
       call with_inter(world, side, wr, merge(0, 1, side == 1))
@@ -95,8 +98,8 @@ contains
     integer(kind(MPI_INTEGER)), allocatable :: wtypes(:)
     integer :: total
 
-    call ep_comm_rank(inter, me)
-    call ep_comm_size(inter, size)
+    call ep_comm_rank(inter, me, ierr)
+    call ep_comm_size(inter, size, ierr)
     call ep_comm_remote_size(inter, rsize, ierr)
     call check_ok(ierr, 'ep_comm_remote_size')
     t = default_integer_type()

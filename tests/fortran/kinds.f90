@@ -4,6 +4,9 @@
 !> logicals, data default integers and reals (MPI_INTEGER4/8, MPI_REAL4/8 chosen by size).
 !> With 8-byte integers, values outside the C int range must be refused, never truncated
 !> into valid ones.
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program kinds
   use, intrinsic :: iso_fortran_env, only: int64, output_unit
   use omp_lib
@@ -55,8 +58,8 @@ contains
     ! The team form gives the same ranks.
     call ep_comm_create_endpoint(MPI_COMM_WORLD, n, index, team, ierr)
     call check_ok(ierr, 'team form')
-    call ep_comm_rank(team, k)
-    call ep_comm_compare(comm, team, cmp)
+    call ep_comm_rank(team, k, ierr)
+    call ep_comm_compare(comm, team, cmp, ierr)
     call check(k == me .and. cmp == EP_UNEQUAL, 'team form rank and identity')
 
     ! Default integers and reals as data, blocking and nonblocking.
@@ -66,7 +69,7 @@ contains
     call check_ok(ierr, 'send integers')
     call ep_recv(ivals_in, 5, default_integer_type(), left, 1, comm, st, ierr)
     call check(ierr == EP_SUCCESS .and. all(ivals_in == [left, -left, 3 * left, 0, huge(0)]), 'integers received')
-    call ep_get_count(st, default_integer_type(), count)
+    call ep_get_count(st, default_integer_type(), count, ierr)
     call check(count == 5 .and. st(EP_SOURCE) == left .and. st(EP_TAG) == 1, 'status of default integers')
 
     rvals = [0.25 + me, -1.5, real(huge(0.0))]

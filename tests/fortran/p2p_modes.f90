@@ -3,6 +3,9 @@
 !> changed between rounds (ep_start, ep_startall, a wildcard receive, completion over a mixed
 !> array), buffered mode with the process's attached buffer, ready mode, ep_request_get_status,
 !> ep_get_elements and the status setters, and bad input (class, then the communicator works).
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program p2p_modes
   use omp_lib
   use mpi
@@ -66,7 +69,7 @@ contains
     call check_ok(ierr, 'sendrecv_replace')
     call check(all(buf == [(left * 10 + k, k = 1, 4)]), 'sendrecv_replace data')
     call check(st(EP_SOURCE) == left .and. st(EP_TAG) == 3, 'sendrecv_replace status')
-    call ep_get_count(st, default_integer_type(), count)
+    call ep_get_count(st, default_integer_type(), count, ierr)
     call check(count == 4, 'sendrecv_replace count')
     ! A non-contiguous section (row 2 of a 3x4 array), wildcards on the receive.
     grid = me
@@ -106,8 +109,12 @@ contains
     call check_ok(ierr, 'isendrecv_replace')
     call ep_wait(rq, st, ierr)
     call check(all(abuf == [(left * 10 + k, k = 1, 4)]) .and. st(EP_TAG) == 8, 'isendrecv_replace data')
+#ifndef EP_TEST_MPI_NAMES
+    ! `use ep_mpi` refuses a non-contiguous section in a nonblocking call; `use mpi` passes a
+    ! temporary copy, which MPI 4.1 section 19.1.12 makes erroneous: not checked there.
     call ep_isendrecv_replace(grid(2, :), 4, default_integer_type(), right, 8, left, 8, comm, rq, ierr)
     call check_class(ierr, EP_ERR_BUFFER, 'isendrecv_replace of a section')
+#endif
     call ep_isendrecv(abuf, 4, default_integer_type(), right, 9, ain, -1, default_integer_type(), left, 9, &
       comm, rq, ierr)
     call check_class(ierr, EP_ERR_COUNT, 'isendrecv count')
@@ -200,8 +207,12 @@ contains
     call check_class(ierr, EP_ERR_RANK, 'send_init rank')
     call ep_recv_init(rbuf, 3, default_integer_type(), left, -5, comm, k, ierr)
     call check_class(ierr, EP_ERR_TAG, 'recv_init tag')
+#ifndef EP_TEST_MPI_NAMES
+    ! Not under the standard names: a call with no request in it is the host's, whose classes
+    ! differ (as in tests/c/p2p_modes.c).
     call ep_startall(-1, rq, ierr)
     call check_class(ierr, EP_ERR_COUNT, 'startall count')
+#endif
   end subroutine persistent_rounds
 
   subroutine buffered_and_ready(comm)
@@ -294,7 +305,7 @@ contains
     call check(rq == EP_REQUEST_NULL, 'wait after get_status')
     call ep_status_set_elements(st, default_integer_type(), 5, ierr)
     call check_ok(ierr, 'status_set_elements')
-    call ep_get_count(st, default_integer_type(), count)
+    call ep_get_count(st, default_integer_type(), count, ierr)
     call check(count == 5, 'count after set_elements')
     call ep_get_elements(st, default_integer_type(), count, ierr)
     call check(count == 5, 'elements after set_elements')
@@ -304,7 +315,7 @@ contains
     call ep_get_elements(st, default_integer_type(), count, ierr)
     call check(count == EP_UNDEFINED, '3 bytes as integers')
     call ep_status_set_cancelled(st, .true., ierr)
-    call ep_test_cancelled(st, flag)
+    call ep_test_cancelled(st, flag, ierr)
     call check(flag, 'set_cancelled')
     call ep_status_set_elements(st, default_integer_type(), -1, ierr)
     call check_class(ierr, EP_ERR_COUNT, 'set_elements negative')

@@ -8,6 +8,9 @@
 !>
 !> Built with default kinds and with -fdefault-integer-8 -fdefault-real-8 (count arrays of
 !> 8-byte integers go through the glue's conversion).
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program pcoll
   use omp_lib
   use mpi

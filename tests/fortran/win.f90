@@ -14,6 +14,9 @@
 !> - errors through the window's handler: outside an epoch, bad rank, negative displacement,
 !>   bad lock type, non-contiguous sections (refused by the glue), freed handle.
 !> No window handle is left at the end.
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program win_test
   use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
   use omp_lib
@@ -322,9 +325,13 @@ contains
     strided = 0
 
     ! Window memory must be contiguous: refused by the glue on every endpoint, no collective.
+#ifndef EP_TEST_MPI_NAMES
+    ! `use ep_mpi` refuses a non-contiguous section in a nonblocking call; `use mpi` passes a
+    ! temporary copy, which MPI 4.1 section 19.1.12 makes erroneous: not checked there.
     call ep_win_create(strided(1:4:2), int(2 * int_bytes, MPI_ADDRESS_KIND), int_bytes, MPI_INFO_NULL, comm, &
       win, ierr)
     call check_class(ierr, EP_ERR_BUFFER, 'ep_win_create over a non-contiguous section')
+#endif
     call ep_win_create(arr, -1_MPI_ADDRESS_KIND, int_bytes, MPI_INFO_NULL, comm, win, ierr)
     call check_class(ierr, EP_ERR_SIZE, 'ep_win_create of size -1')
 
@@ -347,12 +354,16 @@ contains
     call check_ok(ierr, 'ep_win_fence for the errors')
     call ep_put(v, 1, default_integer_type(), 0, int(me, MPI_ADDRESS_KIND), 1, default_integer_type(), win, ierr)
     call check_ok(ierr, 'ep_put into rank 0')
+#ifndef EP_TEST_MPI_NAMES
+    ! `use ep_mpi` refuses a non-contiguous section in a nonblocking call; `use mpi` passes a
+    ! temporary copy, which MPI 4.1 section 19.1.12 makes erroneous: not checked there.
     call ep_put(strided(1:4:2), 2, default_integer_type(), 0, 0_MPI_ADDRESS_KIND, 2, default_integer_type(), &
       win, ierr)
     call check_class(ierr, EP_ERR_BUFFER, 'ep_put of a non-contiguous section')
     call ep_get(strided(1:4:2), 2, default_integer_type(), 0, 0_MPI_ADDRESS_KIND, 2, default_integer_type(), &
       win, ierr)
     call check_class(ierr, EP_ERR_BUFFER, 'ep_get into a non-contiguous section')
+#endif
     call ep_put(v, 1, default_integer_type(), size, 0_MPI_ADDRESS_KIND, 1, default_integer_type(), win, ierr)
     call check_class(ierr, EP_ERR_RANK, 'ep_put to rank = size')
     call ep_put(v, 1, default_integer_type(), 0, int(size, MPI_ADDRESS_KIND), 1, default_integer_type(), win, ierr)

@@ -8,6 +8,9 @@
 !>   reduce on an intercommunicator of even and odd world ranks, checked element by element;
 !> - bad input: rank out of range, unknown attribute key, MPI_IN_PLACE on the intercommunicator.
 !> No handle is left at the end.
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program win_shared_test
   use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer, c_intptr_t, c_associated
   use omp_lib

@@ -3,6 +3,9 @@
 !> into clients and server, create the client-server intercommunicator (on shared processes
 !> too: in shape 1x4 the server is a thread of the clients' process), talk across it, merge it
 !> (clients first), barrier, free. The last endpoint is the server, the others clients.
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program xios_startup
   use omp_lib
   use mpi
@@ -37,8 +40,8 @@ contains
     ! 1. Endpoints on the world communicator.
     call ep_comm_create_endpoint(MPI_COMM_WORLD, n, index, world, ierr)
     call check_ok(ierr, 'ep_comm_create_endpoint')
-    call ep_comm_rank(world, me)
-    call ep_comm_size(world, size)
+    call ep_comm_rank(world, me, ierr)
+    call ep_comm_size(world, size, ierr)
     role = merge(server, client, me == size - 1)
 
     ! 2. Everybody learns everybody's role; the leaders are the first rank of each role.
@@ -53,14 +56,14 @@ contains
     ! 3. Clients and server apart.
     call ep_comm_split(world, role, me, intra, ierr)
     call check_ok(ierr, 'ep_comm_split')
-    call ep_comm_rank(intra, local_rank)
-    call ep_comm_size(intra, local_size)
+    call ep_comm_rank(intra, local_rank, ierr)
+    call ep_comm_size(intra, local_size, ierr)
     call check(local_rank == me - my_leader .and. local_size == merge(1, clients, role == server), 'split groups')
 
     ! 4. The intercommunicator, through the world communicator's leaders.
     call ep_intercomm_create(intra, 0, world, other_leader, 77, inter, ierr)
     call check_ok(ierr, 'ep_intercomm_create')
-    call ep_comm_test_inter(inter, flag)
+    call ep_comm_test_inter(inter, flag, ierr)
     call ep_comm_remote_size(inter, remote_size, ierr)
     call check(flag .and. ierr == EP_SUCCESS .and. remote_size == merge(clients, 1, role == server), &
       'intercommunicator sizes')
@@ -82,8 +85,8 @@ contains
     ! 6. Merge: clients (high = .false.) first, then the server.
     call ep_intercomm_merge(inter, role == server, merged, ierr)
     call check_ok(ierr, 'ep_intercomm_merge')
-    call ep_comm_rank(merged, mrank)
-    call ep_comm_size(merged, msize)
+    call ep_comm_rank(merged, mrank, ierr)
+    call ep_comm_size(merged, msize, ierr)
     call check(msize == size .and. mrank == merge(clients, local_rank, role == server), 'merged order')
 
     ! 7. Barrier, free.
