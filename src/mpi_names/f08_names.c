@@ -5,7 +5,43 @@
  *
  * Functions with a `use mpi` entry point but none here (EPMPI handles reach the host, which
  * rejects them):
- *   (none)
+ *   MPI_Allgather_init: not exported by both hosts
+ *   MPI_Allgatherv_init: not exported by both hosts
+ *   MPI_Allreduce_init: not exported by both hosts
+ *   MPI_Alltoall_init: not exported by both hosts
+ *   MPI_Alltoallv_init: not exported by both hosts
+ *   MPI_Alltoallw_init: not exported by both hosts
+ *   MPI_Barrier_init: not exported by both hosts
+ *   MPI_Bcast_init: not exported by both hosts
+ *   MPI_Buffer_attach: no EPMPI handle
+ *   MPI_Buffer_detach: no EPMPI handle
+ *   MPI_Comm_create_errhandler: procedure argument
+ *   MPI_Comm_create_from_group: not exported by both hosts
+ *   MPI_Comm_idup_with_info: not exported by both hosts
+ *   MPI_Errhandler_free: no EPMPI handle
+ *   MPI_Error_string: no EPMPI handle
+ *   MPI_Exscan_init: not exported by both hosts
+ *   MPI_Gather_init: not exported by both hosts
+ *   MPI_Gatherv_init: not exported by both hosts
+ *   MPI_Intercomm_create_from_groups: not exported by both hosts
+ *   MPI_Isendrecv: not exported by both hosts
+ *   MPI_Isendrecv_replace: not exported by both hosts
+ *   MPI_Neighbor_allgather_init: not exported by both hosts
+ *   MPI_Neighbor_allgatherv_init: not exported by both hosts
+ *   MPI_Neighbor_alltoall_init: not exported by both hosts
+ *   MPI_Neighbor_alltoallv_init: not exported by both hosts
+ *   MPI_Neighbor_alltoallw_init: not exported by both hosts
+ *   MPI_Parrived: not exported by both hosts
+ *   MPI_Pready: not exported by both hosts
+ *   MPI_Pready_range: not exported by both hosts
+ *   MPI_Precv_init: not exported by both hosts
+ *   MPI_Psend_init: not exported by both hosts
+ *   MPI_Reduce_init: not exported by both hosts
+ *   MPI_Reduce_scatter_block_init: not exported by both hosts
+ *   MPI_Reduce_scatter_init: not exported by both hosts
+ *   MPI_Scan_init: not exported by both hosts
+ *   MPI_Scatter_init: not exported by both hosts
+ *   MPI_Scatterv_init: not exported by both hosts
  */
 #include "f08_runtime.h"
 

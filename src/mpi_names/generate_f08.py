@@ -48,6 +48,8 @@ except ImportError:
 
 HERE = pathlib.Path(__file__).resolve().parent
 OUT = HERE / "f08_names.c"
+sys.path.insert(0, str(HERE))
+from generate_fortran import SCALAR_C, host_library_symbols  # noqa: E402 (the path is set just above)
 
 # The host Fortran libraries holding the f08 entry points, found through each host's mpif90.
 HOST_F08_TOOLS = {"openmpi": ["mpif90.openmpi", "-showme:libdirs"], "mpich": ["mpif90.mpich", "-show"]}
@@ -55,23 +57,11 @@ HOST_F08_LIBS = {"openmpi": "libmpi_usempif08.so", "mpich": "libmpichfort.so"}
 
 # Kinds whose handle EPMPI issues: an input one of these makes the call EPMPI's.
 EP_KINDS = ("COMMUNICATOR", "REQUEST", "MESSAGE", "WINDOW", "GROUP")
-SCALAR_C = {"INTEGER(KIND=MPI_ADDRESS_KIND)": "MPI_Aint", "INTEGER(KIND=MPI_COUNT_KIND)": "MPI_Count",
-            "INTEGER(KIND=MPI_OFFSET_KIND)": "MPI_Offset"}
 
 
 def host_f08_exports(mpi):
     """Exported names of the host's f08 library."""
-    try:
-        show = subprocess.run(HOST_F08_TOOLS[mpi], capture_output=True, text=True, check=True).stdout.split()
-    except (OSError, subprocess.CalledProcessError) as e:
-        sys.exit(f"cannot ask {HOST_F08_TOOLS[mpi][0]} for its libraries: {e}")
-    dirs = [a[2:] for a in show if a.startswith("-L")] + [a for a in show if a.startswith("/")]
-    for d in [q for d in dirs for q in (pathlib.Path(d), *pathlib.Path(d).parents[:2])]:
-        lib = d / HOST_F08_LIBS[mpi]
-        if lib.exists():
-            text = subprocess.run(["nm", "-D", str(lib)], capture_output=True, text=True, check=True).stdout
-            return set(re.findall(r" [TW] (\w+)$", text, flags=re.M))
-    sys.exit(f"{HOST_F08_LIBS[mpi]} not found in {dirs}")
+    return host_library_symbols(HOST_F08_TOOLS[mpi], HOST_F08_LIBS[mpi], r" [TW] (\w+)$")
 
 
 def use_mpi_entry_points():

@@ -27,9 +27,9 @@ communicator's error handler.
 A function gets an entry point when the layer defines its C function for both hosts (its
 wrappers.c or hand-written files), it takes a communicator, request, message, window or group,
 and both hosts' Fortran libraries export its `pmpi_` entry point (read with `nm -D`). MPI 4.0's
-functions, which the layer defines under `#if MPI_VERSION >= 4` (Open MPI 4.1 has neither them
-nor their Fortran entry points), get theirs under the same guard when MPICH's library exports
-them. Run this on a machine with both (Debian: libopenmpi-dev, libmpich-dev):
+functions, whose Fortran entry points Open MPI 4.1 lacks, get theirs under `#if MPI_VERSION >= 4`
+when MPICH's library exports them and the layer defines the C function (under that guard, or for
+both hosts). Run this on a machine with both (Debian: libopenmpi-dev, libmpich-dev):
 
     pip install pympistandard==0.2.0
     python3 src/mpi_names/generate_fortran.py
@@ -77,20 +77,27 @@ SCALAR_C = {"INTEGER(KIND=MPI_ADDRESS_KIND)": "MPI_Aint", "INTEGER(KIND=MPI_COUN
             "INTEGER(KIND=MPI_OFFSET_KIND)": "MPI_Offset"}
 
 
-def host_fortran_exports(mpi):
-    """Names (without pmpi_ and the trailing underscore) of the host's Fortran entry points."""
+def host_library_symbols(tool, lib_name, pattern):
+    """The names `pattern` (one group) captures among the exported symbols of the host library
+    `lib_name`, found in the directories the host's compiler wrapper (`tool`, a `-show` command)
+    links from."""
     try:
-        show = subprocess.run(HOST_FORTRAN_LIBS[mpi], capture_output=True, text=True, check=True).stdout.split()
+        show = subprocess.run(tool, capture_output=True, text=True, check=True).stdout.split()
     except (OSError, subprocess.CalledProcessError) as e:
-        sys.exit(f"cannot ask {HOST_FORTRAN_LIBS[mpi][0]} for its libraries: {e}")
+        sys.exit(f"cannot ask {tool[0]} for its libraries: {e}")
     dirs = [a[2:] for a in show if a.startswith("-L")] + [a for a in show if a.startswith("/")]
     # Open MPI names a fortran/<compiler> subdirectory that may not exist: try its parents too.
     for d in [q for d in dirs for q in (pathlib.Path(d), *pathlib.Path(d).parents[:2])]:
-        lib = d / HOST_FORTRAN_NAMES[mpi]
+        lib = d / lib_name
         if lib.exists():
             text = subprocess.run(["nm", "-D", str(lib)], capture_output=True, text=True, check=True).stdout
-            return set(re.findall(r" [TW] pmpi_(\w+?)_$", text, flags=re.M))
-    sys.exit(f"{HOST_FORTRAN_NAMES[mpi]} not found in {dirs}")
+            return set(re.findall(pattern, text, flags=re.M))
+    sys.exit(f"{lib_name} not found in {dirs}")
+
+
+def host_fortran_exports(mpi):
+    """Names (without pmpi_ and the trailing underscore) of the host's Fortran entry points."""
+    return host_library_symbols(HOST_FORTRAN_LIBS[mpi], HOST_FORTRAN_NAMES[mpi], r" [TW] pmpi_(\w+?)_$")
 
 
 def layer_c_functions():
@@ -306,10 +313,11 @@ def main():
             continue
         if lower in skip or lower[4:] not in mpich:
             continue
-        # MPI 4.0's functions: where the host has them (MPICH; Open MPI 4.1 has neither the C
-        # function nor its Fortran entry point), under the guard of the layer's C function.
+        # MPI 4.0's functions: where the host has them (MPICH; Open MPI 4.1's Fortran library
+        # lacks their entry points), under `#if MPI_VERSION >= 4`, whether the layer defines the
+        # C function under that guard or for both hosts (through epmpi_mpix.h's declarations).
         both = name in layer and lower[4:] in ompi
-        if not both and name not in layer4:
+        if not both and name not in layer4 and name not in layer:
             continue
         c, provided = entry_point(proc)
         if c is None:
