@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "test_eps.h"
+
 static int failures;
 
 #define CHECK(cond, ...)                                                                   \
@@ -40,19 +42,7 @@ static int error_class(int code)
 /* Endpoints of process `p`: EPMPI_TEST_EPS, as the other test programs. */
 static int count_for(int p)
 {
-    const char *spec = getenv("EPMPI_TEST_EPS");
-    int counts[64], n = 0;
-    for (const char *s = spec ? spec : ""; *s && n < 64;) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (end == s)
-            break;
-        counts[n++] = (int)v;
-        if (*end != ',')
-            break;
-        s = end + 1;
-    }
-    return n ? counts[p % n] : 2;
+    return ep_test_count_for(p);
 }
 
 #endif

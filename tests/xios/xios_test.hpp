@@ -1,6 +1,6 @@
 /*
  * Helpers of the XIOS adapter test programs (C++): the C tests' checks (CHECK, CHECK_OK,
- * ep_class, ep_test_count_for of tests/c/ep_test.h) with ep_lib on top, the world layout of a
+ * ep_class of tests/c/ep_test.h, ep_test_count_for of tests/c/test_eps.h) with ep_lib on top, the world layout of a
  * client/server run, and teams of OpenMP or std::thread threads.
  */
 #ifndef XIOS_TEST_HPP
