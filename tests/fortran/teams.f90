@@ -2,6 +2,9 @@
 !> helper) joins a team; the endpoints exchange a large same-process message and reduce a large
 !> array, checked element by element, while the helper leaves at once and shares their work.
 !> Then join/leave in a loop, and wrong use (error classes through ierror).
+#ifdef EP_TEST_MPI_NAMES
+#include "ep_as_mpi.h"
+#endif
 program teams
   use omp_lib
   use mpi
@@ -37,8 +40,8 @@ contains
     call check_ok(ierr, 'ep_endpoint_join')
     if (t < n) then
       allocate(out(big), in(big), red(big))
-      call ep_comm_rank(handles(t + 1), me)
-      call ep_comm_size(handles(t + 1), size)
+      call ep_comm_rank(handles(t + 1), me, ierr)
+      call ep_comm_size(handles(t + 1), size, ierr)
       first = me - t
       to = first + mod(t + 1, n)
       from = first + mod(t + n - 1, n)
