@@ -3,7 +3,7 @@
 ! epmpi_mpix_f08), one OpenMP thread each; point-to-point with wildcards and TYPE(MPI_Status)
 ! statuses read by MPI_Get_count, request arrays mixing host and endpoint requests, probes,
 ! collectives with MPI_IN_PLACE, array sections with gaps, split and dup, names, ierror left
-! out, MPI_ERRORS_RETURN with an error class and a function the layer does not provide on
+! out, MPI_ERRORS_RETURN with an error class, MPI_Alltoallw, and a function the layer does not provide on
 ! endpoints; host communicators keep working beside them; then a thread communicator
 ! (MPIX_Threadcomm_*). MPI_Init is the plain one: the layer raises the thread level itself.
 ! Built with -DLARGE_COUNTS where the host's mpi_f08 has the large-count forms (MPICH).
@@ -245,12 +245,24 @@ contains
         call MPI_Send(sbuf, 1, MPI_INTEGER, n, 0, comm, ierr)
         call MPI_Error_class(ierr, cls, i)
         call check(ierr /= MPI_SUCCESS .and. cls == MPI_ERR_RANK, 'error class', rank, bad)
-        ! A function the layer does not provide on endpoints.
+        ! Alltoallw (datatype arrays; byte displacements): rank i's block j goes to rank j.
         allocate(types(n))
         types = MPI_INTEGER
+        counts = 1
+        displs = [(i * (storage_size(i) / 8), i = 0, n - 1)]
+        sendv = [(1000 * i + rank, i = 0, n - 1)]
+        recvv = -1
         call MPI_Alltoallw(sendv, counts, displs, types, recvv, counts, displs, types, comm, ierr)
+        call check(ierr == MPI_SUCCESS .and. all(recvv == [(1000 * rank + i, i = 0, n - 1)]), 'MPI_Alltoallw', &
+            rank, bad)
+        ! A function the layer does not provide on endpoints, on a duplicate (which keeps the
+        ! MPI_ERRORS_RETURN handler): the class comes back and the duplicate is still there.
+        call MPI_Comm_dup(comm, dup, ierr)
+        call MPI_Comm_disconnect(dup, ierr)
         call MPI_Error_class(ierr, cls, i)
         call check(cls == MPI_ERR_UNSUPPORTED_OPERATION, 'unsupported class', rank, bad)
+        call MPI_Comm_free(dup, ierr)
+        call check(ierr == MPI_SUCCESS, 'free after an unsupported call', rank, bad)
 #ifdef LARGE_COUNTS
         ! A large-count form (MPICH's mpi_f08), which EPMPI does not provide under the f08 names.
         call MPI_Send(sbuf, 1_MPI_COUNT_KIND, MPI_INTEGER, next, 0, comm, ierr)
