@@ -4118,7 +4118,9 @@ contains
   end subroutine ep_neighbor_alltoallw
 
   !> Persistent `ep_neighbor_allgather` (C: `EP_Neighbor_allgather_init`; MPI 4.1 section
-  !> 8.8): the buffers must be contiguous and stay valid while `request` exists.
+  !> 8.8): the buffers must be contiguous and stay valid while `request` exists; `info` is a
+  !> `use mpi` info handle. Errors: those of the blocking form, found at init, and EP_ERR_BUFFER for
+  !> a non-contiguous buffer. The other persistent neighbourhood routines below are alike.
   recursive subroutine ep_neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
       comm, info, request, ierror)
     type(*), dimension(..), intent(in), asynchronous :: sendbuf

@@ -197,6 +197,23 @@ pub fn current() -> Option<Arc<WorkList>> {
     CURRENT.with(|c| c.borrow().clone())
 }
 
+/// True when a copy or fold of `bytes` bytes is large enough to share (two chunks at least).
+#[inline]
+pub fn worth_sharing(bytes: usize) -> bool {
+    bytes >= 2 * CHUNK_BYTES
+}
+
+/// [`current`] for a job of `bytes` bytes: `None` without a thread-local lookup when the job is
+/// too small to share, as most are (every same-process send above the eager size asks).
+#[inline]
+pub fn current_for(bytes: usize) -> Option<Arc<WorkList>> {
+    if worth_sharing(bytes) {
+        current()
+    } else {
+        None
+    }
+}
+
 /// Helps the calling thread's team once, if it is in one (called by waiters that yield).
 pub fn help_current() {
     if HELPING.with(|h| h.replace(true)) {

@@ -62,10 +62,9 @@ pub fn alltoallv(ep: &Endpoint, args: &AlltoallvArgs) -> EpResult<()> {
         args,
         false,
         |all, scratch: &mut Scratch| {
-            let size = s.map.size() as i32;
-            let total: usize = all.iter().filter_map(|a| a.send).map(|b| (0..size).map(|d| b.bytes(d)).sum::<usize>()).sum();
+            let sent = |b: &Blocks| (0..s.map.size() as i32).map(|d| b.bytes(d)).sum::<usize>();
             if !s.is_multi_process()
-                && total > DIRECT_COPY_BYTES
+                && all.iter().filter_map(|a| a.send).map(|b| sent(&b)).sum::<usize>() > DIRECT_COPY_BYTES
                 && all.iter().all(|a| a.send.is_some_and(|b| b.info.contiguous()))
             {
                 // One process, contiguous send buffers, no MPI_IN_PLACE (whose blocks are

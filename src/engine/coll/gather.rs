@@ -250,8 +250,10 @@ pub fn allgatherv(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
         args,
         false,
         |all, scratch: &mut Scratch| {
-            let total: usize = all.iter().map(|a| own_block(a).bytes()).sum();
-            if !s.is_multi_process() && total > DIRECT_COPY_BYTES && all.iter().all(|a| own_block(a).info.contiguous()) {
+            if !s.is_multi_process()
+                && all.iter().map(|a| own_block(a).bytes()).sum::<usize>() > DIRECT_COPY_BYTES
+                && all.iter().all(|a| own_block(a).info.contiguous())
+            {
                 // One process, every block contiguous: each endpoint copies every block
                 // straight from its owner's buffer (one copy per block and reader, all readers
                 // at once) instead of the leader packing them all first.

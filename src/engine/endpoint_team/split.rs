@@ -15,7 +15,7 @@ use std::sync::Arc;
 /// The team list a job of `bytes` bytes goes to: the calling thread's team, else `other`'s
 /// (the sender's, for a same-process message), when it has a member besides the caller.
 fn helpers_for(bytes: usize, other: Option<&Arc<WorkList>>) -> Option<Arc<WorkList>> {
-    if bytes < 2 * CHUNK_BYTES {
+    if !share::worth_sharing(bytes) {
         return None;
     }
     share::current().filter(|l| l.has_helpers()).or_else(|| other.filter(|l| l.has_helpers()).cloned())

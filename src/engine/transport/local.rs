@@ -96,7 +96,7 @@ pub fn send(channels: &Channels, me: u32, dest: u32, envelope: Envelope, buf: Us
         buf.pack_into(&mut data)?;
         (Payload::Eager(data), Sent::Done)
     } else {
-        let ls = Arc::new(LocalSend { buf, done: AtomicBool::new(false), helpers: crate::engine::share::current() });
+        let ls = Arc::new(LocalSend { buf, done: AtomicBool::new(false), helpers: crate::engine::share::current_for(bytes) });
         (Payload::Local(ls.clone()), Sent::Waiting(ls))
     };
     channel.push(LocalMessage { envelope, payload });
