@@ -19,6 +19,16 @@ fn p2p() {
     c_test("p2p");
 }
 
+/// The wait policies (tests/c/wait_policy.c, src/engine/doorbell.rs): each one forced, and the
+/// default (`auto`), every shape; under `passive` the program checks that waiters park.
+#[test]
+fn wait_policy() {
+    let exe = compile_c(&project_dir().join("tests/c/wait_policy.c"), "wait_policy");
+    for policy in ["passive", "active", "auto"] {
+        run_in_all_shapes_env(&exe, "wait_policy", &[("EPMPI_WAIT_POLICY", policy)]);
+    }
+}
+
 /// Sendrecv_replace, persistent requests, buffered and ready modes, status queries
 /// (tests/c/p2p_modes.c).
 #[test]

@@ -32,7 +32,7 @@ use syn::visit::Visit;
 ///   so they never name the matching, communicators or requests above them.
 /// * Engine support: the types and primitives every layer of the engine uses, transports
 ///   included: messages and envelopes, datatypes, rank maps, host operations that own their
-///   memory and their orphanage, the waiting backoff, the lock-free ring and its loom switch,
+///   memory and their orphanage, the waiting backoff and its doorbells, the lock-free ring and its loom switch,
 ///   meeting points.
 /// * The host MPI wrapper, then `error` and `live`, which serve everything.
 const LAYERS: &[(&str, &[&str])] = &[
@@ -51,6 +51,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "engine::sync",
             "engine::spsc",
             "engine::backoff",
+            "engine::doorbell",
             "engine::host_op",
             "engine::orphanage",
             "engine::handle_table",

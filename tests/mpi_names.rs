@@ -303,6 +303,7 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
     ("neighbor", Runs::AllShapes(&[])),
     ("win_shared", Runs::AllShapes(&[("OMPI_MCA_osc", "ucx,sm")])),
     ("topo", Runs::AllShapes(&[])),
+    ("wait_policy", Runs::AllShapes(&[("EPMPI_WAIT_POLICY", "passive")])),
     ("agree", Runs::Shapes(&[(1, "2"), (2, "2"), (3, "1,2,3")], &[])),
     ("direct_progress", Runs::Shapes(&[(2, "1")], &[])),
     ("progress_threads", Runs::Shapes(&[(2, "1")], &[])),
@@ -388,7 +389,7 @@ mod standard_names {
     under_standard_names!(
         p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, pcoll, split, groups, comm_cache, teams,
         intercomm, intercomm_coll, win, neighbor, win_shared, topo, agree, direct_progress, progress_threads,
-        direct_truncate, direct_order,
+        direct_truncate, direct_order, wait_policy,
     );
 
     /// Fault injection exists in debug builds of the library only, as in `tests/c_programs.rs`.

@@ -1,5 +1,6 @@
-//! Spin-then-yield waiting for blocking calls, and the hook that keeps the process progressing
-//! while a patient waiter yields.
+//! Spin-then-yield waiting for blocking calls (spin-then-park under the passive wait policy,
+//! for waits another thread of the process ends: [`super::doorbell`]), and the hook that keeps
+//! the process progressing while a patient waiter yields or parks.
 //!
 //! Every blocking wait of the engine uses this (point-to-point, the collectives' board, direct
 //! mode, the model-checked primitives through [`super::sync`]), so it sits below them all and
@@ -8,6 +9,7 @@
 //! function, when the process creates its first communicator (see [`on_patience`]); the call
 //! through it is on the cold path, once a waiter has spun long enough to yield.
 
+use super::doorbell::{self, Doorbell, PARK_TIMEOUT};
 use std::sync::OnceLock;
 
 /// What a patient waiter runs before it yields (see [`on_patience`]).
@@ -21,26 +23,38 @@ pub fn on_patience(f: fn()) {
 }
 
 /// Spin-then-yield backoff for blocking calls: many endpoints may share few cores, so a
-/// waiting thread must let the one it waits for run. Not `crossbeam_utils::Backoff`: that one
+/// waiting thread must let the one it waits for run (and under the passive policy parks,
+/// see [`Backoff::snooze_on`]). Not `crossbeam_utils::Backoff`: that one
 /// has neither the progress hook nor separate patience for host polls, each of which is a
 /// long wait by itself, and for spins on memory.
-pub struct Backoff(u32);
+pub struct Backoff<'a> {
+    turns: u32,
+    /// Parks so far (see [`Backoff::snooze_on`]): each waits longer, up to
+    /// [`PARK_TIMEOUT`] times [`PARK_GROWTH`].
+    parks: u32,
+    /// The doorbell this waiter is armed on, with the ring count it saw, between the
+    /// `snooze_on` that arms and the one that sleeps (see [`Backoff::snooze_on`]).
+    armed: Option<(&'a Doorbell, u32)>,
+}
 
 /// Turns a waiter spins before yielding: after host polls (each long enough by itself)...
 const PATIENCE_POLLING: u32 = 1024;
 /// ...and on memory alone.
 const PATIENCE_SPINNING: u32 = 64;
+/// Doublings of a parked waiter's timeout (see [`Backoff::snooze_on`]).
+const PARK_GROWTH: u32 = 4;
 
-impl Backoff {
+impl<'a> Backoff<'a> {
     pub fn new() -> Self {
-        Backoff(0)
+        Backoff { turns: 0, parks: 0, armed: None }
     }
 
     /// After a host poll, which takes long enough by itself: only yield once patient.
     #[inline]
     pub fn snooze_after_polling(&mut self) {
-        if self.0 < PATIENCE_POLLING {
-            self.0 += 1;
+        self.disarm();
+        if self.turns < PATIENCE_POLLING {
+            self.turns += 1;
         } else {
             Self::yield_now();
         }
@@ -56,24 +70,78 @@ impl Backoff {
         } else {
             PATIENCE_SPINNING
         };
-        if self.0 >= patience {
+        if self.turns >= patience {
             return false;
         }
         if !polled_host {
             std::hint::spin_loop();
         }
-        self.0 += 1;
+        self.turns += 1;
         true
     }
 
     #[inline]
     pub fn snooze(&mut self) {
-        if self.0 < PATIENCE_SPINNING {
+        self.disarm();
+        if self.turns < PATIENCE_SPINNING {
             std::hint::spin_loop();
-            self.0 += 1;
+            self.turns += 1;
         } else {
             Self::yield_now();
         }
+    }
+
+    /// [`snooze`](Backoff::snooze) for a wait that another thread of the process ends and
+    /// then rings `bell` (the waiter's endpoint's, see [`super::doorbell`]). Under the passive
+    /// policy, once patient, the calls alternate: one makes the process's progress and arms
+    /// the bell, and returns so that the caller looks at its wait again; the next parks until
+    /// the bell rings or a timeout passes: [`PARK_TIMEOUT`] at first, doubling with every park
+    /// up to 2^[`PARK_GROWTH`] times that. The timeout only bounds what a missed ring costs
+    /// and how long the process's progress waits for a parked thread: a long wait looks
+    /// about every 3 ms. Under the active policy, `snooze`.
+    #[inline]
+    pub fn snooze_on(&mut self, bell: &'a Doorbell) {
+        if !doorbell::passive() {
+            return self.snooze();
+        }
+        if self.turns < PATIENCE_SPINNING {
+            std::hint::spin_loop();
+            self.turns += 1;
+            return;
+        }
+        match self.armed.take() {
+            Some((armed_on, rings)) if std::ptr::eq(armed_on, bell) => {
+                bell.sleep(rings, PARK_TIMEOUT * (1 << self.parks.min(PARK_GROWTH)));
+                self.parks += 1;
+                bell.disarm();
+            }
+            other => {
+                if let Some((previous, _)) = other {
+                    previous.disarm();
+                }
+                Self::be_patient();
+                self.armed = Some((bell, bell.arm()));
+            }
+        }
+    }
+
+    /// Leaves the bell this waiter is armed on, if any.
+    #[inline]
+    fn disarm(&mut self) {
+        if let Some((bell, _)) = self.armed.take() {
+            bell.disarm();
+        }
+    }
+
+    /// What a patient waiter does before it yields or parks: keep the process progressing
+    /// (the registered [`on_patience`] function), take a share of the work of the calling
+    /// thread's endpoint team, if any (docs/teams.md).
+    #[cold]
+    fn be_patient() {
+        if let Some(f) = PATIENCE.get() {
+            f();
+        }
+        super::share::help_current();
     }
 
     /// Once patient: keep the process progressing (the registered [`on_patience`] function),
@@ -81,16 +149,19 @@ impl Backoff {
     /// then let others run.
     #[cold]
     fn yield_now() {
-        if let Some(f) = PATIENCE.get() {
-            f();
-        }
-        super::share::help_current();
+        Self::be_patient();
         std::thread::yield_now();
     }
 }
 
-impl Default for Backoff {
+impl Default for Backoff<'_> {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+impl Drop for Backoff<'_> {
+    fn drop(&mut self) {
+        self.disarm();
     }
 }

@@ -16,6 +16,7 @@
 use super::attr::Cache;
 use super::coll::board::Board;
 use super::direct::{self, DirectComm};
+use super::doorbell::Doorbell;
 use super::meeting::MeetingPoint;
 use super::p2p::queues::Queues;
 use super::rankmap::{Location, RankMap};
@@ -88,6 +89,9 @@ pub struct EndpointState {
     pub queues: SpinMutex<Queues>,
     /// Number of nonblocking collectives this endpoint has started on the communicator.
     pub nb_seq: AtomicU64,
+    /// Where the endpoint's thread parks under the passive wait policy, rung by local
+    /// senders and by local receivers of its rendezvous sends (see [`super::doorbell`]).
+    pub bell: Arc<Doorbell>,
 }
 
 impl Drop for CommShared {
@@ -156,6 +160,7 @@ impl CommShared {
             .map(|_| EndpointState {
                 queues: SpinMutex::new(Queues::default()),
                 nb_seq: AtomicU64::new(0),
+                bell: Arc::new(Doorbell::new()),
             })
             .collect();
         Ok(CommShared {

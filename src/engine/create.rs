@@ -129,6 +129,8 @@ pub fn create_shared(parent: sys::MPI_Comm, my_num_ep: c_int, fault: Option<EpEr
     let map = RankMap::from_counts(&counts, &world, &bases, my_proc as u32);
     let shared = CommShared::new(host_comm, map, Flavor::Endpoints)?;
     std::mem::forget(guard);
+    // The `auto` wait policy counts the endpoints threads may run (engine::doorbell).
+    super::doorbell::note_endpoints(count as usize);
     Ok(Some(Arc::new(shared)))
 }
 

@@ -6,6 +6,7 @@
 //! nothing here knows of communicators or queues.
 
 use super::datatype::UserBuf;
+use super::doorbell::Doorbell;
 use super::envelope::{ANY_TAG, PROC_NULL};
 use super::share::WorkList;
 use std::os::raw::c_int;
@@ -47,6 +48,9 @@ pub struct LocalSend {
     /// The work list of the sender's endpoint team, if it sent as a member: the receiver's
     /// copy may be shared with that team (docs/teams.md).
     pub helpers: Option<Arc<WorkList>>,
+    /// The sending endpoint's doorbell, rung once `done` is set (a sender waiting for its
+    /// receiver may be parked, see `engine::doorbell`).
+    pub sender_bell: Arc<Doorbell>,
 }
 
 impl LocalSend {

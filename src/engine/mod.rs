@@ -2,6 +2,7 @@
 
 pub mod attr;
 pub mod backoff;
+pub mod doorbell;
 pub mod bsend;
 pub mod coll;
 pub mod comm;

@@ -15,6 +15,7 @@ use super::comm::Endpoint;
 use super::direct::{self, DirectRecv};
 use super::host_op;
 use super::orphanage::Orphanage;
+use super::doorbell::Doorbell;
 use super::p2p::{self, Completion, Drain, RecvOp, SendState};
 use super::p2p::queues::Orphan;
 use super::progress;
@@ -92,6 +93,10 @@ pub struct Request {
     /// [`wait_send`]); a local send, the local channels; a direct-mode operation, nothing
     /// (`None`: the host progresses it).
     drain: Option<Drain>,
+    /// True when only threads of this process can complete the request (a receive whose
+    /// matches can only come from local endpoints, a local send), so a waiter may park on the
+    /// endpoint's doorbell: see [`Request::bell`].
+    rung: bool,
     pub(super) op: Mutex<Op>,
     /// Made by [`Request::persistent`]: completion deactivates it instead of freeing it.
     pub(super) persistent: bool,
@@ -112,9 +117,15 @@ impl Request {
     }
 
     pub(super) fn with_drain(ep: Arc<Endpoint>, op: Op, drain: Option<Drain>, persistent: bool) -> Arc<Request> {
+        let rung = match &op {
+            Op::Recv(_) => matches!(drain, Some(Drain::Local | Drain::LocalFrom(_))),
+            Op::Send(SendState::Local(_)) => true,
+            _ => false,
+        };
         Arc::new(Request {
             ep: Some(ep),
             drain,
+            rung,
             op: Mutex::new(op),
             persistent,
             _live: crate::live::Counted::new(&crate::live::REQUESTS),
@@ -126,6 +137,7 @@ impl Request {
         Arc::new(Request {
             ep: None,
             drain: None,
+            rung: false,
             op: Mutex::new(op),
             persistent: false,
             _live: crate::live::Counted::new(&crate::live::REQUESTS),
@@ -142,6 +154,14 @@ impl Request {
             progress::progress(&ep.shared, ep.local, drain)?;
         }
         self.test_without_progress()
+    }
+
+    /// The doorbell that is rung when this request may have completed, when only threads of
+    /// this process can complete it (see `rung`); `None` when the host must (a waiter then
+    /// keeps polling).
+    pub fn bell(&self) -> Option<&Doorbell> {
+        let ep = self.ep.as_ref().filter(|_| self.rung)?;
+        Some(&ep.shared.endpoints[ep.local as usize].bell)
     }
 
     pub(crate) fn test_without_progress(&self) -> EpResult<Option<Completion>> {
@@ -315,8 +335,24 @@ pub fn wait(req: &Request) -> EpResult<Completion> {
         if let Some(c) = req.test()? {
             return Ok(c);
         }
-        b.snooze();
+        snooze_for(&mut b, req.bell());
     }
+}
+
+/// One turn of a wait on requests whose common doorbell is `bell` (see [`common_bell`]).
+#[inline]
+pub fn snooze_for<'a>(b: &mut Backoff<'a>, bell: Option<&'a Doorbell>) {
+    match bell {
+        Some(bell) => b.snooze_on(bell),
+        None => b.snooze(),
+    }
+}
+
+/// The doorbell a waiter for all of `reqs` may park on: the one they share when each has one
+/// (see [`Request::bell`]); `None` when any needs the host or they have different bells.
+pub fn common_bell<'a>(mut reqs: impl Iterator<Item = &'a Request>) -> Option<&'a Doorbell> {
+    let first = reqs.next()?.bell()?;
+    reqs.all(|r| r.bell().is_some_and(|b| std::ptr::eq(b, first))).then_some(first)
 }
 
 /// Blocks until a send completes (local rendezvous or host requests).
@@ -344,7 +380,12 @@ fn wait_send_pending(ep: &Endpoint, mut s: SendState) -> EpResult<()> {
             Drain::Local
         };
         progress::progress(&ep.shared, ep.local, drain)?;
-        b.snooze();
+        if matches!(s, SendState::Local(_)) {
+            // The receiver rings once it has the data; so do local senders to this endpoint.
+            b.snooze_on(&ep.shared.endpoints[ep.local as usize].bell);
+        } else {
+            b.snooze();
+        }
     }
     Ok(())
 }

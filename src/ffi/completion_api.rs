@@ -191,7 +191,7 @@ pub unsafe extern "C" fn EP_Waitall(
             }
         }
         if !progressed {
-            b.snooze();
+            request::snooze_for(&mut b, request::common_bell(pending.iter().filter_map(|&i| rs[i].as_deref())));
         }
     }
     if failed {
@@ -280,6 +280,7 @@ pub unsafe extern "C" fn EP_Waitany(
 ) -> c_int {
     let index = out(index, "index")?;
     let rs = resolve(count, reqs)?;
+    let bell = request::common_bell(rs.iter().flatten().map(|r| &**r));
     let mut b = Backoff::new();
     loop {
         match first_complete(&rs)? {
@@ -294,7 +295,7 @@ pub unsafe extern "C" fn EP_Waitany(
                 write_empty(status);
                 return Ok(());
             }
-            None => b.snooze(),
+            None => request::snooze_for(&mut b, bell),
         }
     }
 }
@@ -389,6 +390,7 @@ pub unsafe extern "C" fn EP_Waitsome(
         return Err(ep_err!(ERR_ARG, "array_of_indices is NULL"));
     }
     let rs = resolve(incount, reqs)?;
+    let bell = request::common_bell(rs.iter().flatten().map(|r| &**r));
     let mut b = Backoff::new();
     loop {
         match some_complete(&rs, reqs, indices, statuses, "EP_Waitsome")? {
@@ -396,7 +398,7 @@ pub unsafe extern "C" fn EP_Waitsome(
                 *outcount = EP_UNDEFINED;
                 return Ok(());
             }
-            Some((0, _)) => b.snooze(),
+            Some((0, _)) => request::snooze_for(&mut b, bell),
             Some((n, failed)) => {
                 *outcount = n;
                 return if failed { in_status() } else { Ok(()) };

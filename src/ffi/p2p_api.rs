@@ -443,13 +443,14 @@ pub unsafe extern "C" fn EP_Probe(
         probe_status(&c, status);
         return Ok(());
     }
+    let bell = p2p::bell_for(&ep.shared, ep.local, &pattern);
     let mut b = Backoff::new();
     loop {
         if let Some(c) = p2p::iprobe(&ep.shared, ep.local, pattern)? {
             probe_status(&c, status);
             return Ok(());
         }
-        b.snooze();
+        request::snooze_for(&mut b, bell);
     }
 }
 
@@ -557,6 +558,8 @@ pub unsafe extern "C" fn EP_Mprobe(
 ) -> c_int {
     let ep = endpoint_ref(comm)?;
     let message = out(message, "message")?;
+    let pattern = check_recv_pattern(&ep, source, tag)?;
+    let bell = p2p::bell_for(&ep.shared, ep.local, &pattern);
     let mut b = Backoff::new();
     loop {
         let mut flag = 0;
@@ -564,7 +567,7 @@ pub unsafe extern "C" fn EP_Mprobe(
         if flag != 0 {
             return Ok(());
         }
-        b.snooze();
+        request::snooze_for(&mut b, bell);
     }
 }
 

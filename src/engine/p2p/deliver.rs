@@ -66,6 +66,7 @@ pub(super) fn deliver_into(buf: &UserBuf, env: &Envelope, payload: Payload) -> E
             let result = super::super::fault::delivery(env)
                 .and_then(|()| super::super::endpoint_team::split::copy(buf, &ls.buf, c.bytes as usize, ls.helpers.as_ref()));
             ls.done.store(true, Ordering::Release);
+            ls.sender_bell.ring();
             result.map(|()| c)
         }
         Payload::Remote { .. } => unreachable!("remote data goes through a RecvOp"),

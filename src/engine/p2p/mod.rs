@@ -36,7 +36,7 @@ pub(crate) mod send;
 pub use deliver::deliver;
 pub use drain::Drain;
 pub use super::message::{Completion, Payload};
-pub use probe::{improbe, iprobe, recv_blocking, recv_blocking_into, wait_recv_matched};
+pub use probe::{bell_for, improbe, iprobe, recv_blocking, recv_blocking_into, wait_recv_matched};
 pub use recv::{cancel_recv, post_recv};
 pub use recv_op::RecvOp;
 pub use send::{start_send, SendState};

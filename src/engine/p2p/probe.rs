@@ -3,6 +3,7 @@
 
 use super::super::backoff::Backoff;
 use super::super::comm::CommShared;
+use super::super::doorbell::Doorbell;
 use super::super::datatype::UserBuf;
 use super::super::envelope::{Envelope, Pattern, PROC_NULL};
 use super::super::message::{Completion, Payload};
@@ -89,8 +90,22 @@ pub fn recv_blocking_into(
         if how == Drain::All {
             backoff.snooze_after_polling();
         } else {
-            backoff.snooze();
+            // Only local senders can end this wait, and they ring the endpoint's bell.
+            match bell_for(shared, local, &pattern) {
+                Some(bell) => backoff.snooze_on(bell),
+                None => backoff.snooze(),
+            }
         }
+    }
+}
+
+/// The doorbell a blocked receive or probe of `pattern` on endpoint `local` may park on: the
+/// endpoint's, when only local senders can match it (they ring it, see `engine::doorbell`);
+/// `None` when a message may come through the host.
+pub fn bell_for<'a>(shared: &'a CommShared, local: u32, pattern: &Pattern) -> Option<&'a Doorbell> {
+    match Drain::for_pattern(shared, local, pattern) {
+        Drain::All => None,
+        Drain::Local | Drain::LocalFrom(_) => Some(&shared.endpoints[local as usize].bell),
     }
 }
 

@@ -56,7 +56,10 @@ pub fn start_send(
     blocking: bool,
 ) -> EpResult<SendState> {
     if to.proc == shared.my_proc {
-        Ok(match local::send(&shared.channels, local, to.local, env, buf, sync)? {
+        let sent = local::send(&shared.channels, local, to.local, env, buf, sync, &shared.endpoints[local as usize].bell)?;
+        // The receiver may be parked waiting for this message.
+        shared.endpoints[to.local as usize].bell.ring();
+        Ok(match sent {
             local::Sent::Done => SendState::Done,
             local::Sent::Waiting(ls) => SendState::Local(ls),
         })

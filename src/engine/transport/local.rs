@@ -18,6 +18,7 @@
 //! caller's (see [`drain_inbox`]), which matches it; a send says how it left ([`Sent`]).
 
 use crate::engine::datatype::UserBuf;
+use crate::engine::doorbell::Doorbell;
 use crate::engine::envelope::Envelope;
 use crate::engine::message::{InlineData, LocalSend, Payload, INLINE_BYTES};
 use crate::error::EpResult;
@@ -71,7 +72,18 @@ pub enum Sent {
 
 /// Sends from local endpoint `me` to local endpoint `dest` through `channels`.
 #[inline]
-pub fn send(channels: &Channels, me: u32, dest: u32, envelope: Envelope, buf: UserBuf, sync: bool) -> EpResult<Sent> {
+///
+/// `sender_bell` is `me`'s doorbell, rung by the receiver when it has copied a rendezvous
+/// send's data; the caller rings `dest`'s after this returns.
+pub fn send(
+    channels: &Channels,
+    me: u32,
+    dest: u32,
+    envelope: Envelope,
+    buf: UserBuf,
+    sync: bool,
+    sender_bell: &Arc<Doorbell>,
+) -> EpResult<Sent> {
     let bytes = buf.bytes();
     let channel = channels.get_or_create(dest, me);
     if !sync && bytes <= INLINE_BYTES && buf.info.contiguous() {
@@ -96,7 +108,12 @@ pub fn send(channels: &Channels, me: u32, dest: u32, envelope: Envelope, buf: Us
         buf.pack_into(&mut data)?;
         (Payload::Eager(data), Sent::Done)
     } else {
-        let ls = Arc::new(LocalSend { buf, done: AtomicBool::new(false), helpers: crate::engine::share::current_for(bytes) });
+        let ls = Arc::new(LocalSend {
+            buf,
+            done: AtomicBool::new(false),
+            helpers: crate::engine::share::current_for(bytes),
+            sender_bell: sender_bell.clone(),
+        });
         (Payload::Local(ls.clone()), Sent::Waiting(ls))
     };
     channel.push(LocalMessage { envelope, payload });
@@ -202,7 +219,7 @@ mod tests {
     fn a_panicking_delivery_takes_its_message_once() {
         // SAFETY: an all-zero `UserBuf` is a valid value (a null address, integers, and a host
         // datatype handle that is an int or a pointer); this test never uses its buffer.
-        let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false), helpers: None });
+        let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false), helpers: None, sender_bell: Arc::default() });
         let ch = Channel::new(RING_CELLS);
         ch.push(LocalMessage { envelope: Envelope { source: 0, tag: 1 }, payload: Payload::Local(ls.clone()) });
         ch.push(msg(2));
@@ -244,7 +261,7 @@ mod tests {
     fn undelivered_messages_are_dropped_with_the_channel() {
         // SAFETY: as in `a_panicking_delivery_takes_its_message_once`: an all-zero `UserBuf` is valid
         // and its buffer is never used.
-        let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false), helpers: None });
+        let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false), helpers: None, sender_bell: Arc::default() });
         {
             let ch = Channel::new(RING_CELLS);
             ch.push(LocalMessage { envelope: Envelope { source: 0, tag: 0 }, payload: Payload::Local(ls.clone()) });
