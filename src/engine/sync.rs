@@ -7,6 +7,7 @@
 #[cfg(not(loom))]
 mod imp {
     pub use crate::engine::backoff::Backoff;
+    pub use crate::engine::doorbell::Doorbell;
     pub use parking_lot::Mutex;
     pub use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
 
@@ -68,6 +69,25 @@ mod imp {
         pub fn snooze(&mut self) {
             loom::thread::yield_now();
         }
+
+        /// One more turn of a wait that `_bell` announces: as `snooze` (a model never parks).
+        pub fn snooze_on(&mut self, _bell: &Doorbell) {
+            loom::thread::yield_now();
+        }
+    }
+
+    /// The engine's doorbell, in a model: waiters never park, so ringing does nothing.
+    #[derive(Default)]
+    pub struct Doorbell;
+
+    impl Doorbell {
+        /// A bell.
+        pub fn new() -> Self {
+            Doorbell
+        }
+
+        /// Rings nobody.
+        pub fn ring(&self) {}
     }
 }
 

@@ -14,7 +14,8 @@
 //! [`Board::barrier`] uses the header line alone.
 //!
 //! No lock and no fixed-size array: one slot per endpoint of the communicator, spin-then-
-//! yield waiting (endpoints may outnumber cores). The leader's scratch space is reused from
+//! yield waiting (endpoints may outnumber cores; under the passive wait policy a waiter parks
+//! on the bell of the slot it waits for, or on the release's, rung by their writers). The leader's scratch space is reused from
 //! one collective to the next without synchronisation beyond the protocol itself: the leader
 //! writes it only after every endpoint has arrived at the next collective, that is, after
 //! every endpoint has finished reading it in the previous one.
@@ -31,7 +32,7 @@
 //! [`crate::engine::sync`]) and explores endpoints arriving, the leader's part, the fan-out
 //! and the reuse of the board by the next collectives.
 
-use crate::engine::sync::{AtomicPtr, AtomicU32, AtomicU64, Backoff, Ordering, UnsafeCell};
+use crate::engine::sync::{AtomicPtr, AtomicU32, AtomicU64, Backoff, Doorbell, Ordering, UnsafeCell};
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_OTHER};
 
@@ -68,6 +69,9 @@ struct Slot {
     /// (written only for collectives that hold).
     finished: AtomicU64,
     input: [Input; 2],
+    /// Rung when this endpoint enters a collective or finishes one: waiters for it may be
+    /// parked under the passive wait policy (`engine::doorbell`).
+    bell: Doorbell,
 }
 
 impl Slot {
@@ -77,6 +81,7 @@ impl Slot {
     fn enter(&self, seq: u64, kind: Kind) {
         self.kind[(seq % 2) as usize].store(kind as u32, Ordering::Relaxed);
         self.seq.store(seq, Ordering::Release);
+        self.bell.ring();
     }
 
     /// The kind of collective `seq`, once the header shows `seq` (or later).
@@ -176,6 +181,8 @@ pub struct Scratch {
 pub struct Board {
     slots: Box<[Slot]>,
     released: Padded,
+    /// Rung with each release, for the endpoints waiting for it.
+    release_bell: Doorbell,
     error: UnsafeCell<Option<EpError>>,
     scratch: UnsafeCell<Scratch>,
 }
@@ -197,9 +204,11 @@ impl Board {
                     args: AtomicPtr::new(std::ptr::null_mut()),
                     finished: AtomicU64::new(0),
                     input: [Input::new(), Input::new()],
+                    bell: Doorbell::new(),
                 })
                 .collect(),
             released: Padded(AtomicU64::new(0)),
+            release_bell: Doorbell::new(),
             error: UnsafeCell::new(None),
             scratch: UnsafeCell::new(Scratch {
                 bytes: AlignedBuf::default(),
@@ -223,7 +232,7 @@ impl Board {
         let mut b = Backoff::new();
         for other in self.slots.iter() {
             while other.seq.load(Ordering::Acquire) < seq {
-                b.snooze();
+                b.snooze_on(&other.bell);
             }
         }
         match self.slots.iter().map(|s| s.kind_at(seq)).find(|&k| k != Kind::Barrier as u32) {
@@ -309,7 +318,7 @@ impl Board {
             let mut b = Backoff::new();
             for other in &self.slots[1..] {
                 while other.seq.load(Ordering::Acquire) != seq {
-                    b.snooze();
+                    b.snooze_on(&other.bell);
                 }
             }
             // SAFETY: every endpoint is waiting for the release; nobody reads the scratch now.
@@ -328,10 +337,11 @@ impl Board {
             // SAFETY: as the scratch space.
             self.error.with_mut(|error| unsafe { *error = outcome });
             self.released.0.store(seq, Ordering::Release);
+            self.release_bell.ring();
         } else {
             let mut b = Backoff::new();
             while self.released.0.load(Ordering::Acquire) != seq {
-                b.snooze();
+                b.snooze_on(&self.release_bell);
             }
         }
         // SAFETY: after the release the leader writes neither until everyone arrives again.
@@ -345,10 +355,11 @@ impl Board {
         if hold || self.scratch.with(|scratch| unsafe { (*scratch).hold }) {
             // Each endpoint says it is done on its own slot; nobody leaves before all are.
             slot.finished.store(seq, Ordering::Release);
+            slot.bell.ring();
             let mut b = Backoff::new();
             for other in self.slots.iter() {
                 while other.finished.load(Ordering::Acquire) < seq {
-                    b.snooze();
+                    b.snooze_on(&other.bell);
                 }
             }
         }
@@ -458,11 +469,11 @@ fn wait_for_input(other: &Slot, lines: &[Line; INPUT_LINES], seq: u64, guess: us
                 return Err(other.kind_at(seq));
             }
         }
-        b.snooze();
+        b.snooze_on(&other.bell);
     };
     for line in &lines[guess.min(lines_for(stamp.len()))..lines_for(stamp.len())] {
         while line.stamp.load(Ordering::Acquire) != stamp.0 {
-            b.snooze();
+            b.snooze_on(&other.bell);
         }
     }
     Ok(stamp)
