@@ -25,6 +25,7 @@ pub struct HostConstants {
     pub op_null: sys::MPI_Op,
     pub op_min: sys::MPI_Op,
     pub op_max: sys::MPI_Op,
+    pub op_sum: sys::MPI_Op,
     pub in_place: *mut c_void,
     pub status_ignore: *mut sys::MPI_Status,
     pub errors_return: sys::MPI_Errhandler,
@@ -96,6 +97,7 @@ pub static HOST: LazyLock<HostConstants> = LazyLock::new(|| {
             op_null: c.op_null,
             op_min: sys::RSMPI_MIN,
             op_max: sys::RSMPI_MAX,
+            op_sum: sys::RSMPI_SUM,
             in_place: c.in_place,
             status_ignore: sys::RSMPI_STATUS_IGNORE,
             errors_return: sys::RSMPI_ERRORS_RETURN,
@@ -305,6 +307,23 @@ pub fn rank_size(comm: HostComm) -> EpResult<(i32, i32)> {
         check(sys::MPI_Comm_size(comm.0, &mut s), "MPI_Comm_size")?;
     }
     Ok((r, s))
+}
+
+/// The sum of `value` over the processes of `comm` that share memory with the caller (the
+/// host's `MPI_COMM_TYPE_SHARED`: usually a node): collective over `comm`.
+pub fn node_sum(comm: HostComm, value: c_int) -> EpResult<c_int> {
+    let mut node = HostComm(HOST.comm_null);
+    // SAFETY: `comm` is a host communicator the caller holds; the host writes `node.0`, a live
+    // local; every process of `comm` makes this call (the caller's contract).
+    unsafe {
+        check(
+            sys::MPI_Comm_split_type(comm.0, HOST.comm_type_shared, 0, HOST.info_null, &mut node.0),
+            "MPI_Comm_split_type",
+        )?
+    };
+    let sum = allreduce_int(node, value, HOST.op_sum);
+    free_comm(node);
+    sum
 }
 
 /// `MPI_Allreduce` of one int with `op` over `comm`: collective, every process of `comm`

@@ -127,10 +127,11 @@ pub fn create_shared(parent: sys::MPI_Comm, my_num_ep: c_int, fault: Option<EpEr
     let bases: Vec<u32> = all.chunks(4).map(|c| c[2] as u32).collect();
     let (my_proc, _) = host::rank_size(host_comm)?;
     let map = RankMap::from_counts(&counts, &world, &bases, my_proc as u32);
+    // The `auto` wait policy compares the node's endpoints with its cores (engine::doorbell).
+    let on_node = host::node_sum(host_comm, count)?;
     let shared = CommShared::new(host_comm, map, Flavor::Endpoints)?;
     std::mem::forget(guard);
-    // The `auto` wait policy counts the endpoints threads may run (engine::doorbell).
-    super::doorbell::note_endpoints(count as usize);
+    super::doorbell::note_endpoints(count as usize, on_node as usize);
     Ok(Some(Arc::new(shared)))
 }
 

@@ -11,8 +11,9 @@
 //!
 //! The policy, like OpenMP's `OMP_WAIT_POLICY`: `active` (spin, then yield: the lowest latency
 //! when every thread has a core), `passive` (spin briefly, then park) or `auto` (the default:
-//! passive when the endpoints of the processes on this node outnumber its cores). Engine
-//! support: every layer of the engine may ring or wait; it knows none of them.
+//! passive once a communicator has more endpoints in this process than the process may use
+//! cores, or more on this node than the node has). Engine support: every layer of the engine
+//! may ring or wait; it knows none of them.
 
 use parking_lot_core::{park, unpark_all, DEFAULT_PARK_TOKEN, DEFAULT_UNPARK_TOKEN};
 use std::sync::atomic::{fence, AtomicBool, AtomicU32, AtomicUsize, Ordering};
@@ -59,8 +60,10 @@ fn requested() -> Policy {
 
 /// Whether waiters park (the passive policy in force): read on every ring, so a plain load.
 static PASSIVE: AtomicBool = AtomicBool::new(false);
-/// The most endpoints any communicator created so far has in this process.
-static MOST_ENDPOINTS: AtomicUsize = AtomicUsize::new(0);
+/// The most endpoints any communicator created so far has in this process...
+static MOST_IN_PROCESS: AtomicUsize = AtomicUsize::new(0);
+/// ...and on this node.
+static MOST_ON_NODE: AtomicUsize = AtomicUsize::new(0);
 
 /// True when waiters of this process park (the passive policy, requested or chosen by
 /// `auto`).
@@ -69,33 +72,33 @@ pub fn passive() -> bool {
     PASSIVE.load(Ordering::Relaxed)
 }
 
-/// Processes of this job on this node, from the launcher's environment (Open MPI's
-/// `OMPI_COMM_WORLD_LOCAL_SIZE`, MPICH Hydra's `MPI_LOCALNRANKS`); 1 when neither says.
-fn processes_on_node() -> usize {
-    ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"]
-        .iter()
-        .find_map(|k| std::env::var(k).ok()?.trim().parse().ok())
-        .filter(|&n: &usize| n > 0)
-        .unwrap_or(1)
+/// Cores of the node and cores this process may run on (its affinity and quota).
+fn cores() -> (usize, usize) {
+    let mine = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // SAFETY: `sysconf` reads a system value; no memory of ours is involved.
+    let online = unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) };
+    (usize::try_from(online).unwrap_or(0).max(mine), mine)
 }
 
-/// The `auto` rule: waiters park when the endpoints of the node (this process's largest
-/// count times the processes on the node, assuming they are alike) outnumber the cores this
-/// process may run on.
-pub fn oversubscribed(endpoints: usize, processes: usize, cores: usize) -> bool {
-    endpoints.saturating_mul(processes) > cores
+/// The `auto` rule: waiters park when endpoints (each a thread that may wait) outnumber cores,
+/// in this process (`in_process` endpoints on the `process_cores` it may use; processes bound
+/// to cores of their own stay active) or on the node (`on_node` on `node_cores`).
+pub fn oversubscribed(in_process: usize, process_cores: usize, on_node: usize, node_cores: usize) -> bool {
+    in_process > process_cores || on_node > node_cores
 }
 
-/// Notes that a communicator with `endpoints` endpoints in this process was created, and
-/// settles the policy: `auto` turns passive once endpoints outnumber cores (and stays so).
-pub fn note_endpoints(endpoints: usize) {
-    let most = MOST_ENDPOINTS.fetch_max(endpoints, Ordering::Relaxed).max(endpoints);
+/// Notes that a communicator with `in_process` endpoints in this process and `on_node` on
+/// this node (in the processes that share memory with this one) was created, and settles the
+/// policy: `auto` turns passive once endpoints outnumber cores (and stays so).
+pub fn note_endpoints(in_process: usize, on_node: usize) {
+    let in_process = MOST_IN_PROCESS.fetch_max(in_process, Ordering::Relaxed).max(in_process);
+    let on_node = MOST_ON_NODE.fetch_max(on_node, Ordering::Relaxed).max(on_node);
     let passive = match requested() {
         Policy::Active => false,
         Policy::Passive => true,
         Policy::Auto => {
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            oversubscribed(most, processes_on_node(), cores)
+            let (node_cores, process_cores) = cores();
+            oversubscribed(in_process, process_cores, on_node, node_cores)
         }
     };
     PASSIVE.store(passive, Ordering::Relaxed);
@@ -194,10 +197,13 @@ mod tests {
 
     #[test]
     fn auto_rule() {
-        assert!(!oversubscribed(2, 1, 2), "one thread per core");
-        assert!(oversubscribed(4, 1, 2));
-        assert!(oversubscribed(1, 4, 2), "four single-endpoint processes on two cores");
-        assert!(!oversubscribed(1, 2, 2));
+        assert!(!oversubscribed(2, 2, 2, 2), "one thread per core");
+        assert!(oversubscribed(3, 2, 3, 2), "three threads of one process on two cores");
+        assert!(oversubscribed(1, 2, 4, 2), "four single-endpoint processes on two cores");
+        assert!(!oversubscribed(1, 1, 4, 4), "four processes bound to a core each");
+        assert!(oversubscribed(2, 1, 2, 4), "two endpoints of a process bound to one core");
+        let (node, mine) = cores();
+        assert!(node >= mine && mine >= 1);
     }
 
     /// A ring after arming ends the sleep at once; without a ring the sleep lasts about the
