@@ -44,6 +44,17 @@ const PATIENCE_SPINNING: u32 = 64;
 /// Doublings of a parked waiter's timeout (see [`Backoff::snooze_on`]).
 const PARK_GROWTH: u32 = 4;
 
+/// Host polls before yielding: fewer under the passive policy, where threads outnumber cores
+/// and a waiter that polls on takes the core from the threads that have work.
+#[inline]
+fn polling_patience() -> u32 {
+    if doorbell::passive() {
+        PATIENCE_SPINNING
+    } else {
+        PATIENCE_POLLING
+    }
+}
+
 impl<'a> Backoff<'a> {
     pub fn new() -> Self {
         Backoff { turns: 0, parks: 0, armed: None }
@@ -53,7 +64,7 @@ impl<'a> Backoff<'a> {
     #[inline]
     pub fn snooze_after_polling(&mut self) {
         self.disarm();
-        if self.turns < PATIENCE_POLLING {
+        if self.turns < polling_patience() {
             self.turns += 1;
         } else {
             Self::yield_now();
@@ -66,7 +77,7 @@ impl<'a> Backoff<'a> {
     #[inline]
     pub fn keep_spinning(&mut self, polled_host: bool) -> bool {
         let patience = if polled_host {
-            PATIENCE_POLLING
+            polling_patience()
         } else {
             PATIENCE_SPINNING
         };
