@@ -74,10 +74,10 @@ fn senders_open_while_receiver_drains(senders: [u32; 2], bound: usize) {
 
 #[test]
 fn loom_senders_of_one_block_open_while_receiver_drains() {
-    senders_open_while_receiver_drains([0, 1], 2);
+    senders_open_while_receiver_drains([0, 1], 3);
 }
 
 #[test]
 fn loom_senders_of_two_blocks_open_while_receiver_drains() {
-    senders_open_while_receiver_drains([1, 2], 2);
+    senders_open_while_receiver_drains([1, 2], 3);
 }
