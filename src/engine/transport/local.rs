@@ -96,10 +96,11 @@ pub fn send(channels: &Channels, me: u32, dest: u32, envelope: Envelope, buf: Us
     Ok(state)
 }
 
-/// Hands the messages sent to endpoint `local` (by local endpoint `from`, or by all), in
-/// order, to `take`, each still in its channel's cell: `take` owns the message from then on
-/// (it reads it out, at most once, see `Channel::drain_with`). An error of `take` stops the
-/// drain; the later messages stay in their channel, in order.
+/// Hands the messages sent to endpoint `local` (by local endpoint `from`, or by every local
+/// endpoint that has sent to it, sender after sender in the order their channels were opened),
+/// each sender's in order, to `take`, each still in its channel's cell: `take` owns the message
+/// from then on (it reads it out, at most once, see `Channel::drain_with`). An error of `take`
+/// stops the drain; the later messages stay in their channel, in order.
 #[inline(always)]
 pub fn drain_inbox<E>(
     channels: &Channels,
