@@ -14,7 +14,9 @@
 //! `EP_Comm_create_endpoints` called once from one thread (the array form, no thread per
 //! endpoint), the resident set growth of the first creation per endpoint, the growth of one
 //! `EP_Comm_dup` of that communicator per endpoint, and `EP_Comm_split` + free with one thread
-//! per endpoint (as thread 0 sees it).
+//! per endpoint (as thread 0 sees it). `EPMPI_BENCH_ENDPOINTS` (comma-separated counts, e.g.
+//! `4096` or `1024,64`) replaces the counts; run one count per job to read its memory from a
+//! fresh heap (in one job the smaller counts reuse the heap the larger ones grew).
 //!
 //! `cargo bench --bench creation` (launches itself under mpirun with 1 and 2 processes;
 //! the MPI is the one `MPICC` names). Not a timed test: a report.
@@ -274,6 +276,16 @@ fn used_endpoint_memory(np: i32) -> f64 {
 /// comes from a heap no earlier creation has grown.
 const SCALING: [usize; 6] = [1024, 256, 64, 16, 4, 1];
 
+/// [`SCALING`], or the counts of `EPMPI_BENCH_ENDPOINTS` when it is set (largest first).
+fn scaling() -> Vec<usize> {
+    let mut counts = match std::env::var("EPMPI_BENCH_ENDPOINTS").ok().and_then(|t| common::sizes::parse_sizes(&t)) {
+        Some(v) => v.into_iter().map(|n| n as usize).filter(|&n| n > 0).collect(),
+        None => SCALING.to_vec(),
+    };
+    counts.sort_unstable_by(|a, b| b.cmp(a));
+    counts
+}
+
 /// Frees every handle of `comms`, one thread per endpoint (the free is collective over them).
 fn free_all(comms: &mut [EP_Comm]) {
     std::thread::scope(|s| {
@@ -354,7 +366,7 @@ fn child() {
     let procs = if np == 1 { "1 process".to_string() } else { format!("{np} processes") };
     let plain = format!("plain MPI, {procs}");
     let mut rec = Recorder::new("creation", np);
-    for n in SCALING {
+    for n in scaling() {
         let (create, mem, dup_mem, split) = at_scale(n);
         let method = format!("EP, {procs}");
         rec.add_us("Comm_create_endpoints, one thread", &method, n as u64, XUnit::Endpoints, &create);

@@ -50,6 +50,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "engine::spinlock",
             "engine::sync",
             "engine::spsc",
+            "engine::inbox",
             "engine::backoff",
             "engine::doorbell",
             "engine::host_op",

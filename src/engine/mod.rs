@@ -17,6 +17,7 @@ pub mod group;
 pub mod group_create;
 pub mod handle_table;
 pub mod host_op;
+pub mod inbox;
 pub mod inter;
 pub mod matching;
 pub mod meeting;

@@ -8,7 +8,8 @@
 //! matching state and the two sides share nothing but the cells, so a small message costs
 //! one cache line handed from one core to another. One channel per pair keeps each pair's
 //! messages in order (non-overtaking) and lets a receive naming its source look at one
-//! channel only.
+//! channel only; a wildcard receive looks at the channels opened to its endpoint, in the order
+//! they were opened ([`crate::engine::inbox`]: memory and drains grow with the pairs that talk).
 //! * up to [`INLINE_BYTES`]: the data travels inside the cell;
 //! * up to `LOCAL_EAGER_BYTES`: a packed copy travels (the send completes at once);
 //! * larger or synchronous: the cell points at the sender's buffer, the receiver copies once
@@ -19,11 +20,12 @@
 
 use crate::engine::datatype::UserBuf;
 use crate::engine::doorbell::Doorbell;
+use crate::engine::inbox::Inboxes;
 use crate::engine::envelope::Envelope;
 use crate::engine::message::{InlineData, LocalSend, Payload, INLINE_BYTES};
 use crate::error::EpResult;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// Local messages up to this size are copied at send time (eager); larger ones wait for the
 /// receiver, which copies once from the sender's buffer.
@@ -41,23 +43,14 @@ pub struct LocalMessage {
     pub(crate) payload: Payload,
 }
 
-/// The channels of one communicator in this process, `[receiver][sender]`, created lazily.
-pub struct Channels {
-    n: usize,
-    table: Box<[OnceLock<Box<Channel>>]>,
-}
+/// The channels of one communicator in this process, by receiver and sender, each opened by
+/// its sender's first message (see [`crate::engine::inbox`]).
+pub struct Channels(Inboxes<LocalMessage>);
 
 impl Channels {
+    /// No channels yet between `n` endpoints.
     pub fn new(n: usize) -> Channels {
-        Channels { n, table: (0..n * n).map(|_| OnceLock::new()).collect() }
-    }
-
-    fn get(&self, receiver: u32, sender: u32) -> Option<&Channel> {
-        self.table[receiver as usize * self.n + sender as usize].get().map(|b| &**b)
-    }
-
-    fn get_or_create(&self, receiver: u32, sender: u32) -> &Channel {
-        self.table[receiver as usize * self.n + sender as usize].get_or_init(|| Box::new(Channel::new(RING_CELLS)))
+        Channels(Inboxes::new(n, RING_CELLS))
     }
 }
 
@@ -71,10 +64,10 @@ pub enum Sent {
 }
 
 /// Sends from local endpoint `me` to local endpoint `dest` through `channels`.
-#[inline]
 ///
 /// `sender_bell` is `me`'s doorbell, rung by the receiver when it has copied a rendezvous
 /// send's data; the caller rings `dest`'s after this returns.
+#[inline]
 pub fn send(
     channels: &Channels,
     me: u32,
@@ -85,7 +78,7 @@ pub fn send(
     sender_bell: &Arc<Doorbell>,
 ) -> EpResult<Sent> {
     let bytes = buf.bytes();
-    let channel = channels.get_or_create(dest, me);
+    let channel = channels.0.get_or_open(dest, me);
     if !sync && bytes <= INLINE_BYTES && buf.info.contiguous() {
         // Written into the ring's cell itself (see `Channel::push_with`).
         channel.push_with(|slot| {
@@ -120,10 +113,11 @@ pub fn send(
     Ok(state)
 }
 
-/// Hands the messages sent to endpoint `local` (by local endpoint `from`, or by all), in
-/// order, to `take`, each still in its channel's cell: `take` owns the message from then on
-/// (it reads it out, at most once, see `Channel::drain_with`). An error of `take` stops the
-/// drain; the later messages stay in their channel, in order.
+/// Hands the messages sent to endpoint `local` (by local endpoint `from`, or by every local
+/// endpoint that has sent to it, sender after sender in the order their channels were opened),
+/// each sender's in order, to `take`, each still in its channel's cell: `take` owns the message
+/// from then on (it reads it out, at most once, see `Channel::drain_with`). An error of `take`
+/// stops the drain; the later messages stay in their channel, in order.
 #[inline(always)]
 pub fn drain_inbox<E>(
     channels: &Channels,
@@ -131,16 +125,13 @@ pub fn drain_inbox<E>(
     from: Option<u32>,
     mut take: impl FnMut(*mut LocalMessage) -> Result<(), E>,
 ) -> Result<(), E> {
-    let senders = match from {
-        Some(s) => s..s + 1,
-        None => 0..channels.n as u32,
-    };
-    for s in senders {
-        if let Some(ch) = channels.get(local, s) {
-            ch.drain_with(&mut take)?;
-        }
+    match from {
+        Some(s) => match channels.0.get(local, s) {
+            Some(ch) => ch.drain_with(&mut take),
+            None => Ok(()),
+        },
+        None => channels.0.for_each_opened(local, |ch: &Channel| ch.drain_with(&mut take)),
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -159,6 +150,145 @@ mod tests {
         })
         .unwrap();
         v
+    }
+
+    /// A rendezvous send whose buffer is never used (its reference count shows whether a
+    /// message holding it was dropped).
+    fn unused_local_send() -> Arc<LocalSend> {
+        // SAFETY: an all-zero `UserBuf` is a valid value (a null address, integers, and a host
+        // datatype handle that is an int or a pointer); the tests never use its buffer.
+        let buf = unsafe { std::mem::zeroed() };
+        Arc::new(LocalSend { buf, done: AtomicBool::new(false), helpers: None, sender_bell: Arc::default() })
+    }
+
+    /// Sends `tag` from `sender` to `receiver` as `send` does (opening the channel if needed).
+    fn push(channels: &Channels, receiver: u32, sender: u32, tag: i32) {
+        let m = LocalMessage { envelope: Envelope { source: sender as i32, tag }, payload: Payload::Eager(vec![]) };
+        channels.0.get_or_open(receiver, sender).push(m);
+    }
+
+    /// (source, tag) of every message a drain of `receiver` (from `from`, or all) hands over.
+    fn drain_all(channels: &Channels, receiver: u32, from: Option<u32>) -> Vec<(i32, i32)> {
+        let mut got = Vec::new();
+        drain_inbox(channels, receiver, from, |m| {
+            // SAFETY: the channel hands the message over; it is read once.
+            let m = unsafe { m.read() };
+            got.push((m.envelope.source, m.envelope.tag));
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        got
+    }
+
+    /// A sender's channel is found where it was opened and nowhere else: not by another
+    /// receiver, not for another sender of the same block.
+    #[test]
+    fn channels_are_found_by_receiver_and_sender() {
+        let channels = Channels::new(100);
+        assert!(channels.0.get(3, 7).is_none());
+        let opened: *const Channel = channels.0.get_or_open(3, 7);
+        assert_eq!(channels.0.get(3, 7).map(|c| c as *const Channel), Some(opened));
+        assert_eq!(channels.0.get_or_open(3, 7) as *const Channel, opened, "opened once");
+        assert!(channels.0.get(7, 3).is_none());
+        assert!(channels.0.get(3, 8).is_none());
+        assert!(channels.0.get(4, 7).is_none());
+        let last: *const Channel = channels.0.get_or_open(99, 99);
+        assert_ne!(last, opened);
+        assert_eq!(channels.0.get(99, 99).map(|c| c as *const Channel), Some(last));
+    }
+
+    /// Nothing but the rows is allocated before a message; a block per 64 senders that sent,
+    /// and a channel per sender that sent. Checked by mutation: with every block allocated up
+    /// front, the block counts fail.
+    #[test]
+    fn blocks_and_channels_are_allocated_by_the_first_message() {
+        let channels = Channels::new(200);
+        assert!((0..200).all(|r| channels.0.blocks(r) == 0 && channels.0.opened(r) == 0));
+        push(&channels, 0, 5, 1);
+        assert_eq!((channels.0.blocks(0), channels.0.opened(0)), (1, 1));
+        push(&channels, 0, 6, 1);
+        assert_eq!((channels.0.blocks(0), channels.0.opened(0)), (1, 2));
+        push(&channels, 0, 199, 1);
+        assert_eq!((channels.0.blocks(0), channels.0.opened(0)), (2, 3));
+        push(&channels, 0, 5, 2);
+        assert_eq!((channels.0.blocks(0), channels.0.opened(0)), (2, 3), "a second message opens nothing");
+        assert!((1..200).all(|r| channels.0.blocks(r) == 0 && channels.0.opened(r) == 0));
+    }
+
+    /// A wildcard drain takes every sender's messages in that sender's order, visiting the
+    /// senders in the order they opened their channels; a drain naming its source takes only
+    /// that source's. Checked by mutation: with the list linked at its head instead of its
+    /// end, the visiting order fails.
+    #[test]
+    fn wildcard_drain_keeps_each_senders_order() {
+        let channels = Channels::new(130);
+        for (sender, tag) in [(70, 0), (3, 0), (129, 0), (3, 1), (70, 1), (3, 2), (129, 1)] {
+            push(&channels, 1, sender, tag);
+        }
+        assert_eq!(drain_all(&channels, 1, Some(3)), vec![(3, 0), (3, 1), (3, 2)]);
+        assert_eq!(drain_all(&channels, 1, Some(4)), vec![]);
+        assert_eq!(drain_all(&channels, 1, None), vec![(70, 0), (70, 1), (129, 0), (129, 1)]);
+        for (sender, tag) in [(3, 3), (0, 0), (70, 2), (0, 1)] {
+            push(&channels, 1, sender, tag);
+        }
+        assert_eq!(drain_all(&channels, 1, None), vec![(70, 2), (3, 3), (0, 0), (0, 1)]);
+        assert_eq!(drain_all(&channels, 0, None), vec![]);
+    }
+
+    /// Many senders open their channels to one receiver at once (several per block, several
+    /// blocks) while it drains with a wildcard: every message arrives once, each sender's in
+    /// order, and every sender has one channel.
+    #[test]
+    fn many_senders_open_channels_to_one_receiver_at_once() {
+        const SENDERS: u32 = 200;
+        const THREADS: u32 = 8;
+        const MESSAGES: i32 = 300;
+        let channels = Channels::new(SENDERS as usize + 1);
+        let receiver = SENDERS;
+        let mut got: Vec<Vec<i32>> = vec![Vec::new(); SENDERS as usize];
+        std::thread::scope(|s| {
+            for t in 0..THREADS {
+                let channels = &channels;
+                // Each thread sends for the senders t, t + THREADS, ... in turns (one thread
+                // per sender: a channel has one producer at a time).
+                s.spawn(move || {
+                    for tag in 0..MESSAGES {
+                        for sender in (t..SENDERS).step_by(THREADS as usize) {
+                            push(channels, receiver, sender, tag);
+                        }
+                    }
+                });
+            }
+            let total = (SENDERS as usize) * MESSAGES as usize;
+            let mut count = 0;
+            while count < total {
+                for (source, tag) in drain_all(&channels, receiver, None) {
+                    got[source as usize].push(tag);
+                    count += 1;
+                }
+            }
+        });
+        for (sender, tags) in got.iter().enumerate() {
+            assert_eq!(*tags, (0..MESSAGES).collect::<Vec<_>>(), "sender {sender}: lost, duplicated or reordered");
+        }
+        assert_eq!(channels.0.opened(receiver), SENDERS as usize);
+        assert_eq!(channels.0.blocks(receiver), (SENDERS as usize).div_ceil(64));
+    }
+
+    /// Messages left in the inboxes when the communicator goes are dropped once, whichever
+    /// block and list they are in.
+    #[test]
+    fn undelivered_messages_are_dropped_with_the_inboxes() {
+        let ls = unused_local_send();
+        {
+            let channels = Channels::new(70);
+            for (receiver, sender) in [(0, 1), (0, 69), (69, 0), (5, 5)] {
+                let m = LocalMessage { envelope: Envelope { source: 0, tag: 0 }, payload: Payload::Local(ls.clone()) };
+                channels.0.get_or_open(receiver, sender).push(m);
+            }
+            assert_eq!(Arc::strong_count(&ls), 5);
+        }
+        assert_eq!(Arc::strong_count(&ls), 1);
     }
 
     #[test]
@@ -217,9 +347,7 @@ mod tests {
     /// return, the second drain takes the message again and frees it twice (the test aborts).
     #[test]
     fn a_panicking_delivery_takes_its_message_once() {
-        // SAFETY: an all-zero `UserBuf` is a valid value (a null address, integers, and a host
-        // datatype handle that is an int or a pointer); this test never uses its buffer.
-        let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false), helpers: None, sender_bell: Arc::default() });
+        let ls = unused_local_send();
         let ch = Channel::new(RING_CELLS);
         ch.push(LocalMessage { envelope: Envelope { source: 0, tag: 1 }, payload: Payload::Local(ls.clone()) });
         ch.push(msg(2));
@@ -259,9 +387,7 @@ mod tests {
 
     #[test]
     fn undelivered_messages_are_dropped_with_the_channel() {
-        // SAFETY: as in `a_panicking_delivery_takes_its_message_once`: an all-zero `UserBuf` is valid
-        // and its buffer is never used.
-        let ls = Arc::new(LocalSend { buf: unsafe { std::mem::zeroed() }, done: AtomicBool::new(false), helpers: None, sender_bell: Arc::default() });
+        let ls = unused_local_send();
         {
             let ch = Channel::new(RING_CELLS);
             ch.push(LocalMessage { envelope: Envelope { source: 0, tag: 0 }, payload: Payload::Local(ls.clone()) });

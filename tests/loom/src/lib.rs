@@ -8,11 +8,15 @@ pub mod sync;
 #[path = "../../../src/engine/spsc.rs"]
 pub mod spsc;
 
+#[path = "../../../src/engine/inbox.rs"]
+pub mod inbox;
+
 #[path = "../../../src/engine/coll/board.rs"]
 pub mod board;
 
 /// The library's `crate::engine` as far as the included files need it.
 pub mod engine {
+    pub use crate::spsc;
     pub use crate::sync;
 }
 
@@ -44,3 +48,6 @@ mod tests;
 
 #[cfg(test)]
 mod board_tests;
+
+#[cfg(test)]
+mod inbox_tests;
