@@ -30,7 +30,7 @@ pub fn on_patience(f: fn()) {
 pub struct Backoff<'a> {
     turns: u32,
     /// Parks so far (see [`Backoff::snooze_on`]): each waits longer, up to
-    /// [`PARK_TIMEOUT`] times [`PARK_GROWTH`].
+    /// [`PARK_TIMEOUT`] times 2^[`PARK_GROWTH`].
     parks: u32,
     /// The doorbell this waiter is armed on, with the ring count it saw, between the
     /// `snooze_on` that arms and the one that sleeps (see [`Backoff::snooze_on`]).
@@ -43,15 +43,31 @@ const PATIENCE_POLLING: u32 = 1024;
 const PATIENCE_SPINNING: u32 = 64;
 /// Doublings of a parked waiter's timeout (see [`Backoff::snooze_on`]).
 const PARK_GROWTH: u32 = 4;
+/// Under the passive policy, where threads outnumber cores and a spinning waiter takes the
+/// core from the thread it waits for: spins (on memory or host polls) before yielding...
+const PASSIVE_SPINNING: u32 = 2;
+/// ...and yields before parking (a yield hands the core to a runnable thread of the same core
+/// at once; waking a parked one costs a futex call and, when its core idles, an interrupt).
+/// Chosen by measurement (`benches/ring.rs`, docs/performance.md).
+const PASSIVE_YIELDS: u32 = 4;
 
-/// Host polls before yielding: fewer under the passive policy, where threads outnumber cores
-/// and a waiter that polls on takes the core from the threads that have work.
+/// Host polls before yielding.
 #[inline]
 fn polling_patience() -> u32 {
     if doorbell::passive() {
-        PATIENCE_SPINNING
+        PASSIVE_SPINNING
     } else {
         PATIENCE_POLLING
+    }
+}
+
+/// Spins on memory before yielding.
+#[inline]
+fn spinning_patience() -> u32 {
+    if doorbell::passive() {
+        PASSIVE_SPINNING
+    } else {
+        PATIENCE_SPINNING
     }
 }
 
@@ -79,7 +95,7 @@ impl<'a> Backoff<'a> {
         let patience = if polled_host {
             polling_patience()
         } else {
-            PATIENCE_SPINNING
+            spinning_patience()
         };
         if self.turns >= patience {
             return false;
@@ -94,7 +110,7 @@ impl<'a> Backoff<'a> {
     #[inline]
     pub fn snooze(&mut self) {
         self.disarm();
-        if self.turns < PATIENCE_SPINNING {
+        if self.turns < spinning_patience() {
             std::hint::spin_loop();
             self.turns += 1;
         } else {
@@ -104,8 +120,9 @@ impl<'a> Backoff<'a> {
 
     /// [`snooze`](Backoff::snooze) for a wait that another thread of the process ends and
     /// then rings `bell` (the waiter's endpoint's, see [`super::doorbell`]). Under the passive
-    /// policy, once patient, the calls alternate: one makes the process's progress and arms
-    /// the bell, and returns so that the caller looks at its wait again; the next parks until
+    /// policy: [`PASSIVE_SPINNING`] spins, [`PASSIVE_YIELDS`] yields, then the calls
+    /// alternate: one makes the process's progress and arms the bell, and returns so that the
+    /// caller looks at its wait again; the next parks until
     /// the bell rings or a timeout passes: [`PARK_TIMEOUT`] at first, doubling with every park
     /// up to 2^[`PARK_GROWTH`] times that. The timeout only bounds what a missed ring costs
     /// and how long the process's progress waits for a parked thread: a long wait looks
@@ -115,10 +132,14 @@ impl<'a> Backoff<'a> {
         if !doorbell::passive() {
             return self.snooze();
         }
-        if self.turns < PATIENCE_SPINNING {
+        if self.turns < PASSIVE_SPINNING {
             std::hint::spin_loop();
             self.turns += 1;
             return;
+        }
+        if self.turns < PASSIVE_SPINNING + PASSIVE_YIELDS {
+            self.turns += 1;
+            return Self::yield_now();
         }
         match self.armed.take() {
             Some((armed_on, rings)) if std::ptr::eq(armed_on, bell) => {
