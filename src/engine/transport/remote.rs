@@ -615,6 +615,29 @@ mod tests {
         }
     }
 
+    /// The tags of a striped payload's parts follow its first tag in the payload range and wrap
+    /// to its start, as the counter that hands them out does.
+    #[test]
+    fn part_tags_follow_the_counter() {
+        let remote = RemoteComm {
+            data_comm: HostComm(HOST.comm_null),
+            own_data_comm: false,
+            next_data_tag: AtomicU32::new(0),
+            data_tag_base: 8,
+            data_tag_modulus: 10,
+            group_tag_base: 18,
+            group_tag_bits: 12,
+            headers: 8,
+        };
+        assert_eq!(remote.data_tags(1), 8);
+        let first = remote.data_tags(7);
+        assert_eq!(first, 9);
+        assert_eq!((0..7).map(|k| remote.part_tag(first, k)).collect::<Vec<_>>(), [9, 10, 11, 12, 13, 14, 15]);
+        let first = remote.data_tags(4);
+        assert_eq!((0..4).map(|k| remote.part_tag(first, k)).collect::<Vec<_>>(), [16, 17, 8, 9]);
+        assert_eq!(remote.next_data_tag(), 10, "the next payload after the wrap");
+    }
+
     #[test]
     fn header_round_trip_keeps_full_tags() {
         for h in [

@@ -21,10 +21,12 @@ use parking_lot::Mutex;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
-/// Rendezvous messages from this size on are striped when the sender's team has another member.
-pub(crate) const STRIPE_MIN_BYTES: usize = 4 << 20;
-/// Size of a part: large enough that a part's host handshake is noise beside its data.
+/// Size of a part: large enough that a part's host handshake (tens of microseconds on a loaded
+/// node) is noise beside its data (milliseconds at the hosts' few GB/s within a node).
 pub(crate) const PART_BYTES: usize = 4 << 20;
+/// Rendezvous messages from this size on are striped when the sender's team has another member:
+/// two parts at least, so that a helper has one to take.
+pub(crate) const STRIPE_MIN_BYTES: usize = 2 * PART_BYTES;
 
 /// The team a rendezvous message of `buf` is striped with: the sending thread's, when it has a
 /// member besides the sender, the data is contiguous, and the message is large.
