@@ -39,7 +39,7 @@ pub enum Protocol {
     /// straight from the user's buffer and received straight into the matched receive's.
     /// With `part_bytes` > 0 the message is striped ([`super::stripe`]): its data travels as
     /// consecutive parts of `part_bytes` bytes (the last one shorter), part `k` with the `k`-th
-    /// data tag after `data_tag` ([`RemoteComm::part_tag`]).
+    /// data tag after `data_tag` ([`RemoteComm::part_tags`]).
     Rendezvous { data_tag: i32, part_bytes: u32 },
 }
 
@@ -367,20 +367,19 @@ impl RemoteComm {
         self.data_tags(1)
     }
 
-    /// The first of `n` consecutive data tags ([`Self::part_tag`]) for the parts of one striped
+    /// The first of `n` consecutive data tags ([`Self::part_tags`]) for the parts of one striped
     /// payload, unique as [`Self::next_data_tag`]'s. Thread-safe.
     #[inline]
     pub fn data_tags(&self, n: u32) -> i32 {
         (self.data_tag_base + self.next_data_tag.fetch_add(n, Ordering::Relaxed) % self.data_tag_modulus) as i32
     }
 
-    /// The data tag of part `k` of a striped payload whose first data tag is `first`: the
-    /// `k`-th after it in the payload range, wrapping as the counter does. Every process of the
+    /// The data tags of a striped payload whose first data tag is `first`: the `k`-th after it
+    /// in the payload range for part `k`, wrapping as the counter does. Every process of the
     /// communicator computes the same (same host tag range, same header count).
     #[inline]
-    pub fn part_tag(&self, first: i32, k: usize) -> i32 {
-        let offset = (first as u32 - self.data_tag_base) as u64 + k as u64;
-        (self.data_tag_base as u64 + offset % self.data_tag_modulus as u64) as i32
+    pub(crate) fn part_tags(&self, first: i32) -> stripe::PartTags {
+        stripe::PartTags { comm: self.data_comm, first, base: self.data_tag_base, modulus: self.data_tag_modulus }
     }
 
     /// The host tag for `MPI_Comm_create_group` on the header communicator by the group
@@ -480,7 +479,7 @@ fn receive_striped(
         let mut op = HostOp::new([null, null], 0, Vec::new());
         // SAFETY: the message's `bytes <= buf.bytes()` land in the user's contiguous buffer,
         // valid until the receive completes (MPI 4.1 section 3.7.2), which waits for `op`.
-        unsafe { stripe::receive_parts(remote, buf.data_ptr(), bytes, part_bytes, proc, first_tag, &mut op)? };
+        unsafe { stripe::receive_parts(buf.data_ptr(), bytes, part_bytes, proc, remote.part_tags(first_tag), &mut op)? };
         return Ok(op);
     }
     let len = usize::try_from(bytes).map_err(|_| ep_err!(ERR_INTERN, "striped message of {bytes} bytes"))?;
@@ -490,7 +489,7 @@ fn receive_striped(
     // SAFETY: `op` owns the `len` bytes at `dst` (the heap block moved into it unchanged, never
     // resized), and dropped before its requests complete it goes to the orphanage with them.
     // The host is the only writer; nothing reads them until the requests complete.
-    unsafe { stripe::receive_parts(remote, dst, bytes, part_bytes, proc, first_tag, &mut op)? };
+    unsafe { stripe::receive_parts(dst, bytes, part_bytes, proc, remote.part_tags(first_tag), &mut op)? };
     Ok(op)
 }
 
@@ -583,7 +582,7 @@ fn send_general(host: HostComm, remote: &RemoteComm, dest: Location, env: Envelo
     if let Some(team) = team {
         // When a part fails to start, `op` (the header and the started parts) goes to the
         // orphanage with the early return.
-        stripe::send_parts(&team, remote, &buf, proc, data_tag, part_bytes, sync, &mut op)?;
+        stripe::send_parts(&team, &buf, proc, remote.part_tags(data_tag), part_bytes, sync, &mut op)?;
         return Ok(Sent::Host(op));
     }
     // A synchronous host send completes once the receiver has matched the header and posted
@@ -632,9 +631,10 @@ mod tests {
         assert_eq!(remote.data_tags(1), 8);
         let first = remote.data_tags(7);
         assert_eq!(first, 9);
-        assert_eq!((0..7).map(|k| remote.part_tag(first, k)).collect::<Vec<_>>(), [9, 10, 11, 12, 13, 14, 15]);
-        let first = remote.data_tags(4);
-        assert_eq!((0..4).map(|k| remote.part_tag(first, k)).collect::<Vec<_>>(), [16, 17, 8, 9]);
+        let tags = remote.part_tags(first);
+        assert_eq!((0..7).map(|k| tags.tag(k)).collect::<Vec<_>>(), [9, 10, 11, 12, 13, 14, 15]);
+        let tags = remote.part_tags(remote.data_tags(4));
+        assert_eq!((0..4).map(|k| tags.tag(k)).collect::<Vec<_>>(), [16, 17, 8, 9]);
         assert_eq!(remote.next_data_tag(), 10, "the next payload after the wrap");
     }
 

@@ -4,19 +4,18 @@
 //! communicator with its own data tag, started by whichever member takes it.
 //!
 //! Only the header is matched; it announces the size of the parts and the first data tag, and
-//! part `k` carries the `k`-th data tag after it ([`RemoteComm::part_tag`]), so the receiver
+//! part `k` carries the `k`-th data tag after it ([`PartTags`]), so the receiver
 //! (which needs no team) places part `k` at offset `k * part_bytes` of the matched receive from
 //! its tag alone. A part taken by a member is only started there (`MPI_Isend`, which returns
 //! without waiting for the receiver); the send owns every part's host request and completes
 //! when all have, tested by whoever tests the send. So a member never waits on another to
 //! finish a part, and a member that leaves the team leaves nothing of its own behind.
 
-use super::remote::RemoteComm;
 use crate::engine::datatype::UserBuf;
 use crate::engine::host_op::HostOp;
 use crate::engine::share::{self, WorkList};
 use crate::error::EpResult;
-use crate::host::{check, sys, HostRequest, HOST};
+use crate::host::{check, sys, HostComm, HostRequest, HOST};
 use parking_lot::Mutex;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
@@ -39,6 +38,26 @@ pub(super) fn team_for(buf: &UserBuf) -> Option<Arc<WorkList>> {
     share::current_for(bytes).filter(|l| l.has_helpers())
 }
 
+/// Where the parts of one striped message travel: the host communicator of rendezvous data, and
+/// their data tags, consecutive from `first` in the payload range `base .. base + modulus` of
+/// that communicator and wrapping to its start (as the counter that hands them out does).
+#[derive(Clone, Copy)]
+pub(crate) struct PartTags {
+    pub comm: HostComm,
+    pub first: c_int,
+    pub base: u32,
+    pub modulus: u32,
+}
+
+impl PartTags {
+    /// The data tag of part `k`.
+    #[inline]
+    pub(crate) fn tag(&self, k: usize) -> c_int {
+        let offset = (self.first as u32 - self.base) as u64 + k as u64;
+        (self.base as u64 + offset % self.modulus as u64) as c_int
+    }
+}
+
 /// Number of parts of `part_bytes` bytes (the last one shorter) covering `bytes`.
 pub(crate) fn parts_of(bytes: u64, part_bytes: u32) -> usize {
     bytes.div_ceil(part_bytes as u64) as usize
@@ -51,13 +70,12 @@ fn part_range(bytes: u64, part_bytes: u32, k: usize) -> (usize, c_int) {
 }
 
 /// The parts of one striped send, taken by the team's members.
-struct Parts<'a> {
+struct Parts {
     data: *const u8,
     bytes: u64,
     part_bytes: u32,
     proc: c_int,
-    first_tag: c_int,
-    remote: &'a RemoteComm,
+    tags: PartTags,
     sync: bool,
     /// Part `k`'s host request, written by the member that started it.
     started: Vec<Mutex<HostRequest>>,
@@ -65,7 +83,7 @@ struct Parts<'a> {
 
 // SAFETY: `data` is the user's send buffer, which stays valid and unchanged until the send
 // completes (MPI 4.1 section 3.7.2); members only hand ranges of it to the host.
-unsafe impl Sync for Parts<'_> {}
+unsafe impl Sync for Parts {}
 
 /// Starts the host send of part `k`: a member's whole share of a striped send.
 fn start_part(p: &Parts, k: usize) -> EpResult<()> {
@@ -82,8 +100,8 @@ fn start_part(p: &Parts, k: usize) -> EpResult<()> {
                 len,
                 HOST.byte,
                 p.proc,
-                p.remote.part_tag(p.first_tag, k),
-                p.remote.data_comm().0,
+                p.tags.tag(k),
+                p.tags.comm.0,
                 &mut r.0,
             ),
             "MPI_Isend(part)",
@@ -94,15 +112,13 @@ fn start_part(p: &Parts, k: usize) -> EpResult<()> {
 }
 
 /// Sends the `bytes` contiguous bytes of `buf` to process `proc` as parts of `part_bytes`
-/// bytes with the data tags from `first_tag` on, shared among `team`'s members; every started
-/// part's request joins `op` (the send's), even when another part failed to start.
-#[allow(clippy::too_many_arguments, reason = "a send's destination, data and protocol choices")]
+/// bytes with the data tags `tags`, shared among `team`'s members; every started part's request
+/// joins `op` (the send's), even when another part failed to start.
 pub(super) fn send_parts(
     team: &WorkList,
-    remote: &RemoteComm,
     buf: &UserBuf,
     proc: c_int,
-    first_tag: c_int,
+    tags: PartTags,
     part_bytes: u32,
     sync: bool,
     op: &mut HostOp,
@@ -114,8 +130,7 @@ pub(super) fn send_parts(
         bytes,
         part_bytes,
         proc,
-        first_tag,
-        remote,
+        tags,
         sync,
         started: (0..parts).map(|_| Mutex::new(HostRequest(HOST.request_null))).collect(),
     };
@@ -127,18 +142,17 @@ pub(super) fn send_parts(
 }
 
 /// Starts the host receives of the parts of a striped message of `bytes` bytes from process
-/// `proc` (data tags from `first_tag` on) into the `bytes` bytes at `dst`; their requests join
+/// `proc` (data tags `tags`) into the `bytes` bytes at `dst`; their requests join
 /// `op`, which owns `dst` or whose owner keeps it valid until they complete. Errors: the host's.
 ///
 /// # Safety
 /// `dst` is writable for `bytes` bytes until every request pushed on `op` completes.
 pub(super) unsafe fn receive_parts(
-    remote: &RemoteComm,
     dst: *mut u8,
     bytes: u64,
     part_bytes: u32,
     proc: c_int,
-    first_tag: c_int,
+    tags: PartTags,
     op: &mut HostOp,
 ) -> EpResult<()> {
     for k in 0..parts_of(bytes, part_bytes) {
@@ -153,8 +167,8 @@ pub(super) unsafe fn receive_parts(
                     len,
                     HOST.byte,
                     proc,
-                    remote.part_tag(first_tag, k),
-                    remote.data_comm().0,
+                    tags.tag(k),
+                    tags.comm.0,
                     &mut r.0,
                 ),
                 "MPI_Irecv(part)",
