@@ -177,10 +177,14 @@ static void striped_sends(EP_Comm c, EP_Endpoint_team team, int leave_early)
     CHECK_OK(EP_Wait(&sr[0], EP_STATUS_IGNORE));
     MPI_Type_free(&every_other);
 
-    /* Leaving while the message is in flight: its parts are the send's, not the team's. */
+    /* Leaving while the message is in flight: its parts are the send's, not the team's. The
+     * second round sends in synchronous mode (every part's host send synchronous). */
     for (int i = 0; i < STRIPED; i++)
         out[i] = striped_value(me, i, 3);
-    CHECK_OK(EP_Isend(out, STRIPED, MPI_DOUBLE, to, 14, c, &sr[0]));
+    if (leave_early)
+        CHECK_OK(EP_Issend(out, STRIPED, MPI_DOUBLE, to, 14, c, &sr[0]));
+    else
+        CHECK_OK(EP_Isend(out, STRIPED, MPI_DOUBLE, to, 14, c, &sr[0]));
     if (leave_early)
         CHECK_OK(EP_Endpoint_leave(team));
     CHECK_OK(EP_Recv(in, STRIPED, MPI_DOUBLE, from, 14, c, &st));
