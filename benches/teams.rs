@@ -132,7 +132,8 @@ fn repetition(comms: &Comms, case: Case, members: Members, bytes: u64) -> f64 {
                 assert_eq!(call(), 0);
             }
             if matches!(case, Case::Remote) {
-                let rc = unsafe { EP_Recv(std::ptr::null_mut(), 0, double, RECEIVER, 1, comms.world[0], std::ptr::null_mut()) };
+                let end = std::ptr::null_mut();
+                let rc = unsafe { EP_Recv(end, 0, double, RECEIVER, 1, comms.world[0], std::ptr::null_mut()) };
                 assert_eq!(rc, 0);
             }
             seconds = t.elapsed().as_secs_f64() / iters as f64;

@@ -8,7 +8,8 @@
 //! receives in posting order and they are tested in that order, which keeps the host's
 //! order, hence MPI's non-overtaking. Larger and synchronous messages add a data
 //! message on the data communicator, sent from the user's buffer (`MPI_Issend` for
-//! synchronous mode) and received into the matched receive's buffer.
+//! synchronous mode) and received into the matched receive's buffer; a large one sent by a
+//! member of an endpoint team adds several, its parts ([`super::stripe`]).
 //!
 //! Below the matching: draining hands each arrived packet to a closure of the caller's (see
 //! [`drain`]), which matches it; a send says how it left ([`Sent`]), and a started host
@@ -76,8 +77,8 @@ const STRIPED_FLAG: u64 = 1 << 63;
 
 impl WireHeader {
     /// Length of this header on the wire, in bytes: `EAGER_HEADER_BYTES` (12),
-    /// `RENDEZVOUS_HEADER_BYTES` (20) or `STRIPED_HEADER_BYTES` (24). The format is this library's own, between its
-    /// processes (no MPI structure); pure, so callable from any thread.
+    /// `RENDEZVOUS_HEADER_BYTES` (20) or `STRIPED_HEADER_BYTES` (24). The format is this
+    /// library's own, between its processes (no MPI structure); pure, so callable from any thread.
     #[inline]
     pub fn wire_bytes(&self) -> usize {
         match self.protocol {
@@ -477,9 +478,10 @@ fn receive_striped(
     let null = HostRequest(HOST.request_null);
     if !truncated && buf.info.contiguous() {
         let mut op = HostOp::new([null, null], 0, Vec::new());
+        let tags = remote.part_tags(first_tag);
         // SAFETY: the message's `bytes <= buf.bytes()` land in the user's contiguous buffer,
         // valid until the receive completes (MPI 4.1 section 3.7.2), which waits for `op`.
-        unsafe { stripe::receive_parts(buf.data_ptr(), bytes, part_bytes, proc, remote.part_tags(first_tag), &mut op)? };
+        unsafe { stripe::receive_parts(buf.data_ptr(), bytes, part_bytes, proc, tags, &mut op)? };
         return Ok(op);
     }
     let len = usize::try_from(bytes).map_err(|_| ep_err!(ERR_INTERN, "striped message of {bytes} bytes"))?;
@@ -569,7 +571,8 @@ fn send_general(host: HostComm, remote: &RemoteComm, dest: Location, env: Envelo
         Some(_) => remote.data_tags(stripe::parts_of(bytes as u64, part_bytes) as u32),
         None => remote.next_data_tag(),
     };
-    let header = WireHeader { envelope: env, protocol: Protocol::Rendezvous { data_tag, part_bytes }, bytes: bytes as u64 };
+    let protocol = Protocol::Rendezvous { data_tag, part_bytes };
+    let header = WireHeader { envelope: env, protocol, bytes: bytes as u64 };
     let header = header.encode()[..header.wire_bytes()].to_vec();
     let (hp, hl) = (header.as_ptr() as *const c_void, header.len() as c_int);
     let data_comm = remote.data_comm().0;
