@@ -13,7 +13,7 @@
 //! * `cross-process send`: endpoint 0 of process 0 sends to the endpoint of process 1
 //!   (`EP_Send` / `EP_Recv` on a communicator of 2 + 1 endpoints, so that Open MPI does not take
 //!   its direct mode, which has no header to stripe); with a team of two the message is striped
-//!   (from 8 MiB, in 4 MiB parts: four at 16 MiB) and a helper thread waiting in
+//!   (from 8 MiB, one part per member: two of 8 MiB at 16 MiB) and a helper thread waiting in
 //!   `EP_Endpoint_leave` starts its share of the parts' host sends (without a team the helper is
 //!   not there; with a team of one nothing is striped). Process 1 receives with no team; a control message from
 //!   process 0 starts each of its repetitions, and the receiver's zero-byte reply after the last

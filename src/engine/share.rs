@@ -116,6 +116,11 @@ impl WorkList {
         self.members.load(Ordering::Acquire) > 1
     }
 
+    /// Threads currently between join and leave.
+    pub fn members(&self) -> usize {
+        self.members.load(Ordering::Acquire)
+    }
+
     /// A thread joined (`true`) or left (`false`) the team.
     pub fn count_member(&self, joined: bool) {
         if joined {

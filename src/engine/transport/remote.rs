@@ -566,7 +566,7 @@ fn send_general(host: HostComm, remote: &RemoteComm, dest: Location, env: Envelo
         return Ok(Sent::Host(HostOp::one(r, packet)));
     }
     let team = stripe::team_for(&buf);
-    let part_bytes = if team.is_some() { stripe::PART_BYTES as u32 } else { 0 };
+    let part_bytes = team.as_ref().map_or(0, |t| stripe::part_bytes(bytes, t.members()));
     let data_tag = match team {
         Some(_) => remote.data_tags(stripe::parts_of(bytes as u64, part_bytes) as u32),
         None => remote.next_data_tag(),

@@ -20,12 +20,25 @@ use parking_lot::Mutex;
 use std::os::raw::{c_int, c_void};
 use std::sync::Arc;
 
-/// Size of a part: large enough that a part's host handshake (tens of microseconds on a loaded
-/// node) is noise beside its data (milliseconds at the hosts' few GB/s within a node).
-pub(crate) const PART_BYTES: usize = 4 << 20;
+/// Smallest part: large enough that a part's host handshake (tens of microseconds, more when
+/// the node is oversubscribed and each side must be scheduled to answer it) is noise beside
+/// its data (milliseconds at the hosts' few GB/s within a node).
+pub(crate) const MIN_PART_BYTES: usize = 4 << 20;
+/// Parts are whole pages (but the last), so that each starts on a page of the buffers.
+const PART_ALIGN: usize = 4096;
+/// Largest part: its byte count is a host `int`.
+const MAX_PART_BYTES: usize = 1 << 30;
 /// Rendezvous messages from this size on are striped when the sender's team has another member:
 /// two parts at least, so that a helper has one to take.
-pub(crate) const STRIPE_MIN_BYTES: usize = 2 * PART_BYTES;
+pub(crate) const STRIPE_MIN_BYTES: usize = 2 * MIN_PART_BYTES;
+
+/// The size of the parts of a striped message of `bytes` bytes sent with a team of `members`:
+/// one part per member, as few host handshakes as give each member a part, no smaller than
+/// [`MIN_PART_BYTES`].
+pub(super) fn part_bytes(bytes: usize, members: usize) -> u32 {
+    let share = bytes.div_ceil(members.max(2)).next_multiple_of(PART_ALIGN);
+    share.clamp(MIN_PART_BYTES, MAX_PART_BYTES) as u32
+}
 
 /// The team a rendezvous message of `buf` is striped with: the sending thread's, when it has a
 /// member besides the sender, the data is contiguous, and the message is large.
@@ -182,6 +195,20 @@ pub(super) unsafe fn receive_parts(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One part per member, whole pages, never below the smallest part.
+    #[test]
+    fn one_part_per_member() {
+        assert_eq!(part_bytes(16 << 20, 2), 8 << 20);
+        assert_eq!(part_bytes(16 << 20, 4), 4 << 20);
+        assert_eq!(part_bytes(16 << 20, 32), MIN_PART_BYTES as u32, "no part below the smallest");
+        assert_eq!(part_bytes(16 << 20, 1), 8 << 20, "two parts at least");
+        let odd = (10 << 20) + 24;
+        let p = part_bytes(odd, 2);
+        assert_eq!(p as usize % PART_ALIGN, 0);
+        assert_eq!(parts_of(odd as u64, p), 2);
+        assert_eq!(parts_of(3 << 30, part_bytes(3 << 30, 2)), 3, "parts fit a host int");
+    }
 
     /// Parts cover the message once, in order, the last one shorter.
     #[test]
