@@ -1,6 +1,7 @@
 //! Endpoint teams (docs/teams.md): the same large operation without a team, with a team of one
 //! (the caller alone: what joining costs) and with a team of two (a second thread shares the
-//! work), side by side in one run, on process 0 of 2 (process 1 sleeps):
+//! work), side by side in one run, on process 0 of 2 (process 1 sleeps except in the
+//! cross-process case, where it receives):
 //! * `same-process send`: endpoint 0 sends to endpoint 1 of the same process (`EP_Send` /
 //!   `EP_Recv`); the receiver's single copy is shared with the team (in the team of two, the
 //!   sender waiting in `EP_Send` takes half);
@@ -8,9 +9,16 @@
 //!   alone, the proposal's Example 1: the copy of its input into its output is shared with a
 //!   helper thread waiting in `EP_Endpoint_leave` (without a team the helper is not there);
 //! * `Allreduce, 2 endpoints`: two endpoints of one process reduce; the fold of their inputs is
-//!   shared with the other endpoint's thread when both are in the team.
+//!   shared with the other endpoint's thread when both are in the team;
+//! * `cross-process send`: endpoint 0 of process 0 sends to the endpoint of process 1
+//!   (`EP_Send` / `EP_Recv` on a communicator of 2 + 1 endpoints, so that Open MPI does not take
+//!   its direct mode, which has no header to stripe); with a team of two the message is striped
+//!   (from 8 MiB, one part per member: two of 8 MiB at 16 MiB) and a helper thread waiting in
+//!   `EP_Endpoint_leave` starts its share of the parts' host sends (without a team the helper is
+//!   not there; with a team of one nothing is striped). Process 1 receives with no team; a control message from
+//!   process 0 starts each of its repetitions, and the receiver's zero-byte reply after the last
+//!   message ends the sender's timing.
 //!
-//! The striped cross-process send of docs/teams.md is not implemented, so it is not measured.
 //! Each repetition: members join, a warm-up call, `iters` timed calls, members leave. Medians
 //! over repetitions with the spread; the last table gives each method's median over the
 //! no-team median (and the best repetition's ratio). Sizes from `EPMPI_BENCH_SIZES` (default 16M; multiples of 8).
@@ -29,6 +37,7 @@ enum Case {
     Send,
     AllreduceLone,
     AllreducePair,
+    Remote,
 }
 
 impl Case {
@@ -37,6 +46,7 @@ impl Case {
             Case::Send => "same-process send",
             Case::AllreduceLone => "Allreduce, 1 endpoint",
             Case::AllreducePair => "Allreduce, 2 endpoints",
+            Case::Remote => "cross-process send",
         }
     }
 }
@@ -47,7 +57,15 @@ type Members = usize;
 struct Comms {
     lone: EP_Comm,
     pair: [EP_Comm; 2],
+    /// Over both processes: endpoints 0 and 1 here, 2 in process 1.
+    world: [EP_Comm; 2],
 }
+
+/// Host tag of the control messages that start process 1's repetitions of the cross-process
+/// case: `[bytes, iters]`, or `[0, 0]` at the end.
+const CONTROL_TAG: i32 = 98;
+/// Endpoint rank of process 1's receiver on `Comms::world`.
+const RECEIVER: i32 = 2;
 
 /// Joins a team of `members` if `join`; returns its handle.
 fn join(id: i32, members: Members, join: bool) -> EP_Endpoint_team {
@@ -75,7 +93,11 @@ fn repetition(comms: &Comms, case: Case, members: Members, bytes: u64) -> f64 {
     let n = (bytes / 8) as usize;
     let iters = common::sizes::iters(bytes, 50, 256 << 20);
     let count = n as i32;
-    let helper_present = !matches!(case, Case::AllreduceLone) || members == 2;
+    let helper_present = !matches!(case, Case::AllreduceLone | Case::Remote) || members == 2;
+    if matches!(case, Case::Remote) {
+        let control = [bytes as i64, iters as i64];
+        unsafe { sys::MPI_Send(control.as_ptr() as *const c_void, 16, HOST.byte, 1, CONTROL_TAG, HOST.comm_world) };
+    }
     let start = std::sync::Barrier::new(1 + helper_present as usize);
     // Thread 0 is the caller; thread 1 is the receiver (send), the helper (lone allreduce) or
     // the second endpoint (pair allreduce). Each thread times its own loop; thread 0's counts.
@@ -93,20 +115,26 @@ fn repetition(comms: &Comms, case: Case, members: Members, bytes: u64) -> f64 {
                 (Case::Send, _) => EP_Recv(r, count, double, 0, 0, comms.pair[1], std::ptr::null_mut()),
                 (Case::AllreduceLone, _) => EP_Allreduce(s, r, count, double, sum, comms.lone),
                 (Case::AllreducePair, w) => EP_Allreduce(s, r, count, double, sum, comms.pair[w]),
+                (Case::Remote, _) => EP_Send(s, count, double, RECEIVER, 0, comms.world[0]),
             }
         };
-        let lone_helper = matches!(case, Case::AllreduceLone) && who == 1;
+        let lone_helper = matches!(case, Case::AllreduceLone | Case::Remote) && who == 1;
         // Every member is in before the first call, so the calls timed find their helpers.
         start.wait();
         let mut seconds = 0.0;
         if !lone_helper {
             assert_eq!(call(), 0);
-            if !matches!(case, Case::AllreduceLone) {
+            if matches!(case, Case::Send | Case::AllreducePair) {
                 unsafe { EP_Barrier(comms.pair[who]) };
             }
             let t = Instant::now();
             for _ in 0..iters {
                 assert_eq!(call(), 0);
+            }
+            if matches!(case, Case::Remote) {
+                let end = std::ptr::null_mut();
+                let rc = unsafe { EP_Recv(end, 0, double, RECEIVER, 1, comms.world[0], std::ptr::null_mut()) };
+                assert_eq!(rc, 0);
             }
             seconds = t.elapsed().as_secs_f64() / iters as f64;
         }
@@ -116,8 +144,10 @@ fn repetition(comms: &Comms, case: Case, members: Members, bytes: u64) -> f64 {
                 Case::Send => 1.0,
                 Case::AllreduceLone => 1.0,
                 Case::AllreducePair => 3.0,
+                Case::Remote => 1.0,
             };
-            let got = if matches!(case, Case::Send) && who == 0 { expect } else { recv[n / 2] };
+            let sender = matches!(case, Case::Send | Case::Remote) && who == 0;
+            let got = if sender { expect } else { recv[n / 2] };
             assert!(n == 0 || got == expect, "{} got {got}", case.metric());
         }
         seconds
@@ -132,17 +162,54 @@ fn repetition(comms: &Comms, case: Case, members: Members, bytes: u64) -> f64 {
     })
 }
 
+/// Process 1: receives the cross-process case's messages on its endpoint of `world` when
+/// process 0's control messages say so, sleeping in between, until the last control message.
+fn receiver(world: EP_Comm) {
+    let double = unsafe { sys::RSMPI_DOUBLE };
+    loop {
+        let mut flag = 0;
+        unsafe { sys::MPI_Iprobe(0, CONTROL_TAG, HOST.comm_world, &mut flag, HOST.status_ignore) };
+        if flag == 0 {
+            std::thread::sleep(Duration::from_millis(2));
+            continue;
+        }
+        let mut control = [0i64; 2];
+        let buf = control.as_mut_ptr() as *mut c_void;
+        unsafe { sys::MPI_Recv(buf, 16, HOST.byte, 0, CONTROL_TAG, HOST.comm_world, HOST.status_ignore) };
+        let [bytes, iters] = control;
+        if bytes == 0 {
+            return;
+        }
+        let n = bytes as usize / 8;
+        let mut recv = vec![0.0f64; n];
+        let r = recv.as_mut_ptr() as *mut c_void;
+        // The warm-up message, then the timed ones, then the reply that ends the timing.
+        for _ in 0..=iters {
+            let rc = unsafe { EP_Recv(r, n as i32, double, 0, 0, world, std::ptr::null_mut()) };
+            assert_eq!(rc, 0);
+        }
+        assert_eq!(unsafe { EP_Send(std::ptr::null(), 0, double, 0, 1, world) }, 0);
+        assert!(n == 0 || (recv[0] == 1.0 && recv[n / 2] == 1.0 && recv[n - 1] == 1.0), "cross-process data");
+    }
+}
+
 fn child() {
     let mut provided = 0;
     unsafe { sys::MPI_Init_thread(std::ptr::null_mut(), std::ptr::null_mut(), HOST.thread_multiple, &mut provided) };
     let mut rank = 0;
     unsafe { sys::MPI_Comm_rank(HOST.comm_world, &mut rank) };
+    let mut world = [EP_COMM_NULL; 2];
+    let here = if rank == 0 { 2 } else { 1 };
+    unsafe { EP_Comm_create_endpoints(HOST.comm_world, here, HOST.info_null, world.as_mut_ptr()) };
     if rank != 0 {
-        common::idle_until_done();
-        unsafe { sys::MPI_Finalize() };
+        receiver(world[0]);
+        unsafe {
+            EP_Comm_free(&mut world[0]);
+            sys::MPI_Finalize()
+        };
         return;
     }
-    let mut comms = Comms { lone: EP_COMM_NULL, pair: [EP_COMM_NULL; 2] };
+    let mut comms = Comms { lone: EP_COMM_NULL, pair: [EP_COMM_NULL; 2], world };
     unsafe {
         EP_Comm_create_endpoints(HOST.comm_self, 1, HOST.info_null, &mut comms.lone);
         EP_Comm_create_endpoints(HOST.comm_self, 2, HOST.info_null, comms.pair.as_mut_ptr());
@@ -150,7 +217,7 @@ fn child() {
     let sizes: Vec<u64> =
         common::sizes::sizes(&[16 << 20], 8, 1 << 30).into_iter().filter(|s| s.is_multiple_of(8)).collect();
     let items: Vec<(Case, u64)> =
-        [Case::Send, Case::AllreduceLone, Case::AllreducePair]
+        [Case::Send, Case::AllreduceLone, Case::AllreducePair, Case::Remote]
             .iter()
             .flat_map(|&c| sizes.iter().map(move |&s| (c, s)))
             .collect();
@@ -187,7 +254,11 @@ fn child() {
             EP_Comm_free(&mut p);
         }
     }
-    common::release_idle();
+    let end = [0i64; 2];
+    unsafe { sys::MPI_Send(end.as_ptr() as *const c_void, 16, HOST.byte, 1, CONTROL_TAG, HOST.comm_world) };
+    for mut w in comms.world {
+        unsafe { EP_Comm_free(&mut w) };
+    }
     unsafe { sys::MPI_Finalize() };
 }
 

@@ -1,4 +1,4 @@
-//! Host operations that own their memory: host requests (at most two) together with the
+//! Host operations that own their memory: host requests together with the
 //! buffer they read or write, and the orphanage of those whose owner went first.
 //!
 //! An operation the host still works on owns its host requests together with the memory
@@ -18,12 +18,14 @@ use crate::host::{self, check, sys, HostRequest, HOST};
 use super::orphanage::Orphanage;
 use std::os::raw::c_int;
 
-/// Host requests (at most two) and the memory they use, owned together: dropping a
-/// `HostOp` whose requests are still live hands it to the orphanage instead of freeing
-/// memory the host reads or writes.
+/// Host requests and the memory they use, owned together: dropping a `HostOp` whose requests
+/// are still live hands it to the orphanage instead of freeing memory the host reads or writes.
+/// Two requests are held inline (a message's header and its data); the parts of a striped
+/// message (docs/teams.md) add theirs in `more`, which stays empty, and unallocated, otherwise.
 pub struct HostOp {
     requests: [HostRequest; 2],
     active: usize,
+    more: Vec<HostRequest>,
     keep: Vec<u8>,
 }
 
@@ -33,7 +35,7 @@ impl HostOp {
     #[inline]
     pub fn new(requests: [HostRequest; 2], active: usize, keep: Vec<u8>) -> HostOp {
         debug_assert!(active <= 2);
-        HostOp { requests, active, keep }
+        HostOp { requests, active, more: Vec::new(), keep }
     }
 
     /// One started request with its memory.
@@ -48,6 +50,16 @@ impl HostOp {
         debug_assert!(self.active == 1);
         self.requests[1] = request;
         self.active = 2;
+    }
+
+    /// Adds a started request using the same memory, whatever the number already held.
+    pub fn push(&mut self, request: HostRequest) {
+        if self.active < 2 {
+            self.requests[self.active] = request;
+            self.active += 1;
+        } else {
+            self.more.push(request);
+        }
     }
 
     /// The memory the host requests use.
@@ -82,13 +94,28 @@ impl HostOp {
                 "MPI_Testall",
             )?
         };
+        if flag == 0 || self.more.is_empty() {
+            return Ok(flag != 0);
+        }
+        // SAFETY: as above, for the `more.len()` started requests of `more`.
+        unsafe {
+            check(
+                sys::MPI_Testall(
+                    self.more.len() as c_int,
+                    self.more.as_mut_ptr() as *mut sys::MPI_Request,
+                    &mut flag,
+                    HOST.status_ignore,
+                ),
+                "MPI_Testall",
+            )?
+        };
         Ok(flag != 0)
     }
 
     /// True while a host request is still live.
     #[inline]
     fn is_live(&self) -> bool {
-        self.requests[..self.active].iter().any(|r| !r.is_null())
+        self.requests[..self.active].iter().chain(&self.more).any(|r| !r.is_null())
     }
 
     /// Takes the operation out of `self`, leaving nothing live behind.
@@ -97,6 +124,7 @@ impl HostOp {
         HostOp {
             requests: std::mem::replace(&mut self.requests, [null, null]),
             active: std::mem::take(&mut self.active),
+            more: std::mem::take(&mut self.more),
             keep: std::mem::take(&mut self.keep),
         }
     }

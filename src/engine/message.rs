@@ -67,11 +67,14 @@ pub enum Payload {
     Eager(Vec<u8>),
     /// Data still in a local sender's buffer.
     Local(Arc<LocalSend>),
-    /// Data waiting in the host MPI: from process `proc`, on the data communicator, `data_tag`.
+    /// Data waiting in the host MPI: from process `proc`, on the data communicator, `data_tag`;
+    /// striped in parts of `part_bytes` with consecutive data tags when that is not 0
+    /// (docs/teams.md).
     Remote {
         proc: c_int,
         data_tag: c_int,
         bytes: u64,
+        part_bytes: u32,
     },
 }
 

@@ -1,11 +1,14 @@
 //! Work shared by the threads of an endpoint team (docs/teams.md): a job is cut into chunks of
-//! memory work (copies, local reductions) that the thread which published it and every member
-//! waiting in the library take one at a time.
+//! memory work (copies, local reductions) or host sends to start (the parts of a striped
+//! message) that the thread which published it and every member waiting in the library take
+//! one at a time.
 //!
 //! The rules that keep teams free of deadlock live here:
 //! * the publisher takes chunks until none is left unclaimed, then waits only for the chunks
 //!   others have claimed, each finished by a running thread without a lock of the engine or a
-//!   communication (so a job never waits for a member to join, leave or be scheduled);
+//!   wait for a communication: a host send is only started (`MPI_Isend` returns without the
+//!   receiver), and the publisher owns and tests its request (so a job never waits for a
+//!   member to join, leave or be scheduled);
 //! * a helper takes a chunk when one is listed and otherwise returns at once (it never waits
 //!   for a job).
 //!
@@ -113,6 +116,11 @@ impl WorkList {
         self.members.load(Ordering::Acquire) > 1
     }
 
+    /// Threads currently between join and leave.
+    pub fn members(&self) -> usize {
+        self.members.load(Ordering::Acquire)
+    }
+
     /// A thread joined (`true`) or left (`false`) the team.
     pub fn count_member(&self, joined: bool) {
         if joined {
@@ -123,8 +131,9 @@ impl WorkList {
     }
 
     /// Runs `f(ctx, i)` for every `i` in `0..chunks`, on this thread and on the members that
-    /// help meanwhile; returns once all have run, with the first error of a chunk. `f` must do
-    /// memory work only: no lock of the engine, no communication, no wait (see the module notes).
+    /// help meanwhile; returns once all have run, with the first error of a chunk. `f` must
+    /// finish without waiting on anything: memory work, or starting a host nonblocking
+    /// operation; no lock of the engine, no blocking communication (see the module notes).
     pub fn split<T: Sync>(&self, chunks: usize, ctx: &T, f: fn(&T, usize) -> EpResult<()>) -> EpResult<()> {
         let c = Call { f, ctx };
         let job = Arc::new(Job {

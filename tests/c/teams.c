@@ -5,12 +5,19 @@
  * team shares), reduce large arrays over the whole communicator and over a one-endpoint
  * communicator of their own process (the proposal's Example 1), while the helper (when it is a
  * member) joins and leaves at once, so that it leaves while the others' shared copies are in
- * flight. Every element is checked. Then join/leave 1000 times in a row, and every wrong use.
+ * flight. Every element is checked. Then messages striped between processes by a team of all
+ * the process's threads (order with small messages around them, wildcard receives, a receive
+ * too small, a non-contiguous receive, members leaving while the messages are in flight), then
+ * join/leave 1000 times in a row, and every wrong use.
  */
 #include "ep_test.h"
 
 #define BIG (3 * 1024 * 1024 / 8 + 5) /* doubles: about 3 MiB, not a whole number of chunks */
 #define RED (300 * 1000)              /* doubles reduced: 2.4 MB */
+/* Doubles of a striped message: above the striping size (4 MiB), in parts of 4 MiB with a
+ * short last one that is not a whole number of pages. */
+#define STRIPED (10 * 1024 * 1024 / 8 + 3)
+#define GUARD 1000 /* doubles after a receive buffer that must stay untouched */
 
 static double value(int rank, int i) { return (double)rank * 1e6 + (double)i; }
 
@@ -70,6 +77,123 @@ static void reductions(EP_Comm c)
     }
     free(in);
     free(out);
+}
+
+/* The endpoint this one sends striped messages to: `shift` ranks on, where `shift` is the
+ * largest endpoint count of a process, so that most pairs (all in most shapes) cross processes. */
+static void striped_peers(EP_Comm c, int *to, int *from)
+{
+    int me, size, shift = 0, procs;
+    EP_Comm_rank(c, &me);
+    EP_Comm_size(c, &size);
+    MPI_Comm_size(MPI_COMM_WORLD, &procs);
+    for (int p = 0; p < procs; p++)
+        if (ep_test_count_for(p) > shift)
+            shift = ep_test_count_for(p);
+    *to = (me + shift) % size;
+    *from = (me - shift % size + size) % size;
+}
+
+static double striped_value(int rank, int i, int salt) { return (double)rank * 1e7 + (double)i + salt; }
+
+/* Checks `n` doubles of a striped message from `from` in `in` (`step` apart). */
+static void check_striped(const double *in, int n, int step, int from, int salt, const char *what)
+{
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        if (in[(size_t)i * step] != striped_value(from, i, salt) && bad++ < 3)
+            CHECK(0, "%s: element %d from %d: %g", what, i, from, in[(size_t)i * step]);
+}
+
+/* Striped messages between processes, the calling thread a member of a team with helpers:
+ * a small message, a striped one and a small one with one tag keep their order, the last two
+ * received with wildcards; a receive of half the message gets EP_ERR_TRUNCATE and writes
+ * nothing past its buffer; a non-contiguous receive (every other double) gets every element.
+ * With `leave_early` the caller leaves the team while its last striped send is in flight, and
+ * waits for it after. */
+static void striped_sends(EP_Comm c, EP_Endpoint_team team, int leave_early)
+{
+    int me, to, from;
+    EP_Comm_rank(c, &me);
+    striped_peers(c, &to, &from);
+    double *out = malloc(sizeof(double) * STRIPED), *in = malloc(sizeof(double) * (2 * STRIPED + GUARD));
+    for (int i = 0; i < STRIPED; i++)
+        out[i] = striped_value(me, i, 0);
+    for (int i = 0; i < STRIPED + GUARD; i++)
+        in[i] = -1;
+    double before = 1000 + me, after = 2000 + me;
+    EP_Request sr[3];
+    CHECK_OK(EP_Isend(&before, 1, MPI_DOUBLE, to, 11, c, &sr[0]));
+    CHECK_OK(EP_Isend(out, STRIPED, MPI_DOUBLE, to, 11, c, &sr[1]));
+    CHECK_OK(EP_Isend(&after, 1, MPI_DOUBLE, to, 11, c, &sr[2]));
+    EP_Status st;
+    int count = -1;
+    /* Each receive could take any of the three: only MPI's order gives the right one. */
+    CHECK_OK(EP_Recv(in, STRIPED, MPI_DOUBLE, from, 11, c, &st));
+    EP_Get_count(&st, MPI_DOUBLE, &count);
+    CHECK(count == 1 && in[0] == 1000 + from, "first message: count %d value %g", count, in[0]);
+    CHECK_OK(EP_Recv(in, STRIPED, MPI_DOUBLE, EP_ANY_SOURCE, EP_ANY_TAG, c, &st));
+    EP_Get_count(&st, MPI_DOUBLE, &count);
+    CHECK(st.MPI_SOURCE == from && st.MPI_TAG == 11 && count == STRIPED, "striped message: source %d tag %d count %d",
+          st.MPI_SOURCE, st.MPI_TAG, count);
+    check_striped(in, STRIPED, 1, from, 0, "wildcard receive");
+    CHECK(in[STRIPED] == -1, "striped receive wrote past the message");
+    CHECK_OK(EP_Recv(in, 1, MPI_DOUBLE, EP_ANY_SOURCE, 11, c, &st));
+    CHECK(st.MPI_SOURCE == from && in[0] == 2000 + from, "last message: source %d value %g", st.MPI_SOURCE, in[0]);
+    CHECK_OK(EP_Waitall(3, sr, EP_STATUSES_IGNORE));
+
+    /* Too small a receive: the first half arrives, nothing past it. */
+    for (int i = 0; i < STRIPED; i++)
+        out[i] = striped_value(me, i, 1);
+    for (int i = 0; i < STRIPED + GUARD; i++)
+        in[i] = -1;
+    int half = STRIPED / 2;
+    CHECK_OK(EP_Isend(out, STRIPED, MPI_DOUBLE, to, 12, c, &sr[0]));
+    int rc = EP_Recv(in, half, MPI_DOUBLE, from, 12, c, &st);
+    CHECK(ep_class(rc) == EP_ERR_TRUNCATE, "striped truncation gave class %d", ep_class(rc));
+    CHECK(st.MPI_SOURCE == from && st.MPI_TAG == 12, "truncated status %d %d", st.MPI_SOURCE, st.MPI_TAG);
+    check_striped(in, half, 1, from, 1, "truncated receive");
+    int overrun = 0;
+    for (int i = half; i < STRIPED + GUARD; i++)
+        overrun += in[i] != -1;
+    CHECK(overrun == 0, "a truncated striped receive wrote %d doubles past its buffer", overrun);
+    CHECK_OK(EP_Wait(&sr[0], EP_STATUS_IGNORE));
+
+    /* Into every other double: the parts land in a buffer of the message's size first. */
+    MPI_Datatype every_other;
+    MPI_Type_create_resized(MPI_DOUBLE, 0, 2 * sizeof(double), &every_other);
+    MPI_Type_commit(&every_other);
+    for (int i = 0; i < STRIPED; i++)
+        out[i] = striped_value(me, i, 2);
+    for (int i = 0; i < 2 * STRIPED + GUARD; i++)
+        in[i] = -1;
+    CHECK_OK(EP_Isend(out, STRIPED, MPI_DOUBLE, to, 13, c, &sr[0]));
+    CHECK_OK(EP_Recv(in, STRIPED, every_other, from, 13, c, &st));
+    check_striped(in, STRIPED, 2, from, 2, "non-contiguous receive");
+    int gaps = 0;
+    for (int i = 1; i < 2 * STRIPED + GUARD; i += 2)
+        gaps += in[i] != -1;
+    CHECK(gaps == 0, "a non-contiguous receive wrote %d doubles between or past its elements", gaps);
+    CHECK_OK(EP_Wait(&sr[0], EP_STATUS_IGNORE));
+    MPI_Type_free(&every_other);
+
+    /* Leaving while the message is in flight: its parts are the send's, not the team's. The
+     * second round sends in synchronous mode (every part's host send synchronous). */
+    for (int i = 0; i < STRIPED; i++)
+        out[i] = striped_value(me, i, 3);
+    if (leave_early)
+        CHECK_OK(EP_Issend(out, STRIPED, MPI_DOUBLE, to, 14, c, &sr[0]));
+    else
+        CHECK_OK(EP_Isend(out, STRIPED, MPI_DOUBLE, to, 14, c, &sr[0]));
+    if (leave_early)
+        CHECK_OK(EP_Endpoint_leave(team));
+    CHECK_OK(EP_Recv(in, STRIPED, MPI_DOUBLE, from, 14, c, &st));
+    check_striped(in, STRIPED, 1, from, 3, "receive after a leave");
+    CHECK_OK(EP_Wait(&sr[0], EP_STATUS_IGNORE));
+    if (!leave_early)
+        CHECK_OK(EP_Endpoint_leave(team));
+    free(out);
+    free(in);
 }
 
 static void wrong_use(void)
@@ -163,6 +287,26 @@ int main(int argc, char **argv)
 #pragma omp barrier
             if (t < size)
                 CHECK_OK(EP_Endpoint_team_destroy(&team));
+        }
+    }
+    /* Striped messages between processes: every thread of the process in one team, joined
+     * before any sends so that each finds its helpers; the helper thread leaves at once, while
+     * the others' messages are in flight, and in the second round the endpoint threads leave
+     * while their own are. */
+    for (int round = 0; round < 2; round++) {
+#pragma omp parallel num_threads(threads)
+        {
+            int t = omp_get_thread_num();
+            EP_Endpoint_team team;
+            CHECK_OK(EP_Endpoint_team_create(50 + round, threads, &team));
+            CHECK_OK(EP_Endpoint_join(team));
+#pragma omp barrier
+            if (t < n)
+                striped_sends(eps[t], team, round);
+            else
+                CHECK_OK(EP_Endpoint_leave(team));
+#pragma omp barrier
+            CHECK_OK(EP_Endpoint_team_destroy(&team));
         }
     }
     /* Join and leave 1000 times in a row, every thread of the process in one team. */

@@ -97,12 +97,17 @@ pub fn deliver(
             proc,
             data_tag,
             bytes,
+            part_bytes,
         } => {
             let c = completion_for(env, bytes, recv.buf.bytes());
-            let op = remote::receive_data(&shared.remote, &recv.buf, proc, data_tag, bytes, c.error != 0)?;
+            let op = remote::receive_data(&shared.remote, &recv.buf, proc, data_tag, bytes, part_bytes, c.error != 0)?;
+            // The data lands in a buffer of the operation's own when it cannot go straight
+            // into the user's (a truncated message, or a striped one into a non-contiguous
+            // buffer), and is unpacked from there.
+            let overflow = !op.keep().is_empty();
             let mut st = recv.state.lock();
             st.completion = c;
-            st.host = Some(HostRecv { overflow: c.error != 0, op });
+            st.host = Some(HostRecv { overflow, op });
             recv.host_pending.store(true, Ordering::Release);
             Ok(())
         }

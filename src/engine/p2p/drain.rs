@@ -118,7 +118,9 @@ pub(super) fn drain_catching(
                     }
                     Payload::Eager(data.to_vec())
                 }
-                Arrival::Rendezvous { proc, data_tag, bytes } => Payload::Remote { proc, data_tag, bytes },
+                Arrival::Rendezvous { proc, data_tag, bytes, part_bytes } => {
+                    Payload::Remote { proc, data_tag, bytes, part_bytes }
+                }
             };
             // A message the blocking receive matches that goes to the unexpected queue (a
             // rendezvous header) is the one it must get: no later packet may be caught past

@@ -116,7 +116,12 @@ impl RecvOp {
         };
         let result = match h.op.test() {
             Ok(false) => return Ok(false),
-            Ok(true) if h.overflow => self.buf.unpack_from(&h.op.keep()[..self.buf.bytes()]),
+            Ok(true) if h.overflow => {
+                // The message is longer than the buffer (truncated), or striped into a
+                // non-contiguous buffer it may not fill.
+                let keep = h.op.keep();
+                self.buf.unpack_from(&keep[..keep.len().min(self.buf.bytes())])
+            }
             other => other.map(|_| ()),
         };
         // A failed host test leaves the host request to the orphanage (with `HostRecv`).

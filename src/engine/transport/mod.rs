@@ -3,8 +3,11 @@
 //!   eager copy, single-copy rendezvous).
 //! * [`remote`]: endpoints of other processes, through the host MPI (the wire header, eager
 //!   packets, rendezvous with data tags, the pre-posted header receives).
+//! * [`stripe`]: a remote rendezvous message sent in parts by the members of the sender's
+//!   endpoint team (docs/teams.md).
 //!
 //! Direct mode, where the host matches by itself, is [`super::direct`].
 
 pub mod local;
 pub mod remote;
+pub mod stripe;

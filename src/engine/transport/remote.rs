@@ -8,7 +8,8 @@
 //! receives in posting order and they are tested in that order, which keeps the host's
 //! order, hence MPI's non-overtaking. Larger and synchronous messages add a data
 //! message on the data communicator, sent from the user's buffer (`MPI_Issend` for
-//! synchronous mode) and received into the matched receive's buffer.
+//! synchronous mode) and received into the matched receive's buffer; a large one sent by a
+//! member of an endpoint team adds several, its parts ([`super::stripe`]).
 //!
 //! Below the matching: draining hands each arrived packet to a closure of the caller's (see
 //! [`drain`]), which matches it; a send says how it left ([`Sent`]), and a started host
@@ -18,6 +19,7 @@ use crate::engine::datatype::UserBuf;
 use crate::engine::envelope::Envelope;
 use crate::engine::host_op::HostOp;
 use crate::engine::rankmap::Location;
+use super::stripe;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_INTERN};
 use crate::host::{self, check, sys, HostComm, HostRequest, HostType, HOST};
@@ -26,8 +28,8 @@ use std::os::raw::{c_int, c_void};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 // The wire header: the user's tag and the source rank travel in it (12 bytes for eager
-// messages, 20 for rendezvous), so tags are never packed into host tag bits and nothing is
-// truncated: any tag up to `i32::MAX` works.
+// messages, 20 for rendezvous, 24 for striped rendezvous), so tags are never packed into host
+// tag bits and nothing is truncated: any tag up to `i32::MAX` works.
 
 /// How a remote message's data travels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +38,10 @@ pub enum Protocol {
     Eager,
     /// The data is a separate host message on the data communicator with `data_tag`, sent
     /// straight from the user's buffer and received straight into the matched receive's.
-    Rendezvous { data_tag: i32 },
+    /// With `part_bytes` > 0 the message is striped ([`super::stripe`]): its data travels as
+    /// consecutive parts of `part_bytes` bytes (the last one shorter), part `k` with the `k`-th
+    /// data tag after `data_tag` ([`RemoteComm::part_tags`]).
+    Rendezvous { data_tag: i32, part_bytes: u32 },
 }
 
 /// The header of a remote message.
@@ -57,29 +62,36 @@ pub(crate) const EAGER_HEADER_BYTES: usize = 12;
 const _: () = assert!(EAGER_HEADER_BYTES + 8 <= 28);
 /// Bytes of a rendezvous header: source, tag, data tag (flagged), and the data's size.
 pub(crate) const RENDEZVOUS_HEADER_BYTES: usize = 20;
+/// Bytes of a striped rendezvous header: a rendezvous header whose size word is flagged
+/// ([`STRIPED_FLAG`]), then the size of its parts.
+pub(crate) const STRIPED_HEADER_BYTES: usize = 24;
 /// The longest header.
-pub(crate) const MAX_HEADER_BYTES: usize = RENDEZVOUS_HEADER_BYTES;
+pub(crate) const MAX_HEADER_BYTES: usize = STRIPED_HEADER_BYTES;
 /// Eager data travels in one host message with its header; its size fits the header's word.
 pub(crate) const MAX_EAGER_BYTES: u64 = (RENDEZVOUS_FLAG - 1) as u64;
 /// Set in the third word of a rendezvous header, whose low bits hold the data tag (host tags
 /// are non-negative `int`s); clear in an eager header, whose word is the data's size.
 const RENDEZVOUS_FLAG: u32 = 1 << 31;
+/// Set in the size word of a striped rendezvous header (no message has 2^63 bytes).
+const STRIPED_FLAG: u64 = 1 << 63;
 
 impl WireHeader {
-    /// Length of this header on the wire, in bytes: `EAGER_HEADER_BYTES` (12) or
-    /// `RENDEZVOUS_HEADER_BYTES` (20). The format is this library's own, between its
-    /// processes (no MPI structure); pure, so callable from any thread.
+    /// Length of this header on the wire, in bytes: `EAGER_HEADER_BYTES` (12),
+    /// `RENDEZVOUS_HEADER_BYTES` (20) or `STRIPED_HEADER_BYTES` (24). The format is this
+    /// library's own, between its processes (no MPI structure); pure, so callable from any thread.
     #[inline]
     pub fn wire_bytes(&self) -> usize {
         match self.protocol {
             Protocol::Eager => EAGER_HEADER_BYTES,
-            Protocol::Rendezvous { .. } => RENDEZVOUS_HEADER_BYTES,
+            Protocol::Rendezvous { part_bytes: 0, .. } => RENDEZVOUS_HEADER_BYTES,
+            Protocol::Rendezvous { .. } => STRIPED_HEADER_BYTES,
         }
     }
 
     /// The header's bytes, little-endian: source and tag (4 bytes each), then a word holding
     /// the eager data's size in bytes, or the top bit set with the data tag followed by the
-    /// data's size (8 bytes). Only the first [`wire_bytes`](Self::wire_bytes) of the array are
+    /// data's size (8 bytes; its top bit set when the data is striped, then the size of the
+    /// parts in 4 bytes). Only the first [`wire_bytes`](Self::wire_bytes) of the array are
     /// sent (the rest are zero). Eager data must not exceed `MAX_EAGER_BYTES` (2^31 - 1), and a data tag
     /// must be non-negative (checked in debug builds; the engine never makes others).
     #[inline]
@@ -92,10 +104,14 @@ impl WireHeader {
                 debug_assert!(self.bytes <= MAX_EAGER_BYTES);
                 out[8..12].copy_from_slice(&(self.bytes as u32).to_le_bytes());
             }
-            Protocol::Rendezvous { data_tag } => {
-                debug_assert!(data_tag >= 0);
+            Protocol::Rendezvous { data_tag, part_bytes } => {
+                debug_assert!(data_tag >= 0 && self.bytes & STRIPED_FLAG == 0);
                 out[8..12].copy_from_slice(&(RENDEZVOUS_FLAG | data_tag as u32).to_le_bytes());
-                out[12..20].copy_from_slice(&self.bytes.to_le_bytes());
+                let striped = if part_bytes > 0 { STRIPED_FLAG } else { 0 };
+                out[12..20].copy_from_slice(&(self.bytes | striped).to_le_bytes());
+                if part_bytes > 0 {
+                    out[20..24].copy_from_slice(&part_bytes.to_le_bytes());
+                }
             }
         }
         out
@@ -112,8 +128,11 @@ impl WireHeader {
         if word & RENDEZVOUS_FLAG == 0 {
             return Some(WireHeader { envelope, protocol: Protocol::Eager, bytes: word as u64 });
         }
-        let bytes = u64::from_le_bytes(b.get(12..20)?.try_into().unwrap());
-        Some(WireHeader { envelope, protocol: Protocol::Rendezvous { data_tag: (word & !RENDEZVOUS_FLAG) as i32 }, bytes })
+        let data_tag = (word & !RENDEZVOUS_FLAG) as i32;
+        let size = u64::from_le_bytes(b.get(12..20)?.try_into().unwrap());
+        let part_bytes = if size & STRIPED_FLAG != 0 { word_at(20)? } else { 0 };
+        let protocol = Protocol::Rendezvous { data_tag, part_bytes };
+        Some(WireHeader { envelope, protocol, bytes: size & !STRIPED_FLAG })
     }
 }
 
@@ -213,8 +232,9 @@ pub enum Arrival<'a> {
     /// The packed data of an eager message, still in the host's receive buffer.
     Eager(&'a [u8]),
     /// A rendezvous header: the data waits in the host, `bytes` bytes from process `proc`
-    /// with `data_tag` on the data communicator (see [`receive_data`]).
-    Rendezvous { proc: c_int, data_tag: c_int, bytes: u64 },
+    /// with `data_tag` on the data communicator, in parts of `part_bytes` when that is not 0
+    /// (see [`receive_data`]).
+    Rendezvous { proc: c_int, data_tag: c_int, bytes: u64, part_bytes: u32 },
 }
 
 /// Pulls every arrived remote packet of endpoint `local` (whose pre-posted receives are `rx`,
@@ -261,7 +281,9 @@ pub fn drain(
                     .ok_or_else(|| ep_err!(ERR_INTERN, "malformed message header (eager size {})", h.bytes))?;
                 Arrival::Eager(data)
             }
-            Protocol::Rendezvous { data_tag } => Arrival::Rendezvous { proc: st.MPI_SOURCE, data_tag, bytes: h.bytes },
+            Protocol::Rendezvous { data_tag, part_bytes } => {
+                Arrival::Rendezvous { proc: st.MPI_SOURCE, data_tag, bytes: h.bytes, part_bytes }
+            }
         };
         if arrive(h.envelope, arrival)?.is_break() {
             return Ok(());
@@ -343,7 +365,22 @@ impl RemoteComm {
     /// `MIN_DATA_TAGS` messages). Thread-safe.
     #[inline]
     pub fn next_data_tag(&self) -> i32 {
-        (self.data_tag_base + self.next_data_tag.fetch_add(1, Ordering::Relaxed) % self.data_tag_modulus) as i32
+        self.data_tags(1)
+    }
+
+    /// The first of `n` consecutive data tags ([`Self::part_tags`]) for the parts of one striped
+    /// payload, unique as [`Self::next_data_tag`]'s. Thread-safe.
+    #[inline]
+    pub fn data_tags(&self, n: u32) -> i32 {
+        (self.data_tag_base + self.next_data_tag.fetch_add(n, Ordering::Relaxed) % self.data_tag_modulus) as i32
+    }
+
+    /// The data tags of a striped payload whose first data tag is `first`: the `k`-th after it
+    /// in the payload range for part `k`, wrapping as the counter does. Every process of the
+    /// communicator computes the same (same host tag range, same header count).
+    #[inline]
+    pub(crate) fn part_tags(&self, first: i32) -> stripe::PartTags {
+        stripe::PartTags { comm: self.data_comm, first, base: self.data_tag_base, modulus: self.data_tag_modulus }
     }
 
     /// The host tag for `MPI_Comm_create_group` on the header communicator by the group
@@ -384,17 +421,22 @@ impl Drop for RemoteComm {
 }
 
 /// Starts the host receive of a rendezvous message's data (`bytes` bytes from process
-/// `proc` with `data_tag`, on the data communicator) into `buf`, or, when the message is
-/// longer than `buf` (`truncated`), into a buffer of its own that the returned `HostOp`
-/// owns (the caller unpacks what fits once it completes). Errors: the host's.
+/// `proc` with `data_tag`, on the data communicator, in parts of `part_bytes` when that is not
+/// 0) into `buf`, or, when the message is longer than `buf` (`truncated`) or striped into a
+/// non-contiguous `buf`, into a buffer of its own that the returned `HostOp` owns (the caller
+/// unpacks what fits once it completes: see [`HostOp::keep`]). Errors: the host's.
 pub(crate) fn receive_data(
     remote: &RemoteComm,
     buf: &UserBuf,
     proc: c_int,
     data_tag: c_int,
     bytes: u64,
+    part_bytes: u32,
     truncated: bool,
 ) -> EpResult<HostOp> {
+    if part_bytes > 0 {
+        return receive_striped(remote, buf, proc, data_tag, bytes, part_bytes, truncated);
+    }
     let mut request = HostRequest(HOST.request_null);
     let data_comm = remote.data_comm().0;
     if !truncated {
@@ -420,6 +462,37 @@ pub(crate) fn receive_data(
         )?
     };
     Ok(HostOp::one(request, tmp))
+}
+
+/// [`receive_data`] of a striped message: its parts straight into `buf` when it is contiguous
+/// and the message fits, else into a buffer of the message's length that the `HostOp` owns.
+fn receive_striped(
+    remote: &RemoteComm,
+    buf: &UserBuf,
+    proc: c_int,
+    first_tag: c_int,
+    bytes: u64,
+    part_bytes: u32,
+    truncated: bool,
+) -> EpResult<HostOp> {
+    let null = HostRequest(HOST.request_null);
+    if !truncated && buf.info.contiguous() {
+        let mut op = HostOp::new([null, null], 0, Vec::new());
+        let tags = remote.part_tags(first_tag);
+        // SAFETY: the message's `bytes <= buf.bytes()` land in the user's contiguous buffer,
+        // valid until the receive completes (MPI 4.1 section 3.7.2), which waits for `op`.
+        unsafe { stripe::receive_parts(buf.data_ptr(), bytes, part_bytes, proc, tags, &mut op)? };
+        return Ok(op);
+    }
+    let len = usize::try_from(bytes).map_err(|_| ep_err!(ERR_INTERN, "striped message of {bytes} bytes"))?;
+    let mut tmp = vec![0u8; len];
+    let dst = tmp.as_mut_ptr();
+    let mut op = HostOp::new([null, null], 0, tmp);
+    // SAFETY: `op` owns the `len` bytes at `dst` (the heap block moved into it unchanged, never
+    // resized), and dropped before its requests complete it goes to the orphanage with them.
+    // The host is the only writer; nothing reads them until the requests complete.
+    unsafe { stripe::receive_parts(dst, bytes, part_bytes, proc, remote.part_tags(first_tag), &mut op)? };
+    Ok(op)
 }
 
 /// How a remote send left.
@@ -492,8 +565,14 @@ fn send_general(host: HostComm, remote: &RemoteComm, dest: Location, env: Envelo
         unsafe { check(sys::MPI_Isend(ptr, len, HOST.byte, proc, tag, host.0, &mut r.0), "MPI_Isend")? };
         return Ok(Sent::Host(HostOp::one(r, packet)));
     }
-    let data_tag = remote.next_data_tag();
-    let header = WireHeader { envelope: env, protocol: Protocol::Rendezvous { data_tag }, bytes: bytes as u64 };
+    let team = stripe::team_for(&buf);
+    let part_bytes = team.as_ref().map_or(0, |t| stripe::part_bytes(bytes, t.members()));
+    let data_tag = match team {
+        Some(_) => remote.data_tags(stripe::parts_of(bytes as u64, part_bytes) as u32),
+        None => remote.next_data_tag(),
+    };
+    let protocol = Protocol::Rendezvous { data_tag, part_bytes };
+    let header = WireHeader { envelope: env, protocol, bytes: bytes as u64 };
     let header = header.encode()[..header.wire_bytes()].to_vec();
     let (hp, hl) = (header.as_ptr() as *const c_void, header.len() as c_int);
     let data_comm = remote.data_comm().0;
@@ -503,6 +582,12 @@ fn send_general(host: HostComm, remote: &RemoteComm, dest: Location, env: Envelo
     // the `HostOp` that owns the request from here on, so it outlives the host's reading.
     unsafe { check(sys::MPI_Isend(hp, hl, HOST.byte, proc, tag, host.0, &mut r.0), "MPI_Isend")? };
     let mut op = HostOp::one(r, header);
+    if let Some(team) = team {
+        // When a part fails to start, `op` (the header and the started parts) goes to the
+        // orphanage with the early return.
+        stripe::send_parts(&team, &buf, proc, remote.part_tags(data_tag), part_bytes, sync, &mut op)?;
+        return Ok(Sent::Host(op));
+    }
     // A synchronous host send completes once the receiver has matched the header and posted
     // the data receive, which is MPI's synchronous-mode guarantee.
     let isend = if sync { sys::MPI_Issend } else { sys::MPI_Isend };
@@ -532,6 +617,30 @@ mod tests {
         }
     }
 
+    /// The tags of a striped payload's parts follow its first tag in the payload range and wrap
+    /// to its start, as the counter that hands them out does.
+    #[test]
+    fn part_tags_follow_the_counter() {
+        let remote = RemoteComm {
+            data_comm: HostComm(HOST.comm_null),
+            own_data_comm: false,
+            next_data_tag: AtomicU32::new(0),
+            data_tag_base: 8,
+            data_tag_modulus: 10,
+            group_tag_base: 18,
+            group_tag_bits: 12,
+            headers: 8,
+        };
+        assert_eq!(remote.data_tags(1), 8);
+        let first = remote.data_tags(7);
+        assert_eq!(first, 9);
+        let tags = remote.part_tags(first);
+        assert_eq!((0..7).map(|k| tags.tag(k)).collect::<Vec<_>>(), [9, 10, 11, 12, 13, 14, 15]);
+        let tags = remote.part_tags(remote.data_tags(4));
+        assert_eq!((0..4).map(|k| tags.tag(k)).collect::<Vec<_>>(), [16, 17, 8, 9]);
+        assert_eq!(remote.next_data_tag(), 10, "the next payload after the wrap");
+    }
+
     #[test]
     fn header_round_trip_keeps_full_tags() {
         for h in [
@@ -539,13 +648,23 @@ mod tests {
             WireHeader { envelope: Envelope { source: 5, tag: i32::MAX }, protocol: Protocol::Eager, bytes: MAX_EAGER_BYTES },
             WireHeader {
                 envelope: Envelope { source: 1023, tag: i32::MAX },
-                protocol: Protocol::Rendezvous { data_tag: 77 },
+                protocol: Protocol::Rendezvous { data_tag: 77, part_bytes: 0 },
                 bytes: 1 << 40,
             },
             WireHeader {
                 envelope: Envelope { source: i32::MAX, tag: 0 },
-                protocol: Protocol::Rendezvous { data_tag: i32::MAX },
-                bytes: u64::MAX,
+                protocol: Protocol::Rendezvous { data_tag: i32::MAX, part_bytes: 0 },
+                bytes: u64::MAX >> 1,
+            },
+            WireHeader {
+                envelope: Envelope { source: 3, tag: 9 },
+                protocol: Protocol::Rendezvous { data_tag: 12, part_bytes: u32::MAX },
+                bytes: (1 << 62) + 1,
+            },
+            WireHeader {
+                envelope: Envelope { source: 0, tag: 0 },
+                protocol: Protocol::Rendezvous { data_tag: 0, part_bytes: 1 },
+                bytes: 0,
             },
         ] {
             let wire = h.encode();
