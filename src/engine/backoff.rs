@@ -57,18 +57,20 @@ thread_local! {
     static PATIENT_TURNS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 /// Under the passive policy, where threads outnumber cores and a spinning waiter takes the
-/// core from the thread it waits for: spins (on memory or host polls) before yielding...
+/// core from the thread it waits for: spins on memory before yielding...
 const PASSIVE_SPINNING: u32 = 2;
 /// ...and yields before parking (a yield hands the core to a runnable thread of the same core
 /// at once; waking a parked one costs a futex call and, when its core idles, an interrupt).
 /// Chosen by measurement (`benches/ring.rs`, docs/performance.md).
-const PASSIVE_YIELDS: u32 = 4;
+const PASSIVE_YIELDS: u32 = 16;
 
-/// Host polls before yielding.
+/// Host polls before yielding: under the passive policy as many as spins on memory under the
+/// active one (fewer polls did not help the ring or the message rates measurably, and each
+/// yield costs a switch).
 #[inline]
 fn polling_patience() -> u32 {
     if doorbell::passive() {
-        PASSIVE_SPINNING
+        PATIENCE_SPINNING
     } else {
         PATIENCE_POLLING
     }

@@ -15,6 +15,7 @@
 //! Below the engine: the transports record the sender's list with a same-process message, and
 //! every patient waiter ([`super::backoff`]) helps the list of the team its thread is in.
 
+use super::doorbell::Doorbell;
 use crate::error::{EpError, EpResult};
 use parking_lot::Mutex;
 use std::cell::{Cell, RefCell};
@@ -33,6 +34,9 @@ pub struct WorkList {
     listed: AtomicUsize,
     /// Threads currently between join and leave: with one or none, splitting only costs.
     members: AtomicUsize,
+    /// Rung when a job is listed, and when a round of leaves is over: members waiting in leave
+    /// park on it under the passive wait policy (`engine::doorbell`).
+    pub bell: Doorbell,
 }
 
 /// One published job: `chunks` calls of `run(ctx, i)`.
@@ -149,6 +153,7 @@ impl WorkList {
             jobs.push(job.clone());
             self.listed.store(jobs.len(), Ordering::Release);
         }
+        self.bell.ring();
         while job.work_one() {}
         {
             let mut jobs = self.jobs.lock();

@@ -147,15 +147,18 @@ pub fn leave(team: &Arc<Team>) -> EpResult<()> {
             st.joined = 0;
             st.left = 0;
             team.round.store(mine + 1, Ordering::Release);
+            team.work.bell.ring();
         }
         mine
     };
+    // Under the passive wait policy a member with nothing to take parks until a job is listed
+    // or the round is over (both ring the team's bell).
     let mut b = Backoff::new();
     while team.round.load(Ordering::Acquire) == mine {
         if team.work.help() {
             b = Backoff::new();
         } else {
-            b.snooze();
+            b.snooze_on(&team.work.bell);
         }
     }
     team.work.count_member(false);
