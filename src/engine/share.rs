@@ -23,8 +23,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Smallest chunk of a shared job, in bytes: large enough that claiming a chunk (one atomic
-/// increment) and the cache misses of handing it to another core are noise beside the work.
-pub(crate) const CHUNK_BYTES: usize = 256 * 1024;
+/// increment) and the cache misses of handing it to another core are noise beside the work,
+/// and that two threads copying chunks at once each keep one thread's speed (with 256 and
+/// 512 KiB chunks both ran at half speed on MPICH: docs/performance.md, "Endpoint teams").
+pub(crate) const CHUNK_BYTES: usize = 1024 * 1024;
 
 /// The jobs a team's members may take chunks of, and how many members the team has now.
 #[derive(Default)]
