@@ -3,6 +3,7 @@
 
 use super::super::comm::CommShared;
 use super::super::datatype::UserBuf;
+use super::super::doorbell;
 use super::super::envelope::Envelope;
 use super::super::host_op::HostOp;
 use super::super::message::LocalSend;
@@ -57,8 +58,11 @@ pub fn start_send(
 ) -> EpResult<SendState> {
     if to.proc == shared.my_proc {
         let sent = local::send(&shared.channels, local, to.local, env, buf, sync, &shared.endpoints[local as usize].bell)?;
-        // The receiver may be parked waiting for this message.
-        shared.endpoints[to.local as usize].bell.ring();
+        // The receiver may be parked waiting for this message. The policy is checked first so
+        // that an active sender does not touch the receiver's endpoint state at all.
+        if doorbell::passive() {
+            shared.endpoints[to.local as usize].bell.ring();
+        }
         Ok(match sent {
             local::Sent::Done => SendState::Done,
             local::Sent::Waiting(ls) => SendState::Local(ls),
