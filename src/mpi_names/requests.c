@@ -273,16 +273,23 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
         scratch_free(&s);
         return epmpi_rc(rc);
     }
+    /* `pending[i]`: request i is neither completed nor failed. A failed request keeps its
+     * handle (an invalid one stays as the program gave it), so the handle alone cannot say
+     * it was already counted. */
+    char *pending = malloc((size_t)count);
+    if (!pending)
+        return MPI_ERR_NO_MEM;
     int left = 0, failed = 0;
     for (int i = 0; i < count; i++) {
-        left += active(array_of_requests[i]);
-        if (!active(array_of_requests[i]))
+        pending[i] = (char)active(array_of_requests[i]);
+        left += pending[i];
+        if (!pending[i])
             empty_status(status_at(array_of_statuses, i));
     }
     while (left > 0) {
         int progressed = 0;
         for (int i = 0; i < count; i++) {
-            if (!active(array_of_requests[i]))
+            if (!pending[i])
                 continue;
             int flag = 0;
             MPI_Status *st = status_at(array_of_statuses, i);
@@ -294,6 +301,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
             if (flag && st != MPI_STATUS_IGNORE)
                 st->MPI_ERROR = rc; /* read when another request failed; the host leaves it as it was */
             if (flag) {
+                pending[i] = 0;
                 left--;
                 progressed = 1;
             }
@@ -301,6 +309,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
         if (!progressed)
             sched_yield();
     }
+    free(pending);
     return failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
 

@@ -12,11 +12,45 @@
  */
 #include "mpi_names_test.h"
 
+#include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 
 /* A value in EPMPI's handle range that no table issued: handle `h` with its slot bits (the low
  * 14 of an EPMPI handle, src/handles/table.rs) raised to a slot this program never reaches. */
 #define NEVER_ISSUED(type, h) ((type)((uintptr_t)(h) | 0x3FFF))
+
+/* A host generalized request (MPI 4.1 section 13.2) that another thread completes 20 ms
+ * after it starts: a host request no single test completes. */
+static int greq_query(void *state, MPI_Status *status)
+{
+    (void)state;
+    MPI_Status_set_elements(status, MPI_BYTE, 0);
+    MPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_UNDEFINED;
+    status->MPI_TAG = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+static int greq_free(void *state)
+{
+    (void)state;
+    return MPI_SUCCESS;
+}
+
+static int greq_cancel(void *state, int complete)
+{
+    (void)state;
+    (void)complete;
+    return MPI_SUCCESS;
+}
+
+static void *complete_later(void *request)
+{
+    nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+    MPI_Grequest_complete(*(MPI_Request *)request);
+    return NULL;
+}
 
 /* What the program's error handler saw last on this thread. */
 static _Thread_local int handler_calls, handler_class;
@@ -106,6 +140,19 @@ static void freed(MPI_Comm comm, int me, int thread)
               && st[1].MPI_ERROR == MPI_SUCCESS,
           "waitall with it: %d, statuses %d %d", error_class(rc), st[0].MPI_ERROR, st[1].MPI_ERROR);
     CHECK(mixed[1] == MPI_REQUEST_NULL && hv == hs, "waitall's host request: value %d", hv);
+    /* The same with a host request that completes only after several passes (a generalized
+     * request another thread completes 20 ms later): the failed one is counted once, and
+     * Waitall returns only when the host request is done. */
+    MPI_Request late;
+    CHECK_OK(MPI_Grequest_start(greq_query, greq_free, greq_cancel, NULL, &late));
+    pthread_t completer;
+    pthread_create(&completer, NULL, complete_later, &late);
+    MPI_Request pair[2] = {kept_request, late};
+    rc = MPI_Waitall(2, pair, st);
+    CHECK(error_class(rc) == MPI_ERR_IN_STATUS && error_class(st[0].MPI_ERROR) == MPI_ERR_REQUEST
+              && st[1].MPI_ERROR == MPI_SUCCESS && pair[1] == MPI_REQUEST_NULL,
+          "waitall with a late host request: %d, statuses %d %d", error_class(rc), st[0].MPI_ERROR, st[1].MPI_ERROR);
+    pthread_join(completer, NULL);
 
     MPI_Group g;
     CHECK_OK(MPI_Comm_group(comm, &g));
