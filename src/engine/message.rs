@@ -9,6 +9,7 @@ use super::datatype::UserBuf;
 use super::doorbell::Doorbell;
 use super::envelope::{ANY_TAG, PROC_NULL};
 use super::share::WorkList;
+use super::shared_copy::SharedCopy;
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -51,11 +52,27 @@ pub struct LocalSend {
     /// The sending endpoint's doorbell, rung once `done` is set (a sender waiting for its
     /// receiver may be parked, see `engine::doorbell`).
     pub sender_bell: Arc<Doorbell>,
+    /// The copy the receiver shares with the waiting sender (large contiguous messages of a
+    /// sender in no team, see `engine::shared_copy`).
+    pub shared_copy: SharedCopy,
 }
 
 impl LocalSend {
+    /// A send from `buf` waiting for its receiver, with the sender's team list and doorbell.
+    pub fn new(buf: UserBuf, helpers: Option<Arc<WorkList>>, sender_bell: Arc<Doorbell>) -> LocalSend {
+        LocalSend { buf, done: AtomicBool::new(false), helpers, sender_bell, shared_copy: SharedCopy::default() }
+    }
+
     pub fn is_done(&self) -> bool {
         self.done.load(Ordering::Acquire)
+    }
+
+    /// Sender side: takes part in the receiver's copy if it has started one to share (see
+    /// `engine::shared_copy`). Called by the sending thread while the send is not complete.
+    pub fn help_copy(&self) {
+        // SAFETY: `buf` is this send's buffer, the one the receiver's copy reads, unchanged
+        // until the send completes.
+        unsafe { self.shared_copy.help(self.buf.data_ptr()) }
     }
 }
 

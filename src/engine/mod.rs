@@ -29,6 +29,7 @@ pub mod pending;
 pub mod progress;
 pub mod rankmap;
 pub mod share;
+pub mod shared_copy;
 pub mod request;
 pub mod spinlock;
 pub mod split;

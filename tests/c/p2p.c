@@ -296,6 +296,68 @@ static void t_large(EP_Comm c)
     free(in);
 }
 
+/* Same-process standard sends of eager size complete whether or not their receive is
+ * posted (offered from the sender's buffer, and withdrawn into a packed copy when the
+ * receiver is late; MPI leaves this buffering to the implementation, EPMPI gives it up to
+ * 16 KiB): each endpoint sends to the next endpoint of its process twice, with blocking
+ * sends, before it receives anything (a ring that only buffering keeps from deadlocking), at
+ * the sizes around the offers' limits (33 B: just above the inline cell; 16 KiB: the largest
+ * eager size). The sender overwrites its buffer as soon as each send returns, so a receiver
+ * that read it late would get the wrong data. Then an offer whose request is freed at once,
+ * its buffer overwritten after a barrier: the receiver, which posts only after it, must get
+ * what the buffer held at the send (EPMPI withdraws a freed offer at once). Processes with
+ * one endpoint take part in the barriers only: between processes the host decides. */
+static void t_late_receiver(EP_Comm c)
+{
+    int me, index, count;
+    CHECK_OK(EP_Comm_rank(c, &me));
+    CHECK_OK(EP_Comm_local_info(c, &index, &count, NULL));
+    if (count < 2) {
+        ep_test_barrier(c);
+        ep_test_barrier(c);
+        return;
+    }
+    /* Ranks follow (process, index), so the process's endpoints are consecutive. */
+    int right = me - index + (index + 1) % count, left = me - index + (index + count - 1) % count;
+    const int sizes[] = {33, 1024, 4096, 16384};
+    for (int k = 0; k < 4; k++) {
+        int n = sizes[k];
+        unsigned char *out = malloc(n), *in = malloc(2 * n);
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < n; i++)
+                out[i] = (unsigned char)(me * 31 + round * 7 + i);
+            CHECK_OK(EP_Send(out, n, MPI_BYTE, right, 90 + k, c));
+        }
+        memset(out, 0xEE, n);
+        EP_Status st;
+        for (int round = 0; round < 2; round++) {
+            CHECK_OK(EP_Recv(in + round * n, n, MPI_BYTE, left, 90 + k, c, &st));
+            int bad = 0;
+            for (int i = 0; i < n; i++)
+                bad += in[round * n + i] != (unsigned char)(left * 31 + round * 7 + i);
+            CHECK(bad == 0 && st.MPI_SOURCE == left, "%d B, send %d before its receive: %d bytes wrong", n, round, bad);
+        }
+        free(out);
+        free(in);
+    }
+
+    int out[1024], in[1024];
+    for (int i = 0; i < 1024; i++)
+        out[i] = me * 1000 + i;
+    EP_Request sr;
+    CHECK_OK(EP_Isend(out, 1024, MPI_INT, right, 95, c, &sr));
+    CHECK_OK(EP_Request_free(&sr));
+    ep_test_barrier(c);
+    for (int i = 0; i < 1024; i++)
+        out[i] = -1;
+    CHECK_OK(EP_Recv(in, 1024, MPI_INT, left, 95, c, EP_STATUS_IGNORE));
+    int bad = 0;
+    for (int i = 0; i < 1024; i++)
+        bad += in[i] != left * 1000 + i;
+    CHECK(bad == 0, "freed send of 4 KiB: %d ints wrong", bad);
+    ep_test_barrier(c);
+}
+
 /* Synchronous mode: an Issend cannot complete before the receiver has started the receive;
  * the receiver starts it only after a separate "go" message. */
 static void t_ssend(EP_Comm c)
@@ -612,6 +674,7 @@ int main(int argc, char **argv)
             RUN(t_probes);
             RUN(t_large);
             RUN(t_ssend);
+            RUN(t_late_receiver);
             RUN(t_cancel_free);
             RUN(t_free_comm_with_freed_requests);
             RUN(t_truncate);

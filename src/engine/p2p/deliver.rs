@@ -4,7 +4,9 @@
 use super::super::comm::CommShared;
 use super::super::datatype::UserBuf;
 use super::super::envelope::Envelope;
-use super::super::message::{Completion, InlineData, Payload};
+use super::super::message::{Completion, InlineData, LocalSend, Payload};
+use super::super::backoff::Backoff;
+use super::super::shared_copy::SharedCopy;
 use super::super::transport::remote;
 use super::recv_op::{HostRecv, RecvOp};
 use crate::error::{EpResult, ERR_TRUNCATE};
@@ -54,6 +56,23 @@ pub(super) fn deliver_inline(buf: &UserBuf, env: &Envelope, d: &InlineData) -> E
     unpack_message(buf, env, d.data())
 }
 
+/// Copies `bytes` bytes of a local rendezvous send's data into `buf`: shared with the sender's
+/// team if it has one with other members (docs/teams.md), else with the sender itself when
+/// the copy is large and both buffers are contiguous (`engine::shared_copy`), else alone.
+fn copy_local(buf: &UserBuf, ls: &LocalSend, bytes: usize) -> EpResult<()> {
+    let team = ls.helpers.as_ref().is_some_and(|l| l.has_helpers());
+    if !team && SharedCopy::worth_sharing(bytes) && buf.info.contiguous() && ls.buf.info.contiguous() {
+        let mut b = Backoff::new();
+        // SAFETY: the send's buffer holds at least `bytes` bytes (the message) and the
+        // receive's at least `bytes` (`completion_for` caps it to the capacity); the send
+        // does not complete, nor the receive return, before the copy is over; a receive
+        // buffer overlapping the send's is erroneous in MPI.
+        unsafe { ls.shared_copy.run(ls.buf.data_ptr(), buf.data_ptr(), bytes, || b.snooze()) };
+        return Ok(());
+    }
+    super::super::endpoint_team::split::copy(buf, &ls.buf, bytes, ls.helpers.as_ref())
+}
+
 /// Moves a matched message that is already in this process (inline, packed, or in a local
 /// sender's buffer) into a user buffer.
 #[inline(always)]
@@ -63,8 +82,7 @@ pub(super) fn deliver_into(buf: &UserBuf, env: &Envelope, payload: Payload) -> E
         Payload::Eager(data) => unpack_message(buf, env, &data),
         Payload::Local(ls) => {
             let c = completion_for(env, ls.buf.bytes() as u64, buf.bytes());
-            let result = super::super::fault::delivery(env)
-                .and_then(|()| super::super::endpoint_team::split::copy(buf, &ls.buf, c.bytes as usize, ls.helpers.as_ref()));
+            let result = super::super::fault::delivery(env).and_then(|()| copy_local(buf, &ls, c.bytes as usize));
             ls.done.store(true, Ordering::Release);
             ls.sender_bell.ring();
             result.map(|()| c)

@@ -30,7 +30,12 @@ impl SendState {
     pub fn test(&mut self) -> EpResult<bool> {
         match self {
             SendState::Done => Ok(true),
-            SendState::Local(ls) => Ok(ls.is_done()),
+            SendState::Local(ls) => {
+                if !ls.is_done() {
+                    ls.help_copy();
+                }
+                Ok(ls.is_done())
+            }
             SendState::Host(op) => {
                 let done = op.test()?;
                 if done {

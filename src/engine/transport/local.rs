@@ -24,7 +24,6 @@ use crate::engine::inbox::Inboxes;
 use crate::engine::envelope::Envelope;
 use crate::engine::message::{InlineData, LocalSend, Payload, INLINE_BYTES};
 use crate::error::EpResult;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Local messages up to this size are copied at send time (eager); larger ones wait for the
@@ -101,12 +100,7 @@ pub fn send(
         buf.pack_into(&mut data)?;
         (Payload::Eager(data), Sent::Done)
     } else {
-        let ls = Arc::new(LocalSend {
-            buf,
-            done: AtomicBool::new(false),
-            helpers: crate::engine::share::current_for(bytes),
-            sender_bell: sender_bell.clone(),
-        });
+        let ls = Arc::new(LocalSend::new(buf, crate::engine::share::current_for(bytes), sender_bell.clone()));
         (Payload::Local(ls.clone()), Sent::Waiting(ls))
     };
     channel.push(LocalMessage { envelope, payload });
@@ -158,7 +152,7 @@ mod tests {
         // SAFETY: an all-zero `UserBuf` is a valid value (a null address, integers, and a host
         // datatype handle that is an int or a pointer); the tests never use its buffer.
         let buf = unsafe { std::mem::zeroed() };
-        Arc::new(LocalSend { buf, done: AtomicBool::new(false), helpers: None, sender_bell: Arc::default() })
+        Arc::new(LocalSend::new(buf, None, Arc::default()))
     }
 
     /// Sends `tag` from `sender` to `receiver` as `send` does (opening the channel if needed).
