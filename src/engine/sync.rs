@@ -8,6 +8,7 @@
 mod imp {
     pub use crate::engine::backoff::Backoff;
     pub use crate::engine::doorbell::Doorbell;
+    pub use crate::engine::share::WorkList;
     pub use parking_lot::Mutex;
     pub use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
 
@@ -88,6 +89,18 @@ mod imp {
 
         /// Rings nobody.
         pub fn ring(&self) {}
+    }
+
+    /// The engine's work list (`engine::share`), in a model: no job is ever listed, so a
+    /// waiter that offers help finds none.
+    #[derive(Default)]
+    pub struct WorkList;
+
+    impl WorkList {
+        /// Finds nothing to do.
+        pub fn help(&self) -> bool {
+            false
+        }
     }
 }
 

@@ -32,7 +32,7 @@
 //! [`crate::engine::sync`]) and explores endpoints arriving, the leader's part, the fan-out
 //! and the reuse of the board by the next collectives.
 
-use crate::engine::sync::{AtomicPtr, AtomicU32, AtomicU64, Backoff, Doorbell, Ordering, UnsafeCell};
+use crate::engine::sync::{AtomicPtr, AtomicU32, AtomicU64, Backoff, Doorbell, Ordering, UnsafeCell, WorkList};
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_OTHER};
 
@@ -185,6 +185,9 @@ pub struct Board {
     release_bell: Doorbell,
     error: UnsafeCell<Option<EpError>>,
     scratch: UnsafeCell<Scratch>,
+    /// Work the leader shares with the endpoints waiting for its release (the chunks of a
+    /// large reduction's fold): they take chunks while they wait.
+    pub work: WorkList,
 }
 
 // SAFETY: `error` and `scratch` are written by the leader only between the arrival of every
@@ -218,6 +221,7 @@ impl Board {
                 hold: false,
                 peers: Vec::new(),
             }),
+            work: WorkList::default(),
         }
     }
 
@@ -341,7 +345,10 @@ impl Board {
         } else {
             let mut b = Backoff::new();
             while self.released.0.load(Ordering::Acquire) != seq {
-                b.snooze_on(&self.release_bell);
+                // The leader may have listed chunks of its part for the waiting endpoints.
+                if !self.work.help() {
+                    b.snooze_on(&self.release_bell);
+                }
             }
         }
         // SAFETY: after the release the leader writes neither until everyone arrives again.

@@ -202,13 +202,22 @@ fn fold_inline(s: &CommShared, inputs: &[&[u8]], template: &Elems, reducer: Redu
     }
 }
 
+/// Chunks of a reduction's fold that the leader shares with the endpoints waiting on the board
+/// (from two chunks: smaller folds are done by the leader alone).
+const BOARD_FOLD_CHUNK_BYTES: usize = 64 * 1024;
+
 /// The reduction of every rank's input into `scratch.bytes` (typed, the inputs' layout), on
 /// every process (`root_proc` `None`) or on the root's process only. Runs on the leader.
 fn reduce_full(s: &CommShared, all: &[&ReduceArgs], scratch: &mut Scratch, root_proc: Option<u32>) -> EpResult<bool> {
     let a = all[0];
     let inputs: Vec<Elems> = all.iter().map(|x| x.input).collect();
     if a.commutative || s.map.is_blocked() {
-        let acc = match split::fold(&inputs, &mut scratch.bytes, a.op) {
+        // Shared with the thread's endpoint team, else with the endpoints waiting on the board.
+        let shared = match split::fold(&inputs, &mut scratch.bytes, a.op) {
+            None if all.len() > 1 => split::fold_on(&s.board.work, &inputs, &mut scratch.bytes, a.op, BOARD_FOLD_CHUNK_BYTES),
+            other => other,
+        };
+        let acc = match shared {
             Some(shared) => shared?,
             None => fold(&inputs, &mut scratch.bytes, a.op)?,
         };

@@ -115,10 +115,18 @@ fn fold_chunk(f: &Fold, i: usize) -> EpResult<()> {
 /// input first, then each earlier one applied on it), so the result is the unshared fold's.
 /// `None` when it does not apply (the caller folds alone).
 pub fn fold(inputs: &[Elems], acc: &mut AlignedBuf, op: HostOp) -> Option<EpResult<Elems>> {
+    let bytes = inputs.last()?.info.size * inputs.last()?.count as usize;
+    let list = helpers_for(bytes, None)?;
+    fold_on(&list, inputs, acc, op, CHUNK_BYTES)
+}
+
+/// The fold of [`fold`] shared as chunks of about `chunk_bytes` on `list` (a team's, or a
+/// collective board's, whose waiting endpoints take them), when there are two chunks at least,
+/// every input is contiguous and the op is the engine's own loop; `None` otherwise.
+pub fn fold_on(list: &WorkList, inputs: &[Elems], acc: &mut AlignedBuf, op: HostOp, chunk_bytes: usize) -> Option<EpResult<Elems>> {
     let last = inputs.last()?;
     let bytes = last.info.size * last.count as usize;
-    let list = helpers_for(bytes, None)?;
-    if last.info.size == 0 || !inputs.iter().all(|e| e.info.contiguous()) {
+    if bytes < 2 * chunk_bytes || last.info.size == 0 || !inputs.iter().all(|e| e.info.contiguous()) {
         return None;
     }
     // A user's op runs on the thread that calls the collective only: it may keep state per thread.
@@ -127,7 +135,7 @@ pub fn fold(inputs: &[Elems], acc: &mut AlignedBuf, op: HostOp) -> Option<EpResu
         return None;
     }
     let result = last.at(last.base_for(acc.resize(last.span()).as_mut_ptr()));
-    let per_chunk = (CHUNK_BYTES / last.info.size).max(1);
+    let per_chunk = (chunk_bytes / last.info.size).max(1);
     let f = Fold { inputs, acc: result, reducer, per_chunk };
     Some(list.split((last.count as usize).div_ceil(per_chunk), &f, fold_chunk).map(|()| result))
 }
