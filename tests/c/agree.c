@@ -13,7 +13,9 @@
  *   local_leader out of range or a negative tag (the remote group fails too);
  * - EP_Intercomm_merge with a NULL newintracomm;
  * - creation itself: EP_Comm_create_endpoints with out_comms NULL on the last process, and
- *   EP_Comm_create_endpoint with a NULL comm from one thread of the last process.
+ *   EP_Comm_create_endpoint with a NULL comm from one thread of the last process;
+ * - EP_Alltoall and EP_Allgather inside one process with one endpoint's count larger than the
+ *   others' (amounts_differ).
  */
 #include "ep_test.h"
 
@@ -115,6 +117,35 @@ static void inter_cases(EP_Comm world, int faulty)
     CHECK_OK(EP_Comm_free(&intra));
 }
 
+/* Data collectives inside one process whose amounts differ between endpoints (erroneous: MPI
+ * says they must agree), so that the faulty endpoint takes the leader's path and the others
+ * the inline exchange, or the reverse: every endpoint returns (none waits for a release that
+ * never comes), the faulty one with an error, and the communicator works afterwards. On a
+ * communicator of each process's endpoints (the host decides between processes). */
+static void amounts_differ(EP_Comm world)
+{
+    int index, count, proc, me;
+    CHECK_OK(EP_Comm_local_info(world, &index, &count, &proc));
+    CHECK_OK(EP_Comm_rank(world, &me));
+    EP_Comm local;
+    CHECK_OK(EP_Comm_split(world, proc, me, &local));
+    int faulty[2] = {0, count - 1};
+    for (int k = 0; k < 2 && count > 1; k++) {
+        int bad = index == faulty[k];
+        /* 200 ints per block: past the exchange's 512 bytes; 2 ints: within it. */
+        int n = bad ? 200 : 2;
+        int *in = calloc((size_t)200 * count, sizeof(int)), *out = calloc((size_t)200 * count, sizeof(int));
+        int rc = EP_Alltoall(in, n, MPI_INT, out, n, MPI_INT, local);
+        CHECK(!bad || rc != EP_SUCCESS, "EP_Alltoall with a larger count than the others' (faulty index %d) succeeded", faulty[k]);
+        rc = EP_Allgather(in, n, MPI_INT, out, n, MPI_INT, local);
+        CHECK(!bad || rc != EP_SUCCESS, "EP_Allgather with a larger count than the others' (faulty index %d) succeeded", faulty[k]);
+        free(in);
+        free(out);
+        parent_works(local, "collectives whose amounts differ");
+    }
+    CHECK_OK(EP_Comm_free(&local));
+}
+
 int main(int argc, char **argv)
 {
     int wr, ws, rc;
@@ -148,6 +179,7 @@ int main(int argc, char **argv)
             intra_cases(world, faulty[k]);
             inter_cases(world, faulty[k]);
         }
+        amounts_differ(world);
         parent_works(world, "every case");
         CHECK_OK(EP_Comm_free(&world));
     }

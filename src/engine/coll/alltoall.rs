@@ -7,9 +7,10 @@
 //! are packed before any is overwritten. Inside one process with contiguous send buffers there
 //! is no packing: each endpoint copies its blocks straight from the senders' buffers.
 
-use super::board::{Kind, Scratch};
+use super::board::{Kind, Scratch, INLINE_BYTES};
 use super::host_bytes::{self, c_bytes, displs_of};
-use super::{process_ordered, Blocks, Layout, DIRECT_COPY_BYTES};
+use super::{exchange_fits, process_ordered, Blocks, Layout, DIRECT_COPY_BYTES};
+use crate::engine::comm::CommShared;
 use crate::engine::comm::Endpoint;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_TRUNCATE};
@@ -54,6 +55,9 @@ pub fn alltoallv(ep: &Endpoint, args: &AlltoallvArgs) -> EpResult<()> {
                 }
             }
         };
+    }
+    if let Some(block) = inline_block(s, args) {
+        return alltoall_inline(ep, args, block);
     }
     let n = s.local_count();
     s.board.run(
@@ -153,4 +157,50 @@ pub fn alltoallv(ep: &Endpoint, args: &AlltoallvArgs) -> EpResult<()> {
             Ok(())
         },
     )
+}
+
+/// The bytes of every block when an all-to-all goes through the board's leaderless exchange:
+/// inside one process, few endpoints, one block size for every rank (the uniform form, whose
+/// blocks MPI makes the same size on every rank, so that every endpoint decides alike), and all
+/// of an endpoint's blocks within one inline input. `None` otherwise.
+fn inline_block(s: &CommShared, args: &AlltoallvArgs) -> Option<usize> {
+    let Layout::Uniform(count) = args.recv.layout else { return None };
+    let block = args.recv.info.size * count.max(0) as usize;
+    let total = block.checked_mul(s.map.size())?;
+    (exchange_fits(s, 0) && total <= INLINE_BYTES).then_some(block)
+}
+
+/// [`alltoallv`] through the board's exchange (see [`inline_block`]): each endpoint hands over
+/// its blocks for every rank, packed in rank order, in one inline input, and takes its own
+/// block out of everyone's. One handoff between threads instead of the leader's two. With
+/// `MPI_IN_PLACE` the blocks are packed from the receive buffer before any is overwritten.
+fn alltoall_inline(ep: &Endpoint, args: &AlltoallvArgs, block: usize) -> EpResult<()> {
+    let s = &ep.shared;
+    let size = s.map.size() as i32;
+    let from = args.send.as_ref().unwrap_or(&args.recv);
+    let mut packed = [0u8; INLINE_BYTES];
+    // Blocks of another size than the receive count says (erroneous) still take part, empty,
+    // so that the other endpoints get their error instead of waiting.
+    let matches = (0..size).all(|r| from.bytes(r) == block);
+    let mine = &mut packed[..if matches { block * size as usize } else { 0 }];
+    if matches {
+        for r in 0..size {
+            let at = r as usize * block;
+            from.of(r).pack_to(&mut mine[at..at + block])?;
+        }
+    }
+    s.board.exchange(ep.local as usize, Kind::Alltoallv, mine, |inputs| {
+        if !matches {
+            return Err(ep_err!(ERR_TRUNCATE, "this endpoint's blocks differ in size from its receive count: type signatures differ"));
+        }
+        let at = ep.rank as usize * block;
+        for r in 0..size {
+            let data = inputs[s.location(r).expect("rank").local as usize];
+            match data.get(at..at + block) {
+                Some(d) => args.recv.of(r).unpack_from(d)?,
+                None => return Err(ep_err!(ERR_TRUNCATE, "rank {r} sent blocks of another size: type signatures differ")),
+            }
+        }
+        Ok(())
+    })
 }

@@ -79,7 +79,12 @@ impl Slot {
     /// (after everything it publishes elsewhere: Release).
     #[inline]
     fn enter(&self, seq: u64, kind: Kind) {
-        self.kind[(seq % 2) as usize].store(kind as u32, Ordering::Relaxed);
+        self.enter_as(seq, kind as u32);
+    }
+
+    /// [`Self::enter`] with the kind's number as the header shows it (see [`EXCHANGED`]).
+    fn enter_as(&self, seq: u64, kind: u32) {
+        self.kind[(seq % 2) as usize].store(kind, Ordering::Relaxed);
         self.seq.store(seq, Ordering::Release);
         self.bell.ring();
     }
@@ -90,6 +95,9 @@ impl Slot {
         self.kind[(seq % 2) as usize].load(Ordering::Relaxed)
     }
 }
+
+/// Added to the kind in the header of an endpoint that entered through [`Board::exchange`].
+const EXCHANGED: u32 = 0x100;
 
 /// Bytes an endpoint can hand over inline in [`Board::exchange`].
 pub(crate) const INLINE_BYTES: usize = 512;
@@ -278,8 +286,11 @@ impl Board {
             line.stamp.store(stamp.0, Ordering::Release);
         }
         // The header too, for a peer in another collective (see `meet`); no peer reads it
-        // while exchanges go well, so the line stays in this core's cache.
-        slot.enter(seq, kind);
+        // while exchanges go well, so the line stays in this core's cache. Marked as an
+        // exchange: a leader of `run` that meets it (endpoints that chose different paths for
+        // the same collective, from arguments that differ where MPI says they must not) sees
+        // another collective and fails, rather than reading arguments nobody published.
+        slot.enter_as(seq, kind as u32 | EXCHANGED);
         Arrival { board: self, seq, kind, len: input.len() }
     }
 
@@ -321,7 +332,9 @@ impl Board {
         if me == 0 {
             let mut b = Backoff::new();
             for other in &self.slots[1..] {
-                while other.seq.load(Ordering::Acquire) != seq {
+                // `<`: an endpoint that entered `seq` through the exchange may already have
+                // failed it and entered the next collective (whose kind has the other parity).
+                while other.seq.load(Ordering::Acquire) < seq {
                     b.snooze_on(&other.bell);
                 }
             }
@@ -344,10 +357,25 @@ impl Board {
             self.release_bell.ring();
         } else {
             let mut b = Backoff::new();
+            let mut spins = 0u32;
+            let leader = &self.slots[0];
             while self.released.0.load(Ordering::Acquire) != seq {
                 // The leader may have listed chunks of its part for the waiting endpoints.
                 if !self.work.help() {
                     b.snooze_on(&self.release_bell);
+                }
+                spins += 1;
+                if spins >= MISMATCH_CHECK_SPINS {
+                    spins = 0;
+                    // A leader that entered another collective (or this one through the
+                    // exchange) at `seq` never releases it. Its header keeps `seq`'s kind
+                    // while this endpoint is here: its next collective needs this endpoint.
+                    if leader.seq.load(Ordering::Acquire) >= seq {
+                        let theirs = leader.kind_at(seq);
+                        if theirs != kind as u32 && self.released.0.load(Ordering::Acquire) != seq {
+                            return Err(mismatch(kind, theirs));
+                        }
+                    }
                 }
             }
         }
@@ -490,10 +518,18 @@ fn wait_for_input(other: &Slot, lines: &[Line; INPUT_LINES], seq: u64, guess: us
 /// kind numbered `other`) at the same point.
 #[cold]
 fn mismatch(kind: Kind, other: u32) -> EpError {
+    if other & !EXCHANGED == kind as u32 {
+        return ep_err!(
+            ERR_OTHER,
+            "endpoints of one process called {kind:?} with arguments that differ where every rank's must agree \
+             (the amount of data): some took the inline exchange, some the leader's path"
+        );
+    }
     ep_err!(
         ERR_OTHER,
         "endpoints of one process called different collectives at the same point ({kind:?} and kind {other}); \
-         every rank must call the same collectives in the same order"
+         every rank must call the same collectives in the same order",
+        other = other & !EXCHANGED
     )
 }
 

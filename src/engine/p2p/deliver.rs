@@ -6,7 +6,9 @@ use super::super::datatype::UserBuf;
 use super::super::envelope::Envelope;
 use super::super::message::{Completion, InlineData, LocalSend, Payload};
 use super::super::backoff::Backoff;
+use super::super::share::{self, WorkList};
 use super::super::shared_copy::SharedCopy;
+use std::sync::Arc;
 use super::super::transport::remote;
 use super::recv_op::{HostRecv, RecvOp};
 use crate::error::{EpResult, ERR_TRUNCATE};
@@ -56,11 +58,13 @@ pub(super) fn deliver_inline(buf: &UserBuf, env: &Envelope, d: &InlineData) -> E
     unpack_message(buf, env, d.data())
 }
 
-/// Copies `bytes` bytes of a local rendezvous send's data into `buf`: shared with the sender's
-/// team if it has one with other members (docs/teams.md), else with the sender itself when
-/// the copy is large and both buffers are contiguous (`engine::shared_copy`), else alone.
+/// Copies `bytes` bytes of a local rendezvous send's data into `buf`: shared with the
+/// receiver's or the sender's team if either has other members (docs/teams.md), else with the
+/// sender itself when the copy is large and both buffers are contiguous
+/// (`engine::shared_copy`), else alone.
 fn copy_local(buf: &UserBuf, ls: &LocalSend, bytes: usize) -> EpResult<()> {
-    let team = ls.helpers.as_ref().is_some_and(|l| l.has_helpers());
+    let has_helpers = |l: &Arc<WorkList>| l.has_helpers();
+    let team = ls.helpers.as_ref().is_some_and(has_helpers) || share::current_for(bytes).as_ref().is_some_and(has_helpers);
     if !team && SharedCopy::worth_sharing(bytes) && buf.info.contiguous() && ls.buf.info.contiguous() {
         let mut b = Backoff::new();
         // SAFETY: the send's buffer holds at least `bytes` bytes (the message) and the
