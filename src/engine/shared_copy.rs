@@ -13,8 +13,9 @@
 
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
-/// Messages from this size are shared (smaller ones cost more in the two threads' meeting
-/// than half the copy saves; see docs/performance.md, "Same-process messages above 32 bytes").
+/// Messages from this size are shared: two chunks of the smallest size. (Rendezvous starts
+/// above 16 KiB; sizes between were not measured apart. Figures: docs/performance.md,
+/// "Same-process messages above 32 bytes".)
 pub(crate) const SHARED_COPY_MIN_BYTES: usize = 32 * 1024;
 /// The smallest chunk a thread takes.
 const MIN_CHUNK_BYTES: usize = 16 * 1024;
