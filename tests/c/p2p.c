@@ -297,16 +297,15 @@ static void t_large(EP_Comm c)
 }
 
 /* Same-process standard sends of eager size complete whether or not their receive is
- * posted (offered from the sender's buffer, and withdrawn into a packed copy when the
- * receiver is late; MPI leaves this buffering to the implementation, EPMPI gives it up to
- * 16 KiB): each endpoint sends to the next endpoint of its process twice, with blocking
- * sends, before it receives anything (a ring that only buffering keeps from deadlocking), at
- * the sizes around the offers' limits (33 B: just above the inline cell; 16 KiB: the largest
- * eager size). The sender overwrites its buffer as soon as each send returns, so a receiver
- * that read it late would get the wrong data. Then an offer whose request is freed at once,
+ * posted (MPI leaves this buffering to the implementation; EPMPI packs a copy up to 16 KiB):
+ * each endpoint sends to the next endpoint of its process twice, with blocking sends, before
+ * it receives anything (a ring that only buffering keeps from deadlocking), at the sizes
+ * around the eager path's limits (33 B: just above the inline cell; 16 KiB: the largest eager
+ * size). The sender overwrites its buffer as soon as each send returns, so a receiver that
+ * read it late would get the wrong data. Then a 4 KiB send whose request is freed at once,
  * its buffer overwritten after a barrier: the receiver, which posts only after it, must get
- * what the buffer held at the send (EPMPI withdraws a freed offer at once). Processes with
- * one endpoint take part in the barriers only: between processes the host decides. */
+ * what the buffer held at the send (the copy was made at the send). Processes with one
+ * endpoint take part in the barriers only: between processes the host decides. */
 static void t_late_receiver(EP_Comm c)
 {
     int me, index, count;
