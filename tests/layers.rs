@@ -33,7 +33,7 @@ use syn::visit::Visit;
 /// * Engine support: the types and primitives every layer of the engine uses, transports
 ///   included: messages and envelopes, datatypes, rank maps, host operations that own their
 ///   memory and their orphanage, the waiting backoff and its doorbells, the lock-free ring and its loom switch,
-///   meeting points.
+///   meeting points, the work teams share and the copy a same-process message's two threads share.
 /// * The host MPI wrapper, then `error` and `live`, which serve everything.
 const LAYERS: &[(&str, &[&str])] = &[
     ("C boundary", &["ffi"]),
@@ -58,6 +58,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "engine::handle_table",
             "engine::meeting",
             "engine::share",
+            "engine::shared_copy",
             "engine::matching",
             "engine::fault",
         ],
