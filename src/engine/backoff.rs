@@ -64,25 +64,44 @@ const PASSIVE_SPINNING: u32 = 2;
 /// Chosen by measurement (`benches/ring.rs`, docs/performance.md).
 const PASSIVE_YIELDS: u32 = 16;
 
+/// `passive` under the passive wait policy, else `active`.
+#[inline]
+fn by_policy(passive: u32, active: u32) -> u32 {
+    if doorbell::passive() {
+        passive
+    } else {
+        active
+    }
+}
+
 /// Host polls before yielding: under the passive policy as many as spins on memory under the
 /// active one (fewer polls did not help the ring or the message rates measurably, and each
 /// yield costs a switch).
 #[inline]
 fn polling_patience() -> u32 {
-    if doorbell::passive() {
-        PATIENCE_SPINNING
-    } else {
-        PATIENCE_POLLING
-    }
+    by_policy(PATIENCE_SPINNING, PATIENCE_POLLING)
 }
 
 /// Spins on memory before yielding.
 #[inline]
 fn spinning_patience() -> u32 {
-    if doorbell::passive() {
-        PASSIVE_SPINNING
+    by_policy(PASSIVE_SPINNING, PATIENCE_SPINNING)
+}
+
+/// Spins of [`wait_plainly`] before it yields.
+const PLAIN_SPINS: u32 = 256;
+
+/// One turn of a wait that only spins, then yields (after [`PLAIN_SPINS`] turns counted in
+/// `spins`): no progress, no team work and no parking, unlike [`Backoff`]. For a thread that
+/// waits for a chunk of work another running thread has taken and finishes without any lock,
+/// while it may itself hold engine state that a patient waiter's progress would need.
+#[inline]
+pub fn wait_plainly(spins: &mut u32) {
+    *spins += 1;
+    if *spins < PLAIN_SPINS {
+        std::hint::spin_loop();
     } else {
-        PATIENCE_SPINNING
+        std::thread::yield_now();
     }
 }
 

@@ -165,12 +165,7 @@ impl WorkList {
         // Only claimed chunks are left, each being finished by a running thread.
         let mut spins = 0u32;
         while job.finished.load(Ordering::Acquire) < chunks {
-            spins += 1;
-            if spins < 256 {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
+            super::backoff::wait_plainly(&mut spins);
         }
         let first = job.error.lock().take();
         match first {

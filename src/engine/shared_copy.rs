@@ -11,6 +11,7 @@
 //! copies as it would alone. Endpoint teams (docs/teams.md) share such copies with their
 //! members instead; this is the team of two every rendezvous has.
 
+use super::backoff::wait_plainly;
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 /// Messages from this size are shared: two chunks of the smallest size. (Rendezvous starts
@@ -50,19 +51,22 @@ impl SharedCopy {
 
     /// Receiver side: copies `bytes` bytes from `src` to `dst`, sharing the chunks with the
     /// sender's [`Self::help`] calls; returns once every chunk is copied (by either thread).
-    /// `snooze` is called while the sender finishes the chunks it took. Called once per copy.
+    /// While the sender finishes the chunks it took, it waits plainly (spins, then yields:
+    /// the caller holds its endpoint's queues, which a patient waiter's progress could need).
+    /// Called once per copy.
     ///
     /// # Safety
     /// `src` is readable and `dst` writable for `bytes` bytes, the two do not overlap, and
     /// both stay so until this returns; `src` is the buffer of the send this copy belongs to.
-    pub unsafe fn run(&self, src: *const u8, dst: *mut u8, bytes: usize, mut snooze: impl FnMut()) {
+    pub unsafe fn run(&self, src: *const u8, dst: *mut u8, bytes: usize) {
         self.bytes.store(bytes, Ordering::Relaxed);
         self.dst.store(dst, Ordering::Release);
         let chunks = bytes.div_ceil(chunk_bytes(bytes));
         // SAFETY: this function's contract.
         unsafe { self.take_chunks(src, dst, bytes) };
+        let mut spins = 0u32;
         while self.finished.load(Ordering::Acquire) < chunks {
-            snooze();
+            wait_plainly(&mut spins);
         }
     }
 
@@ -130,7 +134,7 @@ mod tests {
         let mut dst = vec![0u8; src.len()];
         let copy = SharedCopy::default();
         // SAFETY: two distinct vectors of the same length, alive across the call.
-        unsafe { copy.run(src.as_ptr(), dst.as_mut_ptr(), src.len(), || panic!("nobody else took a chunk")) };
+        unsafe { copy.run(src.as_ptr(), dst.as_mut_ptr(), src.len()) };
         assert_eq!(src, dst);
     }
 
@@ -155,7 +159,7 @@ mod tests {
                 })
             };
             // SAFETY: `src` and `dst` are distinct buffers of `bytes` bytes, alive across the call.
-            unsafe { copy.run(src.as_ptr(), dst.as_mut_ptr(), bytes, std::hint::spin_loop) };
+            unsafe { copy.run(src.as_ptr(), dst.as_mut_ptr(), bytes) };
             assert!(dst == **src, "round {round}: the copy differs");
             done.store(true, Ordering::Release);
             sender.join().unwrap();

@@ -65,22 +65,11 @@ fn copy_local(buf: &UserBuf, ls: &LocalSend, bytes: usize) -> EpResult<()> {
     let has_helpers = |l: &Arc<WorkList>| l.has_helpers();
     let team = ls.helpers.as_ref().is_some_and(has_helpers) || share::current_for(bytes).as_ref().is_some_and(has_helpers);
     if !team && SharedCopy::worth_sharing(bytes) && buf.info.contiguous() && ls.buf.info.contiguous() {
-        // Waiting for the sender's last chunk: spin, then yield, and nothing else (a patient
-        // waiter's progress could need this endpoint's queues, which its caller holds).
-        let mut spins = 0u32;
-        let wait = || {
-            spins += 1;
-            if spins < 256 {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        };
         // SAFETY: the send's buffer holds at least `bytes` bytes (the message) and the
         // receive's at least `bytes` (`completion_for` caps it to the capacity); the send
         // does not complete, nor the receive return, before the copy is over; a receive
         // buffer overlapping the send's is erroneous in MPI.
-        unsafe { ls.shared_copy.run(ls.buf.data_ptr(), buf.data_ptr(), bytes, wait) };
+        unsafe { ls.shared_copy.run(ls.buf.data_ptr(), buf.data_ptr(), bytes) };
         return Ok(());
     }
     super::super::endpoint_team::split::copy(buf, &ls.buf, bytes, ls.helpers.as_ref())
