@@ -88,23 +88,6 @@ fn spinning_patience() -> u32 {
     by_policy(PASSIVE_SPINNING, PATIENCE_SPINNING)
 }
 
-/// Spins of [`wait_plainly`] before it yields.
-const PLAIN_SPINS: u32 = 256;
-
-/// One turn of a wait that only spins, then yields (after [`PLAIN_SPINS`] turns counted in
-/// `spins`): no progress, no team work and no parking, unlike [`Backoff`]. For a thread that
-/// waits for a chunk of work another running thread has taken and finishes without any lock,
-/// while it may itself hold engine state that a patient waiter's progress would need.
-#[inline]
-pub fn wait_plainly(spins: &mut u32) {
-    *spins += 1;
-    if *spins < PLAIN_SPINS {
-        std::hint::spin_loop();
-    } else {
-        std::thread::yield_now();
-    }
-}
-
 impl<'a> Backoff<'a> {
     pub fn new() -> Self {
         Backoff { turns: 0, parks: 0, armed: None }

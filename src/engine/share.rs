@@ -28,6 +28,23 @@ use std::sync::Arc;
 /// 512 KiB chunks both ran at half speed on MPICH: docs/performance.md, "Endpoint teams").
 pub(crate) const CHUNK_BYTES: usize = 1024 * 1024;
 
+/// Spins of [`wait_plainly`] before it yields.
+const PLAIN_SPINS: u32 = 256;
+
+/// One turn of a wait that only spins, then yields (after [`PLAIN_SPINS`] turns counted in
+/// `spins`): no progress, no team work and no parking, unlike `engine::backoff`. For a thread that
+/// waits for a chunk of work another running thread has taken and finishes without any lock,
+/// while it may itself hold engine state that a patient waiter's progress would need.
+#[inline]
+pub fn wait_plainly(spins: &mut u32) {
+    *spins += 1;
+    if *spins < PLAIN_SPINS {
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+}
+
 /// The jobs a team's members may take chunks of, and how many members the team has now.
 #[derive(Default)]
 pub struct WorkList {
@@ -165,7 +182,7 @@ impl WorkList {
         // Only claimed chunks are left, each being finished by a running thread.
         let mut spins = 0u32;
         while job.finished.load(Ordering::Acquire) < chunks {
-            super::backoff::wait_plainly(&mut spins);
+            wait_plainly(&mut spins);
         }
         let first = job.error.lock().take();
         match first {

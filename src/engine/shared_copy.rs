@@ -11,7 +11,7 @@
 //! copies as it would alone. Endpoint teams (docs/teams.md) share such copies with their
 //! members instead; this is the team of two every rendezvous has.
 
-use super::backoff::wait_plainly;
+use super::share::wait_plainly;
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 /// Messages from this size are shared: two chunks of the smallest size. (Rendezvous starts
