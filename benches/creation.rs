@@ -212,7 +212,7 @@ fn memory() -> (f64, f64, f64) {
 
 /// Largest message the engine sends eagerly to another process (`src/engine/transport/remote.rs`): the
 /// size of each pre-posted receive buffer's payload.
-const EAGER_BYTES: usize = 16 << 10;
+const EAGER_BYTES: usize = 8 << 10;
 
 /// Resident set growth in KiB per endpoint of a 64-endpoint-per-process communicator once
 /// every endpoint has run a barrier and exchanged two eager messages of [`EAGER_BYTES`] with

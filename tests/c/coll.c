@@ -190,6 +190,43 @@ static void t_bcast(T *t)
     CHECK_OK(EP_Bcast(NULL, 0, MPI_INT, t->n - 1, t->c));
 }
 
+/* Broadcasts in a row among the endpoints of one process (a communicator split by process),
+ * where a root leaves as soon as its data is published and may run one broadcast ahead of its
+ * readers: each root broadcasts three times in a row, then the next; the root overwrites its
+ * buffer as soon as the call returns; a reduction to the same root (whose other ranks leave at
+ * once too) and an allreduce come between. Every rank checks every value. */
+static void t_bcast_in_a_row(T *t)
+{
+    stage(t, "EP_Bcast in a row");
+    enum { ROUNDS = 3000, MAX_INTS = 40 };
+    int wr;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wr);
+    EP_Comm local;
+    CHECK_OK(EP_Comm_split(t->c, wr, t->me, &local));
+    int me, n, buf[MAX_INTS], bad = 0;
+    EP_Comm_rank(local, &me);
+    EP_Comm_size(local, &n);
+    for (int r = 0; r < ROUNDS; r++) {
+        int root = (r / 3) % n, cnt = 1 + r % MAX_INTS;
+        for (int k = 0; k < cnt; k++)
+            buf[k] = me == root ? r * 100 + k : -1;
+        CHECK_OK(EP_Bcast(buf, cnt, MPI_INT, root, local));
+        for (int k = 0; k < cnt; k++) {
+            if (me != root && buf[k] != r * 100 + k && !bad++)
+                CHECK(0, "rank %d of %d: broadcast %d from %d, int %d: got %d", me, n, r, root, k, buf[k]);
+            buf[k] = -2; /* the root's buffer is its own again at once */
+        }
+        if (r % 5 == 4) {
+            int x = me + r, sum = -1, all = -1;
+            CHECK_OK(EP_Reduce(&x, &sum, 1, MPI_INT, MPI_SUM, root, local));
+            CHECK(me != root || sum == n * r + n * (n - 1) / 2, "rank %d: reduce %d to %d: %d", me, r, root, sum);
+            CHECK_OK(EP_Allreduce(&x, &all, 1, MPI_INT, MPI_MAX, local));
+            CHECK(all == n - 1 + r, "rank %d: allreduce %d: %d", me, r, all);
+        }
+    }
+    CHECK_OK(EP_Comm_free(&local));
+}
+
 /* ==================================================================================== */
 /* Gather / Scatter                                                                     */
 
@@ -1753,6 +1790,7 @@ int main(int argc, char **argv)
             EP_Comm_size(t.c, &t.n);
             t_barrier(&t);
             t_bcast(&t);
+            t_bcast_in_a_row(&t);
             t_gather_scatter(&t);
             t_gatherv_scatterv(&t);
             t_allgather(&t);

@@ -46,16 +46,18 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
     }
     let bytes = buf.bytes();
     if exchange_fits(s, bytes) {
-        let mut packed = [0u8; INLINE_BYTES];
-        let mine = &mut packed[..if ep.rank == root { bytes } else { 0 }];
+        // The root publishes its data and returns, as a host's root sends and returns; the
+        // others read the root's input alone. The root's next exchange waits until everyone
+        // has arrived here (`Board::arrive`).
+        let (me, from) = (ep.local as usize, root_loc.local as usize);
         if ep.rank == root {
-            buf.pack_to(mine)?;
+            let mut packed = [0u8; INLINE_BYTES];
+            buf.pack_to(&mut packed[..bytes])?;
+            s.board.arrive(me, Kind::Bcast, &packed[..bytes]).depart();
+            return Ok(());
         }
-        return s.board.exchange(ep.local as usize, Kind::Bcast, mine, |inputs| {
-            let data = inputs[root_loc.local as usize];
-            if ep.rank == root {
-                Ok(())
-            } else if data.len() != bytes {
+        return s.board.arrive(me, Kind::Bcast, &[]).meet_one(from, bytes, |data| {
+            if data.len() != bytes {
                 Err(ep_err!(ERR_TRUNCATE, "EP_Bcast: the root sends {} bytes, this endpoint expects {bytes}", data.len()))
             } else {
                 buf.unpack_from(data)

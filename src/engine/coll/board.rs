@@ -10,8 +10,10 @@
 //! Communicators inside one process skip the leader for small data ([`Board::exchange`]):
 //! every endpoint stamps its input into its own input lines, waits for everyone's, and reads
 //! them all. A stamp (sequence number, kind, length) shares its cache line with 56 bytes of
-//! the data, so waiting for a peer and fetching its data are one line transfer.
-//! [`Board::barrier`] uses the header line alone.
+//! the data, so waiting for a peer and fetching its data are one line transfer. An endpoint
+//! that needs nobody's input leaves at once ([`Arrival::depart`]: a broadcast's root, a
+//! reduction's other endpoints), and one that needs a single input waits for that one alone
+//! ([`Arrival::meet_one`]). [`Board::barrier`] uses the header line alone.
 //!
 //! No lock and no fixed-size array: one slot per endpoint of the communicator, spin-then-
 //! yield waiting (endpoints may outnumber cores; under the passive wait policy a waiter parks
@@ -72,6 +74,12 @@ struct Slot {
     /// Rung when this endpoint enters a collective or finishes one: waiters for it may be
     /// parked under the passive wait policy (`engine::doorbell`).
     bell: Doorbell,
+    /// The last exchange this endpoint left without seeing every peer arrive (a broadcast's
+    /// root leaves at once, the others wait for the root alone: [`Arrival::depart`],
+    /// [`Arrival::meet_one`]). Its next arrival then first waits for everyone to reach that
+    /// exchange, which the double buffering needs (see [`Board::arrive`]). Only the
+    /// endpoint's own thread touches it.
+    left_early: AtomicU64,
 }
 
 impl Slot {
@@ -216,6 +224,7 @@ impl Board {
                     finished: AtomicU64::new(0),
                     input: [Input::new(), Input::new()],
                     bell: Doorbell::new(),
+                    left_early: AtomicU64::new(0),
                 })
                 .collect(),
             released: Padded(AtomicU64::new(0)),
@@ -271,12 +280,24 @@ impl Board {
     ///
     /// Inputs are double-buffered: an endpoint overwrites the buffer of collective k only in
     /// collective k+2, which it reaches after everyone arrived at k+1, so after everyone is
-    /// done reading k.
+    /// done reading k. An endpoint that left k+1 without seeing everyone arrive (it departed,
+    /// or met one peer) makes sure of it here, waiting on the headers: a broadcast's root
+    /// thereby runs at most one broadcast ahead of its slowest reader.
     #[must_use = "every arrival must meet the others before the next collective"]
     pub fn arrive(&self, me: usize, kind: Kind, input: &[u8]) -> Arrival<'_> {
         assert!(input.len() <= INLINE_BYTES);
         let slot = &self.slots[me];
         let seq = slot.seq.load(Ordering::Relaxed) + 1;
+        if slot.left_early.load(Ordering::Relaxed) == seq - 1 {
+            // Acquire: a peer's header at seq - 1 is stored after it finished reading seq - 2,
+            // the half written next.
+            let mut b = Backoff::new();
+            for other in self.slots.iter() {
+                while other.seq.load(Ordering::Acquire) < seq - 1 {
+                    b.snooze_on(&other.bell);
+                }
+            }
+        }
         let stamp = Stamp::new(seq, kind, input.len());
         let lines = &slot.input[(seq % 2) as usize].0;
         for (l, line) in lines[..lines_for(input.len())].iter().enumerate() {
@@ -291,7 +312,7 @@ impl Board {
         // the same collective, from arguments that differ where MPI says they must not) sees
         // another collective and fails, rather than reading arguments nobody published.
         slot.enter_as(seq, kind as u32 | EXCHANGED);
-        Arrival { board: self, seq, kind, len: input.len() }
+        Arrival { board: self, me, seq, kind, len: input.len() }
     }
 
     /// Runs one collective for the endpoint with local index `me`.
@@ -405,6 +426,7 @@ impl Board {
 /// An endpoint's input published by [`Board::arrive`], not yet met with the others'.
 pub struct Arrival<'a> {
     board: &'a Board,
+    me: usize,
     seq: u64,
     kind: Kind,
     len: usize,
@@ -446,30 +468,69 @@ impl Arrival<'_> {
                     continue;
                 }
             };
-            let len = stamp.len();
-            inputs[i].write(if len <= LINE_DATA {
-                // SAFETY: written before the stamp (Release/Acquire), untouched until k+2.
-                // (Under loom the read is checked here, where the slice is taken: `each`
-                // reads it before this endpoint's next arrival, so no synchronisation comes
-                // in between.)
-                lines[0].data.with(|p| unsafe { &(&*p)[..len] })
-            } else {
-                // SAFETY: as above for each line; `joined` has INLINE_BYTES per local index.
-                unsafe {
-                    let dst = joined.add(i * INLINE_BYTES);
-                    for (l, line) in lines[..lines_for(len)].iter().enumerate() {
-                        let n = LINE_DATA.min(len - l * LINE_DATA);
-                        line.data.with(|p| std::ptr::copy_nonoverlapping(p as *const u8, dst.add(l * LINE_DATA), n));
-                    }
-                    std::slice::from_raw_parts(dst, len)
-                }
-            });
+            // SAFETY: `joined` has INLINE_BYTES per local index; `each` runs before this
+            // endpoint's next arrival.
+            inputs[i].write(unsafe { read_input(lines, stamp, joined.add(i * INLINE_BYTES)) });
         }
         if let Some(k) = other_kind {
             return Err(mismatch(kind, k));
         }
         // SAFETY: without a mismatch every endpoint's entry was written above.
         each(unsafe { std::slice::from_raw_parts(inputs.as_ptr() as *const &[u8], slots.len()) })
+    }
+
+    /// Leaves the collective without waiting for anyone: for an endpoint whose input is all
+    /// it gives and that reads nobody's (a broadcast's root). Its input stays readable until
+    /// everyone has arrived at its next exchange, which waits for that (see
+    /// [`Board::arrive`]). A peer that entered another collective is not reported here; the
+    /// peers that read this input report it.
+    pub fn depart(self) {
+        self.board.slots[self.me].left_early.store(self.seq, Ordering::Relaxed);
+    }
+
+    /// Waits for the input of endpoint `from` alone (at most `expect` bytes are awaited line
+    /// by line at once; a longer input is awaited whole too), checks that it entered the same
+    /// collective, and runs `each` on it (valid until this endpoint's next arrival): a
+    /// broadcast's other endpoints read the root's input only.
+    pub fn meet_one(self, from: usize, expect: usize, each: impl FnOnce(&[u8]) -> EpResult<()>) -> EpResult<()> {
+        let (board, seq, kind) = (self.board, self.seq, self.kind);
+        board.slots[self.me].left_early.store(seq, Ordering::Relaxed);
+        let other = &board.slots[from];
+        let lines = &other.input[(seq % 2) as usize].0;
+        let stamp = match wait_for_input(other, lines, seq, lines_for(expect)) {
+            Ok(stamp) if stamp.kind() == kind as u32 => stamp,
+            Ok(stamp) => return Err(mismatch(kind, stamp.kind())),
+            Err(k) => return Err(mismatch(kind, k)),
+        };
+        let mut joined = [std::mem::MaybeUninit::<u128>::uninit(); INLINE_BYTES / 16];
+        // SAFETY: `joined` holds INLINE_BYTES, at least the stamp's length.
+        each(unsafe { read_input(lines, stamp, joined.as_mut_ptr() as *mut u8) })
+    }
+}
+
+/// The input of `lines`, published under `stamp` (awaited): in place when it fits one line,
+/// else joined into `dst`.
+///
+/// # Safety
+/// `dst` must hold `stamp.len()` bytes; the input stays unwritten until the reader's next
+/// arrival (the double buffering), for as long as the slice is used.
+#[inline]
+unsafe fn read_input<'a>(lines: &'a [Line; INPUT_LINES], stamp: Stamp, dst: *mut u8) -> &'a [u8] {
+    let len = stamp.len();
+    if len <= LINE_DATA {
+        // SAFETY: written before the stamp (Release/Acquire), untouched until k+2. (Under loom
+        // the read is checked here, where the slice is taken: the caller reads it before its
+        // next arrival, so no synchronisation comes in between.)
+        lines[0].data.with(|p| unsafe { &(&*p)[..len] })
+    } else {
+        // SAFETY: as above for each line; `dst` holds `len` bytes (the caller's contract).
+        unsafe {
+            for (l, line) in lines[..lines_for(len)].iter().enumerate() {
+                let n = LINE_DATA.min(len - l * LINE_DATA);
+                line.data.with(|p| std::ptr::copy_nonoverlapping(p as *const u8, dst.add(l * LINE_DATA), n));
+            }
+            std::slice::from_raw_parts(dst, len)
+        }
     }
 }
 

@@ -137,15 +137,20 @@ impl WireHeader {
 }
 
 
-/// Remote messages up to this size travel packed behind their header.
-pub(crate) const REMOTE_EAGER_BYTES: usize = 16 * 1024;
+/// Remote messages up to this size travel packed behind their header; larger ones as a header
+/// and a data message straight from the user's buffer. Chosen by measurement on both hosts
+/// (docs/performance.md, "Cross-process: the host's size classes"): at 12 and 16 KiB the two
+/// host messages beat one packed message (its packing and the receiver's copy out of the
+/// pre-posted buffer), at 4 KiB they lose; 8 KiB is between.
+pub(crate) const REMOTE_EAGER_BYTES: usize = 8 * 1024;
 /// Blocking sends of packets up to this size use `MPI_Send` (here and in direct mode,
-/// whatever the thread owes): far below every host's eager limit, so the host completes them
+/// whatever the thread owes): a 1 KiB payload with its header, below every host's eager limit
+/// (Open MPI's shared memory takes 4 KiB eagerly, MPICH's more), so the host completes them
 /// without the receiver's help. Larger ones use `MPI_Isend` and the caller's wait loop, which
 /// keeps draining this endpoint's own incoming headers: two endpoints sending large messages
 /// to each other against pre-posted receives would otherwise both sit in `MPI_Send` with
 /// nobody posting the host receives.
-pub(crate) const BLOCKING_HOST_SEND_BYTES: usize = 1024;
+pub(crate) const BLOCKING_HOST_SEND_BYTES: usize = 2048;
 const PACKET_BYTES: usize = MAX_HEADER_BYTES + REMOTE_EAGER_BYTES;
 const _: () = assert!(REMOTE_EAGER_BYTES as u64 <= MAX_EAGER_BYTES);
 

@@ -33,6 +33,11 @@ enum Op {
     Exchange { words: [u64; 2] },
     /// [`Board::barrier`] (no data, the header line only).
     Barrier,
+    /// A broadcast through the exchange: endpoint `root` publishes its input and leaves at
+    /// once ([`Arrival::depart`](crate::board::Arrival::depart)), the other reads the root's
+    /// input alone (`meet_one`). Its next exchange must not overwrite that input before the
+    /// reader is done.
+    Bcast { root: usize },
     /// Endpoint 1 enters a barrier while the others exchange: everyone gets the mismatch error
     /// (the exchange from the peer's header, once its wait drags on) instead of a hang.
     ExchangeMismatch,
@@ -116,6 +121,21 @@ fn endpoint(board: &Board, inputs: &[Input], me: usize, ops: &[Op]) {
                 }
             }
             Op::Barrier => board.barrier(me).unwrap(),
+            Op::Bcast { root } => {
+                if me == root {
+                    board.arrive(me, Kind::Bcast, &inputs[me].read().to_ne_bytes()).depart();
+                } else {
+                    let mut got = 0;
+                    board
+                        .arrive(me, Kind::Bcast, &[])
+                        .meet_one(root, 8, |data| {
+                            got = u64::from_ne_bytes(data.try_into().unwrap());
+                            Ok(())
+                        })
+                        .unwrap();
+                    assert_eq!(got, value(root, round), "endpoint {me}, broadcast {round}: wrong data");
+                }
+            }
             Op::ExchangeMismatch => {
                 let r = if me == 1 {
                     board.barrier(me)
@@ -205,6 +225,28 @@ fn loom_board_wide_exchanges_reuse_buffers() {
 #[test]
 fn loom_board_barriers_and_exchanges() {
     board_model(2, &[Op::Barrier, NARROW, Op::Barrier, NARROW]);
+}
+
+/// Broadcasts whose root leaves at once: the root's third broadcast reuses the first one's
+/// half, which the reader may still be reading; then the roles swap, and an exchange and a
+/// leader round follow a departed root.
+#[test]
+fn loom_board_broadcasts_run_ahead() {
+    board_model(2, &[Op::Bcast { root: 0 }, Op::Bcast { root: 0 }, Op::Bcast { root: 0 }]);
+}
+
+/// A broadcast's departed root followed by an exchange (which reuses nothing of the
+/// broadcast's half, but must still see the reader done), then a broadcast from the other
+/// endpoint.
+#[test]
+fn loom_board_broadcast_then_exchange() {
+    board_model(2, &[Op::Bcast { root: 1 }, NARROW, Op::Bcast { root: 0 }]);
+}
+
+/// A departed root followed by a leader round, then a broadcast that reuses its half.
+#[test]
+fn loom_board_broadcast_then_run() {
+    board_model(2, &[Op::Bcast { root: 0 }, Op::Run { hold: false }, Op::Bcast { root: 0 }]);
 }
 
 /// An exchange against a barrier: both get the error, and the next exchange works.
