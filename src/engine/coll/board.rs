@@ -515,7 +515,7 @@ impl Arrival<'_> {
 /// `dst` must hold `stamp.len()` bytes; the input stays unwritten until the reader's next
 /// arrival (the double buffering), for as long as the slice is used.
 #[inline]
-unsafe fn read_input<'a>(lines: &'a [Line; INPUT_LINES], stamp: Stamp, dst: *mut u8) -> &'a [u8] {
+unsafe fn read_input(lines: &[Line; INPUT_LINES], stamp: Stamp, dst: *mut u8) -> &[u8] {
     let len = stamp.len();
     if len <= LINE_DATA {
         // SAFETY: written before the stamp (Release/Acquire), untouched until k+2. (Under loom
