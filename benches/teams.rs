@@ -3,8 +3,15 @@
 //! work), side by side in one run, on process 0 of 2 (process 1 sleeps except in the
 //! cross-process case, where it receives):
 //! * `same-process send`: endpoint 0 sends to endpoint 1 of the same process (`EP_Send` /
-//!   `EP_Recv`); the receiver's single copy is shared with the team (in the team of two, the
-//!   sender waiting in `EP_Send` takes half);
+//!   `EP_Recv`); the sender waiting in `EP_Send` takes half of the receiver's single copy, with
+//!   or without a team (without one, through `src/engine/shared_copy.rs`);
+//! * `same-process send, sender waiting elsewhere`: endpoint 0 starts `EP_Isend` to endpoint 1,
+//!   then waits in `EP_Recv` for endpoint 1's zero-byte acknowledgement, sent once its `EP_Recv`
+//!   of the message has returned, and only then completes the send (`EP_Wait`). Without a team
+//!   the receiver copies alone (the sender does not test its send while it waits for the
+//!   acknowledgement); in the team of two, the sender, blocked in its receive, takes its share of
+//!   the receiver's copy from the team's work list: the proposal's helper that lends itself from
+//!   wherever it waits;
 //! * `Allreduce, 1 endpoint`: one thread reduces (sum of doubles) on a communicator where it is
 //!   alone, the proposal's Example 1: the copy of its input into its output is shared with a
 //!   helper thread waiting in `EP_Endpoint_leave` (without a team the helper is not there);
@@ -35,6 +42,7 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy)]
 enum Case {
     Send,
+    SendAside,
     AllreduceLone,
     AllreducePair,
     Remote,
@@ -44,6 +52,7 @@ impl Case {
     fn metric(self) -> &'static str {
         match self {
             Case::Send => "same-process send",
+            Case::SendAside => "same-process send, sender waiting elsewhere",
             Case::AllreduceLone => "Allreduce, 1 endpoint",
             Case::AllreducePair => "Allreduce, 2 endpoints",
             Case::Remote => "cross-process send",
@@ -113,6 +122,18 @@ fn repetition(comms: &Comms, case: Case, members: Members, bytes: u64) -> f64 {
             match (case, who) {
                 (Case::Send, 0) => EP_Send(s, count, double, 1, 0, comms.pair[0]),
                 (Case::Send, _) => EP_Recv(r, count, double, 0, 0, comms.pair[1], std::ptr::null_mut()),
+                (Case::SendAside, 0) => {
+                    let mut req = EP_REQUEST_NULL;
+                    let rc = EP_Isend(s, count, double, 1, 0, comms.pair[0], &mut req);
+                    assert_eq!(rc, 0);
+                    let ack = std::ptr::null_mut();
+                    assert_eq!(EP_Recv(ack, 0, double, 1, 1, comms.pair[0], std::ptr::null_mut()), 0);
+                    EP_Wait(&mut req, std::ptr::null_mut())
+                }
+                (Case::SendAside, _) => {
+                    assert_eq!(EP_Recv(r, count, double, 0, 0, comms.pair[1], std::ptr::null_mut()), 0);
+                    EP_Send(std::ptr::null(), 0, double, 0, 1, comms.pair[1])
+                }
                 (Case::AllreduceLone, _) => EP_Allreduce(s, r, count, double, sum, comms.lone),
                 (Case::AllreducePair, w) => EP_Allreduce(s, r, count, double, sum, comms.pair[w]),
                 (Case::Remote, _) => EP_Send(s, count, double, RECEIVER, 0, comms.world[0]),
@@ -124,7 +145,7 @@ fn repetition(comms: &Comms, case: Case, members: Members, bytes: u64) -> f64 {
         let mut seconds = 0.0;
         if !lone_helper {
             assert_eq!(call(), 0);
-            if matches!(case, Case::Send | Case::AllreducePair) {
+            if matches!(case, Case::Send | Case::SendAside | Case::AllreducePair) {
                 unsafe { EP_Barrier(comms.pair[who]) };
             }
             let t = Instant::now();
@@ -141,12 +162,12 @@ fn repetition(comms: &Comms, case: Case, members: Members, bytes: u64) -> f64 {
         leave(team);
         if !lone_helper {
             let expect = match case {
-                Case::Send => 1.0,
+                Case::Send | Case::SendAside => 1.0,
                 Case::AllreduceLone => 1.0,
                 Case::AllreducePair => 3.0,
                 Case::Remote => 1.0,
             };
-            let sender = matches!(case, Case::Send | Case::Remote) && who == 0;
+            let sender = matches!(case, Case::Send | Case::SendAside | Case::Remote) && who == 0;
             let got = if sender { expect } else { recv[n / 2] };
             assert!(n == 0 || got == expect, "{} got {got}", case.metric());
         }
@@ -217,7 +238,7 @@ fn child() {
     let sizes: Vec<u64> =
         common::sizes::sizes(&[16 << 20], 8, 1 << 30).into_iter().filter(|s| s.is_multiple_of(8)).collect();
     let items: Vec<(Case, u64)> =
-        [Case::Send, Case::AllreduceLone, Case::AllreducePair, Case::Remote]
+        [Case::Send, Case::SendAside, Case::AllreduceLone, Case::AllreducePair, Case::Remote]
             .iter()
             .flat_map(|&c| sizes.iter().map(move |&s| (c, s)))
             .collect();
