@@ -194,7 +194,8 @@ static void t_bcast(T *t)
  * where a root leaves as soon as its data is published and may run one broadcast ahead of its
  * readers: each root broadcasts three times in a row, then the next; the root overwrites its
  * buffer as soon as the call returns; a reduction to the same root (whose other ranks leave at
- * once too) and an allreduce come between. Every rank checks every value. */
+ * once too), an allreduce, barriers and gathers (collectives of other kinds, entered right
+ * after a rank left a broadcast early) come between. Every rank checks every value. */
 static void t_bcast_in_a_row(T *t)
 {
     stage(t, "EP_Bcast in a row");
@@ -203,9 +204,10 @@ static void t_bcast_in_a_row(T *t)
     MPI_Comm_rank(MPI_COMM_WORLD, &wr);
     EP_Comm local;
     CHECK_OK(EP_Comm_split(t->c, wr, t->me, &local));
-    int me, n, buf[MAX_INTS], bad = 0;
+    int me, n, buf[MAX_INTS], bad = 0, *all = NULL;
     EP_Comm_rank(local, &me);
     EP_Comm_size(local, &n);
+    all = malloc(n * sizeof(int));
     for (int r = 0; r < ROUNDS; r++) {
         int root = (r / 3) % n, cnt = 1 + r % MAX_INTS;
         for (int k = 0; k < cnt; k++)
@@ -217,13 +219,21 @@ static void t_bcast_in_a_row(T *t)
             buf[k] = -2; /* the root's buffer is its own again at once */
         }
         if (r % 5 == 4) {
-            int x = me + r, sum = -1, all = -1;
+            int x = me + r, sum = -1, max = -1;
             CHECK_OK(EP_Reduce(&x, &sum, 1, MPI_INT, MPI_SUM, root, local));
             CHECK(me != root || sum == n * r + n * (n - 1) / 2, "rank %d: reduce %d to %d: %d", me, r, root, sum);
-            CHECK_OK(EP_Allreduce(&x, &all, 1, MPI_INT, MPI_MAX, local));
-            CHECK(all == n - 1 + r, "rank %d: allreduce %d: %d", me, r, all);
+            CHECK_OK(EP_Allreduce(&x, &max, 1, MPI_INT, MPI_MAX, local));
+            CHECK(max == n - 1 + r, "rank %d: allreduce %d: %d", me, r, max);
+        } else if (r % 5 == 1) {
+            CHECK_OK(EP_Barrier(local));
+        } else if (r % 5 == 2) {
+            int x = r * 10 + me;
+            CHECK_OK(EP_Gather(&x, 1, MPI_INT, all, 1, MPI_INT, root, local));
+            for (int k = 0; me == root && k < n; k++)
+                CHECK(all[k] == r * 10 + k, "rank %d: gather %d to %d: %d from %d", me, r, root, all[k], k);
         }
     }
+    free(all);
     CHECK_OK(EP_Comm_free(&local));
 }
 

@@ -76,9 +76,10 @@ struct Slot {
     bell: Doorbell,
     /// The last exchange this endpoint left without seeing every peer arrive (a broadcast's
     /// root leaves at once, the others wait for the root alone: [`Arrival::depart`],
-    /// [`Arrival::meet_one`]). Its next arrival then first waits for everyone to reach that
-    /// exchange, which the double buffering needs (see [`Board::arrive`]). Only the
-    /// endpoint's own thread touches it.
+    /// [`Arrival::meet_one`]), or left on a mismatch without the leader's release. Its next
+    /// collective then first waits for everyone to reach that one (`Board::catch_up`), which
+    /// the double buffering and the header's two kinds need. Only the endpoint's own thread
+    /// touches it.
     left_early: AtomicU64,
 }
 
@@ -242,6 +243,26 @@ impl Board {
         }
     }
 
+    /// Before endpoint `me` enters collective `seq`: when it left `seq - 1` without seeing
+    /// every peer arrive there ([`Arrival::depart`], [`Arrival::meet_one`], or a wait that
+    /// failed on a mismatch), waits until every peer's header shows `seq - 1`. Every way into
+    /// a collective calls it first, so no endpoint runs more than one collective ahead of
+    /// another: the double-buffered inputs and the two kinds a header keeps (one per parity)
+    /// count on it. Acquire: a peer's header at `seq - 1` is stored after it finished
+    /// collective `seq - 2` and stopped reading what this endpoint wrote there.
+    #[inline]
+    fn catch_up(&self, me: usize, seq: u64) {
+        if self.slots[me].left_early.load(Ordering::Relaxed) != seq - 1 {
+            return;
+        }
+        let mut b = Backoff::new();
+        for other in self.slots.iter() {
+            while other.seq.load(Ordering::Acquire) < seq - 1 {
+                b.snooze_on(&other.bell);
+            }
+        }
+    }
+
     /// A barrier of the endpoints of one process (no leader, no data): each endpoint
     /// publishes its entry on its header line and waits for everyone's. One line per
     /// endpoint, the same every time: an empty [`Board::exchange`] stamps the input line of
@@ -249,6 +270,7 @@ impl Board {
     pub fn barrier(&self, me: usize) -> EpResult<()> {
         let slot = &self.slots[me];
         let seq = slot.seq.load(Ordering::Relaxed) + 1;
+        self.catch_up(me, seq);
         slot.enter(seq, Kind::Barrier);
         let mut b = Backoff::new();
         for other in self.slots.iter() {
@@ -281,23 +303,15 @@ impl Board {
     /// Inputs are double-buffered: an endpoint overwrites the buffer of collective k only in
     /// collective k+2, which it reaches after everyone arrived at k+1, so after everyone is
     /// done reading k. An endpoint that left k+1 without seeing everyone arrive (it departed,
-    /// or met one peer) makes sure of it here, waiting on the headers: a broadcast's root
-    /// thereby runs at most one broadcast ahead of its slowest reader.
+    /// or met one peer) makes sure of it first, waiting on the headers (`catch_up`, as every
+    /// collective does): a broadcast's root thereby runs at most one collective ahead of its
+    /// slowest reader.
     #[must_use = "every arrival must meet the others before the next collective"]
     pub fn arrive(&self, me: usize, kind: Kind, input: &[u8]) -> Arrival<'_> {
         assert!(input.len() <= INLINE_BYTES);
         let slot = &self.slots[me];
         let seq = slot.seq.load(Ordering::Relaxed) + 1;
-        if slot.left_early.load(Ordering::Relaxed) == seq - 1 {
-            // Acquire: a peer's header at seq - 1 is stored after it finished reading seq - 2,
-            // the half written next.
-            let mut b = Backoff::new();
-            for other in self.slots.iter() {
-                while other.seq.load(Ordering::Acquire) < seq - 1 {
-                    b.snooze_on(&other.bell);
-                }
-            }
-        }
+        self.catch_up(me, seq);
         let stamp = Stamp::new(seq, kind, input.len());
         let lines = &slot.input[(seq % 2) as usize].0;
         for (l, line) in lines[..lines_for(input.len())].iter().enumerate() {
@@ -348,6 +362,7 @@ impl Board {
         }
         let slot = &self.slots[me];
         let seq = slot.seq.load(Ordering::Relaxed) + 1;
+        self.catch_up(me, seq);
         slot.args.store(args as *const A as *mut (), Ordering::Relaxed);
         slot.enter(seq, kind);
         if me == 0 {
@@ -394,6 +409,8 @@ impl Board {
                     if leader.seq.load(Ordering::Acquire) >= seq {
                         let theirs = leader.kind_at(seq);
                         if theirs != kind as u32 && self.released.0.load(Ordering::Acquire) != seq {
+                            // Left without the release: not every peer is known to be here.
+                            slot.left_early.store(seq, Ordering::Relaxed);
                             return Err(mismatch(kind, theirs));
                         }
                     }
@@ -481,8 +498,7 @@ impl Arrival<'_> {
 
     /// Leaves the collective without waiting for anyone: for an endpoint whose input is all
     /// it gives and that reads nobody's (a broadcast's root). Its input stays readable until
-    /// everyone has arrived at its next exchange, which waits for that (see
-    /// [`Board::arrive`]). A peer that entered another collective is not reported here; the
+    /// everyone has arrived at its next collective, which waits for that (`Board::catch_up`). A peer that entered another collective is not reported here; the
     /// peers that read this input report it.
     pub fn depart(self) {
         self.board.slots[self.me].left_early.store(self.seq, Ordering::Relaxed);
@@ -683,6 +699,62 @@ mod tests {
             .collect();
         for t in threads {
             t.join().unwrap();
+        }
+    }
+
+    /// Broadcasts whose root leaves at once and whose readers wait for the root alone, with
+    /// rotating roots and lengths of 1 to 512 bytes, mixed with barriers, exchanges and leader
+    /// rounds, on 3, 5 and 8 endpoints: every byte arrives, and no correct sequence reports a
+    /// mismatch (a fast endpoint two collectives ahead of a slow one would overwrite the kind
+    /// the slow one still checks).
+    #[test]
+    fn early_departures_mix_with_every_collective() {
+        for n in [3usize, 5, 8] {
+            let board = Arc::new(Board::new(n));
+            let byte = |round: usize, j: usize| (round * 13 + j) as u8;
+            let threads: Vec<_> = (0..n)
+                .map(|me| {
+                    let board = board.clone();
+                    std::thread::spawn(move || {
+                        for round in 0..4000usize {
+                            let root = (round / 2) % n;
+                            let len = 1 + (round * 37) % INLINE_BYTES;
+                            match round % 4 {
+                                0 | 2 => {
+                                    if me == root {
+                                        let data: Vec<u8> = (0..len).map(|j| byte(round, j)).collect();
+                                        board.arrive(me, Kind::Bcast, &data).depart();
+                                    } else {
+                                        board
+                                            .arrive(me, Kind::Bcast, &[])
+                                            .meet_one(root, len, |data| {
+                                                assert_eq!(data.len(), len, "n {n}, round {round}");
+                                                for (j, &b) in data.iter().enumerate() {
+                                                    assert_eq!(b, byte(round, j), "n {n}, round {round}, byte {j}");
+                                                }
+                                                Ok(())
+                                            })
+                                            .unwrap();
+                                    }
+                                }
+                                1 => match round % 3 {
+                                    0 => board.barrier(me).unwrap(),
+                                    1 => board.exchange(me, Kind::Allreduce, &[me as u8], |all| {
+                                        assert_eq!(all.len(), n);
+                                        Ok(())
+                                    })
+                                    .unwrap(),
+                                    _ => board.run(me, Kind::Gatherv, &me, false, |_, _| Ok(()), |_, _| Ok(())).unwrap(),
+                                },
+                                _ => board.run(me, Kind::Scatterv, &me, false, |_, _| Ok(()), |_, _| Ok(())).unwrap(),
+                            }
+                        }
+                    })
+                })
+                .collect();
+            for t in threads {
+                t.join().unwrap();
+            }
         }
     }
 

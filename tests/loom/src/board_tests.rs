@@ -243,6 +243,14 @@ fn loom_board_broadcast_then_exchange() {
     board_model(2, &[Op::Bcast { root: 1 }, NARROW, Op::Bcast { root: 0 }]);
 }
 
+/// A barrier, a departed root, then a leader round of another kind: the root must not enter
+/// the round (overwriting the kind its header keeps for the barrier's parity) while the other
+/// endpoint still checks the barrier's kinds.
+#[test]
+fn loom_board_barrier_broadcast_run() {
+    board_model(2, &[Op::Barrier, Op::Bcast { root: 0 }, Op::Run { hold: false }]);
+}
+
 /// A departed root followed by a leader round, then a broadcast that reuses its half.
 #[test]
 fn loom_board_broadcast_then_run() {
