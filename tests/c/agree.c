@@ -15,7 +15,7 @@
  * - creation itself: EP_Comm_create_endpoints with out_comms NULL on the last process, and
  *   EP_Comm_create_endpoint with a NULL comm from one thread of the last process;
  * - EP_Alltoall and EP_Allgather inside one process with one endpoint's count larger than the
- *   others' (amounts_differ).
+ *   others', and EP_Allreduce with counts that differ within the exchange (amounts_differ).
  */
 #include "ep_test.h"
 
@@ -120,7 +120,8 @@ static void inter_cases(EP_Comm world, int faulty)
 /* Data collectives inside one process whose amounts differ between endpoints (erroneous: MPI
  * says they must agree), so that the faulty endpoint takes the leader's path and the others
  * the inline exchange, or the reverse: every endpoint returns (none waits for a release that
- * never comes), the faulty one with an error, and the communicator works afterwards. On a
+ * never comes), the faulty one with an error (in a small allreduce, every endpoint: each sees
+ * every input), and the communicator works afterwards. On a
  * communicator of each process's endpoints (the host decides between processes). */
 static void amounts_differ(EP_Comm world)
 {
@@ -139,6 +140,9 @@ static void amounts_differ(EP_Comm world)
         CHECK(!bad || rc != EP_SUCCESS, "EP_Alltoall with a larger count than the others' (faulty index %d) succeeded", faulty[k]);
         rc = EP_Allgather(in, n, MPI_INT, out, n, MPI_INT, local);
         CHECK(!bad || rc != EP_SUCCESS, "EP_Allgather with a larger count than the others' (faulty index %d) succeeded", faulty[k]);
+        /* Both counts within the exchange: every endpoint sees every input, so all fail. */
+        rc = EP_Allreduce(in, out, bad ? 3 : 2, MPI_INT, MPI_SUM, local);
+        CHECK(rc != EP_SUCCESS, "EP_Allreduce with counts 2 and 3 (faulty index %d) succeeded on index %d", faulty[k], index);
         free(in);
         free(out);
         parent_works(local, "collectives whose amounts differ");

@@ -11,7 +11,8 @@ use super::{all_inputs, elems_in, exchange_fits, process_ordered, Layout};
 use crate::engine::comm::{CommShared, Endpoint};
 use crate::engine::datatype::UserBuf;
 use crate::engine::endpoint_team::split;
-use crate::error::EpResult;
+use crate::ep_err;
+use crate::error::{EpResult, ERR_TRUNCATE};
 use crate::host::{check, sys, HOST};
 use std::os::raw::c_void;
 
@@ -190,11 +191,20 @@ fn fold_inline(s: &CommShared, inputs: &[&[u8]], template: &Elems, reducer: Redu
     let size = s.map.size() as i32;
     let input_of = |r: i32| inputs[s.location(r).expect("rank").local as usize];
     let span = template.span();
+    // Counts that differ between ranks are erroneous (MPI 4.1 section 6.9.1); every endpoint
+    // sees every input here, so each one reports it instead of folding bytes that are not there.
+    if let Some(r) = (0..size).find(|&r| input_of(r).len() != span) {
+        return Err(ep_err!(
+            ERR_TRUNCATE,
+            "rank {r} reduces {} bytes, this endpoint {span}: the counts or datatypes differ",
+            input_of(r).len()
+        ));
+    }
     let in_recv = template.info.contiguous() && recv.info.contiguous() && recv.bytes() == span;
     // Not zeroed: the first `span` bytes are copied in below, and nothing reads past them.
     let mut mem = [std::mem::MaybeUninit::<u128>::uninit(); INLINE_BYTES / 16];
     let first = if in_recv { recv.data_ptr() } else { mem.as_mut_ptr() as *mut u8 };
-    // SAFETY: every inline input holds `span` bytes; `mem` holds INLINE_BYTES >= span, and
+    // SAFETY: every inline input holds `span` bytes (checked above); `mem` holds INLINE_BYTES >= span, and
     // `recv` holds `span` contiguous bytes from its first byte.
     unsafe { std::ptr::copy_nonoverlapping(input_of(size - 1).as_ptr(), first, span) };
     let base = template.base_for(first);
