@@ -498,8 +498,9 @@ impl Arrival<'_> {
 
     /// Leaves the collective without waiting for anyone: for an endpoint whose input is all
     /// it gives and that reads nobody's (a broadcast's root). Its input stays readable until
-    /// everyone has arrived at its next collective, which waits for that (`Board::catch_up`). A peer that entered another collective is not reported here; the
-    /// peers that read this input report it.
+    /// everyone has arrived at its next collective, which waits for that (`Board::catch_up`).
+    /// A peer that entered another collective is not reported here; the peers that read this
+    /// input report it.
     pub fn depart(self) {
         self.board.slots[self.me].left_early.store(self.seq, Ordering::Relaxed);
     }

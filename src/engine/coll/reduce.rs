@@ -193,19 +193,20 @@ fn fold_inline(s: &CommShared, inputs: &[&[u8]], template: &Elems, reducer: Redu
     let span = template.span();
     // Counts that differ between ranks are erroneous (MPI 4.1 section 6.9.1); every endpoint
     // sees every input here, so each one reports it instead of folding bytes that are not there.
-    if let Some(r) = (0..size).find(|&r| input_of(r).len() != span) {
+    // One pass over the inputs in local order: no rank lookups on the way of every reduction.
+    if let Some(other) = inputs.iter().find(|i| i.len() != span) {
         return Err(ep_err!(
             ERR_TRUNCATE,
-            "rank {r} reduces {} bytes, this endpoint {span}: the counts or datatypes differ",
-            input_of(r).len()
+            "an endpoint of this process reduces {} bytes, this one {span}: the counts or datatypes differ",
+            other.len()
         ));
     }
     let in_recv = template.info.contiguous() && recv.info.contiguous() && recv.bytes() == span;
     // Not zeroed: the first `span` bytes are copied in below, and nothing reads past them.
     let mut mem = [std::mem::MaybeUninit::<u128>::uninit(); INLINE_BYTES / 16];
     let first = if in_recv { recv.data_ptr() } else { mem.as_mut_ptr() as *mut u8 };
-    // SAFETY: every inline input holds `span` bytes (checked above); `mem` holds INLINE_BYTES >= span, and
-    // `recv` holds `span` contiguous bytes from its first byte.
+    // SAFETY: every inline input holds `span` bytes (checked above); `mem` holds INLINE_BYTES
+    // >= span, and `recv` holds `span` contiguous bytes from its first byte.
     unsafe { std::ptr::copy_nonoverlapping(input_of(size - 1).as_ptr(), first, span) };
     let base = template.base_for(first);
     for r in (0..size - 1).rev() {

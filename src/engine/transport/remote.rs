@@ -141,7 +141,8 @@ impl WireHeader {
 /// and a data message straight from the user's buffer. Chosen by measurement on both hosts
 /// (docs/performance.md, "Cross-process: the host's size classes"): at 12 and 16 KiB the two
 /// host messages beat one packed message (its packing and the receiver's copy out of the
-/// pre-posted buffer), at 4 KiB they lose; 8 KiB is between.
+/// pre-posted buffer); at 8 KiB MPICH still favours one message and Open MPI slightly the
+/// other.
 pub(crate) const REMOTE_EAGER_BYTES: usize = 8 * 1024;
 /// Blocking sends of packets up to this size use `MPI_Send` (here and in direct mode,
 /// whatever the thread owes): a 1 KiB payload with its header, below every host's eager limit
