@@ -221,6 +221,31 @@ impl<T> Channel<T> {
         Ok(())
     }
 
+    /// Messages taken from the ring so far (the receiver's side; those of the overflow are
+    /// not counted, nor by [`Self::all_taken`]).
+    #[inline]
+    pub fn taken(&self) -> u64 {
+        self.head.0.load(Ordering::Relaxed)
+    }
+
+    /// True when a message waits (the receiver's side, which does not take it): the ring's
+    /// next cell is published, or the overflow is in use.
+    #[inline]
+    pub fn has_next(&self) -> bool {
+        let h = self.head.0.load(Ordering::Relaxed);
+        self.cell(h).seq.load(Ordering::Acquire) == h + 1 || self.overflowing.load(Ordering::Acquire)
+    }
+
+    /// True when the receiver had taken every message sent so far once it had taken `taken`
+    /// (a count of [`Self::taken`]): nothing sent waits in the ring or the overflow (the
+    /// sender's side; false when unsure).
+    #[inline]
+    pub fn all_taken(&self, taken: u64) -> bool {
+        // The sender's own writes: its count, and `overflowing` set by its own overflow push
+        // (cleared by the receiver only once the overflow is empty).
+        !self.overflowing.load(Ordering::Acquire) && self.sender.tail.load(Ordering::Relaxed) == taken
+    }
+
     /// True when the overflow list is in use.
     #[cfg(test)]
     pub fn is_overflowing(&self) -> bool {

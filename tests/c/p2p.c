@@ -508,6 +508,98 @@ static void t_truncate(EP_Comm c)
     }
 }
 
+/* Blocking receives whose sender comes while they wait (the local sender may then copy
+ * straight into the receive's buffer): sizes on both sides of the thresholds (inline, landing,
+ * eager, rendezvous), two tags, any tag, receive buffers larger than the messages, and
+ * synchronous sends. Each message carries its number and the bytes it must have; the receive
+ * checks the order, the status, the count, and that nothing past the message changed. */
+static void t_waiting_receivers(EP_Comm c)
+{
+    enum { ROUNDS = 600, MAX = 16385 + 64 };
+    static const int sizes[] = {8, 1024, 1025, 2048, 4096, 16384, 16385, 40, 3000};
+    const int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
+    int me, size, left, right;
+    ep_test_ring(c, &me, &size, &left, &right);
+    unsigned char *out = malloc((size_t)ROUNDS * MAX), *in = malloc(MAX);
+    EP_Request *rq = malloc(ROUNDS * sizeof(EP_Request));
+    int bad_data = 0, bad_status = 0, bad_past = 0;
+    for (int i = 0; i < ROUNDS; i++) {
+        int n = sizes[i % nsizes];
+        unsigned char *m = out + (size_t)i * MAX;
+        memcpy(m, &i, sizeof i);
+        for (int b = (int)sizeof i; b < n; b++)
+            m[b] = (unsigned char)(i * 31 + b);
+        /* Every other round, every other endpoint waits a microsecond before it sends, so
+         * that its receiver is already waiting. */
+        if ((me + i) % 2 == 0)
+            for (double t0 = omp_get_wtime(); omp_get_wtime() - t0 < 1e-6;)
+                ;
+        /* Every fourth synchronous: it completes when its receive has matched. */
+        if (i % 4 == 3)
+            CHECK_OK(EP_Issend(m, n, MPI_BYTE, right, 7 + i % 2, c, &rq[i]));
+        else
+            CHECK_OK(EP_Isend(m, n, MPI_BYTE, right, 7 + i % 2, c, &rq[i]));
+        memset(in, 0xEE, MAX);
+        EP_Status st;
+        /* Any tag on every third round, else the tag sent. */
+        int tag = i % 3 == 0 ? EP_ANY_TAG : 7 + i % 2, count = -1;
+        CHECK_OK(EP_Recv(in, MAX, MPI_BYTE, left, tag, c, &st));
+        EP_Get_count(&st, MPI_BYTE, &count);
+        int got;
+        memcpy(&got, in, sizeof got);
+        if (got != i)
+            bad_data++;
+        for (int b = (int)sizeof i; b < n && got == i; b++)
+            if (in[b] != (unsigned char)(i * 31 + b)) {
+                bad_data++;
+                break;
+            }
+        if (st.MPI_SOURCE != left || st.MPI_TAG != 7 + i % 2 || count != n)
+            bad_status++;
+        if (in[n] != 0xEE || in[MAX - 1] != 0xEE)
+            bad_past++;
+    }
+    CHECK(bad_data == 0, "%d messages with the wrong number or bytes", bad_data);
+    CHECK(bad_status == 0, "%d statuses wrong", bad_status);
+    CHECK(bad_past == 0, "%d receives changed bytes past their message", bad_past);
+    CHECK_OK(EP_Waitall(ROUNDS, rq, EP_STATUSES_IGNORE));
+    /* Tags out of order: the receive of the second message's tag waits while the first
+     * message, of another tag, is queued; then the first is received. */
+    for (int r = 0; r < 50; r++) {
+        int a[1024], b[1024], ga[1024], gb[1024];
+        for (int k = 0; k < 1024; k++) {
+            a[k] = r * 1000 + k;
+            b[k] = -(r * 1000 + k);
+        }
+        EP_Request s2[2];
+        CHECK_OK(EP_Isend(a, 1024, MPI_INT, right, 1, c, &s2[0]));
+        CHECK_OK(EP_Isend(b, 1024, MPI_INT, right, 2, c, &s2[1]));
+        CHECK_OK(EP_Recv(gb, 1024, MPI_INT, left, 2, c, EP_STATUS_IGNORE));
+        CHECK_OK(EP_Recv(ga, 1024, MPI_INT, left, 1, c, EP_STATUS_IGNORE));
+        CHECK(memcmp(a, ga, sizeof a) == 0 && memcmp(b, gb, sizeof b) == 0, "round %d: tags mixed up", r);
+        CHECK_OK(EP_Waitall(2, s2, EP_STATUSES_IGNORE));
+    }
+    /* An earlier posted receive takes the first matching message, the blocking one the next. */
+    for (int r = 0; r < 50; r++) {
+        int a[1024], b[1024], ga[1024], gb[1024];
+        for (int k = 0; k < 1024; k++) {
+            a[k] = r * 1000 + k;
+            b[k] = -(r * 1000 + k);
+        }
+        EP_Request pr, s2[2];
+        CHECK_OK(EP_Irecv(ga, 1024, MPI_INT, left, 3, c, &pr));
+        CHECK_OK(EP_Isend(a, 1024, MPI_INT, right, 3, c, &s2[0]));
+        CHECK_OK(EP_Isend(b, 1024, MPI_INT, right, 3, c, &s2[1]));
+        CHECK_OK(EP_Recv(gb, 1024, MPI_INT, left, EP_ANY_TAG, c, EP_STATUS_IGNORE));
+        CHECK_OK(EP_Wait(&pr, EP_STATUS_IGNORE));
+        CHECK(memcmp(a, ga, sizeof a) == 0 && memcmp(b, gb, sizeof b) == 0, "round %d: the posted receive did not get the first message", r);
+        CHECK_OK(EP_Waitall(2, s2, EP_STATUSES_IGNORE));
+    }
+    free(out);
+    free(in);
+    free(rq);
+}
+
 /* Waitany / Waitsome / Testany / Testsome / Testall on a mix of requests. */
 static void t_completion_family(EP_Comm c)
 {
@@ -677,6 +769,7 @@ int main(int argc, char **argv)
             RUN(t_cancel_free);
             RUN(t_free_comm_with_freed_requests);
             RUN(t_truncate);
+            RUN(t_waiting_receivers);
             RUN(t_completion_family);
             RUN(t_proc_null);
             RUN(t_bad_input);

@@ -5,8 +5,9 @@ use super::super::backoff::Backoff;
 use super::super::comm::CommShared;
 use super::super::doorbell::Doorbell;
 use super::super::datatype::UserBuf;
-use super::super::envelope::{Envelope, Pattern, PROC_NULL};
+use super::super::envelope::{Envelope, Pattern, ANY_TAG, PROC_NULL};
 use super::super::message::{Completion, Payload};
+use super::super::transport::local;
 use super::super::progress::{progress, progress_orphans};
 use super::catcher::Catcher;
 use super::deliver::{deliver, deliver_into};
@@ -40,6 +41,12 @@ pub fn recv_blocking_into(
         return Ok(());
     }
     let how = Drain::for_pattern(shared, local, &pattern);
+    // A local sender may copy straight into the buffer (`transport::landing`) when it is
+    // contiguous and has room for a message that lands.
+    let landing_from = match how {
+        Drain::LocalFrom(from) if buf.info.contiguous() && buf.bytes() > local::LAND_ABOVE_BYTES => Some(from),
+        _ => None,
+    };
     let mut backoff = Backoff::new();
     loop {
         let (found, orphans) = {
@@ -66,6 +73,22 @@ pub fn recv_blocking_into(
                 }
                 if let Some(f) = q.matching.take_unexpected(&pattern) {
                     break Some(f);
+                }
+                if let Some(from) = landing_from {
+                    // Nothing of `from` is left untaken, and no posted receive could take its
+                    // next message before this one (`wait_landing`'s contract).
+                    if q.matching.posted_len() == 0 {
+                        let tag = (pattern.tag != ANY_TAG).then_some(pattern.tag);
+                        // SAFETY: the receive's buffer is contiguous, `buf.bytes()` long, and
+                        // the caller's until this call returns.
+                        let landed = unsafe {
+                            local::wait_landing(&shared.channels, local, from, tag, buf.data_ptr(), buf.bytes(), || backoff.keep_spinning(false))
+                        };
+                        if let Some(l) = landed {
+                            landed_completion(out, pattern.source, l);
+                            return Ok(());
+                        }
+                    }
                 }
                 if !backoff.keep_spinning(how == Drain::All) {
                     break None;
@@ -97,6 +120,18 @@ pub fn recv_blocking_into(
             }
         }
     }
+}
+
+/// Writes a landed message's completion to `out`, field by field (see [`Catcher::out`]): from
+/// `source`, never truncated (a sender lands only what fits).
+#[inline]
+fn landed_completion(out: &mut Completion, source: i32, l: local::Landed) {
+    out.source = source;
+    out.tag = l.tag;
+    out.bytes = l.bytes as u64;
+    out.error = 0;
+    out.sent_bytes = l.bytes as u64;
+    out.cancelled = false;
 }
 
 /// The doorbell a blocked receive or probe of `pattern` on endpoint `local` may park on: the

@@ -11,7 +11,9 @@
 //! channel only; a wildcard receive looks at the channels opened to its endpoint, in the order
 //! they were opened ([`crate::engine::inbox`]: memory and drains grow with the pairs that talk).
 //! * up to [`INLINE_BYTES`]: the data travels inside the cell;
-//! * up to `LOCAL_EAGER_BYTES`: a packed copy travels (the send completes at once);
+//! * up to `LOCAL_EAGER_BYTES`: straight into the receive's buffer when the receiver waits in
+//!   a blocking receive for this sender ([`super::landing`]), else a packed copy travels; the
+//!   send completes at once either way;
 //! * larger or synchronous: the cell points at the sender's buffer, the receiver copies once
 //!   when it matches, and only then does the send complete (rendezvous).
 //!
@@ -25,6 +27,10 @@ use crate::engine::envelope::Envelope;
 use crate::engine::message::{InlineData, LocalSend, Payload, INLINE_BYTES};
 use crate::error::EpResult;
 use std::sync::Arc;
+
+pub use super::landing::Landed;
+pub(crate) use super::landing::LAND_ABOVE_BYTES;
+use super::landing::Landing;
 
 /// Local messages up to this size are copied at send time (eager); larger ones wait for the
 /// receiver, which copies once from the sender's buffer.
@@ -43,13 +49,13 @@ pub struct LocalMessage {
 }
 
 /// The channels of one communicator in this process, by receiver and sender, each opened by
-/// its sender's first message (see [`crate::engine::inbox`]).
-pub struct Channels(Inboxes<LocalMessage>);
+/// its sender's first message (see [`crate::engine::inbox`]), and each receiver's landing.
+pub struct Channels(Inboxes<LocalMessage>, Box<[Landing]>);
 
 impl Channels {
     /// No channels yet between `n` endpoints.
     pub fn new(n: usize) -> Channels {
-        Channels(Inboxes::new(n, RING_CELLS))
+        Channels(Inboxes::new(n, RING_CELLS), (0..n).map(|_| Landing::new()).collect())
     }
 }
 
@@ -95,6 +101,19 @@ pub fn send(
         });
         return Ok(Sent::Done);
     }
+    if bytes > LAND_ABOVE_BYTES && bytes <= LOCAL_EAGER_BYTES && buf.info.contiguous() && crate::engine::fault::delivery(&envelope).is_ok() {
+        let src = buf.data_ptr();
+        let copy = |dst: *mut u8| {
+            // SAFETY: the user's buffer holds `bytes` contiguous bytes; the landing gives a
+            // receive buffer with room for them, which nothing else touches until the landing
+            // is marked landed, and which cannot overlap the send's (erroneous in MPI).
+            unsafe { std::ptr::copy_nonoverlapping(src, dst, bytes) }
+        };
+        // A synchronous send lands too: the receive has matched it.
+        if channels.1[dest as usize].try_land(me, envelope.tag, bytes, |taken| channel.all_taken(taken), copy) {
+            return Ok(Sent::Done);
+        }
+    }
     let (payload, state) = if !sync && bytes <= LOCAL_EAGER_BYTES {
         let mut data = Vec::new();
         buf.pack_into(&mut data)?;
@@ -105,6 +124,43 @@ pub fn send(
     };
     channel.push(LocalMessage { envelope, payload });
     Ok(state)
+}
+
+/// Receiver: waits for a message from local endpoint `from` to land in the `capacity` bytes
+/// at `buf` (see [`super::landing`]), for a blocking receive of endpoint `me` with `tag`
+/// (`None`: any tag). The caller has taken every message `from` sent so far and matched none,
+/// holds `me`'s matching state, and no posted receive of `me` could take a message of `from`.
+/// Spins while `patient` says so, for at most `TURNS` turns, and only while nothing else comes
+/// from `from`: the message, or `None` with the landing withdrawn (then nothing has landed).
+///
+/// # Safety
+/// `buf` is writable for `capacity` bytes, and nothing else reads or writes it, for the call.
+#[inline]
+pub unsafe fn wait_landing(
+    channels: &Channels,
+    me: u32,
+    from: u32,
+    tag: Option<i32>,
+    buf: *mut u8,
+    capacity: usize,
+    mut patient: impl FnMut() -> bool,
+) -> Option<Landed> {
+    /// Turns between the caller's own polls, which check the rest of its endpoint (its
+    /// progress rule's widened drain counts these).
+    const TURNS: u32 = 16;
+    let channel = channels.0.get_or_open(me, from);
+    let landing = &channels.1[me as usize];
+    // SAFETY: the caller's contract.
+    unsafe { landing.post(from, tag, buf, capacity, channel.taken()) };
+    for _ in 0..TURNS {
+        if let Some(l) = landing.landed() {
+            return Some(l);
+        }
+        if channel.has_next() || !patient() {
+            break;
+        }
+    }
+    landing.withdraw()
 }
 
 /// Hands the messages sent to endpoint `local` (by local endpoint `from`, or by every local

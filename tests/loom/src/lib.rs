@@ -11,6 +11,9 @@ pub mod spsc;
 #[path = "../../../src/engine/inbox.rs"]
 pub mod inbox;
 
+#[path = "../../../src/engine/transport/landing.rs"]
+pub mod landing;
+
 #[path = "../../../src/engine/coll/board.rs"]
 pub mod board;
 
@@ -51,3 +54,6 @@ mod board_tests;
 
 #[cfg(test)]
 mod inbox_tests;
+
+#[cfg(test)]
+mod landing_tests;
