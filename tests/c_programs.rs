@@ -19,6 +19,17 @@ fn p2p() {
     c_test("p2p");
 }
 
+/// p2p again under the active wait policy, in the shapes with several endpoints per process. A
+/// same-process sender copies straight into the buffer of a receive that spins waiting for it
+/// (`src/engine/transport/landing.rs`), and receives spin under the active policy only: on 2
+/// cores the default (`auto`) parks instead in these shapes, so `p2p` above hardly lands any
+/// message. Checked by mutation: with a landing that copies one byte short, this fails.
+#[test]
+fn p2p_with_active_waits() {
+    let exe = compile_c(&project_dir().join("tests/c/p2p.c"), "p2p");
+    run_in_shapes_env(&exe, "p2p", "under the active wait policy", &[(1, "4"), (2, "2"), (3, "1,2,3")], &[("EPMPI_WAIT_POLICY", "active")]);
+}
+
 /// The wait policies (tests/c/wait_policy.c, src/engine/doorbell.rs): each one forced, and the
 /// default (`auto`), every shape; under `passive` the program checks that waiters park.
 #[test]

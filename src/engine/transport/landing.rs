@@ -29,13 +29,6 @@
 
 use crate::engine::sync::{AtomicPtr, AtomicU32, AtomicU64, Backoff, Ordering};
 
-/// Messages land only above this size; smaller ones take the eager path even when a landing
-/// is posted. Measured (1x2 ping-pong, MPICH, medians of 6 alternated runs, ratio to plain
-/// MPI): landing took 0.78x against the eager path's 0.67x at 1 KiB, 0.74x against 0.94x at
-/// 2 KiB. At 1 KiB the copy saved is small, and the sender writing the receiver's buffer
-/// costs its lines a trip each way, where the receiver's own copy costs one.
-pub(crate) const LAND_ABOVE_BYTES: usize = 1024;
-
 /// The low two bits of the state word; the rest is the post's generation.
 const PHASE: u64 = 3;
 /// Not posted (never posted, or withdrawn).

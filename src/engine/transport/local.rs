@@ -29,12 +29,18 @@ use crate::error::EpResult;
 use std::sync::Arc;
 
 pub use super::landing::Landed;
-pub(crate) use super::landing::LAND_ABOVE_BYTES;
 use super::landing::Landing;
 
 /// Local messages up to this size are copied at send time (eager); larger ones wait for the
 /// receiver, which copies once from the sender's buffer.
 pub(crate) const LOCAL_EAGER_BYTES: usize = 16 * 1024;
+/// Messages land only above this size; smaller ones take the eager path even when a landing
+/// is posted. Measured (1x2 ping-pong, MPICH, medians of 6 alternated runs, ratio to plain
+/// MPI): landing took 0.78x against the eager path's 0.67x at 1 KiB, 0.74x against 0.94x at
+/// 2 KiB. At 1 KiB the copy saved is small, and the sender writing the receiver's buffer
+/// costs its lines a trip each way, where the receiver's own copy costs one.
+pub(crate) const LAND_ABOVE_BYTES: usize = 1024;
+
 /// Cells per channel ring; a sender that gets this far ahead of its receiver overflows
 /// into a list (never blocks).
 const RING_CELLS: u64 = 16;
@@ -130,8 +136,11 @@ pub fn send(
 /// at `buf` (see [`super::landing`]), for a blocking receive of endpoint `me` with `tag`
 /// (`None`: any tag). The caller has taken every message `from` sent so far and matched none,
 /// holds `me`'s matching state, and no posted receive of `me` could take a message of `from`.
-/// Spins while `patient` says so, for at most `TURNS` turns, and only while nothing else comes
-/// from `from`: the message, or `None` with the landing withdrawn (then nothing has landed).
+/// Posts nothing unless `patient` says so first (a waiter past its patience yields or parks
+/// between polls, and a landing cannot stay posted then), then spins while `patient` says so,
+/// for at most `TURNS` turns, and only while nothing else comes from `from`: the message, or
+/// `None` with the landing withdrawn (then nothing has landed). Opens no channel: a sender
+/// that has not sent yet has sent nothing that could be left behind.
 ///
 /// # Safety
 /// `buf` is writable for `capacity` bytes, and nothing else reads or writes it, for the call.
@@ -148,15 +157,19 @@ pub unsafe fn wait_landing(
     /// Turns between the caller's own polls, which check the rest of its endpoint (its
     /// progress rule's widened drain counts these).
     const TURNS: u32 = 16;
-    let channel = channels.0.get_or_open(me, from);
+    // A receive from itself waits for a send its own thread has not made.
+    if from == me || !patient() {
+        return None;
+    }
     let landing = &channels.1[me as usize];
+    let taken = channels.0.get(me, from).map_or(0, |c| c.taken());
     // SAFETY: the caller's contract.
-    unsafe { landing.post(from, tag, buf, capacity, channel.taken()) };
+    unsafe { landing.post(from, tag, buf, capacity, taken) };
     for _ in 0..TURNS {
         if let Some(l) = landing.landed() {
             return Some(l);
         }
-        if channel.has_next() || !patient() {
+        if channels.0.get(me, from).is_some_and(|c| c.has_next()) || !patient() {
             break;
         }
     }
@@ -411,6 +424,38 @@ mod tests {
         assert!(panicked.is_err());
         assert_eq!(Arc::strong_count(&ls), 1, "the panicking delivery's message is dropped once");
         assert_eq!(drain_tags(&ch), vec![2]);
+    }
+
+    /// The sender's count shows nothing left behind (a landing may be claimed) only once the
+    /// receiver has taken every message, the overflow's included: here the sender sends once
+    /// more while the receiver delivers the overflow's batch, so that message stays in the
+    /// overflow when the drain returns, with the ring's counts equal. Checked by mutation:
+    /// without the overflow's term in `all_taken`, this fails.
+    #[test]
+    fn a_message_left_in_the_overflow_is_not_taken() {
+        let ch = Channel::new(RING_CELLS);
+        assert!(ch.all_taken(ch.taken()) && !ch.has_next(), "a new channel");
+        ch.push(msg(0));
+        assert!(!ch.all_taken(ch.taken()) && ch.has_next(), "a message in the ring");
+        assert_eq!(drain_tags(&ch), vec![0]);
+        assert!(ch.all_taken(ch.taken()));
+        let last = RING_CELLS as i32 + 1;
+        for t in 1..=last {
+            ch.push(msg(t)); // the last one overflows
+        }
+        ch.drain_with(|m| {
+            // SAFETY: the channel hands the message over; it is read once.
+            let m = unsafe { m.read() };
+            if m.envelope.tag == last {
+                ch.push(msg(100)); // the sender, during the overflow's delivery
+            }
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        assert!(!ch.all_taken(ch.taken()), "message 100 is still in the overflow");
+        assert!(ch.has_next());
+        assert_eq!(drain_tags(&ch), vec![100]);
+        assert!(ch.all_taken(ch.taken()) && !ch.has_next());
     }
 
     #[test]
