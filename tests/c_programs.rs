@@ -20,10 +20,10 @@ fn p2p() {
 }
 
 /// p2p again under the active wait policy, in the shapes with several endpoints per process. A
-/// same-process sender copies straight into the buffer of a receive that spins waiting for it
-/// (`src/engine/transport/landing.rs`), and receives spin under the active policy only: on 2
-/// cores the default (`auto`) parks instead in these shapes, so `p2p` above hardly lands any
-/// message. Checked by mutation: with a landing that copies one byte short, this fails.
+/// same-process sender copies straight into the buffer of a receive waiting for it
+/// (`src/engine/transport/landing.rs`): under the default policy (`auto`, on 2 cores passive
+/// in these shapes) while the receive yields or parks, under the active one mostly while it
+/// spins. Checked by mutation: with a landing that copies one byte short, this fails.
 #[test]
 fn p2p_with_active_waits() {
     let exe = compile_c(&project_dir().join("tests/c/p2p.c"), "p2p");

@@ -7,7 +7,7 @@ use super::super::doorbell::Doorbell;
 use super::super::datatype::UserBuf;
 use super::super::envelope::{Envelope, Pattern, ANY_TAG, PROC_NULL};
 use super::super::message::{Completion, Payload};
-use super::super::transport::local;
+use super::super::transport::local::{self, Waited};
 use super::super::progress::{progress, progress_orphans};
 use super::catcher::Catcher;
 use super::deliver::{deliver, deliver_into};
@@ -48,7 +48,31 @@ pub fn recv_blocking_into(
         _ => None,
     };
     let mut backoff = Backoff::new();
+    // Snoozes since the landing was left posted (see `local::Waited::Posted`), while it is.
+    let mut posted_snoozes: Option<u32> = None;
+    // The next poll drains everything (the progress rule, see `Drain::now_and_then_all`).
+    let mut widen = false;
     loop {
+        if let (Some(n), Some(from)) = (posted_snoozes, landing_from) {
+            // Left posted across the snooze: the message may have landed meanwhile. It stays
+            // posted while nothing else comes, but for one full poll in 16 snoozes.
+            let keep = n % 16 != 15;
+            match local::recheck_landing(&shared.channels, local, from, keep) {
+                Waited::Landed(l) => {
+                    landed_completion(out, pattern.source, l);
+                    return Ok(());
+                }
+                Waited::Posted => {
+                    posted_snoozes = Some(n + 1);
+                    snooze_for(shared, local, &pattern, how, &mut backoff);
+                    continue;
+                }
+                Waited::Withdrawn => {
+                    posted_snoozes = None;
+                    widen = !keep;
+                }
+            }
+        }
         let (found, orphans) = {
             let mut q = shared.endpoints[local as usize].queues.lock();
             // The spin keeps the lock, handing it over only to a parked waiter: local senders
@@ -66,7 +90,7 @@ pub fn recv_blocking_into(
                     out: &mut *out,
                     closed: false,
                 };
-                let now = how.now_and_then_all(&mut q.polls);
+                let now = if std::mem::take(&mut widen) { Drain::All } else { how.now_and_then_all(&mut q.polls) };
                 drain_catching(shared, local, &mut q, now, Some(&mut catcher))?;
                 if catcher.caught {
                     return Ok(());
@@ -80,13 +104,21 @@ pub fn recv_blocking_into(
                     if q.matching.posted_len() == 0 {
                         let tag = (pattern.tag != ANY_TAG).then_some(pattern.tag);
                         // SAFETY: the receive's buffer is contiguous, `buf.bytes()` long, and
-                        // the caller's until this call returns.
-                        let landed = unsafe {
+                        // the caller's until this call returns; a landing left posted is
+                        // withdrawn (`recheck_landing`) before it does.
+                        let waited = unsafe {
                             local::wait_landing(&shared.channels, local, from, tag, buf.data_ptr(), buf.bytes(), || backoff.keep_spinning(false))
                         };
-                        if let Some(l) = landed {
-                            landed_completion(out, pattern.source, l);
-                            return Ok(());
+                        match waited {
+                            Waited::Landed(l) => {
+                                landed_completion(out, pattern.source, l);
+                                return Ok(());
+                            }
+                            Waited::Posted => {
+                                posted_snoozes = Some(0);
+                                break None;
+                            }
+                            Waited::Withdrawn => {}
                         }
                     }
                 }
@@ -107,17 +139,26 @@ pub fn recv_blocking_into(
             *out = wait_recv_matched(shared, local, &recv)?;
             return Ok(());
         }
-        if orphans {
+        // With the landing posted nothing may return early: the orphans wait for the next
+        // full poll.
+        if orphans && posted_snoozes.is_none() {
             progress_orphans(shared, local)?;
         }
-        if how == Drain::All {
-            backoff.snooze_after_polling();
-        } else {
-            // Only local senders can end this wait, and they ring the endpoint's bell.
-            match bell_for(shared, local, &pattern) {
-                Some(bell) => backoff.snooze_on(bell),
-                None => backoff.snooze(),
-            }
+        snooze_for(shared, local, &pattern, how, &mut backoff);
+    }
+}
+
+/// One snooze of a blocking receive or probe that found nothing: after polling the host when it
+/// drains everything, else on the endpoint's bell, which local senders ring.
+#[inline]
+fn snooze_for<'a>(shared: &'a CommShared, local: u32, pattern: &Pattern, how: Drain, backoff: &mut Backoff<'a>) {
+    if how == Drain::All {
+        backoff.snooze_after_polling();
+    } else {
+        // Only local senders can end this wait, and they ring the endpoint's bell.
+        match bell_for(shared, local, pattern) {
+            Some(bell) => backoff.snooze_on(bell),
+            None => backoff.snooze(),
         }
     }
 }

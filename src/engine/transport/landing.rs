@@ -3,9 +3,9 @@
 //! eager path (see [`super::local`]) packs a copy that the receiver then copies again.
 //!
 //! Each receiving endpoint of a communicator has one landing, one cache line.
-//! * The receive posts it while it spins: the source, the tag, the buffer, and how many
+//! * The receive posts it while it waits: the source, the tag, the buffer, and how many
 //!   messages it had taken from that source's channel. It withdraws the landing before it
-//!   stops spinning.
+//!   takes anything from that channel, and before it returns.
 //! * A sender that finds the landing posted for itself, with a matching tag and room for its
 //!   message, claims it, copies, and marks it landed. The send is then complete, and so is the
 //!   receive.
@@ -128,6 +128,13 @@ impl Landing {
             tag: self.landed_tag.load(Ordering::Relaxed) as i32,
             bytes: self.landed_bytes.load(Ordering::Relaxed) as usize,
         }
+    }
+
+    /// Receiver: the count of messages taken from the source's channel that the last post
+    /// recorded.
+    #[inline]
+    pub fn posted_taken(&self) -> u64 {
+        self.taken.load(Ordering::Relaxed)
     }
 
     /// Receiver: withdraws the posted landing. `None` when no sender had claimed it (none will

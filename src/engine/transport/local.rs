@@ -132,18 +132,32 @@ pub fn send(
     Ok(state)
 }
 
+/// How a blocking receive's wait on its landing stands (see [`wait_landing`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Waited {
+    /// The message landed: the receive is complete.
+    Landed(Landed),
+    /// Withdrawn (or never posted) with nothing landed: the receive goes on polling.
+    Withdrawn,
+    /// Still posted, the caller's patience having run out first: it may yield or park, and
+    /// must call [`recheck_landing`] before it takes anything from `from` and before it
+    /// returns (a sender may write into the buffer until then).
+    Posted,
+}
+
 /// Receiver: waits for a message from local endpoint `from` to land in the `capacity` bytes
 /// at `buf` (see [`super::landing`]), for a blocking receive of endpoint `me` with `tag`
 /// (`None`: any tag). The caller has taken every message `from` sent so far and matched none,
 /// holds `me`'s matching state, and no posted receive of `me` could take a message of `from`.
-/// Posts nothing unless `patient` says so first (a waiter past its patience yields or parks
-/// between polls, and a landing cannot stay posted then), then spins while `patient` says so,
-/// for at most `TURNS` turns, and only while nothing else comes from `from`: the message, or
-/// `None` with the landing withdrawn (then nothing has landed). Opens no channel: a sender
-/// that has not sent yet has sent nothing that could be left behind.
+/// Spins for at most `TURNS` turns while `patient` says so and nothing else comes from
+/// `from`: [`Waited::Landed`]; [`Waited::Withdrawn`] when something came or the turns
+/// passed; [`Waited::Posted`] when `patient` says no. Opens no channel: a sender that has not
+/// sent yet has sent nothing that could be left behind.
 ///
 /// # Safety
-/// `buf` is writable for `capacity` bytes, and nothing else reads or writes it, for the call.
+/// `buf` is writable for `capacity` bytes, and nothing else reads or writes it, until this
+/// returns, or, when it returns [`Waited::Posted`], until [`recheck_landing`] returns
+/// something else.
 #[inline]
 pub unsafe fn wait_landing(
     channels: &Channels,
@@ -153,13 +167,13 @@ pub unsafe fn wait_landing(
     buf: *mut u8,
     capacity: usize,
     mut patient: impl FnMut() -> bool,
-) -> Option<Landed> {
+) -> Waited {
     /// Turns between the caller's own polls, which check the rest of its endpoint (its
     /// progress rule's widened drain counts these).
     const TURNS: u32 = 16;
     // A receive from itself waits for a send its own thread has not made.
-    if from == me || !patient() {
-        return None;
+    if from == me {
+        return Waited::Withdrawn;
     }
     let landing = &channels.1[me as usize];
     let taken = channels.0.get(me, from).map_or(0, |c| c.taken());
@@ -167,13 +181,42 @@ pub unsafe fn wait_landing(
     unsafe { landing.post(from, tag, buf, capacity, taken) };
     for _ in 0..TURNS {
         if let Some(l) = landing.landed() {
-            return Some(l);
+            return Waited::Landed(l);
         }
-        if channels.0.get(me, from).is_some_and(|c| c.has_next()) || !patient() {
+        if channels.0.get(me, from).is_some_and(|c| c.has_next()) {
             break;
         }
+        if !patient() {
+            return Waited::Posted;
+        }
     }
-    landing.withdraw()
+    withdrawn(landing.withdraw())
+}
+
+/// Receiver: after [`wait_landing`] left endpoint `me`'s landing posted for `from`, looks
+/// again. [`Waited::Posted`] (still posted) only when `keep` and nothing has come from `from`
+/// and nobody has taken anything from its channel meanwhile (another thread's progress may
+/// drain it); else withdrawn, or landed.
+#[inline]
+pub fn recheck_landing(channels: &Channels, me: u32, from: u32, keep: bool) -> Waited {
+    let landing = &channels.1[me as usize];
+    if let Some(l) = landing.landed() {
+        return Waited::Landed(l);
+    }
+    if keep {
+        let channel = channels.0.get(me, from);
+        let quiet = channel.is_none_or(|c| !c.has_next() && c.taken() == landing.posted_taken());
+        if quiet {
+            return Waited::Posted;
+        }
+    }
+    withdrawn(landing.withdraw())
+}
+
+/// The outcome of a withdrawal.
+#[inline]
+fn withdrawn(landed: Option<Landed>) -> Waited {
+    landed.map_or(Waited::Withdrawn, Waited::Landed)
 }
 
 /// Hands the messages sent to endpoint `local` (by local endpoint `from`, or by every local
