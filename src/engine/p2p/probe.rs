@@ -48,28 +48,27 @@ pub fn recv_blocking_into(
         _ => None,
     };
     let mut backoff = Backoff::new();
-    // Snoozes since the landing was left posted (see `local::Waited::Posted`), while it is.
-    let mut posted_snoozes: Option<u32> = None;
+    let mut landing = landing_from.map(|from| PostedLanding { channels: &shared.channels, me: local, from, snoozes: None });
     // The next poll drains everything (the progress rule, see `Drain::now_and_then_all`).
     let mut widen = false;
     loop {
-        if let (Some(n), Some(from)) = (posted_snoozes, landing_from) {
-            // Left posted across the snooze: the message may have landed meanwhile. It stays
-            // posted while nothing else comes, but for one full poll in 16 snoozes.
-            let keep = n % 16 != 15;
-            match local::recheck_landing(&shared.channels, local, from, keep) {
-                Waited::Landed(l) => {
-                    landed_completion(out, pattern.source, l);
-                    return Ok(());
-                }
-                Waited::Posted => {
-                    posted_snoozes = Some(n + 1);
-                    snooze_for(shared, local, &pattern, how, &mut backoff);
-                    continue;
-                }
-                Waited::Withdrawn => {
-                    posted_snoozes = None;
-                    widen = !keep;
+        if let Some(p) = landing.as_mut() {
+            if let Some(n) = p.snoozes {
+                // Left posted across the snooze: the message may have landed meanwhile. It
+                // stays posted while nothing else comes, but for one full poll in 16 snoozes.
+                let keep = n % 16 != 15;
+                let waited = local::recheck_landing(p.channels, p.me, p.from, keep);
+                p.snoozes = (waited == Waited::Posted).then_some(n + 1);
+                match waited {
+                    Waited::Landed(l) => {
+                        landed_completion(out, pattern.source, l);
+                        return Ok(());
+                    }
+                    Waited::Posted => {
+                        snooze_for(shared, local, &pattern, how, &mut backoff);
+                        continue;
+                    }
+                    Waited::Withdrawn => widen = !keep,
                 }
             }
         }
@@ -98,16 +97,16 @@ pub fn recv_blocking_into(
                 if let Some(f) = q.matching.take_unexpected(&pattern) {
                     break Some(f);
                 }
-                if let Some(from) = landing_from {
+                if let Some(p) = landing.as_mut() {
                     // Nothing of `from` is left untaken, and no posted receive could take its
                     // next message before this one (`wait_landing`'s contract).
                     if q.matching.posted_len() == 0 {
                         let tag = (pattern.tag != ANY_TAG).then_some(pattern.tag);
                         // SAFETY: the receive's buffer is contiguous, `buf.bytes()` long, and
                         // the caller's until this call returns; a landing left posted is
-                        // withdrawn (`recheck_landing`) before it does.
+                        // withdrawn before it does (`PostedLanding`).
                         let waited = unsafe {
-                            local::wait_landing(&shared.channels, local, from, tag, buf.data_ptr(), buf.bytes(), || backoff.keep_spinning(false))
+                            local::wait_landing(p.channels, p.me, p.from, tag, buf.data_ptr(), buf.bytes(), || backoff.keep_spinning(false))
                         };
                         match waited {
                             Waited::Landed(l) => {
@@ -115,7 +114,7 @@ pub fn recv_blocking_into(
                                 return Ok(());
                             }
                             Waited::Posted => {
-                                posted_snoozes = Some(0);
+                                p.snoozes = Some(0);
                                 break None;
                             }
                             Waited::Withdrawn => {}
@@ -139,12 +138,32 @@ pub fn recv_blocking_into(
             *out = wait_recv_matched(shared, local, &recv)?;
             return Ok(());
         }
-        // With the landing posted nothing may return early: the orphans wait for the next
-        // full poll.
-        if orphans && posted_snoozes.is_none() {
+        if orphans {
             progress_orphans(shared, local)?;
         }
         snooze_for(shared, local, &pattern, how, &mut backoff);
+    }
+}
+
+/// A blocking receive's landing for local endpoint `from` (see `local::wait_landing`), which
+/// may be left posted while the receive yields or parks. Dropped on every way out of the
+/// receive, unwinding included (a panic in the progress a snooze makes comes back through the
+/// C boundary as an error), it withdraws a landing still posted: no sender may write into a
+/// buffer its receive has given back.
+struct PostedLanding<'a> {
+    channels: &'a local::Channels,
+    me: u32,
+    from: u32,
+    /// Snoozes since the landing was left posted; `None` while it is not posted.
+    snoozes: Option<u32>,
+}
+
+impl Drop for PostedLanding<'_> {
+    fn drop(&mut self) {
+        if self.snoozes.is_some() {
+            // A message that landed meanwhile goes with the receive, which is failing anyway.
+            let _ = local::recheck_landing(self.channels, self.me, self.from, false);
+        }
     }
 }
 
@@ -218,4 +237,35 @@ pub fn improbe(
 ) -> EpResult<Option<(Envelope, Payload)>> {
     let mut q = locked_and_drained(shared, local, &pattern)?;
     Ok(q.matching.take_unexpected(&pattern))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PostedLanding;
+    use crate::engine::transport::local::{self, Channels, Waited};
+
+    /// A landing left posted is withdrawn when its receive goes, by a panic too; one that is
+    /// not posted is left alone. Checked by mutation: without the guard's `Drop`, this fails.
+    #[test]
+    fn a_landing_left_posted_goes_with_its_receive() {
+        let channels = Channels::new(2);
+        let mut buf = [0u8; 2048];
+        // SAFETY: `buf` outlives the landing's post: the guard withdraws it before the end.
+        let waited = unsafe { local::wait_landing(&channels, 0, 1, None, buf.as_mut_ptr(), buf.len(), || false) };
+        assert_eq!(waited, Waited::Posted, "an impatient wait leaves its landing posted");
+        assert!(channels.landing_posted(0));
+        let guard = PostedLanding { channels: &channels, me: 0, from: 1, snoozes: Some(0) };
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _guard = guard;
+            panic!("the progress a snooze makes failed");
+        }));
+        assert!(unwound.is_err());
+        assert!(!channels.landing_posted(0), "withdrawn as the receive unwound");
+        // SAFETY: as above; withdrawn below.
+        let waited = unsafe { local::wait_landing(&channels, 0, 1, None, buf.as_mut_ptr(), buf.len(), || false) };
+        assert_eq!(waited, Waited::Posted);
+        drop(PostedLanding { channels: &channels, me: 0, from: 1, snoozes: None });
+        assert!(channels.landing_posted(0), "a guard that holds nothing posted touches nothing");
+        assert_eq!(local::recheck_landing(&channels, 0, 1, false), Waited::Withdrawn);
+    }
 }

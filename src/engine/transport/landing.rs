@@ -130,6 +130,12 @@ impl Landing {
         }
     }
 
+    /// True while posted and not claimed.
+    #[cfg(test)]
+    pub fn is_posted(&self) -> bool {
+        self.state.load(Ordering::Relaxed) & PHASE == POSTED
+    }
+
     /// Receiver: the count of messages taken from the source's channel that the last post
     /// recorded.
     #[inline]

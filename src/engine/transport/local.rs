@@ -63,6 +63,12 @@ impl Channels {
     pub fn new(n: usize) -> Channels {
         Channels(Inboxes::new(n, RING_CELLS), (0..n).map(|_| Landing::new()).collect())
     }
+
+    /// True while endpoint `me`'s landing is posted and not claimed.
+    #[cfg(test)]
+    pub fn landing_posted(&self, me: u32) -> bool {
+        self.1[me as usize].is_posted()
+    }
 }
 
 /// How a local send left.
