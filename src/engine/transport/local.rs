@@ -11,11 +11,11 @@
 //! channel only; a wildcard receive looks at the channels opened to its endpoint, in the order
 //! they were opened ([`crate::engine::inbox`]: memory and drains grow with the pairs that talk).
 //! * up to [`INLINE_BYTES`]: the data travels inside the cell;
-//! * up to `LOCAL_EAGER_BYTES`: straight into the receive's buffer when the receiver waits in
-//!   a blocking receive for this sender ([`super::landing`]), else a packed copy travels; the
-//!   send completes at once either way;
-//! * larger or synchronous: the cell points at the sender's buffer, the receiver copies once
-//!   when it matches, and only then does the send complete (rendezvous).
+//! * up to `LOCAL_EAGER_BYTES`: a packed copy travels, or, above `LAND_ABOVE_BYTES`, the data
+//!   goes straight into the receive's buffer when the receiver waits in a blocking receive for
+//!   this sender ([`super::landing`], synchronous sends too); the send completes at once;
+//! * larger, or synchronous and not landed: the cell points at the sender's buffer, the
+//!   receiver copies once when it matches, and only then does the send complete (rendezvous).
 //!
 //! Below the matching: the receiving side hands each message it pops to a closure of the
 //! caller's (see [`drain_inbox`]), which matches it; a send says how it left ([`Sent`]).
