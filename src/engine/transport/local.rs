@@ -507,6 +507,33 @@ mod tests {
         assert!(ch.all_taken(ch.taken()) && !ch.has_next());
     }
 
+    /// A landing left posted stays posted on a recheck only while its channel is quiet: not
+    /// once a message waits there, nor once another thread has drained one meanwhile (the
+    /// sender's count then no longer matches, so the message went elsewhere and the receive
+    /// must look at its queue). Checked by mutation: without the count's comparison in
+    /// `recheck_landing`, the drained case fails.
+    #[test]
+    fn a_recheck_withdraws_once_the_channel_moved() {
+        let channels = Channels::new(2);
+        let mut buf = [0u8; 2048];
+        let post = |buf: &mut [u8; 2048]| {
+            // SAFETY: `buf` outlives the post; each case below withdraws it.
+            unsafe { wait_landing(&channels, 0, 1, None, buf.as_mut_ptr(), buf.len(), || false) }
+        };
+        assert_eq!(post(&mut buf), Waited::Posted);
+        assert_eq!(recheck_landing(&channels, 0, 1, true), Waited::Posted, "a quiet channel (not even opened)");
+        push(&channels, 0, 1, 5);
+        assert_eq!(recheck_landing(&channels, 0, 1, true), Waited::Withdrawn, "a message waits");
+        assert_eq!(drain_all(&channels, 0, Some(1)), vec![(1, 5)]);
+        assert_eq!(post(&mut buf), Waited::Posted);
+        push(&channels, 0, 1, 6);
+        assert_eq!(drain_all(&channels, 0, Some(1)), vec![(1, 6)], "another thread's drain");
+        assert_eq!(recheck_landing(&channels, 0, 1, true), Waited::Withdrawn, "drained meanwhile");
+        assert_eq!(post(&mut buf), Waited::Posted);
+        assert_eq!(recheck_landing(&channels, 0, 1, false), Waited::Withdrawn, "not kept");
+        assert!(!channels.landing_posted(0));
+    }
+
     #[test]
     fn concurrent_sender_and_receiver_keep_order() {
         let ch = Arc::new(Channel::new(RING_CELLS));
