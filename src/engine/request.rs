@@ -167,6 +167,27 @@ impl Request {
     pub(crate) fn test_without_progress(&self) -> EpResult<Option<Completion>> {
         test_op(&mut self.op.lock())
     }
+
+    /// The progress [`Request::test`] makes for each of `reqs` that is not complete, made
+    /// once per endpoint and kind of drain however many of `reqs` share them: for callers that
+    /// test many requests at once (`EP_Waitall`), which then test each without progress. A
+    /// window of 64 receives from one source made 64 identical drains per sweep, each taking
+    /// the endpoint's queue lock, where one pulls in the same messages. Errors: those of
+    /// [`progress::progress`] (a failure of the endpoint). Thread-safe.
+    pub fn progress_each<'a>(reqs: impl Iterator<Item = &'a Request>) -> EpResult<()> {
+        // Usually one endpoint and one drain: a short list beats a hash set.
+        let mut done: Vec<(*const Endpoint, Drain)> = Vec::new();
+        for r in reqs {
+            if let (Some(ep), Some(drain)) = (&r.ep, r.drain) {
+                let key = (Arc::as_ptr(ep), drain);
+                if !done.contains(&key) {
+                    done.push(key);
+                    progress::progress(&ep.shared, ep.local, drain)?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The outcome of operation `op` if it is complete, without making progress.

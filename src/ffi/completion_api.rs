@@ -169,14 +169,17 @@ pub unsafe extern "C" fn EP_Waitall(
     let mut pending: Vec<usize> = (0..rs.len()).collect();
     let mut failed = false;
     let mut b = Backoff::new();
-    while !pending.is_empty() {
+    // Every pending request is tested, then each endpoint progressed once for all of them
+    // (`Request::progress_each`), then each tested again: what testing each one in turn
+    // would do, without repeating the same drain for every request of a window.
+    let mut sweep = |pending: &mut Vec<usize>| -> EpResult<bool> {
         let mut progressed = false;
         let mut k = 0;
         while k < pending.len() {
             let i = pending[k];
             let c = match &rs[i] {
                 None => Some(empty()),
-                Some(r) => r.test()?,
+                Some(r) => r.test_without_progress()?,
             };
             match c {
                 Some(c) => {
@@ -190,7 +193,16 @@ pub unsafe extern "C" fn EP_Waitall(
                 None => k += 1,
             }
         }
-        if !progressed {
+        Ok(progressed)
+    };
+    while !pending.is_empty() {
+        let mut progressed = sweep(&mut pending)?;
+        if pending.is_empty() {
+            break;
+        }
+        Request::progress_each(pending.iter().filter_map(|&i| rs[i].as_deref()))?;
+        progressed |= sweep(&mut pending)?;
+        if !progressed && !pending.is_empty() {
             request::snooze_for(&mut b, request::common_bell(pending.iter().filter_map(|&i| rs[i].as_deref())));
         }
     }

@@ -33,6 +33,9 @@
 //! # Concurrency
 //! Reads take one shard's read lock and clone an `Arc`; threads insert into the shard picked by
 //! their thread id (or by the caller's hint), so concurrent endpoints rarely meet on a lock.
+//! Each shard has its own cache lines, its live count included: every nonblocking call inserts
+//! and removes a request, and one count for the table (an atomic beside the shards' address)
+//! made every insertion and removal of every thread a cross-core read-modify-write of one line.
 
 use parking_lot::RwLock;
 use std::cell::Cell;
@@ -95,7 +98,15 @@ struct Shard<T> {
     slots: Vec<Slot<T>>,
     /// Freed slots, oldest first.
     free: VecDeque<u32>,
+    /// Handles of this shard in use.
+    live: usize,
 }
+
+/// A shard's lock and contents on cache lines of their own (two: the adjacent-line
+/// prefetcher pulls lines in pairs), so that threads using neighbouring shards never write
+/// the same line.
+#[repr(align(128))]
+struct Padded<T>(RwLock<Shard<T>>);
 
 impl<T> Shard<T> {
     /// A slot for a new object: the oldest freed slot once more than `QUARANTINE` wait, else
@@ -115,8 +126,7 @@ impl<T> Shard<T> {
 /// One table per kind of object. All methods take `&self` and may be called from any thread.
 pub struct Table<T> {
     kind: Kind,
-    shards: Vec<RwLock<Shard<T>>>,
-    live: AtomicUsize,
+    shards: Vec<Padded<T>>,
 }
 
 thread_local! {
@@ -150,8 +160,7 @@ impl<T> Table<T> {
     pub fn new(kind: Kind) -> Self {
         Table {
             kind,
-            shards: (0..SHARDS).map(|_| RwLock::new(Shard { slots: Vec::new(), free: VecDeque::new() })).collect(),
-            live: AtomicUsize::new(0),
+            shards: (0..SHARDS).map(|_| Padded(RwLock::new(Shard { slots: Vec::new(), free: VecDeque::new(), live: 0 }))).collect(),
         }
     }
 
@@ -191,12 +200,12 @@ impl<T> Table<T> {
         let start = hint % SHARDS;
         for k in 0..SHARDS {
             let shard_ix = (start + k) % SHARDS;
-            let mut shard = self.shards[shard_ix].write();
+            let mut shard = self.shards[shard_ix].0.write();
             let Some(slot_ix) = shard.take_slot() else { continue };
             let slot = &mut shard.slots[slot_ix];
             slot.object = Some(object);
             let h = self.encode(shard_ix, slot_ix, slot.generation);
-            self.live.fetch_add(1, Ordering::Relaxed);
+            shard.live += 1;
             return Some(h);
         }
         None
@@ -206,7 +215,7 @@ impl<T> Table<T> {
     #[inline]
     pub fn get(&self, h: i32) -> Result<Arc<T>, Lookup> {
         let (shard, slot, generation) = self.decode(h)?;
-        let shard = self.shards[shard].read();
+        let shard = self.shards[shard].0.read();
         match shard.slots.get(slot) {
             Some(s) if s.generation == generation => s.object.clone().ok_or(Lookup::Stale),
             _ => Err(Lookup::Stale),
@@ -217,7 +226,7 @@ impl<T> Table<T> {
     /// documentation for how long).
     pub fn remove(&self, h: i32) -> Result<Arc<T>, Lookup> {
         let (shard_ix, slot_ix, generation) = self.decode(h)?;
-        let mut shard = self.shards[shard_ix].write();
+        let mut shard = self.shards[shard_ix].0.write();
         let slot = shard.slots.get_mut(slot_ix).ok_or(Lookup::Stale)?;
         if slot.generation != generation {
             return Err(Lookup::Stale);
@@ -226,7 +235,7 @@ impl<T> Table<T> {
         // Wraps after 2^GEN_BITS reuses; the quarantine makes those reuses slow to come.
         slot.generation = (slot.generation + 1) & GEN_MASK;
         shard.free.push_back(slot_ix as u32);
-        self.live.fetch_sub(1, Ordering::Relaxed);
+        shard.live -= 1;
         Ok(object)
     }
 
@@ -234,14 +243,15 @@ impl<T> Table<T> {
     /// runs without the lock).
     pub fn for_each(&self, mut f: impl FnMut(&Arc<T>)) {
         for shard in &self.shards {
-            let objects: Vec<Arc<T>> = shard.read().slots.iter().filter_map(|s| s.object.clone()).collect();
+            let objects: Vec<Arc<T>> = shard.0.read().slots.iter().filter_map(|s| s.object.clone()).collect();
             objects.iter().for_each(&mut f);
         }
     }
 
-    /// Number of live handles (for leak checks).
+    /// Number of live handles (for leak checks): each shard's count under its read lock, so
+    /// a snapshot only while no other thread inserts or removes.
     pub fn live(&self) -> usize {
-        self.live.load(Ordering::Relaxed)
+        self.shards.iter().map(|s| s.0.read().live).sum()
     }
 }
 
@@ -332,6 +342,36 @@ mod tests {
         // The round-robin over QUARANTINE + 1 slots meets the bound exactly.
         assert_eq!(came_back, STALE_FREES + 1);
         assert_eq!(*t.get(keep).unwrap(), -1);
+    }
+
+    /// Threads inserting into their own shards and removing across shards (a request freed
+    /// by another thread than the one that made it): the live count sums every shard's, and
+    /// each shard keeps its own lines.
+    #[test]
+    fn live_counts_add_up_across_threads_and_shards() {
+        assert_eq!(std::mem::align_of::<Padded<u8>>(), 128);
+        let t = Arc::new(Table::new(Kind::Request));
+        let made: Vec<Vec<i32>> = (0..4)
+            .map(|k| {
+                let t = t.clone();
+                std::thread::spawn(move || (0..1000).map(|i| t.insert_near(Arc::new(k * 1000 + i), k as usize).unwrap()).collect())
+            })
+            .map(|j| j.join().unwrap())
+            .collect();
+        assert_eq!(t.live(), 4000);
+        // Each thread frees the first half of the next thread's handles.
+        let removers: Vec<_> = (0..4)
+            .map(|k| {
+                let (t, theirs) = (t.clone(), made[(k + 1) % 4][..500].to_vec());
+                std::thread::spawn(move || theirs.iter().for_each(|&h| drop(t.remove(h).unwrap())))
+            })
+            .collect();
+        removers.into_iter().for_each(|j| j.join().unwrap());
+        assert_eq!(t.live(), 2000);
+        for (k, hs) in made.iter().enumerate() {
+            assert!(hs[..500].iter().all(|&h| t.get(h).is_err()));
+            assert!(hs[500..].iter().enumerate().all(|(i, &h)| *t.get(h).unwrap() == (k * 1000 + 500 + i) as i32));
+        }
     }
 
     /// Many live handles freed in a scrambled order: no freed value is issued again before
