@@ -49,6 +49,9 @@
 /* Case flags. */
 #define IN_PLACE 1
 #define JUNK 2 /* pass the arguments MPI says are ignored as NULL / 0 / MPI_DATATYPE_NULL */
+#define ODD_VEC 4 /* odd ranks send the same ints as vectors (ls must be L_INT, sc a multiple of 6):
+                   * endpoints of one process whose send buffers are contiguous on some and not
+                   * on others must all agree on how the data moves */
 
 static int one_node; /* every process on one node: CLOCK_MONOTONIC comparable across them */
 
@@ -184,6 +187,9 @@ static void t_bcast(T *t)
     }
     /* Large: 1 MiB contiguous from a middle rank; 1 MiB of vector data from the last rank
      * received as contiguous ints. */
+    /* Above the inline exchange: contiguous or vector at the root, the other kind elsewhere. */
+    bcast_case(t, t->n - 1, &L_INT, 600, &L_VEC, 100);
+    bcast_case(t, 0, &L_VEC, 100, &L_INT, 600);
     bcast_case(t, t->n / 2, &L_INT, LARGE, &L_INT, LARGE);
     bcast_case(t, t->n - 1, &L_VEC, LARGE / 6 + 1, &L_INT, (LARGE / 6 + 1) * 6);
     /* Nothing to move: MPI allows any buffer, NULL included. */
@@ -476,6 +482,10 @@ static void allgather_case(T *t, const Layout *ls, int sc, const Layout *lr, int
 {
     char what_[256];
     int seed = next_seed(t), me = t->me, n = t->n, junk = flags & JUNK, inp = flags & IN_PLACE;
+    if ((flags & ODD_VEC) && me % 2) {
+        ls = &L_VEC;
+        sc /= 6;
+    }
     size_t m = (size_t)sc * ls->ints, slen = lay_len(ls, sc), len = lay_len(lr, (size_t)rc * n);
     int *sbuf = ints_new(slen, SENTINEL), *ssave = ints_new(slen, SENTINEL);
     int *rbuf = ints_new(len, SENTINEL), *want = ints_new(len, SENTINEL);
@@ -542,6 +552,10 @@ static void t_allgather(T *t)
     allgather_case(t, &L_INT, 5, &L_INT, 5, IN_PLACE);
     allgather_case(t, &L_VEC, 2, &L_VEC, 2, IN_PLACE | JUNK);
     allgather_case(t, &L_INT, LARGE, &L_INT, LARGE, 0);
+    /* Above the inline exchange, contiguous on some endpoints of a process, vectors on others;
+     * then received as vectors. */
+    allgather_case(t, &L_INT, 300, &L_INT, 300, ODD_VEC);
+    allgather_case(t, &L_INT, 300, &L_VEC, 50, 0);
     stage(t, "EP_Allgatherv");
     allgatherv_case(t, PAT_UNEVEN, &L_INT, &L_INT, 0);
     allgatherv_case(t, PAT_ONE, &L_INT, &L_INT, 0);
@@ -563,6 +577,10 @@ static void alltoall_case(T *t, const Layout *ls, int sc, const Layout *lr, int 
 {
     char what_[256];
     int seed = next_seed(t), me = t->me, n = t->n, inp = flags & IN_PLACE, junk = flags & JUNK;
+    if ((flags & ODD_VEC) && me % 2) {
+        ls = &L_VEC;
+        sc /= 6;
+    }
     size_t m = (size_t)sc * ls->ints, slen = lay_len(ls, (size_t)sc * n), len = lay_len(lr, (size_t)rc * n);
     int *sbuf = ints_new(slen, SENTINEL), *ssave = ints_new(slen, SENTINEL);
     int *rbuf = ints_new(len, SENTINEL), *want = ints_new(len, SENTINEL);
@@ -668,6 +686,9 @@ static void t_alltoall(T *t)
     alltoall_case(t, &L_INT, 5, &L_INT, 5, IN_PLACE);
     alltoall_case(t, &L_VEC, 2, &L_VEC, 2, IN_PLACE | JUNK);
     alltoall_case(t, &L_INT, LARGE / t->n + 1, &L_INT, LARGE / t->n + 1, 0);
+    /* Above the inline exchange, as for the allgather. */
+    alltoall_case(t, &L_INT, 300, &L_INT, 300, ODD_VEC);
+    alltoall_case(t, &L_INT, 300, &L_VEC, 50, 0);
     stage(t, "EP_Alltoallv");
     alltoallv_case(t, A2A_ASYM, &L_INT, &L_INT, 0);
     alltoallv_case(t, A2A_ASYM, &L_VEC, &L_INT, 0);

@@ -9,7 +9,7 @@
 
 use super::board::{Kind, Scratch, INLINE_BYTES};
 use super::host_bytes::{self, c_bytes, displs_of};
-use super::{exchange_fits, process_ordered, Blocks, Layout, DIRECT_COPY_BYTES};
+use super::{copies_pay, copy_ballot, exchange_fits, process_ordered, Blocks, Layout};
 use crate::engine::comm::CommShared;
 use crate::engine::comm::Endpoint;
 use crate::ep_err;
@@ -60,102 +60,97 @@ pub fn alltoallv(ep: &Endpoint, args: &AlltoallvArgs) -> EpResult<()> {
         return alltoall_inline(ep, args, block);
     }
     let n = s.local_count();
-    s.board.run(
+    let leader = |all: &[&AlltoallvArgs], scratch: &mut Scratch| {
+        let nprocs = s.map.nprocs() as u32;
+        // Send side: chunk per destination process.
+        let mut scounts = Vec::with_capacity(nprocs as usize);
+        let total: usize = all
+            .iter()
+            .map(|a| {
+                let from = a.send.as_ref().unwrap_or(&a.recv);
+                (0..s.map.size() as i32).map(|d| from.bytes(d)).sum::<usize>()
+            })
+            .sum();
+        let data = scratch.bytes2.resize(total);
+        let mut at = 0;
+        for q in 0..nprocs {
+            let start = at;
+            for a in all {
+                let from = a.send.as_ref().unwrap_or(&a.recv);
+                for &d in s.map.ranks_of(q) {
+                    let len = from.bytes(d);
+                    from.of(d).pack_to(&mut data[at..at + len])?;
+                    at += len;
+                }
+            }
+            scounts.push(c_bytes(at - start)?);
+        }
+        // Receive side: where each (source rank, local destination) block lands.
+        scratch.offsets.clear();
+        scratch.offsets.resize(s.map.size() * n, 0);
+        let mut rcounts = Vec::with_capacity(nprocs as usize);
+        let mut at = 0;
+        for p in 0..nprocs {
+            let start = at;
+            for &src in s.map.ranks_of(p) {
+                for (d, a) in all.iter().enumerate() {
+                    scratch.offsets[src as usize * n + d] = at;
+                    at += a.recv.bytes(src);
+                }
+            }
+            rcounts.push(c_bytes(at - start)?);
+        }
+        if s.is_multi_process() {
+            let (sdispls, rdispls) = (displs_of(&scounts)?, displs_of(&rcounts)?);
+            let recv = scratch.bytes.resize(at).as_mut_ptr();
+            host_bytes::alltoallv(scratch.bytes2.ptr(), &scounts, &sdispls, recv, &rcounts, &rdispls, s.host)?;
+        } else {
+            if at != total {
+                return Err(ep_err!(ERR_TRUNCATE, "send and receive counts describe different amounts of data"));
+            }
+            std::mem::swap(&mut scratch.bytes, &mut scratch.bytes2);
+        }
+        Ok(())
+    };
+    let after = |me: &AlltoallvArgs, scratch: &Scratch| {
+        let data = scratch.bytes.as_ref();
+        for src in 0..s.map.size() as i32 {
+            let at = scratch.offsets[src as usize * n + ep.local as usize];
+            let len = me.recv.bytes(src);
+            me.recv.of(src).unpack_from(&data[at..at + len])?;
+        }
+        Ok(())
+    };
+    if s.is_multi_process() {
+        return s.board.run(ep.local as usize, Kind::Alltoallv, args, false, leader, after);
+    }
+    // One process, contiguous send buffers, no MPI_IN_PLACE (whose blocks are overwritten
+    // while others would read them): each endpoint copies its block straight from every
+    // sender's buffer, all endpoints at once.
+    let sent = args.send.as_ref().map_or(0, |b| (0..s.map.size() as i32).map(|d| b.bytes(d)).sum::<usize>());
+    s.board.run_or_copy(
         ep.local as usize,
         Kind::Alltoallv,
         args,
-        false,
-        |all, scratch: &mut Scratch| {
-            let sent = |b: &Blocks| (0..s.map.size() as i32).map(|d| b.bytes(d)).sum::<usize>();
-            if !s.is_multi_process()
-                && all.iter().filter_map(|a| a.send).map(|b| sent(&b)).sum::<usize>() > DIRECT_COPY_BYTES
-                && all.iter().all(|a| a.send.is_some_and(|b| b.info.contiguous()))
-            {
-                // One process, contiguous send buffers, no MPI_IN_PLACE (whose blocks are
-                // overwritten while others would read them): each endpoint copies its block
-                // straight from every sender's buffer, all endpoints at once.
-                scratch.peers.clear();
-                scratch.peers.extend(all.iter().map(|&a| a as *const AlltoallvArgs as usize));
-                scratch.hold = true;
-                return Ok(());
-            }
-            let nprocs = s.map.nprocs() as u32;
-            // Send side: chunk per destination process.
-            let mut scounts = Vec::with_capacity(nprocs as usize);
-            let total: usize = all
-                .iter()
-                .map(|a| {
-                    let from = a.send.as_ref().unwrap_or(&a.recv);
-                    (0..s.map.size() as i32).map(|d| from.bytes(d)).sum::<usize>()
-                })
-                .sum();
-            let data = scratch.bytes2.resize(total);
-            let mut at = 0;
-            for q in 0..nprocs {
-                let start = at;
-                for a in all {
-                    let from = a.send.as_ref().unwrap_or(&a.recv);
-                    for &d in s.map.ranks_of(q) {
-                        let len = from.bytes(d);
-                        from.of(d).pack_to(&mut data[at..at + len])?;
-                        at += len;
-                    }
-                }
-                scounts.push(c_bytes(at - start)?);
-            }
-            // Receive side: where each (source rank, local destination) block lands.
-            scratch.offsets.clear();
-            scratch.offsets.resize(s.map.size() * n, 0);
-            let mut rcounts = Vec::with_capacity(nprocs as usize);
-            let mut at = 0;
-            for p in 0..nprocs {
-                let start = at;
-                for &src in s.map.ranks_of(p) {
-                    for (d, a) in all.iter().enumerate() {
-                        scratch.offsets[src as usize * n + d] = at;
-                        at += a.recv.bytes(src);
-                    }
-                }
-                rcounts.push(c_bytes(at - start)?);
-            }
-            if s.is_multi_process() {
-                let (sdispls, rdispls) = (displs_of(&scounts)?, displs_of(&rcounts)?);
-                let recv = scratch.bytes.resize(at).as_mut_ptr();
-                host_bytes::alltoallv(scratch.bytes2.ptr(), &scounts, &sdispls, recv, &rcounts, &rdispls, s.host)?;
-            } else {
-                if at != total {
+        copy_ballot(sent, args.send.as_ref().is_some_and(|b| b.info.contiguous())),
+        |ballot_of| copies_pay(n, ballot_of),
+        |me, peer| {
+            for (i, &src) in s.map.ranks_of(s.my_proc).iter().enumerate() {
+                let a = peer(i);
+                let block = a.send.expect("every ballot said contiguous, so no MPI_IN_PLACE").of(ep.rank);
+                let len = me.recv.bytes(src);
+                if block.bytes() < len {
                     return Err(ep_err!(ERR_TRUNCATE, "send and receive counts describe different amounts of data"));
                 }
-                std::mem::swap(&mut scratch.bytes, &mut scratch.bytes2);
+                // SAFETY: `block` is contiguous (its ballot said so), `bytes()` bytes at
+                // `data_ptr()` of its sender's buffer, untouched until the sender returns,
+                // which it does only once everyone has copied (`run_or_copy`).
+                me.recv.of(src).unpack_from(unsafe { std::slice::from_raw_parts(block.data_ptr(), len) })?;
             }
             Ok(())
         },
-        |me, scratch| {
-            if scratch.hold {
-                for (&peer, &src) in scratch.peers.iter().zip(s.map.ranks_of(s.my_proc)) {
-                    // SAFETY: the leader stored the argument structs of every endpoint, which
-                    // live until their endpoints return, and none returns before all are done
-                    // (the hold it asked for).
-                    let a = unsafe { &*(peer as *const AlltoallvArgs) };
-                    let block = a.send.expect("the leader checked every send buffer").of(ep.rank);
-                    let len = me.recv.bytes(src);
-                    if block.bytes() < len {
-                        return Err(ep_err!(ERR_TRUNCATE, "send and receive counts describe different amounts of data"));
-                    }
-                    // SAFETY: `block` is contiguous (the leader checked), `bytes()` bytes at
-                    // `data_ptr()` of its sender's buffer, untouched until the sender returns.
-                    me.recv.of(src).unpack_from(unsafe { std::slice::from_raw_parts(block.data_ptr(), len) })?;
-                }
-                return Ok(());
-            }
-            let data = scratch.bytes.as_ref();
-            for src in 0..s.map.size() as i32 {
-                let at = scratch.offsets[src as usize * n + ep.local as usize];
-                let len = me.recv.bytes(src);
-                me.recv.of(src).unpack_from(&data[at..at + len])?;
-            }
-            Ok(())
-        },
+        leader,
+        after,
     )
 }
 

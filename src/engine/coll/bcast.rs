@@ -1,7 +1,7 @@
 //! `EP_Barrier` and `EP_Bcast` (MPI 4.1 sections 6.3 and 6.4).
 
-use super::board::{Kind, INLINE_BYTES};
-use super::{exchange_fits, host_bytes, process_ordered, DIRECT_COPY_BYTES};
+use super::board::{Kind, Scratch, INLINE_BYTES};
+use super::{copy_ballot, exchange_fits, host_bytes, process_ordered, COPYABLE, DIRECT_COPY_BYTES};
 use crate::ep_err;
 use crate::error::ERR_TRUNCATE;
 use crate::engine::comm::Endpoint;
@@ -66,54 +66,77 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
     }
     let direct = bytes > DIRECT_COPY_BYTES && s.local_count() > 1;
     let root_here = root_loc.proc == s.my_proc;
-    s.board.run(
+    let leader = |all: &[&BcastArgs], scratch: &mut Scratch| {
+        // Where this process's copy of the data is: a contiguous user buffer when one
+        // will do, else packed in the scratch space.
+        let source = if root_here {
+            let r = all[root_loc.local as usize];
+            (direct && r.buf.info.contiguous()).then_some(r)
+        } else {
+            all.iter().find(|a| direct && a.buf.info.contiguous()).copied()
+        };
+        match source {
+            Some(a) => {
+                scratch.shared_src = a.buf.data_ptr();
+                if s.is_multi_process() {
+                    // SAFETY: `a.buf` is a contiguous user buffer of `bytes` bytes (its
+                    // `UserBuf`'s invariant), for the length of this blocking collective.
+                    unsafe { host_bytes::bcast(a.buf.data_ptr(), bytes, root_loc.proc as i32, s.host)? };
+                }
+            }
+            None => {
+                scratch.shared_src = std::ptr::null_mut();
+                let data = scratch.bytes.resize(bytes);
+                if root_here {
+                    all[root_loc.local as usize].buf.pack_to(data)?;
+                }
+                if s.is_multi_process() {
+                    // SAFETY: `data` was just resized to `bytes` bytes.
+                    unsafe { host_bytes::bcast(data.as_mut_ptr(), bytes, root_loc.proc as i32, s.host)? };
+                }
+            }
+        }
+        Ok(())
+    };
+    let after = |me: &BcastArgs, scratch: &Scratch| {
+        if me.rank == root || me.buf.data_ptr() == scratch.shared_src {
+            return Ok(());
+        }
+        let data = if scratch.shared_src.is_null() {
+            scratch.bytes.as_ref()
+        } else {
+            // SAFETY: the source endpoint waits (hold) until everyone has copied.
+            unsafe { std::slice::from_raw_parts(scratch.shared_src, bytes) }
+        };
+        me.buf.unpack_from(data)
+    };
+    let args = BcastArgs { buf, rank: ep.rank };
+    if !direct || s.is_multi_process() {
+        return s.board.run(ep.local as usize, Kind::Bcast, &args, direct, leader, after);
+    }
+    // One process, more than a few bytes: every endpoint copies straight from the root's
+    // buffer when it is contiguous (the root's ballot says), all at once.
+    let root_local = root_loc.local as usize;
+    s.board.run_or_copy(
         ep.local as usize,
         Kind::Bcast,
-        &BcastArgs { buf, rank: ep.rank },
-        direct,
-        |all, scratch| {
-            // Where this process's copy of the data is: a contiguous user buffer when one
-            // will do, else packed in the scratch space.
-            let source = if root_here {
-                let r = all[root_loc.local as usize];
-                (direct && r.buf.info.contiguous()).then_some(r)
-            } else {
-                all.iter().find(|a| direct && a.buf.info.contiguous()).copied()
-            };
-            match source {
-                Some(a) => {
-                    scratch.shared_src = a.buf.data_ptr();
-                    if s.is_multi_process() {
-                        // SAFETY: `a.buf` is a contiguous user buffer of `bytes` bytes (its
-                        // `UserBuf`'s invariant), for the length of this blocking collective.
-                        unsafe { host_bytes::bcast(a.buf.data_ptr(), bytes, root_loc.proc as i32, s.host)? };
-                    }
-                }
-                None => {
-                    scratch.shared_src = std::ptr::null_mut();
-                    let data = scratch.bytes.resize(bytes);
-                    if root_here {
-                        all[root_loc.local as usize].buf.pack_to(data)?;
-                    }
-                    if s.is_multi_process() {
-                        // SAFETY: `data` was just resized to `bytes` bytes.
-                        unsafe { host_bytes::bcast(data.as_mut_ptr(), bytes, root_loc.proc as i32, s.host)? };
-                    }
-                }
-            }
-            Ok(())
-        },
-        |me, scratch| {
-            if me.rank == root || me.buf.data_ptr() == scratch.shared_src {
+        &args,
+        copy_ballot(bytes, buf.info.contiguous()),
+        |ballot_of| ballot_of(root_local) & COPYABLE != 0,
+        |me, peer| {
+            if me.rank == root {
                 return Ok(());
             }
-            let data = if scratch.shared_src.is_null() {
-                scratch.bytes.as_ref()
-            } else {
-                // SAFETY: the source endpoint waits (hold) until everyone has copied.
-                unsafe { std::slice::from_raw_parts(scratch.shared_src, bytes) }
-            };
-            me.buf.unpack_from(data)
+            let from = peer(root_local).buf;
+            if from.bytes() != bytes {
+                return Err(ep_err!(ERR_TRUNCATE, "EP_Bcast: the root sends {} bytes, this endpoint expects {bytes}", from.bytes()));
+            }
+            // SAFETY: the root's buffer is contiguous (its ballot said so), `bytes` bytes at
+            // `data_ptr()`, untouched until the root returns, which it does only once
+            // everyone has copied (`run_or_copy`).
+            me.buf.unpack_from(unsafe { std::slice::from_raw_parts(from.data_ptr(), bytes) })
         },
+        leader,
+        after,
     )
 }

@@ -70,6 +70,9 @@ struct Slot {
     /// Sequence number of the last collective whose `after` part this endpoint finished
     /// (written only for collectives that hold).
     finished: AtomicU64,
+    /// What this endpoint tells the others of its arguments in [`Board::run_or_copy`], by
+    /// parity of the sequence number, as `kind` (a peer may already have entered the next).
+    ballot: [AtomicU64; 2],
     input: [Input; 2],
     /// Rung when this endpoint enters a collective or finishes one: waiters for it may be
     /// parked under the passive wait policy (`engine::doorbell`).
@@ -107,6 +110,12 @@ impl Slot {
 
 /// Added to the kind in the header of an endpoint that entered through [`Board::exchange`].
 const EXCHANGED: u32 = 0x100;
+
+/// Added to the kind in the header of an endpoint that entered through
+/// [`Board::run_or_copy`]: a leader of [`Board::run`] that meets it (or the reverse) sees
+/// endpoints that chose different paths for one collective, and fails it instead of waiting
+/// for copies or a release that never come.
+const COPYING: u32 = 0x200;
 
 /// Bytes an endpoint can hand over inline in [`Board::exchange`].
 pub(crate) const INLINE_BYTES: usize = 512;
@@ -185,14 +194,6 @@ pub struct Scratch {
     pub offsets: Vec<usize>,
     /// Data that endpoints copy from straight out of another endpoint's buffer (null: none).
     pub shared_src: *mut u8,
-    /// Set by a leader that leaves the data in the endpoints' own buffers, which every
-    /// endpoint's `after` then reads through `peers`: nobody returns before everyone has
-    /// finished, as with [`Board::run`]'s `hold`. Cleared before every leader's part, so the
-    /// leader decides, from everyone's arguments, for all endpoints alike.
-    pub hold: bool,
-    /// Addresses of every endpoint's argument struct in local order, for such an `after`
-    /// (valid while everyone is held).
-    pub peers: Vec<usize>,
 }
 
 pub struct Board {
@@ -223,6 +224,7 @@ impl Board {
                     kind: [AtomicU32::new(0), AtomicU32::new(0)],
                     args: AtomicPtr::new(std::ptr::null_mut()),
                     finished: AtomicU64::new(0),
+                    ballot: [AtomicU64::new(0), AtomicU64::new(0)],
                     input: [Input::new(), Input::new()],
                     bell: Doorbell::new(),
                     left_early: AtomicU64::new(0),
@@ -236,8 +238,6 @@ impl Board {
                 bytes2: AlignedBuf::default(),
                 offsets: Vec::new(),
                 shared_src: std::ptr::null_mut(),
-                hold: false,
-                peers: Vec::new(),
             }),
             work: WorkList::default(),
         }
@@ -335,8 +335,8 @@ impl Board {
     /// and the scratch space; `after` runs on every endpoint once the leader is done (not when
     /// the leader failed), with its own arguments and the scratch space. With `hold`, nobody
     /// returns before everyone has finished `after` (for collectives whose `after` reads
-    /// another endpoint's user buffer); every endpoint must pass the same `hold`. The leader may
-    /// also ask for the hold itself ([`Scratch::hold`]).
+    /// another endpoint's user buffer); every endpoint must pass the same `hold`.
+    /// [`Board::run_or_copy`] is the form whose endpoints may skip the leader.
     pub fn run<A>(
         &self,
         me: usize,
@@ -374,49 +374,142 @@ impl Board {
                     b.snooze_on(&other.bell);
                 }
             }
-            // SAFETY: every endpoint is waiting for the release; nobody reads the scratch now.
-            self.scratch.with_mut(|scratch| unsafe { (*scratch).hold = false });
-            let outcome = match self.slots.iter().map(|s| s.kind_at(seq)).find(|&k| k != kind as u32) {
-                Some(k) => Some(mismatch(kind, k)),
-                None => {
-                    // SAFETY: each pointer is the `&A` of a waiting endpoint (same kind, so
-                    // same argument type).
-                    let all: Vec<&A> =
-                        self.slots.iter().map(|s| unsafe { &*(s.args.load(Ordering::Relaxed) as *const A) }).collect();
-                    // SAFETY: every endpoint is waiting for the release; nobody reads it now.
-                    self.scratch.with_mut(|scratch| leader(&all, unsafe { &mut *scratch })).err()
-                }
-            };
-            // SAFETY: as the scratch space.
-            self.error.with_mut(|error| unsafe { *error = outcome });
-            self.released.0.store(seq, Ordering::Release);
-            self.release_bell.ring();
+            self.lead(seq, kind, kind as u32, leader);
         } else {
-            let mut b = Backoff::new();
-            let mut spins = 0u32;
-            let leader = &self.slots[0];
-            while self.released.0.load(Ordering::Acquire) != seq {
-                // The leader may have listed chunks of its part for the waiting endpoints.
-                if !self.work.help() {
-                    b.snooze_on(&self.release_bell);
-                }
-                spins += 1;
-                if spins >= MISMATCH_CHECK_SPINS {
-                    spins = 0;
-                    // A leader that entered another collective (or this one through the
-                    // exchange) at `seq` never releases it. Its header keeps `seq`'s kind
-                    // while this endpoint is here: its next collective needs this endpoint.
-                    if leader.seq.load(Ordering::Acquire) >= seq {
-                        let theirs = leader.kind_at(seq);
-                        if theirs != kind as u32 && self.released.0.load(Ordering::Acquire) != seq {
-                            // Left without the release: not every peer is known to be here.
-                            slot.left_early.store(seq, Ordering::Relaxed);
-                            return Err(mismatch(kind, theirs));
-                        }
+            self.await_release(slot, seq, kind, kind as u32)?;
+        }
+        self.finish_run(slot, seq, args, hold, after)
+    }
+
+    /// Runs one collective inside one process whose endpoints may copy straight out of each
+    /// other's buffers (an allgather, all-to-all or broadcast of contiguous data), without
+    /// a leader deciding so. Each endpoint publishes `ballot` (what the decision needs of its
+    /// own arguments) with its arrival, waits for everyone's arrival, and applies `decide` to
+    /// the ballots (by local index), so that every endpoint decides alike. When `decide` says
+    /// so, each runs `copy` with its own arguments and a lookup of everyone's (by local
+    /// index), and nobody returns before everyone has copied: one handoff between threads,
+    /// the arrivals crossing in parallel, where the leader's release was a second. Otherwise
+    /// the leader's path of [`Board::run`] (without hold) follows, `leader` then `after`.
+    /// Every endpoint must pass the same `decide`; endpoints that called [`Board::run`] or
+    /// another collective at the same point get the mismatch error, as do these.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_or_copy<A>(
+        &self,
+        me: usize,
+        kind: Kind,
+        args: &A,
+        ballot: u64,
+        decide: impl FnOnce(&dyn Fn(usize) -> u64) -> bool,
+        copy: impl for<'p> FnOnce(&'p A, &'p dyn Fn(usize) -> &'p A) -> EpResult<()>,
+        leader: impl FnOnce(&[&A], &mut Scratch) -> EpResult<()>,
+        after: impl FnOnce(&A, &Scratch) -> EpResult<()>,
+    ) -> EpResult<()> {
+        if self.slots.len() == 1 {
+            if decide(&|_| ballot) {
+                return copy(args, &|_| args);
+            }
+            return self.run(me, kind, args, false, leader, after);
+        }
+        let slot = &self.slots[me];
+        let seq = slot.seq.load(Ordering::Relaxed) + 1;
+        let parity = (seq % 2) as usize;
+        self.catch_up(me, seq);
+        slot.args.store(args as *const A as *mut (), Ordering::Relaxed);
+        slot.ballot[parity].store(ballot, Ordering::Relaxed);
+        let entered = kind as u32 | COPYING;
+        slot.enter_as(seq, entered);
+        let mut b = Backoff::new();
+        for other in self.slots.iter() {
+            // `<`: as in `run`, a peer may have failed `seq` and entered the next collective.
+            while other.seq.load(Ordering::Acquire) < seq {
+                b.snooze_on(&other.bell);
+            }
+        }
+        if let Some(k) = self.slots.iter().map(|s| s.kind_at(seq)).find(|&k| k != entered) {
+            // Endpoints of `run` at this point wait for the leader's release: the leader
+            // gives it, with the error. Everyone here has seen everyone arrive, so nobody
+            // leaves early in the sense of `catch_up`.
+            if me == 0 {
+                self.lead(seq, kind, entered, |_: &[&A], _: &mut Scratch| Ok(()));
+            }
+            return Err(mismatch(kind, k));
+        }
+        // Each ballot was stored before its endpoint's header (Release), which was read above
+        // (Acquire); a released endpoint's next ballot goes to the other parity.
+        let ballot_of = |i: usize| self.slots[i].ballot[parity].load(Ordering::Relaxed);
+        if decide(&ballot_of) {
+            // SAFETY: each slot's `args` is the argument struct of an endpoint that entered
+            // this collective (stored before its header, read above with Acquire), of the
+            // same kind and so of type `A`; it lives until that endpoint returns, which it
+            // does only after everyone has copied (the hold below).
+            let peer = |i: usize| unsafe { &*(self.slots[i].args.load(Ordering::Relaxed) as *const A) };
+            let result = copy(args, &peer);
+            self.hold(slot, seq);
+            return result;
+        }
+        if me == 0 {
+            self.lead(seq, kind, entered, leader);
+        } else {
+            self.await_release(slot, seq, kind, entered)?;
+        }
+        self.finish_run(slot, seq, args, false, after)
+    }
+
+    /// The leader's part once every endpoint has arrived at `seq`: checks that every header
+    /// shows `entered` (the kind, as the path taken marks it), runs `leader` on everyone's
+    /// arguments, and releases the others with its outcome (the mismatch error, or the
+    /// leader's).
+    fn lead<A>(&self, seq: u64, kind: Kind, entered: u32, leader: impl FnOnce(&[&A], &mut Scratch) -> EpResult<()>) {
+        let outcome = match self.slots.iter().map(|s| s.kind_at(seq)).find(|&k| k != entered) {
+            Some(k) => Some(mismatch(kind, k)),
+            None => {
+                // SAFETY: each pointer is the `&A` of a waiting endpoint (same kind, so
+                // same argument type).
+                let all: Vec<&A> = self.slots.iter().map(|s| unsafe { &*(s.args.load(Ordering::Relaxed) as *const A) }).collect();
+                // SAFETY: every endpoint is waiting for the release; nobody reads it now.
+                self.scratch.with_mut(|scratch| leader(&all, unsafe { &mut *scratch })).err()
+            }
+        };
+        // SAFETY: as the scratch space.
+        self.error.with_mut(|error| unsafe { *error = outcome });
+        self.released.0.store(seq, Ordering::Release);
+        self.release_bell.ring();
+    }
+
+    /// A non-leader's wait for the release of collective `seq`, helping with the work the
+    /// leader shares meanwhile. Fails (without the release) when the leader's header shows
+    /// that it entered `seq` otherwise than as `entered`: it never releases it then.
+    fn await_release(&self, slot: &Slot, seq: u64, kind: Kind, entered: u32) -> EpResult<()> {
+        let mut b = Backoff::new();
+        let mut spins = 0u32;
+        let leader = &self.slots[0];
+        while self.released.0.load(Ordering::Acquire) != seq {
+            // The leader may have listed chunks of its part for the waiting endpoints.
+            if !self.work.help() {
+                b.snooze_on(&self.release_bell);
+            }
+            spins += 1;
+            if spins >= MISMATCH_CHECK_SPINS {
+                spins = 0;
+                // A leader that entered another collective (or this one through the
+                // exchange) at `seq` never releases it. Its header keeps `seq`'s kind
+                // while this endpoint is here: its next collective needs this endpoint.
+                if leader.seq.load(Ordering::Acquire) >= seq {
+                    let theirs = leader.kind_at(seq);
+                    if theirs != entered && self.released.0.load(Ordering::Acquire) != seq {
+                        // Left without the release: not every peer is known to be here.
+                        slot.left_early.store(seq, Ordering::Relaxed);
+                        return Err(mismatch(kind, theirs));
                     }
                 }
             }
         }
+        Ok(())
+    }
+
+    /// After the release of `seq`: the leader's error, or this endpoint's `after` part; then,
+    /// with `hold`, waits until everyone has finished.
+    fn finish_run<A>(&self, slot: &Slot, seq: u64, args: &A, hold: bool, after: impl FnOnce(&A, &Scratch) -> EpResult<()>) -> EpResult<()> {
         // SAFETY: after the release the leader writes neither until everyone arrives again.
         let result = match self.error.with(|error| unsafe { (*error).clone() }) {
             Some(e) => Err(e),
@@ -424,19 +517,23 @@ impl Board {
             // arrival of every endpoint.
             None => self.scratch.with(|scratch| after(args, unsafe { &*scratch })),
         };
-        // SAFETY: as `error`: the leader wrote it before the release.
-        if hold || self.scratch.with(|scratch| unsafe { (*scratch).hold }) {
-            // Each endpoint says it is done on its own slot; nobody leaves before all are.
-            slot.finished.store(seq, Ordering::Release);
-            slot.bell.ring();
-            let mut b = Backoff::new();
-            for other in self.slots.iter() {
-                while other.finished.load(Ordering::Acquire) < seq {
-                    b.snooze_on(&other.bell);
-                }
-            }
+        if hold {
+            self.hold(slot, seq);
         }
         result
+    }
+
+    /// Says on this endpoint's slot that it is done with collective `seq`, and waits until
+    /// everyone is: nobody leaves while another may still read its buffers.
+    fn hold(&self, slot: &Slot, seq: u64) {
+        slot.finished.store(seq, Ordering::Release);
+        slot.bell.ring();
+        let mut b = Backoff::new();
+        for other in self.slots.iter() {
+            while other.finished.load(Ordering::Acquire) < seq {
+                b.snooze_on(&other.bell);
+            }
+        }
     }
 }
 
@@ -596,18 +693,18 @@ fn wait_for_input(other: &Slot, lines: &[Line; INPUT_LINES], seq: u64, guess: us
 /// kind numbered `other`) at the same point.
 #[cold]
 fn mismatch(kind: Kind, other: u32) -> EpError {
-    if other & !EXCHANGED == kind as u32 {
+    if other & !(EXCHANGED | COPYING) == kind as u32 {
         return ep_err!(
             ERR_OTHER,
             "endpoints of one process called {kind:?} with arguments that differ where every rank's must agree \
-             (the amount of data): some took the inline exchange, some the leader's path"
+             (the amount of data or its layout): they took different paths (the inline exchange, direct copies, the leader)"
         );
     }
     ep_err!(
         ERR_OTHER,
         "endpoints of one process called different collectives at the same point ({kind:?} and kind {other}); \
          every rank must call the same collectives in the same order",
-        other = other & !EXCHANGED
+        other = other & !(EXCHANGED | COPYING)
     )
 }
 
@@ -667,7 +764,40 @@ mod tests {
                     for round in 0..3000u64 {
                         let input = round * 4 + me as u64;
                         let mut out = 0u64;
-                        if round % 3 != 2 {
+                        if round % 5 == 4 {
+                            // Direct copies when every endpoint offers (all but one round in
+                            // three): the ballots say who does; otherwise the leader's sum.
+                            let offers = round % 3 != 0 || me != 2;
+                            let ballot = input << 1 | offers as u64;
+                            let (mut copied, mut summed) = (0u64, 0u64);
+                            board
+                                .run_or_copy(
+                                    me,
+                                    Kind::Allgatherv,
+                                    &input,
+                                    ballot,
+                                    |ballot_of| {
+                                        assert!((0..4).all(|i| ballot_of(i) >> 1 == round * 4 + i as u64), "round {round}: a stale ballot");
+                                        (0..4).all(|i| ballot_of(i) & 1 == 1)
+                                    },
+                                    |_, peer| {
+                                        copied = (0..4).map(|i| *peer(i)).sum();
+                                        Ok(())
+                                    },
+                                    |all, s| {
+                                        let sum: u64 = all.iter().map(|x| **x).sum();
+                                        s.bytes.resize(8).copy_from_slice(&sum.to_ne_bytes());
+                                        Ok(())
+                                    },
+                                    |_, s| {
+                                        summed = u64::from_ne_bytes(s.bytes.as_ref().try_into().unwrap());
+                                        Ok(())
+                                    },
+                                )
+                                .unwrap();
+                            assert_eq!(copied != 0, round % 3 != 0, "round {round}: copied or summed as the ballots say");
+                            out = copied + summed;
+                        } else if round % 3 != 2 {
                             board
                                 .exchange(me, Kind::Allreduce, &input.to_ne_bytes(), |all| {
                                     out = all.iter().map(|b| u64::from_ne_bytes((*b).try_into().unwrap())).sum();
@@ -835,7 +965,7 @@ mod tests {
     #[test]
     fn inputs_keep_off_the_header_pair() {
         use std::mem::{offset_of, size_of};
-        assert!(offset_of!(Slot, finished) + 8 <= 64, "the header fits one line");
+        assert!(offset_of!(Slot, ballot) + 16 <= 64, "the header fits one line");
         assert_eq!(offset_of!(Slot, input) % 128, 0, "the inputs start a 128-byte pair");
         assert!(offset_of!(Slot, input) >= 128, "the header's pair holds nothing else");
         assert_eq!(size_of::<Line>(), 64, "a line of input is one cache line");

@@ -6,7 +6,7 @@
 
 use super::board::{Kind, Scratch, INLINE_BYTES};
 use super::host_bytes::{self, c_bytes, displs_of};
-use super::{exchange_fits, process_ordered, Blocks, Layout, DIRECT_COPY_BYTES};
+use super::{copies_pay, copy_ballot, exchange_fits, process_ordered, Blocks, Layout};
 use crate::engine::comm::{CommShared, Endpoint};
 use crate::engine::datatype::UserBuf;
 use crate::ep_err;
@@ -244,74 +244,71 @@ pub fn allgatherv(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
     if exchange_fits(s, 0) && (0..s.map.size() as i32).all(|r| args.recv.bytes(r) <= INLINE_BYTES) {
         return allgatherv_inline(ep, args);
     }
-    s.board.run(
+    let leader = |all: &[&AllgathervArgs], scratch: &mut Scratch| {
+        let own: Vec<UserBuf> = all.iter().map(|a| own_block(a)).collect();
+        let total = pack_all(own.iter().map(Some), &mut scratch.bytes2)?;
+        let counts = proc_counts(s, &all[0].recv, None)?;
+        let displs = displs_of(&counts)?;
+        if s.is_multi_process() {
+            let sum: usize = counts.iter().map(|&c| c as usize).sum();
+            let recv = scratch.bytes.resize(sum).as_mut_ptr();
+            // SAFETY: `recv` was just resized to the sum of `counts`, which `displs` lays
+            // out end to end, one entry per process.
+            unsafe { host_bytes::allgatherv(&scratch.bytes2.as_ref()[..total], recv, &counts, &displs, s.host)? };
+        } else {
+            std::mem::swap(&mut scratch.bytes, &mut scratch.bytes2);
+        }
+        scratch.offsets.clear();
+        scratch.offsets.extend(displs.iter().map(|&d| d as usize));
+        Ok(())
+    };
+    let after = |me: &AllgathervArgs, scratch: &Scratch| {
+        let data = scratch.bytes.as_ref();
+        // Process offsets follow the leader's receive counts; each endpoint places blocks
+        // by its own, which MPI requires to describe the same bytes.
+        for p in 0..s.map.nprocs() as u32 {
+            let mut at = scratch.offsets[p as usize];
+            for &r in s.map.ranks_of(p) {
+                let n = me.recv.bytes(r);
+                if !(r == me.rank && me.send.is_none()) {
+                    unpack_checked(&me.recv.of(r), data, at, n)?;
+                }
+                at += n;
+            }
+        }
+        Ok(())
+    };
+    if s.is_multi_process() {
+        return s.board.run(ep.local as usize, Kind::Allgatherv, args, false, leader, after);
+    }
+    // One process, every block contiguous and more than a few bytes in all: each endpoint
+    // copies every block straight from its owner's buffer (one copy per block and reader,
+    // all readers at once) instead of the leader packing them all first.
+    let own = own_block(args);
+    let n = s.local_count();
+    s.board.run_or_copy(
         ep.local as usize,
         Kind::Allgatherv,
         args,
-        false,
-        |all, scratch: &mut Scratch| {
-            if !s.is_multi_process()
-                && all.iter().map(|a| own_block(a).bytes()).sum::<usize>() > DIRECT_COPY_BYTES
-                && all.iter().all(|a| own_block(a).info.contiguous())
-            {
-                // One process, every block contiguous: each endpoint copies every block
-                // straight from its owner's buffer (one copy per block and reader, all readers
-                // at once) instead of the leader packing them all first.
-                scratch.peers.clear();
-                scratch.peers.extend(all.iter().map(|&a| a as *const AllgathervArgs as usize));
-                scratch.hold = true;
-                return Ok(());
-            }
-            let own: Vec<UserBuf> = all.iter().map(|a| own_block(a)).collect();
-            let total = pack_all(own.iter().map(Some), &mut scratch.bytes2)?;
-            let counts = proc_counts(s, &all[0].recv, None)?;
-            let displs = displs_of(&counts)?;
-            if s.is_multi_process() {
-                let sum: usize = counts.iter().map(|&c| c as usize).sum();
-                let recv = scratch.bytes.resize(sum).as_mut_ptr();
-                // SAFETY: `recv` was just resized to the sum of `counts`, which `displs` lays
-                // out end to end, one entry per process.
-                unsafe { host_bytes::allgatherv(&scratch.bytes2.as_ref()[..total], recv, &counts, &displs, s.host)? };
-            } else {
-                std::mem::swap(&mut scratch.bytes, &mut scratch.bytes2);
-            }
-            scratch.offsets.clear();
-            scratch.offsets.extend(displs.iter().map(|&d| d as usize));
-            Ok(())
-        },
-        |me, scratch| {
-            if scratch.hold {
-                for &peer in &scratch.peers {
-                    // SAFETY: the leader stored the argument structs of every endpoint, which
-                    // live until their endpoints return, and none returns before all are done
-                    // (the hold it asked for).
-                    let a = unsafe { &*(peer as *const AllgathervArgs) };
-                    if a.rank == me.rank && me.send.is_none() {
-                        continue;
-                    }
-                    let block = own_block(a);
-                    // SAFETY: `block` is contiguous (the leader checked), `bytes()` bytes at
-                    // `data_ptr()` of its owner's buffer, untouched until the owner returns.
-                    let data = unsafe { std::slice::from_raw_parts(block.data_ptr(), block.bytes()) };
-                    unpack_checked(&me.recv.of(a.rank), data, 0, me.recv.bytes(a.rank))?;
+        copy_ballot(own.bytes(), own.info.contiguous()),
+        |ballot_of| copies_pay(n, ballot_of),
+        |me, peer| {
+            for i in 0..n {
+                let a = peer(i);
+                if a.rank == me.rank && me.send.is_none() {
+                    continue;
                 }
-                return Ok(());
-            }
-            let data = scratch.bytes.as_ref();
-            // Process offsets follow the leader's receive counts; each endpoint places blocks
-            // by its own, which MPI requires to describe the same bytes.
-            for p in 0..s.map.nprocs() as u32 {
-                let mut at = scratch.offsets[p as usize];
-                for &r in s.map.ranks_of(p) {
-                    let n = me.recv.bytes(r);
-                    if !(r == me.rank && me.send.is_none()) {
-                        unpack_checked(&me.recv.of(r), data, at, n)?;
-                    }
-                    at += n;
-                }
+                let block = own_block(a);
+                // SAFETY: `block` is contiguous (its ballot said so), `bytes()` bytes at
+                // `data_ptr()` of its owner's buffer, untouched until the owner returns, which
+                // it does only once everyone has copied (`run_or_copy`).
+                let data = unsafe { std::slice::from_raw_parts(block.data_ptr(), block.bytes()) };
+                unpack_checked(&me.recv.of(a.rank), data, 0, me.recv.bytes(a.rank))?;
             }
             Ok(())
         },
+        leader,
+        after,
     )
 }
 

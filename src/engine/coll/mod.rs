@@ -117,6 +117,32 @@ impl Blocks<'_> {
 /// an all-to-all of 512 B 0.78x against 1.00x (docs/performance.md).
 pub(crate) const DIRECT_COPY_BYTES: usize = 512;
 
+/// The top bit of a direct-copy ballot ([`copy_ballot`]): the endpoint's data is contiguous,
+/// so the others can copy straight out of its buffer.
+pub(crate) const COPYABLE: u64 = 1 << 63;
+
+/// An endpoint's ballot for [`board::Board::run_or_copy`]: the bytes its buffer holds for the
+/// others (saturated: only their sum against [`DIRECT_COPY_BYTES`] matters) and, in
+/// [`COPYABLE`], whether it is contiguous.
+pub(crate) fn copy_ballot(bytes: usize, contiguous: bool) -> u64 {
+    (bytes as u64).min(u32::MAX as u64) | if contiguous { COPYABLE } else { 0 }
+}
+
+/// The decision of an allgather or all-to-all among the `n` endpoints of one process, from
+/// their ballots: copy straight from each other's buffers when every one is contiguous and
+/// they hold more than [`DIRECT_COPY_BYTES`] in all.
+pub(crate) fn copies_pay(n: usize, ballot_of: &dyn Fn(usize) -> u64) -> bool {
+    let mut bytes = 0u64;
+    for i in 0..n {
+        let b = ballot_of(i);
+        if b & COPYABLE == 0 {
+            return false;
+        }
+        bytes += b & !COPYABLE;
+    }
+    bytes > DIRECT_COPY_BYTES as u64
+}
+
 /// True when a collective of `bytes` per endpoint goes through [`board::Board::exchange`]:
 /// a communicator inside one process, few endpoints, small data.
 pub fn exchange_fits(s: &CommShared, bytes: usize) -> bool {

@@ -44,7 +44,20 @@ enum Op {
     /// [`Board::run`] with endpoint 1 calling a different collective than the others: every
     /// endpoint gets the leader's error (and the board goes on working).
     RunMismatch,
+    /// [`Board::run_or_copy`]: every endpoint's ballot is its input and whether it offers its
+    /// buffer (`offer[me]`); the decision checks that each ballot is this collective's (a
+    /// ballot of the collective before or after would change it for one endpoint only) and
+    /// copies when everyone offers: each endpoint then reads its right neighbour's buffer,
+    /// which is safe only because nobody returns before all have copied. Otherwise the
+    /// leader's sum, as [`Op::Run`].
+    Copy { offer: [bool; 2] },
+    /// Endpoint 1 calls [`Board::run`] where endpoint 0 calls [`Board::run_or_copy`] for the
+    /// same collective: both get the mismatch error instead of waiting for each other.
+    CopyMismatch,
 }
+
+/// A ballot's bit saying that its endpoint offers its buffer.
+const OFFER: u64 = 1 << 62;
 
 /// An endpoint's user buffer: written by its owner between collectives, read by the leader
 /// (and by a neighbour in collectives that hold) during one.
@@ -144,6 +157,68 @@ fn endpoint(board: &Board, inputs: &[Input], me: usize, ops: &[Op]) {
                 };
                 let e = r.expect_err("mismatched collectives succeeded");
                 assert!(e.msg.contains("different collectives"), "endpoint {me}: {}", e.msg);
+            }
+            Op::Copy { offer } => {
+                let (mut out, mut copied, mut summed) = (0, false, 0);
+                let ballot = value(me, round) | if offer[me] { OFFER } else { 0 };
+                board
+                    .run_or_copy(
+                        me,
+                        Kind::Allgatherv,
+                        &inputs[me],
+                        ballot,
+                        |ballot_of| {
+                            for i in 0..n {
+                                assert_eq!(ballot_of(i) & !OFFER, value(i, round), "endpoint {me}, collective {round}: ballot {i}");
+                            }
+                            (0..n).all(|i| ballot_of(i) & OFFER != 0)
+                        },
+                        |mine, peer| {
+                            out = mine.read() + peer((me + 1) % n).read();
+                            copied = true;
+                            Ok(())
+                        },
+                        |all, scratch| {
+                            let total: u64 = all.iter().map(|input| input.read()).sum();
+                            scratch.bytes.resize(8).copy_from_slice(&total.to_ne_bytes());
+                            Ok(())
+                        },
+                        |_, scratch| {
+                            summed = u64::from_ne_bytes(scratch.bytes.as_ref().try_into().unwrap());
+                            Ok(())
+                        },
+                    )
+                    .unwrap();
+                if !copied {
+                    out = summed;
+                }
+                if offer.iter().all(|&o| o) {
+                    assert!(copied, "endpoint {me}, collective {round}: every endpoint offered, yet no copy");
+                    assert_eq!(out, value(me, round) + value((me + 1) % n, round), "endpoint {me}, collective {round}: copied");
+                } else {
+                    assert!(!copied, "endpoint {me}, collective {round}: copied without every offer");
+                    assert_eq!(out, sum(round), "endpoint {me}, collective {round}: wrong sum");
+                }
+            }
+            Op::CopyMismatch => {
+                let r = if me == 1 {
+                    board.run(me, Kind::Allgatherv, &inputs[me], false, |_, _| panic!("leader's part despite the mismatch"), |_, _| {
+                        panic!("after part despite the mismatch")
+                    })
+                } else {
+                    board.run_or_copy(
+                        me,
+                        Kind::Allgatherv,
+                        &inputs[me],
+                        OFFER,
+                        |_| true,
+                        |_, _| panic!("copies despite the mismatch"),
+                        |_, _| panic!("leader's part despite the mismatch"),
+                        |_, _| panic!("after part despite the mismatch"),
+                    )
+                };
+                let e = r.expect_err("mismatched paths succeeded");
+                assert!(e.msg.contains("different paths"), "endpoint {me}: {}", e.msg);
             }
             Op::RunMismatch => {
                 let kind = if me == 1 { Kind::Bcast } else { Kind::Allreduce };
@@ -276,3 +351,31 @@ fn loom_board_mismatch_then_collective() {
     board_model(2, &[Op::RunMismatch, Op::Run { hold: false }]);
 }
 
+
+/// Direct copies twice, then a leader round: the second copy reuses the slots' arguments and
+/// the first one's finished marks; the round must not see the copies' ballots or holds.
+#[test]
+fn loom_board_copies_then_run() {
+    board_model(2, &[Op::Copy { offer: [true, true] }, Op::Copy { offer: [true, true] }, Op::Run { hold: false }]);
+}
+
+/// The leader's path (one endpoint does not offer), then copies, then the leader's path:
+/// each decision reads this collective's ballots, although a released endpoint may already
+/// have published its next one.
+#[test]
+fn loom_board_copy_ballots_by_parity() {
+    board_model(2, &[Op::Copy { offer: [true, false] }, Op::Copy { offer: [true, true] }, Op::Copy { offer: [false, true] }]);
+}
+
+/// A departed broadcast root, then copies: the root's copy must not start before the reader
+/// is done with the broadcast.
+#[test]
+fn loom_board_broadcast_then_copies() {
+    board_model(2, &[Op::Bcast { root: 0 }, Op::Copy { offer: [true, true] }, NARROW]);
+}
+
+/// `run` against `run_or_copy` for one collective: both fail, and the next copies work.
+#[test]
+fn loom_board_copy_mismatch_then_copies() {
+    board_model(2, &[Op::CopyMismatch, Op::Copy { offer: [true, true] }]);
+}
