@@ -252,6 +252,23 @@ impl UserBuf {
         (self.addr as *mut u8).wrapping_offset(self.info.true_lb)
     }
 
+    /// The data of a contiguous buffer, in place (`None` for any other): what a packed copy
+    /// would hold, without the copy. The slice is the user's memory, valid for the call that
+    /// gave the buffer (`UserBuf`'s invariant); an empty buffer gives an empty slice, whatever
+    /// its address.
+    #[inline]
+    pub fn contiguous_data(&self) -> Option<&[u8]> {
+        if !self.info.contiguous() {
+            return None;
+        }
+        if self.bytes() == 0 {
+            return Some(&[]);
+        }
+        // SAFETY: the user guarantees `count` elements at `addr`; contiguous, they are
+        // `bytes()` bytes from the first one, readable for the call.
+        Some(unsafe { std::slice::from_raw_parts(self.data_ptr(), self.bytes()) })
+    }
+
     /// Copies the data of a contiguous buffer into `out` (`out.len() == bytes()`).
     pub fn copy_contiguous_to(&self, out: &mut [u8]) {
         debug_assert!(self.info.contiguous() && out.len() == self.bytes());

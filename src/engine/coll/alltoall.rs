@@ -12,6 +12,7 @@ use super::host_bytes::{self, c_bytes, displs_of};
 use super::{copies_pay, copy_ballot, exchange_fits, process_ordered, Blocks, Layout};
 use crate::engine::comm::CommShared;
 use crate::engine::comm::Endpoint;
+use crate::engine::datatype::UserBuf;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_TRUNCATE};
 use crate::host::{check, sys, HOST};
@@ -173,17 +174,31 @@ fn alltoall_inline(ep: &Endpoint, args: &AlltoallvArgs, block: usize) -> EpResul
     let s = &ep.shared;
     let size = s.map.size() as i32;
     let from = args.send.as_ref().unwrap_or(&args.recv);
-    let mut packed = [0u8; INLINE_BYTES];
     // Blocks of another size than the receive count says (erroneous) still take part, empty,
     // so that the other endpoints get their error instead of waiting.
     let matches = (0..size).all(|r| from.bytes(r) == block);
-    let mine = &mut packed[..if matches { block * size as usize } else { 0 }];
-    if matches {
-        for r in 0..size {
-            let at = r as usize * block;
-            from.of(r).pack_to(&mut mine[at..at + block])?;
+    let total = if matches { block * size as usize } else { 0 };
+    // Contiguous blocks of one size lie in rank order already: they go onto the board straight
+    // from the user's buffer (the receive buffer, with MPI_IN_PLACE, is copied onto the board
+    // before anything is written into it). Others are packed first.
+    let whole = match from.layout {
+        // SAFETY: `from.base` is a user buffer (its `Blocks`' invariant) whose `size` uniform
+        // blocks of `count` elements start at element 0 (displacement r * count).
+        Layout::Uniform(count) if total > 0 => Some(unsafe { UserBuf::from_parts(from.base, count * size, from.dtype, from.info) }),
+        _ => None,
+    };
+    let mut packed = None;
+    let mine: &[u8] = match whole.as_ref().and_then(|w| w.contiguous_data()) {
+        Some(data) => data,
+        None => {
+            let buf = &mut packed.insert([0u8; INLINE_BYTES])[..total];
+            for r in 0..size {
+                let at = r as usize * block;
+                from.of(r).pack_to(&mut buf[at..at + block])?;
+            }
+            buf
         }
-    }
+    };
     s.board.exchange(ep.local as usize, Kind::Alltoallv, mine, |inputs| {
         if !matches {
             return Err(ep_err!(ERR_TRUNCATE, "this endpoint's blocks differ in size from its receive count: type signatures differ"));

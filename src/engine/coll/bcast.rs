@@ -51,9 +51,17 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
         // has arrived here (`Board::catch_up`).
         let (me, from) = (ep.local as usize, root_loc.local as usize);
         if ep.rank == root {
-            let mut packed = [0u8; INLINE_BYTES];
-            buf.pack_to(&mut packed[..bytes])?;
-            s.board.arrive(me, Kind::Bcast, &packed[..bytes]).depart();
+            // Contiguous data goes onto the board straight from the user's buffer.
+            let mut packed = None;
+            let data: &[u8] = match buf.contiguous_data() {
+                Some(data) => data,
+                None => {
+                    let p = &mut packed.insert([0u8; INLINE_BYTES])[..bytes];
+                    buf.pack_to(p)?;
+                    p
+                }
+            };
+            s.board.arrive(me, Kind::Bcast, data).depart();
             return Ok(());
         }
         return s.board.arrive(me, Kind::Bcast, &[]).meet_one(from, bytes, |data| {

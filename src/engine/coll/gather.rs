@@ -325,14 +325,21 @@ fn own_block(a: &AllgathervArgs) -> UserBuf {
 fn allgatherv_inline(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
     let s = &ep.shared;
     let own = args.send.unwrap_or_else(|| args.recv.of(args.rank));
-    let mut packed = [0u8; INLINE_BYTES];
     // A block larger than the receive counts say (erroneous) still takes part, empty, so
     // that the other endpoints get their error instead of waiting.
     let too_big = own.bytes() > INLINE_BYTES;
-    let mine = &mut packed[..if too_big { 0 } else { own.bytes() }];
-    if !too_big {
-        own.pack_to(mine)?;
-    }
+    // A contiguous block goes onto the board straight from the user's buffer; another is
+    // packed first (the stack buffer is zeroed only then: 512 bytes of stores per call).
+    let mut packed = None;
+    let mine: &[u8] = match own.contiguous_data() {
+        _ if too_big => &[],
+        Some(data) => data,
+        None => {
+            let buf = &mut packed.insert([0u8; INLINE_BYTES])[..own.bytes()];
+            own.pack_to(buf)?;
+            buf
+        }
+    };
     s.board.exchange(ep.local as usize, Kind::Allgatherv, mine, |inputs| {
         if too_big {
             return Err(ep_err!(ERR_TRUNCATE, "this endpoint sends more bytes than the receive counts say: type signatures differ"));
