@@ -1038,6 +1038,10 @@ static void t_predefined_ops(T *t)
     predef_case(t, C_REDUCE, O_SUM, K_INT, LARGE, t->n - 1, 0, 0);
     predef_case(t, C_REDUCE, O_MAX, K_DOUBLE, LARGE / 2, t->n / 2, 0, IN_PLACE);
     predef_case(t, C_ALLREDUCE, O_SUM, K_DOUBLE, LARGE / 2, 0, 0, 0);
+    /* Between the inline exchange and the shared fold (1 to 48 KiB in all). */
+    predef_case(t, C_ALLREDUCE, O_SUM, K_INT, 300, 0, 0, 0);
+    predef_case(t, C_ALLREDUCE, O_MAX, K_DOUBLE, 1500, 0, 0, 0);
+    predef_case(t, C_ALLREDUCE, O_SUM, K_LL, 700, 0, 0, IN_PLACE);
     predef_case(t, C_ALLREDUCE, O_BXOR, K_UCHAR, 4 * LARGE, 0, 0, IN_PLACE);
     predef_case(t, C_SCAN, O_SUM, K_INT, LARGE, 0, 0, 0);
     predef_case(t, C_EXSCAN, O_MIN, K_INT, LARGE, 0, 0, IN_PLACE);
@@ -1179,6 +1183,11 @@ static void t_noncommutative(T *t)
     cat_case(t, C_ALLREDUCE, 1, 0, 0, 0);
     cat_case(t, C_ALLREDUCE, 7, 0, 0, 0);
     cat_case(t, C_ALLREDUCE, 7, 0, 0, IN_PLACE);
+    /* Above the inline exchange and below the leader's shared fold, where the endpoints of a
+     * process may each fold everyone's inputs: the order must still be the ranks'. */
+    cat_case(t, C_ALLREDUCE, 300, 0, 0, 0);
+    cat_case(t, C_ALLREDUCE, 1500, 0, 0, 0);
+    cat_case(t, C_ALLREDUCE, 300, 0, 0, IN_PLACE);
     cat_case(t, C_SCAN, 0, 0, 0, 0);
     cat_case(t, C_SCAN, 1, 0, 0, 0);
     cat_case(t, C_SCAN, 7, 0, 0, 0);
