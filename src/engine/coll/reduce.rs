@@ -101,11 +101,16 @@ pub fn reduce(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
     match a.recv {
         // Inside one process, small enough that every endpoint folding everything costs less
         // than the leader's fold and release: each endpoint folds straight from the others'
-        // input buffers into its own result (`fold_direct`).
+        // input buffers into its own result (`fold_direct`), with the engine's own loops.
         Some(recv) if a.root.is_none() && !s.is_multi_process() && !a.in_place => {
             let n = s.local_count();
             let span = a.input.span();
-            let direct = a.input.info.contiguous() && recv.info.contiguous() && recv.bytes() == span;
+            // The engine's own loops only: a host or user op stays with one thread at a time,
+            // as in the leader's fold.
+            let direct = a.input.info.contiguous()
+                && recv.info.contiguous()
+                && recv.bytes() == span
+                && Reducer::new(a.op, &a.input).is_native();
             s.board.run_or_copy(
                 ep.local as usize,
                 kind,
