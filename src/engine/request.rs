@@ -175,15 +175,21 @@ impl Request {
     /// the endpoint's queue lock, where one pulls in the same messages. Errors: those of
     /// [`progress::progress`] (a failure of the endpoint). Thread-safe.
     pub fn progress_each<'a>(reqs: impl Iterator<Item = &'a Request>) -> EpResult<()> {
-        // Usually one endpoint and one drain: a short list beats a hash set.
-        let mut done: Vec<(*const Endpoint, Drain)> = Vec::new();
+        // Usually one endpoint and one drain: a short list on the stack, no allocation per
+        // sweep. Past its end a key is progressed again, which is only work repeated.
+        let mut done = [None::<(*const Endpoint, Drain)>; 8];
+        let mut known = 0;
         for r in reqs {
             if let (Some(ep), Some(drain)) = (&r.ep, r.drain) {
-                let key = (Arc::as_ptr(ep), drain);
-                if !done.contains(&key) {
-                    done.push(key);
-                    progress::progress(&ep.shared, ep.local, drain)?;
+                let key = Some((Arc::as_ptr(ep), drain));
+                if done[..known].contains(&key) {
+                    continue;
                 }
+                if known < done.len() {
+                    done[known] = key;
+                    known += 1;
+                }
+                progress::progress(&ep.shared, ep.local, drain)?;
             }
         }
         Ok(())

@@ -105,12 +105,10 @@ pub fn reduce(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
         Some(recv) if a.root.is_none() && !s.is_multi_process() && !a.in_place => {
             let n = s.local_count();
             let span = a.input.span();
+            let reducer = Reducer::new(a.op, &a.input);
             // The engine's own loops only: a host or user op stays with one thread at a time,
             // as in the leader's fold.
-            let direct = a.input.info.contiguous()
-                && recv.info.contiguous()
-                && recv.bytes() == span
-                && Reducer::new(a.op, &a.input).is_native();
+            let direct = a.input.info.contiguous() && recv.info.contiguous() && recv.bytes() == span && reducer.is_native();
             s.board.run_or_copy(
                 ep.local as usize,
                 kind,
@@ -120,7 +118,7 @@ pub fn reduce(ep: &Endpoint, args: &ReduceArgs) -> EpResult<()> {
                     (0..n).all(|i| ballot_of(i) & COPYABLE != 0)
                         && ((ballot_of(0) & !COPYABLE) as usize).saturating_mul(n * n) <= DIRECT_FOLD_MAX_BYTES
                 },
-                |me, peer| fold_direct(s, me, |i| peer(i).input, &recv),
+                |me, peer| fold_direct(s, me, |i| peer(i).input, reducer, &recv),
                 leader,
                 after,
             )
@@ -139,9 +137,10 @@ const DIRECT_FOLD_MAX_BYTES: usize = 8 << 20;
 
 /// One endpoint's part of an allreduce whose endpoints all fold: the inputs of every rank, read
 /// in place from their endpoints' buffers (`input_at`, by local index), folded in rank order into
-/// `recv` as [`fold`] does, so that every endpoint computes the same result. Every input and
-/// `recv` are contiguous and of the same span (the ballots said so).
-fn fold_direct(s: &CommShared, me: &ReduceArgs, input_at: impl Fn(usize) -> Elems, recv: &UserBuf) -> EpResult<()> {
+/// `recv` as [`fold`] does, with `reducer` (made for this endpoint's input), so that every
+/// endpoint computes the same result. Every input and `recv` are contiguous and of the same
+/// span (the ballots said so).
+fn fold_direct(s: &CommShared, me: &ReduceArgs, input_at: impl Fn(usize) -> Elems, reducer: Reducer, recv: &UserBuf) -> EpResult<()> {
     let size = s.map.size() as i32;
     let input_of = |r: i32| input_at(s.location(r).expect("rank").local as usize);
     let span = me.input.span();
@@ -158,7 +157,6 @@ fn fold_direct(s: &CommShared, me: &ReduceArgs, input_at: impl Fn(usize) -> Elem
     // rank's send buffer, or this rank's, which MPI keeps apart from its receive buffer).
     unsafe { std::ptr::copy_nonoverlapping(last.first_byte(), recv.data_ptr(), span) };
     let base = me.input.base_for(recv.data_ptr());
-    let reducer = Reducer::new(me.op, &me.input);
     for r in (0..size - 1).rev() {
         reducer.apply(&input_of(r), base)?;
     }
