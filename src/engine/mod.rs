@@ -30,6 +30,7 @@ pub mod progress;
 pub mod rankmap;
 pub mod share;
 pub mod shared_copy;
+mod spare;
 pub mod request;
 pub mod spinlock;
 pub mod split;

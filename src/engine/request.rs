@@ -19,10 +19,11 @@ use super::doorbell::Doorbell;
 use super::p2p::{self, Completion, Drain, RecvOp, SendState};
 use super::p2p::queues::Orphan;
 use super::progress;
+use super::spare::{self, Spares};
 use super::topo::neighbor::Exchange;
 use crate::error::EpResult;
 use crate::host::{check, sys, HostRequest, HOST};
-use parking_lot::Mutex;
+use super::spinlock::SpinMutex;
 use std::sync::Arc;
 
 pub use super::backoff::Backoff;
@@ -97,10 +98,30 @@ pub struct Request {
     /// matches can only come from local endpoints, a local send), so a waiter may park on the
     /// endpoint's doorbell: see [`Request::bell`].
     rung: bool,
-    pub(super) op: Mutex<Op>,
+    pub(super) op: SpinMutex<Op>,
     /// Made by [`Request::persistent`]: completion deactivates it instead of freeing it.
     pub(super) persistent: bool,
-    _live: crate::live::Counted,
+    /// Counts the request among the live ones; `None` in a kept allocation (see
+    /// [`recycle`]).
+    _live: Option<crate::live::Counted>,
+}
+
+thread_local! {
+    /// This thread's spare request allocations (see [`super::spare`]).
+    static SPARE_REQUESTS: Spares<Request> = const { Spares::new() };
+}
+
+/// Ends the life of a request whose handle is gone (freed by a completion call): its
+/// allocation is kept for the thread's next request when nothing else refers to it, emptied
+/// of its endpoint and operation (a receive's state is kept the same way). Any thread.
+pub fn recycle(r: Arc<Request>) {
+    spare::keep(&SPARE_REQUESTS, r, |r| {
+        r.ep = None;
+        r._live = None;
+        if let Op::Recv(recv) = std::mem::replace(r.op.get_mut(), Op::Send(SendState::Done)) {
+            RecvOp::recycle(recv);
+        }
+    });
 }
 
 impl Request {
@@ -122,14 +143,17 @@ impl Request {
             Op::Send(SendState::Local(_)) => true,
             _ => false,
         };
-        Arc::new(Request {
-            ep: Some(ep),
-            drain,
-            rung,
-            op: Mutex::new(op),
-            persistent,
-            _live: crate::live::Counted::new(&crate::live::REQUESTS),
-        })
+        spare::wrap(
+            &SPARE_REQUESTS,
+            Request {
+                ep: Some(ep),
+                drain,
+                rung,
+                op: SpinMutex::new(op),
+                persistent,
+                _live: Some(crate::live::Counted::new(&crate::live::REQUESTS)),
+            },
+        )
     }
 
     /// A request that is already complete and belongs to no endpoint.
@@ -138,9 +162,9 @@ impl Request {
             ep: None,
             drain: None,
             rung: false,
-            op: Mutex::new(op),
+            op: SpinMutex::new(op),
             persistent: false,
-            _live: crate::live::Counted::new(&crate::live::REQUESTS),
+            _live: Some(crate::live::Counted::new(&crate::live::REQUESTS)),
         })
     }
 

@@ -41,7 +41,8 @@ fn remove(h: &mut EP_Request) {
 }
 
 /// Ends a completed request `r` (handle `*h`): a persistent one becomes inactive, keeping its
-/// handle; any other is freed.
+/// handle; any other is freed (its object goes when the caller drops its reference, into the
+/// thread's spares: see [`Resolved`]).
 fn retire(h: &mut EP_Request, r: &Request) {
     if r.is_persistent() {
         r.deactivate();
@@ -79,6 +80,7 @@ pub unsafe extern "C" fn EP_Wait(req: *mut EP_Request, status: *mut EP_Status) -
     };
     let c = request::wait(&r)?;
     retire(h, &r);
+    request::recycle(r);
     write_status(status, &c);
     completion_error(&c)
 }
@@ -107,6 +109,7 @@ pub unsafe extern "C" fn EP_Test(
     match r.test()? {
         Some(c) => {
             retire(h, &r);
+            request::recycle(r);
             *flag = 1;
             write_status(status, &c);
             completion_error(&c)
@@ -118,15 +121,34 @@ pub unsafe extern "C" fn EP_Test(
     }
 }
 
+/// The requests behind an array of handles (null and inactive ones `None`), as the array
+/// calls hold them. Dropping it hands each to `request::recycle`: the requests the call
+/// completed and freed are then referred to by nothing else, and their allocations are kept
+/// for the thread's next nonblocking calls.
+struct Resolved(Vec<Option<Arc<Request>>>);
+
+impl std::ops::Deref for Resolved {
+    type Target = [Option<Arc<Request>>];
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl Drop for Resolved {
+    fn drop(&mut self) {
+        self.0.drain(..).flatten().for_each(request::recycle);
+    }
+}
+
 /// Resolves an array of request handles (null ones give `None`).
-unsafe fn resolve(count: c_int, reqs: *mut EP_Request) -> EpResult<Vec<Option<Arc<Request>>>> {
+unsafe fn resolve(count: c_int, reqs: *mut EP_Request) -> EpResult<Resolved> {
     if count < 0 {
         return Err(ep_err!(ERR_COUNT, "count {count} is negative"));
     }
     if count > 0 && reqs.is_null() {
         return Err(ep_err!(ERR_ARG, "array_of_requests is NULL"));
     }
-    (0..count as usize).map(|i| active(*reqs.add(i))).collect()
+    (0..count as usize).map(|i| active(*reqs.add(i))).collect::<EpResult<_>>().map(Resolved)
 }
 
 /// Stores the outcome of request `i` of an array call into `statuses[i]` (when not ignored),
@@ -231,7 +253,7 @@ pub unsafe extern "C" fn EP_Testall(
     let flag = out(flag, "flag")?;
     let rs = resolve(count, reqs)?;
     let mut done = Vec::with_capacity(rs.len());
-    for r in &rs {
+    for r in rs.iter() {
         match r {
             None => done.push(empty()),
             Some(r) => match r.test()? {

@@ -31,13 +31,16 @@
 //! shard's slot array at most to 2^14 entries of 16 bytes.
 //!
 //! # Concurrency
-//! Reads take one shard's read lock and clone an `Arc`; threads insert into the shard picked by
+//! Reads take one shard's lock and clone an `Arc`; threads insert into the shard picked by
 //! their thread id (or by the caller's hint), so concurrent endpoints rarely meet on a lock.
+//! The lock is the engine's spin lock, released by a store ([`SpinMutex`]): a shard is mostly
+//! used by one thread, and a read-write lock took two read-modify-writes per lookup (lock and
+//! unlock) where this takes one; with insertion and removal, a nonblocking call took six.
 //! Each shard has its own cache lines, its live count included: every nonblocking call inserts
 //! and removes a request, and one count for the table (an atomic beside the shards' address)
 //! made every insertion and removal of every thread a cross-core read-modify-write of one line.
 
-use parking_lot::RwLock;
+use crate::engine::spinlock::SpinMutex;
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -106,7 +109,7 @@ struct Shard<T> {
 /// prefetcher pulls lines in pairs), so that threads using neighbouring shards never write
 /// the same line.
 #[repr(align(128))]
-struct Padded<T>(RwLock<Shard<T>>);
+struct Padded<T>(SpinMutex<Shard<T>>);
 
 impl<T> Shard<T> {
     /// A slot for a new object: the oldest freed slot once more than `QUARANTINE` wait, else
@@ -160,7 +163,7 @@ impl<T> Table<T> {
     pub fn new(kind: Kind) -> Self {
         Table {
             kind,
-            shards: (0..SHARDS).map(|_| Padded(RwLock::new(Shard { slots: Vec::new(), free: VecDeque::new(), live: 0 }))).collect(),
+            shards: (0..SHARDS).map(|_| Padded(SpinMutex::new(Shard { slots: Vec::new(), free: VecDeque::new(), live: 0 }))).collect(),
         }
     }
 
@@ -200,7 +203,7 @@ impl<T> Table<T> {
         let start = hint % SHARDS;
         for k in 0..SHARDS {
             let shard_ix = (start + k) % SHARDS;
-            let mut shard = self.shards[shard_ix].0.write();
+            let mut shard = self.shards[shard_ix].0.lock();
             let Some(slot_ix) = shard.take_slot() else { continue };
             let slot = &mut shard.slots[slot_ix];
             slot.object = Some(object);
@@ -211,11 +214,11 @@ impl<T> Table<T> {
         None
     }
 
-    /// The object behind a handle: one shard read lock, a compare, an `Arc` clone.
+    /// The object behind a handle: one shard lock, a compare, an `Arc` clone.
     #[inline]
     pub fn get(&self, h: i32) -> Result<Arc<T>, Lookup> {
         let (shard, slot, generation) = self.decode(h)?;
-        let shard = self.shards[shard].0.read();
+        let shard = self.shards[shard].0.lock();
         match shard.slots.get(slot) {
             Some(s) if s.generation == generation => s.object.clone().ok_or(Lookup::Stale),
             _ => Err(Lookup::Stale),
@@ -226,7 +229,7 @@ impl<T> Table<T> {
     /// documentation for how long).
     pub fn remove(&self, h: i32) -> Result<Arc<T>, Lookup> {
         let (shard_ix, slot_ix, generation) = self.decode(h)?;
-        let mut shard = self.shards[shard_ix].0.write();
+        let mut shard = self.shards[shard_ix].0.lock();
         let slot = shard.slots.get_mut(slot_ix).ok_or(Lookup::Stale)?;
         if slot.generation != generation {
             return Err(Lookup::Stale);
@@ -239,19 +242,19 @@ impl<T> Table<T> {
         Ok(object)
     }
 
-    /// Calls `f` on every live object (a snapshot per shard, taken under its read lock; `f`
+    /// Calls `f` on every live object (a snapshot per shard, taken under its lock; `f`
     /// runs without the lock).
     pub fn for_each(&self, mut f: impl FnMut(&Arc<T>)) {
         for shard in &self.shards {
-            let objects: Vec<Arc<T>> = shard.0.read().slots.iter().filter_map(|s| s.object.clone()).collect();
+            let objects: Vec<Arc<T>> = shard.0.lock().slots.iter().filter_map(|s| s.object.clone()).collect();
             objects.iter().for_each(&mut f);
         }
     }
 
-    /// Number of live handles (for leak checks): each shard's count under its read lock, so
+    /// Number of live handles (for leak checks): each shard's count under its lock, so
     /// a snapshot only while no other thread inserts or removes.
     pub fn live(&self) -> usize {
-        self.shards.iter().map(|s| s.0.read().live).sum()
+        self.shards.iter().map(|s| s.0.lock().live).sum()
     }
 }
 

@@ -650,6 +650,91 @@ static void t_completion_family(EP_Comm c)
         CHECK(in[k] == left + k, "in[%d] = %d", k, in[k]);
 }
 
+/* Windows of nonblocking receives and sends, round after round, completed by each completion
+ * call in turn: the request and receive objects a completed window frees are the ones the next
+ * window's calls reuse (each thread keeps them), so nothing of an earlier round may show in a
+ * later one. Each round has one truncated receive (every third round), one cancelled receive
+ * and one synchronous send; every receive checks its data, its status (source, tag, count,
+ * error, not cancelled) and that nothing past its message changed. */
+#define RECYCLE_WINDOW 64
+static void t_recycled_requests(EP_Comm c)
+{
+    int me, size, left, right;
+    ep_test_ring(c, &me, &size, &left, &right);
+    int out[RECYCLE_WINDOW][2], in[RECYCLE_WINDOW][3];
+    EP_Request rr[RECYCLE_WINDOW + 1], sr[RECYCLE_WINDOW];
+    EP_Status st[RECYCLE_WINDOW + 1];
+    for (int round = 0; round < 40; round++) {
+        int truncated = round % 3 == 0 ? (round * 7) % RECYCLE_WINDOW : -1;
+        for (int i = 0; i < RECYCLE_WINDOW; i++) {
+            in[i][0] = in[i][1] = in[i][2] = -1;
+            int source = i % 4 == 1 ? EP_ANY_SOURCE : left;
+            int tag = i % 4 == 2 ? EP_ANY_TAG : 100 + i;
+            CHECK_OK(EP_Irecv(in[i], i == truncated ? 1 : 2, MPI_INT, source, tag, c, &rr[i]));
+        }
+        /* Never sent: cancelled below, after the window's receives are posted. */
+        int never = -1;
+        CHECK_OK(EP_Irecv(&never, 1, MPI_INT, left, 99, c, &rr[RECYCLE_WINDOW]));
+        for (int i = 0; i < RECYCLE_WINDOW; i++) {
+            out[i][0] = me * 1000 + i;
+            out[i][1] = round;
+            if (i == round % RECYCLE_WINDOW)
+                CHECK_OK(EP_Issend(out[i], 2, MPI_INT, right, 100 + i, c, &sr[i]));
+            else
+                CHECK_OK(EP_Isend(out[i], 2, MPI_INT, right, 100 + i, c, &sr[i]));
+        }
+        CHECK_OK(EP_Cancel(&rr[RECYCLE_WINDOW]));
+        int rc = EP_SUCCESS, done = 0, outcount, indices[RECYCLE_WINDOW + 1], idx, flag;
+        EP_Status some[RECYCLE_WINDOW + 1];
+        switch (round % 3) {
+        case 0:
+            rc = EP_Waitall(RECYCLE_WINDOW + 1, rr, st);
+            CHECK(ep_class(rc) == (truncated >= 0 ? EP_ERR_IN_STATUS : EP_SUCCESS), "round %d waitall gave %d", round, rc);
+            break;
+        case 1:
+            while (done < RECYCLE_WINDOW + 1) {
+                rc = EP_Waitsome(RECYCLE_WINDOW + 1, rr, &outcount, indices, some);
+                CHECK(rc == EP_SUCCESS && outcount > 0, "round %d waitsome gave %d (%d)", round, rc, outcount);
+                if (rc != EP_SUCCESS || outcount <= 0)
+                    break;
+                for (int k = 0; k < outcount; k++)
+                    st[indices[k]] = some[k];
+                done += outcount;
+            }
+            break;
+        default:
+            while (done < RECYCLE_WINDOW + 1) {
+                CHECK_OK(EP_Testany(RECYCLE_WINDOW + 1, rr, &idx, &flag, &st[0]));
+                if (flag && idx != EP_UNDEFINED) {
+                    some[idx] = st[0];
+                    done++;
+                }
+            }
+            for (int i = 0; i <= RECYCLE_WINDOW; i++)
+                st[i] = some[i];
+        }
+        CHECK_OK(EP_Waitall(RECYCLE_WINDOW, sr, EP_STATUSES_IGNORE));
+        for (int i = 0; i < RECYCLE_WINDOW; i++) {
+            int count = -1, cancelled = -1;
+            EP_Get_count(&st[i], MPI_INT, &count);
+            EP_Test_cancelled(&st[i], &cancelled);
+            int want_error = i == truncated && round % 3 == 0 ? EP_ERR_TRUNCATE : EP_SUCCESS;
+            int error_ok = round % 3 == 0 ? ep_class(st[i].MPI_ERROR) == want_error : 1;
+            CHECK(st[i].MPI_SOURCE == left && st[i].MPI_TAG == 100 + i && cancelled == 0 && error_ok,
+                  "round %d receive %d: source %d tag %d cancelled %d error %d", round, i, st[i].MPI_SOURCE,
+                  st[i].MPI_TAG, cancelled, st[i].MPI_ERROR);
+            CHECK(count == (i == truncated ? 1 : 2), "round %d receive %d count %d", round, i, count);
+            CHECK(in[i][0] == left * 1000 + i && (i == truncated ? in[i][1] == -1 : in[i][1] == round) && in[i][2] == -1,
+                  "round %d receive %d data %d %d %d", round, i, in[i][0], in[i][1], in[i][2]);
+        }
+        int cancelled = 0;
+        EP_Test_cancelled(&st[RECYCLE_WINDOW], &cancelled);
+        CHECK(cancelled == 1 && never == -1, "round %d: the unsent receive was not cancelled", round);
+        /* The next round's receives may only match this round's messages after they are
+         * posted: a round's messages all have matched here, so rounds never mix. */
+    }
+}
+
 /* EP_PROC_NULL: sends do nothing, receives and probes complete at once with its status. */
 static void t_proc_null(EP_Comm c)
 {
@@ -771,6 +856,7 @@ int main(int argc, char **argv)
             RUN(t_truncate);
             RUN(t_waiting_receivers);
             RUN(t_completion_family);
+            RUN(t_recycled_requests);
             RUN(t_proc_null);
             RUN(t_bad_input);
             CHECK_OK(EP_Comm_free(&c));

@@ -8,7 +8,8 @@ use crate::engine::envelope::{Envelope, Pattern};
 use crate::engine::host_op::HostOp;
 use crate::engine::message::Completion;
 use crate::error::{EpError, EpResult};
-use parking_lot::Mutex;
+use crate::engine::spare::{self, Spares};
+use crate::engine::spinlock::SpinMutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -36,7 +37,7 @@ pub struct RecvOp {
     /// Set once rendezvous data is on its way through the host: only then does polling
     /// need the state lock.
     pub(super) host_pending: AtomicBool,
-    pub(super) state: Mutex<RecvState>,
+    pub(super) state: SpinMutex<RecvState>,
 }
 
 // SAFETY: UserBuf is Send/Sync (see datatype.rs); the state is behind a mutex.
@@ -45,18 +46,35 @@ unsafe impl Send for RecvOp {}
 // changes the rest under `state`'s mutex.
 unsafe impl Sync for RecvOp {}
 
+thread_local! {
+    /// This thread's spare receive allocations (see [`crate::engine::spare`]).
+    static SPARE_RECVS: Spares<RecvOp> = const { Spares::new() };
+}
+
 impl RecvOp {
+    /// A posted receive into `buf` for messages that match `pattern`; its allocation is one
+    /// the thread kept when there is one.
     pub fn new(buf: UserBuf, pattern: Pattern) -> Arc<RecvOp> {
-        Arc::new(RecvOp {
-            buf,
-            pattern,
-            done: AtomicBool::new(false),
-            host_pending: AtomicBool::new(false),
-            state: Mutex::new(RecvState {
-                completion: Completion::default(),
-                host: None,
-            }),
-        })
+        spare::wrap(
+            &SPARE_RECVS,
+            RecvOp {
+                buf,
+                pattern,
+                done: AtomicBool::new(false),
+                host_pending: AtomicBool::new(false),
+                state: SpinMutex::new(RecvState {
+                    completion: Completion::default(),
+                    host: None,
+                }),
+            },
+        )
+    }
+
+    /// Ends the life of a receive whose request is gone: its allocation is kept for the
+    /// thread's next receive when nothing else (the posted queue, a cancel) refers to it,
+    /// emptied of its host operation. Any thread.
+    pub fn recycle(r: Arc<RecvOp>) {
+        spare::keep(&SPARE_RECVS, r, |r| r.state.get_mut().host = None);
     }
 
     /// A receive that is complete from the start (`EP_PROC_NULL`).
