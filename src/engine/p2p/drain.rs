@@ -38,6 +38,15 @@ impl Drain {
         }
     }
 
+    /// This drain without the host: `All` becomes `Local`.
+    #[inline]
+    pub fn without_host(self) -> Drain {
+        match self {
+            Drain::All => Drain::Local,
+            d => d,
+        }
+    }
+
     /// This drain, widened to `All` on every 16th poll of the endpoint (`polls` is its
     /// counter, kept in its matching state): a wait for a local source still pulls in remote
     /// headers now and then, so a peer blocked in a large send to this endpoint against an
@@ -68,7 +77,7 @@ fn arrive(shared: &CommShared, matching: &mut MatchQueues<Arc<RecvOp>, Payload>,
 }
 
 /// Locks endpoint `local`'s matching state and pulls in the arrivals `pattern` may match: the
-/// start of every receive and probe.
+/// start of every probe (a probe reports only what has been pulled in).
 pub(super) fn locked_and_drained<'a>(shared: &'a CommShared, local: u32, pattern: &Pattern) -> EpResult<SpinGuard<'a, Queues>> {
     let mut q = shared.endpoints[local as usize].queues.lock();
     drain(shared, local, &mut q, Drain::for_pattern(shared, local, pattern))?;
