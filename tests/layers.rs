@@ -33,7 +33,8 @@ use syn::visit::Visit;
 /// * Engine support: the types and primitives every layer of the engine uses, transports
 ///   included: messages and envelopes, datatypes, rank maps, host operations that own their
 ///   memory and their orphanage, the waiting backoff and its doorbells, the lock-free ring and its loom switch,
-///   meeting points, the work teams share and the copy a same-process message's two threads share.
+///   meeting points, the work teams share and the copy a same-process message's two threads share,
+///   the allocations each thread keeps for reuse.
 /// * The host MPI wrapper, then `error` and `live`, which serve everything.
 const LAYERS: &[(&str, &[&str])] = &[
     ("C boundary", &["ffi"]),
@@ -48,6 +49,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "engine::datatype",
             "engine::rankmap",
             "engine::spinlock",
+            "engine::spare",
             "engine::sync",
             "engine::spsc",
             "engine::inbox",

@@ -98,6 +98,9 @@ pub struct Request {
     /// matches can only come from local endpoints, a local send), so a waiter may park on the
     /// endpoint's doorbell: see [`Request::bell`].
     rung: bool,
+    /// The operation, under the engine's spin lock (released by a store): a request is tested
+    /// by one thread at a time in a correct program, and `parking_lot`'s unlock was a second
+    /// read-modify-write per test.
     pub(super) op: SpinMutex<Op>,
     /// Made by [`Request::persistent`]: completion deactivates it instead of freeing it.
     pub(super) persistent: bool,
@@ -105,6 +108,10 @@ pub struct Request {
     /// [`recycle`]).
     _live: Option<crate::live::Counted>,
 }
+
+// SAFETY: nothing downgrades an `Arc<Request>` (requests are held by handles, orphan lists and
+// array calls, all strongly).
+unsafe impl spare::NeverWeak for Request {}
 
 thread_local! {
     /// This thread's spare request allocations (see [`super::spare`]).
@@ -125,6 +132,8 @@ pub fn recycle(r: Arc<Request>) {
 }
 
 impl Request {
+    /// A request of endpoint `ep` for `op`, in an allocation the thread kept when there is one
+    /// (see [`recycle`]). Any thread.
     pub fn new(ep: Arc<Endpoint>, op: Op) -> Arc<Request> {
         let drain = match &op {
             Op::Recv(r) => Some(Drain::for_pattern(&ep.shared, ep.local, &r.pattern)),

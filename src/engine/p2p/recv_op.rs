@@ -46,6 +46,10 @@ unsafe impl Send for RecvOp {}
 // changes the rest under `state`'s mutex.
 unsafe impl Sync for RecvOp {}
 
+// SAFETY: nothing downgrades an `Arc<RecvOp>` (its request and the posted queue hold it
+// strongly).
+unsafe impl spare::NeverWeak for RecvOp {}
+
 thread_local! {
     /// This thread's spare receive allocations (see [`crate::engine::spare`]).
     static SPARE_RECVS: Spares<RecvOp> = const { Spares::new() };

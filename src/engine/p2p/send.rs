@@ -8,6 +8,7 @@ use super::super::envelope::Envelope;
 use super::super::host_op::HostOp;
 use super::super::message::LocalSend;
 use super::super::rankmap::Location;
+use super::super::spare;
 use super::super::transport::{local, remote};
 use crate::error::EpResult;
 use crate::host::HostRequest;
@@ -39,7 +40,9 @@ impl SendState {
             SendState::Host(op) => {
                 let done = op.test()?;
                 if done {
-                    *self = SendState::Done;
+                    if let SendState::Host(op) = std::mem::replace(self, SendState::Done) {
+                        spare::keep_packet(op.into_keep());
+                    }
                 }
                 Ok(done)
             }

@@ -19,6 +19,7 @@ use crate::engine::datatype::UserBuf;
 use crate::engine::envelope::Envelope;
 use crate::engine::host_op::HostOp;
 use crate::engine::rankmap::Location;
+use crate::engine::spare;
 use super::stripe;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_INTERN};
@@ -555,7 +556,7 @@ fn send_general(host: HostComm, remote: &RemoteComm, dest: Location, env: Envelo
     let proc = dest.proc as c_int;
     let tag = dest.local as c_int;
     if !sync && bytes <= REMOTE_EAGER_BYTES {
-        let mut packet = Vec::with_capacity(EAGER_HEADER_BYTES + bytes);
+        let mut packet = spare::packet(EAGER_HEADER_BYTES + bytes);
         packet.extend_from_slice(&WireHeader { envelope: env, protocol: Protocol::Eager, bytes: bytes as u64 }.encode()[..EAGER_HEADER_BYTES]);
         buf.pack_into(&mut packet)?;
         let ptr = packet.as_ptr() as *const c_void;
@@ -563,6 +564,7 @@ fn send_general(host: HostComm, remote: &RemoteComm, dest: Location, env: Envelo
         if blocking && packet.len() <= BLOCKING_HOST_SEND_BYTES {
             // SAFETY: a blocking send of `len` initialised bytes of `packet`, alive across the call.
             unsafe { check(sys::MPI_Send(ptr, len, HOST.byte, proc, tag, host.0), "MPI_Send")? };
+            spare::keep_packet(packet);
             return Ok(Sent::Done);
         }
         let mut r = HostRequest(HOST.request_null);
