@@ -99,8 +99,8 @@ pub struct Request {
     /// endpoint's doorbell: see [`Request::bell`].
     rung: bool,
     /// The operation, under the engine's spin lock (released by a store): a request is tested
-    /// by one thread at a time in a correct program, and `parking_lot`'s unlock was a second
-    /// read-modify-write per test.
+    /// by one thread at a time in a correct program, and `parking_lot`'s unlock would be a
+    /// second read-modify-write per test.
     pub(super) op: SpinMutex<Op>,
     /// Made by [`Request::persistent`]: completion deactivates it instead of freeing it.
     pub(super) persistent: bool,

@@ -2,16 +2,16 @@
 //! request, a receive's state, a small host send's packet) come from here and go back here
 //! when they complete.
 //!
-//! A nonblocking message allocated three objects (both requests and the receive) and freed
-//! them at completion. A window of 64 messages in flight holds 192 of them, more than glibc's
-//! per-thread cache keeps of one size (7), so most allocations and frees took its slower paths:
-//! about 1,200 of a message's 4,000 instructions (`docs/performance.md`, "What a nonblocking
-//! message costs"). A library cannot replace the application's allocator; it can keep its own
-//! allocations.
+//! A nonblocking message makes three objects (both requests and the receive) and frees them at
+//! completion. A window of 64 messages in flight holds 192 of them, more than glibc's
+//! per-thread cache keeps of one size (7), so from the allocator most allocations and frees
+//! would take its slower paths: about 1,200 of a message's 4,000 instructions
+//! (`docs/performance.md`, "What a nonblocking message costs"). A library cannot replace the
+//! application's allocator; it can keep its own allocations.
 //!
-//! Only an allocation nothing else refers to is kept ([`Arc::get_mut`]), emptied first of
-//! everything it refers to (see [`Spares::keep`]), so a kept object holds no communicator,
-//! buffer or host request alive. At most [`KEEP`] per thread and kind; the rest are freed.
+//! Only an allocation nothing else refers to is kept (see [`keep`]), emptied first of
+//! everything it refers to, so a kept object holds no communicator, buffer or host request
+//! alive. At most [`KEEP`] per thread and kind; the rest are freed.
 //! Each list belongs to its thread's `thread_local!` and is freed with the thread.
 
 use std::cell::RefCell;
@@ -30,14 +30,36 @@ pub(crate) const KEEP: usize = 128;
 /// Nothing may call `Arc::downgrade` on an `Arc<Self>`.
 pub(crate) unsafe trait NeverWeak {}
 
-/// One thread's spare allocations of `T`, held in a `thread_local!` and used through
-/// [`wrap`] and [`keep`].
-pub(crate) struct Spares<T>(RefCell<Vec<Arc<T>>>);
+/// One thread's kept allocations of one kind (`Arc<T>`s through [`wrap`] and [`keep`], or
+/// packets), held in a `thread_local!`.
+pub(crate) struct List<P>(RefCell<Vec<P>>);
 
-impl<T> Spares<T> {
+/// One thread's spare `Arc<T>` allocations.
+pub(crate) type Spares<T> = List<Arc<T>>;
+
+impl<P> List<P> {
     pub(crate) const fn new() -> Self {
-        Spares(RefCell::new(Vec::new()))
+        List(RefCell::new(Vec::new()))
     }
+}
+
+/// One of this thread's kept items, if any (none while the thread is being torn down).
+#[inline]
+fn take<P: 'static>(list: &'static LocalKey<List<P>>) -> Option<P> {
+    list.try_with(|l| l.0.try_borrow_mut().ok().and_then(|mut v| v.pop())).ok().flatten()
+}
+
+/// Keeps `item` among this thread's, when fewer than [`KEEP`] are; drops it otherwise (and
+/// while the thread is being torn down).
+#[inline]
+fn put<P: 'static>(list: &'static LocalKey<List<P>>, item: P) {
+    let _ = list.try_with(|l| {
+        if let Ok(mut v) = l.0.try_borrow_mut() {
+            if v.len() < KEEP {
+                v.push(item);
+            }
+        }
+    });
 }
 
 /// `value` in one of this thread's kept allocations (`spares`) when there is one, else in a
@@ -46,8 +68,7 @@ impl<T> Spares<T> {
 pub(crate) fn wrap<T: NeverWeak + 'static>(spares: &'static LocalKey<Spares<T>>, value: T) -> Arc<T> {
     // The list's borrow ends before the old value is dropped: that value holds nothing (see
     // `keep`), but no drop runs while the list is borrowed.
-    let spare = spares.try_with(|s| s.0.try_borrow_mut().ok().and_then(|mut v| v.pop())).ok().flatten();
-    match spare {
+    match take(spares) {
         Some(a) => {
             // SAFETY: `a` is the only reference to its allocation: `keep` kept it only once
             // it was (see there), and it has since been in this thread's list, from which
@@ -82,13 +103,7 @@ pub(crate) fn keep<T: NeverWeak + 'static>(spares: &'static LocalKey<Spares<T>>,
     // Outside the list's borrow: emptying may drop the last reference to a communicator, whose
     // teardown may complete requests and keep them here.
     empty(value);
-    let _ = spares.try_with(|s| {
-        if let Ok(mut v) = s.0.try_borrow_mut() {
-            if v.len() < KEEP {
-                v.push(a);
-            }
-        }
-    });
+    put(spares, a);
 }
 
 /// Capacity of a kept packet: the eager host packets of small messages (a header and up to
@@ -97,7 +112,7 @@ pub(crate) const PACKET_CAPACITY: usize = 256;
 
 thread_local! {
     /// This thread's spare packets, each of capacity `PACKET_CAPACITY`.
-    static PACKETS: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+    static PACKETS: List<Vec<u8>> = const { List::new() };
 }
 
 /// An empty packet for `bytes` bytes: one this thread kept when they fit in
@@ -107,8 +122,7 @@ pub(crate) fn packet(bytes: usize) -> Vec<u8> {
     if bytes > PACKET_CAPACITY {
         return Vec::with_capacity(bytes);
     }
-    let kept = PACKETS.try_with(|p| p.try_borrow_mut().ok().and_then(|mut v| v.pop())).ok().flatten();
-    kept.unwrap_or_else(|| Vec::with_capacity(PACKET_CAPACITY))
+    take(&PACKETS).unwrap_or_else(|| Vec::with_capacity(PACKET_CAPACITY))
 }
 
 /// Keeps a packet the host no longer reads for this thread's next [`packet`], when it is one
@@ -119,13 +133,7 @@ pub(crate) fn keep_packet(mut p: Vec<u8>) {
         return;
     }
     p.clear();
-    let _ = PACKETS.try_with(|v| {
-        if let Ok(mut v) = v.try_borrow_mut() {
-            if v.len() < KEEP {
-                v.push(p);
-            }
-        }
-    });
+    put(&PACKETS, p);
 }
 
 #[cfg(test)]
@@ -170,7 +178,7 @@ mod tests {
         assert!(q.is_empty() && q.as_ptr() == addr, "a kept packet is reused, emptied");
         let big = packet(PACKET_CAPACITY + 1);
         assert!(big.capacity() > PACKET_CAPACITY);
-        let kept = || PACKETS.with(|v| v.borrow().len());
+        let kept = || PACKETS.with(|v| v.0.borrow().len());
         let before = kept();
         keep_packet(big);
         assert_eq!(kept(), before, "a large packet is not kept");

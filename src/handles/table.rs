@@ -34,8 +34,8 @@
 //! Reads take one shard's lock and clone an `Arc`; threads insert into the shard picked by
 //! their thread id (or by the caller's hint), so concurrent endpoints rarely meet on a lock.
 //! The lock is the engine's spin lock, released by a store ([`SpinMutex`]): a shard is mostly
-//! used by one thread, and a read-write lock took two read-modify-writes per lookup (lock and
-//! unlock) where this takes one; with insertion and removal, a nonblocking call took six.
+//! used by one thread, and a read-write lock would take two read-modify-writes per lookup (lock
+//! and unlock) where this takes one: six per nonblocking call with insertion and removal.
 //! Each shard has its own cache lines, its live count included: every nonblocking call inserts
 //! and removes a request, and one count for the table (an atomic beside the shards' address)
 //! made every insertion and removal of every thread a cross-core read-modify-write of one line.

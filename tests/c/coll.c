@@ -54,6 +54,7 @@
                    * on others must all agree on how the data moves */
 
 static int one_node; /* every process on one node: CLOCK_MONOTONIC comparable across them */
+static int single_process; /* the whole communicator in this process (a world of one) */
 
 /* ==================================================================================== */
 /* v-variant layouts                                                                    */
@@ -1801,6 +1802,31 @@ static void t_errors(T *t)
     /* Still works, and the failed calls did not count as collectives. */
     predef_case(t, C_ALLREDUCE, O_SUM, K_INT, 3, 0, 0, 0);
     bcast_case(t, n - 1, &L_INT, 2, &L_INT, 2);
+    if (single_process) {
+        /* Type signatures that differ (erroneous), inside one process where the library
+         * itself sees it: rank 0 sends blocks of 2 ints against receive blocks of 1 (the
+         * small all-to-all's exchange, contiguous and strided), every other rank 1 and 1. Every
+         * endpoint gets EP_ERR_TRUNCATE; none waits for the others, none fails otherwise. The
+         * host MPI, between processes, decides for itself (often by aborting). */
+        stage(t, "differing type signatures");
+        int *sb = calloc((size_t)(4 * n), sizeof(int)), *rb = calloc((size_t)n, sizeof(int));
+        MPI_Datatype pair; /* 2 ints, strided */
+        MPI_Type_vector(2, 1, 2, MPI_INT, &pair);
+        MPI_Type_commit(&pair);
+        for (int k = 0; k < 2; k++) {
+            int rc = t->me != 0   ? EP_Alltoall(sb, 1, MPI_INT, rb, 1, MPI_INT, t->c)
+                     : k == 0     ? EP_Alltoall(sb, 2, MPI_INT, rb, 1, MPI_INT, t->c)
+                                  : EP_Alltoall(sb, 1, pair, rb, 1, MPI_INT, t->c);
+            CHECK(ep_class(rc) == EP_ERR_TRUNCATE, "EP_Alltoall with differing signatures (%s) gave class %d",
+                  k == 0 ? "contiguous" : "strided", ep_class(rc));
+        }
+        int ag = EP_Allgather(sb, t->me == 0 ? 2 : 1, MPI_INT, rb, 1, MPI_INT, t->c);
+        CHECK(ep_class(ag) == EP_ERR_TRUNCATE, "EP_Allgather with differing signatures gave class %d", ep_class(ag));
+        MPI_Type_free(&pair);
+        free(sb);
+        free(rb);
+        predef_case(t, C_ALLREDUCE, O_SUM, K_INT, 3, 0, 0, 0);
+    }
 }
 
 /* ==================================================================================== */
@@ -1811,6 +1837,7 @@ int main(int argc, char **argv)
     ep_test_init(&argc, &argv, &wr, &ws);
     int n = ep_test_count_for(wr);
     one_node = all_on_one_node();
+    single_process = ws == 1;
     layouts_init();
     cat_init();
     struct_init();

@@ -9,7 +9,7 @@
 
 use super::board::{Kind, Scratch, INLINE_BYTES};
 use super::host_bytes::{self, c_bytes, displs_of};
-use super::{copies_pay, copy_ballot, exchange_fits, process_ordered, Blocks, Layout};
+use super::{copies_pay, copy_ballot, exchange_fits, inline_bytes, process_ordered, Blocks, Layout};
 use crate::engine::comm::CommShared;
 use crate::engine::comm::Endpoint;
 use crate::engine::datatype::UserBuf;
@@ -177,21 +177,22 @@ fn alltoall_inline(ep: &Endpoint, args: &AlltoallvArgs, block: usize) -> EpResul
     // Blocks of another size than the receive count says (erroneous) still take part, empty,
     // so that the other endpoints get their error instead of waiting.
     let matches = (0..size).all(|r| from.bytes(r) == block);
-    let total = if matches { block * size as usize } else { 0 };
-    // Contiguous blocks of one size lie in rank order already: they go onto the board straight
-    // from the user's buffer (the receive buffer, with MPI_IN_PLACE, is copied onto the board
-    // before anything is written into it). Others are packed first.
-    let whole = match from.layout {
-        // SAFETY: `from.base` is a user buffer (its `Blocks`' invariant) whose `size` uniform
-        // blocks of `count` elements start at element 0 (displacement r * count).
-        Layout::Uniform(count) if total > 0 => Some(unsafe { UserBuf::from_parts(from.base, count * size, from.dtype, from.info) }),
-        _ => None,
-    };
+    // Blocks of one size for every rank, uniform, lie in rank order already: their whole
+    // buffer goes onto the board as one (in place when contiguous; with MPI_IN_PLACE the
+    // receive buffer is copied onto the board before anything is written into it). Others are
+    // packed block by block.
     let mut packed = None;
-    let mine: &[u8] = match whole.as_ref().and_then(|w| w.contiguous_data()) {
-        Some(data) => data,
-        None => {
-            let buf = &mut packed.insert([0u8; INLINE_BYTES])[..total];
+    let whole;
+    let mine: &[u8] = match from.layout {
+        _ if !matches => &[],
+        Layout::Uniform(count) => {
+            // SAFETY: `from.base` is a user buffer (its `Blocks`' invariant) whose `size`
+            // uniform blocks of `count` elements start at element 0 (displacement r * count).
+            whole = unsafe { UserBuf::from_parts(from.base, count * size, from.dtype, from.info) };
+            inline_bytes(&whole, &mut packed)?
+        }
+        _ => {
+            let buf = &mut packed.insert([0u8; INLINE_BYTES])[..block * size as usize];
             for r in 0..size {
                 let at = r as usize * block;
                 from.of(r).pack_to(&mut buf[at..at + block])?;

@@ -1,7 +1,7 @@
 //! `EP_Barrier` and `EP_Bcast` (MPI 4.1 sections 6.3 and 6.4).
 
-use super::board::{Kind, Scratch, INLINE_BYTES};
-use super::{copy_ballot, exchange_fits, host_bytes, process_ordered, COPYABLE, DIRECT_COPY_BYTES};
+use super::board::{Kind, Scratch};
+use super::{copy_ballot, exchange_fits, host_bytes, inline_bytes, process_ordered, COPYABLE, DIRECT_COPY_BYTES};
 use crate::ep_err;
 use crate::error::ERR_TRUNCATE;
 use crate::engine::comm::Endpoint;
@@ -51,17 +51,8 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
         // has arrived here (`Board::catch_up`).
         let (me, from) = (ep.local as usize, root_loc.local as usize);
         if ep.rank == root {
-            // Contiguous data goes onto the board straight from the user's buffer.
             let mut packed = None;
-            let data: &[u8] = match buf.contiguous_data() {
-                Some(data) => data,
-                None => {
-                    let p = &mut packed.insert([0u8; INLINE_BYTES])[..bytes];
-                    buf.pack_to(p)?;
-                    p
-                }
-            };
-            s.board.arrive(me, Kind::Bcast, data).depart();
+            s.board.arrive(me, Kind::Bcast, inline_bytes(&buf, &mut packed)?).depart();
             return Ok(());
         }
         return s.board.arrive(me, Kind::Bcast, &[]).meet_one(from, bytes, |data| {

@@ -6,7 +6,7 @@
 
 use super::board::{Kind, Scratch, INLINE_BYTES};
 use super::host_bytes::{self, c_bytes, displs_of};
-use super::{copies_pay, copy_ballot, exchange_fits, process_ordered, Blocks, Layout};
+use super::{copies_pay, copy_ballot, exchange_fits, inline_bytes, process_ordered, Blocks, Layout};
 use crate::engine::comm::{CommShared, Endpoint};
 use crate::engine::datatype::UserBuf;
 use crate::ep_err;
@@ -328,18 +328,8 @@ fn allgatherv_inline(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
     // A block larger than the receive counts say (erroneous) still takes part, empty, so
     // that the other endpoints get their error instead of waiting.
     let too_big = own.bytes() > INLINE_BYTES;
-    // A contiguous block goes onto the board straight from the user's buffer; another is
-    // packed first (the stack buffer is zeroed only then: 512 bytes of stores per call).
     let mut packed = None;
-    let mine: &[u8] = match own.contiguous_data() {
-        _ if too_big => &[],
-        Some(data) => data,
-        None => {
-            let buf = &mut packed.insert([0u8; INLINE_BYTES])[..own.bytes()];
-            own.pack_to(buf)?;
-            buf
-        }
-    };
+    let mine: &[u8] = if too_big { &[] } else { inline_bytes(&own, &mut packed)? };
     s.board.exchange(ep.local as usize, Kind::Allgatherv, mine, |inputs| {
         if too_big {
             return Err(ep_err!(ERR_TRUNCATE, "this endpoint sends more bytes than the receive counts say: type signatures differ"));
@@ -349,7 +339,17 @@ fn allgatherv_inline(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
                 continue;
             }
             let data = inputs[s.location(r).expect("rank").local as usize];
-            unpack_checked(&args.recv.of(r), data, 0, args.recv.bytes(r))?;
+            // Exactly the bytes the receive counts say: a longer block (erroneous) is an error
+            // here as a shorter one is, not cut to fit.
+            if data.len() != args.recv.bytes(r) {
+                return Err(ep_err!(
+                    ERR_TRUNCATE,
+                    "rank {r} sent {} bytes where the receive counts say {}: type signatures differ",
+                    data.len(),
+                    args.recv.bytes(r)
+                ));
+            }
+            args.recv.of(r).unpack_from(data)?;
         }
         Ok(())
     })

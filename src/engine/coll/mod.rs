@@ -149,6 +149,18 @@ pub fn exchange_fits(s: &CommShared, bytes: usize) -> bool {
     !s.is_multi_process() && s.local_count() <= board::EXCHANGE_MAX_ENDPOINTS && bytes <= board::INLINE_BYTES
 }
 
+/// The bytes of `buf` (at most [`board::INLINE_BYTES`]) as an endpoint hands them to the board's
+/// exchange: a contiguous buffer's data in place, any other's packed into `packed`, which is
+/// zeroed only then (512 bytes of stores on every small collective otherwise).
+pub(crate) fn inline_bytes<'a>(buf: &'a UserBuf, packed: &'a mut Option<[u8; board::INLINE_BYTES]>) -> crate::error::EpResult<&'a [u8]> {
+    if let Some(data) = buf.contiguous_data() {
+        return Ok(data);
+    }
+    let p = &mut packed.insert([0u8; board::INLINE_BYTES])[..buf.bytes()];
+    buf.pack_to(p)?;
+    Ok(p)
+}
+
 /// True when every process has one endpoint and ranks follow host ranks: then the host
 /// collective on the user's arguments is exactly the endpoint collective.
 pub fn process_ordered(s: &CommShared) -> bool {
