@@ -198,6 +198,20 @@ fn direct_mode_keeps_the_progress_rule() {
     );
 }
 
+/// `MPI_Finalize` withdraws the library's pre-posted host receives even when idle OpenMP pool
+/// threads still hold the endpoints of freed communicators (tests/c/finalize_withdraws.c,
+/// which watches the host's receives through the profiling interface).
+#[test]
+fn finalize_withdraws_host_receives() {
+    let (ok, stdout, stderr) = run_once("finalize_withdraws", &[]);
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("finalize_withdraws: process")).collect();
+    assert!(
+        ok && lines.len() == 2 && lines.iter().all(|l| l.contains(" PASS ")),
+        "{stdout}\n{stderr}"
+    );
+    assert!(!stderr.contains("not returned to mpool"), "the host reports receives left posted:\n{stderr}");
+}
+
 #[test]
 fn thread_level_is_checked() {
     let (ok, stdout, stderr) = run_once("thread_level", &[]);

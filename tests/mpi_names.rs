@@ -332,6 +332,12 @@ const NOT_UNDER_STANDARD_NAMES: &[(&str, &str)] = &[
          are the host's calls, erroneous in MPI (MPI 4.1 section 11.2.1) and fatal in both hosts",
     ),
     (
+        "finalize_withdraws",
+        "watches the host's receives through MPI_Irecv, MPI_Test and MPI_Wait of its own, forwarding to PMPI_ \
+         (MPI 4.1 section 15.2): under the standard names those are the layer's entry points, which the program \
+         would replace",
+    ),
+    (
         "thread_level",
         "checks EP_ERR_NOT_INITIALIZED before MPI_Init (the host's MPI_Comm_set_errhandler aborts there) and \
          EP_ERR_THREAD_LEVEL under MPI_THREAD_SERIALIZED, which the layer raises to MPI_THREAD_MULTIPLE (init.c)",

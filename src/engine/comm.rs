@@ -28,7 +28,7 @@ use crate::host::{self, HostComm};
 use std::any::Any;
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
 
 /// Most endpoints one process may have in one communicator. Far above what threads need;
 /// the real bound is the host's tag range (one host tag per local index), checked too.
@@ -94,6 +94,27 @@ pub struct EndpointState {
     pub bell: Arc<Doorbell>,
 }
 
+/// Every communicator state of several processes created so far, dead ones pruned now and then
+/// (weak: the list keeps none alive). Their endpoints' pre-posted host receives must not outlive
+/// `MPI_Finalize`, and a state may still be alive then without any handle: a thread's
+/// communicator lookup cache (`handles::call_state`) keeps the endpoints it last used until
+/// that thread's next call, which an idle OpenMP pool thread never makes.
+static MULTI_PROCESS: parking_lot::Mutex<Vec<Weak<CommShared>>> = parking_lot::Mutex::new(Vec::new());
+
+/// Withdraws the pre-posted host receives of every communicator state of several processes
+/// still alive (the host's `BEFORE_FINALIZE` hook, run at the start of `MPI_Finalize` while the
+/// host still works), so the host finalizes cleanly: a receive left posted is reported by some
+/// hosts (MPICH over UCX) and its buffer written after it is freed by others. No EPMPI call may
+/// run concurrently with `MPI_Finalize` (MPI 4.1 section 11.2.2), so the queues are free.
+pub(crate) fn withdraw_host_receives() {
+    let alive: Vec<Arc<CommShared>> = MULTI_PROCESS.lock().drain(..).filter_map(|w| w.upgrade()).collect();
+    for shared in &alive {
+        for e in shared.endpoints.iter() {
+            e.queues.lock().remote_rx = None;
+        }
+    }
+}
+
 impl Drop for CommShared {
     fn drop(&mut self) {
         // Pre-posted receives go before the communicators they are posted on.
@@ -105,7 +126,7 @@ impl Drop for CommShared {
 }
 
 impl CommShared {
-    pub(crate) fn new(host: HostComm, map: RankMap, flavor: Flavor) -> EpResult<CommShared> {
+    pub(crate) fn new(host: HostComm, map: RankMap, flavor: Flavor) -> EpResult<Arc<CommShared>> {
         CommShared::with_groups(host, map, None, flavor)
     }
 
@@ -116,7 +137,7 @@ impl CommShared {
         map: RankMap,
         other: Option<RankMap>,
         flavor: Flavor,
-    ) -> EpResult<CommShared> {
+    ) -> EpResult<Arc<CommShared>> {
         let nprocs = map.nprocs() as u32;
         let one_each = (0..nprocs).all(|p| map.ranks_of(p).len() == 1);
         // Made first: a failure after `build` would free `host` twice (here and the caller's).
@@ -129,7 +150,7 @@ impl CommShared {
         match CommShared::build(host, map, other, flavor) {
             Ok(mut shared) => {
                 shared.direct = direct;
-                Ok(shared)
+                Ok(shared.share())
             }
             // Dropping `direct` frees its host communicator.
             Err(e) => Err(e),
@@ -138,8 +159,25 @@ impl CommShared {
 
     /// Shared state of a communicator used only inside the library (never in direct mode:
     /// no user point-to-point travels on it). Not collective beyond what `build` needs.
-    pub(crate) fn internal(host: HostComm, map: RankMap) -> EpResult<CommShared> {
-        CommShared::build(host, map, None, Flavor::Endpoints)
+    pub(crate) fn internal(host: HostComm, map: RankMap) -> EpResult<Arc<CommShared>> {
+        CommShared::build(host, map, None, Flavor::Endpoints).map(CommShared::share)
+    }
+
+    /// Shares the new communicator's state; one of several processes is registered, so that
+    /// [`withdraw_host_receives`] finds it at `MPI_Finalize`.
+    fn share(self) -> Arc<CommShared> {
+        let shared = Arc::new(self);
+        if shared.is_multi_process() {
+            let _ = host::BEFORE_FINALIZE.set(withdraw_host_receives);
+            let mut all = MULTI_PROCESS.lock();
+            // Forgetting the dead ones whenever the list is full keeps it within twice the live
+            // ones, at amortized constant cost per creation.
+            if all.len() == all.capacity() {
+                all.retain(|w| w.strong_count() > 0);
+            }
+            all.push(Arc::downgrade(&shared));
+        }
+        shared
     }
 
     fn build(

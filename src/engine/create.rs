@@ -132,7 +132,7 @@ pub fn create_shared(parent: sys::MPI_Comm, my_num_ep: c_int, fault: Option<EpEr
     let shared = CommShared::new(host_comm, map, Flavor::Endpoints)?;
     std::mem::forget(guard);
     super::doorbell::note_endpoints(count as usize, on_node as usize);
-    Ok(Some(Arc::new(shared)))
+    Ok(Some(shared))
 }
 
 /// Frees a host communicator if creation fails half-way.
@@ -174,7 +174,7 @@ pub fn dup_shared(old: &CommShared, fault: c_int) -> EpResult<Arc<CommShared>> {
     let shared =
         CommShared::with_groups(host_comm, old.map.clone(), old.other.clone(), old.flavor)?;
     std::mem::forget(guard);
-    Ok(Arc::new(shared))
+    Ok(shared)
 }
 
 /// `EP_Comm_dup` for one endpoint: the process's endpoints meet, the last one duplicates the

@@ -155,7 +155,7 @@ fn build(old: &CommShared, ranks: &[i32], host_tag: c_int, fault: c_int) -> EpRe
     let identities = ranks.iter().map(|&r| old.map.identities()[r as usize]).collect();
     let map = RankMap::from_locations(locations, identities, procs.len(), my_new_proc);
     match CommShared::new(host, map, Flavor::Endpoints) {
-        Ok(shared) => Ok((Arc::new(shared), mine)),
+        Ok(shared) => Ok((shared, mine)),
         Err(e) => {
             host::free_comm(host);
             Err(e)

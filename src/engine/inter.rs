@@ -273,7 +273,7 @@ pub fn create(
     // communicator. Creations with one key complete in order.
     let shared = CREATIONS.meet(key, expected, my_local as usize, (), None, move |_| {
         let host = union_host(&worlds, key)?;
-        CommShared::with_groups(host, map0, Some(map1), Flavor::Endpoints).map(Arc::new).inspect_err(|_| {
+        CommShared::with_groups(host, map0, Some(map1), Flavor::Endpoints).inspect_err(|_| {
             host::free_comm(host);
         })
     })?;
@@ -357,7 +357,7 @@ fn merge_shared(s: &CommShared, inputs: &[(u8, bool)], fault: c_int) -> EpResult
     let shared = CommShared::new(host, map, Flavor::Endpoints).inspect_err(|_| {
         host::free_comm(host);
     })?;
-    Ok((Arc::new(shared), new_locals))
+    Ok((shared, new_locals))
 }
 
 #[cfg(test)]

@@ -41,9 +41,4 @@ impl<T> Orphanage<T> {
         taken.retain_mut(still_pending);
         self.adopt(taken);
     }
-
-    /// Runs `f` on every orphan, under the lock.
-    pub fn for_each(&self, f: impl FnMut(&T)) {
-        self.list.lock().iter().for_each(f);
-    }
 }

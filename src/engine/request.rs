@@ -369,14 +369,6 @@ pub fn progress_orphanage() {
     ORPHANAGE.progress(|r| matches!(r.test(), Ok(None)));
 }
 
-/// The endpoints of the orphaned requests still waiting (for the withdrawal of host receives
-/// before `MPI_Finalize`).
-pub fn orphanage_endpoints() -> Vec<Arc<Endpoint>> {
-    let mut eps = Vec::new();
-    ORPHANAGE.for_each(|r| eps.extend(r.ep.clone()));
-    eps
-}
-
 /// What a patient blocked call progresses before it yields, registered with
 /// [`super::backoff::on_patience`] when the process creates its first communicator: the
 /// process's posted receives on every endpoint (MPI's progress rule, see

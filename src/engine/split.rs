@@ -338,7 +338,7 @@ fn place(old: &CommShared, table: &[(c_int, c_int)], color: c_int, host: HostCom
     let identities = g.members.iter().map(|&r| old.map.identities()[r as usize]).collect();
     let map = RankMap::from_locations(g.map_locations.clone(), identities, g.procs.len(), my_new_proc);
     let shared = match CommShared::new(host, map, Flavor::Endpoints) {
-        Ok(s) => Arc::new(s),
+        Ok(s) => s,
         Err(e) => {
             host::free_comm(host);
             return Err(e);

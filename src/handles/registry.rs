@@ -135,23 +135,9 @@ pub(crate) fn call_user_handler(h: c_int, mut comm: c_int, mut code: c_int) -> b
     true
 }
 
-/// Withdraws the pre-posted host receives of every endpoint still alive at `MPI_Finalize`
-/// (a program that never freed its communicators), so the host finalizes cleanly.
-pub(crate) fn withdraw_host_receives() {
-    COMMS.for_each(|ep| {
-        ep.state().queues.lock().remote_rx = None;
-        crate::engine::topo::create::withdraw_host_receives(&ep.shared, ep.local);
-    });
-    for ep in crate::engine::request::orphanage_endpoints() {
-        ep.state().queues.lock().remote_rx = None;
-    }
-}
-
 /// Stores endpoint `ep` (local index `hint` of its process, which spreads the endpoints of one
-/// communicator over the table's shards), returning its communicator handle. The first one
-/// arranges that [`withdraw_host_receives`] runs when the host MPI finalizes.
+/// communicator over the table's shards), returning its communicator handle.
 pub(crate) fn insert_endpoint(ep: Arc<Endpoint>, hint: usize) -> EpResult<c_int> {
-    let _ = crate::host::BEFORE_FINALIZE.set(withdraw_host_receives);
     let h = COMMS
         .insert_near(ep.clone(), hint)
         .ok_or_else(|| ep_err!(ERR_INTERN, "too many live communicator handles"))?;

@@ -242,15 +242,6 @@ impl<T> Table<T> {
         Ok(object)
     }
 
-    /// Calls `f` on every live object (a snapshot per shard, taken under its lock; `f`
-    /// runs without the lock).
-    pub fn for_each(&self, mut f: impl FnMut(&Arc<T>)) {
-        for shard in &self.shards {
-            let objects: Vec<Arc<T>> = shard.0.lock().slots.iter().filter_map(|s| s.object.clone()).collect();
-            objects.iter().for_each(&mut f);
-        }
-    }
-
     /// Number of live handles (for leak checks): each shard's count under its lock, so
     /// a snapshot only while no other thread inserts or removes.
     pub fn live(&self) -> usize {

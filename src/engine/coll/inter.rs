@@ -170,7 +170,7 @@ fn build(s: &CommShared) -> EpResult<Groups> {
                 CommShared::internal(comms[g], view_map(maps[g], s.my_proc)).inspect_err(|_| {
                     host::free_comm(comms[g]);
                 })?;
-            groups.views[g] = Some(Arc::new(view));
+            groups.views[g] = Some(view);
         }
     }
     Ok(groups)

@@ -177,21 +177,7 @@ fn exchange_comm(s: &CommShared) -> EpResult<Arc<CommShared>> {
     // SAFETY: `s.host` lives while `s` is borrowed; every process of it makes this call (the
     // leader of each process's meeting); the host writes `dup.0`, a live local.
     unsafe { check(sys::MPI_Comm_dup(s.host.0, &mut dup.0), "MPI_Comm_dup")? };
-    match CommShared::internal(dup, s.map.clone()) {
-        Ok(c) => Ok(Arc::new(c)),
-        Err(e) => {
-            host::free_comm(dup);
-            Err(e)
-        }
-    }
-}
-
-/// Lets the host finalize cleanly when a communicator with a topology is still alive at
-/// `MPI_Finalize`: withdraws the pre-posted host receives of its private communicator.
-pub fn withdraw_host_receives(shared: &CommShared, local: u32) {
-    if let Some(t) = of(shared) {
-        t.exchange.endpoints[local as usize].queues.lock().remote_rx = None;
-    }
+    CommShared::internal(dup, s.map.clone()).inspect_err(|_| host::free_comm(dup))
 }
 
 /// `EP_Topo_test`'s answer: `EP_CART`, `EP_DIST_GRAPH` or `None` (`EP_UNDEFINED`).
