@@ -24,6 +24,7 @@ use super::topo::neighbor::Exchange;
 use crate::error::EpResult;
 use crate::host::{check, sys, HostRequest, HOST};
 use super::spinlock::SpinMutex;
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Arc;
 
 pub use super::backoff::Backoff;
@@ -102,6 +103,12 @@ pub struct Request {
     /// by one thread at a time in a correct program, and `parking_lot`'s unlock would be a
     /// second read-modify-write per test.
     pub(super) op: SpinMutex<Op>,
+    /// The receive that `op` holds when it is an `Op::Recv` (null otherwise), so that a test
+    /// of a receive still waiting for its message reads two flags without the lock: an
+    /// `EP_Waitall` over a window of receives tests every pending one after each progress,
+    /// dozens of times per message. `op` keeps the receive alive and is never replaced while
+    /// the request is shared (only [`recycle`] empties it, holding the sole reference).
+    recv: AtomicPtr<RecvOp>,
     /// Made by [`Request::persistent`]: completion deactivates it instead of freeing it.
     pub(super) persistent: bool,
     /// Counts the request among the live ones; `None` in a kept allocation (see
@@ -125,6 +132,7 @@ pub fn recycle(r: Arc<Request>) {
     spare::keep(&SPARE_REQUESTS, r, |r| {
         r.ep = None;
         r._live = None;
+        *r.recv.get_mut() = std::ptr::null_mut();
         if let Op::Recv(recv) = std::mem::replace(r.op.get_mut(), Op::Send(SendState::Done)) {
             RecvOp::recycle(recv);
         }
@@ -152,6 +160,10 @@ impl Request {
             Op::Send(SendState::Local(_)) => true,
             _ => false,
         };
+        let recv = match &op {
+            Op::Recv(r) => Arc::as_ptr(r) as *mut RecvOp,
+            _ => std::ptr::null_mut(),
+        };
         spare::wrap(
             &SPARE_REQUESTS,
             Request {
@@ -159,6 +171,7 @@ impl Request {
                 drain,
                 rung,
                 op: SpinMutex::new(op),
+                recv: AtomicPtr::new(recv),
                 persistent,
                 _live: Some(crate::live::Counted::new(&crate::live::REQUESTS)),
             },
@@ -172,6 +185,7 @@ impl Request {
             drain: None,
             rung: false,
             op: SpinMutex::new(op),
+            recv: AtomicPtr::new(std::ptr::null_mut()),
             persistent: false,
             _live: Some(crate::live::Counted::new(&crate::live::REQUESTS)),
         })
@@ -198,6 +212,12 @@ impl Request {
     }
 
     pub(crate) fn test_without_progress(&self) -> EpResult<Option<Completion>> {
+        let recv = self.recv.load(Ordering::Relaxed);
+        // SAFETY: a non-null `recv` is the receive `self.op` holds, which stays there, alive,
+        // while `self` is borrowed (see the field).
+        if !recv.is_null() && unsafe { (*recv).awaits_message() } {
+            return Ok(None);
+        }
         test_op(&mut self.op.lock())
     }
 

@@ -217,16 +217,17 @@ pub unsafe extern "C" fn EP_Waitall(
         }
         Ok(progressed)
     };
+    // Each round after the first sweep: progress, then one sweep (a sweep before the
+    // progress as well would test every pending request twice per round for what only the
+    // progress can change). A wait only follows a progress that changed nothing.
+    sweep(&mut pending)?;
+    let mut progressed = true;
     while !pending.is_empty() {
-        let mut progressed = sweep(&mut pending)?;
-        if pending.is_empty() {
-            break;
-        }
-        Request::progress_each(pending.iter().filter_map(|&i| rs[i].as_deref()))?;
-        progressed |= sweep(&mut pending)?;
-        if !progressed && !pending.is_empty() {
+        if !progressed {
             request::snooze_for(&mut b, request::common_bell(pending.iter().filter_map(|&i| rs[i].as_deref())));
         }
+        Request::progress_each(pending.iter().filter_map(|&i| rs[i].as_deref()))?;
+        progressed = sweep(&mut pending)?;
     }
     if failed {
         in_status()

@@ -118,6 +118,13 @@ impl RecvOp {
         self.done.load(Ordering::Acquire)
     }
 
+    /// True when the receive is neither done nor waiting for host data, so that only a
+    /// delivery can change it and testing it would find it incomplete (see [`Self::poll_host`]).
+    #[inline]
+    pub fn awaits_message(&self) -> bool {
+        !self.is_done() && !self.host_pending.load(Ordering::Acquire)
+    }
+
     /// The outcome, once done.
     pub fn completion(&self) -> Completion {
         self.state.lock().completion
