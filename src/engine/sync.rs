@@ -10,7 +10,7 @@ mod imp {
     pub use crate::engine::doorbell::Doorbell;
     pub use crate::engine::share::WorkList;
     pub use parking_lot::Mutex;
-    pub use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
+    pub use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
     /// `std`'s cell with the access API of `loom::cell::UnsafeCell`.
     pub struct UnsafeCell<T>(std::cell::UnsafeCell<T>);
@@ -38,7 +38,7 @@ mod imp {
 #[cfg(loom)]
 mod imp {
     pub use loom::cell::UnsafeCell;
-    pub use loom::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
+    pub use loom::sync::atomic::{AtomicBool, AtomicPtr, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
     /// `loom`'s mutex with `parking_lot`'s API (no poisoning).
     pub struct Mutex<T>(loom::sync::Mutex<T>);

@@ -47,8 +47,8 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
     let bytes = buf.bytes();
     if exchange_fits(s, bytes) {
         // The root publishes its data and returns, as a host's root sends and returns; the
-        // others read the root's input alone. The root's next collective waits until everyone
-        // has arrived here (`Board::catch_up`).
+        // others read the root's input alone. The root may go on to further collectives, up to
+        // the board's depth ahead of its slowest reader (`Board::catch_up`).
         let (me, from) = (ep.local as usize, root_loc.local as usize);
         if ep.rank == root {
             let mut packed = None;

@@ -34,7 +34,7 @@
 //! [`crate::engine::sync`]) and explores endpoints arriving, the leader's part, the fan-out
 //! and the reuse of the board by the next collectives.
 
-use crate::engine::sync::{AtomicPtr, AtomicU32, AtomicU64, Backoff, Doorbell, Ordering, UnsafeCell, WorkList};
+use crate::engine::sync::{AtomicPtr, AtomicU16, AtomicU64, Backoff, Doorbell, Ordering, UnsafeCell, WorkList};
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_OTHER};
 
@@ -55,35 +55,64 @@ pub enum Kind {
     Exscan,
 }
 
+/// Consecutive collectives whose inputs and kinds a slot keeps, each in its own place
+/// (collective `seq` in place `seq % DEPTH`): an endpoint may run up to `DEPTH - 1` collectives
+/// ahead of the slowest (`Board::catch_up`), which lets a broadcast's root, or a reduction's
+/// other endpoints, go on without waiting for the readers each time. 1x2 `EP_Bcast` of 8 B on
+/// MPICH, medians of alternated runs: 0.24 us with 2 (double buffering: a root and its reader
+/// traded two lines per broadcast), 0.15 with 4, 0.12 with 8. The inputs take 5 KiB per
+/// endpoint at 8, and only boards of at most [`EXCHANGE_MAX_ENDPOINTS`] have them.
+#[cfg(not(loom))]
+const DEPTH: usize = 8;
+/// In the model checks, 2: every place is reused as soon as the protocol allows, within the
+/// few collectives a model can run. The library's depth runs in the unit tests below, with
+/// threads (`broadcasts_run_ahead_and_reuse_places`).
+#[cfg(loom)]
+const DEPTH: usize = 2;
+
+/// The place of collective `seq` in a slot's inputs and kinds.
+#[inline(always)]
+fn place(seq: u64) -> usize {
+    (seq % DEPTH as u64) as usize
+}
+
+/// Consecutive collectives whose ballots a slot keeps (see `Slot::ballot`): fewer than
+/// [`DEPTH`], so that the header, ballots included, fits the line a waiter polls (the ballots
+/// on a line of their own cost `EP_Bcast`, `EP_Allgather` and `EP_Alltoall` of 4 KiB, which
+/// read them, about 0.05 us in 1x2). [`Board::run_or_copy`], the only collective with a
+/// ballot, runs at most `BALLOTS - 1` collectives ahead of the slowest.
+const BALLOTS: usize = 2;
+
 /// One endpoint's place on the board: a header line for [`Board::run`] (and for telling,
-/// when a wait drags on, that a peer entered another collective), then the inputs of
-/// [`Board::exchange`] in their own lines, double-buffered by sequence parity. `repr(C)` so
-/// the header keeps its line and the inputs start on the next 128-byte pair (checked by a
-/// test): a reader of an input line must not pull the header line along.
+/// when a wait drags on, that a peer entered another collective), in the line waiters poll.
+/// Its inputs of [`Board::exchange`] are [`Inputs`], in lines of their own: a reader of an
+/// input line must not pull the header along. `repr(C)` so the header keeps its line (checked
+/// by a test).
 #[repr(C, align(128))]
 struct Slot {
     seq: AtomicU64,
-    /// Kind of the collective entered with each parity of `seq` (a fast endpoint may
-    /// already have entered the next one while others still check this one's).
-    kind: [AtomicU32; 2],
+    /// Kind of the collective entered in each place, as the header shows it (a `Kind` and
+    /// the marks of the path, see [`EXCHANGED`]; a fast endpoint may already have entered
+    /// later collectives while others still check this one's).
+    kind: [AtomicU16; DEPTH],
     args: AtomicPtr<()>,
     /// Sequence number of the last collective whose `after` part this endpoint finished
     /// (written only for collectives that hold).
     finished: AtomicU64,
     /// What this endpoint tells the others of its arguments in [`Board::run_or_copy`], by
-    /// parity of the sequence number, as `kind` (a peer may already have entered the next).
-    ballot: [AtomicU64; 2],
-    input: [Input; 2],
+    /// sequence number modulo [`BALLOTS`] (a peer may already have entered the next one).
+    ballot: [AtomicU64; BALLOTS],
     /// Rung when this endpoint enters a collective or finishes one: waiters for it may be
     /// parked under the passive wait policy (`engine::doorbell`).
     bell: Doorbell,
-    /// The last exchange this endpoint left without seeing every peer arrive (a broadcast's
-    /// root leaves at once, the others wait for the root alone: [`Arrival::depart`],
-    /// [`Arrival::meet_one`]), or left on a mismatch without the leader's release. Its next
-    /// collective then first waits for everyone to reach that one (`Board::catch_up`), which
-    /// the double buffering and the header's two kinds need. Only the endpoint's own thread
-    /// touches it.
-    left_early: AtomicU64,
+    /// The latest collective at which this endpoint knows every endpoint to have arrived (it
+    /// waited for them all, or for a release that followed them all). An endpoint that left
+    /// without (a broadcast's root leaves at once, the others wait for the root alone:
+    /// [`Arrival::depart`], [`Arrival::meet_one`]; a wait that failed on a mismatch) makes
+    /// sure before it reuses a place (`Board::catch_up`). Only the endpoint's own thread
+    /// touches it, and it changes with most collectives: on a 128-byte pair of its own, away
+    /// from the header that the others poll (whose pair a core's prefetcher fetches whole).
+    met: Padded,
 }
 
 impl Slot {
@@ -96,7 +125,8 @@ impl Slot {
 
     /// [`Self::enter`] with the kind's number as the header shows it (see [`EXCHANGED`]).
     fn enter_as(&self, seq: u64, kind: u32) {
-        self.kind[(seq % 2) as usize].store(kind, Ordering::Relaxed);
+        const _: () = assert!((EXCHANGED | COPYING | Kind::Exscan as u32) <= u16::MAX as u32, "a header's kind fits 16 bits");
+        self.kind[place(seq)].store(kind as u16, Ordering::Relaxed);
         self.seq.store(seq, Ordering::Release);
         self.bell.ring();
     }
@@ -104,7 +134,13 @@ impl Slot {
     /// The kind of collective `seq`, once the header shows `seq` (or later).
     #[inline]
     fn kind_at(&self, seq: u64) -> u32 {
-        self.kind[(seq % 2) as usize].load(Ordering::Relaxed)
+        self.kind[place(seq)].load(Ordering::Relaxed) as u32
+    }
+
+    /// Notes that every endpoint has arrived at collective `seq` (see `met`).
+    #[inline]
+    fn note_met(&self, seq: u64) {
+        self.met.0.store(seq, Ordering::Relaxed);
     }
 }
 
@@ -132,6 +168,9 @@ const INPUT_LINES: usize = INLINE_BYTES.div_ceil(LINE_DATA);
 /// One exchange input, starting a new 128-byte pair.
 #[repr(C, align(128))]
 struct Input([Line; INPUT_LINES]);
+
+/// One endpoint's exchange inputs, by place (see [`DEPTH`]).
+struct Inputs([Input; DEPTH]);
 
 /// A cache line of an exchange input: 56 bytes of data, then the stamp of the exchange that
 /// wrote them. The stamp travels with its data, so a reader's wait brings the data along:
@@ -198,6 +237,9 @@ pub struct Scratch {
 
 pub struct Board {
     slots: Box<[Slot]>,
+    /// Each endpoint's exchange inputs, by local index; none on a board of more than
+    /// [`EXCHANGE_MAX_ENDPOINTS`] endpoints, which never exchanges.
+    inputs: Box<[Inputs]>,
     released: Padded,
     /// Rung with each release, for the endpoints waiting for it.
     release_bell: Doorbell,
@@ -221,15 +263,19 @@ impl Board {
             slots: (0..n)
                 .map(|_| Slot {
                     seq: AtomicU64::new(0),
-                    kind: [AtomicU32::new(0), AtomicU32::new(0)],
+                    kind: std::array::from_fn(|_| AtomicU16::new(0)),
                     args: AtomicPtr::new(std::ptr::null_mut()),
+                    ballot: std::array::from_fn(|_| AtomicU64::new(0)),
                     finished: AtomicU64::new(0),
-                    ballot: [AtomicU64::new(0), AtomicU64::new(0)],
-                    input: [Input::new(), Input::new()],
                     bell: Doorbell::new(),
-                    left_early: AtomicU64::new(0),
+                    met: Padded(AtomicU64::new(0)),
                 })
                 .collect(),
+            inputs: if n <= EXCHANGE_MAX_ENDPOINTS {
+                (0..n).map(|_| Inputs(std::array::from_fn(|_| Input::new()))).collect()
+            } else {
+                Box::new([])
+            },
             released: Padded(AtomicU64::new(0)),
             release_bell: Doorbell::new(),
             error: UnsafeCell::new(None),
@@ -243,30 +289,59 @@ impl Board {
         }
     }
 
-    /// Before endpoint `me` enters collective `seq`: when it left `seq - 1` without seeing
-    /// every peer arrive there ([`Arrival::depart`], [`Arrival::meet_one`], or a wait that
-    /// failed on a mismatch), waits until every peer's header shows `seq - 1`. Every way into
-    /// a collective calls it first, so no endpoint runs more than one collective ahead of
-    /// another: the double-buffered inputs and the two kinds a header keeps (one per parity)
-    /// count on it. Acquire: a peer's header at `seq - 1` is stored after it finished
-    /// collective `seq - 2` and stopped reading what this endpoint wrote there.
+    /// The input lines of endpoint `i` for collective `seq` (a board that exchanges: see
+    /// `inputs`).
+    #[inline(always)]
+    fn lines(&self, i: usize, seq: u64) -> &[Line; INPUT_LINES] {
+        &self.inputs[i].0[place(seq)].0
+    }
+
+    /// Before endpoint `me` enters collective `seq`, which reuses the place of collective
+    /// `seq - DEPTH`: unless it already knows every endpoint to have arrived at
+    /// `seq + 1 - DEPTH` (see `Slot::met`), waits until every header shows that. Every way
+    /// into a collective calls it first, so no endpoint runs more than `DEPTH - 1` collectives
+    /// ahead of another: the inputs, kinds and ballots kept by place count on it. Acquire: a
+    /// peer's header at `seq + 1 - DEPTH` is stored after it finished collective `seq - DEPTH`
+    /// and stopped reading what this endpoint wrote there.
     #[inline]
     fn catch_up(&self, me: usize, seq: u64) {
-        if self.slots[me].left_early.load(Ordering::Relaxed) != seq - 1 {
+        self.catch_up_within(me, seq, DEPTH);
+    }
+
+    /// [`Board::catch_up`] for a collective that reuses what a slot keeps of the last `depth`
+    /// collectives (`depth` at most [`DEPTH`]): every endpoint must have arrived at
+    /// `seq + 1 - depth`.
+    #[inline]
+    fn catch_up_within(&self, me: usize, seq: u64, depth: usize) {
+        let slot = &self.slots[me];
+        let need = (seq + 1).saturating_sub(depth as u64);
+        if slot.met.0.load(Ordering::Relaxed) >= need {
             return;
         }
+        self.catch_up_slowly(slot, need);
+    }
+
+    /// The wait of [`Board::catch_up`], when it has to look: until every header shows at
+    /// least `need`, remembering the least seen (which may be more).
+    #[cold]
+    fn catch_up_slowly(&self, slot: &Slot, need: u64) {
         let mut b = Backoff::new();
+        let mut least = u64::MAX;
         for other in self.slots.iter() {
-            while other.seq.load(Ordering::Acquire) < seq - 1 {
+            let mut at = other.seq.load(Ordering::Acquire);
+            while at < need {
                 b.snooze_on(&other.bell);
+                at = other.seq.load(Ordering::Acquire);
             }
+            least = least.min(at);
         }
+        slot.note_met(least);
     }
 
     /// A barrier of the endpoints of one process (no leader, no data): each endpoint
     /// publishes its entry on its header line and waits for everyone's. One line per
     /// endpoint, the same every time: an empty [`Board::exchange`] stamps the input line of
-    /// each parity in turn and measured 6-9 % slower.
+    /// each place in turn and measured 6-9 % slower.
     pub fn barrier(&self, me: usize) -> EpResult<()> {
         let slot = &self.slots[me];
         let seq = slot.seq.load(Ordering::Relaxed) + 1;
@@ -278,6 +353,7 @@ impl Board {
                 b.snooze_on(&other.bell);
             }
         }
+        slot.note_met(seq);
         match self.slots.iter().map(|s| s.kind_at(seq)).find(|&k| k != Kind::Barrier as u32) {
             Some(k) => Err(mismatch(Kind::Barrier, k)),
             None => Ok(()),
@@ -297,26 +373,26 @@ impl Board {
     /// on this endpoint's slot and returns at once. The caller may do work of its own (the
     /// checks and lookups it does not need for the input) while the arrivals cross between
     /// cores, then must call [`Arrival::meet`] before its next collective on this board, even
-    /// when that work failed: the double buffering below counts on every endpoint having
-    /// seen everyone arrive at collective k before it arrives at k+1.
+    /// when that work failed: an arrival that never met would leave its collective's checks
+    /// undone.
     ///
-    /// Inputs are double-buffered: an endpoint overwrites the buffer of collective k only in
-    /// collective k+2, which it reaches after everyone arrived at k+1, so after everyone is
-    /// done reading k. An endpoint that left k+1 without seeing everyone arrive (it departed,
-    /// or met one peer) makes sure of it first, waiting on the headers (`catch_up`, as every
-    /// collective does): a broadcast's root thereby runs at most one collective ahead of its
+    /// Inputs are kept by place: an endpoint overwrites the input of collective k only in
+    /// collective k + DEPTH, once everyone has arrived at k + 1, so after everyone is done
+    /// reading k. An endpoint that has not seen everyone arrive since (it departed, or met one
+    /// peer) makes sure of it first, waiting on the headers (`catch_up`, as every collective
+    /// does): a broadcast's root thereby runs at most `DEPTH - 1` collectives ahead of its
     /// slowest reader.
     #[must_use = "every arrival must meet the others before the next collective"]
     pub fn arrive(&self, me: usize, kind: Kind, input: &[u8]) -> Arrival<'_> {
-        assert!(input.len() <= INLINE_BYTES);
+        assert!(input.len() <= INLINE_BYTES && self.inputs.len() == self.slots.len(), "an exchange fits the board");
         let slot = &self.slots[me];
         let seq = slot.seq.load(Ordering::Relaxed) + 1;
         self.catch_up(me, seq);
         let stamp = Stamp::new(seq, kind, input.len());
-        let lines = &slot.input[(seq % 2) as usize].0;
+        let lines = self.lines(me, seq);
         for (l, line) in lines[..lines_for(input.len())].iter().enumerate() {
             let piece = &input[(l * LINE_DATA).min(input.len())..((l + 1) * LINE_DATA).min(input.len())];
-            // SAFETY: only this endpoint writes its slot, and nobody reads this half now (above).
+            // SAFETY: only this endpoint writes its inputs, and nobody reads this place now (above).
             line.data.with_mut(|p| unsafe { (&mut *p)[..piece.len()].copy_from_slice(piece) });
             line.stamp.store(stamp.0, Ordering::Release);
         }
@@ -369,11 +445,12 @@ impl Board {
             let mut b = Backoff::new();
             for other in &self.slots[1..] {
                 // `<`: an endpoint that entered `seq` through the exchange may already have
-                // failed it and entered the next collective (whose kind has the other parity).
+                // failed it and entered the next collective (whose kind is kept in another place).
                 while other.seq.load(Ordering::Acquire) < seq {
                     b.snooze_on(&other.bell);
                 }
             }
+            slot.note_met(seq);
             self.lead(seq, kind, kind as u32, leader);
         } else {
             self.await_release(slot, seq, kind, kind as u32)?;
@@ -412,10 +489,10 @@ impl Board {
         }
         let slot = &self.slots[me];
         let seq = slot.seq.load(Ordering::Relaxed) + 1;
-        let parity = (seq % 2) as usize;
-        self.catch_up(me, seq);
+        let at = (seq % BALLOTS as u64) as usize;
+        self.catch_up_within(me, seq, BALLOTS);
         slot.args.store(args as *const A as *mut (), Ordering::Relaxed);
-        slot.ballot[parity].store(ballot, Ordering::Relaxed);
+        slot.ballot[at].store(ballot, Ordering::Relaxed);
         let entered = kind as u32 | COPYING;
         slot.enter_as(seq, entered);
         let mut b = Backoff::new();
@@ -425,18 +502,19 @@ impl Board {
                 b.snooze_on(&other.bell);
             }
         }
+        slot.note_met(seq);
         if let Some(k) = self.slots.iter().map(|s| s.kind_at(seq)).find(|&k| k != entered) {
             // Endpoints of `run` at this point wait for the leader's release: the leader
-            // gives it, with the error. Everyone here has seen everyone arrive, so nobody
-            // leaves early in the sense of `catch_up`.
+            // gives it, with the error. Everyone here has seen everyone arrive (`met`).
             if me == 0 {
                 self.lead(seq, kind, entered, |_: &[&A], _: &mut Scratch| Ok(()));
             }
             return Err(mismatch(kind, k));
         }
         // Each ballot was stored before its endpoint's header (Release), which was read above
-        // (Acquire); a released endpoint's next ballot goes to the other parity.
-        let ballot_of = |i: usize| self.slots[i].ballot[parity].load(Ordering::Relaxed);
+        // (Acquire); a released endpoint's next ballot goes to the other place, and the one
+        // after it waits for this endpoint (`catch_up_within`).
+        let ballot_of = |i: usize| self.slots[i].ballot[at].load(Ordering::Relaxed);
         if decide(&ballot_of) {
             // SAFETY: each slot's `args` is the argument struct of an endpoint that entered
             // this collective (stored before its header, read above with Acquire), of the
@@ -480,6 +558,18 @@ impl Board {
     /// leader shares meanwhile. Fails (without the release) when the leader's header shows
     /// that it entered `seq` otherwise than as `entered`: it never releases it then.
     fn await_release(&self, slot: &Slot, seq: u64, kind: Kind, entered: u32) -> EpResult<()> {
+        let waited = self.await_release_or_mismatch(seq, kind, entered);
+        if waited.is_ok() {
+            // The leader released `seq` after it saw every endpoint arrive there.
+            slot.note_met(seq);
+        }
+        waited
+    }
+
+    /// [`Board::await_release`]'s wait: `Ok` once released, the mismatch error when the
+    /// leader's header shows that it entered `seq` otherwise (without a release: not every
+    /// endpoint is then known to have arrived).
+    fn await_release_or_mismatch(&self, seq: u64, kind: Kind, entered: u32) -> EpResult<()> {
         let mut b = Backoff::new();
         let mut spins = 0u32;
         let leader = &self.slots[0];
@@ -497,8 +587,6 @@ impl Board {
                 if leader.seq.load(Ordering::Acquire) >= seq {
                     let theirs = leader.kind_at(seq);
                     if theirs != entered && self.released.0.load(Ordering::Acquire) != seq {
-                        // Left without the release: not every peer is known to be here.
-                        slot.left_early.store(seq, Ordering::Relaxed);
                         return Err(mismatch(kind, theirs));
                     }
                 }
@@ -558,7 +646,6 @@ impl Arrival<'_> {
     /// input in local order (the slices stay valid until this endpoint's next arrival).
     pub fn meet(self, each: impl FnOnce(&[&[u8]]) -> EpResult<()>) -> EpResult<()> {
         let (slots, seq, kind) = (&self.board.slots, self.seq, self.kind);
-        let parity = (seq % 2) as usize;
         // Where inputs of more than one line are put back together (16-byte aligned).
         let mut joined = [std::mem::MaybeUninit::<u128>::uninit(); EXCHANGE_MAX_ENDPOINTS * INLINE_BYTES / 16];
         let joined = joined.as_mut_ptr() as *mut u8;
@@ -566,11 +653,11 @@ impl Arrival<'_> {
         // stores waiting for their lines, and 32 more stores here stalled on it (a fifth of
         // the 1x2 allreduce's samples).
         let mut inputs = [std::mem::MaybeUninit::<&[u8]>::uninit(); EXCHANGE_MAX_ENDPOINTS];
-        // Every endpoint's arrival is awaited even after a mismatch: the double buffering
-        // counts on it (see `arrive`).
+        // Every endpoint's arrival is awaited even after a mismatch, so that the endpoint
+        // knows everyone to have arrived (see `Slot::met`).
         let mut other_kind = None;
         for (i, other) in slots.iter().enumerate() {
-            let lines = &other.input[parity].0;
+            let lines = self.board.lines(i, seq);
             let stamp = match wait_for_input(other, lines, seq, lines_for(self.len)) {
                 Ok(stamp) if stamp.kind() == kind as u32 => stamp,
                 Ok(stamp) => {
@@ -586,6 +673,9 @@ impl Arrival<'_> {
             // endpoint's next arrival.
             inputs[i].write(unsafe { read_input(lines, stamp, joined.add(i * INLINE_BYTES)) });
         }
+        // An input at `seq` is stored after its endpoint arrived there; a header at `seq` or
+        // later (the mismatch) too.
+        slots[self.me].note_met(seq);
         if let Some(k) = other_kind {
             return Err(mismatch(kind, k));
         }
@@ -595,12 +685,10 @@ impl Arrival<'_> {
 
     /// Leaves the collective without waiting for anyone: for an endpoint whose input is all
     /// it gives and that reads nobody's (a broadcast's root). Its input stays readable until
-    /// everyone has arrived at its next collective, which waits for that (`Board::catch_up`).
-    /// A peer that entered another collective is not reported here; the peers that read this
-    /// input report it.
-    pub fn depart(self) {
-        self.board.slots[self.me].left_early.store(self.seq, Ordering::Relaxed);
-    }
+    /// everyone has arrived at the next collective, which the collective that reuses its
+    /// place waits for (`Board::catch_up`). A peer that entered another collective is not
+    /// reported here; the peers that read this input report it.
+    pub fn depart(self) {}
 
     /// Waits for the input of endpoint `from` alone (at most `expect` bytes are awaited line
     /// by line at once; a longer input is awaited whole too), checks that it entered the same
@@ -608,9 +696,8 @@ impl Arrival<'_> {
     /// broadcast's other endpoints read the root's input only.
     pub fn meet_one(self, from: usize, expect: usize, each: impl FnOnce(&[u8]) -> EpResult<()>) -> EpResult<()> {
         let (board, seq, kind) = (self.board, self.seq, self.kind);
-        board.slots[self.me].left_early.store(seq, Ordering::Relaxed);
         let other = &board.slots[from];
-        let lines = &other.input[(seq % 2) as usize].0;
+        let lines = board.lines(from, seq);
         let stamp = match wait_for_input(other, lines, seq, lines_for(expect)) {
             Ok(stamp) if stamp.kind() == kind as u32 => stamp,
             Ok(stamp) => return Err(mismatch(kind, stamp.kind())),
@@ -632,7 +719,7 @@ impl Arrival<'_> {
 unsafe fn read_input(lines: &[Line; INPUT_LINES], stamp: Stamp, dst: *mut u8) -> &[u8] {
     let len = stamp.len();
     if len <= LINE_DATA {
-        // SAFETY: written before the stamp (Release/Acquire), untouched until k+2. (Under loom
+        // SAFETY: written before the stamp (Release/Acquire), untouched until k + DEPTH. (Under loom
         // the read is checked here, where the slice is taken: the caller reads it before its
         // next arrival, so no synchronisation comes in between.)
         lines[0].data.with(|p| unsafe { &(&*p)[..len] })
@@ -648,7 +735,7 @@ unsafe fn read_input(lines: &[Line; INPUT_LINES], stamp: Stamp, dst: *mut u8) ->
     }
 }
 
-/// Waits until `other` (whose input lines for this parity are `lines`) has published its
+/// Waits until `other` (whose input lines in this collective's place are `lines`) has published its
 /// input of collective `seq`, and returns the stamp; `Err` carries the kind of the other
 /// collective the peer entered instead. Polls the first `guess` lines at once (the lines of
 /// an input as long as the caller's: usually all of them), so that their transfers overlap,
@@ -889,6 +976,61 @@ mod tests {
         }
     }
 
+    /// Runs of broadcasts from one root, longer than the board's depth, with readers that fall
+    /// behind now and then: the root runs ahead, up to the depth, and reuses places only once
+    /// every reader has left them; every byte arrives. A barrier or an exchange between runs.
+    #[test]
+    fn broadcasts_run_ahead_and_reuse_places() {
+        for n in [2usize, 3, 5] {
+            let board = Arc::new(Board::new(n));
+            let byte = |round: usize, j: usize| (round * 29 + j * 7) as u8;
+            let threads: Vec<_> = (0..n)
+                .map(|me| {
+                    let board = board.clone();
+                    std::thread::spawn(move || {
+                        let run = 3 * DEPTH + 1;
+                        for round in 0..40 * run {
+                            let root = (round / run) % n;
+                            if round % run == run - 1 {
+                                if round % 2 == 0 {
+                                    board.barrier(me).unwrap();
+                                } else {
+                                    board.exchange(me, Kind::Allgatherv, &[me as u8], |all| {
+                                        assert!(all.iter().enumerate().all(|(i, x)| x == &[i as u8]), "n {n}, round {round}");
+                                        Ok(())
+                                    })
+                                    .unwrap();
+                                }
+                                continue;
+                            }
+                            let len = 1 + (round * 53) % INLINE_BYTES;
+                            if me == root {
+                                let data: Vec<u8> = (0..len).map(|j| byte(round, j)).collect();
+                                board.arrive(me, Kind::Bcast, &data).depart();
+                                continue;
+                            }
+                            if (round + me) % 11 == 0 {
+                                // Fall behind: the root may fill every place meanwhile.
+                                std::thread::sleep(std::time::Duration::from_micros(50));
+                            }
+                            board
+                                .arrive(me, Kind::Bcast, &[])
+                                .meet_one(root, len, |data| {
+                                    assert_eq!(data.len(), len, "n {n}, round {round}");
+                                    assert!(data.iter().enumerate().all(|(j, &b)| b == byte(round, j)), "n {n}, round {round}: data");
+                                    Ok(())
+                                })
+                                .unwrap();
+                        }
+                    })
+                })
+                .collect();
+            for t in threads {
+                t.join().unwrap();
+            }
+        }
+    }
+
     /// Inputs of different lengths in one exchange (as in a small allgatherv): endpoint i
     /// hands over 100 * i + round % 7 bytes, so a reader meets inputs shorter and longer
     /// than its own, of 1 to 6 lines; every byte of every input arrives.
@@ -963,11 +1105,11 @@ mod tests {
     }
 
     #[test]
-    fn inputs_keep_off_the_header_pair() {
+    fn header_and_inputs_keep_their_lines() {
         use std::mem::{offset_of, size_of};
-        assert!(offset_of!(Slot, ballot) + 16 <= 64, "the header fits one line");
-        assert_eq!(offset_of!(Slot, input) % 128, 0, "the inputs start a 128-byte pair");
-        assert!(offset_of!(Slot, input) >= 128, "the header's pair holds nothing else");
+        assert!(offset_of!(Slot, ballot) + size_of::<[AtomicU64; BALLOTS]>() <= 64, "the header fits one line");
+        assert_eq!(std::mem::align_of::<Input>(), 128, "each input starts a 128-byte pair");
+        assert_eq!(size_of::<Slot>(), 256, "a slot is its header's pair and a pair of the endpoint's own");
         assert_eq!(size_of::<Line>(), 64, "a line of input is one cache line");
         assert_eq!(offset_of!(Line, stamp), LINE_DATA, "the stamp shares the line with its data");
     }

@@ -302,12 +302,20 @@ fn loom_board_barriers_and_exchanges() {
     board_model(2, &[Op::Barrier, NARROW, Op::Barrier, NARROW]);
 }
 
-/// Broadcasts whose root leaves at once: the root's third broadcast reuses the first one's
-/// half, which the reader may still be reading; then the roles swap, and an exchange and a
-/// leader round follow a departed root.
+/// Broadcasts whose root leaves at once and runs ahead of its reader (the board's depth less
+/// one: 1 in the models): the root's third broadcast reuses the first one's place, which the
+/// reader may still be reading.
 #[test]
 fn loom_board_broadcasts_run_ahead() {
     board_model(2, &[Op::Bcast { root: 0 }, Op::Bcast { root: 0 }, Op::Bcast { root: 0 }]);
+}
+
+/// A departed root that goes on into a barrier (whose kind takes the other place of its header)
+/// and an exchange that reuses the broadcast's place; then a broadcast from the other endpoint.
+/// Within 6 preemptions: the full bound takes over a minute here.
+#[test]
+fn loom_board_broadcast_ahead_then_barrier_and_exchange() {
+    board_model_bounded(2, &[Op::Bcast { root: 0 }, Op::Barrier, NARROW, Op::Bcast { root: 1 }], 6);
 }
 
 /// A broadcast's departed root followed by an exchange (which reuses nothing of the
