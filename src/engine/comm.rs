@@ -212,7 +212,7 @@ impl CommShared {
             channels,
             flavor,
             meeting: MeetingPoint::new(),
-            board: Board::new(local_count),
+            board: if nprocs > 1 { Board::across_processes(local_count) } else { Board::new(local_count) },
             nb_collectives: MeetingPoint::new(),
             inter_coll: OnceLock::new(),
             topology: OnceLock::new(),

@@ -237,8 +237,8 @@ pub struct Scratch {
 
 pub struct Board {
     slots: Box<[Slot]>,
-    /// Each endpoint's exchange inputs, by local index; none on a board of more than
-    /// [`EXCHANGE_MAX_ENDPOINTS`] endpoints, which never exchanges.
+    /// Each endpoint's exchange inputs, by local index; none on a board that never exchanges
+    /// (more than [`EXCHANGE_MAX_ENDPOINTS`] endpoints, or several processes).
     inputs: Box<[Inputs]>,
     released: Padded,
     /// Rung with each release, for the endpoints waiting for it.
@@ -258,7 +258,19 @@ unsafe impl Sync for Board {}
 unsafe impl Send for Board {}
 
 impl Board {
+    /// The board of `n` endpoints of a communicator inside one process: with exchange inputs
+    /// when `n` is at most [`EXCHANGE_MAX_ENDPOINTS`].
     pub fn new(n: usize) -> Board {
+        Board::with_inputs(n, n <= EXCHANGE_MAX_ENDPOINTS)
+    }
+
+    /// The board of this process's `n` endpoints of a communicator of several processes,
+    /// whose collectives never exchange (they go through the leader and the host): no inputs.
+    pub fn across_processes(n: usize) -> Board {
+        Board::with_inputs(n, false)
+    }
+
+    fn with_inputs(n: usize, exchanges: bool) -> Board {
         Board {
             slots: (0..n)
                 .map(|_| Slot {
@@ -271,7 +283,7 @@ impl Board {
                     met: Padded(AtomicU64::new(0)),
                 })
                 .collect(),
-            inputs: if n <= EXCHANGE_MAX_ENDPOINTS {
+            inputs: if exchanges {
                 (0..n).map(|_| Inputs(std::array::from_fn(|_| Input::new()))).collect()
             } else {
                 Box::new([])
