@@ -1,5 +1,5 @@
 //! The loom model checks of `tests/loom`: a separate crate (no MPI) whose first build takes a
-//! minute or two (loom and its dependencies); the models then run for 1.5 to 3 minutes on the
+//! minute or two (loom and its dependencies); the models then run for about 5 minutes on the
 //! 2-core development machine. Ignored by a plain `cargo test` for that; `tests/run_all.sh`
 //! runs it (`cargo test --test loom_models -- --include-ignored`, unless `EPMPI_TEST_LOOM=0`).
 //! By hand, without this wrapper:
