@@ -108,24 +108,26 @@ static MULTI_PROCESS: parking_lot::Mutex<Vec<Weak<CommShared>>> = parking_lot::M
 /// run concurrently with `MPI_Finalize` (MPI 4.1 section 11.2.2), so the queues are free.
 pub(crate) fn withdraw_host_receives() {
     let alive: Vec<Arc<CommShared>> = MULTI_PROCESS.lock().drain(..).filter_map(|w| w.upgrade()).collect();
-    for shared in &alive {
-        for e in shared.endpoints.iter() {
-            e.queues.lock().remote_rx = None;
-        }
-    }
+    alive.iter().for_each(|shared| shared.withdraw_receives());
 }
 
 impl Drop for CommShared {
     fn drop(&mut self) {
         // Pre-posted receives go before the communicators they are posted on.
-        for e in self.endpoints.iter() {
-            e.queues.lock().remote_rx = None;
-        }
+        self.withdraw_receives();
         host::free_comm(self.host);
     }
 }
 
 impl CommShared {
+    /// Cancels and completes this process's endpoints' pre-posted host receives (each
+    /// endpoint posts them again on its next drain, if any comes).
+    fn withdraw_receives(&self) {
+        for e in self.endpoints.iter() {
+            e.queues.lock().remote_rx = None;
+        }
+    }
+
     pub(crate) fn new(host: HostComm, map: RankMap, flavor: Flavor) -> EpResult<Arc<CommShared>> {
         CommShared::with_groups(host, map, None, flavor)
     }
