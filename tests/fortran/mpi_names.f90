@@ -158,20 +158,25 @@ contains
         call check(statuses(MPI_SOURCE, 1) == prev .and. statuses(MPI_TAG, 1) == 9, 'waitall ep status', rank, bad)
         call check(statuses(MPI_SOURCE, 2) == 0 .and. statuses(MPI_TAG, 2) == rank, 'waitall host status', rank, bad)
 
-        ! Waitany and Testsome on a mixed array: Fortran indices count from 1.
+        ! Waitany and Testsome on a mixed array: Fortran indices count from 1. Only the host
+        ! receive can complete in the Waitany: prev sends tag 11 once this endpoint's token
+        ! (tag 12) tells it that the Waitany returned.
         call MPI_Irecv(hbuf, 1, MPI_INTEGER, 0, rank, self, reqs(1), ierr)
         call MPI_Irecv(rbuf, 1, MPI_INTEGER, prev, 11, comm, reqs(2), ierr)
         call MPI_Send(hsbuf, 1, MPI_INTEGER, 0, rank, self, ierr)
         call MPI_Waitany(2, reqs, idx, status, ierr)
         call check(idx == 1 .and. status(MPI_TAG) == rank, 'waitany host index', rank, bad)
+        call MPI_Isend(hsbuf, 1, MPI_INTEGER, prev, 12, comm, reqs(4), ierr)
+        call MPI_Recv(hbuf, 1, MPI_INTEGER, next, 12, comm, MPI_STATUS_IGNORE, ierr)
         call MPI_Isend(sbuf, 1, MPI_INTEGER, next, 11, comm, reqs(3), ierr)
         flag_count = 0
         do while (flag_count == 0)
             call MPI_Testsome(1, reqs(2:2), flag_count, indices, statuses, ierr)
         end do
         call check(flag_count == 1 .and. indices(1) == 1 .and. statuses(MPI_SOURCE, 1) == prev, 'testsome', rank, bad)
-        call MPI_Waitall(1, reqs(3:3), MPI_STATUSES_IGNORE, ierr)
-        call check(ierr == MPI_SUCCESS .and. reqs(3) == MPI_REQUEST_NULL, 'waitall ignore', rank, bad)
+        call MPI_Waitall(2, reqs(3:4), MPI_STATUSES_IGNORE, ierr)
+        call check(ierr == MPI_SUCCESS .and. reqs(3) == MPI_REQUEST_NULL .and. reqs(4) == MPI_REQUEST_NULL, &
+                   'waitall ignore', rank, bad)
 
         ! Collectives.
         call MPI_Barrier(comm, ierr)
