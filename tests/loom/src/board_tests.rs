@@ -27,8 +27,9 @@ enum Op {
     /// endpoint's buffer do), which is safe only because nobody returns before all are done.
     Run { hold: bool },
     /// [`Board::exchange`]: every endpoint sums every endpoint's inline input of
-    /// `words[me]` words (1: one input line; 8: 64 bytes, two lines, each stamped on its
-    /// own). Uneven lengths take the paths of a reader whose input is shorter or longer than
+    /// `words[me]` words (at most 32; 1: one input line; 8: 64 bytes, two lines, each stamped
+    /// on its own; 29: 232 bytes, five lines, which a reader awaits by their first and last
+    /// lines). Uneven lengths take the paths of a reader whose input is shorter or longer than
     /// a peer's.
     Exchange { words: [u64; 2] },
     /// [`Board::barrier`] (no data, the header line only).
@@ -117,7 +118,7 @@ fn endpoint(board: &Board, inputs: &[Input], me: usize, ops: &[Op]) {
                 // Word j of an input is the value plus j: a word from another collective or
                 // another line's place changes the sums.
                 let mine: Vec<u8> = (0..words[me]).flat_map(|j| (inputs[me].read() + j).to_ne_bytes()).collect();
-                let mut out = [0u64; 8];
+                let mut out = [0u64; 32];
                 board
                     .exchange(me, Kind::Allreduce, &mine, |all| {
                         for input in all {
@@ -294,6 +295,14 @@ fn loom_board_exchanges_reuse_buffers() {
 fn loom_board_wide_exchanges_reuse_buffers() {
     let bound = std::env::var("EPMPI_LOOM_WIDE_BOUND").ok().and_then(|b| b.parse().ok()).unwrap_or(5);
     board_model_bounded(2, &[Op::Exchange { words: [8, 8] }, Op::Barrier, Op::Exchange { words: [1, 8] }], bound);
+}
+
+/// Inputs of five lines, awaited by their first and last lines only (the others are read on
+/// the strength of the last line's stamp), then inputs of one and five lines: a reader
+/// expecting one line meets a longer input, and one expecting five meets a shorter one.
+#[test]
+fn loom_board_long_exchanges_awaited_at_their_ends() {
+    board_model_bounded(2, &[Op::Exchange { words: [29, 29] }, Op::Barrier, Op::Exchange { words: [1, 29] }], 4);
 }
 
 /// Barriers (header line) between exchanges (input lines): each sees the other's arrivals.
