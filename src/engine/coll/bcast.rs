@@ -1,6 +1,6 @@
 //! `EP_Barrier` and `EP_Bcast` (MPI 4.1 sections 6.3 and 6.4).
 
-use super::board::{Kind, Scratch};
+use super::board::{Kind, Scratch, STAGED_BYTES};
 use super::{copy_ballot, exchange_fits, host_bytes, inline_bytes, process_ordered, COPYABLE, DIRECT_COPY_BYTES};
 use crate::ep_err;
 use crate::error::ERR_TRUNCATE;
@@ -45,6 +45,14 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
         return unsafe { check(sys::MPI_Bcast(buf.addr, buf.count, buf.dtype, root_loc.proc as i32, s.host.0), "MPI_Bcast") };
     }
     let bytes = buf.bytes();
+    // A reader's part when the root published its data on the board (inline or staged).
+    let from_root = |data: &[u8]| {
+        if data.len() != bytes {
+            Err(ep_err!(ERR_TRUNCATE, "EP_Bcast: the root sends {} bytes, this endpoint expects {bytes}", data.len()))
+        } else {
+            buf.unpack_from(data)
+        }
+    };
     if exchange_fits(s, bytes) {
         // The root publishes its data and returns, as a host's root sends and returns; the
         // others read the root's input alone. The root may go on to further collectives, up to
@@ -55,13 +63,15 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
             s.board.arrive(me, Kind::Bcast, inline_bytes(&buf, &mut packed)?).depart();
             return Ok(());
         }
-        return s.board.arrive(me, Kind::Bcast, &[]).meet_one(from, bytes, |data| {
-            if data.len() != bytes {
-                Err(ep_err!(ERR_TRUNCATE, "EP_Bcast: the root sends {} bytes, this endpoint expects {bytes}", data.len()))
-            } else {
-                buf.unpack_from(data)
-            }
-        });
+        return s.board.arrive(me, Kind::Bcast, &[]).meet_one(from, bytes, from_root);
+    }
+    if exchange_fits(s, 0) && bytes <= STAGED_BYTES {
+        // Too long for an input: the root stages its data and returns all the same.
+        let (me, from) = (ep.local as usize, root_loc.local as usize);
+        if ep.rank == root {
+            return s.board.stage(me, bytes, |data| buf.pack_to(data));
+        }
+        return s.board.arrive(me, Kind::Bcast, &[]).meet_staged(from, from_root);
     }
     let direct = bytes > DIRECT_COPY_BYTES && s.local_count() > 1;
     let root_here = root_loc.proc == s.my_proc;

@@ -37,6 +37,8 @@
 use crate::engine::sync::{AtomicPtr, AtomicU16, AtomicU64, Backoff, Doorbell, Ordering, UnsafeCell, WorkList};
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_OTHER};
+#[cfg(not(loom))]
+use std::sync::OnceLock;
 
 /// Which collective an endpoint called; all endpoints of a collective must call the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,6 +214,76 @@ fn lines_for(len: usize) -> usize {
     len.div_ceil(LINE_DATA).max(1)
 }
 
+/// Largest broadcast (bytes) whose root, in a communicator that exchanges, copies its data into
+/// a staging buffer of its own and leaves ([`Board::stage`]), as a host's root sends and
+/// returns, where a root of the straight copies waits until its readers have copied from its
+/// buffer. Above it the one copy of the straight copies costs less than the root's wait.
+pub(crate) const STAGED_BYTES: usize = 2048;
+
+/// A root's staged broadcast in one place: the stamp (sequence number in bits 16-63, length
+/// in bytes in bits 0-15) is stored after the data, and shares its line with the data's start,
+/// so that the reader's wait brings that line along.
+#[repr(C, align(128))]
+struct Staged {
+    stamp: AtomicU64,
+    data: UnsafeCell<[u8; STAGED_BYTES]>,
+}
+
+impl Staged {
+    fn new() -> Staged {
+        const _: () = assert!(STAGED_BYTES < 1 << 16, "a staged length fits its 16 bits");
+        Staged { stamp: AtomicU64::new(0), data: UnsafeCell::new([0; STAGED_BYTES]) }
+    }
+
+    /// One endpoint's staging buffers, one per place.
+    fn places() -> Box<[Staged]> {
+        (0..DEPTH).map(|_| Staged::new()).collect()
+    }
+}
+
+/// One endpoint's staging buffers, allocated when it first stages a broadcast: most
+/// endpoints never root one.
+#[cfg(not(loom))]
+struct StagedPlaces(OnceLock<Box<[Staged]>>);
+
+#[cfg(not(loom))]
+impl StagedPlaces {
+    fn new() -> StagedPlaces {
+        StagedPlaces(OnceLock::new())
+    }
+
+    /// The buffers, allocated now if they were not.
+    fn get_or_alloc(&self) -> &[Staged] {
+        self.0.get_or_init(Staged::places)
+    }
+
+    /// The buffers, if the endpoint ever staged a broadcast.
+    fn get(&self) -> Option<&[Staged]> {
+        self.0.get().map(|b| &**b)
+    }
+}
+
+/// In the model checks, allocated with the board: loom cannot see the ordering that
+/// `OnceLock` gives between the allocating root and a reader (the model checks the protocol
+/// above it).
+#[cfg(loom)]
+struct StagedPlaces(Box<[Staged]>);
+
+#[cfg(loom)]
+impl StagedPlaces {
+    fn new() -> StagedPlaces {
+        StagedPlaces(Staged::places())
+    }
+
+    fn get_or_alloc(&self) -> &[Staged] {
+        &self.0
+    }
+
+    fn get(&self) -> Option<&[Staged]> {
+        Some(&self.0)
+    }
+}
+
 /// Spins of a wait after which it looks at the peer's header for a mismatched collective.
 #[cfg(not(loom))]
 const MISMATCH_CHECK_SPINS: u32 = 64;
@@ -240,6 +312,9 @@ pub struct Board {
     /// Each endpoint's exchange inputs, by local index; none on a board that never exchanges
     /// (more than [`EXCHANGE_MAX_ENDPOINTS`] endpoints, or several processes).
     inputs: Box<[Inputs]>,
+    /// Each endpoint's staged broadcasts, by place; allocated when the endpoint first stages
+    /// one as root ([`STAGED_BYTES`] per place), on boards that exchange only.
+    staged: Box<[StagedPlaces]>,
     released: Padded,
     /// Rung with each release, for the endpoints waiting for it.
     release_bell: Doorbell,
@@ -288,6 +363,7 @@ impl Board {
             } else {
                 Box::new([])
             },
+            staged: (0..if exchanges { n } else { 0 }).map(|_| StagedPlaces::new()).collect(),
             released: Padded(AtomicU64::new(0)),
             release_bell: Doorbell::new(),
             error: UnsafeCell::new(None),
@@ -415,6 +491,30 @@ impl Board {
         // another collective and fails, rather than reading arguments nobody published.
         slot.enter_as(seq, kind as u32 | EXCHANGED);
         Arrival { board: self, me, seq, kind, len: input.len() }
+    }
+
+    /// A broadcast's root `me` on a board that exchanges: writes its `len` bytes (more than
+    /// [`INLINE_BYTES`], at most [`STAGED_BYTES`]) into the staging buffer of this collective's
+    /// place with `fill`, and leaves at once; the other endpoints arrive with an empty input
+    /// and read it ([`Arrival::meet_staged`]). The buffer of collective k is rewritten in
+    /// collective k + DEPTH, once everyone has arrived at k + 1 (`catch_up`), as the inputs
+    /// are. When `fill` fails the broadcast is published empty (the readers report the
+    /// length) and the error returned.
+    pub fn stage(&self, me: usize, len: usize, fill: impl FnOnce(&mut [u8]) -> EpResult<()>) -> EpResult<()> {
+        assert!(len <= STAGED_BYTES && self.staged.len() == self.slots.len(), "a staged broadcast fits the board");
+        let slot = &self.slots[me];
+        let seq = slot.seq.load(Ordering::Relaxed) + 1;
+        self.catch_up(me, seq);
+        let staged = &self.staged[me].get_or_alloc()[place(seq)];
+        // SAFETY: only this endpoint writes its staging buffers, and nobody reads this place
+        // now (`catch_up` above).
+        let filled = staged.data.with_mut(|p| fill(unsafe { &mut (&mut *p)[..len] }));
+        let published = if filled.is_ok() { len } else { 0 };
+        staged.stamp.store(seq << 16 | published as u64, Ordering::Release);
+        // The header too: a reader that meets another path, or another collective, tells
+        // from it (`Arrival::meet_staged`).
+        slot.enter_as(seq, Kind::Bcast as u32 | EXCHANGED);
+        filled
     }
 
     /// Runs one collective for the endpoint with local index `me`.
@@ -719,6 +819,41 @@ impl Arrival<'_> {
         // SAFETY: `joined` holds INLINE_BYTES, at least the stamp's length.
         each(unsafe { read_input(lines, stamp, joined.as_mut_ptr() as *mut u8) })
     }
+
+    /// Waits for the broadcast that endpoint `from`, the root, staged in this collective
+    /// ([`Board::stage`]), and runs `each` on its data (valid until this endpoint's next
+    /// arrival). A root that entered the collective another way (the exchange, or another
+    /// collective: arguments that differ) is reported once the wait drags on.
+    pub fn meet_staged(self, from: usize, each: impl FnOnce(&[u8]) -> EpResult<()>) -> EpResult<()> {
+        let (board, seq, kind) = (self.board, self.seq, self.kind);
+        let root = &board.slots[from];
+        let staged_at = |seq: u64| {
+            let staged = &board.staged[from].get()?[place(seq)];
+            let stamp = staged.stamp.load(Ordering::Acquire);
+            (stamp >> 16 == seq).then_some((staged, (stamp & 0xffff) as usize))
+        };
+        let mut b = Backoff::new();
+        let mut spins = 0u32;
+        let (staged, len) = loop {
+            if let Some(found) = staged_at(seq) {
+                break found;
+            }
+            spins += 1;
+            if spins >= MISMATCH_CHECK_SPINS {
+                spins = 0;
+                // The header is stored after the staged stamp: a header at `seq` or later with
+                // nothing staged at `seq` means the root took another path.
+                if root.seq.load(Ordering::Acquire) >= seq && staged_at(seq).is_none() {
+                    return Err(mismatch(kind, root.kind_at(seq)));
+                }
+            }
+            b.snooze_on(&root.bell);
+        };
+        // SAFETY: the root wrote `len` bytes before the stamp (Release/Acquire) and leaves
+        // them untouched until its collective seq + DEPTH, which waits for this endpoint's
+        // arrival at seq + 1 (`catch_up`).
+        staged.data.with(|p| each(unsafe { &(&*p)[..len] }))
+    }
 }
 
 /// The input of `lines`, published under `stamp` (awaited): in place when it fits one line,
@@ -814,7 +949,7 @@ fn mismatch(kind: Kind, other: u32) -> EpError {
         return ep_err!(
             ERR_OTHER,
             "endpoints of one process called {kind:?} with arguments that differ where every rank's must agree \
-             (the amount of data or its layout): they took different paths (the inline exchange, direct copies, the leader)"
+             (the amount of data or its layout): they took different paths (the inline exchange, a staged broadcast, direct copies, the leader)"
         );
     }
     ep_err!(
@@ -1008,7 +1143,8 @@ mod tests {
 
     /// Runs of broadcasts from one root, longer than the board's depth, with readers that fall
     /// behind now and then: the root runs ahead, up to the depth, and reuses places only once
-    /// every reader has left them; every byte arrives. A barrier or an exchange between runs.
+    /// every reader has left them; every byte arrives. Inline and staged broadcasts mixed
+    /// (1 byte to `STAGED_BYTES`); a barrier or an exchange between runs.
     #[test]
     fn broadcasts_run_ahead_and_reuse_places() {
         for n in [2usize, 3, 5] {
@@ -1033,24 +1169,37 @@ mod tests {
                                 }
                                 continue;
                             }
-                            let len = 1 + (round * 53) % INLINE_BYTES;
+                            let len = 1 + (round * 53) % STAGED_BYTES;
+                            let staged = len > INLINE_BYTES;
                             if me == root {
                                 let data: Vec<u8> = (0..len).map(|j| byte(round, j)).collect();
-                                board.arrive(me, Kind::Bcast, &data).depart();
+                                if staged {
+                                    board
+                                        .stage(me, len, |out| {
+                                            out.copy_from_slice(&data);
+                                            Ok(())
+                                        })
+                                        .unwrap();
+                                } else {
+                                    board.arrive(me, Kind::Bcast, &data).depart();
+                                }
                                 continue;
                             }
                             if (round + me) % 11 == 0 {
                                 // Fall behind: the root may fill every place meanwhile.
                                 std::thread::sleep(std::time::Duration::from_micros(50));
                             }
-                            board
-                                .arrive(me, Kind::Bcast, &[])
-                                .meet_one(root, len, |data| {
-                                    assert_eq!(data.len(), len, "n {n}, round {round}");
-                                    assert!(data.iter().enumerate().all(|(j, &b)| b == byte(round, j)), "n {n}, round {round}: data");
-                                    Ok(())
-                                })
-                                .unwrap();
+                            let check = |data: &[u8]| {
+                                assert_eq!(data.len(), len, "n {n}, round {round}");
+                                assert!(data.iter().enumerate().all(|(j, &b)| b == byte(round, j)), "n {n}, round {round}: data");
+                                Ok(())
+                            };
+                            let arrival = board.arrive(me, Kind::Bcast, &[]);
+                            if staged {
+                                arrival.meet_staged(root, check).unwrap();
+                            } else {
+                                arrival.meet_one(root, len, check).unwrap();
+                            }
                         }
                     })
                 })

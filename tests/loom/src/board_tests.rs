@@ -39,6 +39,15 @@ enum Op {
     /// input alone (`meet_one`). Its next exchange must not overwrite that input before the
     /// reader is done.
     Bcast { root: usize },
+    /// A broadcast too long for an input: endpoint `root` stages 16 bytes in a buffer of its
+    /// own and leaves at once ([`Board::stage`]), the other reads them
+    /// ([`crate::board::Arrival::meet_staged`]). Its next stage must not overwrite them before
+    /// the reader is done.
+    Staged { root: usize },
+    /// Endpoint 0 stages a broadcast where endpoint 1 reads an inline one, then the reverse
+    /// (a count that differs between them, so that they chose different paths): endpoint 1
+    /// gets the mismatch error each time instead of a hang.
+    StagedMismatch,
     /// Endpoint 1 enters a barrier while the others exchange: everyone gets the mismatch error
     /// (the exchange from the peer's header, once its wait drags on) instead of a hang.
     ExchangeMismatch,
@@ -148,6 +157,48 @@ fn endpoint(board: &Board, inputs: &[Input], me: usize, ops: &[Op]) {
                         })
                         .unwrap();
                     assert_eq!(got, value(root, round), "endpoint {me}, broadcast {round}: wrong data");
+                }
+            }
+            Op::Staged { root } => {
+                if me == root {
+                    let v = inputs[me].read();
+                    board
+                        .stage(me, 16, |data| {
+                            data[..8].copy_from_slice(&v.to_ne_bytes());
+                            data[8..].copy_from_slice(&(v + 1).to_ne_bytes());
+                            Ok(())
+                        })
+                        .unwrap();
+                } else {
+                    let mut got = (0, 0);
+                    board
+                        .arrive(me, Kind::Bcast, &[])
+                        .meet_staged(root, |data| {
+                            assert_eq!(data.len(), 16, "endpoint {me}, broadcast {round}: wrong length");
+                            got = (u64::from_ne_bytes(data[..8].try_into().unwrap()), u64::from_ne_bytes(data[8..].try_into().unwrap()));
+                            Ok(())
+                        })
+                        .unwrap();
+                    let v = value(root, round);
+                    assert_eq!(got, (v, v + 1), "endpoint {me}, broadcast {round}: wrong data");
+                }
+            }
+            Op::StagedMismatch => {
+                if me == 0 {
+                    board
+                        .stage(me, 8, |data| {
+                            data.fill(1);
+                            Ok(())
+                        })
+                        .unwrap();
+                    board.arrive(me, Kind::Bcast, &[1; 8]).depart();
+                } else {
+                    let inline = board.arrive(me, Kind::Bcast, &[]).meet_one(0, 8, |_| panic!("read a staged broadcast inline"));
+                    let staged = board.arrive(me, Kind::Bcast, &[]).meet_staged(0, |_| panic!("read an inline broadcast as staged"));
+                    for e in [inline, staged] {
+                        let e = e.expect_err("mismatched broadcasts succeeded");
+                        assert!(e.msg.contains("differ"), "endpoint {me}: {}", e.msg);
+                    }
                 }
             }
             Op::ExchangeMismatch => {
@@ -303,6 +354,27 @@ fn loom_board_wide_exchanges_reuse_buffers() {
 #[test]
 fn loom_board_long_exchanges_awaited_at_their_ends() {
     board_model_bounded(2, &[Op::Exchange { words: [29, 29] }, Op::Barrier, Op::Exchange { words: [1, 29] }], 4);
+}
+
+/// Staged broadcasts whose root leaves at once and runs ahead of its reader: the third reuses
+/// the first one's staging buffer, which the reader may still be reading.
+#[test]
+fn loom_board_staged_broadcasts_run_ahead() {
+    board_model(2, &[Op::Staged { root: 0 }, Op::Staged { root: 0 }, Op::Staged { root: 0 }]);
+}
+
+/// A staged broadcast, an exchange that reuses nothing of it but must still see the reader
+/// done, then a staged broadcast from the other endpoint.
+#[test]
+fn loom_board_staged_broadcast_then_exchange() {
+    board_model(2, &[Op::Staged { root: 1 }, NARROW, Op::Staged { root: 0 }]);
+}
+
+/// Broadcasts whose endpoints chose different paths (staged and inline, both ways) fail on the
+/// reader without a hang, and the board goes on: an exchange follows.
+#[test]
+fn loom_board_staged_mismatch_then_exchange() {
+    board_model(2, &[Op::StagedMismatch, NARROW]);
 }
 
 /// Barriers (header line) between exchanges (input lines): each sees the other's arrivals.
