@@ -39,6 +39,10 @@ enum Op {
     /// input alone (`meet_one`). Its next exchange must not overwrite that input before the
     /// reader is done.
     Bcast { root: usize },
+    /// [`Op::Bcast`] of 64 bytes, two input lines: the root writes them last line first and
+    /// the reader polls the first line alone, then reads the second on the strength of its
+    /// stamp.
+    WideBcast { root: usize },
     /// A broadcast too long for an input: endpoint `root` stages 16 bytes in a buffer of its
     /// own and leaves at once ([`Board::stage`]), the other reads them
     /// ([`crate::board::Arrival::meet_staged`]). Its next stage must not overwrite them before
@@ -157,6 +161,22 @@ fn endpoint(board: &Board, inputs: &[Input], me: usize, ops: &[Op]) {
                         })
                         .unwrap();
                     assert_eq!(got, value(root, round), "endpoint {me}, broadcast {round}: wrong data");
+                }
+            }
+            Op::WideBcast { root } => {
+                let words = |v: u64| (0..8).flat_map(move |j| (v + j).to_ne_bytes()).collect::<Vec<u8>>();
+                if me == root {
+                    board.arrive(me, Kind::Bcast, &words(inputs[me].read())).depart();
+                } else {
+                    let mut got = Vec::new();
+                    board
+                        .arrive(me, Kind::Bcast, &[])
+                        .meet_one(root, 64, |data| {
+                            got = data.to_vec();
+                            Ok(())
+                        })
+                        .unwrap();
+                    assert_eq!(got, words(value(root, round)), "endpoint {me}, broadcast {round}: wrong data");
                 }
             }
             Op::Staged { root } => {
@@ -354,6 +374,13 @@ fn loom_board_wide_exchanges_reuse_buffers() {
 #[test]
 fn loom_board_long_exchanges_awaited_at_their_ends() {
     board_model_bounded(2, &[Op::Exchange { words: [29, 29] }, Op::Barrier, Op::Exchange { words: [1, 29] }], 4);
+}
+
+/// Broadcasts of two lines whose root runs ahead of its reader: the third reuses the first
+/// one's lines, which the reader may still be reading.
+#[test]
+fn loom_board_wide_broadcasts_run_ahead() {
+    board_model(2, &[Op::WideBcast { root: 0 }, Op::WideBcast { root: 0 }, Op::WideBcast { root: 0 }]);
 }
 
 /// Staged broadcasts whose root leaves at once and runs ahead of its reader: the third reuses
