@@ -810,10 +810,12 @@ impl Arrival<'_> {
     /// reported here; the peers that read this input report it.
     pub fn depart(self) {}
 
-    /// Waits for the input of endpoint `from` alone (at most `expect` bytes are awaited line
-    /// by line at once; a longer input is awaited whole too), checks that it entered the same
-    /// collective, and runs `each` on it (valid until this endpoint's next arrival): a
-    /// broadcast's other endpoints read the root's input only.
+    /// Waits for the input of endpoint `from` alone (`expect` bytes expected: up to
+    /// [`POLL_EVERY_LINE_UP_TO`] lines by polling the first line, then checking the others'
+    /// stamps; more by their first and last lines; a longer input than expected is awaited
+    /// whole too), checks that it entered the same collective, and runs `each` on it (valid
+    /// until this endpoint's next arrival): a broadcast's other endpoints read the root's
+    /// input only. The mismatch error when the root entered another collective or path.
     pub fn meet_one(self, from: usize, expect: usize, each: impl FnOnce(&[u8]) -> EpResult<()>) -> EpResult<()> {
         let (board, seq, kind) = (self.board, self.seq, self.kind);
         let other = &board.slots[from];
@@ -927,9 +929,10 @@ fn wait_for_input(other: &Slot, lines: &[Line; INPUT_LINES], seq: u64, guess: us
                 ready &= same || l + 1 >= need;
             }
         } else {
-            // The writer stamps its lines in order, each stamp a Release store after the
-            // line's data (`Board::arrive`): the last line's stamp, acquired, makes every
-            // line before it readable too.
+            // The writer stamps its lines in order (a broadcast's input of at most
+            // POLL_EVERY_LINE_UP_TO lines in reverse), each stamp a Release store after the
+            // line's data (`Board::arrive`): with the first and the last stamps acquired,
+            // whichever came last makes every line between them readable too.
             let last = need.min(guess) - 1;
             ready &= lines[last].stamp.load(Ordering::Acquire) == first.0;
         }
