@@ -2260,7 +2260,8 @@ int EP_Debug_live_handles(int *comms, int *requests, int *messages);
 /**
  * Counts the live engine objects of this process behind the handles (any pointer may be
  * NULL): shared states of communicators (one per communicator per process, holding its host
- * communicators), request objects, and shared states of windows. They outlive their handles
+ * communicators), request objects (but those of sends that were complete when they started,
+ * which hold nothing), and shared states of windows. They outlive their handles
  * while the engine still needs them (a freed active request until it completes, a freed
  * communicator while one of its requests is alive); after every handle is freed and every
  * request completed, all three are 0, or something leaked. For leak checks in tests.

@@ -112,7 +112,7 @@ pub struct Request {
     /// Made by [`Request::persistent`]: completion deactivates it instead of freeing it.
     pub(super) persistent: bool,
     /// Counts the request among the live ones; `None` in a kept allocation (see
-    /// [`recycle`]).
+    /// [`recycle`]) and in [`Request::complete_from_start`]'s.
     _live: Option<crate::live::Counted>,
 }
 
@@ -174,6 +174,27 @@ impl Request {
                 recv: AtomicPtr::new(recv),
                 persistent,
                 _live: Some(crate::live::Counted::new(&crate::live::REQUESTS)),
+            },
+        )
+    }
+
+    /// A send that is complete from the start (an eager message to an endpoint of the process,
+    /// `EP_PROC_NULL`), in an allocation the thread kept when there is one. It refers to no
+    /// endpoint, since no progress can change it, and is not counted among the live objects,
+    /// which are what completion and freeing may still wait for: a window of such sends then
+    /// costs no endpoint reference and no live count per message, two atomic read-modify-writes
+    /// at its creation and two at its end. Any thread.
+    pub fn complete_from_start() -> Arc<Request> {
+        spare::wrap(
+            &SPARE_REQUESTS,
+            Request {
+                ep: None,
+                drain: None,
+                rung: false,
+                op: SpinMutex::new(Op::Send(SendState::Done)),
+                recv: AtomicPtr::new(std::ptr::null_mut()),
+                persistent: false,
+                _live: None,
             },
         )
     }

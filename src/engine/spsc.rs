@@ -199,7 +199,10 @@ impl<T> Channel<T> {
     fn drain_overflow<E>(&self, mut each: impl FnMut(*mut T) -> Result<(), E>) -> Result<(), E> {
         let batch: Vec<T> = {
             let mut o = self.overflow.lock();
-            let mut batch: Vec<T> = std::iter::from_fn(|| self.pop()).collect();
+            // Sized once: the ring holds at most its cells, and growing the vector as it
+            // fills was several allocations per batch.
+            let mut batch: Vec<T> = Vec::with_capacity(self.cells.len() + o.len());
+            batch.extend(std::iter::from_fn(|| self.pop()));
             batch.extend(o.drain(..));
             batch
         };

@@ -4,7 +4,7 @@
 //! inactive with its handle unchanged; an inactive one counts as a null request everywhere.
 
 use super::boundary::{completion_error, input, out, write_status};
-use crate::handles::{request, REQUESTS};
+use crate::handles::{request, requests, REQUESTS};
 use super::types::*;
 use crate::engine::p2p::Completion;
 use crate::engine::request::{self, Backoff, Request};
@@ -122,21 +122,43 @@ pub unsafe extern "C" fn EP_Test(
 }
 
 /// The requests behind an array of handles (null and inactive ones `None`), as the array
-/// calls hold them. Dropping it hands each to `request::recycle`: the requests the call
-/// completed and freed are then referred to by nothing else, and their allocations are kept
-/// for the thread's next nonblocking calls.
-struct Resolved(Vec<Option<Arc<Request>>>);
+/// calls hold them, and the handles the call freed. Handles are looked up and freed in
+/// batches, one lock of the handle table's shard for a window of requests one thread made
+/// (`Table::get_each`, `Table::remove_each`), where each request took a lock to be found and
+/// another to be freed. Dropping it frees the handles, then hands each request to
+/// `request::recycle`: the requests the call completed are then referred to by nothing else,
+/// and their allocations are kept for the thread's next nonblocking calls.
+struct Resolved {
+    reqs: Vec<Option<Arc<Request>>>,
+    freed: std::cell::RefCell<Vec<c_int>>,
+}
+
+impl Resolved {
+    /// Ends completed request `r` (handle `*h`) as [`retire`] does, its handle freed when
+    /// `self` is dropped.
+    fn retire(&self, h: &mut EP_Request, r: &Request) {
+        if r.is_persistent() {
+            r.deactivate();
+        } else {
+            self.freed.borrow_mut().push(*h);
+            *h = EP_REQUEST_NULL;
+        }
+    }
+}
 
 impl std::ops::Deref for Resolved {
     type Target = [Option<Arc<Request>>];
     fn deref(&self) -> &Self::Target {
-        &self.0
+        &self.reqs
     }
 }
 
 impl Drop for Resolved {
     fn drop(&mut self) {
-        self.0.drain(..).flatten().for_each(request::recycle);
+        // Out of the table first: a request the table still holds is not unique, and
+        // `recycle` keeps only unique ones.
+        REQUESTS.remove_each(&self.freed.borrow());
+        self.reqs.drain(..).flatten().for_each(request::recycle);
     }
 }
 
@@ -148,7 +170,11 @@ unsafe fn resolve(count: c_int, reqs: *mut EP_Request) -> EpResult<Resolved> {
     if count > 0 && reqs.is_null() {
         return Err(ep_err!(ERR_ARG, "array_of_requests is NULL"));
     }
-    (0..count as usize).map(|i| active(*reqs.add(i))).collect::<EpResult<_>>().map(Resolved)
+    let hs: &[EP_Request] = if count == 0 { &[] } else { std::slice::from_raw_parts(reqs, count as usize) };
+    Ok(Resolved {
+        reqs: requests(hs, Request::is_active)?,
+        freed: std::cell::RefCell::new(Vec::with_capacity(hs.len())),
+    })
 }
 
 /// Stores the outcome of request `i` of an array call into `statuses[i]` (when not ignored),
@@ -207,7 +233,7 @@ pub unsafe extern "C" fn EP_Waitall(
                 Some(c) => {
                     failed |= record(statuses, i, &c, "EP_Waitall");
                     if let Some(r) = &rs[i] {
-                        retire(&mut *reqs.add(i), r);
+                        rs.retire(&mut *reqs.add(i), r);
                     }
                     pending.swap_remove(k);
                     progressed = true;
@@ -271,7 +297,7 @@ pub unsafe extern "C" fn EP_Testall(
     for (i, c) in done.iter().enumerate() {
         failed |= record(statuses, i, c, "EP_Testall");
         if let Some(r) = &rs[i] {
-            retire(&mut *reqs.add(i), r);
+            rs.retire(&mut *reqs.add(i), r);
         }
     }
     if failed {
@@ -320,7 +346,7 @@ pub unsafe extern "C" fn EP_Waitany(
     loop {
         match first_complete(&rs)? {
             Some(Some((i, c))) => {
-                retire(&mut *reqs.add(i), rs[i].as_ref().expect("a completed request is active"));
+                rs.retire(&mut *reqs.add(i), rs[i].as_ref().expect("a completed request is active"));
                 *index = i as c_int;
                 write_status(status, &c);
                 return completion_error(&c);
@@ -356,7 +382,7 @@ pub unsafe extern "C" fn EP_Testany(
     let rs = resolve(count, reqs)?;
     match first_complete(&rs)? {
         Some(Some((i, c))) => {
-            retire(&mut *reqs.add(i), rs[i].as_ref().expect("a completed request is active"));
+            rs.retire(&mut *reqs.add(i), rs[i].as_ref().expect("a completed request is active"));
             *index = i as c_int;
             *flag = 1;
             write_status(status, &c);
@@ -378,7 +404,7 @@ pub unsafe extern "C" fn EP_Testany(
 
 /// One pass completing every complete request; `None` when no request is active.
 unsafe fn some_complete(
-    rs: &[Option<Arc<Request>>],
+    rs: &Resolved,
     reqs: *mut EP_Request,
     indices: *mut c_int,
     statuses: *mut EP_Status,
@@ -391,7 +417,7 @@ unsafe fn some_complete(
     for (i, r) in rs.iter().enumerate() {
         if let Some(r) = r {
             if let Some(c) = r.test()? {
-                retire(&mut *reqs.add(i), r);
+                rs.retire(&mut *reqs.add(i), r);
                 *indices.add(n) = i as c_int;
                 failed |= record(statuses, n, &c, name);
                 n += 1;

@@ -141,8 +141,10 @@ pub(super) unsafe fn send_nonblocking(
 ) -> EpResult<()> {
     let ep = endpoint_ref(comm)?;
     let req = out(req, "request")?;
-    let s = start_send(&ep, buf, count, dt, dest, tag, sync, false)?;
-    *req = new_request(Request::new(ep.to_arc(), Op::Send(s)))?;
+    *req = match start_send(&ep, buf, count, dt, dest, tag, sync, false)? {
+        SendState::Done => new_request(Request::complete_from_start())?,
+        s => new_request(Request::new(ep.to_arc(), Op::Send(s)))?,
+    };
     Ok(())
 }
 

@@ -12,7 +12,7 @@ pub(crate) mod teams;
 
 pub(crate) use comm_lookup::{endpoint, endpoint_ref, remove_endpoint, EpRef};
 pub(crate) use registry::{
-    call_user_handler, errhandler, free_group, group, keyval, message, new_group, new_request, request, window, MessageObj, Taken,
+    call_user_handler, errhandler, free_group, group, keyval, message, new_group, new_request, request, requests, window, MessageObj, Taken,
     COMMS, ERRHANDLERS, KEYVALS, MESSAGES, REQUESTS, WINS,
 };
 pub(crate) use table::{Kind, Lookup, Table};

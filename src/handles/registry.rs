@@ -66,6 +66,39 @@ pub(crate) fn request(h: c_int) -> EpResult<Arc<Request>> {
     Ok(r)
 }
 
+/// The requests behind an array of request handles, `None` for the null ones and for those
+/// `keep` refuses; the table's shards locked once per run of handles in the same shard (see
+/// `Table::get_each`). Errors: `EP_ERR_REQUEST` for the first handle that is invalid, freed
+/// or of another kind.
+pub(crate) fn requests(hs: &[c_int], keep: impl Fn(&Request) -> bool) -> EpResult<Vec<Option<Arc<Request>>>> {
+    let mut out = Vec::with_capacity(hs.len());
+    let mut first_bad = None;
+    REQUESTS.get_each(hs, |r| match r {
+        Ok(r) => out.push(Some(r)),
+        Err(why) => {
+            if why != Lookup::Null && first_bad.is_none() {
+                first_bad = Some((out.len(), why));
+            }
+            out.push(None);
+        }
+    });
+    // As one `request` per handle in turn would: the endpoints of the handles before a bad
+    // one are noted (the last one's error handler reports the error).
+    let good = first_bad.as_ref().map_or(out.len(), |(i, _)| *i);
+    for ep in out[..good].iter().flatten().filter_map(|r| r.ep.as_ref()) {
+        note_endpoint(ep);
+    }
+    if let Some((i, why)) = first_bad {
+        return Err(lookup_error("request", hs[i], why, ERR_REQUEST));
+    }
+    for r in out.iter_mut() {
+        if r.as_deref().is_some_and(|q| !keep(q)) {
+            *r = None;
+        }
+    }
+    Ok(out)
+}
+
 /// The message behind a message handle.
 pub(crate) fn message(h: c_int) -> EpResult<Arc<MessageObj>> {
     let m = MESSAGES

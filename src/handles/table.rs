@@ -40,7 +40,7 @@
 //! and removes a request, and one count for the table (an atomic beside the shards' address)
 //! made every insertion and removal of every thread a cross-core read-modify-write of one line.
 
-use crate::engine::spinlock::SpinMutex;
+use crate::engine::spinlock::{SpinGuard, SpinMutex};
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -242,6 +242,54 @@ impl<T> Table<T> {
         Ok(object)
     }
 
+    /// [`Self::get`] for each of `hs`, in order, handed to `found`, taking a shard's lock
+    /// once per run of consecutive handles of that shard: an array call over a window of
+    /// requests that one thread made finds them all in its shard, one lock for the window
+    /// instead of one per handle. `found` runs under the lock: it must not use this table nor
+    /// drop an object.
+    pub fn get_each(&self, hs: &[i32], mut found: impl FnMut(Result<Arc<T>, Lookup>)) {
+        let mut held: Option<(usize, SpinGuard<'_, Shard<T>>)> = None;
+        for &h in hs {
+            found(self.decode(h).and_then(|(shard_ix, slot, generation)| {
+                match self.lock_run(&mut held, shard_ix).slots.get(slot) {
+                    Some(s) if s.generation == generation => s.object.clone().ok_or(Lookup::Stale),
+                    _ => Err(Lookup::Stale),
+                }
+            }));
+        }
+    }
+
+    /// [`Self::remove`] for each of `hs`, one lock per run of consecutive handles of a shard
+    /// (see [`Self::get_each`]); handles that do not resolve are skipped. The objects are
+    /// dropped after the last lock is released: dropping one may free what it holds, which
+    /// may use this table.
+    pub fn remove_each(&self, hs: &[i32]) {
+        let mut removed = Vec::with_capacity(hs.len());
+        let mut held: Option<(usize, SpinGuard<'_, Shard<T>>)> = None;
+        for &h in hs {
+            let Ok((shard_ix, slot_ix, generation)) = self.decode(h) else { continue };
+            let shard = self.lock_run(&mut held, shard_ix);
+            let Some(slot) = shard.slots.get_mut(slot_ix).filter(|s| s.generation == generation) else { continue };
+            let Some(object) = slot.object.take() else { continue };
+            slot.generation = (slot.generation + 1) & GEN_MASK;
+            shard.free.push_back(slot_ix as u32);
+            shard.live -= 1;
+            removed.push(object);
+        }
+        drop(held);
+        drop(removed);
+    }
+
+    /// Shard `ix` locked: the lock `held` already when it is that shard's, else after
+    /// releasing `held`'s.
+    fn lock_run<'a, 'g>(&'a self, held: &'g mut Option<(usize, SpinGuard<'a, Shard<T>>)>, ix: usize) -> &'g mut Shard<T> {
+        if held.as_ref().is_none_or(|(i, _)| *i != ix) {
+            *held = None;
+            *held = Some((ix, self.shards[ix].0.lock()));
+        }
+        &mut held.as_mut().expect("locked above").1
+    }
+
     /// Number of live handles (for leak checks): each shard's count under its lock, so
     /// a snapshot only while no other thread inserts or removes.
     pub fn live(&self) -> usize {
@@ -265,6 +313,32 @@ mod tests {
         assert_eq!(t.get(h).unwrap_err(), Lookup::Stale);
         assert_eq!(t.remove(h).unwrap_err(), Lookup::Stale);
         assert_eq!(t.live(), 0);
+    }
+
+    #[test]
+    fn batched_lookups_and_removals_match_single_ones() {
+        let t = Table::new(Kind::Request);
+        // Handles of several shards, interleaved, with bad values among them.
+        let mut hs: Vec<i32> = (0..40i32).map(|i| t.insert_near(Arc::new(i), i as usize % 3).unwrap()).collect();
+        let freed = t.insert(Arc::new(-1)).unwrap();
+        t.remove(freed).unwrap();
+        hs.insert(7, freed);
+        hs.insert(20, 0);
+        hs.insert(30, -5);
+        let mut got = Vec::new();
+        t.get_each(&hs, |g| got.push(g));
+        assert_eq!(got.len(), hs.len());
+        for (h, g) in hs.iter().zip(&got) {
+            assert_eq!(g.as_ref().map(|o| **o), t.get(*h).as_ref().map(|o| **o), "handle {h}");
+        }
+        t.remove_each(&hs);
+        assert_eq!(t.live(), 0);
+        assert!(hs.iter().all(|h| t.get(*h).is_err()));
+        // A handle given twice in one batch is freed once.
+        let h = t.insert_near(Arc::new(1), 0).unwrap();
+        t.remove_each(&[h, h]);
+        assert_eq!(t.live(), 0);
+        assert_eq!(t.remove(h).unwrap_err(), Lookup::Stale);
     }
 
     #[test]

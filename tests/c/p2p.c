@@ -762,6 +762,69 @@ static void t_proc_null(EP_Comm c)
     CHECK_OK(EP_Wait(&r, EP_STATUS_IGNORE));
 }
 
+/* Sends that are complete when their call returns (an eager message to an endpoint of the
+ * process, EP_PROC_NULL) get requests that hold nothing but their handle: each is still an
+ * active, complete request for every call that takes one, completing or freeing one leaves the
+ * others valid, and the messages arrive in order. */
+static void t_completed_sends(EP_Comm c)
+{
+    int me, size, left, right;
+    ep_test_ring(c, &me, &size, &left, &right);
+    int out[8], in[8], flag = -1, idx = -1, outcount = -1, indices[3];
+    EP_Request s[8], r[8];
+    EP_Status st, sts[3];
+    for (int k = 0; k < 8; k++) {
+        out[k] = me * 100 + k;
+        in[k] = -1;
+        CHECK_OK(EP_Isend(&out[k], 1, MPI_INT, me, 70, c, &s[k]));
+        CHECK(s[k] != EP_REQUEST_NULL, "send %d gave the null request", k);
+    }
+    /* Asked without completing it: complete, no error; the handle stays. */
+    CHECK_OK(EP_Request_get_status(s[0], &flag, &st));
+    CHECK(flag == 1 && st.MPI_ERROR == EP_SUCCESS && s[0] != EP_REQUEST_NULL, "get_status flag %d", flag);
+    /* A send is not cancelled: it completes normally. */
+    CHECK_OK(EP_Cancel(&s[0]));
+    CHECK_OK(EP_Wait(&s[0], &st));
+    CHECK_OK(EP_Test_cancelled(&st, &flag));
+    CHECK(flag == 0 && s[0] == EP_REQUEST_NULL, "cancelled send: flag %d", flag);
+    /* Not persistent: EP_Start refuses it and leaves it as it was. */
+    EP_Request keep = s[1];
+    CHECK(ep_class(EP_Start(&s[1])) == EP_ERR_REQUEST && s[1] == keep, "EP_Start of a send gave no EP_ERR_REQUEST");
+    CHECK_OK(EP_Test(&s[1], &flag, EP_STATUS_IGNORE));
+    CHECK(flag == 1 && s[1] == EP_REQUEST_NULL, "test flag %d", flag);
+    CHECK_OK(EP_Request_free(&s[2]));
+    CHECK(s[2] == EP_REQUEST_NULL, "request_free left %d", s[2]);
+    /* The handles completed above leave the others valid. */
+    EP_Request three[3] = {EP_REQUEST_NULL, s[3], s[4]};
+    CHECK_OK(EP_Waitany(3, three, &idx, &st));
+    CHECK((idx == 1 || idx == 2) && three[idx] == EP_REQUEST_NULL, "waitany index %d", idx);
+    CHECK_OK(EP_Waitsome(3, three, &outcount, indices, sts));
+    CHECK(outcount == 1 && indices[0] == 3 - idx && three[1] == EP_REQUEST_NULL && three[2] == EP_REQUEST_NULL,
+          "waitsome outcount %d", outcount);
+    CHECK_OK(EP_Testsome(3, three, &outcount, indices, sts));
+    CHECK(outcount == EP_UNDEFINED, "testsome on no active request gave %d", outcount);
+    CHECK_OK(EP_Testany(1, &s[5], &idx, &flag, &st));
+    CHECK(flag == 1 && idx == 0 && s[5] == EP_REQUEST_NULL, "testany flag %d index %d", flag, idx);
+    CHECK_OK(EP_Testall(2, &s[6], &flag, EP_STATUSES_IGNORE));
+    CHECK(flag == 1 && s[6] == EP_REQUEST_NULL && s[7] == EP_REQUEST_NULL, "testall flag %d", flag);
+    /* Every message arrived, in the order sent. */
+    for (int k = 0; k < 8; k++)
+        CHECK_OK(EP_Irecv(&in[k], 1, MPI_INT, me, 70, c, &r[k]));
+    CHECK_OK(EP_Waitall(8, r, EP_STATUSES_IGNORE));
+    for (int k = 0; k < 8; k++)
+        CHECK(in[k] == me * 100 + k, "message %d: %d", k, in[k]);
+    /* Mixed with receives and sends to another process in one array. */
+    int x = me, y = -1;
+    EP_Request mix[4];
+    CHECK_OK(EP_Irecv(&y, 1, MPI_INT, left, 71, c, &mix[0]));
+    CHECK_OK(EP_Isend(&x, 1, MPI_INT, EP_PROC_NULL, 71, c, &mix[1]));
+    CHECK_OK(EP_Isend(&x, 1, MPI_INT, right, 71, c, &mix[2]));
+    CHECK_OK(EP_Isend(&x, 1, MPI_INT, EP_PROC_NULL, 71, c, &mix[3]));
+    CHECK_OK(EP_Waitall(4, mix, EP_STATUSES_IGNORE));
+    CHECK(y == left && mix[0] == EP_REQUEST_NULL && mix[1] == EP_REQUEST_NULL && mix[3] == EP_REQUEST_NULL,
+          "mixed waitall: %d", y);
+}
+
 /* Bad input gives its error class and message, and the endpoint keeps working. */
 static void t_bad_input(EP_Comm c)
 {
@@ -858,6 +921,7 @@ int main(int argc, char **argv)
             RUN(t_completion_family);
             RUN(t_recycled_requests);
             RUN(t_proc_null);
+            RUN(t_completed_sends);
             RUN(t_bad_input);
             CHECK_OK(EP_Comm_free(&c));
         }
