@@ -35,6 +35,8 @@ for mpi in ${EPMPI_MPIS:-openmpi mpich}; do
     if [ "$loom" = 1 ]; then
         echo "=== loom models (built against $mpi, run once)"
         cargo test --locked --test loom_models -- --include-ignored
+        # The models build the engine's concurrent modules against loom: lint that build too.
+        cargo clippy --manifest-path tests/loom/Cargo.toml --target-dir target/loom --all-targets --locked --quiet -- -D warnings
         loom=0
     fi
     if [ "$valgrind" = 1 ]; then

@@ -92,9 +92,10 @@ mod imp {
     }
 
     /// The engine's work list (`engine::share`), in a model: no job is ever listed, so a
-    /// waiter that offers help finds none.
+    /// waiter that offers help finds none. Braced, not a unit struct, so that the board builds
+    /// it with `WorkList::default()` as it does the engine's.
     #[derive(Default)]
-    pub struct WorkList;
+    pub struct WorkList {}
 
     impl WorkList {
         /// Finds nothing to do.
