@@ -206,17 +206,24 @@ static void t_bcast(T *t)
  * buffer as soon as the call returns; a reduction to the same root (whose other ranks leave at
  * once too), an allreduce, barriers and gathers (collectives of other kinds, entered right
  * after a rank left a broadcast early) come between. Every rank checks every value. */
-static void t_bcast_in_a_row(T *t)
+/* The endpoints of this process, split from t's communicator: rank *me of *n. */
+static EP_Comm process_comm(T *t, int *me, int *n)
 {
-    stage(t, "EP_Bcast in a row");
-    enum { ROUNDS = 3000, MAX_INTS = 520 };
     int wr;
     MPI_Comm_rank(MPI_COMM_WORLD, &wr);
     EP_Comm local;
     CHECK_OK(EP_Comm_split(t->c, wr, t->me, &local));
+    EP_Comm_rank(local, me);
+    EP_Comm_size(local, n);
+    return local;
+}
+
+static void t_bcast_in_a_row(T *t)
+{
+    stage(t, "EP_Bcast in a row");
+    enum { ROUNDS = 3000, MAX_INTS = 520 };
     int me, n, buf[MAX_INTS], bad = 0, *all = NULL;
-    EP_Comm_rank(local, &me);
-    EP_Comm_size(local, &n);
+    EP_Comm local = process_comm(t, &me, &n);
     all = malloc(n * sizeof(int));
     for (int r = 0; r < ROUNDS; r++) {
         /* 4 bytes to 2080: inline inputs, staged buffers, and straight copies past 2048. */
@@ -245,6 +252,46 @@ static void t_bcast_in_a_row(T *t)
         }
     }
     free(all);
+    CHECK_OK(EP_Comm_free(&local));
+}
+
+/* Allgathers and all-to-alls in a row among the endpoints of one process, their sizes
+ * stepping through the inline exchange, the staged buffers and the straight copies, so that
+ * each endpoint's staging buffers are rewritten while its peers may still be in the
+ * collective before (a rank that has read every block goes on at once). Every rank refills
+ * its send buffer as soon as a call returns and checks every block. */
+static void t_exchange_in_a_row(T *t)
+{
+    stage(t, "EP_Allgather and EP_Alltoall in a row");
+    enum { ROUNDS = 2000, MAX_BYTES = 1800 };
+    int me, n, bad = 0;
+    EP_Comm local = process_comm(t, &me, &n);
+    int *send = malloc(MAX_BYTES + (size_t)n * sizeof(int)), *recv = malloc((size_t)n * MAX_BYTES + (size_t)n * sizeof(int));
+    for (int r = 0; r < ROUNDS; r++) {
+        int gather = r % 2 == 0, total = 1 + (r * 37) % (MAX_BYTES / 4);
+        /* An allgather's block, or all of an all-to-all's blocks. */
+        int cnt = gather ? total : (total + n - 1) / n;
+        int ints = gather ? cnt : cnt * n;
+        for (int k = 0; k < ints; k++)
+            send[k] = (r * 16 + me) * 1000 + k;
+        for (int k = 0; k < cnt * n; k++)
+            recv[k] = -1;
+        if (gather)
+            CHECK_OK(EP_Allgather(send, cnt, MPI_INT, recv, cnt, MPI_INT, local));
+        else
+            CHECK_OK(EP_Alltoall(send, cnt, MPI_INT, recv, cnt, MPI_INT, local));
+        for (int k = 0; k < ints; k++)
+            send[k] = -2; /* the send buffer is the rank's own again at once */
+        for (int from = 0; from < n; from++)
+            for (int k = 0; k < cnt; k++) {
+                int want = (r * 16 + from) * 1000 + (gather ? k : me * cnt + k);
+                if (recv[from * cnt + k] != want && !bad++)
+                    CHECK(0, "rank %d of %d: %s %d, %d ints from %d, int %d: got %d, want %d", me, n,
+                          gather ? "allgather" : "alltoall", r, cnt, from, k, recv[from * cnt + k], want);
+            }
+    }
+    free(send);
+    free(recv);
     CHECK_OK(EP_Comm_free(&local));
 }
 
@@ -561,6 +608,11 @@ static void t_allgather(T *t)
      * then received as vectors. */
     allgather_case(t, &L_INT, 300, &L_INT, 300, ODD_VEC);
     allgather_case(t, &L_INT, 300, &L_VEC, 50, 0);
+    /* Blocks of 513 to 1024 bytes, which the endpoints of one process stage. */
+    allgather_case(t, &L_INT, 200, &L_INT, 200, 0);
+    allgather_case(t, &L_INT, 252, &L_INT, 252, ODD_VEC);
+    allgather_case(t, &L_INT, 150, &L_VEC, 25, 0);
+    allgather_case(t, &L_VEC, 30, &L_VEC, 30, IN_PLACE | JUNK);
     stage(t, "EP_Allgatherv");
     allgatherv_case(t, PAT_UNEVEN, &L_INT, &L_INT, 0);
     allgatherv_case(t, PAT_ONE, &L_INT, &L_INT, 0);
@@ -694,6 +746,12 @@ static void t_alltoall(T *t)
     /* Above the inline exchange, as for the allgather. */
     alltoall_case(t, &L_INT, 300, &L_INT, 300, ODD_VEC);
     alltoall_case(t, &L_INT, 300, &L_VEC, 50, 0);
+    /* 513 to 1536 bytes of blocks per endpoint, which the endpoints of one process stage. */
+    alltoall_case(t, &L_INT, 384 / t->n, &L_INT, 384 / t->n, 0);
+    alltoall_case(t, &L_INT, 6 * (32 / t->n + 1), &L_INT, 6 * (32 / t->n + 1), ODD_VEC);
+    alltoall_case(t, &L_INT, 6 * (64 / t->n), &L_VEC, 64 / t->n, 0);
+    alltoall_case(t, &L_INT, 384 / t->n, &L_INT, 384 / t->n, IN_PLACE);
+    alltoall_case(t, &L_VEC, 64 / t->n, &L_VEC, 64 / t->n, IN_PLACE | JUNK);
     stage(t, "EP_Alltoallv");
     alltoallv_case(t, A2A_ASYM, &L_INT, &L_INT, 0);
     alltoallv_case(t, A2A_ASYM, &L_VEC, &L_INT, 0);
@@ -1842,6 +1900,25 @@ static void t_errors(T *t)
                           "EP_Bcast of %d ints against the root's %d gave class %d", count[k], root_count[k], ep_class(rc));
             }
         }
+        /* Counts that differ (erroneous) so that rank 0 and the others take different paths:
+         * the inline exchange against staged buffers, staged buffers against the straight
+         * copies. Every rank fails (EP_ERR_TRUNCATE or EP_ERR_OTHER), nobody hangs. */
+        if (t->n >= 2 && t->n <= 16) {
+            static const int ag[2][2] = {{100, 200}, {200, 300}}, a2a[2][2] = {{100, 300}, {300, 500}};
+            int *bs = calloc(5000, sizeof(int)), *br = calloc(5000, sizeof(int));
+            for (int k = 0; k < 2; k++) {
+                int c = ag[k][t->me == 0 ? 0 : 1];
+                int rc = EP_Allgather(bs, c, MPI_INT, br, c, MPI_INT, t->c);
+                CHECK(ep_class(rc) == EP_ERR_TRUNCATE || ep_class(rc) == EP_ERR_OTHER,
+                      "EP_Allgather of %d ints against rank 0's %d gave class %d", c, ag[k][0], ep_class(rc));
+                c = a2a[k][t->me == 0 ? 0 : 1] / t->n + 1;
+                rc = EP_Alltoall(bs, c, MPI_INT, br, c, MPI_INT, t->c);
+                CHECK(ep_class(rc) == EP_ERR_TRUNCATE || ep_class(rc) == EP_ERR_OTHER,
+                      "EP_Alltoall of %d ints per block against rank 0's gave class %d", c, ep_class(rc));
+            }
+            free(bs);
+            free(br);
+        }
         MPI_Type_free(&pair);
         free(sb);
         free(rb);
@@ -1878,6 +1955,7 @@ int main(int argc, char **argv)
             t_barrier(&t);
             t_bcast(&t);
             t_bcast_in_a_row(&t);
+            t_exchange_in_a_row(&t);
             t_gather_scatter(&t);
             t_gatherv_scatterv(&t);
             t_allgather(&t);

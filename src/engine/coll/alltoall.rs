@@ -7,7 +7,7 @@
 //! are packed before any is overwritten. Inside one process with contiguous send buffers there
 //! is no packing: each endpoint copies its blocks straight from the senders' buffers.
 
-use super::board::{Kind, Scratch, INLINE_BYTES};
+use super::board::{Kind, Scratch, INLINE_BYTES, STAGED_BYTES};
 use super::host_bytes::{self, c_bytes, displs_of};
 use super::{copies_pay, copy_ballot, exchange_fits, inline_bytes, process_ordered, Blocks, Layout};
 use crate::engine::comm::CommShared;
@@ -59,6 +59,9 @@ pub fn alltoallv(ep: &Endpoint, args: &AlltoallvArgs) -> EpResult<()> {
     }
     if let Some(block) = inline_block(s, args) {
         return alltoall_inline(ep, args, block);
+    }
+    if let Some(block) = staged_block(s, args) {
+        return alltoall_staged(ep, args, block);
     }
     let n = s.local_count();
     let leader = |all: &[&AlltoallvArgs], scratch: &mut Scratch| {
@@ -164,6 +167,64 @@ fn inline_block(s: &CommShared, args: &AlltoallvArgs) -> Option<usize> {
     let block = args.recv.info.size * count.max(0) as usize;
     let total = block.checked_mul(s.map.size())?;
     (exchange_fits(s, 0) && total <= INLINE_BYTES).then_some(block)
+}
+
+/// The bytes of every block when an all-to-all is staged: as [`inline_block`], with all of an
+/// endpoint's blocks too long for an inline input but within [`STAGED_ALLTOALL_BYTES`].
+/// `None` otherwise.
+fn staged_block(s: &CommShared, args: &AlltoallvArgs) -> Option<usize> {
+    let Layout::Uniform(count) = args.recv.layout else { return None };
+    let block = args.recv.info.size * count.max(0) as usize;
+    let total = block.checked_mul(s.map.size())?;
+    (exchange_fits(s, 0) && total > INLINE_BYTES && total <= STAGED_ALLTOALL_BYTES).then_some(block)
+}
+
+/// Largest input of an all-to-all (an endpoint's blocks for every rank, bytes) that every
+/// endpoint stages ([`alltoall_staged`]) instead of taking the straight copies. Staged, each
+/// block is copied twice, and nobody waits for the others to finish reading. 1x2 on MPICH and
+/// Open MPI, medians of 4 alternated runs, staged against the straight copies: 0.69x-0.71x
+/// at 384-byte blocks, 0.74x-0.75x at 512, 0.81x-0.88x at 640, 0.92x-0.97x at 768 (1536
+/// bytes in all), 1.15x-1.17x at 1024.
+const STAGED_ALLTOALL_BYTES: usize = 1536;
+const _: () = assert!(STAGED_ALLTOALL_BYTES <= STAGED_BYTES, "an all-to-all's stage fits a staging buffer");
+
+/// The blocks an endpoint sends to every rank, packed in rank order into `out` (`block`
+/// bytes each, `block` > 0); with `MPI_IN_PLACE` from the receive buffer, before anything is
+/// written into it.
+fn pack_blocks(from: &Blocks, block: usize, out: &mut [u8]) -> EpResult<()> {
+    for (r, chunk) in out.chunks_exact_mut(block).enumerate() {
+        from.of(r as i32).pack_to(chunk)?;
+    }
+    Ok(())
+}
+
+/// [`alltoallv`] with staged blocks (see [`staged_block`]): each endpoint packs its blocks for
+/// every rank into a staging buffer of its own and takes its block out of everyone's, its
+/// own included. Nobody waits for the others to finish reading, as they must when blocks are
+/// copied straight from the senders' buffers: a staging buffer is rewritten only DEPTH
+/// collectives later, once everyone has left this one (`Board::stage_as`).
+fn alltoall_staged(ep: &Endpoint, args: &AlltoallvArgs, block: usize) -> EpResult<()> {
+    let s = &ep.shared;
+    let size = s.map.size();
+    let from = args.send.as_ref().unwrap_or(&args.recv);
+    // Blocks of another size than the receive count says (erroneous) are staged empty, so
+    // that the other endpoints get their error instead of waiting.
+    let matches = (0..size as i32).all(|r| from.bytes(r) == block);
+    let len = if matches { block * size } else { 0 };
+    let (arrival, packed) = s.board.stage_as(ep.local as usize, Kind::Alltoallv, len, |out| pack_blocks(from, block, out));
+    packed?;
+    if !matches {
+        return Err(ep_err!(ERR_TRUNCATE, "this endpoint's blocks differ in size from its receive count: type signatures differ"));
+    }
+    let at = ep.rank as usize * block;
+    for r in 0..size as i32 {
+        arrival.read_staged(s.location(r).expect("rank").local as usize, |data| match data.get(at..at + block) {
+            Some(d) => args.recv.of(r).unpack_from(d),
+            None => Err(ep_err!(ERR_TRUNCATE, "rank {r} sent blocks of another size: type signatures differ")),
+        })?;
+    }
+    arrival.depart();
+    Ok(())
 }
 
 /// [`alltoallv`] through the board's exchange (see [`inline_block`]): each endpoint hands over

@@ -217,10 +217,12 @@ fn lines_for(len: usize) -> usize {
 /// Largest broadcast (bytes) whose root, in a communicator that exchanges, copies its data into
 /// a staging buffer of its own and leaves ([`Board::stage`]), as a host's root sends and
 /// returns, where a root of the straight copies waits until its readers have copied from its
-/// buffer. Above it the one copy of the straight copies costs less than the root's wait.
+/// buffer; and a bound on what every endpoint of an allgather or all-to-all stages so
+/// ([`Board::stage_as`]; their own limits are lower). Above it the one copy of the straight
+/// copies costs less than the wait.
 pub(crate) const STAGED_BYTES: usize = 2048;
 
-/// A root's staged broadcast in one place: the stamp (sequence number in bits 16-63, length
+/// An endpoint's staged data in one place: the stamp (sequence number in bits 16-63, length
 /// in bytes in bits 0-15) is stored after the data, and shares its line with the data's start,
 /// so that the reader's wait brings that line along.
 #[repr(C, align(128))]
@@ -312,8 +314,9 @@ pub struct Board {
     /// Each endpoint's exchange inputs, by local index; none on a board that never exchanges
     /// (more than [`EXCHANGE_MAX_ENDPOINTS`] endpoints, or several processes).
     inputs: Box<[Inputs]>,
-    /// Each endpoint's staged broadcasts, by place; allocated when the endpoint first stages
-    /// one as root ([`STAGED_BYTES`] per place), on boards that exchange only.
+    /// Each endpoint's staged data, by place; allocated when the endpoint first stages some
+    /// (a broadcast's root, an all-to-all: [`STAGED_BYTES`] per place), on boards that
+    /// exchange only.
     staged: Box<[StagedPlaces]>,
     released: Padded,
     /// Rung with each release, for the endpoints waiting for it.
@@ -509,7 +512,22 @@ impl Board {
     /// are. When `fill` fails the broadcast is published empty (the readers report the
     /// length) and the error returned.
     pub fn stage(&self, me: usize, len: usize, fill: impl FnOnce(&mut [u8]) -> EpResult<()>) -> EpResult<()> {
-        assert!(len <= STAGED_BYTES && self.staged.len() == self.slots.len(), "a staged broadcast fits the board");
+        let (arrival, filled) = self.stage_as(me, Kind::Bcast, len, fill);
+        arrival.depart();
+        filled
+    }
+
+    /// [`Board::stage`] for a collective of any `kind` whose endpoints all stage their data:
+    /// the arrival it returns reads theirs ([`Arrival::read_staged`], its own included) and
+    /// departs. What `fill` returned comes alongside (on failure the data is published empty).
+    pub fn stage_as(
+        &self,
+        me: usize,
+        kind: Kind,
+        len: usize,
+        fill: impl FnOnce(&mut [u8]) -> EpResult<()>,
+    ) -> (Arrival<'_>, EpResult<()>) {
+        assert!(len <= STAGED_BYTES && self.staged.len() == self.slots.len(), "staged data fits the board");
         let slot = &self.slots[me];
         let seq = slot.seq.load(Ordering::Relaxed) + 1;
         self.catch_up(me, seq);
@@ -520,9 +538,9 @@ impl Board {
         let published = if filled.is_ok() { len } else { 0 };
         staged.stamp.store(seq << 16 | published as u64, Ordering::Release);
         // The header too: a reader that meets another path, or another collective, tells
-        // from it (`Arrival::meet_staged`).
-        slot.enter_as(seq, Kind::Bcast as u32 | EXCHANGED);
-        filled
+        // from it (`Arrival::read_staged`).
+        slot.enter_as(seq, kind as u32 | EXCHANGED);
+        (Arrival { board: self, me, seq, kind, len: published }, filled)
     }
 
     /// Runs one collective for the endpoint with local index `me`.
@@ -841,6 +859,12 @@ impl Arrival<'_> {
     /// arrival). A root that entered the collective another way (the exchange, or another
     /// collective: arguments that differ) is reported once the wait drags on.
     pub fn meet_staged(self, from: usize, each: impl FnOnce(&[u8]) -> EpResult<()>) -> EpResult<()> {
+        self.read_staged(from, each)
+    }
+
+    /// [`Arrival::meet_staged`] without departing: the endpoints of an all-to-all read every
+    /// endpoint's staged data in turn ([`Board::stage_as`]).
+    pub fn read_staged(&self, from: usize, each: impl FnOnce(&[u8]) -> EpResult<()>) -> EpResult<()> {
         let (board, seq, kind) = (self.board, self.seq, self.kind);
         let root = &board.slots[from];
         let staged_at = |seq: u64| {
@@ -865,9 +889,9 @@ impl Arrival<'_> {
             }
             b.snooze_on(&root.bell);
         };
-        // SAFETY: the root wrote `len` bytes before the stamp (Release/Acquire) and leaves
-        // them untouched until its collective seq + DEPTH, which waits for this endpoint's
-        // arrival at seq + 1 (`catch_up`).
+        // SAFETY: the endpoint that staged them wrote `len` bytes before the stamp
+        // (Release/Acquire) and leaves them untouched until its collective seq + DEPTH, which
+        // waits for this endpoint's arrival at seq + 1 (`catch_up`).
         staged.data.with(|p| each(unsafe { &(&*p)[..len] }))
     }
 }
@@ -966,7 +990,7 @@ fn mismatch(kind: Kind, other: u32) -> EpError {
         return ep_err!(
             ERR_OTHER,
             "endpoints of one process called {kind:?} with arguments that differ where every rank's must agree \
-             (the amount of data or its layout): they took different paths (the inline exchange, a staged broadcast, direct copies, the leader)"
+             (the amount of data or its layout): they took different paths (the inline exchange, staged data, direct copies, the leader)"
         );
     }
     ep_err!(

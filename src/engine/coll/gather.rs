@@ -4,7 +4,7 @@
 //! / `MPI_Scatterv` / `MPI_Allgatherv` of bytes; receivers place every rank's block by the
 //! rank map, so any map (contiguous or interleaved ranks) gives MPI's rank order.
 
-use super::board::{Kind, Scratch, INLINE_BYTES};
+use super::board::{Kind, Scratch, INLINE_BYTES, STAGED_BYTES};
 use super::host_bytes::{self, c_bytes, displs_of};
 use super::{copies_pay, copy_ballot, exchange_fits, inline_bytes, process_ordered, Blocks, Layout};
 use crate::engine::comm::{CommShared, Endpoint};
@@ -244,6 +244,9 @@ pub fn allgatherv(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
     if exchange_fits(s, 0) && (0..s.map.size() as i32).all(|r| args.recv.bytes(r) <= INLINE_BYTES) {
         return allgatherv_inline(ep, args);
     }
+    if exchange_fits(s, 0) && (0..s.map.size() as i32).all(|r| args.recv.bytes(r) <= STAGED_ALLGATHER_BYTES) {
+        return allgatherv_staged(ep, args);
+    }
     let leader = |all: &[&AllgathervArgs], scratch: &mut Scratch| {
         let own: Vec<UserBuf> = all.iter().map(|a| own_block(a)).collect();
         let total = pack_all(own.iter().map(Some), &mut scratch.bytes2)?;
@@ -318,6 +321,56 @@ fn own_block(a: &AllgathervArgs) -> UserBuf {
     a.send.unwrap_or_else(|| a.recv.of(a.rank))
 }
 
+/// Largest block of an allgather (bytes) that every endpoint stages ([`allgatherv_staged`])
+/// instead of taking the straight copies. Staged, each block is copied twice (once by its
+/// owner), and nobody waits for the others to finish reading. 1x2 on MPICH and Open MPI,
+/// medians of 4 alternated runs, staged against the straight copies: 0.79x-0.83x at 640 bytes,
+/// 0.89x-0.90x at 768, 0.97x-1.05x at 1024, 1.08x-1.13x at 1536.
+const STAGED_ALLGATHER_BYTES: usize = 1024;
+const _: () = assert!(STAGED_ALLGATHER_BYTES <= STAGED_BYTES, "an allgather's stage fits a staging buffer");
+
+/// [`allgatherv`] inside one process when every block is too long for an inline input but at
+/// most [`STAGED_ALLGATHER_BYTES`] (the test is on the receive counts, which every rank knows
+/// alike): each endpoint stages its block in a buffer of its own and places everyone's from
+/// there, and nobody waits for the others to finish reading, as they must when blocks are
+/// copied straight from their owners' buffers (`Board::stage_as`).
+fn allgatherv_staged(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
+    let s = &ep.shared;
+    let own = own_block(args);
+    // A block larger than the receive counts say (erroneous) is staged empty, so that the
+    // other endpoints get their error instead of waiting.
+    let too_big = own.bytes() > STAGED_ALLGATHER_BYTES;
+    let len = if too_big { 0 } else { own.bytes() };
+    let (arrival, packed) = s.board.stage_as(ep.local as usize, Kind::Allgatherv, len, |out| own.pack_to(out));
+    packed?;
+    if too_big {
+        return Err(ep_err!(ERR_TRUNCATE, "this endpoint sends more bytes than the receive counts say: type signatures differ"));
+    }
+    for r in 0..s.map.size() as i32 {
+        if r == args.rank && args.send.is_none() {
+            continue;
+        }
+        arrival.read_staged(s.location(r).expect("rank").local as usize, |data| place_block(args, r, data))?;
+    }
+    arrival.depart();
+    Ok(())
+}
+
+/// Places rank `r`'s block `data` (handed over inline or staged) into the receive buffer:
+/// exactly the bytes the receive counts say, a longer block (erroneous) an error as a shorter
+/// one is, not cut to fit.
+fn place_block(args: &AllgathervArgs, r: i32, data: &[u8]) -> EpResult<()> {
+    if data.len() != args.recv.bytes(r) {
+        return Err(ep_err!(
+            ERR_TRUNCATE,
+            "rank {r} sent {} bytes where the receive counts say {}: type signatures differ",
+            data.len(),
+            args.recv.bytes(r)
+        ));
+    }
+    args.recv.of(r).unpack_from(data)
+}
+
 /// [`allgatherv`] inside one process when every block is small (the test is on the receive
 /// counts, which every rank knows alike): each endpoint hands its block over inline and
 /// places everyone's from there. One handoff between threads instead of the leader's two,
@@ -338,18 +391,7 @@ fn allgatherv_inline(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
             if r == args.rank && args.send.is_none() {
                 continue;
             }
-            let data = inputs[s.location(r).expect("rank").local as usize];
-            // Exactly the bytes the receive counts say: a longer block (erroneous) is an error
-            // here as a shorter one is, not cut to fit.
-            if data.len() != args.recv.bytes(r) {
-                return Err(ep_err!(
-                    ERR_TRUNCATE,
-                    "rank {r} sent {} bytes where the receive counts say {}: type signatures differ",
-                    data.len(),
-                    args.recv.bytes(r)
-                ));
-            }
-            args.recv.of(r).unpack_from(data)?;
+            place_block(args, r, inputs[s.location(r).expect("rank").local as usize])?;
         }
         Ok(())
     })

@@ -48,6 +48,11 @@ enum Op {
     /// ([`crate::board::Arrival::meet_staged`]). Its next stage must not overwrite them before
     /// the reader is done.
     Staged { root: usize },
+    /// An all-to-all whose endpoints all stage 16 bytes ([`Board::stage_as`]) and read every
+    /// endpoint's, their own included ([`crate::board::Arrival::read_staged`]), then leave:
+    /// the one that has read everything goes on while the other may still be reading, so its
+    /// next stage in the same place must wait for that reader.
+    StagedAll,
     /// Endpoint 0 stages a broadcast where endpoint 1 reads an inline one, then the reverse
     /// (a count that differs between them, so that they chose different paths): endpoint 1
     /// gets the mismatch error each time instead of a hang.
@@ -86,6 +91,17 @@ impl Input {
 /// What endpoint `me` contributes to collective `round`.
 fn value(me: usize, round: usize) -> u64 {
     (10 * round + me + 1) as u64
+}
+
+/// The 16 bytes a staging op publishes for value `v`: `v` and `v + 1`.
+fn write_pair(data: &mut [u8], v: u64) {
+    data[..8].copy_from_slice(&v.to_ne_bytes());
+    data[8..].copy_from_slice(&(v + 1).to_ne_bytes());
+}
+
+/// The two words of a staging op's 16 bytes.
+fn read_pair(data: &[u8]) -> (u64, u64) {
+    (u64::from_ne_bytes(data[..8].try_into().unwrap()), u64::from_ne_bytes(data[8..].try_into().unwrap()))
 }
 
 /// Endpoint `me` runs `ops` in order and checks every result.
@@ -184,8 +200,7 @@ fn endpoint(board: &Board, inputs: &[Input], me: usize, ops: &[Op]) {
                     let v = inputs[me].read();
                     board
                         .stage(me, 16, |data| {
-                            data[..8].copy_from_slice(&v.to_ne_bytes());
-                            data[8..].copy_from_slice(&(v + 1).to_ne_bytes());
+                            write_pair(data, v);
                             Ok(())
                         })
                         .unwrap();
@@ -195,13 +210,34 @@ fn endpoint(board: &Board, inputs: &[Input], me: usize, ops: &[Op]) {
                         .arrive(me, Kind::Bcast, &[])
                         .meet_staged(root, |data| {
                             assert_eq!(data.len(), 16, "endpoint {me}, broadcast {round}: wrong length");
-                            got = (u64::from_ne_bytes(data[..8].try_into().unwrap()), u64::from_ne_bytes(data[8..].try_into().unwrap()));
+                            got = read_pair(data);
                             Ok(())
                         })
                         .unwrap();
                     let v = value(root, round);
                     assert_eq!(got, (v, v + 1), "endpoint {me}, broadcast {round}: wrong data");
                 }
+            }
+            Op::StagedAll => {
+                let v = inputs[me].read();
+                let (arrival, filled) = board.stage_as(me, Kind::Alltoallv, 16, |data| {
+                    write_pair(data, v);
+                    Ok(())
+                });
+                filled.unwrap();
+                for from in 0..n {
+                    let mut got = (0, 0);
+                    arrival
+                        .read_staged(from, |data| {
+                            assert_eq!(data.len(), 16, "endpoint {me}, collective {round}: wrong length from {from}");
+                            got = read_pair(data);
+                            Ok(())
+                        })
+                        .unwrap();
+                    let w = value(from, round);
+                    assert_eq!(got, (w, w + 1), "endpoint {me}, collective {round}: wrong data from {from}");
+                }
+                arrival.depart();
             }
             Op::StagedMismatch => {
                 if me == 0 {
@@ -395,6 +431,21 @@ fn loom_board_staged_broadcasts_run_ahead() {
 #[test]
 fn loom_board_staged_broadcast_then_exchange() {
     board_model(2, &[Op::Staged { root: 1 }, NARROW, Op::Staged { root: 0 }]);
+}
+
+/// All-to-alls whose every endpoint stages its data and reads everyone's, in a row, each
+/// place used twice: the endpoint that has read everything goes on while the other still
+/// reads. Within 6 preemptions (the full bound takes two minutes here).
+#[test]
+fn loom_board_staged_exchanges_in_a_row() {
+    board_model_bounded(2, &[Op::StagedAll, Op::StagedAll, Op::StagedAll], 6);
+}
+
+/// Two staged broadcasts whose root runs ahead, then a staged all-to-all whose stage reuses the
+/// first broadcast's place, which the reader may still be reading. Within 4 preemptions.
+#[test]
+fn loom_board_staged_broadcasts_then_staged_exchange() {
+    board_model_bounded(2, &[Op::Staged { root: 1 }, Op::Staged { root: 1 }, Op::StagedAll], 4);
 }
 
 /// Broadcasts whose endpoints chose different paths (staged and inline, both ways) fail on the
