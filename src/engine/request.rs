@@ -24,6 +24,7 @@ use super::topo::neighbor::Exchange;
 use crate::error::EpResult;
 use crate::host::{check, sys, HostRequest, HOST};
 use super::spinlock::SpinMutex;
+use std::os::raw::c_int;
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Arc;
 
@@ -111,6 +112,10 @@ pub struct Request {
     recv: AtomicPtr<RecvOp>,
     /// Made by [`Request::persistent`]: completion deactivates it instead of freeing it.
     pub(super) persistent: bool,
+    /// For a request without endpoint made on one ([`Request::complete_from_start`]): the
+    /// error handler and handle of its communicator when it started, which errors of later
+    /// calls naming the request go to (MPI 4.1 section 9.3); (0, 0) otherwise.
+    pub origin: (c_int, c_int),
     /// Counts the request among the live ones; `None` in a kept allocation (see
     /// [`recycle`]) and in [`Request::complete_from_start`]'s.
     _live: Option<crate::live::Counted>,
@@ -173,18 +178,20 @@ impl Request {
                 op: SpinMutex::new(op),
                 recv: AtomicPtr::new(recv),
                 persistent,
+                origin: (0, 0),
                 _live: Some(crate::live::Counted::new(&crate::live::REQUESTS)),
             },
         )
     }
 
-    /// A send that is complete from the start (an eager message to an endpoint of the process,
-    /// `EP_PROC_NULL`), in an allocation the thread kept when there is one. It refers to no
-    /// endpoint, since no progress can change it, and is not counted among the live objects,
-    /// which are what completion and freeing may still wait for: a window of such sends then
-    /// costs no endpoint reference and no live count per message, two atomic read-modify-writes
-    /// at its creation and two at its end. Any thread.
-    pub fn complete_from_start() -> Arc<Request> {
+    /// A send of endpoint `ep` that is complete from the start (an eager message to an
+    /// endpoint of the process, `EP_PROC_NULL`, a direct-mode host send done at once), in an
+    /// allocation the thread kept when there is one. It refers to no endpoint, since no
+    /// progress can change it, only to its communicator's error handler (`origin`), and is not
+    /// counted among the live objects, which are what completion and freeing may still wait
+    /// for: a window of such sends then costs no endpoint reference and no live count per
+    /// message, two atomic read-modify-writes at its creation and two at its end. Any thread.
+    pub fn complete_from_start(ep: &Endpoint) -> Arc<Request> {
         spare::wrap(
             &SPARE_REQUESTS,
             Request {
@@ -194,6 +201,7 @@ impl Request {
                 op: SpinMutex::new(Op::Send(SendState::Done)),
                 recv: AtomicPtr::new(std::ptr::null_mut()),
                 persistent: false,
+                origin: (ep.errhandler(), ep.handle()),
                 _live: None,
             },
         )
@@ -208,6 +216,7 @@ impl Request {
             op: SpinMutex::new(op),
             recv: AtomicPtr::new(std::ptr::null_mut()),
             persistent: false,
+            origin: (0, 0),
             _live: Some(crate::live::Counted::new(&crate::live::REQUESTS)),
         })
     }

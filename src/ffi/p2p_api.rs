@@ -142,7 +142,7 @@ pub(super) unsafe fn send_nonblocking(
     let ep = endpoint_ref(comm)?;
     let req = out(req, "request")?;
     *req = match start_send(&ep, buf, count, dt, dest, tag, sync, false)? {
-        SendState::Done => new_request(Request::complete_from_start())?,
+        SendState::Done => new_request(Request::complete_from_start(&ep))?,
         s => new_request(Request::new(ep.to_arc(), Op::Send(s)))?,
     };
     Ok(())

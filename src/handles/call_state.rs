@@ -16,9 +16,15 @@ pub(crate) fn note_handler(h: c_int) {
 /// Records the error handler of endpoint `ep` and its handle (which a user-defined handler
 /// receives) for the call in progress on this thread.
 pub(crate) fn note_endpoint(ep: &Endpoint) {
+    note_handler_of(ep.errhandler(), ep.handle());
+}
+
+/// Records error handler `h` of the communicator whose handle is `comm` for the call in
+/// progress on this thread.
+pub(crate) fn note_handler_of(h: c_int, comm: c_int) {
     let c = call_state();
-    c.handler.set(ep.errhandler());
-    c.comm.set(ep.handle());
+    c.handler.set(h);
+    c.comm.set(comm);
 }
 
 const CACHE_WAYS: usize = 4;

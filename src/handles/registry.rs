@@ -2,7 +2,7 @@
 //! layer between the C boundary and the engine. A handle that is null, freed, of another kind
 //! or never issued becomes its error class with a message naming the handle.
 
-use super::call_state::{note_endpoint, note_handler};
+use super::call_state::{note_endpoint, note_handler, note_handler_of};
 use super::{Kind, Lookup, Table};
 use crate::engine::comm::Endpoint;
 use crate::engine::envelope::Envelope;
@@ -60,10 +60,18 @@ pub(crate) fn request(h: c_int) -> EpResult<Arc<Request>> {
     let r = REQUESTS
         .get(h)
         .map_err(|why| lookup_error("request", h, why, ERR_REQUEST))?;
-    if let Some(ep) = &r.ep {
-        note_endpoint(ep);
-    }
+    note_request(&r);
     Ok(r)
+}
+
+/// Records the error handler of request `r`'s communicator for the call in progress: its
+/// endpoint's, or for a request without endpoint the one it started with (`origin`).
+fn note_request(r: &Request) {
+    match (&r.ep, r.origin) {
+        (Some(ep), _) => note_endpoint(ep),
+        (None, (0, 0)) => {}
+        (None, (handler, comm)) => note_handler_of(handler, comm),
+    }
 }
 
 /// The requests behind an array of request handles, `None` for the null ones and for those
@@ -82,12 +90,10 @@ pub(crate) fn requests(hs: &[c_int], keep: impl Fn(&Request) -> bool) -> EpResul
             out.push(None);
         }
     });
-    // As one `request` per handle in turn would: the endpoints of the handles before a bad
-    // one are noted (the last one's error handler reports the error).
+    // As one `request` per handle in turn would: the requests before a bad one are noted
+    // (the last one's error handler reports the error).
     let good = first_bad.as_ref().map_or(out.len(), |(i, _)| *i);
-    for ep in out[..good].iter().flatten().filter_map(|r| r.ep.as_ref()) {
-        note_endpoint(ep);
-    }
+    out[..good].iter().flatten().for_each(|r| note_request(r));
     if let Some((i, why)) = first_bad {
         return Err(lookup_error("request", hs[i], why, ERR_REQUEST));
     }

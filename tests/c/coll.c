@@ -272,8 +272,9 @@ static void t_exchange_in_a_row(T *t)
         /* An allgather's block, or all of an all-to-all's blocks. */
         int cnt = gather ? total : (total + n - 1) / n;
         int ints = gather ? cnt : cnt * n;
+        /* Unique per round, rank (fewer than 64 per process) and int. */
         for (int k = 0; k < ints; k++)
-            send[k] = (r * 16 + me) * 1000 + k;
+            send[k] = (r * 64 + me) * 1000 + k;
         for (int k = 0; k < cnt * n; k++)
             recv[k] = -1;
         if (gather)
@@ -284,7 +285,7 @@ static void t_exchange_in_a_row(T *t)
             send[k] = -2; /* the send buffer is the rank's own again at once */
         for (int from = 0; from < n; from++)
             for (int k = 0; k < cnt; k++) {
-                int want = (r * 16 + from) * 1000 + (gather ? k : me * cnt + k);
+                int want = (r * 64 + from) * 1000 + (gather ? k : me * cnt + k);
                 if (recv[from * cnt + k] != want && !bad++)
                     CHECK(0, "rank %d of %d: %s %d, %d ints from %d, int %d: got %d, want %d", me, n,
                           gather ? "allgather" : "alltoall", r, cnt, from, k, recv[from * cnt + k], want);
@@ -1916,6 +1917,12 @@ static void t_errors(T *t)
                 CHECK(ep_class(rc) == EP_ERR_TRUNCATE || ep_class(rc) == EP_ERR_OTHER,
                       "EP_Alltoall of %d ints per block against rank 0's gave class %d", c, ep_class(rc));
             }
+            /* Different collectives at the same point, both through staging buffers: a
+             * broadcast's root (which leaves at once and succeeds) against allgathers, whose
+             * ranks must not take the broadcast's data for a block. */
+            int rc = t->me == 0 ? EP_Bcast(bs, 200, MPI_INT, 0, t->c) : EP_Allgather(bs, 200, MPI_INT, br, 200, MPI_INT, t->c);
+            CHECK(t->me == 0 ? rc == EP_SUCCESS : ep_class(rc) == EP_ERR_OTHER,
+                  "%s against %s gave code %d", t->me == 0 ? "EP_Bcast" : "EP_Allgather", t->me == 0 ? "EP_Allgather" : "EP_Bcast", rc);
             free(bs);
             free(br);
         }

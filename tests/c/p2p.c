@@ -762,6 +762,16 @@ static void t_proc_null(EP_Comm c)
     CHECK_OK(EP_Wait(&r, EP_STATUS_IGNORE));
 }
 
+/* A user error handler's last call on this thread. */
+static _Thread_local EP_Comm handler_comm;
+static _Thread_local int handler_calls;
+static void record_handler(EP_Comm *comm, int *code, ...)
+{
+    (void)code;
+    handler_comm = *comm;
+    handler_calls++;
+}
+
 /* Sends that are complete when their call returns (an eager message to an endpoint of the
  * process, EP_PROC_NULL) get requests that hold nothing but their handle: each is still an
  * active, complete request for every call that takes one, completing or freeing one leaves the
@@ -792,6 +802,19 @@ static void t_completed_sends(EP_Comm c)
     CHECK(ep_class(EP_Start(&s[1])) == EP_ERR_REQUEST && s[1] == keep, "EP_Start of a send gave no EP_ERR_REQUEST");
     CHECK_OK(EP_Test(&s[1], &flag, EP_STATUS_IGNORE));
     CHECK(flag == 1 && s[1] == EP_REQUEST_NULL, "test flag %d", flag);
+    /* That error goes to the handler of the request's communicator (MPI 4.1 section 9.3). */
+    EP_Errhandler eh;
+    EP_Request late;
+    CHECK_OK(EP_Comm_create_errhandler(record_handler, &eh));
+    CHECK_OK(EP_Comm_set_errhandler(c, eh));
+    CHECK_OK(EP_Isend(&out[0], 1, MPI_INT, EP_PROC_NULL, 70, c, &late));
+    handler_calls = 0;
+    int rc = EP_Start(&late);
+    CHECK(ep_class(rc) == EP_ERR_REQUEST && handler_calls == 1 && handler_comm == c,
+          "EP_Start of a completed send: class %d, %d handler calls", ep_class(rc), handler_calls);
+    CHECK_OK(EP_Wait(&late, EP_STATUS_IGNORE));
+    CHECK_OK(EP_Comm_set_errhandler(c, EP_ERRORS_RETURN));
+    CHECK_OK(EP_Errhandler_free(&eh));
     CHECK_OK(EP_Request_free(&s[2]));
     CHECK(s[2] == EP_REQUEST_NULL, "request_free left %d", s[2]);
     /* The handles completed above leave the others valid. */

@@ -5,7 +5,9 @@
 //! order), one host `MPI_Alltoallv` of bytes swaps the chunks, and each endpoint unpacks its
 //! block from every rank. With `MPI_IN_PLACE` the blocks come from the receive buffers; all
 //! are packed before any is overwritten. Inside one process with contiguous send buffers there
-//! is no packing: each endpoint copies its blocks straight from the senders' buffers.
+//! is no packing: each endpoint copies its blocks straight from the senders' buffers. Inside one
+//! process with few endpoints, small all-to-alls go through the board's exchange and somewhat
+//! larger ones through staging buffers, each endpoint's blocks in one input or one stage.
 
 use super::board::{Kind, Scratch, INLINE_BYTES, STAGED_BYTES};
 use super::host_bytes::{self, c_bytes, displs_of};
@@ -216,15 +218,23 @@ fn alltoall_staged(ep: &Endpoint, args: &AlltoallvArgs, block: usize) -> EpResul
     if !matches {
         return Err(ep_err!(ERR_TRUNCATE, "this endpoint's blocks differ in size from its receive count: type signatures differ"));
     }
-    let at = ep.rank as usize * block;
     for r in 0..size as i32 {
-        arrival.read_staged(s.location(r).expect("rank").local as usize, |data| match data.get(at..at + block) {
-            Some(d) => args.recv.of(r).unpack_from(d),
-            None => Err(ep_err!(ERR_TRUNCATE, "rank {r} sent blocks of another size: type signatures differ")),
-        })?;
+        arrival.read_staged(s.location(r).expect("rank").local as usize, |data| take_block(args, ep.rank, r, data, block, size))?;
     }
     arrival.depart();
     Ok(())
+}
+
+/// Takes rank `me`'s block out of `data`, the blocks rank `r` handed over for each of the
+/// `size` ranks (inline or staged), into the receive buffer. `data` must hold exactly `size`
+/// blocks of `block` bytes: when the ranks' blocks differ in size (erroneous) a block at the
+/// wrong offset would be taken.
+fn take_block(args: &AlltoallvArgs, me: i32, r: i32, data: &[u8], block: usize, size: usize) -> EpResult<()> {
+    if data.len() != block * size {
+        return Err(ep_err!(ERR_TRUNCATE, "rank {r} sent blocks of another size: type signatures differ"));
+    }
+    let at = me as usize * block;
+    args.recv.of(r).unpack_from(&data[at..at + block])
 }
 
 /// [`alltoallv`] through the board's exchange (see [`inline_block`]): each endpoint hands over
@@ -265,13 +275,8 @@ fn alltoall_inline(ep: &Endpoint, args: &AlltoallvArgs, block: usize) -> EpResul
         if !matches {
             return Err(ep_err!(ERR_TRUNCATE, "this endpoint's blocks differ in size from its receive count: type signatures differ"));
         }
-        let at = ep.rank as usize * block;
         for r in 0..size {
-            let data = inputs[s.location(r).expect("rank").local as usize];
-            match data.get(at..at + block) {
-                Some(d) => args.recv.of(r).unpack_from(d)?,
-                None => return Err(ep_err!(ERR_TRUNCATE, "rank {r} sent blocks of another size: type signatures differ")),
-            }
+            take_block(args, ep.rank, r, inputs[s.location(r).expect("rank").local as usize], block, size as usize)?;
         }
         Ok(())
     })

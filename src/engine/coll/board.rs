@@ -222,9 +222,11 @@ fn lines_for(len: usize) -> usize {
 /// copies costs less than the wait.
 pub(crate) const STAGED_BYTES: usize = 2048;
 
-/// An endpoint's staged data in one place: the stamp (sequence number in bits 16-63, length
-/// in bytes in bits 0-15) is stored after the data, and shares its line with the data's start,
-/// so that the reader's wait brings that line along.
+/// An endpoint's staged data in one place: the stamp (sequence number in bits 16-63, the
+/// collective's kind in bits 12-15, length in bytes in bits 0-11) is stored after the data,
+/// and shares its line with the data's start, so that the reader's wait brings that line
+/// along. The kind tells a reader whose peer staged for another collective at the same point
+/// (a broadcast against an allgather: arguments that differ) from one whose data it awaits.
 #[repr(C, align(128))]
 struct Staged {
     stamp: AtomicU64,
@@ -233,7 +235,8 @@ struct Staged {
 
 impl Staged {
     fn new() -> Staged {
-        const _: () = assert!(STAGED_BYTES < 1 << 16, "a staged length fits its 16 bits");
+        const _: () = assert!(STAGED_BYTES < 1 << 12, "a staged length fits its 12 bits");
+        const _: () = assert!((Kind::Exscan as u64) < 1 << 4, "a kind fits its 4 bits");
         Staged { stamp: AtomicU64::new(0), data: UnsafeCell::new([0; STAGED_BYTES]) }
     }
 
@@ -243,8 +246,8 @@ impl Staged {
     }
 }
 
-/// One endpoint's staging buffers, allocated when it first stages a broadcast: most
-/// endpoints never root one.
+/// One endpoint's staging buffers, allocated when it first stages data (a broadcast's root,
+/// an allgather or all-to-all of a few hundred bytes to a few KiB): most endpoints never do.
 #[cfg(not(loom))]
 struct StagedPlaces(OnceLock<Box<[Staged]>>);
 
@@ -259,7 +262,7 @@ impl StagedPlaces {
         self.0.get_or_init(Staged::places)
     }
 
-    /// The buffers, if the endpoint ever staged a broadcast.
+    /// The buffers, if the endpoint ever staged data.
     fn get(&self) -> Option<&[Staged]> {
         self.0.get().map(|b| &**b)
     }
@@ -509,8 +512,8 @@ impl Board {
     /// place with `fill`, and leaves at once; the other endpoints arrive with an empty input
     /// and read it ([`Arrival::meet_staged`]). The buffer of collective k is rewritten in
     /// collective k + DEPTH, once everyone has arrived at k + 1 (`catch_up`), as the inputs
-    /// are. When `fill` fails the broadcast is published empty (the readers report the
-    /// length) and the error returned.
+    /// are. When `fill` fails the data is published empty (the readers report the length)
+    /// and the error returned; that holds for [`Board::stage_as`] too.
     pub fn stage(&self, me: usize, len: usize, fill: impl FnOnce(&mut [u8]) -> EpResult<()>) -> EpResult<()> {
         let (arrival, filled) = self.stage_as(me, Kind::Bcast, len, fill);
         arrival.depart();
@@ -536,7 +539,7 @@ impl Board {
         // now (`catch_up` above).
         let filled = staged.data.with_mut(|p| fill(unsafe { &mut (&mut *p)[..len] }));
         let published = if filled.is_ok() { len } else { 0 };
-        staged.stamp.store(seq << 16 | published as u64, Ordering::Release);
+        staged.stamp.store(seq << 16 | (kind as u64) << 12 | published as u64, Ordering::Release);
         // The header too: a reader that meets another path, or another collective, tells
         // from it (`Arrival::read_staged`).
         slot.enter_as(seq, kind as u32 | EXCHANGED);
@@ -856,8 +859,9 @@ impl Arrival<'_> {
 
     /// Waits for the broadcast that endpoint `from`, the root, staged in this collective
     /// ([`Board::stage`]), and runs `each` on its data (valid until this endpoint's next
-    /// arrival). A root that entered the collective another way (the exchange, or another
-    /// collective: arguments that differ) is reported once the wait drags on.
+    /// arrival). A root that staged for another collective is reported at once (the stamp
+    /// carries the kind); one that entered the collective another way (the exchange, the
+    /// straight copies: arguments that differ) once the wait drags on.
     pub fn meet_staged(self, from: usize, each: impl FnOnce(&[u8]) -> EpResult<()>) -> EpResult<()> {
         self.read_staged(from, each)
     }
@@ -870,13 +874,17 @@ impl Arrival<'_> {
         let staged_at = |seq: u64| {
             let staged = &board.staged[from].get()?[place(seq)];
             let stamp = staged.stamp.load(Ordering::Acquire);
-            (stamp >> 16 == seq).then_some((staged, (stamp & 0xffff) as usize))
+            (stamp >> 16 == seq).then_some((staged, stamp))
         };
         let mut b = Backoff::new();
         let mut spins = 0u32;
         let (staged, len) = loop {
-            if let Some(found) = staged_at(seq) {
-                break found;
+            if let Some((staged, stamp)) = staged_at(seq) {
+                let staged_kind = (stamp >> 12 & 0xf) as u32;
+                if staged_kind != kind as u32 {
+                    return Err(mismatch(kind, staged_kind));
+                }
+                break (staged, (stamp & 0xfff) as usize);
             }
             spins += 1;
             if spins >= MISMATCH_CHECK_SPINS {

@@ -53,6 +53,10 @@ enum Op {
     /// the one that has read everything goes on while the other may still be reading, so its
     /// next stage in the same place must wait for that reader.
     StagedAll,
+    /// Endpoint 0 stages a broadcast as its root where endpoint 1 stages an all-to-all (another
+    /// collective at the same point): endpoint 1 gets the mismatch error from the stamp of
+    /// endpoint 0's data instead of taking it for its block; the root leaves as roots do.
+    StagedKindMismatch,
     /// Endpoint 0 stages a broadcast where endpoint 1 reads an inline one, then the reverse
     /// (a count that differs between them, so that they chose different paths): endpoint 1
     /// gets the mismatch error each time instead of a hang.
@@ -238,6 +242,24 @@ fn endpoint(board: &Board, inputs: &[Input], me: usize, ops: &[Op]) {
                     assert_eq!(got, (w, w + 1), "endpoint {me}, collective {round}: wrong data from {from}");
                 }
                 arrival.depart();
+            }
+            Op::StagedKindMismatch => {
+                if me == 0 {
+                    board.stage(me, 16, |data| {
+                        write_pair(data, 1);
+                        Ok(())
+                    })
+                    .unwrap();
+                } else {
+                    let (arrival, filled) = board.stage_as(me, Kind::Alltoallv, 16, |data| {
+                        write_pair(data, 2);
+                        Ok(())
+                    });
+                    filled.unwrap();
+                    let e = arrival.read_staged(0, |_| panic!("took a broadcast for an all-to-all's blocks")).expect_err("mismatched collectives succeeded");
+                    assert!(e.msg.contains("different collectives"), "endpoint {me}: {}", e.msg);
+                    arrival.depart();
+                }
             }
             Op::StagedMismatch => {
                 if me == 0 {
@@ -446,6 +468,13 @@ fn loom_board_staged_exchanges_in_a_row() {
 #[test]
 fn loom_board_staged_broadcasts_then_staged_exchange() {
     board_model_bounded(2, &[Op::Staged { root: 1 }, Op::Staged { root: 1 }, Op::StagedAll], 4);
+}
+
+/// A staged broadcast against a staged all-to-all at the same point fails on the all-to-all's
+/// side without a hang, and the board goes on: an exchange follows.
+#[test]
+fn loom_board_staged_kind_mismatch_then_exchange() {
+    board_model(2, &[Op::StagedKindMismatch, NARROW]);
 }
 
 /// Broadcasts whose endpoints chose different paths (staged and inline, both ways) fail on the
