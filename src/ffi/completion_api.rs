@@ -44,10 +44,17 @@ fn remove(h: &mut EP_Request) {
 /// handle; any other is freed (its object goes when the caller drops its reference, into the
 /// thread's spares: see [`Resolved`]).
 fn retire(h: &mut EP_Request, r: &Request) {
+    retire_then(h, r, |h| drop(REQUESTS.remove(h)));
+}
+
+/// [`retire`] with the freeing of the handle left to `free` (given the handle, which is then
+/// set to `EP_REQUEST_NULL`).
+fn retire_then(h: &mut EP_Request, r: &Request, free: impl FnOnce(EP_Request)) {
     if r.is_persistent() {
         r.deactivate();
     } else {
-        remove(h);
+        free(*h);
+        *h = EP_REQUEST_NULL;
     }
 }
 
@@ -137,12 +144,15 @@ impl Resolved {
     /// Ends completed request `r` (handle `*h`) as [`retire`] does, its handle freed when
     /// `self` is dropped.
     fn retire(&self, h: &mut EP_Request, r: &Request) {
-        if r.is_persistent() {
-            r.deactivate();
-        } else {
-            self.freed.borrow_mut().push(*h);
-            *h = EP_REQUEST_NULL;
-        }
+        retire_then(h, r, |h| {
+            let mut freed = self.freed.borrow_mut();
+            // Sized on the first completion, not before: a test call that completes nothing
+            // (a polling loop of `EP_Testany`) allocates nothing for it.
+            if freed.capacity() == 0 {
+                freed.reserve_exact(self.reqs.len());
+            }
+            freed.push(h);
+        });
     }
 }
 
@@ -173,7 +183,7 @@ unsafe fn resolve(count: c_int, reqs: *mut EP_Request) -> EpResult<Resolved> {
     let hs: &[EP_Request] = if count == 0 { &[] } else { std::slice::from_raw_parts(reqs, count as usize) };
     Ok(Resolved {
         reqs: requests(hs, Request::is_active)?,
-        freed: std::cell::RefCell::new(Vec::with_capacity(hs.len())),
+        freed: std::cell::RefCell::new(Vec::new()),
     })
 }
 

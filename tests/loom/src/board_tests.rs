@@ -13,6 +13,7 @@
 //! the same code as with two; the board's own tests run four threads for real.
 
 use crate::board::{Board, Kind};
+use crate::error::EpResult;
 use crate::tests::model;
 use loom::cell::UnsafeCell;
 use loom::sync::Arc;
@@ -97,15 +98,21 @@ fn value(me: usize, round: usize) -> u64 {
     (10 * round + me + 1) as u64
 }
 
-/// The 16 bytes a staging op publishes for value `v`: `v` and `v + 1`.
-fn write_pair(data: &mut [u8], v: u64) {
-    data[..8].copy_from_slice(&v.to_ne_bytes());
-    data[8..].copy_from_slice(&(v + 1).to_ne_bytes());
+/// Fills a staging op's 16 bytes for value `v`: `v` and `v + 1`.
+fn pair(v: u64) -> impl FnOnce(&mut [u8]) -> EpResult<()> {
+    move |data| {
+        data[..8].copy_from_slice(&v.to_ne_bytes());
+        data[8..].copy_from_slice(&(v + 1).to_ne_bytes());
+        Ok(())
+    }
 }
 
-/// The two words of a staging op's 16 bytes.
-fn read_pair(data: &[u8]) -> (u64, u64) {
-    (u64::from_ne_bytes(data[..8].try_into().unwrap()), u64::from_ne_bytes(data[8..].try_into().unwrap()))
+/// Checks that staged `data` is the 16 bytes [`pair`] writes for `v`; `what` names the read.
+fn check_pair(data: &[u8], v: u64, what: &str) -> EpResult<()> {
+    assert_eq!(data.len(), 16, "{what}: wrong length");
+    let got = (u64::from_ne_bytes(data[..8].try_into().unwrap()), u64::from_ne_bytes(data[8..].try_into().unwrap()));
+    assert_eq!(got, (v, v + 1), "{what}: wrong data");
+    Ok(())
 }
 
 /// Endpoint `me` runs `ops` in order and checks every result.
@@ -202,59 +209,27 @@ fn endpoint(board: &Board, inputs: &[Input], me: usize, ops: &[Op]) {
             Op::Staged { root } => {
                 if me == root {
                     let v = inputs[me].read();
-                    board
-                        .stage(me, 16, |data| {
-                            write_pair(data, v);
-                            Ok(())
-                        })
-                        .unwrap();
+                    board.stage(me, 16, pair(v)).unwrap();
                 } else {
-                    let mut got = (0, 0);
-                    board
-                        .arrive(me, Kind::Bcast, &[])
-                        .meet_staged(root, |data| {
-                            assert_eq!(data.len(), 16, "endpoint {me}, broadcast {round}: wrong length");
-                            got = read_pair(data);
-                            Ok(())
-                        })
-                        .unwrap();
-                    let v = value(root, round);
-                    assert_eq!(got, (v, v + 1), "endpoint {me}, broadcast {round}: wrong data");
+                    let what = format!("endpoint {me}, broadcast {round}");
+                    board.arrive(me, Kind::Bcast, &[]).meet_staged(root, |data| check_pair(data, value(root, round), &what)).unwrap();
                 }
             }
             Op::StagedAll => {
                 let v = inputs[me].read();
-                let (arrival, filled) = board.stage_as(me, Kind::Alltoallv, 16, |data| {
-                    write_pair(data, v);
-                    Ok(())
-                });
+                let (arrival, filled) = board.stage_as(me, Kind::Alltoallv, 16, pair(v));
                 filled.unwrap();
                 for from in 0..n {
-                    let mut got = (0, 0);
-                    arrival
-                        .read_staged(from, |data| {
-                            assert_eq!(data.len(), 16, "endpoint {me}, collective {round}: wrong length from {from}");
-                            got = read_pair(data);
-                            Ok(())
-                        })
-                        .unwrap();
-                    let w = value(from, round);
-                    assert_eq!(got, (w, w + 1), "endpoint {me}, collective {round}: wrong data from {from}");
+                    let what = format!("endpoint {me}, collective {round}, from {from}");
+                    arrival.read_staged(from, |data| check_pair(data, value(from, round), &what)).unwrap();
                 }
                 arrival.depart();
             }
             Op::StagedKindMismatch => {
                 if me == 0 {
-                    board.stage(me, 16, |data| {
-                        write_pair(data, 1);
-                        Ok(())
-                    })
-                    .unwrap();
+                    board.stage(me, 16, pair(1)).unwrap();
                 } else {
-                    let (arrival, filled) = board.stage_as(me, Kind::Alltoallv, 16, |data| {
-                        write_pair(data, 2);
-                        Ok(())
-                    });
+                    let (arrival, filled) = board.stage_as(me, Kind::Alltoallv, 16, pair(2));
                     filled.unwrap();
                     let e = arrival.read_staged(0, |_| panic!("took a broadcast for an all-to-all's blocks")).expect_err("mismatched collectives succeeded");
                     assert!(e.msg.contains("different collectives"), "endpoint {me}: {}", e.msg);
