@@ -189,11 +189,19 @@ static void t_bcast(T *t)
     /* Large: 1 MiB contiguous from a middle rank; 1 MiB of vector data from the last rank
      * received as contiguous ints. */
     /* Above the inline exchange: contiguous or vector at the root, the other kind elsewhere;
-     * 1200 bytes, staged by the root inside one process, and 2400 bytes, copied straight. */
+     * 1200 and 2400 bytes, staged by the root inside one process, and 6000 bytes, copied
+     * straight. */
     bcast_case(t, t->n - 1, &L_INT, 300, &L_VEC, 50);
     bcast_case(t, 0, &L_VEC, 50, &L_INT, 300);
     bcast_case(t, t->n - 1, &L_INT, 600, &L_VEC, 100);
     bcast_case(t, 0, &L_VEC, 100, &L_INT, 600);
+    bcast_case(t, t->n - 1, &L_INT, 1500, &L_VEC, 250);
+    bcast_case(t, 0, &L_INT, 1500, &L_INT, 1500);
+    /* 16 and 32 KiB, contiguous everywhere: inside one process every endpoint, the root
+     * included, copies a share; 24 KiB into vectors on the readers: each reader its own. */
+    bcast_case(t, t->n / 2, &L_INT, 4096, &L_INT, 4096);
+    bcast_case(t, t->n - 1, &L_INT, 8192, &L_INT, 8192);
+    bcast_case(t, 0, &L_INT, 6000, &L_VEC, 1000);
     bcast_case(t, t->n / 2, &L_INT, LARGE, &L_INT, LARGE);
     bcast_case(t, t->n - 1, &L_VEC, LARGE / 6 + 1, &L_INT, (LARGE / 6 + 1) * 6);
     /* Nothing to move: MPI allows any buffer, NULL included. */
@@ -221,12 +229,12 @@ static EP_Comm process_comm(T *t, int *me, int *n)
 static void t_bcast_in_a_row(T *t)
 {
     stage(t, "EP_Bcast in a row");
-    enum { ROUNDS = 3000, MAX_INTS = 520 };
+    enum { ROUNDS = 3000, MAX_INTS = 1100 };
     int me, n, buf[MAX_INTS], bad = 0, *all = NULL;
     EP_Comm local = process_comm(t, &me, &n);
     all = malloc(n * sizeof(int));
     for (int r = 0; r < ROUNDS; r++) {
-        /* 4 bytes to 2080: inline inputs, staged buffers, and straight copies past 2048. */
+        /* 4 bytes to 4400: inline inputs, staged buffers, and straight copies past 4096. */
         int root = (r / 3) % n, cnt = 1 + (r * 37) % MAX_INTS;
         for (int k = 0; k < cnt; k++)
             buf[k] = me == root ? r * 100 + k : -1;
@@ -614,6 +622,13 @@ static void t_allgather(T *t)
     allgather_case(t, &L_INT, 252, &L_INT, 252, ODD_VEC);
     allgather_case(t, &L_INT, 150, &L_VEC, 25, 0);
     allgather_case(t, &L_VEC, 30, &L_VEC, 30, IN_PLACE | JUNK);
+    /* Blocks of 4 KiB and more, which inside one process their owners copy into every
+     * receive buffer: contiguous, in place, into vectors, and with vectors sent on odd
+     * ranks (each reader then copies its own, or the leader packs). */
+    allgather_case(t, &L_INT, 1024, &L_INT, 1024, 0);
+    allgather_case(t, &L_INT, 2048, &L_INT, 2048, IN_PLACE);
+    allgather_case(t, &L_INT, 1200, &L_VEC, 200, 0);
+    allgather_case(t, &L_INT, 1200, &L_INT, 1200, ODD_VEC);
     stage(t, "EP_Allgatherv");
     allgatherv_case(t, PAT_UNEVEN, &L_INT, &L_INT, 0);
     allgatherv_case(t, PAT_ONE, &L_INT, &L_INT, 0);
@@ -1925,6 +1940,30 @@ static void t_errors(T *t)
                   "%s against %s gave code %d", t->me == 0 ? "EP_Bcast" : "EP_Allgather", t->me == 0 ? "EP_Allgather" : "EP_Bcast", rc);
             free(bs);
             free(br);
+        }
+        /* Inside one process, past the sizes whose copies are shared (a broadcast of 16 KiB)
+         * or pushed by the block's owner (an allgather block of 4 KiB): amounts that differ
+         * (erroneous). A reader expecting another amount than the root sends fails and the
+         * root succeeds; an allgather block shorter than the receive counts say fails every
+         * rank, its owner included. Nobody hangs. */
+        {
+            int me, n;
+            EP_Comm local = process_comm(t, &me, &n);
+            int *bs = calloc(8192, sizeof(int)), *br = calloc(2048 * (size_t)n, sizeof(int));
+            for (int k = 0; k < 2 && n >= 2; k++) {
+                int root_count = k == 0 ? 8192 : 4096, count = k == 0 ? 4096 : 8192;
+                int rc = EP_Bcast(bs, me == 0 ? root_count : count, MPI_INT, 0, local);
+                CHECK(me == 0 ? rc == EP_SUCCESS : ep_class(rc) == EP_ERR_TRUNCATE, "rank %d of one process: EP_Bcast of %d ints against the root's %d gave code %d",
+                      me, count, root_count, rc);
+            }
+            if (n >= 2) {
+                int rc = EP_Allgather(bs, me == 0 ? 1024 : 2048, MPI_INT, br, 2048, MPI_INT, local);
+                CHECK(ep_class(rc) == EP_ERR_TRUNCATE, "rank %d of one process: EP_Allgather with rank 0's block short gave class %d", me,
+                      ep_class(rc));
+            }
+            free(bs);
+            free(br);
+            CHECK_OK(EP_Comm_free(&local));
         }
         MPI_Type_free(&pair);
         free(sb);

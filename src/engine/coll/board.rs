@@ -37,6 +37,7 @@
 use crate::engine::sync::{AtomicPtr, AtomicU16, AtomicU64, Backoff, Doorbell, Ordering, UnsafeCell, WorkList};
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_OTHER};
+use std::cell::Cell;
 #[cfg(not(loom))]
 use std::sync::OnceLock;
 
@@ -218,12 +219,18 @@ fn lines_for(len: usize) -> usize {
 /// a staging buffer of its own and leaves ([`Board::stage`]), as a host's root sends and
 /// returns, where a root of the straight copies waits until its readers have copied from its
 /// buffer; and a bound on what every endpoint of an allgather or all-to-all stages so
-/// ([`Board::stage_as`]; their own limits are lower). Above it the one copy of the straight
-/// copies costs less than the wait.
-pub(crate) const STAGED_BYTES: usize = 2048;
+/// ([`Board::stage_as`]; their own limits are lower). 1x2 `EP_Bcast` on MPICH, medians of 3
+/// alternated runs, staged against the straight copies: 0.72x at 4 KiB, 0.89x at 6 KiB, 1.19x
+/// at 8 KiB; in a C model whose root writes its buffer before each broadcast and whose reader
+/// reads its result after, 0.25x at 3 KiB and 0.29x from 4 to 8 KiB (docs/performance.md). It stops at 4
+/// KiB for memory: every endpoint that stages holds `DEPTH` buffers of it.
+pub(crate) const STAGED_BYTES: usize = 4096;
 
-/// An endpoint's staged data in one place: the stamp (sequence number in bits 16-63, the
-/// collective's kind in bits 12-15, length in bytes in bits 0-11) is stored after the data,
+/// Bits of a staged stamp below the collective's kind: the length in bytes.
+const STAGED_LEN_BITS: u32 = 16;
+
+/// An endpoint's staged data in one place: the stamp (sequence number in bits 20-63, the
+/// collective's kind in bits 16-19, length in bytes in bits 0-15) is stored after the data,
 /// and shares its line with the data's start, so that the reader's wait brings that line
 /// along. The kind tells a reader whose peer staged for another collective at the same point
 /// (a broadcast against an allgather: arguments that differ) from one whose data it awaits.
@@ -235,7 +242,7 @@ struct Staged {
 
 impl Staged {
     fn new() -> Staged {
-        const _: () = assert!(STAGED_BYTES < 1 << 12, "a staged length fits its 12 bits");
+        const _: () = assert!(STAGED_BYTES < 1 << STAGED_LEN_BITS, "a staged length fits its bits");
         const _: () = assert!((Kind::Exscan as u64) < 1 << 4, "a kind fits its 4 bits");
         Staged { stamp: AtomicU64::new(0), data: UnsafeCell::new([0; STAGED_BYTES]) }
     }
@@ -504,7 +511,7 @@ impl Board {
         // the same collective, from arguments that differ where MPI says they must not) sees
         // another collective and fails, rather than reading arguments nobody published.
         slot.enter_as(seq, kind as u32 | EXCHANGED);
-        Arrival { board: self, me, seq, kind, len: input.len() }
+        Arrival { board: self, me, seq, kind, len: input.len(), staged_read: Cell::new(0) }
     }
 
     /// A broadcast's root `me` on a board that exchanges: writes its `len` bytes (more than
@@ -539,11 +546,12 @@ impl Board {
         // now (`catch_up` above).
         let filled = staged.data.with_mut(|p| fill(unsafe { &mut (&mut *p)[..len] }));
         let published = if filled.is_ok() { len } else { 0 };
-        staged.stamp.store(seq << 16 | (kind as u64) << 12 | published as u64, Ordering::Release);
+        staged.stamp.store((seq << 4 | kind as u64) << STAGED_LEN_BITS | published as u64, Ordering::Release);
         // The header too: a reader that meets another path, or another collective, tells
         // from it (`Arrival::read_staged`).
         slot.enter_as(seq, kind as u32 | EXCHANGED);
-        (Arrival { board: self, me, seq, kind, len: published }, filled)
+        // Its own data counts as read: an allgather in place takes nothing from it.
+        (Arrival { board: self, me, seq, kind, len: published, staged_read: Cell::new(1 << me) }, filled)
     }
 
     /// Runs one collective for the endpoint with local index `me`.
@@ -773,6 +781,11 @@ pub struct Arrival<'a> {
     seq: u64,
     kind: Kind,
     len: usize,
+    /// The local indices whose staged data at `seq` this endpoint has read, one bit each
+    /// ([`Arrival::read_staged`]; a board that stages has at most
+    /// [`EXCHANGE_MAX_ENDPOINTS`]): once every bit is set, [`Arrival::depart`] notes that
+    /// everyone arrived, as [`Arrival::meet`] does.
+    staged_read: Cell<u32>,
 }
 
 impl Input {
@@ -829,7 +842,17 @@ impl Arrival<'_> {
     /// everyone has arrived at the next collective, which the collective that reuses its
     /// place waits for (`Board::catch_up`). A peer that entered another collective is not
     /// reported here; the peers that read this input report it.
-    pub fn depart(self) {}
+    ///
+    /// An endpoint that read every endpoint's staged data at this collective (an allgather's
+    /// or an all-to-all's, [`Arrival::read_staged`]) notes that everyone arrived: each stamp
+    /// at `seq` was stored after its endpoint had finished collective `seq - 1`. Its next
+    /// collectives then skip `catch_up`'s look at the headers, as after [`Arrival::meet`].
+    pub fn depart(self) {
+        let everyone = u32::MAX >> (u32::BITS as usize - self.board.slots.len());
+        if self.staged_read.get() == everyone {
+            self.board.slots[self.me].note_met(self.seq);
+        }
+    }
 
     /// Waits for the input of endpoint `from` alone (`expect` bytes expected: up to
     /// [`POLL_EVERY_LINE_UP_TO`] lines by polling the first line, then checking the others'
@@ -874,17 +897,17 @@ impl Arrival<'_> {
         let staged_at = |seq: u64| {
             let staged = &board.staged[from].get()?[place(seq)];
             let stamp = staged.stamp.load(Ordering::Acquire);
-            (stamp >> 16 == seq).then_some((staged, stamp))
+            (stamp >> (STAGED_LEN_BITS + 4) == seq).then_some((staged, stamp))
         };
         let mut b = Backoff::new();
         let mut spins = 0u32;
         let (staged, len) = loop {
             if let Some((staged, stamp)) = staged_at(seq) {
-                let staged_kind = (stamp >> 12 & 0xf) as u32;
+                let staged_kind = (stamp >> STAGED_LEN_BITS & 0xf) as u32;
                 if staged_kind != kind as u32 {
                     return Err(mismatch(kind, staged_kind));
                 }
-                break (staged, (stamp & 0xfff) as usize);
+                break (staged, (stamp & ((1 << STAGED_LEN_BITS) - 1)) as usize);
             }
             spins += 1;
             if spins >= MISMATCH_CHECK_SPINS {
@@ -897,6 +920,7 @@ impl Arrival<'_> {
             }
             b.snooze_on(&root.bell);
         };
+        self.staged_read.set(self.staged_read.get() | 1 << from);
         // SAFETY: the endpoint that staged them wrote `len` bytes before the stamp
         // (Release/Acquire) and leaves them untouched until its collective seq + DEPTH, which
         // waits for this endpoint's arrival at seq + 1 (`catch_up`).
@@ -1257,6 +1281,33 @@ mod tests {
                 t.join().unwrap();
             }
         }
+    }
+
+    /// An endpoint that read everyone's staged data notes that everyone arrived; one that
+    /// did not (a reader that failed, a root that left) keeps looking at the headers before
+    /// it reuses a place.
+    #[test]
+    fn staged_reads_note_who_arrived() {
+        let board = Board::new(3);
+        let fill = |v: u8| move |data: &mut [u8]| {
+            data.fill(v);
+            Ok(())
+        };
+        let arrivals: Vec<_> = (0..3).map(|me| board.stage_as(me, Kind::Allgatherv, 8, fill(me as u8))).collect();
+        for (me, (arrival, filled)) in arrivals.into_iter().enumerate() {
+            filled.unwrap();
+            // Endpoint 2 reads nobody but itself (its own data counts as read).
+            for from in (0..3).filter(|&from| me < 2 || from == 2) {
+                let read = arrival.read_staged(from, |data| {
+                    assert_eq!(data, [from as u8; 8]);
+                    Ok(())
+                });
+                read.unwrap();
+            }
+            arrival.depart();
+        }
+        let met = |me: usize| board.slots[me].met.0.load(Ordering::Relaxed);
+        assert_eq!((met(0), met(1), met(2)), (1, 1, 0));
     }
 
     /// Inputs of different lengths in one exchange (as in a small allgatherv): endpoint i
