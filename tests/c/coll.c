@@ -622,13 +622,13 @@ static void t_allgather(T *t)
     allgather_case(t, &L_INT, 252, &L_INT, 252, ODD_VEC);
     allgather_case(t, &L_INT, 150, &L_VEC, 25, 0);
     allgather_case(t, &L_VEC, 30, &L_VEC, 30, IN_PLACE | JUNK);
-    /* Blocks of 4 KiB and more, which inside one process their owners copy into every
+    /* Blocks of 8 KiB and more, which inside one process their owners copy into every
      * receive buffer: contiguous, in place, into vectors, and with vectors sent on odd
      * ranks (each reader then copies its own, or the leader packs). */
-    allgather_case(t, &L_INT, 1024, &L_INT, 1024, 0);
-    allgather_case(t, &L_INT, 2048, &L_INT, 2048, IN_PLACE);
-    allgather_case(t, &L_INT, 1200, &L_VEC, 200, 0);
-    allgather_case(t, &L_INT, 1200, &L_INT, 1200, ODD_VEC);
+    allgather_case(t, &L_INT, 2048, &L_INT, 2048, 0);
+    allgather_case(t, &L_INT, 4096, &L_INT, 4096, IN_PLACE);
+    allgather_case(t, &L_INT, 2400, &L_VEC, 400, 0);
+    allgather_case(t, &L_INT, 2400, &L_INT, 2400, ODD_VEC);
     stage(t, "EP_Allgatherv");
     allgatherv_case(t, PAT_UNEVEN, &L_INT, &L_INT, 0);
     allgatherv_case(t, PAT_ONE, &L_INT, &L_INT, 0);
@@ -1942,24 +1942,24 @@ static void t_errors(T *t)
             free(br);
         }
         /* Inside one process, past the sizes whose copies are shared (a broadcast of 16 KiB)
-         * or pushed by the block's owner (an allgather block of 4 KiB): amounts that differ
+         * or pushed by the block's owner (an allgather block of 8 KiB): amounts that differ
          * (erroneous). A reader expecting another amount than the root sends fails and the
-         * root succeeds; an allgather block shorter than the receive counts say fails every
-         * rank, its owner included. Nobody hangs. */
+         * root succeeds; an allgather block shorter or longer than the receive counts say
+         * fails every rank, its owner included. Nobody hangs. */
         {
             int me, n;
             EP_Comm local = process_comm(t, &me, &n);
-            int *bs = calloc(8192, sizeof(int)), *br = calloc(2048 * (size_t)n, sizeof(int));
+            int *bs = calloc(8192, sizeof(int)), *br = calloc(4096 * (size_t)n, sizeof(int));
             for (int k = 0; k < 2 && n >= 2; k++) {
                 int root_count = k == 0 ? 8192 : 4096, count = k == 0 ? 4096 : 8192;
                 int rc = EP_Bcast(bs, me == 0 ? root_count : count, MPI_INT, 0, local);
                 CHECK(me == 0 ? rc == EP_SUCCESS : ep_class(rc) == EP_ERR_TRUNCATE, "rank %d of one process: EP_Bcast of %d ints against the root's %d gave code %d",
                       me, count, root_count, rc);
             }
-            if (n >= 2) {
-                int rc = EP_Allgather(bs, me == 0 ? 1024 : 2048, MPI_INT, br, 2048, MPI_INT, local);
-                CHECK(ep_class(rc) == EP_ERR_TRUNCATE, "rank %d of one process: EP_Allgather with rank 0's block short gave class %d", me,
-                      ep_class(rc));
+            for (int k = 0; k < 2 && n >= 2; k++) {
+                int rc = EP_Allgather(bs, me == 0 ? (k == 0 ? 2048 : 8192) : 4096, MPI_INT, br, 4096, MPI_INT, local);
+                CHECK(ep_class(rc) == EP_ERR_TRUNCATE, "rank %d of one process: EP_Allgather with rank 0's block %s gave class %d", me,
+                      k == 0 ? "short" : "long", ep_class(rc));
             }
             free(bs);
             free(br);

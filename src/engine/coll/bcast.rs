@@ -154,15 +154,17 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
     )
 }
 
-/// From this many bytes, a broadcast inside one process whose buffers are all contiguous has
-/// its copies shared by every endpoint, the root included ([`SharedCopies`]); below, each
-/// reader copies its own. 1x2 on MPICH, medians of 3 to 5 alternated runs, shared against each
-/// reader alone: `collectives` 0.97x-1.16x from 4 to 8 KiB, 0.94x at 16 KiB, 0.59x-0.63x at 32
-/// KiB, 0.50x at 256 KiB, 0.32x at 1 MiB; a C model whose root writes its buffer before each
-/// broadcast and whose reader reads its result after, 0.70x-0.84x from 4 to 8 KiB, 0.57x at 16
-/// KiB, 0.55x at 32 KiB, 0.62x at 1 MiB (docs/performance.md). A communicator that stages its
-/// broadcasts stages up to [`STAGED_BYTES`], below this.
-const SHARED_BCAST_BYTES: usize = 8 * 1024;
+/// Above this many bytes, a broadcast inside one process whose buffers are all contiguous has
+/// its copies shared by every endpoint, the root included ([`SharedCopies`]). Up to it, a
+/// communicator of at most 16 endpoints stages the broadcast ([`STAGED_BYTES`]) and a larger
+/// one has each reader copy its own. 1x2 on MPICH, medians of 3 to 5 alternated runs, shared
+/// against each reader alone: `collectives` 0.97x-1.16x from 4 to 8 KiB, 0.94x at 16 KiB,
+/// 0.59x-0.63x at 32 KiB, 0.50x at 256 KiB, 0.32x at 1 MiB; a C model whose root writes its
+/// buffer before each broadcast and whose reader reads its result after, 0.70x-0.84x from 4
+/// to 8 KiB, 0.57x at 16 KiB, 0.55x at 32 KiB, 0.62x at 1 MiB. Against it: a model that reads
+/// its result but never changes the input, whose source lines thus stay in the reader's cache,
+/// 2.0x-4.2x slower from 32 KiB to 1 MiB (docs/performance.md).
+const SHARED_BCAST_BYTES: usize = STAGED_BYTES;
 
 /// A broadcast's straight copies shared by every endpoint of the process: the readers' copies
 /// laid end to end (in local order, the root left out) and cut into one run per endpoint, in
@@ -179,14 +181,14 @@ struct SharedCopies<F> {
 }
 
 impl<'a, F: Fn(usize) -> &'a UserBuf> SharedCopies<F> {
-    /// The shared copies when they pay and are sound: at least [`SHARED_BCAST_BYTES`], every
+    /// The shared copies when they pay and are sound: above [`SHARED_BCAST_BYTES`], every
     /// buffer contiguous and of the root's length, no reader's overlapping the root's. Every
     /// endpoint decides alike, from the same arguments. `None` otherwise (each reader then
     /// copies its own and reports its own length mismatch).
     fn plan(n: usize, root: usize, buf: F) -> Option<Self> {
         let from = buf(root);
         let bytes = from.bytes();
-        if bytes < SHARED_BCAST_BYTES || !from.info.contiguous() {
+        if bytes <= SHARED_BCAST_BYTES || !from.info.contiguous() {
             return None;
         }
         let src = from.data_ptr() as usize;
@@ -211,8 +213,10 @@ impl<'a, F: Fn(usize) -> &'a UserBuf> SharedCopies<F> {
                 let at = lo - j * self.bytes;
                 // SAFETY: the root's and the reader's buffers are contiguous, `bytes` long
                 // each and disjoint (`plan`), and `at + (hi - lo) <= bytes`; both stay
-                // untouched by their owners until everyone has copied (`run_or_copy`), and the
-                // runs of different endpoints are disjoint.
+                // untouched by their owners until everyone has copied (`run_or_copy`). The runs
+                // of different endpoints are disjoint; readers' buffers that overlap each other
+                // (erroneous) get the same bytes from two threads, as they would from their
+                // owners.
                 unsafe { std::ptr::copy_nonoverlapping(src.add(at), (self.buf)(reader).data_ptr().add(at), hi - lo) };
             }
         }

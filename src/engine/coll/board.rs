@@ -109,7 +109,8 @@ struct Slot {
     /// parked under the passive wait policy (`engine::doorbell`).
     bell: Doorbell,
     /// The latest collective at which this endpoint knows every endpoint to have arrived (it
-    /// waited for them all, or for a release that followed them all). An endpoint that left
+    /// waited for them all, or for a release that followed them all, or read every endpoint's
+    /// staged data: [`Arrival::depart`]). An endpoint that left
     /// without (a broadcast's root leaves at once, the others wait for the root alone:
     /// [`Arrival::depart`], [`Arrival::meet_one`]; a wait that failed on a mismatch) makes
     /// sure before it reuses a place (`Board::catch_up`). Only the endpoint's own thread
@@ -226,8 +227,15 @@ fn lines_for(len: usize) -> usize {
 /// KiB for memory: every endpoint that stages holds `DEPTH` buffers of it.
 pub(crate) const STAGED_BYTES: usize = 4096;
 
-/// Bits of a staged stamp below the collective's kind: the length in bytes.
+/// Bits of a staged stamp below the collective's kind: the length in bytes. The sequence
+/// number takes the 44 bits above the kind, compared modulo 2^44 ([`staged_seq`]).
 const STAGED_LEN_BITS: u32 = 16;
+
+/// Collective `seq` as a staged stamp holds it: its low 44 bits. Places are reused every
+/// `DEPTH` collectives, so the stamps a reader meets differ from `seq` by less than that.
+fn staged_seq(seq: u64) -> u64 {
+    seq & (u64::MAX >> (STAGED_LEN_BITS + 4))
+}
 
 /// An endpoint's staged data in one place: the stamp (sequence number in bits 20-63, the
 /// collective's kind in bits 16-19, length in bytes in bits 0-15) is stored after the data,
@@ -546,7 +554,7 @@ impl Board {
         // now (`catch_up` above).
         let filled = staged.data.with_mut(|p| fill(unsafe { &mut (&mut *p)[..len] }));
         let published = if filled.is_ok() { len } else { 0 };
-        staged.stamp.store((seq << 4 | kind as u64) << STAGED_LEN_BITS | published as u64, Ordering::Release);
+        staged.stamp.store((staged_seq(seq) << 4 | kind as u64) << STAGED_LEN_BITS | published as u64, Ordering::Release);
         // The header too: a reader that meets another path, or another collective, tells
         // from it (`Arrival::read_staged`).
         slot.enter_as(seq, kind as u32 | EXCHANGED);
@@ -788,6 +796,8 @@ pub struct Arrival<'a> {
     staged_read: Cell<u32>,
 }
 
+const _: () = assert!(EXCHANGE_MAX_ENDPOINTS <= u32::BITS as usize, "a staged read takes one bit per endpoint");
+
 impl Input {
     fn new() -> Input {
         Input(std::array::from_fn(|_| Line { data: UnsafeCell::new([0; LINE_DATA]), stamp: AtomicU64::new(0) }))
@@ -897,7 +907,7 @@ impl Arrival<'_> {
         let staged_at = |seq: u64| {
             let staged = &board.staged[from].get()?[place(seq)];
             let stamp = staged.stamp.load(Ordering::Acquire);
-            (stamp >> (STAGED_LEN_BITS + 4) == seq).then_some((staged, stamp))
+            (stamp >> (STAGED_LEN_BITS + 4) == staged_seq(seq)).then_some((staged, stamp))
         };
         let mut b = Backoff::new();
         let mut spins = 0u32;
