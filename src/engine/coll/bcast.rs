@@ -133,7 +133,7 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
         copy_ballot(bytes, buf.info.contiguous()),
         |ballot_of| ballot_of(root_local) & COPYABLE != 0,
         |me, peer| {
-            if let Some(copies) = SharedCopies::plan(s.local_count(), root_local, |i| &peer(i).buf) {
+            if let Some(copies) = SplitCopies::plan(s.local_count(), root_local, |i| &peer(i).buf) {
                 copies.take_share(ep.local as usize);
                 return Ok(());
             }
@@ -155,7 +155,7 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
 }
 
 /// Above this many bytes, a broadcast inside one process whose buffers are all contiguous has
-/// its copies shared by every endpoint, the root included ([`SharedCopies`]). Up to it, a
+/// its copies shared by every endpoint, the root included ([`SplitCopies`]). Up to it, a
 /// communicator of at most 16 endpoints stages the broadcast ([`STAGED_BYTES`]) and a larger
 /// one has each reader copy its own. 1x2 on MPICH, medians of 3 to 5 alternated runs, shared
 /// against each reader alone: `collectives` 0.97x-1.16x from 4 to 8 KiB, 0.94x at 16 KiB,
@@ -166,11 +166,13 @@ pub fn bcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<()> {
 /// 2.0x-4.2x slower from 32 KiB to 1 MiB (docs/performance.md).
 const SHARED_BCAST_BYTES: usize = STAGED_BYTES;
 
-/// A broadcast's straight copies shared by every endpoint of the process: the readers' copies
-/// laid end to end (in local order, the root left out) and cut into one run per endpoint, in
-/// local order, at multiples of 64 bytes. The root writes its run into readers' buffers where it would
-/// otherwise only wait for them to copy, and the same bytes are copied once, by one endpoint.
-struct SharedCopies<F> {
+/// A broadcast's straight copies split among every endpoint of the process: the readers'
+/// copies laid end to end (in local order, the root left out) and cut into one run per
+/// endpoint, in local order, at multiples of 64 bytes. The root writes its run into readers'
+/// buffers where it would otherwise only wait for them to copy; each byte is copied once.
+/// (Unlike a point-to-point `SharedCopy`, whose two threads take chunks from a counter, every
+/// endpoint here is in the collective until all have copied, so a fixed cut needs no state.)
+struct SplitCopies<F> {
     /// Endpoints of the process (local indices `0..n`), the root among them.
     n: usize,
     root: usize,
@@ -180,7 +182,7 @@ struct SharedCopies<F> {
     buf: F,
 }
 
-impl<'a, F: Fn(usize) -> &'a UserBuf> SharedCopies<F> {
+impl<'a, F: Fn(usize) -> &'a UserBuf> SplitCopies<F> {
     /// The shared copies when they pay and are sound: above [`SHARED_BCAST_BYTES`], every
     /// buffer contiguous and of the root's length, no reader's overlapping the root's. Every
     /// endpoint decides alike, from the same arguments. `None` otherwise (each reader then
@@ -197,7 +199,7 @@ impl<'a, F: Fn(usize) -> &'a UserBuf> SharedCopies<F> {
             b.info.contiguous() && b.bytes() == bytes && (dst >= src + bytes || src >= dst + bytes)
         };
         let all_fit = (0..n).filter(|&i| i != root).all(|i| fits(buf(i)));
-        all_fit.then_some(SharedCopies { n, root, bytes, buf })
+        all_fit.then_some(SplitCopies { n, root, bytes, buf })
     }
 
     /// Endpoint `me`'s run of the copies: bytes `[cut(me), cut(me + 1))` of the readers'

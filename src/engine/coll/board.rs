@@ -223,8 +223,8 @@ fn lines_for(len: usize) -> usize {
 /// ([`Board::stage_as`]; their own limits are lower). 1x2 `EP_Bcast` on MPICH, medians of 3
 /// alternated runs, staged against the straight copies: 0.72x at 4 KiB, 0.89x at 6 KiB, 1.19x
 /// at 8 KiB; in a C model whose root writes its buffer before each broadcast and whose reader
-/// reads its result after, 0.25x at 3 KiB and 0.29x from 4 to 8 KiB (docs/performance.md). It stops at 4
-/// KiB for memory: every endpoint that stages holds `DEPTH` buffers of it.
+/// reads its result after, 0.25x at 3 KiB and 0.29x from 4 to 8 KiB (docs/performance.md). It
+/// stops at 4 KiB for memory: every endpoint that stages holds `DEPTH` buffers of it.
 pub(crate) const STAGED_BYTES: usize = 4096;
 
 /// Bits of a staged stamp below the collective's kind: the length in bytes. The sequence

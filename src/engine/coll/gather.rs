@@ -299,10 +299,8 @@ pub fn allgatherv(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
         |ballot_of| copies_pay(n, ballot_of),
         |me, peer| {
             let mine = own_block(me);
-            if mine.bytes() >= PUSHED_BLOCK_BYTES {
-                // SAFETY: this endpoint's block is contiguous (its ballot said so), `bytes()`
-                // bytes at `data_ptr()`, and nobody writes it during the collective.
-                let data = unsafe { std::slice::from_raw_parts(mine.data_ptr(), mine.bytes()) };
+            // Contiguous (every ballot said so), and nobody writes it during the collective.
+            if let Some(data) = mine.contiguous_data().filter(|d| d.len() >= PUSHED_BLOCK_BYTES) {
                 // The others' buffers first, this endpoint's own last.
                 for k in 1..=n {
                     let a = peer((ep.local as usize + k) % n);
@@ -328,7 +326,13 @@ pub fn allgatherv(ep: &Endpoint, args: &AllgathervArgs) -> EpResult<()> {
                     // Its owner copies it in (above): only the length is this endpoint's to check.
                     // (A longer block, erroneous too, is cut by the owner: reported here.)
                     if block.bytes() != me.recv.bytes(a.rank) {
-                        return Err(ep_err!(ERR_TRUNCATE, "received fewer bytes than the receive counts say: type signatures of sender and receiver differ"));
+                        return Err(ep_err!(
+                            ERR_TRUNCATE,
+                            "rank {} sent {} bytes where the receive counts say {}: type signatures differ",
+                            a.rank,
+                            block.bytes(),
+                            me.recv.bytes(a.rank)
+                        ));
                     }
                     continue;
                 }
