@@ -33,10 +33,11 @@ void epmpi_host_constants_get(epmpi_shim_constants *out)
     out->tag_ub_key = MPI_TAG_UB;
     out->success = MPI_SUCCESS;
     out->root = MPI_ROOT;
-    /* Direct mode (src/engine/direct.rs) relies on the host returning a point-to-point error
-     * through the communicator's handler and on MPI_TAG_UB = 2^31 - 1. MPICH 4.0 reports a
-     * truncated nonblocking receive through MPI_COMM_WORLD's handler (fatal by default), and
-     * its MPI_TAG_UB (2^28 - 1) is below EPMPI's. */
+    /* Direct mode (src/engine/direct.rs) relies on MPI_TAG_UB = 2^31 - 1 and on the host
+     * returning a point-to-point error through the communicator's handler. MPICH 4.0's
+     * MPI_TAG_UB (2^28 - 1) is below EPMPI's, and it reports an error of a nonblocking receive
+     * through MPI_COMM_WORLD's handler (fatal by default); the truncation that made correct
+     * programs meet that no longer happens in the host. */
 #ifdef OPEN_MPI
     out->direct_p2p = 1;
 #else

@@ -360,6 +360,14 @@ fn truncation_never_writes_past_the_buffer_with_one_endpoint_per_process() {
     run_one_endpoint_per_process("direct_truncate");
 }
 
+/// Messages of every length class (whole, announced by a notice, the notice's own length)
+/// keep MPI's order, probe, truncation, synchronous-send and freed-receive rules with one
+/// endpoint per process (tests/c/direct_notices.c).
+#[test]
+fn every_length_keeps_mpi_rules_with_one_endpoint_per_process() {
+    run_one_endpoint_per_process("direct_notices");
+}
+
 /// Several receives pending on one endpoint match in posting order, whichever is tested
 /// first, with one endpoint per process (tests/c/direct_order.c).
 #[test]

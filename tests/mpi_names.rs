@@ -309,6 +309,7 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
     ("progress_threads", Runs::Shapes(&[(2, "1")], &[])),
     ("direct_truncate", Runs::Shapes(&[(2, "1"), (3, "1")], &[])),
     ("direct_order", Runs::Shapes(&[(2, "1"), (3, "1")], &[])),
+    ("direct_notices", Runs::Shapes(&[(2, "1"), (3, "1")], &[])),
     ("p2p_errors", Runs::Shapes(&[(2, "2"), (1, "2"), (3, "1,2,1")], &[("EPMPI_TEST_FAULT_TAG", "99")])),
     ("fatal_error", Runs::Shapes(&[(2, "1")], &[])), // its own test: the job must abort
 ];
@@ -395,7 +396,7 @@ mod standard_names {
     under_standard_names!(
         p2p, p2p_modes, create_team, coll_basic, coll, icoll, icoll_inter, pcoll, split, groups, comm_cache, teams,
         intercomm, intercomm_coll, win, neighbor, win_shared, topo, agree, direct_progress, progress_threads,
-        direct_truncate, direct_order, wait_policy,
+        direct_truncate, direct_order, direct_notices, wait_policy,
     );
 
     /// Fault injection exists in debug builds of the library only, as in `tests/c_programs.rs`.

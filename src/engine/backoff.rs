@@ -5,7 +5,7 @@
 //! Every blocking wait of the engine uses this (point-to-point, the collectives' board, direct
 //! mode, the model-checked primitives through [`super::sync`]), so it sits below them all and
 //! knows none of them. What a patient waiter progresses (posted receives of every endpoint,
-//! direct-mode queues, orphaned operations) lives above: the engine registers it once, as a
+//! direct-mode receives, orphaned operations) lives above: the engine registers it once, as a
 //! function, when the process creates its first communicator (see [`on_patience`]); the call
 //! through it is on the cold path, once a waiter has spun long enough to yield.
 

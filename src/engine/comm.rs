@@ -6,7 +6,7 @@
 //! whose own context keeps communicators apart, as MPI contexts do. What each layer keeps per
 //! communicator is its own type held here: the endpoints' matching state
 //! ([`Queues`]), the local channels, the remote transport's data communicator and tags
-//! ([`RemoteComm`]), direct mode's queue, the collectives' board.
+//! ([`RemoteComm`]), direct mode's host communicators, the collectives' board.
 //!
 //! Below every operation on a communicator (point-to-point, collectives, progress, requests):
 //! the state types it holds come from modules that do not know communicators, and the
@@ -76,7 +76,7 @@ pub struct CommShared {
     pub(crate) topology: OnceLock<Arc<dyn Any + Send + Sync>>,
     /// Direct mode (see [`super::direct`]): when each of several processes has exactly one
     /// endpoint of this intracommunicator, where its point-to-point calls go (a host
-    /// communicator with host rank = endpoint rank, and its receive queue).
+    /// communicators with host rank = endpoint rank, and the messages its probes hold).
     pub direct: Option<Arc<DirectComm>>,
     _live: crate::live::Counted,
 }

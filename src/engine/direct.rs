@@ -6,30 +6,33 @@
 //! wildcards, matched probes) can be the host's. Its point-to-point calls therefore go to a
 //! host communicator of their own ([`DirectComm`], in `CommShared::direct`) whose rank `r` is
 //! endpoint rank `r` (made with `MPI_Comm_split` keyed by the endpoint rank), with the user's
-//! tag as the host tag, and no header, no pre-posted receive and no engine matching: the
-//! latency of plain MPI plus the C boundary.
+//! tag as the host tag, and no engine header, no pre-posted receive and no engine matching:
+//! the latency of plain MPI plus the C boundary.
 //!
 //! Only hosts whose semantics match EPMPI's qualify ([`host_supports`]): every `int` tag
 //! (`MPI_TAG_UB` = 2^31 - 1) and errors returned through the communicator's handler. Open MPI
-//! does; MPICH 4.0 does neither (see `host_shim.c`), so its communicators keep the engine's
-//! path. Only user point-to-point travels there, so the host's wildcards see nothing else; the
+//! does; MPICH 4.0 does neither (see `host_shim.c`; its tag range is what keeps it out), so
+//! its communicators keep the engine's path. Only user point-to-point travels there, so the host's wildcards see nothing else; the
 //! engine's own messages (intercommunicator creation on a peer communicator) and collectives
 //! keep the communicator's other host communicators.
 //!
-//! Receives never hand the user's buffer to the host before the message is known: Open MPI
-//! 4.1.4 writes a message longer than the receive buffer past it whenever the message goes by
-//! rendezvous (above the eager limit of the path, 4 KiB through shared memory) and the
-//! receive datatype is contiguous, with `MPI_Recv`, `MPI_Irecv`, `MPI_Mrecv` and `MPI_Imrecv`
-//! alike (measured with plain MPI: a 4,200-byte message into 16 bytes wrote 4,184 bytes past
-//! them). So a receive takes its message with a matched probe (`MPI_Improbe`), compares its
-//! length with the buffer and receives it (`MPI_Imrecv`) into the user's buffer when it fits,
-//! else into a buffer of the message's length whose first part is unpacked into the user's
-//! ([`transfer`]). A blocking receive with nothing else pending is that loop alone; a
-//! nonblocking one waits in its communicator's queue, which keeps MPI's order among several
-//! pending receives ([`queue`]).
+//! Receives are the host's `MPI_Irecv`, posted at once (the host's matching is MPI's), but the
+//! host must never truncate: Open MPI 4.1.4 writes a message longer than the receive buffer
+//! past it whenever the message goes by rendezvous (above the eager limit of the path, 4 KiB
+//! through shared memory) and the receive datatype is contiguous, with `MPI_Recv`,
+//! `MPI_Irecv`, `MPI_Mrecv` and `MPI_Imrecv` alike (measured with plain MPI: a 4,200-byte
+//! message into 16 bytes wrote 4,184 bytes past them). So the senders bound what a receive can
+//! meet: a message of at most 4 KiB travels whole, any other as a notice followed by its data
+//! on a second host communicator ([`notice`]); a receive offers the host 4 KiB at least (its
+//! buffer, or a bounce buffer: [`landing`]) and receives announced data knowing its length
+//! ([`transfer`]). The matched probe that would also do it (`MPI_Improbe` + `MPI_Imrecv`)
+//! costs 0.403 us at 8 B on plain Open MPI, against 0.208 us for `MPI_Irecv` + `MPI_Test`.
+//! Probes see a notice as the data's length ([`comm`]: a probe that meets a notice takes every
+//! arrived message out of the host's matching, so as to read the notice, and receives and
+//! probes look at those first).
 //!
-//! Blocking calls never block inside the host: they poll with `MPI_Improbe` and `MPI_Test`
-//! (or `MPI_Iprobe`). Two reasons:
+//! Blocking calls never block inside the host: they poll with `MPI_Test` (probes with
+//! `MPI_Iprobe` or `MPI_Improbe`). Two reasons:
 //! - Progress (MPI 4.1 section 3.5): the host progresses its own requests, but a thread
 //!   blocked in a host call does not progress the receives posted on other endpoint
 //!   communicators (by any thread) nor the orphaned requests of freed endpoints. A polling thread, once
@@ -40,13 +43,17 @@
 //!   `MPI_Recv` underneath, EPMPI's cross-process latency was 1.07-1.16x plain MPI's; polling
 //!   brought it to 0.96-1.04x.
 //!
-//! The one exception is a standard blocking send of a small packet: `MPI_Send`, which the host
-//! completes at once (eager) without any sync object.
+//! The exceptions are a standard blocking send of a small packet and a notice: `MPI_Send`,
+//! which the host completes at once (eager) without any sync object; and the receive of a
+//! notice a matched probe took (`MPI_Mrecv`), which the host already holds.
 
-mod queue;
+mod comm;
+mod landing;
+mod notice;
+mod slot;
 mod transfer;
 
-pub use queue::DirectComm;
+pub use comm::DirectComm;
 pub use transfer::DirectMessage;
 
 use super::datatype::UserBuf;
@@ -56,8 +63,12 @@ use super::transport::remote::BLOCKING_HOST_SEND_BYTES;
 use super::backoff::Backoff;
 use crate::error::EpResult;
 use crate::host::{check, sys, HostComm, HostMessage, HostRequest, HOST};
-use queue::Slot;
-use std::os::raw::c_int;
+use landing::{Bounce, Landed};
+use notice::{Notice, NOTICE_BYTES};
+use slot::Slot;
+use std::mem::MaybeUninit;
+use std::os::raw::{c_int, c_void};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use transfer::Transfer;
 
@@ -94,37 +105,48 @@ fn empty_status() -> sys::MPI_Status {
     unsafe { std::mem::zeroed() }
 }
 
-/// One `MPI_Improbe` for `pattern` on the direct host communicator `comm`: the message, taken
-/// out of the host's matching, if one has arrived.
+/// One `MPI_Improbe` for `pattern` on `comm`'s direct host communicator: the message, taken
+/// out of the host's matching, if one has arrived (a notice stands for its data).
 #[inline]
-fn improbe(comm: HostComm, pattern: &Pattern) -> EpResult<Option<DirectMessage>> {
+fn improbe(comm: &DirectComm, pattern: &Pattern) -> EpResult<Option<DirectMessage>> {
     let (source, tag) = host_pattern(pattern);
     let mut st = empty_status();
     let mut m = HostMessage(HOST.message_null);
     let mut flag = 0;
-    // SAFETY: `comm` is a live direct host communicator; the host writes `flag`, `m.0` and
-    // `st`, live locals.
+    // SAFETY: `comm.host` is a live direct host communicator; the host writes `flag`, `m.0`
+    // and `st`, live locals.
     unsafe {
         check(
-            sys::MPI_Improbe(source, tag, comm.0, &mut flag, &mut m.0, &mut st),
+            sys::MPI_Improbe(source, tag, comm.host.0, &mut flag, &mut m.0, &mut st),
             "MPI_Improbe",
         )?
     };
     if flag == 0 {
         return Ok(None);
     }
-    DirectMessage::new(m, &st).map(Some)
+    DirectMessage::taken(m, &st, comm.data).map(Some)
+}
+
+/// A message a probe took and `comm` holds that `pattern` matches, if any: it arrived before
+/// anything still in the host.
+#[inline(always)]
+fn take_held(comm: &DirectComm, pattern: &Pattern) -> Option<DirectMessage> {
+    if comm.taken_len() == 0 {
+        return None;
+    }
+    comm.take(pattern)
 }
 
 /// Polls a host request until it completes (see the module notes: never blocked in the host);
-/// returns the host's return code of the completing `MPI_Test`.
-fn poll_until_done(req: &mut HostRequest) -> c_int {
+/// returns the host's return code of the completing `MPI_Test` and writes its status.
+fn poll_until_done(req: &mut HostRequest, status: *mut sys::MPI_Status) -> c_int {
     let mut b = Backoff::new();
     loop {
         let mut flag = 0;
         // SAFETY: `req` is a started host request of the caller's (or null, which `MPI_Test`
-        // accepts); the host writes it and `flag`, both live; the status is ignored.
-        let rc = unsafe { sys::MPI_Test(&mut req.0, &mut flag, HOST.status_ignore) };
+        // accepts); the host writes it and `flag`, both live, and `status`, the caller's
+        // live status or `MPI_STATUS_IGNORE`.
+        let rc = unsafe { sys::MPI_Test(&mut req.0, &mut flag, status) };
         if rc != 0 || flag != 0 {
             return rc;
         }
@@ -132,17 +154,38 @@ fn poll_until_done(req: &mut HostRequest) -> c_int {
     }
 }
 
-/// Matches the posted receives of every direct communicator in the process and completes the
+/// Matches nothing itself: tests the pending nonblocking receives of every direct
+/// communicator (a notice's data receive must not wait for its owner) and completes the
 /// orphaned transfers (see [`transfer`]): what a patient wait anywhere in the library calls
-/// so that no receive waits on its owner's next call (MPI 4.1 section 3.5, progress). Errors
-/// stay with the calls they belong to. Thread safety: any thread.
+/// (MPI 4.1 section 3.5, progress). Errors stay with the calls they belong to. Thread safety:
+/// any thread.
 pub fn progress_elsewhere() {
     transfer::progress_orphans();
-    queue::progress_waiting();
+    slot::progress_pending();
+}
+
+/// Direct tests and probes that found nothing since the last progress pass.
+static IDLE_POLLS: AtomicU32 = AtomicU32::new(0);
+/// One in this many direct tests and probes that find nothing makes a progress pass.
+const PROGRESS_EVERY_IDLE_POLL: u32 = 16;
+
+/// Called by a test or probe that found nothing: one call in [`PROGRESS_EVERY_IDLE_POLL`]
+/// makes a pass of [`progress_elsewhere`]. A program that waits by testing one request (or
+/// probing) must still see its other receives go on: a notice's data is sent by rendezvous,
+/// and its sender may hold back the message the program tests for until that data's receive
+/// is posted (MPI 4.1 section 3.5, progress). Not every call: a pass tests every pending
+/// receive of the process.
+#[inline]
+fn now_and_then_progress() {
+    if IDLE_POLLS.fetch_add(1, Ordering::Relaxed).is_multiple_of(PROGRESS_EVERY_IDLE_POLL) {
+        progress_elsewhere();
+    }
 }
 
 /// Starts a send of `buf` to rank `dest` with `tag` on the direct communicator `comm`: done
-/// at once for blocking calls (returns `None`), else the host request to complete.
+/// at once for blocking calls (returns `None`), else the host request to complete. A message
+/// that does not travel whole goes as a notice and its data (see [`notice`]). Errors: a failed
+/// host call.
 #[inline(always)]
 pub fn start_send(
     comm: &DirectComm,
@@ -152,7 +195,11 @@ pub fn start_send(
     sync: bool,
     blocking: bool,
 ) -> EpResult<Option<HostRequest>> {
-    if blocking && !sync && buf.bytes() <= BLOCKING_HOST_SEND_BYTES {
+    let bytes = buf.bytes();
+    if !notice::travels_whole(bytes) {
+        return announce(comm, dest, tag, buf, sync);
+    }
+    if blocking && !sync && bytes <= BLOCKING_HOST_SEND_BYTES {
         // SAFETY: a blocking send: the host reads `count` elements of `dtype` at `buf.addr`,
         // the user's buffer, valid by the calling function's contract; `comm.host` is the
         // communicator's direct host communicator, alive while the caller holds its endpoint.
@@ -164,6 +211,12 @@ pub fn start_send(
         };
         return Ok(None);
     }
+    isend(buf, dest, tag, comm.host, sync)
+}
+
+/// `MPI_Isend` (`MPI_Issend` when `sync`) of the user's buffer on `host`.
+#[inline(always)]
+fn isend(buf: &UserBuf, dest: c_int, tag: c_int, host: HostComm, sync: bool) -> EpResult<Option<HostRequest>> {
     let mut r = HostRequest(HOST.request_null);
     let isend = if sync {
         sys::MPI_Issend
@@ -172,95 +225,137 @@ pub fn start_send(
     };
     // SAFETY: the host reads the user's buffer (`count` elements of `dtype` at `buf.addr`)
     // until the returned request completes; the user keeps it valid and unchanged until then
-    // (MPI 4.1 section 3.7.2). The host writes `r`, a live local.
+    // (MPI 4.1 section 3.7.2). `host` is one of the communicator's live host communicators.
+    // The host writes `r`, a live local.
     unsafe {
         check(
-            isend(buf.addr, buf.count, buf.dtype, dest, tag, comm.host.0, &mut r.0),
+            isend(buf.addr, buf.count, buf.dtype, dest, tag, host.0, &mut r.0),
             "MPI_Isend",
         )?
     };
     Ok(Some(r))
 }
 
+/// Sends a message that does not travel whole: its notice on the direct host communicator, in
+/// the message's place among the sender's messages, then its data on the data host
+/// communicator with the notice's sequence number as tag; the data's request is the send's.
+/// Should the data's `MPI_Isend` fail after the notice went, the send fails and its receiver
+/// waits for data that never comes: the protocol has no abort message (nor has the engine's
+/// rendezvous).
+#[cold]
+fn announce(comm: &DirectComm, dest: c_int, tag: c_int, buf: &UserBuf, sync: bool) -> EpResult<Option<HostRequest>> {
+    let seq = comm.next_seq();
+    let raw = Notice { seq, bytes: buf.bytes() as u64 }.encode();
+    // SAFETY: the host reads the notice's `NOTICE_BYTES` bytes, a live local, and sends them
+    // at once (a message that small goes eagerly on every host path), so `MPI_Send` returns
+    // without waiting for the receiver.
+    unsafe {
+        check(
+            sys::MPI_Send(raw.as_ptr() as *const c_void, NOTICE_BYTES as c_int, HOST.byte, dest, tag, comm.host.0),
+            "MPI_Send (notice)",
+        )?
+    };
+    isend(buf, dest, seq, comm.data, sync)
+}
+
 /// Waits for a send started by [`start_send`].
 pub fn wait_send(mut req: HostRequest) -> EpResult<()> {
-    check(poll_until_done(&mut req), "MPI_Test (send)")
+    check(poll_until_done(&mut req, HOST.status_ignore), "MPI_Test (send)")
 }
 
 /// Blocking receive into `buf` of a message matching `pattern` (not `EP_PROC_NULL`) on the
 /// direct communicator `comm` (MPI 4.1 section 3.2.4). A message longer than `buf` ends with
 /// `ERR_TRUNCATE` in the completion and its first part in `buf`; nothing is written past it.
-/// Errors: a failed host call. Thread safety: the endpoint's thread.
-#[inline(always)]
-pub fn recv(comm: &Arc<DirectComm>, pattern: &Pattern, buf: &UserBuf) -> EpResult<Completion> {
-    if comm.queued() != 0 {
-        return recv_queued(comm, pattern, buf);
+/// Errors: a failed host call. Thread safety: the endpoint's thread (one thread at a time per
+/// endpoint: another thread's probe could take the message between the look at the held
+/// messages and the host receive).
+#[inline(never)]
+pub fn recv(comm: &DirectComm, pattern: &Pattern, buf: &UserBuf) -> EpResult<Completion> {
+    if let Some(m) = take_held(comm, pattern) {
+        return Transfer::start(m, buf)?.wait();
     }
-    let mut b = Backoff::new();
-    let msg = loop {
-        if let Some(m) = improbe(comm.host, pattern)? {
-            break m;
-        }
-        b.snooze_after_polling();
-    };
-    Transfer::start(msg, buf)?.wait()
+    let mut bounce = MaybeUninit::<Bounce>::uninit();
+    // SAFETY: `bounce` stays in this frame until the host receive is over: polled to its
+    // end below, or cancelled and waited for by the guard if the wait unwinds.
+    let request = unsafe { landing::post(comm.host, pattern, buf, bounce.as_mut_ptr())? };
+    let mut posted = Posted(request);
+    let mut status = empty_status();
+    check(poll_until_done(&mut posted.0, &mut status), "MPI_Test (receive)")?;
+    // SAFETY: posted by `landing::post` with this buffer and bounce buffer, and complete.
+    match unsafe { landing::landed(&status, buf, bounce.as_ptr(), comm.data)? } {
+        Landed::Done(c) => Ok(c),
+        Landed::Announced(m) => Transfer::start(m, buf)?.wait(),
+    }
 }
 
-/// [`recv`] behind posted receives or taken messages: in posting order, as a nonblocking
-/// receive and its wait.
-#[cold]
-fn recv_queued(comm: &Arc<DirectComm>, pattern: &Pattern, buf: &UserBuf) -> EpResult<Completion> {
-    let mut r = post_recv(comm, pattern, buf);
-    let mut b = Backoff::new();
-    loop {
-        if let Some(c) = r.test()? {
-            return Ok(c);
+/// A blocking receive's host request while it runs: cancelled and waited for if the wait
+/// unwinds, so that the host never writes into a bounce buffer whose frame has gone.
+struct Posted(HostRequest);
+
+impl Drop for Posted {
+    fn drop(&mut self) {
+        if !self.0.is_null() {
+            // SAFETY: a started host receive nothing else uses; the host writes the handle.
+            unsafe {
+                sys::MPI_Cancel(&mut self.0 .0);
+                sys::MPI_Wait(&mut self.0 .0, HOST.status_ignore);
+            }
         }
-        b.snooze_after_polling();
     }
 }
 
 /// Posts a nonblocking receive of a message matching `pattern` (not `EP_PROC_NULL`) into
 /// `buf` on the direct communicator `comm` (MPI 4.1 section 3.7.2); complete it through
-/// [`DirectRecv::test`]. Thread safety: the endpoint's thread.
-pub fn post_recv(comm: &Arc<DirectComm>, pattern: &Pattern, buf: &UserBuf) -> DirectRecv {
-    let slot = Arc::new(Slot::posted(*pattern, *buf));
-    comm.post(slot.clone());
-    DirectRecv {
-        comm: Some(comm.clone()),
-        slot,
-        freed: false,
-    }
+/// [`DirectRecv::test`]. Errors: a failed host call. Thread safety: the endpoint's thread (see
+/// [`recv`]).
+pub fn post_recv(comm: &Arc<DirectComm>, pattern: &Pattern, buf: &UserBuf) -> EpResult<DirectRecv> {
+    let slot = match take_held(comm, pattern) {
+        Some(m) => Arc::new(Slot::receiving(m, buf)?),
+        None => Slot::post(comm, pattern, buf)?,
+    };
+    Ok(DirectRecv { slot, freed: false })
 }
 
 /// Envelope and size of the first message matching `pattern` on the direct communicator
-/// `comm`, left in place (`EP_Iprobe`, `EP_Probe` when `blocking`: MPI 4.1 section 3.8.1). A
-/// message a pending receive matches is not reported. Errors: a failed host call.
+/// `comm`, left in place (`EP_Iprobe`, `EP_Probe` when `blocking`: MPI 4.1 section 3.8.1); a
+/// notice reports its data's length. A message a pending receive matches is not reported.
+/// Probes that find nothing progress the pending receives now and then
+/// ([`now_and_then_progress`]). Errors: a failed host call. Thread safety: the endpoint's
+/// thread (see [`recv`]).
 pub fn probe(comm: &DirectComm, pattern: &Pattern, blocking: bool) -> EpResult<Option<Completion>> {
     let mut b = Backoff::new();
     loop {
-        let found = if comm.queued() == 0 {
-            host_iprobe(comm.host, pattern)?
-        } else {
-            comm.peek_queued(pattern)?
+        let found = match comm.taken_len() {
+            0 => None,
+            _ => comm.peek(pattern),
         };
-        if found.is_some() || !blocking {
+        let found = match found {
+            Some(c) => Some(c),
+            None => host_iprobe(comm, pattern)?,
+        };
+        if found.is_some() {
             return Ok(found);
+        }
+        now_and_then_progress();
+        if !blocking {
+            return Ok(None);
         }
         b.snooze_after_polling();
     }
 }
 
-/// One `MPI_Iprobe` on the host.
-fn host_iprobe(comm: HostComm, pattern: &Pattern) -> EpResult<Option<Completion>> {
+/// One `MPI_Iprobe` on the host. A notice found is reported as its data, whose length only the
+/// notice holds: it is taken out of the host's matching with every message that arrived, and
+/// held.
+fn host_iprobe(comm: &DirectComm, pattern: &Pattern) -> EpResult<Option<Completion>> {
     let (source, tag) = host_pattern(pattern);
     let mut st = empty_status();
     let mut flag = 0;
-    // SAFETY: `comm` is a live direct host communicator; the host writes `flag` and `st`,
-    // live locals.
+    // SAFETY: `comm.host` is a live direct host communicator; the host writes `flag` and
+    // `st`, live locals.
     unsafe {
         check(
-            sys::MPI_Iprobe(source, tag, comm.0, &mut flag, &mut st),
+            sys::MPI_Iprobe(source, tag, comm.host.0, &mut flag, &mut st),
             "MPI_Iprobe",
         )?
     };
@@ -268,6 +363,15 @@ fn host_iprobe(comm: HostComm, pattern: &Pattern) -> EpResult<Option<Completion>
         return Ok(None);
     }
     let bytes = transfer::status_bytes(&st)?;
+    if bytes == NOTICE_BYTES as u64 {
+        // Every arrived message is taken, in the host's order, not only the notice: a message
+        // of another tag may have come before it, and held messages must all be older than
+        // those left in the host for receives to look at the held ones first.
+        while let Some(m) = improbe(comm, &ANY)? {
+            comm.hold(m);
+        }
+        return Ok(comm.peek(pattern));
+    }
     Ok(Some(Completion {
         source: st.MPI_SOURCE,
         tag: st.MPI_TAG,
@@ -279,8 +383,9 @@ fn host_iprobe(comm: HostComm, pattern: &Pattern) -> EpResult<Option<Completion>
 
 /// The first message matching `pattern` on the direct communicator `comm`, taken out of
 /// matching (`EP_Improbe`, `EP_Mprobe` when `blocking`: MPI 4.1 section 3.8.2); its status is
-/// [`DirectMessage::completion`]. A message a pending receive matches is not taken. Errors: a
-/// failed host call.
+/// [`DirectMessage::completion`]. A message a pending receive matches is not taken. Probes
+/// that find nothing progress the pending receives now and then. Errors: a failed host call.
+/// Thread safety: the endpoint's thread (see [`recv`]).
 pub fn mprobe(
     comm: &DirectComm,
     pattern: &Pattern,
@@ -288,13 +393,16 @@ pub fn mprobe(
 ) -> EpResult<Option<DirectMessage>> {
     let mut b = Backoff::new();
     loop {
-        let found = if comm.queued() == 0 {
-            improbe(comm.host, pattern)?
-        } else {
-            comm.take_queued(pattern)?
+        let found = match take_held(comm, pattern) {
+            Some(m) => Some(m),
+            None => improbe(comm, pattern)?,
         };
-        if found.is_some() || !blocking {
+        if found.is_some() {
             return Ok(found);
+        }
+        now_and_then_progress();
+        if !blocking {
+            return Ok(None);
         }
         b.snooze_after_polling();
     }
@@ -309,50 +417,35 @@ pub fn mrecv(msg: DirectMessage, buf: &UserBuf) -> EpResult<Completion> {
 /// Nonblocking receive of a message taken by [`mprobe`] into `buf` (MPI 4.1 section 3.8.3).
 /// Errors: a failed host call.
 pub fn imrecv(msg: DirectMessage, buf: &UserBuf) -> EpResult<DirectRecv> {
-    let t = Transfer::start(msg, buf)?;
-    Ok(DirectRecv {
-        comm: None,
-        slot: Arc::new(Slot::receiving(*buf, t)),
-        freed: false,
-    })
+    let slot = Slot::receiving(msg, buf)?;
+    Ok(DirectRecv { slot: Arc::new(slot), freed: false })
 }
 
-/// A nonblocking direct receive. It owns its part of the host: while posted, its place in
-/// the communicator's queue; once matched, its transfer (host request and overflow buffer).
-/// Dropped while posted, it leaves the queue, unless its request was freed (`EP_Request_free`:
-/// it then stays posted and completes into the user's buffer when it matches); dropped while
-/// its transfer runs, the transfer goes on by itself (see [`transfer`]).
+/// A nonblocking direct receive. Dropped unfinished, it asks the host to cancel its receive
+/// unless its request was freed (`EP_Request_free`: it then completes into the user's buffer
+/// when its message comes); either way its slot stays listed, holding its communicator, until
+/// the host is done with it (see [`slot`]). A receive dropped unfreed that had matched (only
+/// on an error path, e.g. no handle left for its request) still completes into the buffer.
 pub struct DirectRecv {
-    /// The communicator whose queue holds the receive until it matches; `None` for a receive
-    /// of a taken message (`EP_Imrecv`).
-    comm: Option<Arc<DirectComm>>,
     slot: Arc<Slot>,
     freed: bool,
 }
 
 impl DirectRecv {
-    /// The outcome once the receive is complete (matches it and tests it once otherwise).
-    /// Errors: the receive's own failed host call, or a failed host probe of its communicator.
+    /// The outcome once the receive is complete (tests the host once otherwise, and now and
+    /// then the other pending receives). Errors: the receive's own failed host call.
     pub fn test(&mut self) -> EpResult<Option<Completion>> {
-        if let Some(c) = self.slot.test()? {
-            return Ok(Some(c));
+        let done = self.slot.test()?;
+        if done.is_none() {
+            now_and_then_progress();
         }
-        match &self.comm {
-            Some(comm) if self.slot.is_posted() => {
-                comm.progress()?;
-                self.slot.test()
-            }
-            _ => Ok(None),
-        }
+        Ok(done)
     }
 
     /// Cancels the receive if it has not matched (`EP_Cancel`, MPI 4.1 section 3.8.4); the
-    /// completion then says whether it was.
+    /// completion then says whether it was. Errors: a failed `MPI_Cancel`.
     pub fn cancel(&mut self) -> EpResult<()> {
-        match &self.comm {
-            Some(comm) => comm.cancel(&self.slot),
-            None => Ok(()),
-        }
+        self.slot.cancel()
     }
 
     /// Lets the receive complete on its own (`EP_Request_free` of an active request, MPI 4.1
@@ -364,15 +457,14 @@ impl DirectRecv {
 
 impl Drop for DirectRecv {
     fn drop(&mut self) {
-        if let (Some(comm), false) = (&self.comm, self.freed) {
-            if self.slot.is_posted() {
-                comm.withdraw(&self.slot);
-            }
+        if !self.freed {
+            let _ = self.slot.cancel();
         }
     }
 }
 
-/// Tests a direct send's host request once: true when complete (the request is then null).
+/// Tests a direct send's host request once (and now and then the pending receives): true
+/// when complete (the request is then null). Errors: a failed host call.
 pub fn test_send(req: &mut HostRequest) -> EpResult<bool> {
     if req.is_null() {
         return Ok(true);
@@ -386,29 +478,40 @@ pub fn test_send(req: &mut HostRequest) -> EpResult<bool> {
             "MPI_Test (send)",
         )?
     };
+    if flag == 0 {
+        now_and_then_progress();
+    }
     Ok(flag != 0)
 }
 
 /// The direct communicator of an intracommunicator whose `nprocs` processes (several) each
-/// have exactly one endpoint, `my_rank` being this process's: a host communicator of its own
-/// with host rank = endpoint rank, whose errors are returned. Collective over `host`.
+/// have exactly one endpoint, `my_rank` being this process's: two host communicators of its
+/// own (messages and notices; announced data) with host rank = endpoint rank, whose errors
+/// are returned. Collective over `host`.
 /// Errors: a failed host call.
 pub fn create_comm(host: HostComm, my_rank: c_int) -> EpResult<Arc<DirectComm>> {
-    let mut c = HostComm(HOST.comm_null);
-    // SAFETY: `host` is the caller's live host communicator; the host writes `c.0`, a live
-    // local, before the second call reads it.
-    unsafe {
-        check(
-            sys::MPI_Comm_split(host.0, 0, my_rank, &mut c.0),
-            "MPI_Comm_split (direct)",
-        )?;
-        if let Err(e) = check(
-            sys::MPI_Comm_set_errhandler(c.0, HOST.errors_return),
-            "MPI_Comm_set_errhandler",
-        ) {
-            crate::host::free_comm(c);
-            return Err(e);
+    let mut direct = HostComm(HOST.comm_null);
+    // SAFETY: `host` is the caller's live host communicator; the host writes `direct.0`, a
+    // live local.
+    check(unsafe { sys::MPI_Comm_split(host.0, 0, my_rank, &mut direct.0) }, "MPI_Comm_split (direct)")?;
+    let mut data = HostComm(HOST.comm_null);
+    // SAFETY: `direct` was just made; the host writes `data.0`, a live local. Its ranks are
+    // `direct`'s.
+    let made = check(unsafe { sys::MPI_Comm_dup(direct.0, &mut data.0) }, "MPI_Comm_dup (direct data)")
+        .and_then(|()| returning_errors(direct))
+        .and_then(|()| returning_errors(data));
+    if let Err(e) = made {
+        crate::host::free_comm(direct);
+        if !data.is_null() {
+            crate::host::free_comm(data);
         }
+        return Err(e);
     }
-    Ok(Arc::new(DirectComm::new(c)))
+    Ok(Arc::new(DirectComm::new(direct, data)))
+}
+
+/// Makes the host return the errors of `c`, a live host communicator, to its callers.
+fn returning_errors(c: HostComm) -> EpResult<()> {
+    // SAFETY: `c` is a live host communicator of the caller's.
+    check(unsafe { sys::MPI_Comm_set_errhandler(c.0, HOST.errors_return) }, "MPI_Comm_set_errhandler")
 }

@@ -23,6 +23,11 @@ impl<T> Orphanage<T> {
         Orphanage { list: Mutex::new(Vec::new()), len: AtomicUsize::new(0) }
     }
 
+    /// How many orphans wait (read without the lock: a hint).
+    pub fn waiting(&self) -> usize {
+        self.len.load(Ordering::Relaxed)
+    }
+
     /// Takes in `orphans`.
     pub fn adopt(&self, orphans: impl IntoIterator<Item = T>) {
         let mut l = self.list.lock();

@@ -422,7 +422,7 @@ pub fn progress_orphanage() {
 /// What a patient blocked call progresses before it yields, registered with
 /// [`super::backoff::on_patience`] when the process creates its first communicator: the
 /// process's posted receives on every endpoint (MPI's progress rule, see
-/// [`progress::progress_pending`]), direct-mode queues of other endpoints
+/// [`progress::progress_pending`]), direct-mode receives of other endpoints
 /// ([`direct::progress_elsewhere`]) and the orphans.
 pub fn patient_progress() {
     progress::progress_pending();

@@ -311,7 +311,7 @@ pub unsafe extern "C" fn EP_Irecv(
 /// Posts a nonblocking receive on either path (`EP_Irecv`, a round of `EP_Recv_init`).
 pub(super) fn post_recv(ep: &Endpoint, pattern: Pattern, ubuf: UserBuf) -> EpResult<Op> {
     Ok(match &ep.shared.direct {
-        Some(h) if pattern.source != EP_PROC_NULL => Op::DirectRecv(direct::post_recv(h, &pattern, &ubuf)),
+        Some(h) if pattern.source != EP_PROC_NULL => Op::DirectRecv(direct::post_recv(h, &pattern, &ubuf)?),
         _ => Op::Recv(p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?),
     })
 }

@@ -1,7 +1,8 @@
-//! The receive of a message that direct mode has taken out of the host's matching: into the
-//! user's buffer when the message fits, else into a buffer of the message's own size whose
-//! first part is then unpacked into the user's (the host then never writes past the user's
-//! buffer: Open MPI 4.1 writes a truncated rendezvous message past the receive count).
+//! The receive of a message whose length direct mode knows before receiving it: one taken out
+//! of the host's matching by a matched probe, or one announced by a notice (see [`super::notice`]).
+//! It goes into the user's buffer when it fits, else into a buffer of the message's own size
+//! whose first part is then unpacked into the user's (the host then never writes past the
+//! user's buffer: Open MPI 4.1 writes a truncated rendezvous message past the receive count).
 //!
 //! A [`Transfer`] owns its host request and its buffer. Dropped while the host still writes,
 //! it frees the host request when the host writes into the user's buffer (the host completes
@@ -9,35 +10,61 @@
 //! orphans, which [`progress_orphans`] completes (unpacking the first part into the user's
 //! buffer, as a freed receive does) before the buffer goes.
 
+use super::notice::{Notice, NOTICE_BYTES};
 use crate::engine::datatype::UserBuf;
 use crate::engine::envelope::Envelope;
 use crate::engine::message::Completion;
 use crate::engine::backoff::Backoff;
 use crate::error::{EpResult, ERR_COUNT, ERR_TRUNCATE};
-use crate::host::{check, sys, HostMessage, HostRequest, HOST};
+use crate::host::{check, sys, HostComm, HostMessage, HostRequest, HOST};
 use crate::ep_err;
 use crate::engine::orphanage::Orphanage;
 use std::os::raw::{c_int, c_void};
 
-/// A message taken by a matched probe (`MPI_Improbe`): the host's handle, the envelope (host
-/// source = endpoint rank) and the message's length in bytes.
+/// A message matched but not yet received, whose envelope (host source = endpoint rank) and
+/// length in bytes are known.
 pub struct DirectMessage {
-    message: HostMessage,
+    at: Where,
     pub(super) envelope: Envelope,
     bytes: u64,
 }
 
+/// Where a [`DirectMessage`]'s data waits.
+enum Where {
+    /// Taken by `MPI_Improbe` on the direct host communicator: received with `MPI_Imrecv`.
+    Taken(HostMessage),
+    /// Announced by a notice: on the data host communicator `data`, from the envelope's source
+    /// with host tag `seq`, received with `MPI_Irecv`. The communicator outlives the message:
+    /// whoever holds the message holds its endpoint.
+    Announced { data: HostComm, seq: c_int },
+}
+
 impl DirectMessage {
-    /// The message of a successful `MPI_Improbe` that filled `message` and `st`.
-    pub(super) fn new(message: HostMessage, st: &sys::MPI_Status) -> EpResult<DirectMessage> {
-        Ok(DirectMessage {
-            message,
-            envelope: Envelope {
-                source: st.MPI_SOURCE,
-                tag: st.MPI_TAG,
-            },
-            bytes: status_bytes(st)?,
-        })
+    /// The message of a successful `MPI_Improbe` on the direct host communicator that filled
+    /// `message` and `st`; a notice is received at once and stands for its data on `data`.
+    /// Errors: a failed host call; `EP_ERR_INTERN` for a malformed notice.
+    pub(super) fn taken(mut message: HostMessage, st: &sys::MPI_Status, data: HostComm) -> EpResult<DirectMessage> {
+        let envelope = Envelope { source: st.MPI_SOURCE, tag: st.MPI_TAG };
+        let bytes = status_bytes(st)?;
+        if bytes != NOTICE_BYTES as u64 {
+            return Ok(DirectMessage { at: Where::Taken(message), envelope, bytes });
+        }
+        let mut raw = [0u8; NOTICE_BYTES];
+        // SAFETY: the taken message holds `NOTICE_BYTES` bytes, which `raw` holds; a notice is
+        // small, so the host has it already and completes the receive within the call. The
+        // host writes `message` (to `MPI_MESSAGE_NULL`), a live local.
+        unsafe {
+            check(
+                sys::MPI_Mrecv(raw.as_mut_ptr() as *mut c_void, NOTICE_BYTES as c_int, HOST.byte, &mut message.0, HOST.status_ignore),
+                "MPI_Mrecv (notice)",
+            )?
+        };
+        Ok(DirectMessage::announced(envelope, Notice::decode(&raw)?, data))
+    }
+
+    /// The data a notice with `envelope` announced, on the data host communicator `data`.
+    pub(super) fn announced(envelope: Envelope, notice: Notice, data: HostComm) -> DirectMessage {
+        DirectMessage { at: Where::Announced { data, seq: notice.seq }, envelope, bytes: notice.bytes }
     }
 
     /// The message's status, as a probe reports it (MPI 4.1 section 3.8.1).
@@ -66,7 +93,7 @@ pub(super) fn status_bytes(st: &sys::MPI_Status) -> EpResult<u64> {
     Ok(bytes.max(0) as u64)
 }
 
-/// A host receive of a taken message, in flight or complete.
+/// A host receive of a message of known length (taken or announced), in flight or complete.
 pub(super) struct Transfer {
     /// `MPI_REQUEST_NULL` once the host has completed it.
     request: HostRequest,
@@ -80,46 +107,37 @@ pub(super) struct Transfer {
 }
 
 impl Transfer {
-    /// Starts receiving `msg` (`MPI_Imrecv`): into `buf` when it fits, else into a buffer of
-    /// the message's length. Errors: `EP_ERR_COUNT` for a truncated message of 2^31 bytes or
-    /// more; a failed host call.
-    pub(super) fn start(mut msg: DirectMessage, buf: &UserBuf) -> EpResult<Transfer> {
+    /// Starts receiving `msg` (`MPI_Imrecv` of a taken message, `MPI_Irecv` of announced
+    /// data): into `buf` when it fits, else into a buffer of the message's length. Errors:
+    /// `EP_ERR_COUNT` for a truncated message of 2^31 bytes or more; a failed host call.
+    pub(super) fn start(msg: DirectMessage, buf: &UserBuf) -> EpResult<Transfer> {
         let mut request = HostRequest(HOST.request_null);
-        let overflow = if msg.bytes <= buf.bytes() as u64 {
-            // SAFETY: the message holds at most `count` elements of `dtype`, so the host writes
-            // inside the user's buffer, valid for them until the receive completes (MPI 4.1
-            // section 3.7.2); it writes `msg.message` (to `MPI_MESSAGE_NULL`) and `request`,
-            // both live.
-            unsafe {
-                check(
-                    sys::MPI_Imrecv(buf.addr, buf.count, buf.dtype, &mut msg.message.0, &mut request.0),
-                    "MPI_Imrecv",
-                )?
-            };
-            None
+        let (addr, count, dtype, overflow) = if msg.bytes <= buf.bytes() as u64 {
+            (buf.addr, buf.count, buf.dtype, None)
         } else {
             let len = c_int::try_from(msg.bytes).map_err(|_| {
                 ep_err!(ERR_COUNT, "a truncated message of {} bytes is beyond 2^31-1", msg.bytes)
             })?;
             let mut space = vec![0u8; msg.bytes as usize].into_boxed_slice();
-            // SAFETY: any message may be received as `MPI_PACKED` (MPI 4.1 section 5.2.1) and
-            // its packed form holds `msg.bytes` bytes on a homogeneous host (direct mode runs
-            // only on Open MPI, whose packed form is the data itself), so the host writes inside
-            // `space`, which this transfer keeps (or hands to the orphans) until the host has
-            // completed the receive. The host writes `msg.message` and `request`, both live.
-            unsafe {
-                check(
-                    sys::MPI_Imrecv(
-                        space.as_mut_ptr() as *mut c_void,
-                        len,
-                        HOST.packed,
-                        &mut msg.message.0,
-                        &mut request.0,
-                    ),
-                    "MPI_Imrecv",
-                )?
-            };
-            Some(space)
+            (space.as_mut_ptr() as *mut c_void, len, HOST.packed, Some(space))
+        };
+        // SAFETY: the message holds `msg.bytes` bytes. Into the user's buffer, they are at most
+        // its `count` elements of `dtype`, valid until the receive completes (MPI 4.1 section
+        // 3.7.2). Otherwise they go into `space` as `MPI_PACKED`, which any message may be
+        // received as (MPI 4.1 section 5.2.1), and whose packed form on a homogeneous host
+        // (direct mode runs only on Open MPI, whose packed form is the data itself) is
+        // `msg.bytes` bytes: exactly `space`, which this transfer keeps (or hands to the
+        // orphans) until the host has completed the receive; moving the box into the transfer
+        // does not move its heap bytes. The host writes the message handle and `request`, both
+        // live; `data` is the live data host communicator of the message's endpoint.
+        unsafe {
+            match msg.at {
+                Where::Taken(mut m) => check(sys::MPI_Imrecv(addr, count, dtype, &mut m.0, &mut request.0), "MPI_Imrecv")?,
+                Where::Announced { data, seq } => check(
+                    sys::MPI_Irecv(addr, count, dtype, msg.envelope.source, seq, data.0, &mut request.0),
+                    "MPI_Irecv (announced data)",
+                )?,
+            }
         };
         Ok(Transfer {
             request,
@@ -137,7 +155,8 @@ impl Transfer {
         if !self.request.is_null() {
             let mut flag = 0;
             // SAFETY: `self.request` is this transfer's started host request; the host writes
-            // it and `flag`, both live; the status is not needed (the probe gave the envelope).
+            // it and `flag`, both live; the status is not needed (the probe or the notice gave
+            // the envelope).
             unsafe {
                 check(
                     sys::MPI_Test(&mut self.request.0, &mut flag, HOST.status_ignore),
