@@ -14,6 +14,11 @@ use std::time::{Duration, Instant};
 use support::*;
 
 fn memcheck(name: &str) {
+    memcheck_in(name, "2");
+}
+
+/// `name` under valgrind on 2 processes with `eps` endpoints each (`EPMPI_TEST_EPS`).
+fn memcheck_in(name: &str, eps: &str) {
     let exe = compile_c(&project_dir().join("tests/c").join(format!("{name}.c")), &format!("{name}-memcheck"));
     let logs = target_profile_dir().join("memcheck");
     std::fs::create_dir_all(&logs).unwrap();
@@ -42,7 +47,7 @@ fn memcheck(name: &str) {
     let _g = MPI_JOBS.lock().unwrap_or_else(|e| e.into_inner());
     let t = Instant::now();
     // Under valgrind everything is ~20x slower: the programs' own watchdogs get more time.
-    let out = mpirun_program_env(&wrapper, 2, "2", &[], &[("EPMPI_TEST_TIMEOUT", "1500")], Duration::from_secs(1500));
+    let out = mpirun_program_env(&wrapper, 2, eps, &[], &[("EPMPI_TEST_TIMEOUT", "1500")], Duration::from_secs(1500));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -65,7 +70,7 @@ fn memcheck(name: &str) {
     }
     assert_eq!(seen, 2, "expected one valgrind log per process in {}", logs.display());
     assert!(reports.is_empty(), "{name}: valgrind reports\n{}", reports.join("\n"));
-    eprintln!("{name} under valgrind (2x2): clean in {:.0} s", t.elapsed().as_secs_f64());
+    eprintln!("{name} under valgrind (2x{eps}): clean in {:.0} s", t.elapsed().as_secs_f64());
 }
 
 #[test]
@@ -84,4 +89,11 @@ fn coll_memcheck() {
 #[ignore = "valgrind memcheck, minutes: run with --include-ignored (tests/run_all.sh does)"]
 fn win_memcheck() {
     memcheck("win");
+}
+
+/// One endpoint per process: direct mode on Open MPI (bounce buffers, notices, held messages).
+#[test]
+#[ignore = "valgrind memcheck, minutes: run with --include-ignored (tests/run_all.sh does)"]
+fn direct_notices_memcheck() {
+    memcheck_in("direct_notices", "1");
 }

@@ -366,6 +366,46 @@ static void test_only_progress(EP_Comm d, int me)
     free(small);
 }
 
+/* Every other rank sends 16 KiB then 8 B to rank 0, which probes for them (in direct mode the
+ * probe of the 16 KiB message's notice makes the library hold what arrived) and then receives
+ * from any source with any tag: from each sender, the 16 KiB message comes first (MPI 4.1
+ * section 3.5: order per sender). */
+static void held_from_many(EP_Comm d, int me, int size)
+{
+    unsigned char *big = message(10), *small = message(2);
+    if (me != 0) {
+        EP_Request r[2];
+        CHECK_OK(EP_Isend(big, 16384, MPI_BYTE, 0, 51, d, &r[0]));
+        CHECK_OK(EP_Isend(small, 8, MPI_BYTE, 0, 52, d, &r[1]));
+        CHECK_OK(EP_Waitall(2, r, EP_STATUSES_IGNORE));
+    } else {
+        EP_Status st;
+        int count = -1;
+        CHECK_OK(EP_Probe(EP_ANY_SOURCE, 52, d, &st)); /* a sender's 16 KiB has arrived before */
+        CHECK_OK(EP_Probe(EP_ANY_SOURCE, 51, d, &st)); /* its notice: what arrived is held */
+        CHECK_OK(EP_Get_count(&st, MPI_BYTE, &count));
+        CHECK(count == 16384, "probe of a 16 KiB message from any source: %d bytes", count);
+        int *seen = calloc(size, sizeof(int));
+        unsigned char *in = malloc(16384);
+        for (int i = 0; i < 2 * (size - 1); i++) {
+            count = -1;
+            CHECK_OK(EP_Recv(in, 16384, MPI_BYTE, EP_ANY_SOURCE, EP_ANY_TAG, d, &st));
+            CHECK_OK(EP_Get_count(&st, MPI_BYTE, &count));
+            int src = st.MPI_SOURCE, first = src > 0 && src < size && seen[src]++ == 0;
+            CHECK(src > 0 && src < size && st.MPI_TAG == (first ? 51 : 52) && count == (first ? 16384 : 8),
+                  "message %d: %d bytes tag %d from %d, the %s from it", i, count, st.MPI_TAG, src,
+                  first ? "first" : "second");
+            if (count == 16384)
+                CHECK(memcmp(in, big, 16384) == 0, "the 16 KiB from %d", src);
+        }
+        free(seen);
+        free(in);
+    }
+    free(big);
+    free(small);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 /* A receive freed while posted still takes its message, of 8 bytes or 16 KiB, into its
  * buffer. */
 static void freed(EP_Comm d, int left, int right)
@@ -413,6 +453,7 @@ int main(int argc, char **argv)
     held_truncated(d, left, right);
     cancel_after_arrival(d, left, right);
     test_only_progress(d, me);
+    held_from_many(d, me, size);
     CHECK_OK(EP_Comm_free(&d));
     return ep_test_finish("direct_notices", wr);
 }
