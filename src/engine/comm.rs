@@ -105,10 +105,14 @@ static MULTI_PROCESS: parking_lot::Mutex<Vec<Weak<CommShared>>> = parking_lot::M
 /// still alive (the host's `BEFORE_FINALIZE` hook, run at the start of `MPI_Finalize` while the
 /// host still works), so the host finalizes cleanly: a receive left posted is reported by some
 /// hosts (MPICH over UCX) and its buffer written after it is freed by others. No EPMPI call may
-/// run concurrently with `MPI_Finalize` (MPI 4.1 section 11.2.2), so the queues are free.
+/// run concurrently with `MPI_Finalize` (MPI 4.1 section 11.2.2), so the queues are free. Then
+/// advances direct mode's pending receives once.
 pub(crate) fn withdraw_host_receives() {
     let alive: Vec<Arc<CommShared>> = MULTI_PROCESS.lock().drain(..).filter_map(|w| w.upgrade()).collect();
     alive.iter().for_each(|shared| shared.withdraw_receives());
+    // A freed direct-mode receive whose notice came and that no wait has advanced would leave
+    // its sender's rendezvous waiting through the finalize.
+    direct::progress_elsewhere();
 }
 
 impl Drop for CommShared {

@@ -68,7 +68,7 @@ use notice::{Notice, NOTICE_BYTES};
 use slot::Slot;
 use std::mem::MaybeUninit;
 use std::os::raw::{c_int, c_void};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use transfer::Transfer;
 
@@ -165,19 +165,22 @@ pub fn progress_elsewhere() {
 }
 
 /// Direct tests and probes that found nothing since the last progress pass.
-static IDLE_POLLS: AtomicU32 = AtomicU32::new(0);
-/// One in this many direct tests and probes that find nothing makes a progress pass.
-const PROGRESS_EVERY_IDLE_POLL: u32 = 16;
+static IDLE_POLLS: AtomicUsize = AtomicUsize::new(0);
+/// At least this many direct tests and probes that find nothing between two progress passes.
+const PROGRESS_EVERY_IDLE_POLL: usize = 16;
 
-/// Called by a test or probe that found nothing: one call in [`PROGRESS_EVERY_IDLE_POLL`]
-/// makes a pass of [`progress_elsewhere`]. A program that waits by testing one request (or
-/// probing) must still see its other receives go on: a notice's data is sent by rendezvous,
-/// and its sender may hold back the message the program tests for until that data's receive
-/// is posted (MPI 4.1 section 3.5, progress). Not every call: a pass tests every pending
-/// receive of the process.
+/// Called by a test or probe that found nothing: makes a pass of [`progress_elsewhere`] once
+/// as many such calls as there are pending receives (at least [`PROGRESS_EVERY_IDLE_POLL`])
+/// have gone by. A program that waits by testing one request (or probing) must still see its
+/// other receives go on: a notice's data is sent by rendezvous, and its sender may hold back
+/// the message the program tests for until that data's receive is posted (MPI 4.1 section
+/// 3.5, progress). Not every call: a pass tests every pending receive of the process, and a
+/// sweep of `EP_Waitall` over n of them would otherwise cost n^2 host tests.
 #[inline]
 fn now_and_then_progress() {
-    if IDLE_POLLS.fetch_add(1, Ordering::Relaxed).is_multiple_of(PROGRESS_EVERY_IDLE_POLL) {
+    let idle = IDLE_POLLS.fetch_add(1, Ordering::Relaxed) + 1;
+    if idle >= slot::pending().max(PROGRESS_EVERY_IDLE_POLL) {
+        IDLE_POLLS.store(0, Ordering::Relaxed);
         progress_elsewhere();
     }
 }

@@ -343,6 +343,7 @@ impl Request {
     /// the process's `ORPHANAGE` when the endpoint's handle is already freed.
     pub fn orphan(self: &Arc<Self>) {
         let mut guard = self.op.lock();
+        let persistent = matches!(&*guard, Op::Persistent(_));
         let op = match &mut *guard {
             Op::Persistent(p) => match p.round.as_deref_mut() {
                 Some(round) => round,
@@ -362,7 +363,12 @@ impl Request {
             }
             Op::DirectRecv(r) => {
                 r.release();
-                return;
+                // A persistent round's buffer names the request's own duplicate of the
+                // datatype, with which a message that landed in a bounce buffer is unpacked:
+                // the request stays, as an orphan, until the round completes.
+                if !persistent {
+                    return;
+                }
             }
             _ => {}
         }

@@ -170,6 +170,11 @@ fn was_cancelled(status: &sys::MPI_Status) -> bool {
     flag != 0
 }
 
+/// How many receives are listed (a hint, read without the list's lock).
+pub(super) fn pending() -> usize {
+    PENDING.waiting()
+}
+
 /// Tests every listed receive once and unlists those past their host receive on the direct
 /// communicator (a notice's data then waits in the host, which needs no help). Errors stay
 /// with the receives. Thread safety: any thread.
