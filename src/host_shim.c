@@ -36,8 +36,8 @@ void epmpi_host_constants_get(epmpi_shim_constants *out)
     /* Direct mode (src/engine/direct.rs) relies on MPI_TAG_UB = 2^31 - 1 and on the host
      * returning a point-to-point error through the communicator's handler. MPICH 4.0's
      * MPI_TAG_UB (2^28 - 1) is below EPMPI's, and it reports an error of a nonblocking receive
-     * through MPI_COMM_WORLD's handler (fatal by default); the truncation that made correct
-     * programs meet that no longer happens in the host. */
+     * through MPI_COMM_WORLD's handler (fatal by default), though direct mode never lets the
+     * host truncate, the one such error a correct program can meet. */
 #ifdef OPEN_MPI
     out->direct_p2p = 1;
 #else
