@@ -36,7 +36,7 @@ fn plan(src: i32, dst: i32, k: usize) -> (usize, i32) {
     let len = match r.next() % 10 {
         0 => 0,
         1..=6 => (r.next() % 64) as usize,
-        7 | 8 => 1000 + (r.next() % 4000) as usize,   // above the 16 KiB eager limits
+        7 | 8 => 1000 + (r.next() % 4000) as usize,   // 4 to 20 KB: both sides of the eager limits
         _ => 100_000 + (r.next() % 50_000) as usize, // large rendezvous
     };
     (len, (r.next() % 1000) as i32)

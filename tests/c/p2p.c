@@ -297,10 +297,10 @@ static void t_large(EP_Comm c)
 }
 
 /* Same-process standard sends of eager size complete whether or not their receive is
- * posted (MPI leaves this buffering to the implementation; EPMPI packs a copy up to 16 KiB):
+ * posted (MPI leaves this buffering to the implementation; EPMPI packs a copy up to 8 KiB):
  * each endpoint sends to the next endpoint of its process twice, with blocking sends, before
  * it receives anything (a ring that only buffering keeps from deadlocking), at the sizes
- * around the eager path's limits (33 B: just above the inline cell; 16 KiB: the largest eager
+ * around the eager path's limits (33 B: just above the inline cell; 8 KiB: the largest eager
  * size). The sender overwrites its buffer as soon as each send returns, so a receiver that
  * read it late would get the wrong data. Then a 4 KiB send whose request is freed at once,
  * its buffer overwritten after a barrier: the receiver, which posts only after it, must get
@@ -318,7 +318,7 @@ static void t_late_receiver(EP_Comm c)
     }
     /* Ranks follow (process, index), so the process's endpoints are consecutive. */
     int right = me - index + (index + 1) % count, left = me - index + (index + count - 1) % count;
-    const int sizes[] = {33, 1024, 4096, 16384};
+    const int sizes[] = {33, 1024, 4096, 8192};
     for (int k = 0; k < 4; k++) {
         int n = sizes[k];
         unsigned char *out = malloc(n), *in = malloc(2 * n);
@@ -516,7 +516,7 @@ static void t_truncate(EP_Comm c)
 static void t_waiting_receivers(EP_Comm c)
 {
     enum { ROUNDS = 600, MAX = 16385 + 64 };
-    static const int sizes[] = {8, 1024, 1025, 2048, 4096, 16384, 16385, 40, 3000};
+    static const int sizes[] = {8, 1024, 1025, 2048, 4096, 8192, 8193, 12288, 16384, 16385, 40, 3000};
     const int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
     int me, size, left, right;
     ep_test_ring(c, &me, &size, &left, &right);

@@ -4,7 +4,7 @@
 //! by the receiving endpoint's own thread while it is in a call, so the matching state has a
 //! single user and no shared lock on the hot path:
 //! * [`local`](super::transport::local): same-process senders push into the destination's
-//!   lock-free inbox (data inline for small messages, a packed copy up to 16 KiB, else the
+//!   lock-free inbox (data inline for small messages, a packed copy up to 8 KiB, else the
 //!   sender's buffer, copied once by the receiver). No MPI call.
 //! * [`remote`](super::transport::remote): the host MPI, with two pre-posted host receives per
 //!   endpoint for headers and eager data; large and synchronous messages add a data message
