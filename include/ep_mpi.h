@@ -2586,8 +2586,10 @@ int EP_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
 
 /**
  * Nonblocking standard-mode send (MPI 4.1 section 3.7.2): `*request` receives a handle to
- * complete with `EP_Wait`/`EP_Test`...; `buf` must not change until then. Arguments and
- * errors as `EP_Send`, plus `EP_ERR_ARG` for a NULL `request`.
+ * complete with `EP_Wait`/`EP_Test`...; `buf` must not change until then. The program may
+ * free a derived `datatype` meanwhile (MPI 4.1 section 5.1.9): a send that its receiver
+ * copies later keeps a duplicate. Arguments and errors as `EP_Send`, plus `EP_ERR_ARG` for a
+ * NULL `request`.
  *
  * # Safety
  * `buf` is readable for `count` elements of `datatype` and left unchanged until the request
@@ -2642,8 +2644,10 @@ int EP_Recv(void *buf,
 
 /**
  * Nonblocking receive (MPI 4.1 section 3.7.2): arguments as `EP_Recv`, `*request` receives
- * the handle; truncation is reported by the completion call. Errors as `EP_Recv` (but
- * `EP_ERR_TRUNCATE`), plus `EP_ERR_ARG` for a NULL `request`.
+ * the handle; truncation is reported by the completion call. The program may free a derived
+ * `datatype` while the receive is pending (MPI 4.1 section 5.1.9): the receive keeps a
+ * duplicate (one host call). Errors as `EP_Recv` (but `EP_ERR_TRUNCATE`), plus `EP_ERR_ARG`
+ * for a NULL `request`.
  *
  * # Safety
  * `buf` is writable for `count` elements of `datatype` and not accessed by the caller until
@@ -2744,8 +2748,9 @@ int EP_Mrecv(void *buf, int count, MPI_Datatype datatype, EP_Message *message, E
 
 /**
  * Nonblocking receive of a matched message (MPI 4.1 section 3.8.3): `*request` receives the
- * handle, `*message` becomes `EP_MESSAGE_NULL`. Errors as `EP_Mrecv` (truncation is
- * reported at completion).
+ * handle, `*message` becomes `EP_MESSAGE_NULL`. A derived `datatype` may be freed while the
+ * receive is pending, as for `EP_Irecv`. Errors as `EP_Mrecv` (truncation is reported at
+ * completion).
  *
  * # Safety
  * `buf` is writable for `count` elements of `datatype` and not accessed by the caller until

@@ -19,6 +19,13 @@ fn p2p() {
     c_test("p2p");
 }
 
+/// Nonblocking operations whose program frees the datatype while they are pending
+/// (tests/c/p2p_type_free.c).
+#[test]
+fn p2p_type_free() {
+    c_test("p2p_type_free");
+}
+
 /// p2p again under the active wait policy, in the shapes with several endpoints per process. A
 /// same-process sender copies straight into the buffer of a receive waiting for it
 /// (`src/engine/transport/landing.rs`): under the default policy (`auto`, on 2 cores passive

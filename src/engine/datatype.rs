@@ -407,6 +407,23 @@ impl HeldType {
     pub fn get(&self) -> sys::MPI_Datatype {
         self.t
     }
+
+    /// `buf` on a datatype that stays valid while the returned holder lives, for an operation
+    /// that uses it after the call that started it has returned (a nonblocking or persistent
+    /// operation, whose program may free its datatype meanwhile: MPI 4.1 section 5.1.9): the
+    /// same buffer on a duplicate of a derived datatype, and the duplicate; a predefined
+    /// datatype as it is, and no holder. Costs one host call for a derived datatype, none for
+    /// a predefined one. Errors: `EP_ERR_TYPE` when the host cannot duplicate it.
+    pub fn hold_buf(buf: UserBuf) -> EpResult<(UserBuf, Option<HeldType>)> {
+        if PREDEFINED.get(handle_bits(buf.dtype)).is_some() {
+            return Ok((buf, None));
+        }
+        let t = HeldType::hold(buf.dtype)?;
+        // SAFETY: the same memory as `buf`, whose validity its own contract gives, on a
+        // duplicate of its datatype: the same layout, so `buf.info` describes it.
+        let held = unsafe { UserBuf::from_parts(buf.addr, buf.count, t.get(), buf.info) };
+        Ok((held, Some(t)))
+    }
 }
 
 impl Drop for HeldType {

@@ -56,7 +56,7 @@ mod transfer;
 pub use comm::DirectComm;
 pub use transfer::DirectMessage;
 
-use super::datatype::UserBuf;
+use super::datatype::{HeldType, UserBuf};
 use super::envelope::{Pattern, ANY_SOURCE, ANY_TAG};
 use super::message::Completion;
 use super::transport::remote::BLOCKING_HOST_SEND_BYTES;
@@ -275,7 +275,7 @@ pub fn wait_send(mut req: HostRequest) -> EpResult<()> {
 #[inline(never)]
 pub fn recv(comm: &DirectComm, pattern: &Pattern, buf: &UserBuf) -> EpResult<Completion> {
     if let Some(m) = take_held(comm, pattern) {
-        return Transfer::start(m, buf)?.wait();
+        return Transfer::start(m, buf, None)?.wait();
     }
     let mut bounce = MaybeUninit::<Bounce>::uninit();
     // SAFETY: `bounce` stays in this frame until the host receive is over: polled to its
@@ -287,7 +287,7 @@ pub fn recv(comm: &DirectComm, pattern: &Pattern, buf: &UserBuf) -> EpResult<Com
     // SAFETY: posted by `landing::post` with this buffer and bounce buffer, and complete.
     match unsafe { landing::landed(&status, buf, bounce.as_ptr(), comm.data)? } {
         Landed::Done(c) => Ok(c),
-        Landed::Announced(m) => Transfer::start(m, buf)?.wait(),
+        Landed::Announced(m) => Transfer::start(m, buf, None)?.wait(),
     }
 }
 
@@ -309,14 +309,28 @@ impl Drop for Posted {
 
 /// Posts a nonblocking receive of a message matching `pattern` (not `EP_PROC_NULL`) into
 /// `buf` on the direct communicator `comm` (MPI 4.1 section 3.7.2); complete it through
-/// [`DirectRecv::test`]. Errors: a failed host call. Thread safety: the endpoint's thread (see
-/// [`recv`]).
-pub fn post_recv(comm: &Arc<DirectComm>, pattern: &Pattern, buf: &UserBuf) -> EpResult<DirectRecv> {
+/// [`DirectRecv::test`]. With `type_held` false the receive keeps a duplicate of `buf`'s
+/// derived datatype (the program may free its own meanwhile, MPI 4.1 section 5.1.9); true
+/// when the caller keeps the datatype valid until the receive completes. Errors: a failed host
+/// call; `EP_ERR_TYPE` when the host cannot duplicate the datatype. Thread safety: the
+/// endpoint's thread (see [`recv`]).
+pub fn post_recv(comm: &Arc<DirectComm>, pattern: &Pattern, buf: &UserBuf, type_held: bool) -> EpResult<DirectRecv> {
+    let (buf, held) = hold_type(buf, type_held)?;
     let slot = match take_held(comm, pattern) {
-        Some(m) => Arc::new(Slot::receiving(m, buf)?),
-        None => Slot::post(comm, pattern, buf)?,
+        Some(m) => Arc::new(Slot::receiving(m, &buf, held)?),
+        None => Slot::post(comm, pattern, &buf, held)?,
     };
     Ok(DirectRecv { slot, freed: false })
+}
+
+/// `buf` on a datatype that a pending receive may use after its call returns, and what keeps
+/// that datatype valid (see [`HeldType::hold_buf`]); `buf` as it is when `type_held`.
+fn hold_type(buf: &UserBuf, type_held: bool) -> EpResult<(UserBuf, Option<Arc<HeldType>>)> {
+    if type_held {
+        return Ok((*buf, None));
+    }
+    let (buf, held) = HeldType::hold_buf(*buf)?;
+    Ok((buf, held.map(Arc::new)))
 }
 
 /// Envelope and size of the first message matching `pattern` on the direct communicator
@@ -414,13 +428,15 @@ pub fn mprobe(
 /// Blocking receive of a message taken by [`mprobe`] into `buf` (MPI 4.1 section 3.8.3); a
 /// longer message is truncated as in [`recv`]. Errors: a failed host call.
 pub fn mrecv(msg: DirectMessage, buf: &UserBuf) -> EpResult<Completion> {
-    Transfer::start(msg, buf)?.wait()
+    Transfer::start(msg, buf, None)?.wait()
 }
 
-/// Nonblocking receive of a message taken by [`mprobe`] into `buf` (MPI 4.1 section 3.8.3).
-/// Errors: a failed host call.
+/// Nonblocking receive of a message taken by [`mprobe`] into `buf` (MPI 4.1 section 3.8.3),
+/// on a duplicate of a derived datatype, as [`post_recv`]. Errors: a failed host call;
+/// `EP_ERR_TYPE` when the host cannot duplicate the datatype.
 pub fn imrecv(msg: DirectMessage, buf: &UserBuf) -> EpResult<DirectRecv> {
-    let slot = Slot::receiving(msg, buf)?;
+    let (buf, held) = hold_type(buf, false)?;
+    let slot = Slot::receiving(msg, &buf, held)?;
     Ok(DirectRecv { slot: Arc::new(slot), freed: false })
 }
 

@@ -5,7 +5,7 @@
 //! Below the transports, which make these, and the matching above them, which consumes them:
 //! nothing here knows of communicators or queues.
 
-use super::datatype::UserBuf;
+use super::datatype::{HeldType, UserBuf};
 use super::doorbell::Doorbell;
 use super::envelope::{ANY_TAG, PROC_NULL};
 use super::share::WorkList;
@@ -45,6 +45,10 @@ impl Completion {
 /// A local send waiting for its receiver (rendezvous, or synchronous mode).
 pub struct LocalSend {
     pub buf: UserBuf,
+    /// The duplicate of a derived datatype that `buf` names, when the send made one: the
+    /// receiver unpacks with it after the send's call may have returned (a nonblocking send),
+    /// and the program may free its own datatype meanwhile (MPI 4.1 section 5.1.9).
+    _held: Option<HeldType>,
     pub(crate) done: AtomicBool,
     /// The work list of the sender's endpoint team, if it sent as a member: the receiver's
     /// copy may be shared with that team (docs/teams.md).
@@ -58,9 +62,10 @@ pub struct LocalSend {
 }
 
 impl LocalSend {
-    /// A send from `buf` waiting for its receiver, with the sender's team list and doorbell.
-    pub fn new(buf: UserBuf, helpers: Option<Arc<WorkList>>, sender_bell: Arc<Doorbell>) -> LocalSend {
-        LocalSend { buf, done: AtomicBool::new(false), helpers, sender_bell, shared_copy: SharedCopy::default() }
+    /// A send from `buf` waiting for its receiver, with the sender's team list and doorbell;
+    /// `held` keeps `buf`'s datatype valid when it is a duplicate.
+    pub fn new(buf: UserBuf, held: Option<HeldType>, helpers: Option<Arc<WorkList>>, sender_bell: Arc<Doorbell>) -> LocalSend {
+        LocalSend { buf, _held: held, done: AtomicBool::new(false), helpers, sender_bell, shared_copy: SharedCopy::default() }
     }
 
     pub fn is_done(&self) -> bool {

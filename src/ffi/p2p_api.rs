@@ -190,8 +190,10 @@ pub unsafe extern "C" fn EP_Ssend(
 }
 
 /// Nonblocking standard-mode send (MPI 4.1 section 3.7.2): `*request` receives a handle to
-/// complete with `EP_Wait`/`EP_Test`...; `buf` must not change until then. Arguments and
-/// errors as `EP_Send`, plus `EP_ERR_ARG` for a NULL `request`.
+/// complete with `EP_Wait`/`EP_Test`...; `buf` must not change until then. The program may
+/// free a derived `datatype` meanwhile (MPI 4.1 section 5.1.9): a send that its receiver
+/// copies later keeps a duplicate. Arguments and errors as `EP_Send`, plus `EP_ERR_ARG` for a
+/// NULL `request`.
 ///
 /// # Safety
 /// `buf` is readable for `count` elements of `datatype` and left unchanged until the request
@@ -282,8 +284,10 @@ pub unsafe extern "C" fn EP_Recv(
 }
 
 /// Nonblocking receive (MPI 4.1 section 3.7.2): arguments as `EP_Recv`, `*request` receives
-/// the handle; truncation is reported by the completion call. Errors as `EP_Recv` (but
-/// `EP_ERR_TRUNCATE`), plus `EP_ERR_ARG` for a NULL `request`.
+/// the handle; truncation is reported by the completion call. The program may free a derived
+/// `datatype` while the receive is pending (MPI 4.1 section 5.1.9): the receive keeps a
+/// duplicate (one host call). Errors as `EP_Recv` (but `EP_ERR_TRUNCATE`), plus `EP_ERR_ARG`
+/// for a NULL `request`.
 ///
 /// # Safety
 /// `buf` is writable for `count` elements of `datatype` and not accessed by the caller until
@@ -304,15 +308,18 @@ pub unsafe extern "C" fn EP_Irecv(
     let req = out(request, "request")?;
     let pattern = check_recv_pattern(&ep, source, tag)?;
     let ubuf = UserBuf::new(buf, count, datatype)?;
-    *req = new_request(Request::new(ep.to_arc(), post_recv(&ep, pattern, ubuf)?))?;
+    *req = new_request(Request::new(ep.to_arc(), post_recv(&ep, pattern, ubuf, false)?))?;
     Ok(())
 }
 
-/// Posts a nonblocking receive on either path (`EP_Irecv`, a round of `EP_Recv_init`).
-pub(super) fn post_recv(ep: &Endpoint, pattern: Pattern, ubuf: UserBuf) -> EpResult<Op> {
+/// Posts a nonblocking receive on either path (`EP_Irecv`, a round of `EP_Recv_init`). With
+/// `type_held` false the receive keeps a duplicate of a derived datatype, which the program
+/// may free while the receive is pending (MPI 4.1 section 5.1.9); true for a persistent
+/// request, which holds one for its whole life.
+pub(super) fn post_recv(ep: &Endpoint, pattern: Pattern, ubuf: UserBuf, type_held: bool) -> EpResult<Op> {
     Ok(match &ep.shared.direct {
-        Some(h) if pattern.source != EP_PROC_NULL => Op::DirectRecv(direct::post_recv(h, &pattern, &ubuf)?),
-        _ => Op::Recv(p2p::post_recv(&ep.shared, ep.local, pattern, ubuf)?),
+        Some(h) if pattern.source != EP_PROC_NULL => Op::DirectRecv(direct::post_recv(h, &pattern, &ubuf, type_held)?),
+        _ => Op::Recv(p2p::post_recv(&ep.shared, ep.local, pattern, ubuf, type_held)?),
     })
 }
 
@@ -617,13 +624,14 @@ unsafe fn start_mrecv(
     match taken {
         Taken::Host(hm) => Ok(Mrecv::Host(m.ep.clone(), hm, ubuf)),
         Taken::Engine(payload) => {
-            let recv = RecvOp::new(
+            // Held: a nonblocking receive may unpack after its call returns.
+            let recv = RecvOp::holding(
                 ubuf,
                 Pattern {
                     source: m.envelope.source,
                     tag: m.envelope.tag,
                 },
-            );
+            )?;
             p2p::deliver(&m.ep.shared, &recv, &m.envelope, payload)?;
             Ok(Mrecv::Engine(Some(m.ep.clone()), recv))
         }
@@ -660,8 +668,9 @@ pub unsafe extern "C" fn EP_Mrecv(
 }
 
 /// Nonblocking receive of a matched message (MPI 4.1 section 3.8.3): `*request` receives the
-/// handle, `*message` becomes `EP_MESSAGE_NULL`. Errors as `EP_Mrecv` (truncation is
-/// reported at completion).
+/// handle, `*message` becomes `EP_MESSAGE_NULL`. A derived `datatype` may be freed while the
+/// receive is pending, as for `EP_Irecv`. Errors as `EP_Mrecv` (truncation is reported at
+/// completion).
 ///
 /// # Safety
 /// `buf` is writable for `count` elements of `datatype` and not accessed by the caller until

@@ -43,7 +43,7 @@ enum Mode {
 struct SendSpec {
     buf: UserBuf,
     /// The datatype of `buf`, kept for the request's life.
-    _type: HeldType,
+    _type: Option<HeldType>,
     dest: c_int,
     tag: c_int,
     mode: Mode,
@@ -74,23 +74,15 @@ impl Startable for SendSpec {
 struct RecvSpec {
     buf: UserBuf,
     /// The datatype of `buf`, kept for the request's life.
-    _type: HeldType,
+    _type: Option<HeldType>,
     pattern: Pattern,
 }
 
 impl Startable for RecvSpec {
     fn start(&self, ep: &Arc<Endpoint>) -> EpResult<Op> {
-        post_recv(ep, self.pattern, self.buf)
+        // `buf` is on the request's own duplicate of a derived datatype.
+        post_recv(ep, self.pattern, self.buf, true)
     }
-}
-
-/// The buffer of a persistent request, on a datatype held for the request's life.
-fn held(b: UserBuf) -> EpResult<(UserBuf, HeldType)> {
-    let t = HeldType::hold(b.dtype)?;
-    // SAFETY: the same buffer as `b`, whose validity the `_init` call's contract gives, on a
-    // duplicate of its datatype (same layout).
-    let buf = unsafe { UserBuf::from_parts(b.addr, b.count, t.get(), b.info) };
-    Ok((buf, t))
 }
 
 /// Makes a persistent send of `mode` after checking its arguments as the send would.
@@ -127,7 +119,7 @@ unsafe fn send_init(
         Some(loc) if loc.proc != shared.my_proc && !matches!(mode, Mode::Buffered) => Some(Drain::All),
         _ => Some(Drain::Local),
     };
-    let (buf, _type) = held(ubuf)?;
+    let (buf, _type) = HeldType::hold_buf(ubuf)?;
     let spec = SendSpec { buf, _type, dest, tag, mode };
     *req = new_request(Request::persistent(ep.to_arc(), Box::new(spec), drain))?;
     Ok(())
@@ -252,7 +244,7 @@ pub unsafe extern "C" fn EP_Recv_init(
         Some(_) if source != EP_PROC_NULL => None,
         _ => Some(Drain::for_pattern(&ep.shared, ep.local, &pattern)),
     };
-    let (buf, _type) = held(ubuf)?;
+    let (buf, _type) = HeldType::hold_buf(ubuf)?;
     let spec = RecvSpec { buf, _type, pattern };
     *req = new_request(Request::persistent(ep.to_arc(), Box::new(spec), drain))?;
     Ok(())

@@ -123,7 +123,7 @@ pub unsafe extern "C" fn EP_Isendrecv(
     let pattern = check_recv_pattern(&ep, source, recvtag)?;
     let rbuf = UserBuf::new(recvbuf, recvcount, recvtype)?;
     let s = start_send(&ep, sendbuf, sendcount, sendtype, dest, sendtag, false, false)?;
-    let recv = post_recv(&ep, pattern, rbuf)?;
+    let recv = post_recv(&ep, pattern, rbuf, false)?;
     let op = SendRecvOp { send: Op::Send(s), recv, _packed: Vec::new() };
     *req = new_request(Request::new(ep.to_arc(), Op::SendRecv(Box::new(op))))?;
     Ok(())
@@ -154,7 +154,7 @@ pub unsafe extern "C" fn EP_Isendrecv_replace(
     let ep = endpoint_ref(comm)?;
     let req = out(request, "request")?;
     let (pattern, ubuf, s, packed) = start_replace(&ep, buf, count, datatype, dest, sendtag, source, recvtag)?;
-    let recv = post_recv(&ep, pattern, ubuf)?;
+    let recv = post_recv(&ep, pattern, ubuf, false)?;
     let op = SendRecvOp { send: Op::Send(s), recv, _packed: packed };
     *req = new_request(Request::new(ep.to_arc(), Op::SendRecv(Box::new(op))))?;
     Ok(())

@@ -12,7 +12,7 @@
 use super::landing::{self, Bounce, Landed};
 use super::transfer::{DirectMessage, Transfer};
 use super::comm::DirectComm;
-use crate::engine::datatype::UserBuf;
+use crate::engine::datatype::{HeldType, UserBuf};
 use crate::engine::envelope::Pattern;
 use crate::engine::message::Completion;
 use crate::engine::orphanage::Orphanage;
@@ -25,6 +25,10 @@ use std::sync::Arc;
 /// One nonblocking receive: where its data goes and how far it is.
 pub(super) struct Slot {
     buf: UserBuf,
+    /// The duplicate of a derived datatype that `buf` names, when the receive made one: the
+    /// program may free its own while the receive is pending (MPI 4.1 section 5.1.9). Shared
+    /// with the slot's transfer, which may outlive the slot.
+    held: Option<Arc<HeldType>>,
     state: Mutex<SlotState>,
 }
 
@@ -54,8 +58,9 @@ const PRUNE_MIN: usize = 64;
 
 impl Slot {
     /// Posts a receive of a message matching `pattern` into `buf` on `comm`'s direct host
-    /// communicator and lists it. Errors: a failed host call.
-    pub(super) fn post(comm: &Arc<DirectComm>, pattern: &Pattern, buf: &UserBuf) -> EpResult<Arc<Slot>> {
+    /// communicator and lists it; `held` keeps `buf`'s datatype valid, when it is a duplicate.
+    /// Errors: a failed host call.
+    pub(super) fn post(comm: &Arc<DirectComm>, pattern: &Pattern, buf: &UserBuf, held: Option<Arc<HeldType>>) -> EpResult<Arc<Slot>> {
         let mut bounce = (!landing::fits_user(buf)).then(|| {
             // SAFETY: a `Bounce` is an array of `MaybeUninit` bytes, which need no
             // initialisation.
@@ -69,6 +74,7 @@ impl Slot {
         let request = unsafe { landing::post(comm.host, pattern, buf, at)? };
         let slot = Arc::new(Slot {
             buf: *buf,
+            held,
             state: Mutex::new(SlotState::Posted { comm: comm.clone(), request, bounce, cancelling: false }),
         });
         let listed = PENDING.waiting() + 1;
@@ -80,10 +86,11 @@ impl Slot {
         Ok(slot)
     }
 
-    /// A receive of a known message (taken by a probe or announced), already in flight.
-    /// Errors: starting the transfer.
-    pub(super) fn receiving(msg: DirectMessage, buf: &UserBuf) -> EpResult<Slot> {
-        Ok(Slot { buf: *buf, state: Mutex::new(SlotState::Receiving(Transfer::start(msg, buf)?)) })
+    /// A receive of a known message (taken by a probe or announced), already in flight;
+    /// `held` as for [`Slot::post`]. Errors: starting the transfer.
+    pub(super) fn receiving(msg: DirectMessage, buf: &UserBuf, held: Option<Arc<HeldType>>) -> EpResult<Slot> {
+        let transfer = Transfer::start(msg, buf, held.clone())?;
+        Ok(Slot { buf: *buf, held, state: Mutex::new(SlotState::Receiving(transfer)) })
     }
 
     /// The outcome once complete; `None` while in flight (tests the host once).
@@ -121,7 +128,7 @@ impl Slot {
                         // and bounce buffer, still held here, and is complete.
                         Ok(()) => match unsafe { landing::landed(&status, &self.buf, at, comm.data) } {
                             Ok(Landed::Done(c)) => SlotState::Done(Ok(c)),
-                            Ok(Landed::Announced(m)) => match Transfer::start(m, &self.buf) {
+                            Ok(Landed::Announced(m)) => match Transfer::start(m, &self.buf, self.held.clone()) {
                                 Ok(t) => SlotState::Receiving(t),
                                 Err(e) => SlotState::Done(Err(e)),
                             },

@@ -11,7 +11,7 @@
 //! buffer, as a freed receive does) before the buffer goes.
 
 use super::notice::{Notice, NOTICE_BYTES};
-use crate::engine::datatype::UserBuf;
+use crate::engine::datatype::{HeldType, UserBuf};
 use crate::engine::envelope::Envelope;
 use crate::engine::message::Completion;
 use crate::engine::backoff::Backoff;
@@ -20,6 +20,7 @@ use crate::host::{check, sys, HostComm, HostMessage, HostRequest, HOST};
 use crate::ep_err;
 use crate::engine::orphanage::Orphanage;
 use std::os::raw::{c_int, c_void};
+use std::sync::Arc;
 
 /// A message matched but not yet received, whose envelope (host source = endpoint rank) and
 /// length in bytes are known.
@@ -102,15 +103,20 @@ pub(super) struct Transfer {
     sent: u64,
     /// The user's buffer.
     buf: UserBuf,
+    /// Keeps `buf`'s datatype valid when it is a duplicate (a nonblocking receive's: see
+    /// `Slot`), for the unpack of an overflow, which may come after the receive's owner went.
+    held: Option<Arc<HeldType>>,
     /// Where the host writes a message longer than `buf`: exactly its length.
     overflow: Option<Box<[u8]>>,
 }
 
 impl Transfer {
     /// Starts receiving `msg` (`MPI_Imrecv` of a taken message, `MPI_Irecv` of announced
-    /// data): into `buf` when it fits, else into a buffer of the message's length. Errors:
-    /// `EP_ERR_COUNT` for a truncated message of 2^31 bytes or more; a failed host call.
-    pub(super) fn start(msg: DirectMessage, buf: &UserBuf) -> EpResult<Transfer> {
+    /// data): into `buf` when it fits, else into a buffer of the message's length. `held`
+    /// keeps `buf`'s datatype valid when it is a duplicate (`None` for a blocking receive,
+    /// whose program's datatype outlives the call). Errors: `EP_ERR_COUNT` for a truncated
+    /// message of 2^31 bytes or more; a failed host call.
+    pub(super) fn start(msg: DirectMessage, buf: &UserBuf, held: Option<Arc<HeldType>>) -> EpResult<Transfer> {
         let mut request = HostRequest(HOST.request_null);
         let (addr, count, dtype, overflow) = if msg.bytes <= buf.bytes() as u64 {
             (buf.addr, buf.count, buf.dtype, None)
@@ -144,6 +150,7 @@ impl Transfer {
             envelope: msg.envelope,
             sent: msg.bytes,
             buf: *buf,
+            held,
             overflow,
         })
     }
@@ -213,6 +220,7 @@ impl Drop for Transfer {
                     envelope: self.envelope,
                     sent: self.sent,
                     buf: self.buf,
+                    held: self.held.take(),
                     overflow: Some(space),
                 };
                 self.request = HostRequest(HOST.request_null);

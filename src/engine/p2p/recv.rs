@@ -12,7 +12,9 @@ use crate::error::EpResult;
 use std::sync::Arc;
 
 /// Posts a receive on endpoint `local`: matches the first fitting unexpected message, or
-/// joins the posted queue.
+/// joins the posted queue. With `type_held` false the receive keeps a duplicate of `buf`'s
+/// derived datatype ([`RecvOp::holding`]); true when the caller keeps `buf`'s datatype valid
+/// until the receive completes (a persistent request's own duplicate).
 ///
 /// Only the local channels are drained first, not the host: a message still in the host is
 /// matched when a later drain pulls it in, against the posted queue in posting order, and the
@@ -26,11 +28,12 @@ pub fn post_recv(
     local: u32,
     pattern: Pattern,
     buf: UserBuf,
+    type_held: bool,
 ) -> EpResult<Arc<RecvOp>> {
     if pattern.source == PROC_NULL {
         return Ok(RecvOp::completed(buf, Completion::proc_null()));
     }
-    let recv = RecvOp::new(buf, pattern);
+    let recv = if type_held { RecvOp::new(buf, pattern) } else { RecvOp::holding(buf, pattern)? };
     let mut q = shared.endpoints[local as usize].queues.lock();
     drain(shared, local, &mut q, Drain::for_pattern(shared, local, &pattern).without_host())?;
     match q.matching.take_unexpected(&pattern) {

@@ -3,7 +3,7 @@
 //! Below the communicator: an endpoint's posted queue holds these ([`super::queues`]), so
 //! this module knows nothing of communicators or of how messages arrive.
 
-use crate::engine::datatype::UserBuf;
+use crate::engine::datatype::{HeldType, UserBuf};
 use crate::engine::envelope::{Envelope, Pattern};
 use crate::engine::host_op::HostOp;
 use crate::engine::message::Completion;
@@ -32,6 +32,9 @@ pub(super) struct RecvState {
 /// be tested from any thread, hence the atomics and the lock.
 pub struct RecvOp {
     pub buf: UserBuf,
+    /// The duplicate of `buf`'s derived datatype that `buf` names, when the receive made one
+    /// ([`RecvOp::holding`]): the program may free its own while the receive is pending.
+    held: Option<HeldType>,
     pub pattern: Pattern,
     pub(super) done: AtomicBool,
     /// Set once rendezvous data is on its way through the host: only then does polling
@@ -59,10 +62,24 @@ impl RecvOp {
     /// A posted receive into `buf` for messages that match `pattern`; its allocation is one
     /// the thread kept when there is one.
     pub fn new(buf: UserBuf, pattern: Pattern) -> Arc<RecvOp> {
+        RecvOp::with(buf, None, pattern)
+    }
+
+    /// [`RecvOp::new`] for a receive that may outlive the call that posts it (a nonblocking
+    /// receive): on a duplicate of a derived datatype, which the receive keeps (MPI 4.1
+    /// section 5.1.9: the program may free its datatype while the receive is pending).
+    /// Errors: `EP_ERR_TYPE` when the host cannot duplicate the datatype.
+    pub fn holding(buf: UserBuf, pattern: Pattern) -> EpResult<Arc<RecvOp>> {
+        let (buf, held) = HeldType::hold_buf(buf)?;
+        Ok(RecvOp::with(buf, held, pattern))
+    }
+
+    fn with(buf: UserBuf, held: Option<HeldType>, pattern: Pattern) -> Arc<RecvOp> {
         spare::wrap(
             &SPARE_RECVS,
             RecvOp {
                 buf,
+                held,
                 pattern,
                 done: AtomicBool::new(false),
                 host_pending: AtomicBool::new(false),
@@ -78,7 +95,10 @@ impl RecvOp {
     /// thread's next receive when nothing else (the posted queue, a cancel) refers to it,
     /// emptied of its host operation. Any thread.
     pub fn recycle(r: Arc<RecvOp>) {
-        spare::keep(&SPARE_RECVS, r, |r| r.state.get_mut().host = None);
+        spare::keep(&SPARE_RECVS, r, |r| {
+            r.state.get_mut().host = None;
+            r.held = None;
+        });
     }
 
     /// A receive that is complete from the start (`EP_PROC_NULL`).

@@ -93,7 +93,7 @@ pub fn start(ep: &Endpoint, n: &Neighbours, sends: Vec<Block>, recvs: Vec<Block>
     let mut posted = Vec::with_capacity(recvs.len());
     for (i, b) in recvs.into_iter().enumerate() {
         let bytes = b.buf.bytes();
-        posted.push((p2p::post_recv(&comm, local, Pattern { source: b.peer, tag: tag_of(i, false) }, b.buf)?, bytes));
+        posted.push((p2p::post_recv(&comm, local, Pattern { source: b.peer, tag: tag_of(i, false) }, b.buf, false)?, bytes));
     }
     let mut started = Vec::with_capacity(sends.len());
     for (j, b) in sends.into_iter().enumerate() {

@@ -21,7 +21,7 @@
 //! Below the matching: the receiving side hands each message it pops to a closure of the
 //! caller's (see [`drain_inbox`]), which matches it; a send says how it left ([`Sent`]).
 
-use crate::engine::datatype::UserBuf;
+use crate::engine::datatype::{HeldType, UserBuf};
 use crate::engine::doorbell::Doorbell;
 use crate::engine::inbox::Inboxes;
 use crate::engine::envelope::Envelope;
@@ -139,7 +139,10 @@ pub fn send(
         buf.pack_into(&mut data)?;
         (Payload::Eager(data), Sent::Done)
     } else {
-        let ls = Arc::new(LocalSend::new(buf, crate::engine::share::current_for(bytes), sender_bell.clone()));
+        // The receiver copies from `buf` later, maybe after a nonblocking send's call has
+        // returned and its program has freed the datatype: a derived one is duplicated.
+        let (buf, held) = HeldType::hold_buf(buf)?;
+        let ls = Arc::new(LocalSend::new(buf, held, crate::engine::share::current_for(bytes), sender_bell.clone()));
         (Payload::Local(ls.clone()), Sent::Waiting(ls))
     };
     channel.push(LocalMessage { envelope, payload });
@@ -278,7 +281,7 @@ mod tests {
         // SAFETY: an all-zero `UserBuf` is a valid value (a null address, integers, and a host
         // datatype handle that is an int or a pointer); the tests never use its buffer.
         let buf = unsafe { std::mem::zeroed() };
-        Arc::new(LocalSend::new(buf, None, Arc::default()))
+        Arc::new(LocalSend::new(buf, None, None, Arc::default()))
     }
 
     /// Sends `tag` from `sender` to `receiver` as `send` does (opening the channel if needed).
