@@ -2588,7 +2588,7 @@ int EP_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
  * Nonblocking standard-mode send (MPI 4.1 section 3.7.2): `*request` receives a handle to
  * complete with `EP_Wait`/`EP_Test`...; `buf` must not change until then. The program may
  * free a derived `datatype` meanwhile (MPI 4.1 section 5.1.9): a send that its receiver
- * copies later keeps a duplicate. Arguments and errors as `EP_Send`, plus `EP_ERR_ARG` for a
+ * copies later keeps a copy of it. Arguments and errors as `EP_Send`, plus `EP_ERR_ARG` for a
  * NULL `request`.
  *
  * # Safety
@@ -2645,9 +2645,9 @@ int EP_Recv(void *buf,
 /**
  * Nonblocking receive (MPI 4.1 section 3.7.2): arguments as `EP_Recv`, `*request` receives
  * the handle; truncation is reported by the completion call. The program may free a derived
- * `datatype` while the receive is pending (MPI 4.1 section 5.1.9): the receive keeps a
- * duplicate (one host call). Errors as `EP_Recv` (but `EP_ERR_TRUNCATE`), plus `EP_ERR_ARG`
- * for a NULL `request`.
+ * `datatype` while the receive is pending (MPI 4.1 section 5.1.9): the receive keeps a copy
+ * of it (three host calls in all; none for a predefined datatype). Errors as `EP_Recv` (but
+ * `EP_ERR_TRUNCATE`), plus `EP_ERR_ARG` for a NULL `request`.
  *
  * # Safety
  * `buf` is writable for `count` elements of `datatype` and not accessed by the caller until

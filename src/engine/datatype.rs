@@ -373,10 +373,10 @@ impl UserBuf {
     }
 }
 
-/// A datatype kept by a long-lived object (a persistent request) for its whole life: a
-/// duplicate of a derived datatype, so the user may free theirs meanwhile (MPI 4.1 section
-/// 5.1.9: freeing a datatype does not affect the operations that use it); a predefined type
-/// as it is. Freed with the object.
+/// A datatype kept by an object that uses it after the call that made the object returned (a
+/// persistent request, a pending nonblocking operation): a copy of a derived datatype, so the
+/// program may free its own meanwhile (MPI 4.1 section 5.1.9: freeing a datatype does not
+/// affect the operations that use it); a predefined type as it is. Freed with the object.
 pub struct HeldType {
     t: sys::MPI_Datatype,
     owned: bool,
@@ -389,18 +389,27 @@ unsafe impl Send for HeldType {}
 unsafe impl Sync for HeldType {}
 
 impl HeldType {
-    /// Holds datatype `t`, already checked by [`type_info`]. Errors: `EP_ERR_TYPE` when the host
-    /// cannot duplicate it.
+    /// Holds datatype `t`, already checked by [`type_info`]: a derived one as a contiguous
+    /// type of one `t` (the same type map, so the same layout and signature), not as
+    /// `MPI_Type_dup` would, which runs the copy callbacks of the program's attributes on `t`
+    /// (and the delete callbacks when the copy is freed) on whichever thread holds it. Two host
+    /// calls to make it, one to free it. Errors: `EP_ERR_TYPE` when the host cannot make it.
     pub fn hold(t: sys::MPI_Datatype) -> EpResult<HeldType> {
         if PREDEFINED.get(handle_bits(t)).is_some() {
             return Ok(HeldType { t, owned: false });
         }
-        let mut dup = HOST.datatype_null;
-        // SAFETY: `t` is a committed datatype (checked by the caller); the host writes `dup`,
-        // a committed duplicate (MPI 4.1 section 5.1.10), freed by `Drop`.
-        check(unsafe { sys::MPI_Type_dup(t, &mut dup) }, "MPI_Type_dup")
-            .map_err(|_| ep_err!(ERR_TYPE, "the host MPI could not duplicate the datatype"))?;
-        Ok(HeldType { t: dup, owned: true })
+        let mut copy = HOST.datatype_null;
+        let failed = |_| ep_err!(ERR_TYPE, "the host MPI could not copy the datatype for the operation");
+        // SAFETY: `t` is a committed datatype (checked by the caller); the host writes `copy`,
+        // a new datatype (MPI 4.1 section 5.1.2) that this function commits or frees.
+        check(unsafe { sys::MPI_Type_contiguous(1, t, &mut copy) }, "MPI_Type_contiguous").map_err(failed)?;
+        // SAFETY: `copy` is the new datatype above, ours alone.
+        if let Err(e) = check(unsafe { sys::MPI_Type_commit(&mut copy) }, "MPI_Type_commit") {
+            // SAFETY: as above; freed once, here.
+            unsafe { sys::MPI_Type_free(&mut copy) };
+            return Err(failed(e));
+        }
+        Ok(HeldType { t: copy, owned: true })
     }
 
     /// The datatype to use.
@@ -411,9 +420,9 @@ impl HeldType {
     /// `buf` on a datatype that stays valid while the returned holder lives, for an operation
     /// that uses it after the call that started it has returned (a nonblocking or persistent
     /// operation, whose program may free its datatype meanwhile: MPI 4.1 section 5.1.9): the
-    /// same buffer on a duplicate of a derived datatype, and the duplicate; a predefined
-    /// datatype as it is, and no holder. Costs one host call for a derived datatype, none for
-    /// a predefined one. Errors: `EP_ERR_TYPE` when the host cannot duplicate it.
+    /// same buffer on a copy of a derived datatype ([`HeldType::hold`]), and the copy; a
+    /// predefined datatype as it is, and no holder (no host call). Errors: `EP_ERR_TYPE` when
+    /// the host cannot copy it.
     pub fn hold_buf(buf: UserBuf) -> EpResult<(UserBuf, Option<HeldType>)> {
         if PREDEFINED.get(handle_bits(buf.dtype)).is_some() {
             return Ok((buf, None));

@@ -431,12 +431,11 @@ pub fn mrecv(msg: DirectMessage, buf: &UserBuf) -> EpResult<Completion> {
     Transfer::start(msg, buf, None)?.wait()
 }
 
-/// Nonblocking receive of a message taken by [`mprobe`] into `buf` (MPI 4.1 section 3.8.3),
-/// on a duplicate of a derived datatype, as [`post_recv`]. Errors: a failed host call;
-/// `EP_ERR_TYPE` when the host cannot duplicate the datatype.
-pub fn imrecv(msg: DirectMessage, buf: &UserBuf) -> EpResult<DirectRecv> {
-    let (buf, held) = hold_type(buf, false)?;
-    let slot = Slot::receiving(msg, &buf, held)?;
+/// Nonblocking receive of a message taken by [`mprobe`] into `buf` (MPI 4.1 section 3.8.3);
+/// `held` keeps `buf`'s datatype valid when it is a copy (made by [`HeldType::hold_buf`]
+/// before the message was taken from its handle). Errors: a failed host call.
+pub fn imrecv(msg: DirectMessage, buf: &UserBuf, held: Option<HeldType>) -> EpResult<DirectRecv> {
+    let slot = Slot::receiving(msg, buf, held.map(Arc::new))?;
     Ok(DirectRecv { slot: Arc::new(slot), freed: false })
 }
 

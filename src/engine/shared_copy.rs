@@ -14,11 +14,12 @@
 use super::share::wait_plainly;
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
-/// Messages above this size are shared, in two halves up to twice [`MIN_CHUNK_BYTES`]. The
-/// local eager limit (`transport::local::LOCAL_EAGER_BYTES`, where the figures are), so that
-/// every rendezvous copy of a standard send is shared: at 8 KiB halves no longer gain (1x2
-/// ping-pong on MPICH: 1.54 us against 1.51 us for a landed copy). Figures for the larger
-/// sizes: docs/performance.md, "Same-process messages above 32 bytes".
+/// Messages above this size are shared, in two halves up to twice [`MIN_CHUNK_BYTES`]. It
+/// equals the local eager limit (`transport::local::LOCAL_EAGER_BYTES`, where the figures
+/// are), so that the rendezvous copy of every standard send is shared; a synchronous send of
+/// at most this size that does not land is copied by the receiver alone, since at 8 KiB
+/// halves no longer gain (1x2 ping-pong on MPICH: 1.54 us against 1.51 us for a landed copy).
+/// Figures for the larger sizes: docs/performance.md, "Same-process messages above 32 bytes".
 pub(crate) const SHARED_COPY_ABOVE_BYTES: usize = 8 * 1024;
 /// The smallest chunk a thread takes when the copy has more than two.
 const MIN_CHUNK_BYTES: usize = 16 * 1024;

@@ -7,7 +7,7 @@ use super::boundary::{completion_error, input, out, status_bytes, write_status};
 use crate::handles::{endpoint_ref, message, new_request, MessageObj, Taken, MESSAGES};
 use super::types::*;
 use crate::engine::comm::Endpoint;
-use crate::engine::datatype::{type_info, UserBuf};
+use crate::engine::datatype::{type_info, HeldType, UserBuf};
 use crate::engine::direct;
 use crate::engine::envelope::{Envelope, Pattern};
 use crate::engine::p2p::{self, Completion, RecvOp, SendState};
@@ -192,7 +192,7 @@ pub unsafe extern "C" fn EP_Ssend(
 /// Nonblocking standard-mode send (MPI 4.1 section 3.7.2): `*request` receives a handle to
 /// complete with `EP_Wait`/`EP_Test`...; `buf` must not change until then. The program may
 /// free a derived `datatype` meanwhile (MPI 4.1 section 5.1.9): a send that its receiver
-/// copies later keeps a duplicate. Arguments and errors as `EP_Send`, plus `EP_ERR_ARG` for a
+/// copies later keeps a copy of it. Arguments and errors as `EP_Send`, plus `EP_ERR_ARG` for a
 /// NULL `request`.
 ///
 /// # Safety
@@ -285,9 +285,9 @@ pub unsafe extern "C" fn EP_Recv(
 
 /// Nonblocking receive (MPI 4.1 section 3.7.2): arguments as `EP_Recv`, `*request` receives
 /// the handle; truncation is reported by the completion call. The program may free a derived
-/// `datatype` while the receive is pending (MPI 4.1 section 5.1.9): the receive keeps a
-/// duplicate (one host call). Errors as `EP_Recv` (but `EP_ERR_TRUNCATE`), plus `EP_ERR_ARG`
-/// for a NULL `request`.
+/// `datatype` while the receive is pending (MPI 4.1 section 5.1.9): the receive keeps a copy
+/// of it (three host calls in all; none for a predefined datatype). Errors as `EP_Recv` (but
+/// `EP_ERR_TRUNCATE`), plus `EP_ERR_ARG` for a NULL `request`.
 ///
 /// # Safety
 /// `buf` is writable for `count` elements of `datatype` and not accessed by the caller until
@@ -584,8 +584,9 @@ pub unsafe extern "C" fn EP_Mprobe(
 enum Mrecv {
     /// Through the engine (no endpoint for `EP_MESSAGE_NO_PROC`).
     Engine(Option<Arc<Endpoint>>, Arc<RecvOp>),
-    /// A direct-mode message, still in the host: its endpoint, the host message, the buffer.
-    Host(Arc<Endpoint>, direct::DirectMessage, UserBuf),
+    /// A direct-mode message, still in the host: its endpoint, the host message, the buffer
+    /// and what keeps its datatype valid when it is a copy.
+    Host(Arc<Endpoint>, direct::DirectMessage, UserBuf, Option<HeldType>),
 }
 
 /// Starts receiving a matched message into (`buf`, `count`, `datatype`).
@@ -598,6 +599,7 @@ unsafe fn start_mrecv(
     count: c_int,
     datatype: MPI_Datatype,
     message_h: &mut EP_Message,
+    nonblocking: bool,
 ) -> EpResult<Mrecv> {
     let ubuf = UserBuf::new(buf, count, datatype)?;
     if *message_h == EP_MESSAGE_NO_PROC {
@@ -607,6 +609,10 @@ unsafe fn start_mrecv(
             RecvOp::completed(ubuf, Completion::proc_null()),
         ));
     }
+    // A nonblocking receive may unpack after its call returns, when the program may have freed
+    // its datatype: a copy is made before the message leaves its handle, so that failing to
+    // make one leaves the message to be received.
+    let (ubuf, held) = if nonblocking { HeldType::hold_buf(ubuf)? } else { (ubuf, None) };
     let m = message(*message_h)?;
     MESSAGES.remove(*message_h).map_err(|_| {
         ep_err!(
@@ -622,16 +628,16 @@ unsafe fn start_mrecv(
         .take()
         .ok_or_else(|| ep_err!(ERR_INTERN, "message without payload"))?;
     match taken {
-        Taken::Host(hm) => Ok(Mrecv::Host(m.ep.clone(), hm, ubuf)),
+        Taken::Host(hm) => Ok(Mrecv::Host(m.ep.clone(), hm, ubuf, held)),
         Taken::Engine(payload) => {
-            // Held: a nonblocking receive may unpack after its call returns.
-            let recv = RecvOp::holding(
+            let recv = RecvOp::with_held(
                 ubuf,
+                held,
                 Pattern {
                     source: m.envelope.source,
                     tag: m.envelope.tag,
                 },
-            )?;
+            );
             p2p::deliver(&m.ep.shared, &recv, &m.envelope, payload)?;
             Ok(Mrecv::Engine(Some(m.ep.clone()), recv))
         }
@@ -656,12 +662,12 @@ pub unsafe extern "C" fn EP_Mrecv(
     status: *mut EP_Status,
 ) -> c_int {
     let message = out(message, "message")?;
-    let c = match start_mrecv(buf, count, datatype, message)? {
+    let c = match start_mrecv(buf, count, datatype, message, false)? {
         Mrecv::Engine(Some(ep), recv) => {
             request::wait_recv_matched(&ep.shared, ep.local, &recv)?
         }
         Mrecv::Engine(None, recv) => recv.completion(),
-        Mrecv::Host(_, hm, ubuf) => direct::mrecv(hm, &ubuf)?,
+        Mrecv::Host(_, hm, ubuf, _) => direct::mrecv(hm, &ubuf)?,
     };
     write_status(status, &c);
     completion_error(&c)
@@ -688,11 +694,11 @@ pub unsafe extern "C" fn EP_Imrecv(
 ) -> c_int {
     let message = out(message, "message")?;
     let req = out(request, "request")?;
-    *req = new_request(match start_mrecv(buf, count, datatype, message)? {
+    *req = new_request(match start_mrecv(buf, count, datatype, message, true)? {
         Mrecv::Engine(Some(ep), recv) => Request::new(ep, Op::Recv(recv)),
         Mrecv::Engine(None, recv) => Request::completed(Op::Recv(recv)),
-        Mrecv::Host(ep, hm, ubuf) => {
-            Request::new(ep, Op::DirectRecv(direct::imrecv(hm, &ubuf)?))
+        Mrecv::Host(ep, hm, ubuf, held) => {
+            Request::new(ep, Op::DirectRecv(direct::imrecv(hm, &ubuf, held)?))
         }
     })?;
     Ok(())

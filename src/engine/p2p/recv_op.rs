@@ -62,7 +62,7 @@ impl RecvOp {
     /// A posted receive into `buf` for messages that match `pattern`; its allocation is one
     /// the thread kept when there is one.
     pub fn new(buf: UserBuf, pattern: Pattern) -> Arc<RecvOp> {
-        RecvOp::with(buf, None, pattern)
+        RecvOp::with_held(buf, None, pattern)
     }
 
     /// [`RecvOp::new`] for a receive that may outlive the call that posts it (a nonblocking
@@ -71,10 +71,12 @@ impl RecvOp {
     /// Errors: `EP_ERR_TYPE` when the host cannot duplicate the datatype.
     pub fn holding(buf: UserBuf, pattern: Pattern) -> EpResult<Arc<RecvOp>> {
         let (buf, held) = HeldType::hold_buf(buf)?;
-        Ok(RecvOp::with(buf, held, pattern))
+        Ok(RecvOp::with_held(buf, held, pattern))
     }
 
-    fn with(buf: UserBuf, held: Option<HeldType>, pattern: Pattern) -> Arc<RecvOp> {
+    /// [`RecvOp::new`] on a buffer whose datatype `held` keeps valid when it is a copy (made
+    /// by [`HeldType::hold_buf`]).
+    pub fn with_held(buf: UserBuf, held: Option<HeldType>, pattern: Pattern) -> Arc<RecvOp> {
         spare::wrap(
             &SPARE_RECVS,
             RecvOp {

@@ -34,14 +34,18 @@ use super::landing::Landing;
 
 /// Local messages up to this size are copied at send time (eager); larger ones wait for the
 /// receiver, which copies once from the sender's buffer, sharing the copy with the sender
-/// when both wait (`engine::shared_copy`). Where two threads' halves beat one thread's copy,
-/// so that the eager path ends there. 1x2 ping-pong on MPICH, medians of 5 repetitions of
-/// 50,000 round trips, rendezvous in halves against the eager path (landed): 1.51 us against
-/// 1.51 us at 8 KiB, 1.72 us against 2.02 us at 12 KiB, 1.85 us against 2.55 us at 16 KiB,
-/// 2.84 us against 3.67 us at 24 KiB (the receiver alone, then). Plain MPI's own eager
-/// limits on this host are 4 KiB (Open MPI's shared memory) to 16 KiB (MPICH).
+/// when both wait (`engine::shared_copy`). The limit is where two threads' halves start to
+/// beat one thread's copy. 1x2 C ping-pong on MPICH, us one way, 5 repetitions of 50,000
+/// round trips, rendezvous in halves against the eager path (landed in the waiting receive):
+/// 1.54 against 1.51 at 8 KiB, 1.61-1.68 against 2.06-2.07 at 12 KiB, 1.87-1.90 against
+/// 2.54-2.68 at 16 KiB; at 24 KiB 2.47-2.53 against 3.51-3.54 for the receiver's copy alone.
+/// Plain MPI's own eager limits on this host are 4 KiB (Open MPI's shared memory) to 16 KiB
+/// (MPICH).
 pub(crate) const LOCAL_EAGER_BYTES: usize = 8 * 1024;
-const _: () = assert!(crate::engine::shared_copy::SHARED_COPY_ABOVE_BYTES <= LOCAL_EAGER_BYTES, "every rendezvous copy is shared");
+const _: () = assert!(
+    crate::engine::shared_copy::SHARED_COPY_ABOVE_BYTES <= LOCAL_EAGER_BYTES,
+    "the rendezvous copy of every standard send is shared"
+);
 /// Messages land only above this size; smaller ones take the eager path even when a landing
 /// is posted. Measured (1x2 ping-pong, MPICH, medians of 6 alternated runs, ratio to plain
 /// MPI): landing took 0.78x against the eager path's 0.67x at 1 KiB, 0.74x against 0.94x at
