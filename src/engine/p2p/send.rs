@@ -52,8 +52,9 @@ impl SendState {
 }
 
 /// Starts a send from endpoint `local` to the endpoint at `to`: the local transport when it
-/// lives in this process, the host otherwise. `blocking` lets a host send of a small message
-/// go out at once from the caller's stack.
+/// lives in this process, the host otherwise. `blocking` (the caller waits for the send to
+/// complete before its call returns) lets a host send of a small message go out at once from
+/// the caller's stack, and a local rendezvous send use the caller's datatype as it is.
 #[inline]
 pub fn start_send(
     shared: &CommShared,
@@ -65,7 +66,7 @@ pub fn start_send(
     blocking: bool,
 ) -> EpResult<SendState> {
     if to.proc == shared.my_proc {
-        let sent = local::send(&shared.channels, local, to.local, env, buf, sync, &shared.endpoints[local as usize].bell)?;
+        let sent = local::send(&shared.channels, local, to.local, env, buf, sync, blocking, &shared.endpoints[local as usize].bell)?;
         // The receiver may be parked waiting for this message. The policy is checked first so
         // that an active sender does not touch the receiver's endpoint state at all.
         if doorbell::passive() {

@@ -95,8 +95,11 @@ pub enum Sent {
 /// Sends from local endpoint `me` to local endpoint `dest` through `channels`.
 ///
 /// `sender_bell` is `me`'s doorbell, rung by the receiver when it has copied a rendezvous
-/// send's data; the caller rings `dest`'s after this returns.
+/// send's data; the caller rings `dest`'s after this returns. `blocking`: the caller waits
+/// for the send to complete before its call returns, so its datatype stays valid for the
+/// receiver's copy; otherwise a rendezvous send keeps a copy of a derived datatype.
 #[inline]
+#[allow(clippy::too_many_arguments, reason = "the envelope, the buffer and the send's mode and waiting")]
 pub fn send(
     channels: &Channels,
     me: u32,
@@ -104,6 +107,7 @@ pub fn send(
     envelope: Envelope,
     buf: UserBuf,
     sync: bool,
+    blocking: bool,
     sender_bell: &Arc<Doorbell>,
 ) -> EpResult<Sent> {
     let bytes = buf.bytes();
@@ -144,8 +148,9 @@ pub fn send(
         (Payload::Eager(data), Sent::Done)
     } else {
         // The receiver copies from `buf` later, maybe after a nonblocking send's call has
-        // returned and its program has freed the datatype: a derived one is duplicated.
-        let (buf, held) = HeldType::hold_buf(buf)?;
+        // returned and its program has freed the datatype (MPI 4.1 section 5.1.9): a derived
+        // one is copied, unless the call waits for the receiver.
+        let (buf, held) = if blocking { (buf, None) } else { HeldType::hold_buf(buf)? };
         let ls = Arc::new(LocalSend::new(buf, held, crate::engine::share::current_for(bytes), sender_bell.clone()));
         (Payload::Local(ls.clone()), Sent::Waiting(ls))
     };
