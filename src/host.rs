@@ -68,6 +68,17 @@ unsafe impl Sync for HostConstants {}
 extern "C" {
     fn epmpi_host_constants_get(out: *mut ShimConstants);
     fn epmpi_host_predefined_types(out: *mut sys::MPI_Datatype, max: c_int) -> c_int;
+    fn epmpi_host_type_is_named(t: sys::MPI_Datatype) -> c_int;
+}
+
+/// True when `t` is one of the host's predefined datatypes (combiner `MPI_COMBINER_NAMED`,
+/// MPI 4.1 section 5.1.13), which no program can free: `MPI_2INT` and the other pair types,
+/// the Fortran and optional types, beside those the engine caches. One host call; false for a
+/// derived type or a handle the host refuses.
+pub fn type_is_named(t: sys::MPI_Datatype) -> bool {
+    // SAFETY: the C function only passes `t` to `MPI_Type_get_envelope`, which checks it, and
+    // writes its own locals.
+    unsafe { epmpi_host_type_is_named(t) == 1 }
 }
 
 /// The host constants, read on first use.

@@ -67,6 +67,18 @@ int epmpi_host_predefined_types(MPI_Datatype *out, int max)
 }
 
 /*
+ * 1 when `t` is a predefined ("named") datatype, 0 when it is derived, -1 when the host refuses
+ * it. MPI_COMBINER_NAMED is a #define in MPICH and an enum in Open MPI, so this is asked here.
+ */
+int epmpi_host_type_is_named(MPI_Datatype t)
+{
+    int ints, addrs, types, combiner;
+    if (MPI_Type_get_envelope(t, &ints, &addrs, &types, &combiner) != MPI_SUCCESS)
+        return -1;
+    return combiner == MPI_COMBINER_NAMED;
+}
+
+/*
  * Calls `callback` when MPI_Finalize starts: MPI_Finalize deletes the attributes of
  * MPI_COMM_SELF first (MPI 4.1 section 11.2.2). Done in C because MPI_COMM_NULL_COPY_FN is a
  * macro (Open MPI rejects a NULL copy function).

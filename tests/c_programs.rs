@@ -26,6 +26,13 @@ fn p2p_type_free() {
     c_test("p2p_type_free");
 }
 
+/// Nonblocking, persistent and neighbourhood collectives whose program frees the datatypes
+/// while they are pending (tests/c/coll_type_free.c).
+#[test]
+fn coll_type_free() {
+    c_test("coll_type_free");
+}
+
 /// p2p again under the active wait policy, in the shapes with several endpoints per process. A
 /// same-process sender copies straight into the buffer of a receive waiting for it
 /// (`src/engine/transport/landing.rs`): under the default policy (`auto`, on 2 cores passive

@@ -288,6 +288,7 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
     ("p2p", Runs::AllShapes(&[])),
     ("p2p_modes", Runs::AllShapes(&[])),
     ("p2p_type_free", Runs::AllShapes(&[])),
+    ("coll_type_free", Runs::AllShapes(&[])),
     ("create_team", Runs::AllShapes(&[])),
     ("coll_basic", Runs::AllShapes(&[])),
     ("coll", Runs::AllShapes(&[])),
@@ -395,7 +396,7 @@ macro_rules! under_standard_names {
 mod standard_names {
     use super::*;
     under_standard_names!(
-        p2p, p2p_modes, p2p_type_free, create_team, coll_basic, coll, icoll, icoll_inter, pcoll, split, groups, comm_cache, teams,
+        p2p, p2p_modes, p2p_type_free, coll_type_free, create_team, coll_basic, coll, icoll, icoll_inter, pcoll, split, groups, comm_cache, teams,
         intercomm, intercomm_coll, win, neighbor, win_shared, topo, agree, direct_progress, progress_threads,
         direct_truncate, direct_order, direct_notices, wait_policy,
     );

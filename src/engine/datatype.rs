@@ -392,10 +392,12 @@ impl HeldType {
     /// Holds datatype `t`, already checked by [`type_info`]: a derived one as a contiguous
     /// type of one `t` (the same type map, so the same layout and signature), not as
     /// `MPI_Type_dup` would, which runs the copy callbacks of the program's attributes on `t`
-    /// (and the delete callbacks when the copy is freed) on whichever thread holds it. Two host
-    /// calls to make it, one to free it. Errors: `EP_ERR_TYPE` when the host cannot make it.
+    /// (and the delete callbacks when the copy is freed) on whichever thread holds it. Three
+    /// host calls to make it (one to tell it from the predefined types the engine does not
+    /// cache, such as `MPI_2INT`, which are held as they are), one to free it. Errors:
+    /// `EP_ERR_TYPE` when the host cannot make it.
     pub fn hold(t: sys::MPI_Datatype) -> EpResult<HeldType> {
-        if PREDEFINED.get(handle_bits(t)).is_some() {
+        if PREDEFINED.get(handle_bits(t)).is_some() || crate::host::type_is_named(t) {
             return Ok(HeldType { t, owned: false });
         }
         let mut copy = HOST.datatype_null;
@@ -432,6 +434,65 @@ impl HeldType {
         // duplicate of its datatype: the same layout, so `buf.info` describes it.
         let held = unsafe { UserBuf::from_parts(buf.addr, buf.count, t.get(), buf.info) };
         Ok((held, Some(t)))
+    }
+}
+
+/// The derived datatypes a pending collective uses after its call returned (its receive
+/// buffers, its reduction input), each held once ([`HeldType::hold`]) however many of its
+/// buffers name it: an all-to-all of n blocks of one derived type makes one copy, not n. The
+/// collective's request keeps them until it completes, a persistent request for its life (MPI
+/// 4.1 section 5.1.9: the program may free its own datatypes meanwhile). Empty for predefined
+/// datatypes, which take no host call and no allocation.
+#[derive(Default)]
+pub struct HeldTypes(Vec<(u64, HeldType)>);
+
+impl HeldTypes {
+    /// The datatype to use in place of the program's `t`: `t` itself when predefined, else
+    /// the copy held here (made at its first mention). Errors: `EP_ERR_TYPE` when the host
+    /// cannot copy it.
+    pub fn dtype(&mut self, t: sys::MPI_Datatype) -> EpResult<sys::MPI_Datatype> {
+        if PREDEFINED.get(handle_bits(t)).is_some() {
+            return Ok(t);
+        }
+        let bits = handle_bits(t);
+        if let Some((_, h)) = self.0.iter().find(|(b, _)| *b == bits) {
+            return Ok(h.get());
+        }
+        let h = HeldType::hold(t)?;
+        let copy = h.get();
+        self.0.push((bits, h));
+        Ok(copy)
+    }
+
+    /// `x` with each of its datatypes as [`HeldTypes::dtype`] gives it.
+    pub fn hold<T: Holdable>(&mut self, x: T) -> EpResult<T> {
+        x.held_in(self)
+    }
+}
+
+/// What names datatypes that an operation may use after its call returned: buffers, and
+/// vectors and options of them (see [`HeldTypes`]).
+pub trait Holdable: Sized {
+    /// The same, on the datatypes `h` holds. Errors: `EP_ERR_TYPE` when the host cannot copy
+    /// one.
+    fn held_in(self, h: &mut HeldTypes) -> EpResult<Self>;
+}
+
+impl Holdable for UserBuf {
+    fn held_in(self, h: &mut HeldTypes) -> EpResult<UserBuf> {
+        Ok(UserBuf { dtype: h.dtype(self.dtype)?, ..self })
+    }
+}
+
+impl<T: Holdable> Holdable for Vec<T> {
+    fn held_in(self, h: &mut HeldTypes) -> EpResult<Vec<T>> {
+        self.into_iter().map(|x| x.held_in(h)).collect()
+    }
+}
+
+impl<T: Holdable> Holdable for Option<T> {
+    fn held_in(self, h: &mut HeldTypes) -> EpResult<Option<T>> {
+        self.map(|x| x.held_in(h)).transpose()
     }
 }
 

@@ -839,7 +839,7 @@ pub unsafe extern "C" fn EP_Alltoallw(
     let (send, recv) = w_blocks(&ep, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes)?;
     // The nonblocking form completed at once: an all-to-all with a datatype per block is rare
     // enough not to need a path of its own.
-    let c = immediate::ialltoallw(&ep, &send, recv)?;
+    let c = immediate::ialltoallw(&ep, &send, recv, true)?;
     wait(&Request::new(ep.to_arc(), Op::Coll(c))).map(|_| ())
 }
 

@@ -12,6 +12,9 @@
 //! completion; EPMPI does not rely on it). Results are those of the blocking forms: rank
 //! order everywhere, reductions combined in rank order (non-commutative and user-defined ops
 //! too), any datatypes with matching type signatures, `MPI_IN_PLACE` where MPI allows it.
+//! The program may free a derived datatype once the call returns (MPI 4.1 section 5.1.9):
+//! the request keeps a copy of it, except for a reduction with a user-defined op, which
+//! receives the program's own datatype handle (MPI 4.1 section 6.9.5), valid until then.
 //!
 //! On intercommunicators (MPI 4.1 sections 6.2.2 and 6.12) each call has its blocking form's
 //! intercommunicator semantics (see `coll_api.rs`): `EP_ROOT`, `EP_PROC_NULL` or the remote
@@ -78,7 +81,7 @@ unsafe fn igather_inter(
 ) -> EpResult<()> {
     let (send, recv) = coll_inter::gather_bufs(ep, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root)?;
     let recv = recv.map(|b| b.each(remote_size(ep)));
-    started(ep, request, immediate_inter::igatherv_inter(ep, send, recv, root)?)
+    started(ep, request, immediate_inter::igatherv_inter(ep, send, recv, root, false)?)
 }
 
 /// `EP_Iscatter(v)` on an intercommunicator (`layout` reads the root's send counts).
@@ -99,7 +102,7 @@ unsafe fn iscatter_inter(
 ) -> EpResult<()> {
     let (send, recv) = coll_inter::scatter_bufs(ep, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root)?;
     let send = send.map(|b| b.each(remote_size(ep)));
-    started(ep, request, immediate_inter::iscatterv_inter(ep, send, recv, root)?)
+    started(ep, request, immediate_inter::iscatterv_inter(ep, send, recv, root, false)?)
 }
 
 /// `EP_Ialltoall(v)` on an intercommunicator: both layouts give a block per remote rank.
@@ -119,7 +122,7 @@ unsafe fn ialltoall_inter(
 ) -> EpResult<()> {
     let (send, recv) = coll_inter::alltoall_bufs(sendbuf, send_layout, sendtype, recvbuf, recv_layout, recvtype)?;
     let n = remote_size(ep);
-    started(ep, request, immediate::ialltoallw(ep, &send.each(n), recv.each(n))?)
+    started(ep, request, immediate::ialltoallw(ep, &send.each(n), recv.each(n), false)?)
 }
 
 /// `EP_Ireduce_scatter(_block)` on an intercommunicator: `layout` gives the blocks of this
@@ -139,7 +142,7 @@ unsafe fn ireduce_scatter_inter(
     let counts = (0..local_size(ep) as c_int).map(|r| layout.count(r)).collect();
     let a = coll_inter::reduce_scatter_args(ep, sendbuf, recvbuf, layout, datatype, op)?;
     let how = Reduction::Scatter(counts);
-    started(ep, request, immediate_inter::ireduce_inter(ep, Some(a.input), a.input, a.recv, a.op, how)?)
+    started(ep, request, immediate_inter::ireduce_inter(ep, Some(a.input), a.input, a.recv, a.op, how, false)?)
 }
 
 /// Starts a barrier and returns at once; `*request` completes once every endpoint has entered
@@ -178,11 +181,11 @@ pub unsafe extern "C" fn EP_Ibcast(
     if ep.shared.is_inter() {
         check_inter_root(&ep, root)?;
         let b = if root == EP_PROC_NULL { None } else { Some(data_buf(buf, count, datatype, "buf")?) };
-        return started(&ep, request, immediate_inter::ibcast_inter(&ep, b, root)?);
+        return started(&ep, request, immediate_inter::ibcast_inter(&ep, b, root, false)?);
     }
     check_root(&ep, root)?;
     let b = data_buf(buf, count, datatype, "buf")?;
-    started(&ep, request, immediate::ibcast(&ep, b, root)?)
+    started(&ep, request, immediate::ibcast(&ep, b, root, false)?)
 }
 
 /// Starts `EP_Gather` (MPI 4.1 section 6.12.3): rank i's `sendcount` elements land at element
@@ -213,7 +216,7 @@ pub unsafe extern "C" fn EP_Igather(
     }
     let (ep, a) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, false)?;
     let recv = a.recv.map(|b| b.each(ep.shared.map.size()));
-    started(&ep, request, immediate::igatherv(&ep, a.send, recv, root)?)
+    started(&ep, request, immediate::igatherv(&ep, a.send, recv, root, false)?)
 }
 
 /// Starts `EP_Gatherv` (MPI 4.1 section 6.12.3): rank i's block lands at element displacement
@@ -245,7 +248,7 @@ pub unsafe extern "C" fn EP_Igatherv(
     }
     let (ep, a) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, true)?;
     let recv = a.recv.map(|b| b.each(ep.shared.map.size()));
-    started(&ep, request, immediate::igatherv(&ep, a.send, recv, root)?)
+    started(&ep, request, immediate::igatherv(&ep, a.send, recv, root, false)?)
 }
 
 /// Starts `EP_Scatter` (MPI 4.1 section 6.12.4): rank i gets the block at element offset
@@ -276,7 +279,7 @@ pub unsafe extern "C" fn EP_Iscatter(
     }
     let (ep, a) = scatter_args(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, false)?;
     let send = a.send.map(|b| b.each(ep.shared.map.size()));
-    started(&ep, request, immediate::iscatterv(&ep, send, a.recv, root)?)
+    started(&ep, request, immediate::iscatterv(&ep, send, a.recv, root, false)?)
 }
 
 /// Starts `EP_Scatterv` (MPI 4.1 section 6.12.4): rank i gets `sendcounts[i]` elements from
@@ -308,7 +311,7 @@ pub unsafe extern "C" fn EP_Iscatterv(
     }
     let (ep, a) = scatter_args(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, true)?;
     let send = a.send.map(|b| b.each(ep.shared.map.size()));
-    started(&ep, request, immediate::iscatterv(&ep, send, a.recv, root)?)
+    started(&ep, request, immediate::iscatterv(&ep, send, a.recv, root, false)?)
 }
 
 /// Starts `EP_Allgather` (MPI 4.1 section 6.12.5): rank i's block lands at element offset
@@ -335,11 +338,11 @@ pub unsafe extern "C" fn EP_Iallgather(
     let ep = endpoint_ref(comm)?;
     if ep.shared.is_inter() {
         let (send, recv) = coll_inter::allgather_bufs(sendbuf, sendcount, sendtype, recvbuf, layout(&ep)?, recvtype)?;
-        return started(&ep, request, immediate::iallgatherv(&ep, Some(send), recv.each(remote_size(&ep)))?);
+        return started(&ep, request, immediate::iallgatherv(&ep, Some(send), recv.each(remote_size(&ep)), false)?);
     }
     let (ep, a) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)?;
     let recv = a.recv.each(ep.shared.map.size());
-    started(&ep, request, immediate::iallgatherv(&ep, a.send, recv)?)
+    started(&ep, request, immediate::iallgatherv(&ep, a.send, recv, false)?)
 }
 
 /// Starts `EP_Allgatherv` (MPI 4.1 section 6.12.5): rank i's `recvcounts[i]` elements land at
@@ -367,11 +370,11 @@ pub unsafe extern "C" fn EP_Iallgatherv(
     let ep = endpoint_ref(comm)?;
     if ep.shared.is_inter() {
         let (send, recv) = coll_inter::allgather_bufs(sendbuf, sendcount, sendtype, recvbuf, layout(&ep)?, recvtype)?;
-        return started(&ep, request, immediate::iallgatherv(&ep, Some(send), recv.each(remote_size(&ep)))?);
+        return started(&ep, request, immediate::iallgatherv(&ep, Some(send), recv.each(remote_size(&ep)), false)?);
     }
     let (ep, a) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)?;
     let recv = a.recv.each(ep.shared.map.size());
-    started(&ep, request, immediate::iallgatherv(&ep, a.send, recv)?)
+    started(&ep, request, immediate::iallgatherv(&ep, a.send, recv, false)?)
 }
 
 /// Starts `EP_Alltoall` (MPI 4.1 section 6.12.6): block j of `sendbuf` goes to rank j, which
@@ -401,7 +404,7 @@ pub unsafe extern "C" fn EP_Ialltoall(
     }
     let a = alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)?;
     let send = alltoall_sends(&ep, &a);
-    started(&ep, request, immediate::ialltoallw(&ep, &send, a.recv.each(ep.shared.map.size()))?)
+    started(&ep, request, immediate::ialltoallw(&ep, &send, a.recv.each(ep.shared.map.size()), false)?)
 }
 
 /// Starts `EP_Alltoallv` (MPI 4.1 section 6.12.6): per-rank counts and element
@@ -433,7 +436,7 @@ pub unsafe extern "C" fn EP_Ialltoallv(
     }
     let a = alltoallv_args(&ep, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype)?;
     let send = alltoall_sends(&ep, &a);
-    started(&ep, request, immediate::ialltoallw(&ep, &send, a.recv.each(ep.shared.map.size()))?)
+    started(&ep, request, immediate::ialltoallw(&ep, &send, a.recv.each(ep.shared.map.size()), false)?)
 }
 
 /// Starts `EP_Alltoallw` (MPI 4.1 section 6.12.6): per-rank counts, byte displacements and
@@ -459,7 +462,7 @@ pub unsafe extern "C" fn EP_Ialltoallw(
     let request = out(request, "request")?;
     let ep = endpoint_ref(comm)?;
     let (send, recv) = w_blocks(&ep, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes)?;
-    started(&ep, request, immediate::ialltoallw(&ep, &send, recv)?)
+    started(&ep, request, immediate::ialltoallw(&ep, &send, recv, false)?)
 }
 
 /// Starts `EP_Reduce` (MPI 4.1 section 6.12.7): `count` elements from every endpoint
@@ -491,14 +494,14 @@ pub unsafe extern "C" fn EP_Ireduce(
             _ => (Some(a.input), a.op),
         };
         let how = Reduction::Root(root);
-        return started(&ep, request, immediate_inter::ireduce_inter(&ep, input, a.input, a.recv, op, how)?);
+        return started(&ep, request, immediate_inter::ireduce_inter(&ep, input, a.input, a.recv, op, how, false)?);
     }
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, is_root)?;
     let recv = if is_root { Some(data_buf(recvbuf, count, datatype, "recvbuf")?) } else { None };
     let commutative = op_commutative(op)?;
-    started(&ep, request, immediate::ireduce(&ep, input, recv, HostOp(op), commutative, Reduction::Root(root))?)
+    started(&ep, request, immediate::ireduce(&ep, input, recv, HostOp(op), commutative, Reduction::Root(root), false)?)
 }
 
 /// Starts `EP_Allreduce` (MPI 4.1 section 6.12.8): every endpoint gets the combination of
@@ -525,13 +528,13 @@ pub unsafe extern "C" fn EP_Iallreduce(
         let input = Elems::of(&data_buf(sendbuf, count, datatype, "sendbuf")?);
         let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
         let op = op_commutative(op).map(|_| HostOp(op))?;
-        let c = immediate_inter::ireduce_inter(&ep, Some(input), input, Some(recv), op, Reduction::All)?;
+        let c = immediate_inter::ireduce_inter(&ep, Some(input), input, Some(recv), op, Reduction::All, false)?;
         return started(&ep, request, c);
     }
     let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
     let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
     let commutative = op_commutative(op)?;
-    started(&ep, request, immediate::ireduce(&ep, input, Some(recv), HostOp(op), commutative, Reduction::All)?)
+    started(&ep, request, immediate::ireduce(&ep, input, Some(recv), HostOp(op), commutative, Reduction::All, false)?)
 }
 
 /// Starts `EP_Reduce_scatter_block` (MPI 4.1 section 6.12.9): rank i gets elements
@@ -562,7 +565,8 @@ pub unsafe extern "C" fn EP_Ireduce_scatter_block(
     }
     let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)?;
     let counts = vec![recvcount; ep.shared.map.size()];
-    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, a.commutative, Reduction::Scatter(counts))?)
+    let how = Reduction::Scatter(counts);
+    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, a.commutative, how, false)?)
 }
 
 /// Starts `EP_Reduce_scatter` (MPI 4.1 section 6.12.10): rank i gets `recvcounts[i]` elements
@@ -591,7 +595,7 @@ pub unsafe extern "C" fn EP_Ireduce_scatter(
     let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
     let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)?;
     let how = Reduction::Scatter(counts.to_vec());
-    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, a.commutative, how)?)
+    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, a.commutative, how, false)?)
 }
 
 /// Starts `EP_Scan` (MPI 4.1 section 6.12.11): rank i gets the combination of ranks 0..=i.
@@ -613,7 +617,7 @@ pub unsafe extern "C" fn EP_Iscan(
 ) -> c_int {
     let request = out(request, "request")?;
     let (ep, a) = scan_args(comm, sendbuf, recvbuf, count, datatype, op, false)?;
-    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, false, Reduction::Scan)?)
+    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, false, Reduction::Scan, false)?)
 }
 
 /// Starts `EP_Exscan` (MPI 4.1 section 6.12.12): rank i > 0 gets the combination of ranks
@@ -636,5 +640,5 @@ pub unsafe extern "C" fn EP_Iexscan(
 ) -> c_int {
     let request = out(request, "request")?;
     let (ep, a) = scan_args(comm, sendbuf, recvbuf, count, datatype, op, true)?;
-    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, false, Reduction::Exscan)?)
+    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, false, Reduction::Exscan, false)?)
 }

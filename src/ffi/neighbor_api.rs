@@ -24,13 +24,14 @@
 //! displacement and type arrays at init, which is local (bad arguments return the error and
 //! make nothing); each `EP_Start` begins one round of the nonblocking form on the buffers'
 //! contents at that moment. Every endpoint starts rounds in the same order with its other
-//! collectives on the communicator; the datatypes stay valid while the request exists;
-//! `info` is accepted and ignored.
+//! collectives on the communicator; the request keeps copies of the derived datatypes it
+//! names, so the program may free its own after init (MPI 4.1 section 5.1.9), as it may
+//! after a nonblocking call; `info` is accepted and ignored.
 
 use super::boundary::out;
 use super::types::*;
 use crate::engine::comm::Endpoint;
-use crate::engine::datatype::{type_info, UserBuf};
+use crate::engine::datatype::{type_info, HeldTypes, UserBuf};
 use crate::engine::p2p::Drain;
 use crate::engine::persistent::Rounds;
 use crate::engine::request::{Op, Request};
@@ -162,8 +163,15 @@ unsafe fn run(
     let n = neighbor::neighbours(&ep)?;
     if let Form::Persistent(r) = form {
         let req = out(r, "request")?;
+        // The request's own copies of the derived datatypes, for its life: the program may
+        // free its own after init (MPI 4.1 section 5.1.9).
         let (sends, recvs) = parts(&n)?;
-        let round = move |ep: &Arc<Endpoint>| Ok(Op::Neighbor(neighbor::start(ep, &n, sends.clone(), recvs.clone())?));
+        let mut held = HeldTypes::default();
+        let (sends, recvs) = (held.hold(sends)?, held.hold(recvs)?);
+        let round = move |ep: &Arc<Endpoint>| {
+            let _types = &held;
+            Ok(Op::Neighbor(neighbor::start(ep, &n, sends.clone(), recvs.clone(), true)?))
+        };
         *req = new_request(Request::persistent(ep.to_arc(), Box::new(Rounds::new(round)), Some(Drain::Local)))?;
         return Ok(());
     }
@@ -179,7 +187,7 @@ unsafe fn run(
             return Err(e);
         }
     };
-    let mut x = neighbor::start(&ep, &n, sends, recvs)?;
+    let mut x = neighbor::start(&ep, &n, sends, recvs, req.is_none())?;
     match req {
         None => x.wait(),
         Some(req) => {

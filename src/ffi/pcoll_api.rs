@@ -13,8 +13,11 @@
 //!
 //! Buffers are read (send data, and the receive buffer with `MPI_IN_PLACE`) at each start
 //! and written when the round completes: change the data between rounds, not during one.
-//! The datatypes and op must stay valid while the request exists. `info` is accepted and
-//! ignored (MPI 4.1 section 6.13 defines no key).
+//! The request keeps copies of the derived datatypes it names, so the program may free its
+//! own after init (MPI 4.1 section 5.1.9), except the datatype of a reduction with a
+//! user-defined op, which the op receives as the program passed it (MPI 4.1 section 6.9.5);
+//! that datatype and the op must stay valid while the request exists.
+//! `info` is accepted and ignored (MPI 4.1 section 6.13 defines no key).
 //!
 //! Errors, besides those of the blocking form: `EP_ERR_UNSUPPORTED` (an intercommunicator),
 //! `EP_ERR_ARG` (NULL `request`); an error found when a round completes (`EP_ERR_TRUNCATE`
@@ -30,10 +33,10 @@ use super::coll_args::data_buf;
 use super::types::*;
 use crate::engine::coll::immediate::{self, Reduction};
 use crate::engine::coll::nonblocking::CollRequest;
-use crate::engine::coll::typed::{op_commutative, HostOp};
+use crate::engine::coll::typed::{op_commutative, Elems, HostOp};
 use crate::engine::coll::{AlltoallvArgs, Layout};
 use crate::engine::comm::Endpoint;
-use crate::engine::datatype::UserBuf;
+use crate::engine::datatype::{HeldTypes, Holdable, UserBuf};
 use crate::engine::p2p::Drain;
 use crate::engine::persistent::Rounds;
 use crate::engine::request::{Op, Request};
@@ -56,15 +59,33 @@ fn intra(comm: EP_Comm) -> EpResult<EpRef> {
 
 /// Gives `*request` a new inactive persistent request whose rounds `round` starts (the
 /// nonblocking collective on the arguments checked at init). Rounds are tested as
-/// nonblocking collectives are.
+/// nonblocking collectives are. `held` holds copies of the derived datatypes the arguments
+/// name, which `round` uses in their stead: the request keeps them for its life, so the
+/// program may free its own after init (MPI 4.1 section 5.1.9).
 fn planned(
     ep: &EpRef,
     request: &mut EP_Request,
+    held: HeldTypes,
     round: impl Fn(&Endpoint) -> EpResult<CollRequest> + Send + 'static,
 ) -> EpResult<()> {
-    let rounds = Rounds::new(move |ep: &Arc<Endpoint>| Ok(Op::Coll(round(ep)?)));
+    let rounds = Rounds::new(move |ep: &Arc<Endpoint>| {
+        let _types = &held;
+        Ok(Op::Coll(round(ep)?))
+    });
     *request = new_request(Request::persistent(ep.to_arc(), Box::new(rounds), Some(Drain::Local)))?;
     Ok(())
+}
+
+/// A reduction's input and result buffer as its rounds use them, and the copies they are on:
+/// copies of a derived datatype with a predefined op; the program's datatype with a
+/// user-defined op, which receives it (see [`HostOp::types_may_be_copied`]).
+fn reduction_types<R: Holdable>(op: HostOp, input: Elems, recv: R) -> EpResult<(HeldTypes, Elems, R)> {
+    let mut held = HeldTypes::default();
+    if !op.types_may_be_copied() {
+        return Ok((held, input, recv));
+    }
+    let (input, recv) = (held.hold(input)?, held.hold(recv)?);
+    Ok((held, input, recv))
 }
 
 /// The blocks an all-to-all sends: its send blocks, or its receive blocks with `MPI_IN_PLACE`
@@ -85,7 +106,7 @@ pub unsafe extern "C" fn EP_Barrier_init(comm: EP_Comm, info: MPI_Info, request:
     let _ = info;
     let ep = intra(comm)?;
     let request = out(request, "request")?;
-    planned(&ep, request, immediate::ibarrier)
+    planned(&ep, request, HeldTypes::default(), immediate::ibarrier)
 }
 
 /// Persistent `EP_Bcast` (MPI 4.1 section 6.13): each round broadcasts the `count` elements
@@ -110,8 +131,9 @@ pub unsafe extern "C" fn EP_Bcast_init(
     let ep = intra(comm)?;
     let request = out(request, "request")?;
     check_root(&ep, root)?;
-    let b = data_buf(buf, count, datatype, "buf")?;
-    planned(&ep, request, move |ep| immediate::ibcast(ep, b, root))
+    let mut held = HeldTypes::default();
+    let b = held.hold(data_buf(buf, count, datatype, "buf")?)?;
+    planned(&ep, request, held, move |ep| immediate::ibcast(ep, b, root, true))
 }
 
 /// Persistent `EP_Gather` (MPI 4.1 section 6.13): each round gathers rank i's `sendcount`
@@ -141,8 +163,9 @@ pub unsafe extern "C" fn EP_Gather_init(
     let request = out(request, "request")?;
     let layout = |_: &Endpoint| Ok(Layout::Uniform(recvcount));
     let (ep, a) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, false)?;
-    let (send, recv) = (a.send, a.recv.map(|b| b.each(ep.shared.map.size())));
-    planned(&ep, request, move |ep| immediate::igatherv(ep, send, recv.clone(), root))
+    let mut held = HeldTypes::default();
+    let (send, recv) = (held.hold(a.send)?, held.hold(a.recv.map(|b| b.each(ep.shared.map.size())))?);
+    planned(&ep, request, held, move |ep| immediate::igatherv(ep, send, recv.clone(), root, true))
 }
 
 /// Persistent `EP_Gatherv` (MPI 4.1 section 6.13): rank i's block lands at element
@@ -172,8 +195,9 @@ pub unsafe extern "C" fn EP_Gatherv_init(
     let request = out(request, "request")?;
     let layout = |ep: &Endpoint| varied_layout(ep, recvcounts, displs, "recvcounts");
     let (ep, a) = gather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype, root, true)?;
-    let (send, recv) = (a.send, a.recv.map(|b| b.each(ep.shared.map.size())));
-    planned(&ep, request, move |ep| immediate::igatherv(ep, send, recv.clone(), root))
+    let mut held = HeldTypes::default();
+    let (send, recv) = (held.hold(a.send)?, held.hold(a.recv.map(|b| b.each(ep.shared.map.size())))?);
+    planned(&ep, request, held, move |ep| immediate::igatherv(ep, send, recv.clone(), root, true))
 }
 
 /// Persistent `EP_Scatter` (MPI 4.1 section 6.13): each round gives rank i the block at
@@ -203,8 +227,9 @@ pub unsafe extern "C" fn EP_Scatter_init(
     let request = out(request, "request")?;
     let layout = |_: &Endpoint| Ok(Layout::Uniform(sendcount));
     let (ep, a) = scatter_args(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, false)?;
-    let (send, recv) = (a.send.map(|b| b.each(ep.shared.map.size())), a.recv);
-    planned(&ep, request, move |ep| immediate::iscatterv(ep, send.clone(), recv, root))
+    let mut held = HeldTypes::default();
+    let (send, recv) = (held.hold(a.send.map(|b| b.each(ep.shared.map.size())))?, held.hold(a.recv)?);
+    planned(&ep, request, held, move |ep| immediate::iscatterv(ep, send.clone(), recv, root, true))
 }
 
 /// Persistent `EP_Scatterv` (MPI 4.1 section 6.13): rank i gets `sendcounts[i]` elements from
@@ -234,8 +259,9 @@ pub unsafe extern "C" fn EP_Scatterv_init(
     let request = out(request, "request")?;
     let layout = |ep: &Endpoint| varied_layout(ep, sendcounts, displs, "sendcounts");
     let (ep, a) = scatter_args(comm, sendbuf, layout, sendtype, recvbuf, recvcount, recvtype, root, true)?;
-    let (send, recv) = (a.send.map(|b| b.each(ep.shared.map.size())), a.recv);
-    planned(&ep, request, move |ep| immediate::iscatterv(ep, send.clone(), recv, root))
+    let mut held = HeldTypes::default();
+    let (send, recv) = (held.hold(a.send.map(|b| b.each(ep.shared.map.size())))?, held.hold(a.recv)?);
+    planned(&ep, request, held, move |ep| immediate::iscatterv(ep, send.clone(), recv, root, true))
 }
 
 /// Persistent `EP_Allgather` (MPI 4.1 section 6.13): rank i's block lands at element offset
@@ -264,8 +290,9 @@ pub unsafe extern "C" fn EP_Allgather_init(
     let request = out(request, "request")?;
     let layout = |_: &Endpoint| Ok(Layout::Uniform(recvcount));
     let (ep, a) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)?;
-    let (send, recv) = (a.send, a.recv.each(ep.shared.map.size()));
-    planned(&ep, request, move |ep| immediate::iallgatherv(ep, send, recv.clone()))
+    let mut held = HeldTypes::default();
+    let (send, recv) = (held.hold(a.send)?, held.hold(a.recv.each(ep.shared.map.size()))?);
+    planned(&ep, request, held, move |ep| immediate::iallgatherv(ep, send, recv.clone(), true))
 }
 
 /// Persistent `EP_Allgatherv` (MPI 4.1 section 6.13): rank i's `recvcounts[i]` elements land
@@ -294,14 +321,17 @@ pub unsafe extern "C" fn EP_Allgatherv_init(
     let request = out(request, "request")?;
     let layout = |ep: &Endpoint| varied_layout(ep, recvcounts, displs, "recvcounts");
     let (ep, a) = allgather_args(comm, sendbuf, sendcount, sendtype, recvbuf, layout, recvtype)?;
-    let (send, recv) = (a.send, a.recv.each(ep.shared.map.size()));
-    planned(&ep, request, move |ep| immediate::iallgatherv(ep, send, recv.clone()))
+    let mut held = HeldTypes::default();
+    let (send, recv) = (held.hold(a.send)?, held.hold(a.recv.each(ep.shared.map.size()))?);
+    planned(&ep, request, held, move |ep| immediate::iallgatherv(ep, send, recv.clone(), true))
 }
 
 /// Gives `*request` a persistent all-to-all of `send` blocks (rank d gets `send[d]`) into
 /// `recv` blocks (rank s's lands in `recv[s]`).
 fn alltoall_planned(ep: &EpRef, request: &mut EP_Request, send: Vec<UserBuf>, recv: Vec<UserBuf>) -> EpResult<()> {
-    planned(ep, request, move |ep| immediate::ialltoallw(ep, &send, recv.clone()))
+    let mut held = HeldTypes::default();
+    let (send, recv) = (held.hold(send)?, held.hold(recv)?);
+    planned(ep, request, held, move |ep| immediate::ialltoallw(ep, &send, recv.clone(), true))
 }
 
 /// Persistent `EP_Alltoall` (MPI 4.1 section 6.13): block j of `sendbuf` goes to rank j,
@@ -420,7 +450,8 @@ pub unsafe extern "C" fn EP_Reduce_init(
     let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, is_root)?;
     let recv = if is_root { Some(data_buf(recvbuf, count, datatype, "recvbuf")?) } else { None };
     let (op, commutative) = (HostOp(op), op_commutative(op)?);
-    planned(&ep, request, move |ep| immediate::ireduce(ep, input, recv, op, commutative, Reduction::Root(root)))
+    let (held, input, recv) = reduction_types(op, input, recv)?;
+    planned(&ep, request, held, move |ep| immediate::ireduce(ep, input, recv, op, commutative, Reduction::Root(root), true))
 }
 
 /// Persistent `EP_Allreduce` (MPI 4.1 section 6.13): every endpoint gets the combination of
@@ -449,7 +480,8 @@ pub unsafe extern "C" fn EP_Allreduce_init(
     let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
     let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
     let (op, commutative) = (HostOp(op), op_commutative(op)?);
-    planned(&ep, request, move |ep| immediate::ireduce(ep, input, Some(recv), op, commutative, Reduction::All))
+    let (held, input, recv) = reduction_types(op, input, recv)?;
+    planned(&ep, request, held, move |ep| immediate::ireduce(ep, input, Some(recv), op, commutative, Reduction::All, true))
 }
 
 /// Persistent `EP_Reduce_scatter_block` (MPI 4.1 section 6.13): rank i gets elements
@@ -479,9 +511,10 @@ pub unsafe extern "C" fn EP_Reduce_scatter_block_init(
     }
     let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)?;
     let counts = vec![recvcount; ep.shared.map.size()];
-    let (input, recv, op, commutative) = (a.input, a.recv, a.op, a.commutative);
-    planned(&ep, request, move |ep| {
-        immediate::ireduce(ep, input, recv, op, commutative, Reduction::Scatter(counts.clone()))
+    let (held, input, recv) = reduction_types(a.op, a.input, a.recv)?;
+    let (op, commutative) = (a.op, a.commutative);
+    planned(&ep, request, held, move |ep| {
+        immediate::ireduce(ep, input, recv, op, commutative, Reduction::Scatter(counts.clone()), true)
     })
 }
 
@@ -509,9 +542,10 @@ pub unsafe extern "C" fn EP_Reduce_scatter_init(
     let request = out(request, "request")?;
     let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
     let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)?;
-    let (input, recv, op, commutative, counts) = (a.input, a.recv, a.op, a.commutative, counts.to_vec());
-    planned(&ep, request, move |ep| {
-        immediate::ireduce(ep, input, recv, op, commutative, Reduction::Scatter(counts.clone()))
+    let (held, input, recv) = reduction_types(a.op, a.input, a.recv)?;
+    let (op, commutative, counts) = (a.op, a.commutative, counts.to_vec());
+    planned(&ep, request, held, move |ep| {
+        immediate::ireduce(ep, input, recv, op, commutative, Reduction::Scatter(counts.clone()), true)
     })
 }
 
@@ -533,10 +567,11 @@ unsafe fn scan_init(
     intra(comm)?;
     let request = out(request, "request")?;
     let (ep, a) = scan_args(comm, sendbuf, recvbuf, count, datatype, op, exclusive)?;
-    let (input, recv, op) = (a.input, a.recv, a.op);
-    planned(&ep, request, move |ep| {
+    let (held, input, recv) = reduction_types(a.op, a.input, a.recv)?;
+    let op = a.op;
+    planned(&ep, request, held, move |ep| {
         let how = if exclusive { Reduction::Exscan } else { Reduction::Scan };
-        immediate::ireduce(ep, input, Some(recv), op, false, how)
+        immediate::ireduce(ep, input, Some(recv), op, false, how, true)
     })
 }
 

@@ -17,9 +17,10 @@
  * (direct mode on Open MPI).
  */
 #include "ep_test.h"
+#include "type_decoys.h"
 #include <time.h>
 
-enum { TAG = 11, NDECOYS = 6 };
+enum { TAG = 11 };
 
 /* n ints at every other int of 2n: the receive and send layout of every case. */
 static MPI_Datatype every_other_int(int n)
@@ -28,24 +29,6 @@ static MPI_Datatype every_other_int(int n)
     MPI_Type_vector(n, 1, 2, MPI_INT, &t);
     MPI_Type_commit(&t);
     return t;
-}
-
-/* Datatypes of other layouts, committed after a free (see the file's notes). */
-static void make_decoys(MPI_Datatype d[NDECOYS])
-{
-    for (int k = 0; k < NDECOYS; k++) {
-        if (k % 2 == 0)
-            MPI_Type_contiguous(k + 2, MPI_INT, &d[k]);
-        else
-            MPI_Type_vector(k + 1, 2, 3, MPI_SHORT, &d[k]);
-        MPI_Type_commit(&d[k]);
-    }
-}
-
-static void free_decoys(MPI_Datatype d[NDECOYS])
-{
-    for (int k = 0; k < NDECOYS; k++)
-        MPI_Type_free(&d[k]);
 }
 
 static int value(int sender, int i) { return sender * 1000003 + i; }

@@ -2,6 +2,12 @@
 //! and [`Finish`] (how it writes its results), for the one mechanism of
 //! [`super::nonblocking`]. Arguments are checked by the caller; receive blocks come one
 //! [`UserBuf`] per rank (their datatypes may differ per rank, as in `MPI_Ialltoallw`).
+//!
+//! Every builder's `type_held` says whether the caller keeps the datatypes valid until the
+//! collective completes (a blocking call, a persistent request's own copies): when false, the
+//! buffers written at completion and a reduction's template go on copies of their derived
+//! datatypes that the request keeps ([`Part::keep`]), since the program may free its own
+//! (MPI 4.1 section 5.1.9). Send data is packed at the call and needs none.
 
 use super::board::{AlignedBuf, Kind};
 use super::nonblocking::{start, CollRequest, Delivered, Finish, Part};
@@ -38,24 +44,32 @@ pub fn ibarrier(ep: &Endpoint) -> EpResult<CollRequest> {
 }
 
 /// `EP_Ibcast` of `buf` from rank `root` (MPI 4.1 section 6.12.2).
-pub fn ibcast(ep: &Endpoint, buf: UserBuf, root: i32) -> EpResult<CollRequest> {
+pub fn ibcast(ep: &Endpoint, buf: UserBuf, root: i32, type_held: bool) -> EpResult<CollRequest> {
     let mut part = Part::new(peers(ep));
     part.expect_every(root, buf.bytes());
     if ep.rank == root {
         part.send_every(&buf)?;
         return start(ep, Kind::Bcast, part, None);
     }
+    let buf = part.keep(buf, type_held)?;
     start(ep, Kind::Bcast, part, finish(move |d| unpack(&buf, d.every(root))))
 }
 
 /// `EP_Igather(v)` (MPI 4.1 section 6.12.3): `send` is `None` for `MPI_IN_PLACE` at the
 /// root; `recv` holds the root's block of every rank (`None` elsewhere).
-pub fn igatherv(ep: &Endpoint, send: Option<UserBuf>, recv: Option<Vec<UserBuf>>, root: i32) -> EpResult<CollRequest> {
+pub fn igatherv(
+    ep: &Endpoint,
+    send: Option<UserBuf>,
+    recv: Option<Vec<UserBuf>>,
+    root: i32,
+    type_held: bool,
+) -> EpResult<CollRequest> {
     let mut part = Part::new(peers(ep));
     if let Some(b) = &send {
         part.send_to(root, b)?;
     }
     let Some(recv) = recv else { return start(ep, Kind::Gatherv, part, None) };
+    let recv = part.keep(recv, type_held)?;
     let skip = send.is_none().then_some(ep.rank);
     for (r, b) in recv.iter().enumerate() {
         if Some(r as i32) != skip {
@@ -71,7 +85,13 @@ pub fn igatherv(ep: &Endpoint, send: Option<UserBuf>, recv: Option<Vec<UserBuf>>
 
 /// `EP_Iscatter(v)` (MPI 4.1 section 6.12.4): `send` holds the root's block for every rank
 /// (`None` elsewhere); `recv` is `None` for `MPI_IN_PLACE` at the root.
-pub fn iscatterv(ep: &Endpoint, send: Option<Vec<UserBuf>>, recv: Option<UserBuf>, root: i32) -> EpResult<CollRequest> {
+pub fn iscatterv(
+    ep: &Endpoint,
+    send: Option<Vec<UserBuf>>,
+    recv: Option<UserBuf>,
+    root: i32,
+    type_held: bool,
+) -> EpResult<CollRequest> {
     let mut part = Part::new(peers(ep));
     if let Some(send) = &send {
         for (d, b) in send.iter().enumerate() {
@@ -81,15 +101,17 @@ pub fn iscatterv(ep: &Endpoint, send: Option<Vec<UserBuf>>, recv: Option<UserBuf
         }
     }
     let Some(recv) = recv else { return start(ep, Kind::Scatterv, part, None) };
+    let recv = part.keep(recv, type_held)?;
     part.expect(root, recv.bytes());
     start(ep, Kind::Scatterv, part, finish(move |d| unpack(&recv, d.from(root))))
 }
 
 /// `EP_Iallgather(v)` (MPI 4.1 section 6.12.5): `send` is `None` for `MPI_IN_PLACE` (the
 /// rank's block is then taken from `recv`, which holds every rank's block).
-pub fn iallgatherv(ep: &Endpoint, send: Option<UserBuf>, recv: Vec<UserBuf>) -> EpResult<CollRequest> {
+pub fn iallgatherv(ep: &Endpoint, send: Option<UserBuf>, recv: Vec<UserBuf>, type_held: bool) -> EpResult<CollRequest> {
     let mut part = Part::new(peers(ep));
     part.send_every(send.as_ref().unwrap_or_else(|| &recv[ep.rank as usize]))?;
+    let recv = part.keep(recv, type_held)?;
     for (r, b) in recv.iter().enumerate() {
         part.expect_every(r as i32, b.bytes());
     }
@@ -104,11 +126,12 @@ pub fn iallgatherv(ep: &Endpoint, send: Option<UserBuf>, recv: Vec<UserBuf>) -> 
 /// `EP_Ialltoall(v,w)` (MPI 4.1 section 6.12.6): `send[d]` goes to rank d, rank s's block
 /// lands in `recv[s]`. For `MPI_IN_PLACE` the caller passes the receive blocks as `send`:
 /// they are packed here, before anything is written.
-pub fn ialltoallw(ep: &Endpoint, send: &[UserBuf], recv: Vec<UserBuf>) -> EpResult<CollRequest> {
+pub fn ialltoallw(ep: &Endpoint, send: &[UserBuf], recv: Vec<UserBuf>, type_held: bool) -> EpResult<CollRequest> {
     let mut part = Part::new(peers(ep));
     for (d, b) in send.iter().enumerate() {
         part.send_to(d as i32, b)?;
     }
+    let recv = part.keep(recv, type_held)?;
     for (s, b) in recv.iter().enumerate() {
         part.expect(s as i32, b.bytes());
     }
@@ -156,7 +179,10 @@ pub fn ireduce(
     op: HostOp,
     commutative: bool,
     how: Reduction,
+    type_held: bool,
 ) -> EpResult<CollRequest> {
+    // A user-defined op is called with the program's datatype (see `types_may_be_copied`).
+    let type_held = type_held || !op.types_may_be_copied();
     let s = &ep.shared;
     let size = s.map.size();
     let kind = how.kind();
@@ -168,8 +194,11 @@ pub fn ireduce(
             Reduction::Root(root) => Some(s.location(root).expect("root checked by the caller").proc),
             _ => None,
         };
-        let part = Part::host_reduce(size, &input, op, root_proc);
+        let mut part = Part::new(size);
+        let input = part.keep(input, type_held)?;
+        let mut part = part.host_reduce(&input, op, root_proc);
         let Some(recv) = recv else { return start(ep, kind, part, None) };
+        let recv = part.keep(recv, type_held)?;
         let store = move |d: &Delivered| {
             let result = input.at(input.base_for(d.reduced() as *mut u8));
             store_result(result, &how, rank, &recv)
@@ -198,6 +227,8 @@ pub fn ireduce(
         }
     };
     let (Some(recv), true) = (recv, upto > 0) else { return start(ep, kind, part, None) };
+    let input = part.keep(input, type_held)?;
+    let recv = part.keep(recv, type_held)?;
     start(
         ep,
         kind,

@@ -22,7 +22,7 @@ use crate::error::EpResult;
 
 /// `EP_Ibcast` on an intercommunicator: `buf` is the root's data, or where the other group's
 /// endpoints receive it (`None` with [`PROC_NULL`]).
-pub fn ibcast_inter(ep: &Endpoint, buf: Option<UserBuf>, root: i32) -> EpResult<CollRequest> {
+pub fn ibcast_inter(ep: &Endpoint, buf: Option<UserBuf>, root: i32, type_held: bool) -> EpResult<CollRequest> {
     let mut part = Part::new(peers(ep));
     let (Some(buf), false) = (buf, root == PROC_NULL) else { return start(ep, Kind::Bcast, part, None) };
     if root == ROOT {
@@ -30,6 +30,7 @@ pub fn ibcast_inter(ep: &Endpoint, buf: Option<UserBuf>, root: i32) -> EpResult<
         return start(ep, Kind::Bcast, part, None);
     }
     part.expect_every(root, buf.bytes());
+    let buf = part.keep(buf, type_held)?;
     start(ep, Kind::Bcast, part, finish(move |d| unpack(&buf, d.every(root))))
 }
 
@@ -40,12 +41,14 @@ pub fn igatherv_inter(
     send: Option<UserBuf>,
     recv: Option<Vec<UserBuf>>,
     root: i32,
+    type_held: bool,
 ) -> EpResult<CollRequest> {
     let mut part = Part::new(peers(ep));
     if let (Some(b), true) = (&send, root >= 0) {
         part.send_to(root, b)?;
     }
     let (Some(recv), ROOT) = (recv, root) else { return start(ep, Kind::Gatherv, part, None) };
+    let recv = part.keep(recv, type_held)?;
     for (r, b) in recv.iter().enumerate() {
         part.expect(r as i32, b.bytes());
     }
@@ -60,6 +63,7 @@ pub fn iscatterv_inter(
     send: Option<Vec<UserBuf>>,
     recv: Option<UserBuf>,
     root: i32,
+    type_held: bool,
 ) -> EpResult<CollRequest> {
     let mut part = Part::new(peers(ep));
     if let (Some(send), ROOT) = (&send, root) {
@@ -68,6 +72,7 @@ pub fn iscatterv_inter(
         }
     }
     let (Some(recv), true) = (recv, root >= 0) else { return start(ep, Kind::Scatterv, part, None) };
+    let recv = part.keep(recv, type_held)?;
     part.expect(root, recv.bytes());
     start(ep, Kind::Scatterv, part, finish(move |d| unpack(&recv, d.from(root))))
 }
@@ -86,7 +91,10 @@ pub fn ireduce_inter(
     recv: Option<UserBuf>,
     op: HostOp,
     how: Reduction,
+    type_held: bool,
 ) -> EpResult<CollRequest> {
+    // A user-defined op is called with the program's datatype (see `types_may_be_copied`).
+    let type_held = type_held || !op.types_may_be_copied();
     let kind = how.kind();
     let mut part = Part::new(peers(ep));
     let rank = ep.rank;
@@ -103,6 +111,8 @@ pub fn ireduce_inter(
         (_, None) => {}
     }
     let (Some(recv), true) = (recv, remote > 0) else { return start(ep, kind, part, None) };
+    let template = part.keep(template, type_held)?;
+    let recv = part.keep(recv, type_held)?;
     let fold_store = move |d: &Delivered| {
         let mut acc = AlignedBuf::default();
         let inputs = (0..remote).map(|r| if from_root { d.from(r) } else { d.every(r) });

@@ -55,7 +55,7 @@ use super::board::{AlignedBuf, Kind};
 use super::host_bytes::{c_bytes, displs_of};
 use super::typed::{fold, Elems, HostOp as ReduceOp};
 use crate::engine::comm::{CommShared, Endpoint};
-use crate::engine::datatype::UserBuf;
+use crate::engine::datatype::{HeldTypes, Holdable, UserBuf};
 use crate::engine::host_op::HostOp;
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_OTHER, ERR_TRUNCATE};
@@ -80,6 +80,9 @@ pub struct Part {
     /// A reduction that the host combines instead (then nothing else is sent).
     reduce: Option<HostReduce>,
     size: usize,
+    /// Copies of the derived datatypes that the launch and the endpoint's `finish` step use
+    /// (see [`Part::keep`]); they move to the endpoint's request.
+    held: HeldTypes,
 }
 
 /// One endpoint's input to a reduction combined by a host reduction: a typed copy of it.
@@ -95,17 +98,32 @@ impl Part {
     /// A part that sends and expects nothing yet, on a communicator of `size` ranks.
     pub fn new(size: usize) -> Part {
         let (data, to, from_every, from) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        Part { data, every: None, to, from_every, from, reduce: None, size }
+        Part { data, every: None, to, from_every, from, reduce: None, size, held: HeldTypes::default() }
     }
 
-    /// A part that brings `input` (copied now) to a reduction with `op` that the host
-    /// combines: every process gets the result, or only `root_proc`'s. The caller makes sure
-    /// that folding the process's inputs in local order keeps MPI's order (a commutative op,
-    /// or a blocked rank map), and that every endpoint of the process passes the same kind.
-    pub fn host_reduce(size: usize, input: &Elems, op: ReduceOp, root_proc: Option<u32>) -> Part {
+    /// `x` (buffers, a reduction's elements) as the collective may use it after the call
+    /// returns (to unpack into, or as a reduction's template): on copies of its derived
+    /// datatypes, which the endpoint's request keeps until it completes, so the program may
+    /// free its own meanwhile (MPI 4.1 section 5.1.9); as it is when `type_held` (the caller
+    /// keeps the datatypes valid until then: a blocking call, a persistent request's own
+    /// copies) or its datatypes are predefined. Errors: `EP_ERR_TYPE` when the host cannot
+    /// copy one.
+    pub fn keep<T: Holdable>(&mut self, x: T, type_held: bool) -> EpResult<T> {
+        if type_held {
+            return Ok(x);
+        }
+        self.held.hold(x)
+    }
+
+    /// This part, which sends and expects nothing, turned into one that brings `input`
+    /// (copied now) to a reduction with `op` that the host combines: every process gets the
+    /// result, or only `root_proc`'s. The caller makes sure that folding the process's inputs
+    /// in local order keeps MPI's order (a commutative op, or a blocked rank map), and that
+    /// every endpoint of the process passes the same kind.
+    pub fn host_reduce(self, input: &Elems, op: ReduceOp, root_proc: Option<u32>) -> Part {
         let mut copy = AlignedBuf::default();
         let template = input.copy_into(&mut copy);
-        Part { reduce: Some(HostReduce { copy, template, op, root_proc }), ..Part::new(size) }
+        Part { reduce: Some(HostReduce { copy, template, op, root_proc }), ..self }
     }
 
     fn pack(&mut self, buf: &UserBuf) -> EpResult<Range<usize>> {
@@ -223,14 +241,18 @@ pub struct CollRequest {
     group: usize,
     finish: Option<Finish>,
     done: bool,
+    /// The part's datatype copies ([`Part::keep`]): the launch, which the process's last
+    /// endpoint to join may make after this endpoint's call returned, and `finish` use them.
+    _held: HeldTypes,
 }
 
 /// Joins the next nonblocking collective of `ep`'s communicator with this endpoint's `part`;
 /// `finish` runs when it completes. The caller has checked every argument: an endpoint that
 /// joins has entered the collective (MPI 4.1 section 6.12: once per endpoint, in the same
 /// order on every endpoint).
-pub fn start(ep: &Endpoint, kind: Kind, part: Part, finish: Option<Finish>) -> EpResult<CollRequest> {
+pub fn start(ep: &Endpoint, kind: Kind, mut part: Part, finish: Option<Finish>) -> EpResult<CollRequest> {
     let s = &ep.shared;
+    let held = std::mem::take(&mut part.held);
     let n = s.local_count();
     let seq = ep.state().nb_seq.fetch_add(1, Ordering::Relaxed) + 1;
     let instance = s.nb_collectives.join(seq, n, ep.local as usize, || Instance {
@@ -266,7 +288,7 @@ pub fn start(ep: &Endpoint, kind: Kind, part: Part, finish: Option<Finish>) -> E
     }
     drop(st);
     let group = s.group_of(ep.local) as usize;
-    Ok(CollRequest { instance, local: ep.local as usize, group, finish, done: false })
+    Ok(CollRequest { instance, local: ep.local as usize, group, finish, done: false, _held: held })
 }
 
 /// Offset of the next multiple of `align` bytes from `base + at`.

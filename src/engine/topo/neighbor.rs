@@ -17,7 +17,7 @@
 use super::{of, Kind};
 use crate::engine::backoff::Backoff;
 use crate::engine::comm::{CommShared, Endpoint};
-use crate::engine::datatype::UserBuf;
+use crate::engine::datatype::{HeldTypes, Holdable, UserBuf};
 use crate::engine::envelope::{Envelope, Pattern, PROC_NULL};
 use crate::engine::p2p::{self, Drain, RecvOp, SendState};
 use crate::engine::progress;
@@ -33,6 +33,12 @@ use std::sync::Arc;
 pub struct Block {
     pub peer: i32,
     pub buf: UserBuf,
+}
+
+impl Holdable for Block {
+    fn held_in(self, h: &mut HeldTypes) -> EpResult<Block> {
+        Ok(Block { buf: h.hold(self.buf)?, ..self })
+    }
 }
 
 /// A neighbour list of endpoint `ep` in the communicator's topology, in MPI's block order.
@@ -78,8 +84,10 @@ pub struct Exchange {
 
 /// Starts `ep`'s part: `recvs[i]` from in-neighbour i, `sends[j]` to out-neighbour j (the
 /// caller built them from [`neighbours`], so the peers are ranks of the communicator or
-/// `PROC_NULL`).
-pub fn start(ep: &Endpoint, n: &Neighbours, sends: Vec<Block>, recvs: Vec<Block>) -> EpResult<Exchange> {
+/// `PROC_NULL`). `type_held`: the caller keeps the receive blocks' datatypes valid until the
+/// exchange completes (a blocking call, a persistent request's own copies); otherwise each
+/// receive keeps a copy of its derived datatype (see [`p2p::post_recv`]).
+pub fn start(ep: &Endpoint, n: &Neighbours, sends: Vec<Block>, recvs: Vec<Block>, type_held: bool) -> EpResult<Exchange> {
     let topology = of(&ep.shared).ok_or_else(|| ep_err!(ERR_TOPOLOGY, "the communicator has no topology"))?;
     let comm = topology.exchange.clone();
     let local = ep.local;
@@ -93,7 +101,7 @@ pub fn start(ep: &Endpoint, n: &Neighbours, sends: Vec<Block>, recvs: Vec<Block>
     let mut posted = Vec::with_capacity(recvs.len());
     for (i, b) in recvs.into_iter().enumerate() {
         let bytes = b.buf.bytes();
-        posted.push((p2p::post_recv(&comm, local, Pattern { source: b.peer, tag: tag_of(i, false) }, b.buf, false)?, bytes));
+        posted.push((p2p::post_recv(&comm, local, Pattern { source: b.peer, tag: tag_of(i, false) }, b.buf, type_held)?, bytes));
     }
     let mut started = Vec::with_capacity(sends.len());
     for (j, b) in sends.into_iter().enumerate() {
@@ -124,7 +132,7 @@ pub fn stand_in(ep: &Endpoint, n: &Neighbours) -> EpResult<()> {
     };
     let sends = n.destinations.iter().map(empty).collect::<EpResult<_>>()?;
     let recvs = n.sources.iter().map(empty).collect::<EpResult<_>>()?;
-    let mut x = start(ep, n, sends, recvs)?;
+    let mut x = start(ep, n, sends, recvs, true)?;
     x.any_length = true;
     x.wait()
 }
