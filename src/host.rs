@@ -73,11 +73,12 @@ extern "C" {
 
 /// True when `t` is one of the host's predefined datatypes (combiner `MPI_COMBINER_NAMED`,
 /// MPI 4.1 section 5.1.13), which no program can free: `MPI_2INT` and the other pair types,
-/// the Fortran and optional types, beside those the engine caches. One host call; false for a
-/// derived type or a handle the host refuses.
+/// the Fortran and optional types, beside those the engine caches. One host call. `t` must be
+/// a valid datatype (checked by the caller): `MPI_Type_get_envelope` has no communicator, so
+/// the host reports an invalid one through its default error handler, fatal by default.
 pub fn type_is_named(t: sys::MPI_Datatype) -> bool {
-    // SAFETY: the C function only passes `t` to `MPI_Type_get_envelope`, which checks it, and
-    // writes its own locals.
+    // SAFETY: the C function only passes `t`, a valid datatype, to `MPI_Type_get_envelope`
+    // and writes its own locals.
     unsafe { epmpi_host_type_is_named(t) == 1 }
 }
 

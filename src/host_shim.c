@@ -67,8 +67,9 @@ int epmpi_host_predefined_types(MPI_Datatype *out, int max)
 }
 
 /*
- * 1 when `t` is a predefined ("named") datatype, 0 when it is derived, -1 when the host refuses
- * it. MPI_COMBINER_NAMED is a #define in MPICH and an enum in Open MPI, so this is asked here.
+ * 1 when `t`, a valid datatype, is a predefined ("named") one, 0 when it is derived (-1 should
+ * the host's error handler return). MPI_COMBINER_NAMED is a #define in MPICH and an enum in
+ * Open MPI, so this is asked here.
  */
 int epmpi_host_type_is_named(MPI_Datatype t)
 {

@@ -394,10 +394,10 @@ impl HeldType {
     /// `MPI_Type_dup` would, which runs the copy callbacks of the program's attributes on `t`
     /// (and the delete callbacks when the copy is freed) on whichever thread holds it. Three
     /// host calls to make it (one to tell it from the predefined types the engine does not
-    /// cache, such as `MPI_2INT`, which are held as they are), one to free it. Errors:
-    /// `EP_ERR_TYPE` when the host cannot make it.
+    /// cache, such as `MPI_2INT`, which are held as they are: see [`is_predefined`]), one to
+    /// free it. Errors: `EP_ERR_TYPE` when the host cannot make it.
     pub fn hold(t: sys::MPI_Datatype) -> EpResult<HeldType> {
-        if PREDEFINED.get(handle_bits(t)).is_some() || crate::host::type_is_named(t) {
+        if is_predefined(t) {
             return Ok(HeldType { t, owned: false });
         }
         let mut copy = HOST.datatype_null;
@@ -423,10 +423,11 @@ impl HeldType {
     /// that uses it after the call that started it has returned (a nonblocking or persistent
     /// operation, whose program may free its datatype meanwhile: MPI 4.1 section 5.1.9): the
     /// same buffer on a copy of a derived datatype ([`HeldType::hold`]), and the copy; a
-    /// predefined datatype as it is, and no holder (no host call). Errors: `EP_ERR_TYPE` when
+    /// predefined datatype as it is, and no holder (no host call, but for the first use of
+    /// each one the engine does not cache: see [`is_predefined`]). Errors: `EP_ERR_TYPE` when
     /// the host cannot copy it.
     pub fn hold_buf(buf: UserBuf) -> EpResult<(UserBuf, Option<HeldType>)> {
-        if PREDEFINED.get(handle_bits(buf.dtype)).is_some() {
+        if is_predefined(buf.dtype) {
             return Ok((buf, None));
         }
         let t = HeldType::hold(buf.dtype)?;
@@ -437,21 +438,26 @@ impl HeldType {
     }
 }
 
-/// The derived datatypes a pending collective uses after its call returned (its receive
-/// buffers, its reduction input), each held once ([`HeldType::hold`]) however many of its
-/// buffers name it: an all-to-all of n blocks of one derived type makes one copy, not n. The
-/// collective's request keeps them until it completes, a persistent request for its life (MPI
-/// 4.1 section 5.1.9: the program may free its own datatypes meanwhile). Empty for predefined
-/// datatypes, which take no host call and no allocation.
+/// The derived datatypes a pending collective uses after its call returned (the buffers it
+/// writes when it completes; every datatype of a persistent request), each held once
+/// ([`HeldType::hold`]) however many of its buffers name it: an all-to-all of n blocks of one
+/// derived type makes one copy, not n. Kept with the collective until it completes, by a
+/// persistent request for its life (MPI 4.1 section 5.1.9: the program may free its own
+/// datatypes meanwhile). Predefined datatypes take no entry and no allocation.
 #[derive(Default)]
 pub struct HeldTypes(Vec<(u64, HeldType)>);
 
 impl HeldTypes {
+    /// True when nothing is held (predefined datatypes only).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The datatype to use in place of the program's `t`: `t` itself when predefined, else
     /// the copy held here (made at its first mention). Errors: `EP_ERR_TYPE` when the host
     /// cannot copy it.
     pub fn dtype(&mut self, t: sys::MPI_Datatype) -> EpResult<sys::MPI_Datatype> {
-        if PREDEFINED.get(handle_bits(t)).is_some() {
+        if is_predefined(t) {
             return Ok(t);
         }
         let bits = handle_bits(t);
@@ -464,36 +470,74 @@ impl HeldTypes {
         Ok(copy)
     }
 
-    /// `x` with each of its datatypes as [`HeldTypes::dtype`] gives it.
-    pub fn hold<T: Holdable>(&mut self, x: T) -> EpResult<T> {
-        x.held_in(self)
+    /// `x` with each of its datatypes as [`HeldTypes::dtype`] gives it. Errors: the first
+    /// datatype the host cannot copy (`EP_ERR_TYPE`).
+    pub fn hold<T: Holdable>(&mut self, mut x: T) -> EpResult<T> {
+        let mut failed = None;
+        x.map_types(&mut |t| match self.dtype(t) {
+            Ok(copy) => copy,
+            Err(e) => {
+                failed.get_or_insert(e);
+                t
+            }
+        });
+        failed.map_or(Ok(x), Err)
+    }
+
+    /// [`HeldTypes::hold`] in place, where an error cannot be returned without hanging other
+    /// endpoints (a collective's endpoint must join it): a datatype the host cannot copy
+    /// (which only a host out of resources refuses) stays the program's, which is then used
+    /// until the operation completes.
+    pub fn hold_or_own<T: Holdable>(&mut self, x: &mut T) {
+        x.map_types(&mut |t| self.dtype(t).unwrap_or(t));
     }
 }
 
 /// What names datatypes that an operation may use after its call returned: buffers, and
 /// vectors and options of them (see [`HeldTypes`]).
-pub trait Holdable: Sized {
-    /// The same, on the datatypes `h` holds. Errors: `EP_ERR_TYPE` when the host cannot copy
-    /// one.
-    fn held_in(self, h: &mut HeldTypes) -> EpResult<Self>;
+pub trait Holdable {
+    /// Replaces each datatype `t` it names by `f(t)`.
+    fn map_types(&mut self, f: &mut dyn FnMut(sys::MPI_Datatype) -> sys::MPI_Datatype);
 }
 
 impl Holdable for UserBuf {
-    fn held_in(self, h: &mut HeldTypes) -> EpResult<UserBuf> {
-        Ok(UserBuf { dtype: h.dtype(self.dtype)?, ..self })
+    fn map_types(&mut self, f: &mut dyn FnMut(sys::MPI_Datatype) -> sys::MPI_Datatype) {
+        self.dtype = f(self.dtype);
     }
 }
 
 impl<T: Holdable> Holdable for Vec<T> {
-    fn held_in(self, h: &mut HeldTypes) -> EpResult<Vec<T>> {
-        self.into_iter().map(|x| x.held_in(h)).collect()
+    fn map_types(&mut self, f: &mut dyn FnMut(sys::MPI_Datatype) -> sys::MPI_Datatype) {
+        self.iter_mut().for_each(|x| x.map_types(f));
     }
 }
 
 impl<T: Holdable> Holdable for Option<T> {
-    fn held_in(self, h: &mut HeldTypes) -> EpResult<Option<T>> {
-        self.map(|x| x.held_in(h)).transpose()
+    fn map_types(&mut self, f: &mut dyn FnMut(sys::MPI_Datatype) -> sys::MPI_Datatype) {
+        if let Some(x) = self {
+            x.map_types(f);
+        }
     }
+}
+
+/// Predefined datatypes ("named": combiner `MPI_COMBINER_NAMED`, MPI 4.1 section 5.1.13) seen
+/// outside [`PREDEFINED`]'s table, such as `MPI_2INT` and the other pair types: a handle's
+/// answer never changes (a predefined handle is never freed, and no derived type takes its
+/// value), so each is asked of the host once.
+static NAMED: parking_lot::RwLock<Vec<u64>> = parking_lot::RwLock::new(Vec::new());
+
+/// True for a predefined datatype, which no program can free: one probe of a table for those
+/// the engine caches, a short list or one host call for the others (see [`NAMED`]).
+fn is_predefined(t: sys::MPI_Datatype) -> bool {
+    let bits = handle_bits(t);
+    if PREDEFINED.get(bits).is_some() || NAMED.read().contains(&bits) {
+        return true;
+    }
+    let named = crate::host::type_is_named(t);
+    if named {
+        NAMED.write().push(bits);
+    }
+    named
 }
 
 impl Drop for HeldType {

@@ -13,8 +13,9 @@
 //! order everywhere, reductions combined in rank order (non-commutative and user-defined ops
 //! too), any datatypes with matching type signatures, `MPI_IN_PLACE` where MPI allows it.
 //! The program may free a derived datatype once the call returns (MPI 4.1 section 5.1.9):
-//! the request keeps a copy of it, except for a reduction with a user-defined op, which
-//! receives the program's own datatype handle (MPI 4.1 section 6.9.5), valid until then.
+//! the request keeps a copy of it. Not for reductions, whose datatype is predefined or goes
+//! with a user-defined op, which receives the program's own handle (MPI 4.1 section 6.9.5):
+//! that datatype and the op must stay valid until the request completes.
 //!
 //! On intercommunicators (MPI 4.1 sections 6.2.2 and 6.12) each call has its blocking form's
 //! intercommunicator semantics (see `coll_api.rs`): `EP_ROOT`, `EP_PROC_NULL` or the remote
@@ -142,7 +143,7 @@ unsafe fn ireduce_scatter_inter(
     let counts = (0..local_size(ep) as c_int).map(|r| layout.count(r)).collect();
     let a = coll_inter::reduce_scatter_args(ep, sendbuf, recvbuf, layout, datatype, op)?;
     let how = Reduction::Scatter(counts);
-    started(ep, request, immediate_inter::ireduce_inter(ep, Some(a.input), a.input, a.recv, a.op, how, false)?)
+    started(ep, request, immediate_inter::ireduce_inter(ep, Some(a.input), a.input, a.recv, a.op, how)?)
 }
 
 /// Starts a barrier and returns at once; `*request` completes once every endpoint has entered
@@ -494,14 +495,14 @@ pub unsafe extern "C" fn EP_Ireduce(
             _ => (Some(a.input), a.op),
         };
         let how = Reduction::Root(root);
-        return started(&ep, request, immediate_inter::ireduce_inter(&ep, input, a.input, a.recv, op, how, false)?);
+        return started(&ep, request, immediate_inter::ireduce_inter(&ep, input, a.input, a.recv, op, how)?);
     }
     check_root(&ep, root)?;
     let is_root = ep.rank == root;
     let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, is_root)?;
     let recv = if is_root { Some(data_buf(recvbuf, count, datatype, "recvbuf")?) } else { None };
     let commutative = op_commutative(op)?;
-    started(&ep, request, immediate::ireduce(&ep, input, recv, HostOp(op), commutative, Reduction::Root(root), false)?)
+    started(&ep, request, immediate::ireduce(&ep, input, recv, HostOp(op), commutative, Reduction::Root(root))?)
 }
 
 /// Starts `EP_Allreduce` (MPI 4.1 section 6.12.8): every endpoint gets the combination of
@@ -528,13 +529,13 @@ pub unsafe extern "C" fn EP_Iallreduce(
         let input = Elems::of(&data_buf(sendbuf, count, datatype, "sendbuf")?);
         let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
         let op = op_commutative(op).map(|_| HostOp(op))?;
-        let c = immediate_inter::ireduce_inter(&ep, Some(input), input, Some(recv), op, Reduction::All, false)?;
+        let c = immediate_inter::ireduce_inter(&ep, Some(input), input, Some(recv), op, Reduction::All)?;
         return started(&ep, request, c);
     }
     let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
     let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
     let commutative = op_commutative(op)?;
-    started(&ep, request, immediate::ireduce(&ep, input, Some(recv), HostOp(op), commutative, Reduction::All, false)?)
+    started(&ep, request, immediate::ireduce(&ep, input, Some(recv), HostOp(op), commutative, Reduction::All)?)
 }
 
 /// Starts `EP_Reduce_scatter_block` (MPI 4.1 section 6.12.9): rank i gets elements
@@ -566,7 +567,7 @@ pub unsafe extern "C" fn EP_Ireduce_scatter_block(
     let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)?;
     let counts = vec![recvcount; ep.shared.map.size()];
     let how = Reduction::Scatter(counts);
-    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, a.commutative, how, false)?)
+    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, a.commutative, how)?)
 }
 
 /// Starts `EP_Reduce_scatter` (MPI 4.1 section 6.12.10): rank i gets `recvcounts[i]` elements
@@ -595,7 +596,7 @@ pub unsafe extern "C" fn EP_Ireduce_scatter(
     let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
     let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)?;
     let how = Reduction::Scatter(counts.to_vec());
-    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, a.commutative, how, false)?)
+    started(&ep, request, immediate::ireduce(&ep, a.input, a.recv, a.op, a.commutative, how)?)
 }
 
 /// Starts `EP_Scan` (MPI 4.1 section 6.12.11): rank i gets the combination of ranks 0..=i.
@@ -617,7 +618,7 @@ pub unsafe extern "C" fn EP_Iscan(
 ) -> c_int {
     let request = out(request, "request")?;
     let (ep, a) = scan_args(comm, sendbuf, recvbuf, count, datatype, op, false)?;
-    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, false, Reduction::Scan, false)?)
+    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, false, Reduction::Scan)?)
 }
 
 /// Starts `EP_Exscan` (MPI 4.1 section 6.12.12): rank i > 0 gets the combination of ranks
@@ -640,5 +641,5 @@ pub unsafe extern "C" fn EP_Iexscan(
 ) -> c_int {
     let request = out(request, "request")?;
     let (ep, a) = scan_args(comm, sendbuf, recvbuf, count, datatype, op, true)?;
-    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, false, Reduction::Exscan, false)?)
+    started(&ep, request, immediate::ireduce(&ep, a.input, Some(a.recv), a.op, false, Reduction::Exscan)?)
 }

@@ -19,7 +19,8 @@
 //!
 //! Thread safety: one call per endpoint, concurrently; same order of collectives on every
 //! endpoint. The nonblocking forms (`EP_Ineighbor_*`) return a request completed by the
-//! completion calls; their buffers must not be touched until then. The persistent forms
+//! completion calls; their buffers must not be touched until then, but their datatypes may
+//! be freed (MPI 4.1 section 5.1.9: the request keeps copies). The persistent forms
 //! (`EP_Neighbor_*_init`, MPI 4.1 section 8.8) check the arguments and read the count,
 //! displacement and type arrays at init, which is local (bad arguments return the error and
 //! make nothing); each `EP_Start` begins one round of the nonblocking form on the buffers'
@@ -170,7 +171,7 @@ unsafe fn run(
         let (sends, recvs) = (held.hold(sends)?, held.hold(recvs)?);
         let round = move |ep: &Arc<Endpoint>| {
             let _types = &held;
-            Ok(Op::Neighbor(neighbor::start(ep, &n, sends.clone(), recvs.clone(), true)?))
+            Ok(Op::Neighbor(neighbor::start(ep, &n, sends.clone(), recvs.clone())?))
         };
         *req = new_request(Request::persistent(ep.to_arc(), Box::new(Rounds::new(round)), Some(Drain::Local)))?;
         return Ok(());
@@ -187,14 +188,14 @@ unsafe fn run(
             return Err(e);
         }
     };
-    let mut x = neighbor::start(&ep, &n, sends, recvs, req.is_none())?;
-    match req {
-        None => x.wait(),
-        Some(req) => {
-            *req = new_request(Request::new(ep.to_arc(), Op::Neighbor(x)))?;
-            Ok(())
-        }
-    }
+    let Some(req) = req else { return neighbor::start(&ep, &n, sends, recvs)?.wait() };
+    // The receive blocks are written after the call returns, when the program may have freed
+    // their datatypes (MPI 4.1 section 5.1.9): on copies, one per datatype.
+    let (mut recvs, mut held) = (recvs, HeldTypes::default());
+    held.hold_or_own(&mut recvs);
+    let x = neighbor::start(&ep, &n, sends, recvs)?.holding(held);
+    *req = new_request(Request::new(ep.to_arc(), Op::Neighbor(x)))?;
+    Ok(())
 }
 
 /// Both forms of the neighbourhood allgather: the whole send buffer to every destination.

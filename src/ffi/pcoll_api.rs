@@ -14,9 +14,9 @@
 //! Buffers are read (send data, and the receive buffer with `MPI_IN_PLACE`) at each start
 //! and written when the round completes: change the data between rounds, not during one.
 //! The request keeps copies of the derived datatypes it names, so the program may free its
-//! own after init (MPI 4.1 section 5.1.9), except the datatype of a reduction with a
-//! user-defined op, which the op receives as the program passed it (MPI 4.1 section 6.9.5);
-//! that datatype and the op must stay valid while the request exists.
+//! own after init (MPI 4.1 section 5.1.9). A reduction keeps none: its datatype is
+//! predefined, or goes with a user-defined op, which receives the program's own handle (MPI
+//! 4.1 section 6.9.5); that datatype and the op must stay valid while the request exists.
 //! `info` is accepted and ignored (MPI 4.1 section 6.13 defines no key).
 //!
 //! Errors, besides those of the blocking form: `EP_ERR_UNSUPPORTED` (an intercommunicator),
@@ -33,10 +33,10 @@ use super::coll_args::data_buf;
 use super::types::*;
 use crate::engine::coll::immediate::{self, Reduction};
 use crate::engine::coll::nonblocking::CollRequest;
-use crate::engine::coll::typed::{op_commutative, Elems, HostOp};
+use crate::engine::coll::typed::{op_commutative, HostOp};
 use crate::engine::coll::{AlltoallvArgs, Layout};
 use crate::engine::comm::Endpoint;
-use crate::engine::datatype::{HeldTypes, Holdable, UserBuf};
+use crate::engine::datatype::{HeldTypes, UserBuf};
 use crate::engine::p2p::Drain;
 use crate::engine::persistent::Rounds;
 use crate::engine::request::{Op, Request};
@@ -74,18 +74,6 @@ fn planned(
     });
     *request = new_request(Request::persistent(ep.to_arc(), Box::new(rounds), Some(Drain::Local)))?;
     Ok(())
-}
-
-/// A reduction's input and result buffer as its rounds use them, and the copies they are on:
-/// copies of a derived datatype with a predefined op; the program's datatype with a
-/// user-defined op, which receives it (see [`HostOp::types_may_be_copied`]).
-fn reduction_types<R: Holdable>(op: HostOp, input: Elems, recv: R) -> EpResult<(HeldTypes, Elems, R)> {
-    let mut held = HeldTypes::default();
-    if !op.types_may_be_copied() {
-        return Ok((held, input, recv));
-    }
-    let (input, recv) = (held.hold(input)?, held.hold(recv)?);
-    Ok((held, input, recv))
 }
 
 /// The blocks an all-to-all sends: its send blocks, or its receive blocks with `MPI_IN_PLACE`
@@ -450,8 +438,7 @@ pub unsafe extern "C" fn EP_Reduce_init(
     let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, is_root)?;
     let recv = if is_root { Some(data_buf(recvbuf, count, datatype, "recvbuf")?) } else { None };
     let (op, commutative) = (HostOp(op), op_commutative(op)?);
-    let (held, input, recv) = reduction_types(op, input, recv)?;
-    planned(&ep, request, held, move |ep| immediate::ireduce(ep, input, recv, op, commutative, Reduction::Root(root), true))
+    planned(&ep, request, HeldTypes::default(), move |ep| immediate::ireduce(ep, input, recv, op, commutative, Reduction::Root(root)))
 }
 
 /// Persistent `EP_Allreduce` (MPI 4.1 section 6.13): every endpoint gets the combination of
@@ -480,8 +467,7 @@ pub unsafe extern "C" fn EP_Allreduce_init(
     let (input, _) = reduction_input(sendbuf, recvbuf, count, datatype, true)?;
     let recv = data_buf(recvbuf, count, datatype, "recvbuf")?;
     let (op, commutative) = (HostOp(op), op_commutative(op)?);
-    let (held, input, recv) = reduction_types(op, input, recv)?;
-    planned(&ep, request, held, move |ep| immediate::ireduce(ep, input, Some(recv), op, commutative, Reduction::All, true))
+    planned(&ep, request, HeldTypes::default(), move |ep| immediate::ireduce(ep, input, Some(recv), op, commutative, Reduction::All))
 }
 
 /// Persistent `EP_Reduce_scatter_block` (MPI 4.1 section 6.13): rank i gets elements
@@ -511,10 +497,9 @@ pub unsafe extern "C" fn EP_Reduce_scatter_block_init(
     }
     let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Uniform(recvcount), datatype, op)?;
     let counts = vec![recvcount; ep.shared.map.size()];
-    let (held, input, recv) = reduction_types(a.op, a.input, a.recv)?;
-    let (op, commutative) = (a.op, a.commutative);
-    planned(&ep, request, held, move |ep| {
-        immediate::ireduce(ep, input, recv, op, commutative, Reduction::Scatter(counts.clone()), true)
+    let (input, recv, op, commutative) = (a.input, a.recv, a.op, a.commutative);
+    planned(&ep, request, HeldTypes::default(), move |ep| {
+        immediate::ireduce(ep, input, recv, op, commutative, Reduction::Scatter(counts.clone()))
     })
 }
 
@@ -542,10 +527,9 @@ pub unsafe extern "C" fn EP_Reduce_scatter_init(
     let request = out(request, "request")?;
     let counts = per_rank(&ep, recvcounts, "recvcounts", true)?;
     let a = reduce_scatter_args(&ep, sendbuf, recvbuf, Layout::Varied { counts, displs: &[] }, datatype, op)?;
-    let (held, input, recv) = reduction_types(a.op, a.input, a.recv)?;
-    let (op, commutative, counts) = (a.op, a.commutative, counts.to_vec());
-    planned(&ep, request, held, move |ep| {
-        immediate::ireduce(ep, input, recv, op, commutative, Reduction::Scatter(counts.clone()), true)
+    let (input, recv, op, commutative, counts) = (a.input, a.recv, a.op, a.commutative, counts.to_vec());
+    planned(&ep, request, HeldTypes::default(), move |ep| {
+        immediate::ireduce(ep, input, recv, op, commutative, Reduction::Scatter(counts.clone()))
     })
 }
 
@@ -567,11 +551,10 @@ unsafe fn scan_init(
     intra(comm)?;
     let request = out(request, "request")?;
     let (ep, a) = scan_args(comm, sendbuf, recvbuf, count, datatype, op, exclusive)?;
-    let (held, input, recv) = reduction_types(a.op, a.input, a.recv)?;
-    let op = a.op;
-    planned(&ep, request, held, move |ep| {
+    let (input, recv, op) = (a.input, a.recv, a.op);
+    planned(&ep, request, HeldTypes::default(), move |ep| {
         let how = if exclusive { Reduction::Exscan } else { Reduction::Scan };
-        immediate::ireduce(ep, input, Some(recv), op, false, how, true)
+        immediate::ireduce(ep, input, Some(recv), op, false, how)
     })
 }
 

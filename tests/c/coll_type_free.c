@@ -2,9 +2,8 @@
  * Nonblocking, persistent and neighbourhood collectives whose program frees the datatypes
  * while they are pending. MPI 4.1 section 5.1.9: freeing a datatype does not affect an
  * operation that uses it, which completes normally. The library unpacks a collective's
- * results, and folds a reduction, when the request completes (and the process's last endpoint
- * to join starts the host's part, maybe after the others' calls returned); a persistent
- * request uses its datatypes at every start. None of it may use the program's handles then.
+ * results when the request completes, and a persistent request uses its datatypes at every
+ * start, so neither may use the program's handles then.
  *
  * Each case frees the program's datatypes right after the call (after init for persistent
  * requests), then commits datatypes of other layouts ("decoys") that may take the freed
@@ -13,18 +12,21 @@
  * ints with a hole between them (a vector of 2 blocks of 1 int, stride 2), so that a wrong
  * layout shows; the holes of every receive buffer must keep their mark.
  *
- * Reductions use a user-defined op on that pair, declared commutative (the host combines the
- * processes' partial results) and not (every input is folded in rank order at completion). A
- * user-defined op receives the datatype handle the program passed (MPI 4.1 section 6.9.5), so
- * their datatype is the program's, one for all endpoints, kept until the end: the op counts
- * the calls that see another handle, which must be none.
+ * Reductions keep the program's datatype: the host's predefined ops take only predefined
+ * datatypes, and a user-defined op receives the datatype handle the program passed (MPI 4.1
+ * section 6.9.5). So the reductions here use a user-defined op on the pair, declared
+ * commutative (the host combines the processes' partial results) and not (every input is
+ * folded in rank order at completion), on one datatype of the program's for all endpoints,
+ * kept until the end: the op counts the calls that see another handle, which must be none.
+ * MINLOC on MPI_2INT checks that a predefined datatype outside the common number types is
+ * passed to the host as it is.
  *
  * Cases: EP_Ibcast, EP_Igather, EP_Iscatter, EP_Iallgather, EP_Ialltoall, EP_Ialltoallw (a
- * datatype per block), and the reductions EP_Iallreduce, EP_Ireduce, EP_Iscan; persistent
- * EP_Bcast_init, EP_Allgather_init, EP_Allreduce_init (two rounds each, the data changed
- * between rounds); EP_Ineighbor_allgather and EP_Neighbor_allgather_init on a periodic ring;
- * on an intercommunicator, EP_Ibcast, EP_Igather and EP_Iallreduce. Each at 4 and 3000 pairs
- * per block.
+ * datatype per block), the reductions EP_Iallreduce, EP_Ireduce, EP_Iscan (see above);
+ * persistent EP_Bcast_init, EP_Allgather_init, EP_Allreduce_init (two rounds each, the data
+ * changed between rounds); EP_Ineighbor_allgather and EP_Neighbor_allgather_init on a periodic
+ * ring; on an intercommunicator, EP_Ibcast, EP_Igather and EP_Iallreduce. Each at 4 and 3000
+ * pairs per block.
  */
 #include "ep_test.h"
 #include "type_decoys.h"
@@ -218,6 +220,15 @@ static void nonblocking(EP_Comm c, int k, MPI_Op op_c, MPI_Op op_n)
         free(at_root);
         free(prefix);
     }
+    /* EP_Iallreduce with MPI_MINLOC on MPI_2INT: a predefined datatype outside the common
+     * number types, which the library must pass to the host as it is (a copy of it is a
+     * derived datatype, on which the host refuses its predefined ops). */
+    int pair_in[2] = {1000 - me % 3, me}, pair_out[2] = {-1, -1};
+    CHECK_OK(EP_Iallreduce(pair_in, pair_out, 1, MPI_2INT, MPI_MINLOC, c, &r));
+    CHECK_OK(EP_Wait(&r, EP_STATUS_IGNORE));
+    int low = size > 2 ? 998 : 1000 - (size - 1), at = size > 2 ? 2 : size - 1;
+    CHECK(pair_out[0] == low && pair_out[1] == at, "Iallreduce MINLOC on MPI_2INT: (%d, %d), expected (%d, %d)",
+          pair_out[0], pair_out[1], low, at);
     free(types);
     free(counts);
     free(displs);

@@ -3,11 +3,14 @@
 //! [`super::nonblocking`]. Arguments are checked by the caller; receive blocks come one
 //! [`UserBuf`] per rank (their datatypes may differ per rank, as in `MPI_Ialltoallw`).
 //!
-//! Every builder's `type_held` says whether the caller keeps the datatypes valid until the
-//! collective completes (a blocking call, a persistent request's own copies): when false, the
-//! buffers written at completion and a reduction's template go on copies of their derived
-//! datatypes that the request keeps ([`Part::keep`]), since the program may free its own
-//! (MPI 4.1 section 5.1.9). Send data is packed at the call and needs none.
+//! The `type_held` of the builders that write receive buffers at completion says whether the
+//! caller keeps their datatypes valid until then (a blocking call, a persistent request's own
+//! copies): when false, those buffers go on copies of their derived datatypes that the
+//! request keeps ([`Part::keep`]), since the program may free its own (MPI 4.1 section
+//! 5.1.9). Send data is packed at the call and needs none. The reductions keep none: their
+//! datatype is predefined (the host's predefined ops take no other) or goes with a
+//! user-defined op, which receives the program's own handle (MPI 4.1 section 6.9.5), so the
+//! program keeps it valid until the reduction completes.
 
 use super::board::{AlignedBuf, Kind};
 use super::nonblocking::{start, CollRequest, Delivered, Finish, Part};
@@ -51,7 +54,7 @@ pub fn ibcast(ep: &Endpoint, buf: UserBuf, root: i32, type_held: bool) -> EpResu
         part.send_every(&buf)?;
         return start(ep, Kind::Bcast, part, None);
     }
-    let buf = part.keep(buf, type_held)?;
+    let buf = part.keep(buf, type_held);
     start(ep, Kind::Bcast, part, finish(move |d| unpack(&buf, d.every(root))))
 }
 
@@ -69,7 +72,7 @@ pub fn igatherv(
         part.send_to(root, b)?;
     }
     let Some(recv) = recv else { return start(ep, Kind::Gatherv, part, None) };
-    let recv = part.keep(recv, type_held)?;
+    let recv = part.keep(recv, type_held);
     let skip = send.is_none().then_some(ep.rank);
     for (r, b) in recv.iter().enumerate() {
         if Some(r as i32) != skip {
@@ -101,7 +104,7 @@ pub fn iscatterv(
         }
     }
     let Some(recv) = recv else { return start(ep, Kind::Scatterv, part, None) };
-    let recv = part.keep(recv, type_held)?;
+    let recv = part.keep(recv, type_held);
     part.expect(root, recv.bytes());
     start(ep, Kind::Scatterv, part, finish(move |d| unpack(&recv, d.from(root))))
 }
@@ -111,7 +114,7 @@ pub fn iscatterv(
 pub fn iallgatherv(ep: &Endpoint, send: Option<UserBuf>, recv: Vec<UserBuf>, type_held: bool) -> EpResult<CollRequest> {
     let mut part = Part::new(peers(ep));
     part.send_every(send.as_ref().unwrap_or_else(|| &recv[ep.rank as usize]))?;
-    let recv = part.keep(recv, type_held)?;
+    let recv = part.keep(recv, type_held);
     for (r, b) in recv.iter().enumerate() {
         part.expect_every(r as i32, b.bytes());
     }
@@ -131,7 +134,7 @@ pub fn ialltoallw(ep: &Endpoint, send: &[UserBuf], recv: Vec<UserBuf>, type_held
     for (d, b) in send.iter().enumerate() {
         part.send_to(d as i32, b)?;
     }
-    let recv = part.keep(recv, type_held)?;
+    let recv = part.keep(recv, type_held);
     for (s, b) in recv.iter().enumerate() {
         part.expect(s as i32, b.bytes());
     }
@@ -179,10 +182,7 @@ pub fn ireduce(
     op: HostOp,
     commutative: bool,
     how: Reduction,
-    type_held: bool,
 ) -> EpResult<CollRequest> {
-    // A user-defined op is called with the program's datatype (see `types_may_be_copied`).
-    let type_held = type_held || !op.types_may_be_copied();
     let s = &ep.shared;
     let size = s.map.size();
     let kind = how.kind();
@@ -194,11 +194,8 @@ pub fn ireduce(
             Reduction::Root(root) => Some(s.location(root).expect("root checked by the caller").proc),
             _ => None,
         };
-        let mut part = Part::new(size);
-        let input = part.keep(input, type_held)?;
-        let mut part = part.host_reduce(&input, op, root_proc);
+        let part = Part::host_reduce(size, &input, op, root_proc);
         let Some(recv) = recv else { return start(ep, kind, part, None) };
-        let recv = part.keep(recv, type_held)?;
         let store = move |d: &Delivered| {
             let result = input.at(input.base_for(d.reduced() as *mut u8));
             store_result(result, &how, rank, &recv)
@@ -227,8 +224,6 @@ pub fn ireduce(
         }
     };
     let (Some(recv), true) = (recv, upto > 0) else { return start(ep, kind, part, None) };
-    let input = part.keep(input, type_held)?;
-    let recv = part.keep(recv, type_held)?;
     start(
         ep,
         kind,

@@ -30,7 +30,7 @@ pub fn ibcast_inter(ep: &Endpoint, buf: Option<UserBuf>, root: i32, type_held: b
         return start(ep, Kind::Bcast, part, None);
     }
     part.expect_every(root, buf.bytes());
-    let buf = part.keep(buf, type_held)?;
+    let buf = part.keep(buf, type_held);
     start(ep, Kind::Bcast, part, finish(move |d| unpack(&buf, d.every(root))))
 }
 
@@ -48,7 +48,7 @@ pub fn igatherv_inter(
         part.send_to(root, b)?;
     }
     let (Some(recv), ROOT) = (recv, root) else { return start(ep, Kind::Gatherv, part, None) };
-    let recv = part.keep(recv, type_held)?;
+    let recv = part.keep(recv, type_held);
     for (r, b) in recv.iter().enumerate() {
         part.expect(r as i32, b.bytes());
     }
@@ -72,7 +72,7 @@ pub fn iscatterv_inter(
         }
     }
     let (Some(recv), true) = (recv, root >= 0) else { return start(ep, Kind::Scatterv, part, None) };
-    let recv = part.keep(recv, type_held)?;
+    let recv = part.keep(recv, type_held);
     part.expect(root, recv.bytes());
     start(ep, Kind::Scatterv, part, finish(move |d| unpack(&recv, d.from(root))))
 }
@@ -91,10 +91,7 @@ pub fn ireduce_inter(
     recv: Option<UserBuf>,
     op: HostOp,
     how: Reduction,
-    type_held: bool,
 ) -> EpResult<CollRequest> {
-    // A user-defined op is called with the program's datatype (see `types_may_be_copied`).
-    let type_held = type_held || !op.types_may_be_copied();
     let kind = how.kind();
     let mut part = Part::new(peers(ep));
     let rank = ep.rank;
@@ -111,8 +108,6 @@ pub fn ireduce_inter(
         (_, None) => {}
     }
     let (Some(recv), true) = (recv, remote > 0) else { return start(ep, kind, part, None) };
-    let template = part.keep(template, type_held)?;
-    let recv = part.keep(recv, type_held)?;
     let fold_store = move |d: &Delivered| {
         let mut acc = AlignedBuf::default();
         let inputs = (0..remote).map(|r| if from_root { d.from(r) } else { d.every(r) });

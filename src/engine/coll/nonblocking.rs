@@ -80,8 +80,8 @@ pub struct Part {
     /// A reduction that the host combines instead (then nothing else is sent).
     reduce: Option<HostReduce>,
     size: usize,
-    /// Copies of the derived datatypes that the launch and the endpoint's `finish` step use
-    /// (see [`Part::keep`]); they move to the endpoint's request.
+    /// Copies of the derived datatypes of the buffers the endpoint's `finish` step writes (see
+    /// [`Part::keep`]); they move to the instance when the endpoint joins.
     held: HeldTypes,
 }
 
@@ -101,29 +101,28 @@ impl Part {
         Part { data, every: None, to, from_every, from, reduce: None, size, held: HeldTypes::default() }
     }
 
-    /// `x` (buffers, a reduction's elements) as the collective may use it after the call
-    /// returns (to unpack into, or as a reduction's template): on copies of its derived
-    /// datatypes, which the endpoint's request keeps until it completes, so the program may
-    /// free its own meanwhile (MPI 4.1 section 5.1.9); as it is when `type_held` (the caller
-    /// keeps the datatypes valid until then: a blocking call, a persistent request's own
-    /// copies) or its datatypes are predefined. Errors: `EP_ERR_TYPE` when the host cannot
-    /// copy one.
-    pub fn keep<T: Holdable>(&mut self, x: T, type_held: bool) -> EpResult<T> {
-        if type_held {
-            return Ok(x);
+    /// Receive buffers `x` as the collective writes them when it completes, after the call
+    /// returned: on copies of their derived datatypes, kept with the collective until then, so
+    /// the program may free its own meanwhile (MPI 4.1 section 5.1.9); as they are when
+    /// `type_held` (the caller keeps the datatypes valid until then: a blocking call, a
+    /// persistent request's own copies) or the datatypes are predefined. A datatype the host
+    /// cannot copy stays the program's (see [`HeldTypes::hold_or_own`]): the endpoint still
+    /// joins, since its process's other endpoints wait for it.
+    pub fn keep<T: Holdable>(&mut self, mut x: T, type_held: bool) -> T {
+        if !type_held {
+            self.held.hold_or_own(&mut x);
         }
-        self.held.hold(x)
+        x
     }
 
-    /// This part, which sends and expects nothing, turned into one that brings `input`
-    /// (copied now) to a reduction with `op` that the host combines: every process gets the
-    /// result, or only `root_proc`'s. The caller makes sure that folding the process's inputs
-    /// in local order keeps MPI's order (a commutative op, or a blocked rank map), and that
-    /// every endpoint of the process passes the same kind.
-    pub fn host_reduce(self, input: &Elems, op: ReduceOp, root_proc: Option<u32>) -> Part {
+    /// A part that brings `input` (copied now) to a reduction with `op` that the host
+    /// combines: every process gets the result, or only `root_proc`'s. The caller makes sure
+    /// that folding the process's inputs in local order keeps MPI's order (a commutative op,
+    /// or a blocked rank map), and that every endpoint of the process passes the same kind.
+    pub fn host_reduce(size: usize, input: &Elems, op: ReduceOp, root_proc: Option<u32>) -> Part {
         let mut copy = AlignedBuf::default();
         let template = input.copy_into(&mut copy);
-        Part { reduce: Some(HostReduce { copy, template, op, root_proc }), ..self }
+        Part { reduce: Some(HostReduce { copy, template, op, root_proc }), ..Part::new(size) }
     }
 
     fn pack(&mut self, buf: &UserBuf) -> EpResult<Range<usize>> {
@@ -231,6 +230,9 @@ struct State {
     layout: Layout,
     delivery: Option<Arc<Delivery>>,
     error: Option<EpError>,
+    /// The endpoints' datatype copies ([`Part::keep`]), freed with the instance: after every
+    /// endpoint's `finish` step has run or its request is gone.
+    held: Vec<HeldTypes>,
 }
 
 /// One endpoint's part of a nonblocking collective, behind its request.
@@ -241,9 +243,6 @@ pub struct CollRequest {
     group: usize,
     finish: Option<Finish>,
     done: bool,
-    /// The part's datatype copies ([`Part::keep`]): the launch, which the process's last
-    /// endpoint to join may make after this endpoint's call returned, and `finish` use them.
-    _held: HeldTypes,
 }
 
 /// Joins the next nonblocking collective of `ep`'s communicator with this endpoint's `part`;
@@ -265,6 +264,7 @@ pub fn start(ep: &Endpoint, kind: Kind, mut part: Part, finish: Option<Finish>) 
             layout: Layout::default(),
             delivery: None,
             error: None,
+            held: Vec::new(),
         }),
     })?;
     let mut st = instance.state.lock();
@@ -277,6 +277,9 @@ pub fn start(ep: &Endpoint, kind: Kind, mut part: Part, finish: Option<Finish>) 
         ));
     }
     st.parts[ep.local as usize] = Some(part);
+    if !held.is_empty() {
+        st.held.push(held);
+    }
     if st.arrived == n {
         st.started = true;
         if st.error.is_none() {
@@ -288,7 +291,7 @@ pub fn start(ep: &Endpoint, kind: Kind, mut part: Part, finish: Option<Finish>) 
     }
     drop(st);
     let group = s.group_of(ep.local) as usize;
-    Ok(CollRequest { instance, local: ep.local as usize, group, finish, done: false, _held: held })
+    Ok(CollRequest { instance, local: ep.local as usize, group, finish, done: false })
 }
 
 /// Offset of the next multiple of `align` bytes from `base + at`.

@@ -6,7 +6,7 @@
 
 use super::board::AlignedBuf;
 use super::native::Native;
-use crate::engine::datatype::{HeldTypes, Holdable, TypeInfo, UserBuf};
+use crate::engine::datatype::{TypeInfo, UserBuf};
 use crate::ep_err;
 use crate::error::{EpResult, ERR_OP};
 use crate::host::{check, handle_bits, sys, HOST};
@@ -19,17 +19,6 @@ pub struct HostOp(pub sys::MPI_Op);
 unsafe impl Send for HostOp {}
 // SAFETY: a shared `HostOp` only gives copies of the handle value.
 unsafe impl Sync for HostOp {}
-
-impl HostOp {
-    /// Whether a nonblocking or persistent reduction with this op may use copies of its
-    /// derived datatype (see [`super::nonblocking::Part::keep`]): only with a predefined op
-    /// (`MPI_SUM`...). A user-defined op receives the datatype handle the program passed (MPI
-    /// 4.1 section 6.9.5), and may tell its datatypes apart by it, so the program's own handle
-    /// is used and must stay valid until the reduction completes.
-    pub fn types_may_be_copied(&self) -> bool {
-        super::native::predefined_op(self.0).is_some()
-    }
-}
 
 /// Checks an op and says whether it is commutative (`MPI_Op_commutative`).
 pub fn op_commutative(op: sys::MPI_Op) -> EpResult<bool> {
@@ -61,12 +50,6 @@ unsafe impl Send for Elems {}
 // SAFETY: as for `Send`: a shared `Elems` only gives out the address and layout; the
 // memory is reached through raw pointers under the same contract.
 unsafe impl Sync for Elems {}
-
-impl Holdable for Elems {
-    fn held_in(self, h: &mut HeldTypes) -> EpResult<Elems> {
-        Ok(Elems { dtype: h.dtype(self.dtype)?, ..self })
-    }
-}
 
 impl Elems {
     pub fn of(buf: &UserBuf) -> Elems {

@@ -22,7 +22,7 @@ use crate::engine::envelope::{Envelope, Pattern, PROC_NULL};
 use crate::engine::p2p::{self, Drain, RecvOp, SendState};
 use crate::engine::progress;
 use crate::ep_err;
-use crate::host::HOST;
+use crate::host::{sys, HOST};
 use crate::error::{class_of, message_of, EpError, EpResult};
 use crate::error::{ERR_INTERN, ERR_OTHER, ERR_RANK, ERR_TOPOLOGY, ERR_TRUNCATE};
 use std::os::raw::c_void;
@@ -36,8 +36,8 @@ pub struct Block {
 }
 
 impl Holdable for Block {
-    fn held_in(self, h: &mut HeldTypes) -> EpResult<Block> {
-        Ok(Block { buf: h.hold(self.buf)?, ..self })
+    fn map_types(&mut self, f: &mut dyn FnMut(sys::MPI_Datatype) -> sys::MPI_Datatype) {
+        self.buf.map_types(f);
     }
 }
 
@@ -80,14 +80,17 @@ pub struct Exchange {
     done: bool,
     /// A stand-in for a call that failed (see [`stand_in`]): its receives take any length.
     any_length: bool,
+    /// Copies of the receive blocks' derived datatypes, for a nonblocking call
+    /// ([`Exchange::holding`]).
+    _held: HeldTypes,
 }
 
 /// Starts `ep`'s part: `recvs[i]` from in-neighbour i, `sends[j]` to out-neighbour j (the
 /// caller built them from [`neighbours`], so the peers are ranks of the communicator or
-/// `PROC_NULL`). `type_held`: the caller keeps the receive blocks' datatypes valid until the
-/// exchange completes (a blocking call, a persistent request's own copies); otherwise each
-/// receive keeps a copy of its derived datatype (see [`p2p::post_recv`]).
-pub fn start(ep: &Endpoint, n: &Neighbours, sends: Vec<Block>, recvs: Vec<Block>, type_held: bool) -> EpResult<Exchange> {
+/// `PROC_NULL`). The caller keeps the receive blocks' datatypes valid until the exchange
+/// completes: the blocking call waits for it; a nonblocking one gives the exchange copies of
+/// them ([`Exchange::holding`]); a persistent request keeps its own.
+pub fn start(ep: &Endpoint, n: &Neighbours, sends: Vec<Block>, recvs: Vec<Block>) -> EpResult<Exchange> {
     let topology = of(&ep.shared).ok_or_else(|| ep_err!(ERR_TOPOLOGY, "the communicator has no topology"))?;
     let comm = topology.exchange.clone();
     let local = ep.local;
@@ -101,7 +104,7 @@ pub fn start(ep: &Endpoint, n: &Neighbours, sends: Vec<Block>, recvs: Vec<Block>
     let mut posted = Vec::with_capacity(recvs.len());
     for (i, b) in recvs.into_iter().enumerate() {
         let bytes = b.buf.bytes();
-        posted.push((p2p::post_recv(&comm, local, Pattern { source: b.peer, tag: tag_of(i, false) }, b.buf, type_held)?, bytes));
+        posted.push((p2p::post_recv(&comm, local, Pattern { source: b.peer, tag: tag_of(i, false) }, b.buf, true)?, bytes));
     }
     let mut started = Vec::with_capacity(sends.len());
     for (j, b) in sends.into_iter().enumerate() {
@@ -114,7 +117,8 @@ pub fn start(ep: &Endpoint, n: &Neighbours, sends: Vec<Block>, recvs: Vec<Block>
         let env = Envelope { source: ep.rank, tag: tag_of(j, true) };
         started.push(p2p::start_send(&comm, local, to, env, b.buf, false, false)?);
     }
-    Ok(Exchange { comm, local, sends: started, recvs: posted, done: false, any_length: false })
+    let held = HeldTypes::default();
+    Ok(Exchange { comm, local, sends: started, recvs: posted, done: false, any_length: false, _held: held })
 }
 
 /// What an endpoint whose arguments were bad does instead of its part, so that its
@@ -132,7 +136,7 @@ pub fn stand_in(ep: &Endpoint, n: &Neighbours) -> EpResult<()> {
     };
     let sends = n.destinations.iter().map(empty).collect::<EpResult<_>>()?;
     let recvs = n.sources.iter().map(empty).collect::<EpResult<_>>()?;
-    let mut x = start(ep, n, sends, recvs, true)?;
+    let mut x = start(ep, n, sends, recvs)?;
     x.any_length = true;
     x.wait()
 }
@@ -162,6 +166,12 @@ fn receive_error(r: &RecvOp, bytes: usize) -> Option<EpError> {
 }
 
 impl Exchange {
+    /// This exchange, keeping `held` (the copies its receive blocks' datatypes are on) until
+    /// it is dropped: after it completes, or with its orphaned request.
+    pub fn holding(self, held: HeldTypes) -> Exchange {
+        Exchange { _held: held, ..self }
+    }
+
     /// True once every block has arrived and every send buffer may be reused; progresses the
     /// private communicator first.
     pub fn test(&mut self) -> EpResult<bool> {
