@@ -115,7 +115,6 @@ REASONS = [
      "no", "request-based accumulates are not provided yet (`EP_Rput`, `EP_Rget` are)"),
     (r"^MPI_Win_(post|start|complete|wait|test)$",
      "no", "general active-target synchronisation is not provided yet: use fence or passive target"),
-    (r"^MPI_Win_flush_local_all$", "no", "not provided yet (`EP_Win_flush_local` per target is)"),
     (r"^MPI_\w+$", "no", "not provided yet"),
 ]
 

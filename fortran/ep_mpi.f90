@@ -161,7 +161,7 @@ module ep_mpi
   public :: ep_debug_live_handles, ep_debug_live_windows, ep_debug_live_objects
   public :: ep_win_create, ep_win_allocate, ep_win_create_dynamic, ep_win_attach, ep_win_detach, ep_win_free
   public :: ep_win_fence, ep_win_lock, ep_win_unlock, ep_win_lock_all, ep_win_unlock_all
-  public :: ep_win_flush, ep_win_flush_all, ep_win_flush_local, ep_win_sync
+  public :: ep_win_flush, ep_win_flush_all, ep_win_flush_local, ep_win_flush_local_all, ep_win_sync
   public :: ep_put, ep_get, ep_rput, ep_rget, ep_accumulate, ep_get_accumulate, ep_fetch_and_op
   public :: ep_compare_and_swap, ep_win_set_errhandler, ep_win_get_errhandler
   ! Shared-memory windows and window attributes
@@ -3168,6 +3168,16 @@ contains
     c_ierror = c_ep_win_flush_local(c_arg(rank), c_arg(win))
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_win_flush_local
+
+  !> `ep_win_flush_local` of every target this endpoint has locked (C:
+  !> `EP_Win_flush_local_all`; MPI 4.1 section 12.5.4). Errors: EP_ERR_WIN.
+  recursive subroutine ep_win_flush_local_all(win, ierror)
+    integer, intent(in) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_win_flush_local_all(c_arg(win))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_flush_local_all
 
   !> Synchronises the public and private copies of this endpoint's window memory, a full
   !> memory barrier (C: `EP_Win_sync`; MPI 4.1 section 12.5.4). Errors: EP_ERR_WIN.

@@ -49,6 +49,7 @@ module ep_mpi_c
   public :: epmpi_f_win_create, epmpi_f_win_allocate, epmpi_f_win_create_dynamic, epmpi_f_win_attach
   public :: epmpi_f_win_detach, c_ep_win_free, epmpi_f_win_fence, epmpi_f_win_lock, c_ep_win_unlock
   public :: epmpi_f_win_lock_all, c_ep_win_unlock_all, c_ep_win_flush, c_ep_win_flush_all
+  public :: c_ep_win_flush_local_all
   public :: c_ep_win_flush_local, c_ep_win_sync, epmpi_f_put, epmpi_f_get, epmpi_f_rput, epmpi_f_rget
   public :: epmpi_f_accumulate, epmpi_f_get_accumulate, epmpi_f_fetch_and_op, epmpi_f_compare_and_swap
   public :: c_ep_win_set_errhandler, c_ep_win_get_errhandler, c_ep_debug_live_windows
@@ -1326,6 +1327,12 @@ module ep_mpi_c
       integer(c_int), value :: rank, win
       integer(c_int) :: ierror
     end function c_ep_win_flush_local
+
+    function c_ep_win_flush_local_all(win) bind(C, name="EP_Win_flush_local_all") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win
+      integer(c_int) :: ierror
+    end function c_ep_win_flush_local_all
 
     function c_ep_win_sync(win) bind(C, name="EP_Win_sync") result(ierror)
       import :: c_int

@@ -3898,6 +3898,16 @@ int EP_Win_flush_all(EP_Win win);
 int EP_Win_flush_local(int rank, EP_Win win);
 
 /**
+ * `EP_Win_flush_local` of every target this endpoint has locked (MPI 4.1 section 12.5.4,
+ * `MPI_Win_flush_local_all`): its operations complete at the origin (buffers reusable).
+ * Errors: `EP_ERR_WIN`. Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
+ */
+int EP_Win_flush_local_all(EP_Win win);
+
+/**
  * Synchronises the public and private copies of this endpoint's window memory (MPI 4.1
  * section 12.5.4, `MPI_Win_sync`): a full memory barrier (both hosts use the unified model).
  * Errors: `EP_ERR_WIN`. Thread safety: the endpoint's thread.

@@ -408,7 +408,7 @@ pub unsafe extern "C" fn EP_Win_flush(rank: c_int, win: EP_Win) -> c_int {
 #[no_mangle]
 #[c_export]
 pub unsafe extern "C" fn EP_Win_flush_all(win: EP_Win) -> c_int {
-    window(win)?.flush_all()
+    window(win)?.flush_all(false)
 }
 
 /// Completes at the origin (buffers reusable) the operations this endpoint issued to
@@ -421,6 +421,18 @@ pub unsafe extern "C" fn EP_Win_flush_all(win: EP_Win) -> c_int {
 #[c_export]
 pub unsafe extern "C" fn EP_Win_flush_local(rank: c_int, win: EP_Win) -> c_int {
     window(win)?.flush(rank, true)
+}
+
+/// `EP_Win_flush_local` of every target this endpoint has locked (MPI 4.1 section 12.5.4,
+/// `MPI_Win_flush_local_all`): its operations complete at the origin (buffers reusable).
+/// Errors: `EP_ERR_WIN`. Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// No pointer argument; any handle value is accepted (a bad one is an error).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Win_flush_local_all(win: EP_Win) -> c_int {
+    window(win)?.flush_all(true)
 }
 
 /// Synchronises the public and private copies of this endpoint's window memory (MPI 4.1

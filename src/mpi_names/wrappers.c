@@ -38,7 +38,6 @@
  *   MPI_Rget_accumulate: no EP_ function
  *   MPI_Win_complete: no EP_ function
  *   MPI_Win_delete_attr: no EP_ function
- *   MPI_Win_flush_local_all: no EP_ function
  *   MPI_Win_get_info: no EP_ function
  *   MPI_Win_get_name: no EP_ function
  *   MPI_Win_post: no EP_ function
@@ -4446,7 +4445,8 @@ int MPI_Win_flush_local(int rank, MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_flush_local_all(MPI_Win win)
 {
-    return epmpi_unsupported_win("MPI_Win_flush_local_all", epmpi_win_in(win));
+    int rc = EP_Win_flush_local_all(epmpi_win_in(win));
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_flush_local_all(MPI_Win win)

@@ -439,6 +439,7 @@ static void window_cases(EP_Win dynwin)
     CHECK_OK(EP_Win_sync(w));
     CHECK_OK(EP_Win_unlock(0, w));
     EXPECT(EP_Win_flush_all, EP_SUCCESS, "no lock: nothing to flush", EP_Win_flush_all(w));
+    EXPECT(EP_Win_flush_local_all, EP_SUCCESS, "no lock: nothing to flush", EP_Win_flush_local_all(w));
     EXPECT(EP_Win_sync, EP_SUCCESS, "outside an epoch (a memory barrier)", EP_Win_sync(w));
     /* Handlers and dynamic windows. */
     EXPECT(EP_Win_set_errhandler, EP_ERR_ARG, "handler 77", EP_Win_set_errhandler(w, 77));

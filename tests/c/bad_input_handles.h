@@ -168,6 +168,7 @@ HFN(win, EP_Win_unlock_all, EP_Win_unlock_all(h))
 HFN(win, EP_Win_flush, EP_Win_flush(0, h))
 HFN(win, EP_Win_flush_all, EP_Win_flush_all(h))
 HFN(win, EP_Win_flush_local, EP_Win_flush_local(0, h))
+HFN(win, EP_Win_flush_local_all, EP_Win_flush_local_all(h))
 HFN(win, EP_Win_sync, EP_Win_sync(h))
 HFN(win, EP_Put, EP_Put(B.sbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, h))
 HFN(win, EP_Get, EP_Get(B.rbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, h))
@@ -188,7 +189,7 @@ static const bad_handle_fn bad_win_fns[] = {
     HENTRY(win, EP_Win_attach), HENTRY(win, EP_Win_detach), HENTRY(win, EP_Win_free), HENTRY(win, EP_Win_fence),
     HENTRY(win, EP_Win_lock), HENTRY(win, EP_Win_unlock), HENTRY(win, EP_Win_lock_all),
     HENTRY(win, EP_Win_unlock_all), HENTRY(win, EP_Win_flush), HENTRY(win, EP_Win_flush_all),
-    HENTRY(win, EP_Win_flush_local), HENTRY(win, EP_Win_sync), HENTRY(win, EP_Put), HENTRY(win, EP_Get),
+    HENTRY(win, EP_Win_flush_local), HENTRY(win, EP_Win_flush_local_all), HENTRY(win, EP_Win_sync), HENTRY(win, EP_Put), HENTRY(win, EP_Get),
     HENTRY(win, EP_Rput), HENTRY(win, EP_Rget), HENTRY(win, EP_Accumulate), HENTRY(win, EP_Get_accumulate),
     HENTRY(win, EP_Fetch_and_op), HENTRY(win, EP_Compare_and_swap), HENTRY(win, EP_Win_set_errhandler),
     HENTRY(win, EP_Win_get_errhandler), HENTRY(win, EP_Win_shared_query), HENTRY(win, EP_Win_get_attr),

@@ -287,6 +287,7 @@
 #define EP_Win_fence MPI_Win_fence
 #define EP_Win_flush MPI_Win_flush
 #define EP_Win_flush_all MPI_Win_flush_all
+#define EP_Win_flush_local_all MPI_Win_flush_local_all
 #define EP_Win_flush_local MPI_Win_flush_local
 #define EP_Win_free MPI_Win_free
 #define EP_Win_get_attr MPI_Win_get_attr

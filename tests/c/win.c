@@ -9,6 +9,8 @@
  *   exclusive locks mixed, get_accumulate;
  * - a fetch-and-op ticket counter on MPI_AINT under lock_all(MPI_MODE_NOCHECK): every
  *   ticket distinct, none missing; MPI_NO_OP reads, MPI_REPLACE;
+ * - EP_Win_flush_local_all under lock_all and under a lock: a put's origin buffer reused
+ *   right after it, the target holding the data put;
  * - a compare-and-swap mutex protecting a non-atomic read-modify-write (get, put, flush):
  *   the counter is exact only if the mutex excludes endpoints of the same process too;
  * - dynamic windows with several attached regions addressed by MPI_Get_address values;
@@ -230,6 +232,42 @@ static void ticket_counter(EP_Comm comm)
         CHECK_OK(EP_Win_unlock(owner, win));
         CHECK(last == (MPI_Aint)K * size, "final count %ld", (long)last);
     }
+    CHECK_OK(EP_Win_free(&win));
+}
+
+/* EP_Win_flush_local_all: after it the origin buffer of a put may be reused, the data already
+ * taken (MPI 4.1 section 12.5.4). Every endpoint puts into its slot of rank 0's window, under
+ * lock_all then under a shared lock of rank 0, overwrites its buffer right after the flush,
+ * and rank 0 reads every slot once all have unlocked. */
+static void flush_local_all(EP_Comm comm)
+{
+    int me, size, left, right;
+    ep_test_ring(comm, &me, &size, &left, &right);
+    MPI_Aint *mem;
+    EP_Win win = counter_window(comm, me, 0, 2 * size * (MPI_Aint)sizeof(MPI_Aint), (void **)&mem);
+    for (int pass = 0; pass < 2; pass++) {
+        MPI_Aint buf = 1000 * (pass + 1) + me;
+        if (pass == 0)
+            CHECK_OK(EP_Win_lock_all(0, win));
+        else
+            CHECK_OK(EP_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+        MPI_Aint at = (MPI_Aint)(pass * size + me) * (MPI_Aint)sizeof(MPI_Aint); /* displacement unit 1 */
+        CHECK_OK(EP_Put(&buf, 1, MPI_AINT, 0, at, 1, MPI_AINT, win));
+        CHECK_OK(EP_Win_flush_local_all(win));
+        buf = -1;
+        CHECK_OK(pass == 0 ? EP_Win_unlock_all(win) : EP_Win_unlock(0, win));
+    }
+    CHECK_OK(EP_Barrier(comm));
+    if (me == 0) {
+        CHECK_OK(EP_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+        CHECK_OK(EP_Win_sync(win));
+        for (int pass = 0; pass < 2; pass++)
+            for (int r = 0; r < size; r++)
+                CHECK(mem[pass * size + r] == 1000 * (pass + 1) + r, "flush_local_all pass %d: slot %d holds %ld", pass, r,
+                      (long)mem[pass * size + r]);
+        CHECK_OK(EP_Win_unlock(0, win));
+    }
+    CHECK_OK(EP_Barrier(comm));
     CHECK_OK(EP_Win_free(&win));
 }
 
@@ -502,6 +540,7 @@ static void body(EP_Comm world)
     zero_sizes_and_errors(world);
     accumulate_into_one_counter(world);
     ticket_counter(world);
+    flush_local_all(world);
     cas_mutex(world);
     dynamic_regions(world);
     xios3_pattern(world);

@@ -273,6 +273,7 @@
 #define ep_win_fence MPI_Win_fence
 #define ep_win_flush MPI_Win_flush
 #define ep_win_flush_all MPI_Win_flush_all
+#define ep_win_flush_local_all MPI_Win_flush_local_all
 #define ep_win_flush_local MPI_Win_flush_local
 #define ep_win_free MPI_Win_free
 #define ep_win_get_attr MPI_Win_get_attr

@@ -101,6 +101,8 @@ contains
     call check_ok(ierr, 'ep_fetch_and_op MPI_NO_OP')
     call ep_win_flush_all(win, ierr)
     call check_ok(ierr, 'ep_win_flush_all')
+    call ep_win_flush_local_all(win, ierr)
+    call check_ok(ierr, 'ep_win_flush_local_all')
     call ep_win_unlock_all(win, ierr)
     call check_ok(ierr, 'ep_win_unlock_all')
     call check(all(tickets(2:k) > tickets(1:k - 1)), 'my tickets do not increase')

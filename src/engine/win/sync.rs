@@ -128,21 +128,28 @@ impl WinEndpoint {
         flush_target(win, loc.proc as c_int, local)
     }
 
-    /// `EP_Win_flush_all`: completes every operation of this endpoint at every target.
-    pub fn flush_all(&self) -> EpResult<()> {
+    /// `EP_Win_flush_all` (`local` false: every operation of this endpoint complete at every
+    /// target) and `EP_Win_flush_local_all` (`local` true: complete at the origin).
+    pub fn flush_all(&self, local: bool) -> EpResult<()> {
         progress_targets();
         let e = self.epochs.lock();
         if e.lock_all {
             for w in self.shared.wins.iter() {
                 // SAFETY: the host windows live as long as `self.shared`, and this endpoint
                 // holds a lock-all epoch on each; no buffer.
-                check_rma(unsafe { sys::MPI_Win_flush_all(w.0) }, "MPI_Win_flush_all")?;
+                unsafe {
+                    if local {
+                        check_rma(sys::MPI_Win_flush_local_all(w.0), "MPI_Win_flush_local_all")?;
+                    } else {
+                        check_rma(sys::MPI_Win_flush_all(w.0), "MPI_Win_flush_all")?;
+                    }
+                }
             }
             return Ok(());
         }
         for &(rank, _) in e.locked.iter() {
             let (win, loc) = self.target(rank)?;
-            flush_target(win, loc.proc as c_int, false)?;
+            flush_target(win, loc.proc as c_int, local)?;
         }
         Ok(())
     }
