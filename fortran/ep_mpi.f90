@@ -163,6 +163,7 @@ module ep_mpi
   public :: ep_win_fence, ep_win_lock, ep_win_unlock, ep_win_lock_all, ep_win_unlock_all
   public :: ep_win_flush, ep_win_flush_all, ep_win_flush_local, ep_win_flush_local_all, ep_win_sync
   public :: ep_put, ep_get, ep_rput, ep_rget, ep_accumulate, ep_get_accumulate, ep_fetch_and_op
+  public :: ep_raccumulate, ep_rget_accumulate
   public :: ep_compare_and_swap, ep_win_set_errhandler, ep_win_get_errhandler
   ! Shared-memory windows and window attributes
   public :: ep_win_allocate_shared, ep_win_shared_query, ep_win_get_attr
@@ -3304,6 +3305,48 @@ contains
       c_arg(win), MPI_BOTTOM)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_get_accumulate
+
+  !> `ep_accumulate` with a request, inside a passive-target epoch (C: `EP_Raccumulate`; MPI
+  !> 4.1 section 12.3.5): completing `request` makes the origin buffer reusable. Errors as
+  !> `ep_accumulate`.
+  recursive subroutine ep_raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, &
+      target_count, target_datatype, op, win, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: origin_addr
+    integer, intent(in) :: origin_count, target_rank, target_count, win
+    integer(mpi_kind), intent(in) :: origin_datatype, target_datatype, op
+    integer(MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_raccumulate(origin_addr, c_arg(origin_count), int(origin_datatype, c_int), &
+      c_arg(target_rank), int(target_disp, c_intptr_t), c_arg(target_count), int(target_datatype, c_int), &
+      int(op, c_int), c_arg(win), c_request, MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_raccumulate
+
+  !> `ep_get_accumulate` with a request, inside a passive-target epoch (C:
+  !> `EP_Rget_accumulate`; MPI 4.1 section 12.3.5): the result is in `result_addr` once
+  !> `request` completes. Errors as `ep_get_accumulate`.
+  recursive subroutine ep_rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, &
+      result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, ierror)
+    type(*), dimension(..), intent(in), asynchronous :: origin_addr
+    type(*), dimension(..), intent(inout), asynchronous :: result_addr
+    integer, intent(in) :: origin_count, result_count, target_rank, target_count, win
+    integer(mpi_kind), intent(in) :: origin_datatype, result_datatype, target_datatype, op
+    integer(MPI_ADDRESS_KIND), intent(in) :: target_disp
+    integer, intent(out) :: request
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_request
+    c_request = EP_REQUEST_NULL
+    c_ierror = epmpi_f_rget_accumulate(origin_addr, c_arg(origin_count), int(origin_datatype, c_int), &
+      result_addr, c_arg(result_count), int(result_datatype, c_int), c_arg(target_rank), &
+      int(target_disp, c_intptr_t), c_arg(target_count), int(target_datatype, c_int), int(op, c_int), &
+      c_arg(win), c_request, MPI_BOTTOM)
+    request = int(c_request)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_rget_accumulate
 
   !> One-element `ep_get_accumulate` (C: `EP_Fetch_and_op`; MPI 4.1 section 12.3.4): the old
   !> target element goes to `result_addr`, the target becomes `old op origin`. datatype: a

@@ -52,6 +52,7 @@ module ep_mpi_c
   public :: c_ep_win_flush_local_all
   public :: c_ep_win_flush_local, c_ep_win_sync, epmpi_f_put, epmpi_f_get, epmpi_f_rput, epmpi_f_rget
   public :: epmpi_f_accumulate, epmpi_f_get_accumulate, epmpi_f_fetch_and_op, epmpi_f_compare_and_swap
+  public :: epmpi_f_raccumulate, epmpi_f_rget_accumulate
   public :: c_ep_win_set_errhandler, c_ep_win_get_errhandler, c_ep_debug_live_windows
   ! Process topologies and neighbourhood collectives
   public :: c_ep_cart_create, c_ep_dims_create, c_ep_cart_coords, c_ep_cart_rank, c_ep_cart_shift
@@ -1409,6 +1410,32 @@ module ep_mpi_c
       type(*), intent(in) :: f_bottom
       integer(c_int) :: ierror
     end function epmpi_f_get_accumulate
+
+    function epmpi_f_raccumulate(origin, origin_count, origin_datatype, target_rank, target_disp, &
+        target_count, target_datatype, op, win, request, f_bottom) bind(C, name="epmpi_f_raccumulate") result(ierror)
+      import :: c_int, c_intptr_t
+      type(*), dimension(..), intent(in), asynchronous :: origin
+      integer(c_int), value :: origin_count, target_rank, target_count, win
+      integer(c_int), value :: origin_datatype, target_datatype, op
+      integer(c_intptr_t), value :: target_disp
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_raccumulate
+
+    function epmpi_f_rget_accumulate(origin, origin_count, origin_datatype, result, result_count, &
+        result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request, f_bottom) &
+        bind(C, name="epmpi_f_rget_accumulate") result(ierror)
+      import :: c_int, c_intptr_t
+      type(*), dimension(..), intent(in), asynchronous :: origin
+      type(*), dimension(..), intent(inout), asynchronous :: result
+      integer(c_int), value :: origin_count, result_count, target_rank, target_count, win
+      integer(c_int), value :: origin_datatype, result_datatype, target_datatype, op
+      integer(c_intptr_t), value :: target_disp
+      integer(c_int), intent(inout) :: request
+      type(*), intent(in) :: f_bottom
+      integer(c_int) :: ierror
+    end function epmpi_f_rget_accumulate
 
     function epmpi_f_fetch_and_op(origin, result, datatype, target_rank, target_disp, op, win, f_bottom) &
         bind(C, name="epmpi_f_fetch_and_op") result(ierror)

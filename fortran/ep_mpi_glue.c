@@ -1497,27 +1497,71 @@ int epmpi_f_rget(CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype
                     target_datatype, win, request, f_bottom, "ep_rget");
 }
 
+/* Accumulate, and Raccumulate when `request` is not NULL. */
+static int accumulate(CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype, int target_rank,
+                      MPI_Aint target_disp, int target_count, MPI_Fint target_datatype, MPI_Fint op, EP_Win win,
+                      EP_Request *request, const void *f_bottom, const char *routine)
+{
+    void *o;
+    if (!rma_addr(&o, origin, f_bottom))
+        return glue_win_error(win, EP_ERR_BUFFER, routine, rma_noncontiguous);
+    MPI_Datatype ot = MPI_Type_f2c(origin_datatype), tt = MPI_Type_f2c(target_datatype);
+    if (request)
+        return EP_Raccumulate(o, origin_count, ot, target_rank, target_disp, target_count, tt, MPI_Op_f2c(op), win,
+                              request);
+    return EP_Accumulate(o, origin_count, ot, target_rank, target_disp, target_count, tt, MPI_Op_f2c(op), win);
+}
+
 int epmpi_f_accumulate(CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype, int target_rank,
                        MPI_Aint target_disp, int target_count, MPI_Fint target_datatype, MPI_Fint op, EP_Win win,
                        const void *f_bottom)
 {
-    void *o;
-    if (!rma_addr(&o, origin, f_bottom))
-        return glue_win_error(win, EP_ERR_BUFFER, "ep_accumulate", rma_noncontiguous);
-    return EP_Accumulate(o, origin_count, MPI_Type_f2c(origin_datatype), target_rank, target_disp, target_count,
-                         MPI_Type_f2c(target_datatype), MPI_Op_f2c(op), win);
+    return accumulate(origin, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                      op, win, NULL, f_bottom, "ep_accumulate");
+}
+
+int epmpi_f_raccumulate(CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype, int target_rank,
+                        MPI_Aint target_disp, int target_count, MPI_Fint target_datatype, MPI_Fint op, EP_Win win,
+                        EP_Request *request, const void *f_bottom)
+{
+    return accumulate(origin, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                      op, win, request, f_bottom, "ep_raccumulate");
+}
+
+/* Get_accumulate, and Rget_accumulate when `request` is not NULL. */
+static int get_accumulate(CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype, CFI_cdesc_t *result,
+                          int result_count, MPI_Fint result_datatype, int target_rank, MPI_Aint target_disp,
+                          int target_count, MPI_Fint target_datatype, MPI_Fint op, EP_Win win, EP_Request *request,
+                          const void *f_bottom, const char *routine)
+{
+    void *o, *r;
+    if (!rma_addr(&o, origin, f_bottom) || !rma_addr(&r, result, f_bottom))
+        return glue_win_error(win, EP_ERR_BUFFER, routine, rma_noncontiguous);
+    MPI_Datatype ot = MPI_Type_f2c(origin_datatype), rt = MPI_Type_f2c(result_datatype);
+    MPI_Datatype tt = MPI_Type_f2c(target_datatype);
+    if (request)
+        return EP_Rget_accumulate(o, origin_count, ot, r, result_count, rt, target_rank, target_disp, target_count, tt,
+                                  MPI_Op_f2c(op), win, request);
+    return EP_Get_accumulate(o, origin_count, ot, r, result_count, rt, target_rank, target_disp, target_count, tt,
+                             MPI_Op_f2c(op), win);
 }
 
 int epmpi_f_get_accumulate(CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype, CFI_cdesc_t *result,
                            int result_count, MPI_Fint result_datatype, int target_rank, MPI_Aint target_disp,
                            int target_count, MPI_Fint target_datatype, MPI_Fint op, EP_Win win, const void *f_bottom)
 {
-    void *o, *r;
-    if (!rma_addr(&o, origin, f_bottom) || !rma_addr(&r, result, f_bottom))
-        return glue_win_error(win, EP_ERR_BUFFER, "ep_get_accumulate", rma_noncontiguous);
-    return EP_Get_accumulate(o, origin_count, MPI_Type_f2c(origin_datatype), r, result_count,
-                             MPI_Type_f2c(result_datatype), target_rank, target_disp, target_count,
-                             MPI_Type_f2c(target_datatype), MPI_Op_f2c(op), win);
+    return get_accumulate(origin, origin_count, origin_datatype, result, result_count, result_datatype, target_rank,
+                          target_disp, target_count, target_datatype, op, win, NULL, f_bottom, "ep_get_accumulate");
+}
+
+int epmpi_f_rget_accumulate(CFI_cdesc_t *origin, int origin_count, MPI_Fint origin_datatype, CFI_cdesc_t *result,
+                            int result_count, MPI_Fint result_datatype, int target_rank, MPI_Aint target_disp,
+                            int target_count, MPI_Fint target_datatype, MPI_Fint op, EP_Win win, EP_Request *request,
+                            const void *f_bottom)
+{
+    return get_accumulate(origin, origin_count, origin_datatype, result, result_count, result_datatype, target_rank,
+                          target_disp, target_count, target_datatype, op, win, request, f_bottom,
+                          "ep_rget_accumulate");
 }
 
 int epmpi_f_fetch_and_op(CFI_cdesc_t *origin, CFI_cdesc_t *result, MPI_Fint datatype, int target_rank,

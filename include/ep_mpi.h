@@ -4052,6 +4052,51 @@ int EP_Get_accumulate(const void *origin_addr,
                       EP_Win win);
 
 /**
+ * `EP_Accumulate` with a request (MPI 4.1 section 12.3.5, `MPI_Raccumulate`), inside a
+ * passive-target epoch: completing `*request` (`EP_Wait`, `EP_Test`, ...) makes the origin
+ * buffer reusable; the data is combined at the target after a flush or unlock. Errors: as
+ * `EP_Accumulate`; `EP_ERR_ARG` for a NULL `request`. Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * As for `EP_Accumulate`; `request` points at a writable `EP_Request` (NULL gives
+ * `EP_ERR_ARG`).
+ */
+int EP_Raccumulate(const void *origin_addr,
+                   int origin_count,
+                   MPI_Datatype origin_datatype,
+                   int target_rank,
+                   MPI_Aint target_disp,
+                   int target_count,
+                   MPI_Datatype target_datatype,
+                   MPI_Op op,
+                   EP_Win win,
+                   EP_Request *request);
+
+/**
+ * `EP_Get_accumulate` with a request (MPI 4.1 section 12.3.5, `MPI_Rget_accumulate`), inside
+ * a passive-target epoch: the fetched data is in `result_addr` and the origin buffer reusable
+ * once `*request` completes. Errors: as `EP_Get_accumulate`; `EP_ERR_ARG` for a NULL
+ * `request`. Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * As for `EP_Get_accumulate`; `request` points at a writable `EP_Request` (NULL gives
+ * `EP_ERR_ARG`).
+ */
+int EP_Rget_accumulate(const void *origin_addr,
+                       int origin_count,
+                       MPI_Datatype origin_datatype,
+                       void *result_addr,
+                       int result_count,
+                       MPI_Datatype result_datatype,
+                       int target_rank,
+                       MPI_Aint target_disp,
+                       int target_count,
+                       MPI_Datatype target_datatype,
+                       MPI_Op op,
+                       EP_Win win,
+                       EP_Request *request);
+
+/**
  * One-element `EP_Get_accumulate` (MPI 4.1 section 12.3.4, `MPI_Fetch_and_op`): the old
  * target element goes to `result_addr`, the target becomes `old op origin`. `datatype` is
  * a predefined type (`MPI_AINT`, `MPI_INT64_T`, ...); `MPI_SUM`, `MPI_REPLACE`, `MPI_NO_OP`

@@ -630,6 +630,68 @@ pub unsafe extern "C" fn EP_Get_accumulate(
     )
 }
 
+/// `EP_Accumulate` with a request (MPI 4.1 section 12.3.5, `MPI_Raccumulate`), inside a
+/// passive-target epoch: completing `*request` (`EP_Wait`, `EP_Test`, ...) makes the origin
+/// buffer reusable; the data is combined at the target after a flush or unlock. Errors: as
+/// `EP_Accumulate`; `EP_ERR_ARG` for a NULL `request`. Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// As for `EP_Accumulate`; `request` points at a writable `EP_Request` (NULL gives
+/// `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Raccumulate(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: EP_Win,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let t = target(target_rank, target_disp, target_count, target_datatype);
+    let r = window(win)?.raccumulate(origin_addr, origin_count, origin_datatype, &t, op)?;
+    *request = rma_request(r)?;
+    Ok(())
+}
+
+/// `EP_Get_accumulate` with a request (MPI 4.1 section 12.3.5, `MPI_Rget_accumulate`), inside
+/// a passive-target epoch: the fetched data is in `result_addr` and the origin buffer reusable
+/// once `*request` completes. Errors: as `EP_Get_accumulate`; `EP_ERR_ARG` for a NULL
+/// `request`. Thread safety: the endpoint's thread.
+///
+/// # Safety
+/// As for `EP_Get_accumulate`; `request` points at a writable `EP_Request` (NULL gives
+/// `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+#[allow(clippy::too_many_arguments, reason = "MPI's signature")]
+pub unsafe extern "C" fn EP_Rget_accumulate(
+    origin_addr: *const c_void,
+    origin_count: c_int,
+    origin_datatype: MPI_Datatype,
+    result_addr: *mut c_void,
+    result_count: c_int,
+    result_datatype: MPI_Datatype,
+    target_rank: c_int,
+    target_disp: MPI_Aint,
+    target_count: c_int,
+    target_datatype: MPI_Datatype,
+    op: MPI_Op,
+    win: EP_Win,
+    request: *mut EP_Request,
+) -> c_int {
+    let request = out(request, "request")?;
+    let t = target(target_rank, target_disp, target_count, target_datatype);
+    let r = window(win)?.rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, &t, op)?;
+    *request = rma_request(r)?;
+    Ok(())
+}
+
 /// One-element `EP_Get_accumulate` (MPI 4.1 section 12.3.4, `MPI_Fetch_and_op`): the old
 /// target element goes to `result_addr`, the target becomes `old op origin`. `datatype` is
 /// a predefined type (`MPI_AINT`, `MPI_INT64_T`, ...); `MPI_SUM`, `MPI_REPLACE`, `MPI_NO_OP`

@@ -34,8 +34,6 @@
  *   MPI_Pready_range: no EP_ function
  *   MPI_Precv_init: no EP_ function
  *   MPI_Psend_init: no EP_ function
- *   MPI_Raccumulate: no EP_ function
- *   MPI_Rget_accumulate: no EP_ function
  *   MPI_Win_complete: no EP_ function
  *   MPI_Win_delete_attr: no EP_ function
  *   MPI_Win_get_info: no EP_ function
@@ -3260,8 +3258,10 @@ int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype orig
 
 __attribute__((noinline, cold)) static int ep_MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)request;
-    return epmpi_unsupported_win("MPI_Raccumulate", epmpi_win_in(win));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Raccumulate(origin_addr, origin_count, origin_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, op, epmpi_win_in(win), request ? &t_request : NULL);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
@@ -3630,8 +3630,10 @@ int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
 
 __attribute__((noinline, cold)) static int ep_MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    (void)origin_addr; (void)origin_count; (void)origin_datatype; (void)result_addr; (void)result_count; (void)result_datatype; (void)target_rank; (void)target_disp; (void)target_count; (void)target_datatype; (void)op; (void)request;
-    return epmpi_unsupported_win("MPI_Rget_accumulate", epmpi_win_in(win));
+    EP_Request t_request = EP_REQUEST_NULL;
+    int rc = EP_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, epmpi_rank_in(target_rank), target_disp, target_count, target_datatype, op, epmpi_win_in(win), request ? &t_request : NULL);
+    if (request && rc == EP_SUCCESS) *request = epmpi_request_out(t_request);
+    return epmpi_rc(rc);
 }
 
 int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)

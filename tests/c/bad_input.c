@@ -145,6 +145,10 @@ static void null_output_cases(void)
     EXPECT(EP_Win_detach, EP_ERR_WIN, "not a dynamic window", EP_Win_detach(w, B.rbuf));
     EXPECT(EP_Rput, EP_ERR_ARG, "NULL request", EP_Rput(B.sbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, w, NULL));
     EXPECT(EP_Rget, EP_ERR_ARG, "NULL request", EP_Rget(B.rbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, w, NULL));
+    EXPECT(EP_Raccumulate, EP_ERR_ARG, "NULL request",
+           EP_Raccumulate(B.sbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, w, NULL));
+    EXPECT(EP_Rget_accumulate, EP_ERR_ARG, "NULL request",
+           EP_Rget_accumulate(B.sbuf, 1, MPI_INT, B.rbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, w, NULL));
 }
 
 /* Out-of-range ranks, tags, counts, NULL buffers and bad datatypes in point-to-point calls. */
@@ -399,6 +403,9 @@ static void window_cases(EP_Win dynwin)
     EXPECT(EP_Compare_and_swap, EP_ERR_RMA_SYNC, "no epoch", EP_Compare_and_swap(&one, &one, &res, MPI_INT, 0, 0, w));
     EXPECT(EP_Rput, EP_ERR_RMA_SYNC, "no epoch", EP_Rput(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, w, &r));
     EXPECT(EP_Rget, EP_ERR_RMA_SYNC, "no epoch", EP_Rget(&res, 1, MPI_INT, 0, 0, 1, MPI_INT, w, &r));
+    EXPECT(EP_Raccumulate, EP_ERR_RMA_SYNC, "no epoch", EP_Raccumulate(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, w, &r));
+    EXPECT(EP_Rget_accumulate, EP_ERR_RMA_SYNC, "no epoch",
+           EP_Rget_accumulate(&one, 1, MPI_INT, &res, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, w, &r));
     EXPECT(EP_Win_unlock, EP_ERR_RMA_SYNC, "not locked", EP_Win_unlock(0, w));
     EXPECT(EP_Win_unlock_all, EP_ERR_RMA_SYNC, "no lock_all", EP_Win_unlock_all(w));
     EXPECT(EP_Win_flush, EP_ERR_RMA_SYNC, "not locked", EP_Win_flush(0, w));
@@ -435,6 +442,9 @@ static void window_cases(EP_Win dynwin)
     EXPECT(EP_Compare_and_swap, EP_ERR_RMA_RANGE, "past the window", EP_Compare_and_swap(&one, &one, &res, MPI_INT, 0, 4 * n, w));
     EXPECT(EP_Rput, EP_ERR_RANK, "target -4", EP_Rput(&one, 1, MPI_INT, -4, 0, 1, MPI_INT, w, &r));
     EXPECT(EP_Rget, EP_ERR_DISP, "displacement -1", EP_Rget(&res, 1, MPI_INT, 0, -1, 1, MPI_INT, w, &r));
+    EXPECT(EP_Raccumulate, EP_ERR_OP, "MPI_OP_NULL", EP_Raccumulate(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_OP_NULL, w, &r));
+    EXPECT(EP_Rget_accumulate, EP_ERR_RANK, "target = size",
+           EP_Rget_accumulate(&one, 1, MPI_INT, &res, 1, MPI_INT, n, 0, 1, MPI_INT, MPI_SUM, w, &r));
     CHECK_OK(EP_Win_flush_all(w));
     CHECK_OK(EP_Win_sync(w));
     CHECK_OK(EP_Win_unlock(0, w));

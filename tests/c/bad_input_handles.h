@@ -174,6 +174,9 @@ HFN(win, EP_Put, EP_Put(B.sbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, h))
 HFN(win, EP_Get, EP_Get(B.rbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, h))
 HFN(win, EP_Rput, EP_Rput(B.sbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, h, &bad_req_out))
 HFN(win, EP_Rget, EP_Rget(B.rbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, h, &bad_req_out))
+HFN(win, EP_Raccumulate, EP_Raccumulate(B.sbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, h, &bad_req_out))
+HFN(win, EP_Rget_accumulate,
+    EP_Rget_accumulate(B.sbuf, 1, MPI_INT, B.rbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, h, &bad_req_out))
 HFN(win, EP_Accumulate, EP_Accumulate(B.sbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, h))
 HFN(win, EP_Get_accumulate, EP_Get_accumulate(B.sbuf, 1, MPI_INT, B.rbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, h))
 HFN(win, EP_Fetch_and_op, EP_Fetch_and_op(B.sbuf, B.rbuf, MPI_INT, 0, 0, MPI_SUM, h))
@@ -190,7 +193,8 @@ static const bad_handle_fn bad_win_fns[] = {
     HENTRY(win, EP_Win_lock), HENTRY(win, EP_Win_unlock), HENTRY(win, EP_Win_lock_all),
     HENTRY(win, EP_Win_unlock_all), HENTRY(win, EP_Win_flush), HENTRY(win, EP_Win_flush_all),
     HENTRY(win, EP_Win_flush_local), HENTRY(win, EP_Win_flush_local_all), HENTRY(win, EP_Win_sync), HENTRY(win, EP_Put), HENTRY(win, EP_Get),
-    HENTRY(win, EP_Rput), HENTRY(win, EP_Rget), HENTRY(win, EP_Accumulate), HENTRY(win, EP_Get_accumulate),
+    HENTRY(win, EP_Rput), HENTRY(win, EP_Rget), HENTRY(win, EP_Raccumulate), HENTRY(win, EP_Rget_accumulate),
+    HENTRY(win, EP_Accumulate), HENTRY(win, EP_Get_accumulate),
     HENTRY(win, EP_Fetch_and_op), HENTRY(win, EP_Compare_and_swap), HENTRY(win, EP_Win_set_errhandler),
     HENTRY(win, EP_Win_get_errhandler), HENTRY(win, EP_Win_shared_query), HENTRY(win, EP_Win_get_attr),
     HENTRY(win, EP_Win_get_group),

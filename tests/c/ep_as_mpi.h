@@ -251,6 +251,8 @@
 #define EP_Request_free MPI_Request_free
 #define EP_Request_get_status MPI_Request_get_status
 #define EP_Rget MPI_Rget
+#define EP_Raccumulate MPI_Raccumulate
+#define EP_Rget_accumulate MPI_Rget_accumulate
 #define EP_Rput MPI_Rput
 #define EP_Rsend MPI_Rsend
 #define EP_Rsend_init MPI_Rsend_init

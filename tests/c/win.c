@@ -6,14 +6,16 @@
  *   range, displacement out of the target's window, negative displacement, operation
  *   outside an epoch, double lock, unlock without lock, bad lock type;
  * - passive-target accumulate from every endpoint into one counter (exact sum), shared and
- *   exclusive locks mixed, get_accumulate;
+ *   exclusive locks mixed, get_accumulate, and their request forms (raccumulate,
+ *   rget_accumulate);
  * - a fetch-and-op ticket counter on MPI_AINT under lock_all(MPI_MODE_NOCHECK): every
  *   ticket distinct, none missing; MPI_NO_OP reads, MPI_REPLACE;
  * - EP_Win_flush_local_all under lock_all and under a lock: a put's origin buffer reused
  *   right after it, the target holding the data put;
  * - a compare-and-swap mutex protecting a non-atomic read-modify-write (get, put, flush):
  *   the counter is exact only if the mutex excludes endpoints of the same process too;
- * - dynamic windows with several attached regions addressed by MPI_Get_address values;
+ * - dynamic windows with several attached regions addressed by MPI_Get_address values (put,
+ *   rput, raccumulate with MPI_REPLACE; get, rget, rget_accumulate with MPI_NO_OP);
  * - the XIOS 3 client-server pattern: every client endpoint makes a 1-to-1 communicator
  *   (split, intercomm_create with the server, merge), exposes MPI_Alloc_mem buffers through
  *   a dynamic window, writes them under an exclusive lock of its own rank; the server locks
@@ -172,22 +174,31 @@ static void accumulate_into_one_counter(EP_Comm comm)
     int me, size, left, right;
     ep_test_ring(comm, &me, &size, &left, &right);
     long long *mem;
-    EP_Win win = counter_window(comm, me, 0, 2 * sizeof(long long), (void **)&mem);
-    long long mine = me + 1, before = -1, sum_before = 0;
+    EP_Win win = counter_window(comm, me, 0, 4 * sizeof(long long), (void **)&mem);
+    long long mine = me + 1, before = -1, sum_before = 0, r_before = -1, r_sum_before = 0;
+    const MPI_Aint at[4] = {0, sizeof(long long), 2 * sizeof(long long), 3 * sizeof(long long)};
     for (int k = 0; k < K; k++) {
         int type = k % 3 == 0 ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
         CHECK_OK(EP_Win_lock(type, 0, 0, win));
-        CHECK_OK(EP_Accumulate(&mine, 1, MPI_LONG_LONG, 0, 0, 1, MPI_LONG_LONG, MPI_SUM, win));
-        CHECK_OK(EP_Get_accumulate(&mine, 1, MPI_LONG_LONG, &before, 1, MPI_LONG_LONG, 0, sizeof(long long), 1, MPI_LONG_LONG, MPI_SUM, win));
+        CHECK_OK(EP_Accumulate(&mine, 1, MPI_LONG_LONG, 0, at[0], 1, MPI_LONG_LONG, MPI_SUM, win));
+        CHECK_OK(EP_Get_accumulate(&mine, 1, MPI_LONG_LONG, &before, 1, MPI_LONG_LONG, 0, at[1], 1, MPI_LONG_LONG, MPI_SUM, win));
+        /* The request forms into counters 2 and 3. */
+        EP_Request q[2];
+        CHECK_OK(EP_Raccumulate(&mine, 1, MPI_LONG_LONG, 0, at[2], 1, MPI_LONG_LONG, MPI_SUM, win, &q[0]));
+        CHECK_OK(EP_Rget_accumulate(&mine, 1, MPI_LONG_LONG, &r_before, 1, MPI_LONG_LONG, 0, at[3], 1, MPI_LONG_LONG, MPI_SUM, win, &q[1]));
+        CHECK_OK(EP_Waitall(2, q, EP_STATUSES_IGNORE));
         CHECK_OK(EP_Win_unlock(0, win));
         CHECK(before >= sum_before, "get_accumulate went backwards: %lld after %lld", before, sum_before);
+        CHECK(r_before >= r_sum_before, "rget_accumulate went backwards: %lld after %lld", r_before, r_sum_before);
         sum_before = before + mine;
+        r_sum_before = r_before + mine;
     }
     CHECK_OK(EP_Barrier(comm));
     if (me == 0) {
         long long expect = (long long)K * size * (size + 1) / 2;
         CHECK_OK(EP_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
-        CHECK(mem[0] == expect && mem[1] == expect, "counters %lld %lld, expected %lld", mem[0], mem[1], expect);
+        CHECK(mem[0] == expect && mem[1] == expect && mem[2] == expect && mem[3] == expect,
+              "counters %lld %lld %lld %lld, expected %lld", mem[0], mem[1], mem[2], mem[3], expect);
         CHECK_OK(EP_Win_unlock(0, win));
     }
     CHECK_OK(EP_Win_free(&win));
@@ -346,9 +357,13 @@ static void dynamic_regions(EP_Comm comm)
             vals[i] = me * 100 + k * 10 + i;
         /* Three ints at int offset 2 + k of the region, addressed with MPI_Aint_add. */
         MPI_Aint at = MPI_Aint_add(addrs[DYN_REGIONS * right + k], (2 + k) * sizeof(int));
-        if (k == 1) {
+        if (k == 1 || k == 2) {
+            /* The request forms, here on dynamic windows; MPI_REPLACE puts. */
             EP_Request req;
-            CHECK_OK(EP_Rput(vals, 3, MPI_INT, right, at, 3, MPI_INT, win, &req));
+            if (k == 1)
+                CHECK_OK(EP_Rput(vals, 3, MPI_INT, right, at, 3, MPI_INT, win, &req));
+            else
+                CHECK_OK(EP_Raccumulate(vals, 3, MPI_INT, right, at, 3, MPI_INT, MPI_REPLACE, win, &req));
             CHECK_OK(EP_Wait(&req, EP_STATUS_IGNORE));
         } else {
             CHECK_OK(EP_Put(vals, 3, MPI_INT, right, at, 3, MPI_INT, win));
@@ -371,9 +386,15 @@ static void dynamic_regions(EP_Comm comm)
     CHECK_OK(EP_Win_lock(MPI_LOCK_SHARED, right, 0, win));
     for (int k = 0; k < DYN_REGIONS; k++) {
         int got[DYN_INTS];
-        if (k == 0) {
+        if (k == 0 || k == 1) {
+            /* The request forms; MPI_NO_OP only fetches. */
             EP_Request req;
-            CHECK_OK(EP_Rget(got, DYN_INTS, MPI_INT, right, addrs[DYN_REGIONS * right + k], DYN_INTS, MPI_INT, win, &req));
+            MPI_Aint from = addrs[DYN_REGIONS * right + k];
+            if (k == 0)
+                CHECK_OK(EP_Rget(got, DYN_INTS, MPI_INT, right, from, DYN_INTS, MPI_INT, win, &req));
+            else
+                CHECK_OK(EP_Rget_accumulate(NULL, 0, MPI_INT, got, DYN_INTS, MPI_INT, right, from, DYN_INTS, MPI_INT,
+                                            MPI_NO_OP, win, &req));
             CHECK_OK(EP_Wait(&req, EP_STATUS_IGNORE));
         } else {
             CHECK_OK(EP_Get(got, DYN_INTS, MPI_INT, right, addrs[DYN_REGIONS * right + k], DYN_INTS, MPI_INT, win));

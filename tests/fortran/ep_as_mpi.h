@@ -235,6 +235,8 @@
 #define ep_request_free MPI_Request_free
 #define ep_request_get_status MPI_Request_get_status
 #define ep_rget MPI_Rget
+#define ep_raccumulate MPI_Raccumulate
+#define ep_rget_accumulate MPI_Rget_accumulate
 #define ep_rput MPI_Rput
 #define ep_rsend MPI_Rsend
 #define ep_scan MPI_Scan

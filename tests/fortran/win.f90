@@ -195,9 +195,9 @@ contains
     integer(i8), asynchronous :: mine, before, sum_before, new, expected, old, out, back
     integer(mpik) :: lock_type
     call test_ring(comm, me, size, left, right)
-    allocate(mem(4))
+    allocate(mem(6))
     mem = 0
-    call ep_win_create(mem, int(4 * 8, MPI_ADDRESS_KIND), 8, MPI_INFO_NULL, comm, win, ierr)
+    call ep_win_create(mem, int(6 * 8, MPI_ADDRESS_KIND), 8, MPI_INFO_NULL, comm, win, ierr)
     call check_ok(ierr, 'ep_win_create of the counters')
     call ep_barrier(comm, ierr)
 
@@ -251,6 +251,22 @@ contains
     call ep_win_unlock(right, win, ierr)
     call check(back == 100 + me, 'ep_rget did not read back what ep_rput wrote')
 
+    ! The request forms of the accumulates, into rank 0's slots 5 and 6.
+    before = -1
+    call ep_win_lock(MPI_LOCK_SHARED, 0, 0_mpik, win, ierr)
+    call ep_raccumulate(mine, 1, MPI_INTEGER8, 0, 4_MPI_ADDRESS_KIND, 1, MPI_INTEGER8, MPI_SUM, win, request, ierr)
+    call check_ok(ierr, 'ep_raccumulate')
+    call ep_wait(request, EP_STATUS_IGNORE, ierr)
+    call check_ok(ierr, 'ep_wait of the raccumulate request')
+    call ep_rget_accumulate(mine, 1, MPI_INTEGER8, before, 1, MPI_INTEGER8, 0, 5_MPI_ADDRESS_KIND, 1, &
+      MPI_INTEGER8, MPI_SUM, win, request, ierr)
+    call check_ok(ierr, 'ep_rget_accumulate')
+    call ep_wait(request, EP_STATUS_IGNORE, ierr)
+    call check(ierr == EP_SUCCESS .and. request == EP_REQUEST_NULL, 'ep_wait of the rget_accumulate request')
+    call ep_win_unlock(0, win, ierr)
+    call check(before >= 0 .and. before <= int(size, i8) * (size + 1) / 2 - mine, &
+      'ep_rget_accumulate fetched a value no order of the sums gives')
+
     call ep_barrier(comm, ierr)
     call ep_win_lock_all(0_mpik, win, ierr)
     call ep_win_sync(win, ierr)
@@ -260,6 +276,8 @@ contains
       call check(mem(1) == int(k, i8) * size * (size + 1) / 2, 'ep_accumulate sum is not exact')
       call check(mem(2) == int(k, i8) * size * (size + 1) / 2, 'ep_get_accumulate sum is not exact')
       call check(mem(3) >= 1 .and. mem(3) <= size, 'compare-and-swap slot holds no rank + 1')
+      call check(mem(5) == int(size, i8) * (size + 1) / 2, 'ep_raccumulate sum is not exact')
+      call check(mem(6) == int(size, i8) * (size + 1) / 2, 'ep_rget_accumulate sum is not exact')
     end if
     call ep_win_unlock_all(win, ierr)
     call ep_win_free(win, ierr)

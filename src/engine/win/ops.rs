@@ -222,6 +222,81 @@ impl WinEndpoint {
         h.issue("MPI_Get_accumulate", || unsafe { sys::MPI_Get_accumulate(origin, ocount, otype, result, rcount, rtype, h.proc, h.disp, t.count, t.dtype, op, h.win.0) })
     }
 
+    /// `EP_Raccumulate`: `None` for `EP_PROC_NULL` and where the operation completes at
+    /// once (a request complete from the start), as for [`WinEndpoint::rput`].
+    ///
+    /// # Safety
+    /// The origin (and result, compare) buffers are the user's, valid for the counts and
+    /// datatypes given until the operation completes at the origin (MPI 4.1 section 12.3):
+    /// they go to the host as they are.
+    pub unsafe fn raccumulate(
+        &self,
+        origin: *const c_void,
+        ocount: c_int,
+        otype: sys::MPI_Datatype,
+        t: &TargetMem,
+        op: sys::MPI_Op,
+    ) -> EpResult<Option<HostRequest>> {
+        check_op(op)?;
+        check_buffer(origin, ocount, otype)?;
+        let Some(h) = self.prepare(t)? else { return Ok(None) };
+        if h.no_request_ops {
+            self.epochs.lock().check_passive(t.rank)?;
+            // SAFETY: as in `accumulate`; `issue` completes it locally before returning.
+            h.issue("MPI_Accumulate", || unsafe { sys::MPI_Accumulate(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, op, h.win.0) })?;
+            return Ok(None);
+        }
+        let mut req = HostRequest(HOST.request_null);
+        // SAFETY: as in `accumulate`, the origin buffer valid until the request completes;
+        // the host writes `req`, a live local.
+        h.issue("MPI_Raccumulate", || unsafe {
+            sys::MPI_Raccumulate(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, op, h.win.0, &mut req.0)
+        })?;
+        Ok(Some(req))
+    }
+
+    /// `EP_Rget_accumulate`: as [`WinEndpoint::raccumulate`]; with `MPI_NO_OP` the origin
+    /// buffer is not read.
+    ///
+    /// # Safety
+    /// The origin (and result, compare) buffers are the user's, valid for the counts and
+    /// datatypes given until the operation completes at the origin (MPI 4.1 section 12.3):
+    /// they go to the host as they are.
+    #[allow(clippy::too_many_arguments, reason = "the arguments of MPI_Rget_accumulate")]
+    pub unsafe fn rget_accumulate(
+        &self,
+        origin: *const c_void,
+        ocount: c_int,
+        otype: sys::MPI_Datatype,
+        result: *mut c_void,
+        rcount: c_int,
+        rtype: sys::MPI_Datatype,
+        t: &TargetMem,
+        op: sys::MPI_Op,
+    ) -> EpResult<Option<HostRequest>> {
+        check_op(op)?;
+        if !is_no_op(op) {
+            check_buffer(origin, ocount, otype)?;
+        }
+        check_buffer(result, rcount, rtype)?;
+        let Some(h) = self.prepare(t)? else { return Ok(None) };
+        if h.no_request_ops {
+            self.epochs.lock().check_passive(t.rank)?;
+            // SAFETY: as in `get_accumulate`; `issue` completes it locally before returning.
+            h.issue("MPI_Get_accumulate", || unsafe {
+                sys::MPI_Get_accumulate(origin, ocount, otype, result, rcount, rtype, h.proc, h.disp, t.count, t.dtype, op, h.win.0)
+            })?;
+            return Ok(None);
+        }
+        let mut req = HostRequest(HOST.request_null);
+        // SAFETY: as in `get_accumulate`, both buffers valid until the request completes; the
+        // host writes `req`, a live local.
+        h.issue("MPI_Rget_accumulate", || unsafe {
+            sys::MPI_Rget_accumulate(origin, ocount, otype, result, rcount, rtype, h.proc, h.disp, t.count, t.dtype, op, h.win.0, &mut req.0)
+        })?;
+        Ok(Some(req))
+    }
+
     /// `EP_Fetch_and_op`: one element; with `MPI_NO_OP` the origin is not read.
     ///
     /// # Safety
