@@ -161,6 +161,7 @@ module ep_mpi
   public :: ep_debug_live_handles, ep_debug_live_windows, ep_debug_live_objects
   public :: ep_win_create, ep_win_allocate, ep_win_create_dynamic, ep_win_attach, ep_win_detach, ep_win_free
   public :: ep_win_fence, ep_win_lock, ep_win_unlock, ep_win_lock_all, ep_win_unlock_all
+  public :: ep_win_post, ep_win_start, ep_win_complete, ep_win_wait, ep_win_test
   public :: ep_win_flush, ep_win_flush_all, ep_win_flush_local, ep_win_flush_local_all, ep_win_sync
   public :: ep_put, ep_get, ep_rput, ep_rget, ep_accumulate, ep_get_accumulate, ep_fetch_and_op
   public :: ep_raccumulate, ep_rget_accumulate
@@ -3089,6 +3090,71 @@ contains
     c_ierror = epmpi_f_win_fence(int(assert, c_int), c_arg(win), rma_constants)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_win_fence
+
+  !> Opens an exposure epoch of this endpoint's memory to the endpoints of `group`, a group of
+  !> the window's endpoints (C: `EP_Win_post`; MPI 4.1 section 12.5.2); does not block.
+  !> assert: 0 or an `ior` of the host's `use mpi` MPI_MODE_NOCHECK, MPI_MODE_NOSTORE,
+  !> MPI_MODE_NOPUT. Errors: EP_ERR_WIN, EP_ERR_GROUP, EP_ERR_ARG (other bits),
+  !> EP_ERR_RMA_SYNC (already posted, or inside a lock epoch).
+  recursive subroutine ep_win_post(group, assert, win, ierror)
+    integer, intent(in) :: group
+    integer(mpi_kind), intent(in) :: assert
+    integer, intent(in) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_win_post(c_arg(group), int(assert, c_int), c_arg(win), rma_constants)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_post
+
+  !> Opens an access epoch of this endpoint to the endpoints of `group` (C: `EP_Win_start`;
+  !> MPI 4.1 section 12.5.2); blocks until each has called `ep_win_post`, unless assert is
+  !> MPI_MODE_NOCHECK (0 otherwise). Errors: EP_ERR_WIN, EP_ERR_GROUP, EP_ERR_ARG,
+  !> EP_ERR_RMA_SYNC (inside an access epoch).
+  recursive subroutine ep_win_start(group, assert, win, ierror)
+    integer, intent(in) :: group
+    integer(mpi_kind), intent(in) :: assert
+    integer, intent(in) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_win_start(c_arg(group), int(assert, c_int), c_arg(win), rma_constants)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_start
+
+  !> Ends the access epoch of `ep_win_start`: its operations are complete at origin and
+  !> targets (C: `EP_Win_complete`; MPI 4.1 section 12.5.2). Errors: EP_ERR_WIN,
+  !> EP_ERR_RMA_SYNC (no start).
+  recursive subroutine ep_win_complete(win, ierror)
+    integer, intent(in) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_win_complete(c_arg(win))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_complete
+
+  !> Ends the exposure epoch of `ep_win_post` once every origin of its group has completed
+  !> (C: `EP_Win_wait`; MPI 4.1 section 12.5.2); blocks. Errors: EP_ERR_WIN, EP_ERR_RMA_SYNC
+  !> (no post).
+  recursive subroutine ep_win_wait(win, ierror)
+    integer, intent(in) :: win
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_win_wait(c_arg(win))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_wait
+
+  !> `ep_win_wait` without blocking (C: `EP_Win_test`; MPI 4.1 section 12.5.2): flag is
+  !> .true. when the exposure epoch is over, .false. while it goes on. Errors: EP_ERR_WIN,
+  !> EP_ERR_RMA_SYNC (no post).
+  recursive subroutine ep_win_test(win, flag, ierror)
+    integer, intent(in) :: win
+    logical, intent(out) :: flag
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_flag
+    c_flag = 0
+    c_ierror = c_ep_win_test(c_arg(win), c_flag)
+    flag = c_flag /= 0
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_test
 
   !> Starts a passive-target epoch on endpoint `rank` (C: `EP_Win_lock`; MPI 4.1 section
   !> 12.5.3); may block until granted. lock_type: the host's `use mpi` MPI_LOCK_SHARED or

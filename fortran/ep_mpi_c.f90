@@ -49,7 +49,8 @@ module ep_mpi_c
   public :: epmpi_f_win_create, epmpi_f_win_allocate, epmpi_f_win_create_dynamic, epmpi_f_win_attach
   public :: epmpi_f_win_detach, c_ep_win_free, epmpi_f_win_fence, epmpi_f_win_lock, c_ep_win_unlock
   public :: epmpi_f_win_lock_all, c_ep_win_unlock_all, c_ep_win_flush, c_ep_win_flush_all
-  public :: c_ep_win_flush_local_all
+  public :: c_ep_win_flush_local_all, epmpi_f_win_post, epmpi_f_win_start, c_ep_win_complete
+  public :: c_ep_win_wait, c_ep_win_test
   public :: c_ep_win_flush_local, c_ep_win_sync, epmpi_f_put, epmpi_f_get, epmpi_f_rput, epmpi_f_rget
   public :: epmpi_f_accumulate, epmpi_f_get_accumulate, epmpi_f_fetch_and_op, epmpi_f_compare_and_swap
   public :: epmpi_f_raccumulate, epmpi_f_rget_accumulate
@@ -1310,6 +1311,39 @@ module ep_mpi_c
       integer(c_int), value :: win
       integer(c_int) :: ierror
     end function c_ep_win_unlock_all
+
+    function epmpi_f_win_post(group, assert, win, f_rma) bind(C, name="epmpi_f_win_post") result(ierror)
+      import :: c_int
+      integer(c_int), value :: group, assert, win
+      integer(c_int), dimension(*), intent(in) :: f_rma
+      integer(c_int) :: ierror
+    end function epmpi_f_win_post
+
+    function epmpi_f_win_start(group, assert, win, f_rma) bind(C, name="epmpi_f_win_start") result(ierror)
+      import :: c_int
+      integer(c_int), value :: group, assert, win
+      integer(c_int), dimension(*), intent(in) :: f_rma
+      integer(c_int) :: ierror
+    end function epmpi_f_win_start
+
+    function c_ep_win_complete(win) bind(C, name="EP_Win_complete") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win
+      integer(c_int) :: ierror
+    end function c_ep_win_complete
+
+    function c_ep_win_wait(win) bind(C, name="EP_Win_wait") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win
+      integer(c_int) :: ierror
+    end function c_ep_win_wait
+
+    function c_ep_win_test(win, flag) bind(C, name="EP_Win_test") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win
+      integer(c_int), intent(out) :: flag
+      integer(c_int) :: ierror
+    end function c_ep_win_test
 
     function c_ep_win_flush(rank, win) bind(C, name="EP_Win_flush") result(ierror)
       import :: c_int

@@ -1443,6 +1443,16 @@ int epmpi_f_win_lock_all(int assert, EP_Win win, const int *f_rma)
     return EP_Win_lock_all(c_assert(assert, f_rma), win);
 }
 
+int epmpi_f_win_post(EP_Group group, int assert, EP_Win win, const int *f_rma)
+{
+    return EP_Win_post(group, c_assert(assert, f_rma), win);
+}
+
+int epmpi_f_win_start(EP_Group group, int assert, EP_Win win, const int *f_rma)
+{
+    return EP_Win_start(group, c_assert(assert, f_rma), win);
+}
+
 /* The shape of Put, Get, Rput, Rget. */
 enum transfer { T_PUT, T_GET, T_RPUT, T_RGET };
 

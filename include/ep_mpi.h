@@ -3918,6 +3918,81 @@ int EP_Win_flush_local_all(EP_Win win);
 int EP_Win_sync(EP_Win win);
 
 /**
+ * Opens an exposure epoch of this endpoint's memory to the endpoints of `group` (MPI 4.1
+ * section 12.5.2, `MPI_Win_post`): each of them may then access it in an epoch of
+ * `EP_Win_start`; `EP_Win_wait` or `EP_Win_test` ends it. Does not block. `group` is a group
+ * of the window's endpoints (from `EP_Win_get_group` or `EP_Comm_group` and the group
+ * calls), this endpoint allowed; `assert` is 0 or an or of the host's `MPI_MODE_NOCHECK`,
+ * `MPI_MODE_NOSTORE`, `MPI_MODE_NOPUT` (`MPI_MODE_NOCHECK` only when every matching start
+ * gives it too).
+ *
+ * Errors: `EP_ERR_WIN`, `EP_ERR_GROUP` (bad handle, or an endpoint not in the window),
+ * `EP_ERR_ARG` (other assertion bits), `EP_ERR_RMA_SYNC` (already exposed by a post not
+ * waited for, or inside a lock epoch), `EP_ERR_UNSUPPORTED` (more than about 11,000 endpoints
+ * per process on MPICH, whose tags cannot name them). Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
+ */
+int EP_Win_post(EP_Group group, int assert, EP_Win win);
+
+/**
+ * Opens an access epoch of this endpoint to the endpoints of `group` (MPI 4.1 section
+ * 12.5.2, `MPI_Win_start`): `EP_Put`, `EP_Get`, `EP_Accumulate` and the other operations
+ * (not the request forms, which need a lock) may then target them until `EP_Win_complete`.
+ * Blocks until every target has called the matching `EP_Win_post`, unless `assert` is the
+ * host's `MPI_MODE_NOCHECK` (the program guarantees the posts, which then give it too); 0
+ * otherwise. The targets are locked shared in the host meanwhile, so a target's exclusive
+ * passive-target lock and a start's epoch exclude each other.
+ *
+ * Errors: `EP_ERR_WIN`, `EP_ERR_GROUP`, `EP_ERR_ARG` (other assertion bits),
+ * `EP_ERR_RMA_SYNC` (inside an access epoch of start or lock), `EP_ERR_UNSUPPORTED` (as
+ * `EP_Win_post`), host failures. Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
+ */
+int EP_Win_start(EP_Group group, int assert, EP_Win win);
+
+/**
+ * Ends the access epoch of `EP_Win_start` (MPI 4.1 section 12.5.2, `MPI_Win_complete`): every
+ * operation of the epoch is complete, at the origin and at its target, and each target's
+ * `EP_Win_wait` may return. Does not wait for the targets' waits.
+ *
+ * Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (no start), host failures (every target is told
+ * of the end even then). Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
+ */
+int EP_Win_complete(EP_Win win);
+
+/**
+ * Ends the exposure epoch of `EP_Win_post` (MPI 4.1 section 12.5.2, `MPI_Win_wait`): blocks
+ * until every endpoint of the post's group has called `EP_Win_complete`; their operations
+ * are then in this endpoint's memory.
+ *
+ * Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (no post). Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * No pointer argument; any handle value is accepted (a bad one is an error).
+ */
+int EP_Win_wait(EP_Win win);
+
+/**
+ * `EP_Win_wait` without blocking (MPI 4.1 section 12.5.2, `MPI_Win_test`): `*flag` = 1 when
+ * every origin of the post's group has completed, and the exposure epoch is then over (as
+ * after `EP_Win_wait`); 0 otherwise, and the epoch goes on.
+ *
+ * Errors: `EP_ERR_WIN`, `EP_ERR_ARG` (NULL `flag`), `EP_ERR_RMA_SYNC` (no post). Thread
+ * safety: the endpoint's thread.
+ *
+ * # Safety
+ * `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Win_test(EP_Win win, int *flag);
+
+/**
  * Writes `origin_count` elements of `origin_datatype` at `origin_addr` into endpoint
  * `target_rank`'s window at displacement `target_disp` (in its displacement units) as
  * `target_count` elements of `target_datatype` (MPI 4.1 section 12.3.1, `MPI_Put`).

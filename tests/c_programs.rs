@@ -125,6 +125,12 @@ fn win() {
     c_test("win");
 }
 
+/// Post, start, complete, wait and test on endpoint windows (tests/c/win_pscw.c).
+#[test]
+fn win_pscw() {
+    c_test("win_pscw");
+}
+
 /// Neighbourhood collectives on grids and a distributed graph, element by element, and bad
 /// input to the topology calls (tests/c/neighbor.c).
 #[test]

@@ -34,17 +34,12 @@
  *   MPI_Pready_range: no EP_ function
  *   MPI_Precv_init: no EP_ function
  *   MPI_Psend_init: no EP_ function
- *   MPI_Win_complete: no EP_ function
  *   MPI_Win_delete_attr: no EP_ function
  *   MPI_Win_get_info: no EP_ function
  *   MPI_Win_get_name: no EP_ function
- *   MPI_Win_post: no EP_ function
  *   MPI_Win_set_attr: no EP_ function
  *   MPI_Win_set_info: no EP_ function
  *   MPI_Win_set_name: no EP_ function
- *   MPI_Win_start: no EP_ function
- *   MPI_Win_test: no EP_ function
- *   MPI_Win_wait: no EP_ function
  */
 
 __attribute__((noinline, cold)) static int ep_MPI_Abort(MPI_Comm comm, int errorcode)
@@ -4310,7 +4305,8 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_complete(MPI_Win win)
 {
-    return epmpi_unsupported_win("MPI_Win_complete", epmpi_win_in(win));
+    int rc = EP_Win_complete(epmpi_win_in(win));
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_complete(MPI_Win win)
@@ -4557,8 +4553,8 @@ int MPI_Win_lock_all(int assert, MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
-    (void)group; (void)assert;
-    return epmpi_unsupported_win("MPI_Win_post", epmpi_win_in(win));
+    int rc = EP_Win_post(epmpi_group_in(group), assert, epmpi_win_in(win));
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
@@ -4635,8 +4631,8 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
-    (void)group; (void)assert;
-    return epmpi_unsupported_win("MPI_Win_start", epmpi_win_in(win));
+    int rc = EP_Win_start(epmpi_group_in(group), assert, epmpi_win_in(win));
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
@@ -4661,8 +4657,8 @@ int MPI_Win_sync(MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_test(MPI_Win win, int *flag)
 {
-    (void)flag;
-    return epmpi_unsupported_win("MPI_Win_test", epmpi_win_in(win));
+    int rc = EP_Win_test(epmpi_win_in(win), flag);
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_test(MPI_Win win, int *flag)
@@ -4700,7 +4696,8 @@ int MPI_Win_unlock_all(MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_wait(MPI_Win win)
 {
-    return epmpi_unsupported_win("MPI_Win_wait", epmpi_win_in(win));
+    int rc = EP_Win_wait(epmpi_win_in(win));
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_wait(MPI_Win win)

@@ -142,6 +142,7 @@ static void null_output_cases(void)
     EXPECT(EP_Cancel, EP_ERR_ARG, "NULL request", EP_Cancel(NULL));
     EXPECT(EP_Win_free, EP_ERR_ARG, "NULL pointer", EP_Win_free(NULL));
     EXPECT(EP_Win_get_errhandler, EP_ERR_ARG, "NULL handler", EP_Win_get_errhandler(w, NULL));
+    EXPECT(EP_Win_test, EP_ERR_ARG, "NULL flag", EP_Win_test(w, NULL));
     EXPECT(EP_Win_detach, EP_ERR_WIN, "not a dynamic window", EP_Win_detach(w, B.rbuf));
     EXPECT(EP_Rput, EP_ERR_ARG, "NULL request", EP_Rput(B.sbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, w, NULL));
     EXPECT(EP_Rget, EP_ERR_ARG, "NULL request", EP_Rget(B.rbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, w, NULL));
@@ -410,6 +411,14 @@ static void window_cases(EP_Win dynwin)
     EXPECT(EP_Win_unlock_all, EP_ERR_RMA_SYNC, "no lock_all", EP_Win_unlock_all(w));
     EXPECT(EP_Win_flush, EP_ERR_RMA_SYNC, "not locked", EP_Win_flush(0, w));
     EXPECT(EP_Win_flush_local, EP_ERR_RMA_SYNC, "not locked", EP_Win_flush_local(0, w));
+    EXPECT(EP_Win_complete, EP_ERR_RMA_SYNC, "no start", EP_Win_complete(w));
+    EXPECT(EP_Win_wait, EP_ERR_RMA_SYNC, "no post", EP_Win_wait(w));
+    EXPECT(EP_Win_test, EP_ERR_RMA_SYNC, "no post", EP_Win_test(w, &res));
+    /* Post and start arguments. */
+    EXPECT(EP_Win_post, EP_ERR_GROUP, "EP_GROUP_NULL", EP_Win_post(EP_GROUP_NULL, 0, w));
+    EXPECT(EP_Win_start, EP_ERR_GROUP, "EP_GROUP_NULL", EP_Win_start(EP_GROUP_NULL, 0, w));
+    EXPECT(EP_Win_post, EP_ERR_ARG, "MPI_MODE_NOSUCCEED", EP_Win_post(EP_GROUP_EMPTY, MPI_MODE_NOSUCCEED, w));
+    EXPECT(EP_Win_start, EP_ERR_ARG, "MPI_MODE_NOSTORE", EP_Win_start(EP_GROUP_EMPTY, MPI_MODE_NOSTORE, w));
     /* Lock arguments. */
     EXPECT(EP_Win_lock, EP_ERR_LOCKTYPE, "lock type 12345", EP_Win_lock(12345, 0, 0, w));
     EXPECT(EP_Win_lock, EP_ERR_RANK, "rank = size", EP_Win_lock(MPI_LOCK_SHARED, n, 0, w));

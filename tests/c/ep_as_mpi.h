@@ -302,6 +302,11 @@
 #define EP_Win_sync MPI_Win_sync
 #define EP_Win_unlock MPI_Win_unlock
 #define EP_Win_unlock_all MPI_Win_unlock_all
+#define EP_Win_post MPI_Win_post
+#define EP_Win_start MPI_Win_start
+#define EP_Win_complete MPI_Win_complete
+#define EP_Win_wait MPI_Win_wait
+#define EP_Win_test MPI_Win_test
 /* MPI 4.0 functions Open MPI 4.1 does not declare: the layer's MPIX_ form on such hosts. */
 #if MPI_VERSION >= 4
 #define EP_Isendrecv MPI_Isendrecv

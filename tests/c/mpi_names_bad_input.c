@@ -237,20 +237,20 @@ static void unsupported(MPI_Comm comm, int me, int size, MPI_Errhandler record)
 
     /* On a window: its own handler (MPI_ERRORS_RETURN) hears of a call endpoints lack. */
     MPI_Win win;
-    int cell = -1, *base = &cell;
+    /* Heap memory: MPICH 4.0.2 over UCX loses one-sided updates of stack memory (README). */
+    int *base = malloc(sizeof(int));
+    *base = -1;
     CHECK_OK(MPI_Win_create(base, sizeof(int), sizeof(int), MPI_INFO_NULL, comm, &win));
     CHECK_OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
-    MPI_Group g;
-    CHECK_OK(MPI_Comm_group(comm, &g));
-    CHECK(error_class(MPI_Win_post(g, 0, win)) == MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Win_post on an endpoint window");
+    CHECK(error_class(MPI_Win_set_info(win, MPI_INFO_NULL)) == MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Win_set_info on an endpoint window");
     CHECK(error_class(MPI_Win_set_name(win, "w")) == MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Win_set_name");
     CHECK_OK(MPI_Win_call_errhandler(win, MPI_ERR_OTHER));
-    CHECK_OK(MPI_Group_free(&g));
     CHECK_OK(MPI_Win_fence(0, win));
     CHECK_OK(MPI_Put(&me, 1, MPI_INT, (me + 1) % size, 0, 1, MPI_INT, win));
     CHECK_OK(MPI_Win_fence(0, win));
     CHECK(*base == (me - 1 + size) % size, "window after its errors: %d", *base);
     CHECK_OK(MPI_Win_free(&win));
+    free(base);
 }
 
 int main(int argc, char **argv)

@@ -280,6 +280,7 @@
 #define ep_win_free MPI_Win_free
 #define ep_win_get_attr MPI_Win_get_attr
 #define ep_win_get_errhandler MPI_Win_get_errhandler
+#define ep_win_get_group MPI_Win_get_group
 #define ep_win_lock MPI_Win_lock
 #define ep_win_lock_all MPI_Win_lock_all
 #define ep_win_set_errhandler MPI_Win_set_errhandler
@@ -287,6 +288,11 @@
 #define ep_win_sync MPI_Win_sync
 #define ep_win_unlock MPI_Win_unlock
 #define ep_win_unlock_all MPI_Win_unlock_all
+#define ep_win_post MPI_Win_post
+#define ep_win_start MPI_Win_start
+#define ep_win_complete MPI_Win_complete
+#define ep_win_wait MPI_Win_wait
+#define ep_win_test MPI_Win_test
 #define ep_wtime MPI_Wtime
 ! MPI 4.0 routines Open MPI 4.1 does not have: the layer's mpix_ form on both hosts.
 #define ep_isendrecv mpix_isendrecv

@@ -10,6 +10,9 @@
 !> - passive target: accumulate and get_accumulate into one counter under shared and
 !>   exclusive locks (exact sums), compare-and-swap (exactly one winner), rput/rget with
 !>   requests, flush_local, win_sync;
+!> - general active target: ep_win_post and ep_win_start on the ring neighbours' group,
+!>   puts into both, ep_win_complete, then ep_win_wait or an ep_win_test loop, 10 epochs,
+!>   each slot holding the round's value of its neighbour;
 !> - a dynamic window: regions attached, addressed by MPI_Get_address values, detached;
 !> - errors through the window's handler: outside an epoch, bad rank, negative displacement,
 !>   bad lock type, non-contiguous sections (refused by the glue), freed handle.
@@ -52,6 +55,7 @@ contains
     call check_ok(ierr, 'ep_comm_create_endpoint')
     call ticket_counter(comm)
     call ring_with_fence(comm)
+    call ring_with_post_start(comm)
     call passive_target(comm)
     call dynamic_window(comm)
     call errors(comm)
@@ -184,6 +188,60 @@ contains
     call check(ierr == EP_SUCCESS .and. win == EP_WIN_NULL, 'ep_win_free of the ring window')
     deallocate(slots)
   end subroutine ring_with_fence
+
+  !> Each endpoint exposes its two slots to its ring neighbours (ep_win_post), accesses them
+  !> (ep_win_start), puts its round's value into its right neighbour's slot 1 and its left
+  !> neighbour's slot 2, completes, and ends its exposure with ep_win_wait (even rounds) or
+  !> an ep_win_test loop (odd rounds).
+  subroutine ring_with_post_start(comm)
+    integer, intent(in) :: comm
+    integer :: me, size, left, right, win, ierr, int_bytes, all, neighbours, round, nranks
+    integer, allocatable, asynchronous :: slots(:)
+    integer, asynchronous :: value
+    logical :: done
+    call test_ring(comm, me, size, left, right)
+    int_bytes = storage_size(me) / 8
+    allocate(slots(2))
+    slots = -1
+    call ep_win_create(slots, int(2 * int_bytes, MPI_ADDRESS_KIND), int_bytes, MPI_INFO_NULL, comm, win, ierr)
+    call check_ok(ierr, 'ep_win_create for post and start')
+    call ep_win_get_group(win, all, ierr)
+    call check_ok(ierr, 'ep_win_get_group')
+    nranks = 2
+    if (left == right) nranks = 1
+    call ep_group_incl(all, nranks, [left, right], neighbours, ierr)
+    call check_ok(ierr, 'ep_group_incl of the neighbours')
+    do round = 0, 9
+      value = 1000 * round + me
+      call ep_win_post(neighbours, 0_mpik, win, ierr)
+      call check_ok(ierr, 'ep_win_post')
+      call ep_win_start(neighbours, 0_mpik, win, ierr)
+      call check_ok(ierr, 'ep_win_start')
+      call ep_put(value, 1, default_integer_type(), right, 0_MPI_ADDRESS_KIND, 1, default_integer_type(), win, ierr)
+      call check_ok(ierr, 'ep_put into the right neighbour')
+      call ep_put(value, 1, default_integer_type(), left, 1_MPI_ADDRESS_KIND, 1, default_integer_type(), win, ierr)
+      call check_ok(ierr, 'ep_put into the left neighbour')
+      call ep_win_complete(win, ierr)
+      call check_ok(ierr, 'ep_win_complete')
+      if (mod(round, 2) == 0) then
+        call ep_win_wait(win, ierr)
+        call check_ok(ierr, 'ep_win_wait')
+      else
+        done = .false.
+        do while (.not. done)
+          call ep_win_test(win, done, ierr)
+          call check_ok(ierr, 'ep_win_test')
+        end do
+      end if
+      call check(slots(1) == 1000 * round + left, 'post/start: slot 1 does not hold the left neighbour''s value')
+      call check(slots(2) == 1000 * round + right, 'post/start: slot 2 does not hold the right neighbour''s value')
+    end do
+    call ep_group_free(neighbours, ierr)
+    call ep_group_free(all, ierr)
+    call ep_win_free(win, ierr)
+    call check(ierr == EP_SUCCESS .and. win == EP_WIN_NULL, 'ep_win_free of the post/start window')
+    deallocate(slots)
+  end subroutine ring_with_post_start
 
   !> Counters of rank 0 (8-byte integers): 1 accumulate, 2 get_accumulate, 3 compare-and-swap;
   !> slot 4 of every endpoint receives an rput of its left neighbour.

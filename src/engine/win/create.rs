@@ -4,6 +4,7 @@
 
 use super::host::{check_rma, HostWin, SendPtr, RMA};
 use super::locks::LockTable;
+use super::pscw::Notices;
 use super::shared::{self as shared_mem, SharedMemory};
 use super::{Exposed, WinEndpoint, WinFlavor, WinShared};
 use crate::engine::coll::host_bytes;
@@ -11,7 +12,7 @@ use crate::engine::comm::{is_predefined_handler, CommShared, Endpoint, ERRORS_AR
 use crate::engine::meeting::{agree, MeetingPoint};
 use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_BUFFER, ERR_COMM, ERR_DISP, ERR_RMA_SYNC, ERR_SIZE};
-use crate::host::{sys, HOST};
+use crate::host::{sys, HostComm, HOST};
 use parking_lot::Mutex;
 use std::os::raw::{c_int, c_void};
 use std::sync::atomic::AtomicI32;
@@ -192,6 +193,13 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &mut [Offer
     }
     let unified = made.0.iter().all(|w| is_unified(*w));
     let exposed = if flavor == WinFlavor::Dynamic { Vec::new() } else { exposed };
+    // The notices' own host communicator, last: nothing after it fails, so it needs no
+    // freeing on error (`Notices` frees it when the window goes).
+    let tag_ub = crate::host::tag_ub()?;
+    let mut notices = HostComm(HOST.comm_null);
+    // SAFETY: `comm.host` lives while `comm` does; the host writes `notices.0`, a live local.
+    unsafe { check_rma(sys::MPI_Comm_dup(comm.host.0, &mut notices.0), "MPI_Comm_dup (window notices)")? };
+    let notices = Notices::new(notices, nwins as u32, tag_ub);
     let mut made_wins = std::mem::take(&mut made.0);
     if host_windows_from == 1 {
         memory = Some(SharedMemory::Host(made_wins.remove(0)));
@@ -209,6 +217,8 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &mut [Offer
         exposed: exposed.into_boxed_slice(),
         flavor,
         meeting: MeetingPoint::new(),
+        notices,
+        rank_of: Default::default(),
         _live: crate::live::Counted::new(&crate::live::WIN_STATES),
     };
     Ok((Arc::new(shared), bases))
@@ -262,8 +272,14 @@ fn gather_exposed(comm: &CommShared, offers: &[Offer], fault: c_int) -> EpResult
 /// `EP_Win_free` for one endpoint: collective; the host windows go when every endpoint of
 /// every process has called (MPI 4.1 section 12.2.5: no lock may be held).
 pub fn free(w: &WinEndpoint) -> EpResult<()> {
-    if w.epochs.lock().in_passive() {
-        return Err(ep_err!(ERR_RMA_SYNC, "the endpoint still holds passive-target locks (unlock them before freeing)"));
+    {
+        let e = w.epochs.lock();
+        if e.in_passive() {
+            return Err(ep_err!(ERR_RMA_SYNC, "the endpoint still holds passive-target locks (unlock them before freeing)"));
+        }
+        if e.in_general_active() {
+            return Err(ep_err!(ERR_RMA_SYNC, "the endpoint is inside a post or start epoch (complete, wait or test first)"));
+        }
     }
     let shared = &w.shared;
     shared.meeting.meet((), w.local_count(), w.local as usize, (), None, |_| -> EpResult<()> {

@@ -16,6 +16,12 @@ pub struct Epochs {
     /// A fence opened an active-target epoch (every fence does, unless it asserts
     /// `MPI_MODE_NOSUCCEED`).
     pub fence: bool,
+    /// Targets of the access epoch `EP_Win_start` opened (window ranks, sorted), each locked
+    /// shared in the host (see [`super::pscw`]).
+    pub access: Option<Vec<i32>>,
+    /// Origins of the exposure epoch `EP_Win_post` opened whose complete notice has not
+    /// been taken yet.
+    pub exposure: Option<Vec<i32>>,
 }
 
 impl Epochs {
@@ -29,12 +35,22 @@ impl Epochs {
         self.lock_all || !self.locked.is_empty()
     }
 
+    /// True when `rank` is a target of the access epoch `EP_Win_start` opened.
+    pub fn in_start(&self, rank: i32) -> bool {
+        self.access.as_ref().is_some_and(|a| a.binary_search(&rank).is_ok())
+    }
+
+    /// True inside an epoch of post, start, complete and wait (access or exposure).
+    pub fn in_general_active(&self) -> bool {
+        self.access.is_some() || self.exposure.is_some()
+    }
+
     /// Checks that an operation on `rank` is inside an access epoch.
     pub fn check_access(&self, rank: i32) -> EpResult<()> {
-        if self.fence || self.lock_all || self.lock_of(rank).is_some() {
+        if self.fence || self.lock_all || self.lock_of(rank).is_some() || self.in_start(rank) {
             Ok(())
         } else {
-            Err(ep_err!(ERR_RMA_SYNC, "target rank {rank} is not in an access epoch of this endpoint (no lock, lock_all or fence)"))
+            Err(ep_err!(ERR_RMA_SYNC, "target rank {rank} is not in an access epoch of this endpoint (no lock, lock_all, fence or start)"))
         }
     }
 

@@ -16,13 +16,15 @@ pub mod host;
 pub mod locks;
 pub mod ompi4;
 pub mod ops;
+pub mod pscw;
 pub mod shared;
 pub mod sync;
 
 use super::meeting::MeetingPoint;
-use super::rankmap::{Location, RankMap};
+use super::group::Group;
+use super::rankmap::{Identity, Location, RankMap};
 use crate::ep_err;
-use crate::error::{EpResult, ERR_RANK};
+use crate::error::{EpResult, ERR_GROUP, ERR_RANK};
 use crate::host::sys;
 use epoch::Epochs;
 use host::HostWin;
@@ -30,7 +32,8 @@ use locks::LockTable;
 use parking_lot::Mutex;
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 /// How a window's memory came about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +86,11 @@ pub struct WinShared {
     pub unified: bool,
     /// Where this process's endpoints meet for fence and free.
     pub meeting: MeetingPoint,
+    /// The post and complete notices of general active-target epochs ([`pscw`]).
+    pub notices: pscw::Notices,
+    /// Window rank of each endpoint identity, made at the first post or start that names a
+    /// group.
+    pub rank_of: OnceLock<HashMap<Identity, i32>>,
     pub(crate) _live: crate::live::Counted,
 }
 
@@ -140,6 +148,22 @@ impl WinEndpoint {
             return Ok((0, e.disp_unit, std::ptr::null_mut()));
         }
         Ok((e.size, e.disp_unit, base))
+    }
+
+    /// The window ranks of `group`'s endpoints, in the group's order (a post's origins, a
+    /// start's targets). Errors: `EP_ERR_GROUP` when an endpoint of the group is not in the
+    /// window.
+    pub fn ranks_in(&self, group: &Group) -> EpResult<Vec<i32>> {
+        let map = &self.shared.map;
+        let rank_of = self.shared.rank_of.get_or_init(|| map.identities().iter().enumerate().map(|(r, &id)| (id, r as i32)).collect());
+        group
+            .members()
+            .iter()
+            .enumerate()
+            .map(|(i, id)| {
+                rank_of.get(id).copied().ok_or_else(|| ep_err!(ERR_GROUP, "rank {i} of the group is not an endpoint of the window's communicator"))
+            })
+            .collect()
     }
 
     /// Number of local endpoints of this process in the window.

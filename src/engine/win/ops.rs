@@ -23,7 +23,8 @@ pub struct HostTarget {
     /// Issue under [`DYNAMIC_SERIAL`](super::host::DYNAMIC_SERIAL).
     serial: bool,
     /// Complete the operation locally before the next one (`MPI_Win_flush_local`): dynamic
-    /// windows on Open MPI 4, in a passive-target epoch (see [`super::ompi4`]).
+    /// windows on Open MPI 4, in an epoch that holds host locks (passive target, or a start's; see
+    /// [`super::ompi4`]).
     flush_local: bool,
     /// `MPI_Rput`/`MPI_Rget` are broken on this window: use `MPI_Put`/`MPI_Get` completed
     /// locally (Open MPI 4, dynamic windows; see [`super::ompi4`]).
@@ -38,7 +39,7 @@ impl HostTarget {
         check_rma(call(), what)?;
         if self.flush_local {
             // SAFETY: `self.win` is a live host window and `self.proc` a process of its group,
-            // in a passive-target epoch (`flush_local` is set only then).
+            // in an epoch that holds a host lock on it (`flush_local` is set only then).
             check_rma(unsafe { sys::MPI_Win_flush_local(self.proc, self.win.0) }, "MPI_Win_flush_local")?;
         }
         Ok(())
@@ -65,7 +66,8 @@ impl WinEndpoint {
         let passive = {
             let e = self.epochs.lock();
             e.check_access(t.rank)?;
-            e.check_passive(t.rank).is_ok()
+            // A start's epoch holds host locks too.
+            e.check_passive(t.rank).is_ok() || e.in_start(t.rank)
         };
         if t.count < 0 {
             return Err(ep_err!(ERR_COUNT, "target count {} is negative", t.count));

@@ -17,8 +17,14 @@ impl WinEndpoint {
     /// (so every operation they issued is in the host's hands), the last one fences each host
     /// window, everyone leaves in the new epoch.
     pub fn fence(&self, assert: c_int) -> EpResult<()> {
-        if self.epochs.lock().in_passive() {
-            return Err(ep_err!(ERR_RMA_SYNC, "fence inside a passive-target epoch (unlock first)"));
+        {
+            let e = self.epochs.lock();
+            if e.in_passive() {
+                return Err(ep_err!(ERR_RMA_SYNC, "fence inside a passive-target epoch (unlock first)"));
+            }
+            if e.in_general_active() {
+                return Err(ep_err!(ERR_RMA_SYNC, "fence inside a post or start epoch (complete, wait or test first)"));
+            }
         }
         let shared = &self.shared;
         // Loads and stores of shared windows before the fence are visible after it.
@@ -51,6 +57,9 @@ impl WinEndpoint {
             let mut e = self.epochs.lock();
             if e.lock_all || e.lock_of(rank).is_some() {
                 return Err(ep_err!(ERR_RMA_SYNC, "target rank {rank} is already locked by this endpoint"));
+            }
+            if e.in_general_active() {
+                return Err(ep_err!(ERR_RMA_SYNC, "lock inside a post or start epoch of this endpoint"));
             }
             // A fence that no operation followed started no epoch (MPI 4.1 section 12.5.1).
             e.fence = false;
@@ -85,6 +94,9 @@ impl WinEndpoint {
             let mut e = self.epochs.lock();
             if e.in_passive() {
                 return Err(ep_err!(ERR_RMA_SYNC, "lock_all inside another passive-target epoch of this endpoint"));
+            }
+            if e.in_general_active() {
+                return Err(ep_err!(ERR_RMA_SYNC, "lock_all inside a post or start epoch of this endpoint"));
             }
             e.fence = false;
         }

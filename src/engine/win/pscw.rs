@@ -1,0 +1,336 @@
+//! General active-target synchronisation (MPI 4.1 section 12.5.2): `EP_Win_post`,
+//! `EP_Win_start`, `EP_Win_complete`, `EP_Win_wait`, `EP_Win_test`.
+//!
+//! The host's own post and start cannot carry these epochs: host window `j` has one access and
+//! one exposure epoch per process, while every endpoint of a process is a target (in its own
+//! host window) and an origin (in all of them) by itself, with groups of its own. So each
+//! epoch is made of what the host gives every endpoint apart, passive-target locks and
+//! messages:
+//! - `post(group)` opens the exposure epoch and sends each origin of `group` a post notice;
+//! - `start(group)` waits for the post notice of each target of `group` (MPI lets start wait
+//!   for the matching post; under `MPI_MODE_NOCHECK` neither side sends or waits), then takes
+//!   a shared lock on each target through the process's [`LockTable`](super::locks::LockTable);
+//! - `complete` releases those locks, which completes every operation of the epoch at its
+//!   target (section 12.5.3), then sends each target a complete notice;
+//! - `wait` and `test` end the exposure epoch once a complete notice has come from every
+//!   origin of the post's group.
+//!
+//! Notices are zero-byte host messages on the window's own host communicator (a duplicate
+//! made with the host windows), so no buffer outlives its send; their requests are tested
+//! whenever an endpoint waits for notices. The host's source names the sending process, the tag the kind and both
+//! endpoints' local indices. The endpoint that polls takes every notice that has arrived for
+//! any endpoint of the process into [`Notices`], counted: the notice of a later epoch may
+//! arrive before the current one ends.
+
+use super::host::{check_rma, progress_targets, RMA};
+use super::WinEndpoint;
+use crate::engine::backoff::Backoff;
+use crate::engine::rankmap::RankMap;
+use crate::ep_err;
+use crate::error::{EpResult, ERR_ARG, ERR_RMA_SYNC, ERR_UNSUPPORTED};
+use crate::host::{sys, HostComm, HostRequest, HOST};
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::os::raw::c_int;
+use std::sync::atomic::{fence as memory_fence, Ordering};
+
+/// What a notice announces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    /// From a target's `post` to an origin of its group.
+    Post = 0,
+    /// From an origin's `complete` to a target of its access epoch.
+    Complete = 1,
+}
+
+/// The notices of one window in this process: where they travel and those that arrived.
+pub struct Notices {
+    /// The window's own host communicator (freed with the window's last handle).
+    comm: HostComm,
+    /// Local indices a process has at most: a notice's tag is
+    /// `2 * (source local * stride + destination local) + kind`.
+    stride: u32,
+    /// The tags fit under the host's `MPI_TAG_UB`.
+    fits: bool,
+    /// Notices arrived and not yet taken, by (destination local index, source rank, kind).
+    arrived: Mutex<HashMap<(u32, i32, Kind), u32>>,
+    /// Held by the endpoint that polls the host for notices.
+    polling: Mutex<()>,
+    /// The notices' sends not known to be complete. Not freed at once with
+    /// `MPI_Request_free`: MPICH 4.0.2 then loses the zero-byte messages its process sent itself
+    /// (measured: one of 400 arrived).
+    sent: Mutex<Vec<HostRequest>>,
+}
+
+impl Drop for Notices {
+    /// The window is gone: its epochs ended, every notice was received (MPI 4.1 section
+    /// 12.5.2) and the sends left are complete in the host, or belong to an erroneous program.
+    fn drop(&mut self) {
+        if crate::host::mpi_is_active() && !crate::host::finalizing() {
+            for req in self.sent.get_mut().iter_mut() {
+                // SAFETY: MPI is active (checked above); a live request of `send`, freed once.
+                unsafe { sys::MPI_Request_free(&mut req.0) };
+            }
+        }
+        crate::host::free_comm(self.comm);
+    }
+}
+
+impl Notices {
+    /// The notices of a window whose processes have at most `stride` endpoints each, over
+    /// `comm` (the window's own duplicate of its communicator's host communicator).
+    pub fn new(comm: HostComm, stride: u32, tag_ub: c_int) -> Notices {
+        let top = 2 * (stride as u64) * (stride as u64);
+        Notices { comm, stride, fits: top <= tag_ub as u64 + 1, arrived: Mutex::new(HashMap::new()), polling: Mutex::new(()), sent: Mutex::new(Vec::new()) }
+    }
+
+    fn check_fits(&self) -> EpResult<()> {
+        if self.fits {
+            Ok(())
+        } else {
+            Err(ep_err!(
+                ERR_UNSUPPORTED,
+                "post/start/complete/wait need 2 x {}^2 host tags (endpoints per process squared), more than the host's MPI_TAG_UB + 1",
+                self.stride
+            ))
+        }
+    }
+
+    /// Sends a notice of `kind` from this process's endpoint of local index `from` to rank
+    /// `to`. The host's request is kept until it completes (see `sent`).
+    fn send(&self, map: &RankMap, from: u32, to: i32, kind: Kind) -> EpResult<()> {
+        let loc = map.location(to).ok_or_else(|| ep_err!(ERR_ARG, "rank {to} is not in the window"))?;
+        let tag = 2 * (from * self.stride + loc.local) + kind as u32;
+        let mut req = HostRequest(HOST.request_null);
+        // SAFETY: a zero-byte send from no buffer, so nothing outlives the call; `self.comm`
+        // lives as long as the window; the host writes `req.0`, a live local.
+        unsafe {
+            check_rma(
+                sys::MPI_Isend(std::ptr::null(), 0, HOST.byte, loc.proc as c_int, tag as c_int, self.comm.0, &mut req.0),
+                "MPI_Isend (window notice)",
+            )?;
+        }
+        self.sent.lock().push(req);
+        Ok(())
+    }
+
+    /// Forgets the notices' sends that have completed.
+    fn reap(&self) -> EpResult<()> {
+        let mut sent = self.sent.lock();
+        let mut first_error = Ok(());
+        sent.retain_mut(|req| {
+            let mut done: c_int = 0;
+            // SAFETY: a live request of `send`, which the host sets to `MPI_REQUEST_NULL`
+            // once complete; no buffer.
+            let rc = check_rma(unsafe { sys::MPI_Test(&mut req.0, &mut done, HOST.status_ignore) }, "MPI_Test (window notice)");
+            if first_error.is_ok() {
+                first_error = rc;
+            }
+            done == 0
+        });
+        first_error
+    }
+
+    /// Takes every notice the host holds for this process's endpoints into `arrived`. One
+    /// endpoint of the process polls at a time (the others return at once, and look at
+    /// `arrived` again later): a probe and the receive of what it found must not be split
+    /// by another thread's receive. Not a matched probe: MPICH 4.0.2 over UCX crashes in
+    /// `MPI_Mrecv` of a message its process sent itself.
+    fn poll(&self, map: &RankMap) -> EpResult<()> {
+        let Some(_polling) = self.polling.try_lock() else { return Ok(()) };
+        loop {
+            let mut flag: c_int = 0;
+            let mut st = std::mem::MaybeUninit::<sys::MPI_Status>::zeroed();
+            // SAFETY: a probe on the window's live host communicator, writing `flag` and the
+            // status, live locals.
+            unsafe {
+                check_rma(sys::MPI_Iprobe(HOST.any_source, HOST.any_tag, self.comm.0, &mut flag, st.as_mut_ptr()), "MPI_Iprobe (window notices)")?;
+            }
+            if flag == 0 {
+                return Ok(());
+            }
+            // SAFETY: the probe found a message, so it wrote the status.
+            let st = unsafe { st.assume_init() };
+            let mut none = [0u8; 1];
+            // SAFETY: the message the probe found (only this thread receives on the
+            // communicator, under `polling`), zero bytes into a live local.
+            unsafe {
+                check_rma(
+                    sys::MPI_Recv(none.as_mut_ptr().cast(), 0, HOST.byte, st.MPI_SOURCE, st.MPI_TAG, self.comm.0, HOST.status_ignore),
+                    "MPI_Recv (window notice)",
+                )?;
+            }
+            let tag = st.MPI_TAG as u32;
+            let kind = if tag & 1 == 0 { Kind::Post } else { Kind::Complete };
+            let (from, to) = ((tag >> 1) / self.stride, (tag >> 1) % self.stride);
+            let source = map.ranks_of(st.MPI_SOURCE as u32).get(from as usize).copied();
+            let Some(source) = source else {
+                return Err(ep_err!(ERR_RMA_SYNC, "a window notice from process {} names no endpoint of it", st.MPI_SOURCE));
+            };
+            *self.arrived.lock().entry((to, source, kind)).or_default() += 1;
+        }
+    }
+
+    /// Removes from `waiting` each rank whose notice of `kind` to local index `me` has
+    /// arrived, taking one notice of each.
+    fn take(&self, me: u32, waiting: &mut Vec<i32>, kind: Kind) {
+        let mut arrived = self.arrived.lock();
+        if arrived.is_empty() {
+            return;
+        }
+        waiting.retain(|&r| match arrived.get_mut(&(me, r, kind)) {
+            Some(n) => {
+                *n -= 1;
+                if *n == 0 {
+                    arrived.remove(&(me, r, kind));
+                }
+                false
+            }
+            None => true,
+        });
+    }
+
+    /// Polls once and takes what came: true when nothing of `waiting` is left.
+    fn ready(&self, map: &RankMap, me: u32, waiting: &mut Vec<i32>, kind: Kind) -> EpResult<bool> {
+        self.reap()?;
+        self.poll(map)?;
+        self.take(me, waiting, kind);
+        Ok(waiting.is_empty())
+    }
+
+    /// Waits until a notice of `kind` from every rank of `waiting` has come.
+    fn wait_for(&self, map: &RankMap, me: u32, mut waiting: Vec<i32>, kind: Kind) -> EpResult<()> {
+        let mut b = Backoff::new();
+        while !self.ready(map, me, &mut waiting, kind)? {
+            progress_targets();
+            b.snooze_after_polling();
+        }
+        Ok(())
+    }
+}
+
+impl WinEndpoint {
+    /// `EP_Win_post`: opens an exposure epoch for the origins `group` (window ranks); `assert`
+    /// a combination of `MPI_MODE_NOCHECK`, `MPI_MODE_NOSTORE` and `MPI_MODE_NOPUT`.
+    pub fn post(&self, group: Vec<i32>, assert: c_int) -> EpResult<()> {
+        check_assert(assert, RMA.mode_nocheck | RMA.mode_nostore | RMA.mode_noput, "EP_Win_post")?;
+        let notices = &self.shared.notices;
+        notices.check_fits()?;
+        {
+            let mut e = self.epochs.lock();
+            if e.exposure.is_some() {
+                return Err(ep_err!(ERR_RMA_SYNC, "post inside an exposure epoch of this endpoint (wait or test first)"));
+            }
+            if e.in_passive() {
+                return Err(ep_err!(ERR_RMA_SYNC, "post inside a passive-target epoch of this endpoint (unlock first)"));
+            }
+            e.fence = false;
+            e.exposure = Some(group.clone());
+        }
+        // The endpoint's stores to its memory before the post are visible to the origins.
+        memory_fence(Ordering::SeqCst);
+        if assert & RMA.mode_nocheck == 0 {
+            for &origin in &group {
+                notices.send(&self.shared.map, self.local, origin, Kind::Post)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `EP_Win_start`: opens an access epoch to the targets `group` (window ranks), once each
+    /// has posted (at once under `MPI_MODE_NOCHECK`, the only assertion allowed).
+    pub fn start(&self, group: Vec<i32>, assert: c_int) -> EpResult<()> {
+        check_assert(assert, RMA.mode_nocheck, "EP_Win_start")?;
+        let notices = &self.shared.notices;
+        notices.check_fits()?;
+        {
+            let mut e = self.epochs.lock();
+            if e.access.is_some() {
+                return Err(ep_err!(ERR_RMA_SYNC, "start inside an access epoch of this endpoint (complete first)"));
+            }
+            if e.in_passive() {
+                return Err(ep_err!(ERR_RMA_SYNC, "start inside a passive-target epoch of this endpoint (unlock first)"));
+            }
+            // A fence that no operation followed started no epoch (MPI 4.1 section 12.5.1).
+            e.fence = false;
+        }
+        if assert & RMA.mode_nocheck == 0 {
+            notices.wait_for(&self.shared.map, self.local, group.clone(), Kind::Post)?;
+        }
+        for (i, &rank) in group.iter().enumerate() {
+            let (win, loc) = self.target(rank)?;
+            if let Err(err) = self.shared.locks[loc.local as usize].lock(win, loc.proc, false, 0) {
+                for &done in &group[..i] {
+                    let (win, loc) = self.target(done)?;
+                    let _ = self.shared.locks[loc.local as usize].unlock(win, loc.proc);
+                }
+                return Err(err);
+            }
+        }
+        // Loads and stores of shared windows in the epoch come after the targets posted.
+        memory_fence(Ordering::SeqCst);
+        let mut sorted = group;
+        sorted.sort_unstable();
+        self.epochs.lock().access = Some(sorted);
+        Ok(())
+    }
+
+    /// `EP_Win_complete`: ends the access epoch; every operation of it is complete at the
+    /// origin and at its target, and each target is told so. A target whose unlock failed is
+    /// told too (its wait would hang otherwise); the first error is returned.
+    pub fn complete(&self) -> EpResult<()> {
+        let Some(targets) = self.epochs.lock().access.take() else {
+            return Err(ep_err!(ERR_RMA_SYNC, "complete without start"));
+        };
+        memory_fence(Ordering::SeqCst);
+        let mut first_error = Ok(());
+        for &rank in &targets {
+            let (win, loc) = self.target(rank)?;
+            let rc = self.shared.locks[loc.local as usize].unlock(win, loc.proc);
+            if first_error.is_ok() {
+                first_error = rc;
+            }
+        }
+        for &rank in &targets {
+            let rc = self.shared.notices.send(&self.shared.map, self.local, rank, Kind::Complete);
+            if first_error.is_ok() {
+                first_error = rc;
+            }
+        }
+        first_error
+    }
+
+    /// `EP_Win_wait`: ends the exposure epoch once every origin of the post's group has
+    /// completed its access epoch; their operations are then visible in this endpoint's memory.
+    pub fn wait_exposure(&self) -> EpResult<()> {
+        let Some(origins) = self.epochs.lock().exposure.take() else {
+            return Err(ep_err!(ERR_RMA_SYNC, "wait without post"));
+        };
+        self.shared.notices.wait_for(&self.shared.map, self.local, origins, Kind::Complete)?;
+        memory_fence(Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// `EP_Win_test`: `EP_Win_wait` when it would return at once (true), else false and the
+    /// exposure epoch goes on.
+    pub fn test_exposure(&self) -> EpResult<bool> {
+        let mut e = self.epochs.lock();
+        let Some(origins) = e.exposure.as_mut() else {
+            return Err(ep_err!(ERR_RMA_SYNC, "test without post"));
+        };
+        progress_targets();
+        if !self.shared.notices.ready(&self.shared.map, self.local, origins, Kind::Complete)? {
+            return Ok(false);
+        }
+        e.exposure = None;
+        memory_fence(Ordering::SeqCst);
+        Ok(true)
+    }
+}
+
+fn check_assert(assert: c_int, allowed: c_int, call: &str) -> EpResult<()> {
+    if assert & !allowed != 0 {
+        return Err(ep_err!(ERR_ARG, "assert {assert:#x} of {call} has bits other than its MPI_MODE_* assertions ({allowed:#x})"));
+    }
+    Ok(())
+}
