@@ -162,6 +162,7 @@ module ep_mpi
   public :: ep_win_create, ep_win_allocate, ep_win_create_dynamic, ep_win_attach, ep_win_detach, ep_win_free
   public :: ep_win_fence, ep_win_lock, ep_win_unlock, ep_win_lock_all, ep_win_unlock_all
   public :: ep_win_post, ep_win_start, ep_win_complete, ep_win_wait, ep_win_test
+  public :: ep_win_set_name, ep_win_get_name, ep_win_set_info, ep_win_get_info
   public :: ep_win_flush, ep_win_flush_all, ep_win_flush_local, ep_win_flush_local_all, ep_win_sync
   public :: ep_put, ep_get, ep_rput, ep_rget, ep_accumulate, ep_get_accumulate, ep_fetch_and_op
   public :: ep_raccumulate, ep_rget_accumulate
@@ -277,6 +278,34 @@ contains
       c = -huge(0_c_int)
     end if
   end function c_arg
+
+  !> `name` without its trailing blanks, NUL-terminated, as C takes an object name.
+  pure function c_name_of(name) result(c_name)
+    character(len=*), intent(in) :: name
+    character(kind=c_char), allocatable :: c_name(:)
+    integer :: i, n
+    n = len_trim(name)
+    allocate(c_name(n + 1))
+    do i = 1, n
+      c_name(i) = name(i:i)
+    end do
+    c_name(n + 1) = c_null_char
+  end function c_name_of
+
+  !> The first `c_len` characters of the C object name `c_name` into `name`, blank-padded;
+  !> `resultlen` the characters kept.
+  pure subroutine name_from_c(c_name, c_len, name, resultlen)
+    character(kind=c_char), intent(in) :: c_name(:)
+    integer(c_int), intent(in) :: c_len
+    character(len=*), intent(out) :: name
+    integer, intent(out) :: resultlen
+    integer :: i
+    resultlen = min(int(c_len), len(name), size(c_name))
+    name = ' '
+    do i = 1, resultlen
+      name(i:i) = c_name(i)
+    end do
+  end subroutine name_from_c
 
   !> Whether actual argument `x` is the variable `y` itself (same address).
   pure recursive function same_variable(x, y) result(same)
@@ -884,15 +913,7 @@ contains
     character(len=*), intent(in) :: comm_name
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror
-    integer :: i, n
-    character(kind=c_char), allocatable :: c_name(:)
-    n = len_trim(comm_name)
-    allocate(c_name(n + 1))
-    do i = 1, n
-      c_name(i) = comm_name(i:i)
-    end do
-    c_name(n + 1) = c_null_char
-    c_ierror = c_ep_comm_set_name(c_arg(comm), c_name)
+    c_ierror = c_ep_comm_set_name(c_arg(comm), c_name_of(comm_name))
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_comm_set_name
 
@@ -904,16 +925,11 @@ contains
     integer, intent(out) :: resultlen
     integer, intent(out), optional :: ierror
     integer(c_int) :: c_ierror, c_len
-    integer :: i
     character(kind=c_char) :: c_name(EP_MAX_OBJECT_NAME)
     c_len = 0
     c_name = c_null_char
     c_ierror = c_ep_comm_get_name(c_arg(comm), c_name, c_len)
-    comm_name = ' '
-    do i = 1, min(int(c_len), len(comm_name))
-      comm_name(i:i) = c_name(i)
-    end do
-    resultlen = min(int(c_len), len(comm_name))
+    call name_from_c(c_name, c_len, comm_name, resultlen)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_comm_get_name
 
@@ -3090,6 +3106,60 @@ contains
     c_ierror = epmpi_f_win_fence(int(assert, c_int), c_arg(win), rma_constants)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_win_fence
+
+  !> Names this endpoint's window (C: `EP_Win_set_name`; MPI 4.1 section 7.8): trailing
+  !> blanks are dropped, the rest kept up to EP_MAX_OBJECT_NAME - 1 characters. Errors:
+  !> EP_ERR_WIN.
+  recursive subroutine ep_win_set_name(win, win_name, ierror)
+    integer, intent(in) :: win
+    character(len=*), intent(in) :: win_name
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_win_set_name(c_arg(win), c_name_of(win_name))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_set_name
+
+  !> This endpoint's window name, blank-padded, and its length (C: `EP_Win_get_name`; MPI 4.1
+  !> section 7.8); declare `win_name` of len EP_MAX_OBJECT_NAME. Errors: EP_ERR_WIN.
+  recursive subroutine ep_win_get_name(win, win_name, resultlen, ierror)
+    integer, intent(in) :: win
+    character(len=*), intent(out) :: win_name
+    integer, intent(out) :: resultlen
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_len
+    character(kind=c_char) :: c_name(EP_MAX_OBJECT_NAME)
+    c_len = 0
+    c_name = c_null_char
+    c_ierror = c_ep_win_get_name(c_arg(win), c_name, c_len)
+    call name_from_c(c_name, c_len, win_name, resultlen)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_get_name
+
+  !> Sets hints on this endpoint's window (C: `EP_Win_set_info`; MPI 4.1 section 12.2.7):
+  !> accepted and ignored (a window's hints are those given at creation). info: a `use mpi`
+  !> info handle or MPI_INFO_NULL. Errors: EP_ERR_WIN.
+  recursive subroutine ep_win_set_info(win, info, ierror)
+    integer, intent(in) :: win
+    integer(mpi_kind), intent(in) :: info
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = epmpi_f_win_set_info(c_arg(win), int(info, c_int))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_set_info
+
+  !> The hints in use on the host window under this endpoint's memory (C: `EP_Win_get_info`;
+  !> MPI 4.1 section 12.2.7): a new `use mpi` info object to free with MPI_Info_free. Errors:
+  !> EP_ERR_WIN.
+  recursive subroutine ep_win_get_info(win, info_used, ierror)
+    integer, intent(in) :: win
+    integer(mpi_kind), intent(out) :: info_used
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_info
+    c_info = int(MPI_INFO_NULL, c_int)
+    c_ierror = epmpi_f_win_get_info(c_arg(win), c_info)
+    info_used = int(c_info, mpi_kind)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_get_info
 
   !> Opens an exposure epoch of this endpoint's memory to the endpoints of `group`, a group of
   !> the window's endpoints (C: `EP_Win_post`; MPI 4.1 section 12.5.2); does not block.

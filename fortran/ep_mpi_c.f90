@@ -50,7 +50,8 @@ module ep_mpi_c
   public :: epmpi_f_win_detach, c_ep_win_free, epmpi_f_win_fence, epmpi_f_win_lock, c_ep_win_unlock
   public :: epmpi_f_win_lock_all, c_ep_win_unlock_all, c_ep_win_flush, c_ep_win_flush_all
   public :: c_ep_win_flush_local_all, epmpi_f_win_post, epmpi_f_win_start, c_ep_win_complete
-  public :: c_ep_win_wait, c_ep_win_test
+  public :: c_ep_win_wait, c_ep_win_test, c_ep_win_set_name, c_ep_win_get_name, epmpi_f_win_set_info
+  public :: epmpi_f_win_get_info
   public :: c_ep_win_flush_local, c_ep_win_sync, epmpi_f_put, epmpi_f_get, epmpi_f_rput, epmpi_f_rget
   public :: epmpi_f_accumulate, epmpi_f_get_accumulate, epmpi_f_fetch_and_op, epmpi_f_compare_and_swap
   public :: epmpi_f_raccumulate, epmpi_f_rget_accumulate
@@ -1311,6 +1312,35 @@ module ep_mpi_c
       integer(c_int), value :: win
       integer(c_int) :: ierror
     end function c_ep_win_unlock_all
+
+    function c_ep_win_set_name(win, name) bind(C, name="EP_Win_set_name") result(ierror)
+      import :: c_int, c_char
+      integer(c_int), value :: win
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_int) :: ierror
+    end function c_ep_win_set_name
+
+    !> `name`: room for EP_MAX_OBJECT_NAME chars, NUL included.
+    function c_ep_win_get_name(win, name, resultlen) bind(C, name="EP_Win_get_name") result(ierror)
+      import :: c_int, c_char
+      integer(c_int), value :: win
+      character(kind=c_char), intent(inout) :: name(*)
+      integer(c_int), intent(inout) :: resultlen
+      integer(c_int) :: ierror
+    end function c_ep_win_get_name
+
+    function epmpi_f_win_set_info(win, info) bind(C, name="epmpi_f_win_set_info") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win, info
+      integer(c_int) :: ierror
+    end function epmpi_f_win_set_info
+
+    function epmpi_f_win_get_info(win, info_used) bind(C, name="epmpi_f_win_get_info") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win
+      integer(c_int), intent(inout) :: info_used
+      integer(c_int) :: ierror
+    end function epmpi_f_win_get_info
 
     function epmpi_f_win_post(group, assert, win, f_rma) bind(C, name="epmpi_f_win_post") result(ierror)
       import :: c_int

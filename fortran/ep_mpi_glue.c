@@ -1443,6 +1443,20 @@ int epmpi_f_win_lock_all(int assert, EP_Win win, const int *f_rma)
     return EP_Win_lock_all(c_assert(assert, f_rma), win);
 }
 
+int epmpi_f_win_set_info(EP_Win win, MPI_Fint info)
+{
+    return EP_Win_set_info(win, MPI_Info_f2c(info));
+}
+
+int epmpi_f_win_get_info(EP_Win win, MPI_Fint *info_used)
+{
+    MPI_Info info;
+    int rc = EP_Win_get_info(win, &info);
+    if (rc == EP_SUCCESS)
+        *info_used = MPI_Info_c2f(info);
+    return rc;
+}
+
 int epmpi_f_win_post(EP_Group group, int assert, EP_Win win, const int *f_rma)
 {
     return EP_Win_post(group, c_assert(assert, f_rma), win);

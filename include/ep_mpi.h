@@ -4239,6 +4239,53 @@ int EP_Win_get_errhandler(EP_Win win, int *handler);
  */
 int EP_Debug_live_windows(int *windows);
 
+/**
+ * Names this endpoint's window (MPI 4.1 section 7.8, `MPI_Win_set_name`): a NUL-terminated
+ * string, kept up to `EP_MAX_OBJECT_NAME - 1` bytes (longer names are cut). Local; the other
+ * endpoints' names of the window are their own. Errors: `EP_ERR_WIN`, `EP_ERR_ARG` (NULL
+ * `win_name`). Thread safety: any thread.
+ *
+ * # Safety
+ * `win_name` points at a readable NUL-terminated string (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Win_set_name(EP_Win win, const char *win_name);
+
+/**
+ * This endpoint's window name (MPI 4.1 section 7.8, `MPI_Win_get_name`): written
+ * NUL-terminated to `win_name`, which holds `EP_MAX_OBJECT_NAME` chars, with its length
+ * (without the NUL) in `*resultlen`; the empty string when none was set. Errors: `EP_ERR_WIN`,
+ * `EP_ERR_ARG` (NULL pointers). Thread safety: any thread.
+ *
+ * # Safety
+ * `win_name` points at `EP_MAX_OBJECT_NAME` writable chars and `resultlen` at a writable
+ * `int` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Win_get_name(EP_Win win, char *win_name, int *resultlen);
+
+/**
+ * Sets hints on this endpoint's window (MPI 4.1 section 12.2.7, `MPI_Win_set_info`): the
+ * hints a window uses are fixed when its host windows are made (`EP_Win_create`'s `info`), so
+ * `info` (a host info handle, or `MPI_INFO_NULL`) is accepted and ignored, as MPI allows.
+ * Local (MPI makes it collective; endpoints need not meet for a call that changes nothing).
+ * Errors: `EP_ERR_WIN`. Thread safety: the endpoint's thread.
+ *
+ * # Safety
+ * `info` is a valid host info handle or `MPI_INFO_NULL`.
+ */
+int EP_Win_set_info(EP_Win win, MPI_Info info);
+
+/**
+ * The hints in use on this endpoint's window (MPI 4.1 section 12.2.7, `MPI_Win_get_info`):
+ * a new host info object holding the hints of the host window that exposes this endpoint's
+ * memory (those given at creation that the host kept, and the host's defaults); free it with
+ * `MPI_Info_free`. Local. Errors: `EP_ERR_WIN`, `EP_ERR_ARG` (NULL `info_used`), host
+ * failures. Thread safety: any thread.
+ *
+ * # Safety
+ * `info_used` points at a writable `MPI_Info` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Win_get_info(EP_Win win, MPI_Info *info_used);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -6,7 +6,8 @@
 //! EPMPI): the endpoint's cache is read or changed under its lock, and the callbacks run on
 //! copies in between.
 
-use super::boundary::{input, out};
+use super::boundary::out;
+use super::object_name;
 use super::types::*;
 use crate::engine::attr::{Attr, Keyval};
 use crate::engine::comm::{self, Endpoint};
@@ -14,7 +15,6 @@ use crate::ep_err;
 use crate::error::{self, EpError, EpResult, ERR_INTERN, ERR_KEYVAL, ERR_OTHER};
 use crate::handles::{endpoint, keyval, KEYVALS};
 use epmpi_macros::c_export;
-use std::ffi::CStr;
 use std::os::raw::{c_char, c_int, c_void};
 use std::sync::Arc;
 
@@ -290,11 +290,9 @@ pub unsafe extern "C" fn EP_COMM_NULL_DELETE_FN(
 #[c_export]
 pub unsafe extern "C" fn EP_Comm_set_name(comm: EP_Comm, name: *const c_char) -> c_int {
     let ep = endpoint(comm)?;
-    input(name, "name")?;
-    // SAFETY: non-null (checked above) and NUL-terminated (this function's contract).
-    let bytes = unsafe { CStr::from_ptr(name) }.to_bytes();
-    let kept = &bytes[..bytes.len().min(EP_MAX_OBJECT_NAME as usize - 1)];
-    ep.cache.lock().name = Some(String::from_utf8_lossy(kept).into_owned());
+    // SAFETY: `name` is NULL or a NUL-terminated string (this function's contract).
+    let name = unsafe { object_name::read(name)? };
+    ep.cache.lock().name = Some(name);
     Ok(())
 }
 
@@ -310,18 +308,8 @@ pub unsafe extern "C" fn EP_Comm_set_name(comm: EP_Comm, name: *const c_char) ->
 #[c_export]
 pub unsafe extern "C" fn EP_Comm_get_name(comm: EP_Comm, name: *mut c_char, resultlen: *mut c_int) -> c_int {
     let ep = endpoint(comm)?;
-    out(name, "name")?;
-    let resultlen = out(resultlen, "resultlen")?;
     let text = ep.cache.lock().name.clone().unwrap_or_default();
-    // The name may hold a multi-byte character cut short; the bytes go out as stored.
-    let bytes = text.as_bytes();
-    let n = bytes.len().min(EP_MAX_OBJECT_NAME as usize - 1);
-    // SAFETY: `name` holds `EP_MAX_OBJECT_NAME` writable chars (this function's contract) and
-    // `n + 1` is at most that.
-    unsafe {
-        std::ptr::copy_nonoverlapping(bytes.as_ptr() as *const c_char, name, n);
-        *name.add(n) = 0;
-    }
-    *resultlen = n as c_int;
-    Ok(())
+    // SAFETY: `name` holds `EP_MAX_OBJECT_NAME` writable chars and `resultlen` is a writable
+    // `int`, or NULL (this function's contract).
+    unsafe { object_name::write(&text, name, resultlen) }
 }

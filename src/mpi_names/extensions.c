@@ -69,6 +69,18 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
     return epmpi_rc(rc);
 }
 
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
+{
+    if (EPMPI_LIKELY(!EPMPI_IS_EP(win)))
+        return PMPI_Win_get_name(win, win_name, resultlen);
+    char text[EP_MAX_OBJECT_NAME];
+    int len = 0;
+    int rc = EP_Win_get_name(epmpi_win_in(win), win_name && resultlen ? text : NULL, resultlen ? &len : NULL);
+    if (rc == EP_SUCCESS)
+        copy_cut(win_name, MPI_MAX_OBJECT_NAME, text, len, resultlen);
+    return epmpi_rc(rc);
+}
+
 int MPIX_Debug_live_handles(int *comms, int *requests, int *messages)
 {
     return epmpi_rc(EP_Debug_live_handles(comms, requests, messages));

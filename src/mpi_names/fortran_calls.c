@@ -708,6 +708,30 @@ void mpi_buffer_detach_(void *buffer_addr, MPI_Fint *size, MPI_Fint *ierror)
 void pmpi_comm_set_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *ierror, size_t comm_name_len);
 void pmpi_comm_get_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen, MPI_Fint *ierror,
                          size_t comm_name_len);
+void pmpi_win_set_name_(MPI_Fint *win, char *win_name, MPI_Fint *ierror, size_t win_name_len);
+void pmpi_win_get_name_(MPI_Fint *win, char *win_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t win_name_len);
+
+/* The Fortran name `f` of `f_len` characters as C's, without its trailing blanks and cut to
+ * the longest name an object keeps; `name` holds MPI_MAX_OBJECT_NAME chars. */
+static void name_in(char *name, const char *f, size_t f_len)
+{
+    size_t n = f_len;
+    while (n > 0 && f[n - 1] == ' ')
+        n--;
+    if (n > MPI_MAX_OBJECT_NAME - 1)
+        n = MPI_MAX_OBJECT_NAME - 1;
+    memcpy(name, f, n);
+    name[n] = '\0';
+}
+
+/* The C name `name` of `len` characters into the Fortran string `f`, blank-padded. */
+static void name_out(char *f, size_t f_len, const char *name, int len, MPI_Fint *resultlen)
+{
+    size_t n = (size_t)len < f_len ? (size_t)len : f_len;
+    memcpy(f, name, n);
+    memset(f + n, ' ', f_len - n);
+    *resultlen = (MPI_Fint)n;
+}
 
 void mpi_comm_set_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *ierror, size_t comm_name_len)
 {
@@ -716,13 +740,7 @@ void mpi_comm_set_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *ierror, size_
         return;
     }
     char name[MPI_MAX_OBJECT_NAME];
-    size_t n = comm_name_len;
-    while (n > 0 && comm_name[n - 1] == ' ')
-        n--;
-    if (n > MPI_MAX_OBJECT_NAME - 1)
-        n = MPI_MAX_OBJECT_NAME - 1; /* the longest name a communicator keeps */
-    memcpy(name, comm_name, n);
-    name[n] = '\0';
+    name_in(name, comm_name, comm_name_len);
     *ierror = MPI_Comm_set_name(epmpi_f2c_comm(*comm), name);
 }
 
@@ -736,12 +754,32 @@ void mpi_comm_get_name_(MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen, MP
     char name[MPI_MAX_OBJECT_NAME] = {0};
     int len = 0;
     *ierror = MPI_Comm_get_name(epmpi_f2c_comm(*comm), name, &len);
-    if (*ierror != MPI_SUCCESS)
+    if (*ierror == MPI_SUCCESS)
+        name_out(comm_name, comm_name_len, name, len, resultlen);
+}
+
+void mpi_win_set_name_(MPI_Fint *win, char *win_name, MPI_Fint *ierror, size_t win_name_len)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*win))) {
+        pmpi_win_set_name_(win, win_name, ierror, win_name_len);
         return;
-    size_t n = (size_t)len < comm_name_len ? (size_t)len : comm_name_len;
-    memcpy(comm_name, name, n);
-    memset(comm_name + n, ' ', comm_name_len - n);
-    *resultlen = (MPI_Fint)n;
+    }
+    char name[MPI_MAX_OBJECT_NAME];
+    name_in(name, win_name, win_name_len);
+    *ierror = MPI_Win_set_name(epmpi_f2c_win(*win), name);
+}
+
+void mpi_win_get_name_(MPI_Fint *win, char *win_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t win_name_len)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*win))) {
+        pmpi_win_get_name_(win, win_name, resultlen, ierror, win_name_len);
+        return;
+    }
+    char name[MPI_MAX_OBJECT_NAME] = {0};
+    int len = 0;
+    *ierror = MPI_Win_get_name(epmpi_f2c_win(*win), name, &len);
+    if (*ierror == MPI_SUCCESS)
+        name_out(win_name, win_name_len, name, len, resultlen);
 }
 
 /* Attributes: the predefined ones (MPI_TAG_UB and the others of MPI 4.1 section 9.1.2), which

@@ -23,9 +23,7 @@
  *   MPI_File_open
  *   MPI_Intercomm_create_from_groups (MPI 4 hosts)
  *   MPI_Neighbor_alltoallw_init (MPI 4 hosts)
- *   MPI_Win_get_name
  *   MPI_Win_set_attr
- *   MPI_Win_set_name
  */
 
 void pmpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierror);
@@ -3017,23 +3015,6 @@ void mpi_win_get_info_(MPI_Fint *win, MPI_Fint *info_used, MPI_Fint *ierror)
     ep_mpi_win_get_info_(win, info_used, ierror);
 }
 
-void pmpi_win_get_name_(MPI_Fint *win, char *win_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t win_name_len);
-
-__attribute__((noinline, cold)) static void ep_mpi_win_get_name_(MPI_Fint *win, char *win_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t win_name_len)
-{
-    (void)win; (void)win_name; (void)resultlen; (void)win_name_len;
-    *ierror = epmpi_unsupported("MPI_Win_get_name", EP_COMM_NULL);
-}
-
-void mpi_win_get_name_(MPI_Fint *win, char *win_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t win_name_len)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*win)))) {
-        pmpi_win_get_name_(win, win_name, resultlen, ierror, win_name_len);
-        return;
-    }
-    ep_mpi_win_get_name_(win, win_name, resultlen, ierror, win_name_len);
-}
-
 void pmpi_win_lock_(MPI_Fint *lock_type, MPI_Fint *rank, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierror);
 
 __attribute__((noinline, cold)) static void ep_mpi_win_lock_(MPI_Fint *lock_type, MPI_Fint *rank, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierror)
@@ -3134,23 +3115,6 @@ void mpi_win_set_info_(MPI_Fint *win, MPI_Fint *info, MPI_Fint *ierror)
         return;
     }
     ep_mpi_win_set_info_(win, info, ierror);
-}
-
-void pmpi_win_set_name_(MPI_Fint *win, char *win_name, MPI_Fint *ierror, size_t win_name_len);
-
-__attribute__((noinline, cold)) static void ep_mpi_win_set_name_(MPI_Fint *win, char *win_name, MPI_Fint *ierror, size_t win_name_len)
-{
-    (void)win; (void)win_name; (void)win_name_len;
-    *ierror = epmpi_unsupported("MPI_Win_set_name", EP_COMM_NULL);
-}
-
-void mpi_win_set_name_(MPI_Fint *win, char *win_name, MPI_Fint *ierror, size_t win_name_len)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*win)))) {
-        pmpi_win_set_name_(win, win_name, ierror, win_name_len);
-        return;
-    }
-    ep_mpi_win_set_name_(win, win_name, ierror, win_name_len);
 }
 
 void pmpi_win_shared_query_(MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Aint *baseptr, MPI_Fint *ierror);

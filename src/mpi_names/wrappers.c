@@ -35,11 +35,7 @@
  *   MPI_Precv_init: no EP_ function
  *   MPI_Psend_init: no EP_ function
  *   MPI_Win_delete_attr: no EP_ function
- *   MPI_Win_get_info: no EP_ function
- *   MPI_Win_get_name: no EP_ function
  *   MPI_Win_set_attr: no EP_ function
- *   MPI_Win_set_info: no EP_ function
- *   MPI_Win_set_name: no EP_ function
  */
 
 __attribute__((noinline, cold)) static int ep_MPI_Abort(MPI_Comm comm, int errorcode)
@@ -4501,8 +4497,8 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
-    (void)info_used;
-    return epmpi_unsupported_win("MPI_Win_get_info", epmpi_win_in(win));
+    int rc = EP_Win_get_info(epmpi_win_in(win), info_used);
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
@@ -4510,19 +4506,6 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
     if (EPMPI_LIKELY(!(EPMPI_IS_EP(win))))
         return PMPI_Win_get_info(win, info_used);
     return ep_MPI_Win_get_info(win, info_used);
-}
-
-__attribute__((noinline, cold)) static int ep_MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
-{
-    (void)win_name; (void)resultlen;
-    return epmpi_unsupported_win("MPI_Win_get_name", epmpi_win_in(win));
-}
-
-int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
-{
-    if (EPMPI_LIKELY(!(EPMPI_IS_EP(win))))
-        return PMPI_Win_get_name(win, win_name, resultlen);
-    return ep_MPI_Win_get_name(win, win_name, resultlen);
 }
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
@@ -4592,8 +4575,8 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
-    (void)info;
-    return epmpi_unsupported_win("MPI_Win_set_info", epmpi_win_in(win));
+    int rc = EP_Win_set_info(epmpi_win_in(win), info);
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_set_info(MPI_Win win, MPI_Info info)
@@ -4605,8 +4588,8 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_set_name(MPI_Win win, const char *win_name)
 {
-    (void)win_name;
-    return epmpi_unsupported_win("MPI_Win_set_name", epmpi_win_in(win));
+    int rc = EP_Win_set_name(epmpi_win_in(win), win_name);
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_set_name(MPI_Win win, const char *win_name)

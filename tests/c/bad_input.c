@@ -143,6 +143,10 @@ static void null_output_cases(void)
     EXPECT(EP_Win_free, EP_ERR_ARG, "NULL pointer", EP_Win_free(NULL));
     EXPECT(EP_Win_get_errhandler, EP_ERR_ARG, "NULL handler", EP_Win_get_errhandler(w, NULL));
     EXPECT(EP_Win_test, EP_ERR_ARG, "NULL flag", EP_Win_test(w, NULL));
+    EXPECT(EP_Win_set_name, EP_ERR_ARG, "NULL name", EP_Win_set_name(w, NULL));
+    EXPECT(EP_Win_get_name, EP_ERR_ARG, "NULL name", EP_Win_get_name(w, NULL, &bad_int_out));
+    EXPECT(EP_Win_get_name, EP_ERR_ARG, "NULL resultlen", EP_Win_get_name(w, bad_name_out, NULL));
+    EXPECT(EP_Win_get_info, EP_ERR_ARG, "NULL info_used", EP_Win_get_info(w, NULL));
     EXPECT(EP_Win_detach, EP_ERR_WIN, "not a dynamic window", EP_Win_detach(w, B.rbuf));
     EXPECT(EP_Rput, EP_ERR_ARG, "NULL request", EP_Rput(B.sbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, w, NULL));
     EXPECT(EP_Rget, EP_ERR_ARG, "NULL request", EP_Rget(B.rbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, w, NULL));

@@ -303,6 +303,10 @@
 #define EP_Win_unlock MPI_Win_unlock
 #define EP_Win_unlock_all MPI_Win_unlock_all
 #define EP_Win_post MPI_Win_post
+#define EP_Win_set_name MPI_Win_set_name
+#define EP_Win_get_name MPI_Win_get_name
+#define EP_Win_set_info MPI_Win_set_info
+#define EP_Win_get_info MPI_Win_get_info
 #define EP_Win_start MPI_Win_start
 #define EP_Win_complete MPI_Win_complete
 #define EP_Win_wait MPI_Win_wait

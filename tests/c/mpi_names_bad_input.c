@@ -242,8 +242,8 @@ static void unsupported(MPI_Comm comm, int me, int size, MPI_Errhandler record)
     *base = -1;
     CHECK_OK(MPI_Win_create(base, sizeof(int), sizeof(int), MPI_INFO_NULL, comm, &win));
     CHECK_OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
-    CHECK(error_class(MPI_Win_set_info(win, MPI_INFO_NULL)) == MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Win_set_info on an endpoint window");
-    CHECK(error_class(MPI_Win_set_name(win, "w")) == MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Win_set_name");
+    CHECK(error_class(MPI_Win_set_attr(win, MPI_WIN_BASE, NULL)) == MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Win_set_attr on an endpoint window");
+    CHECK(error_class(MPI_Win_delete_attr(win, MPI_WIN_BASE)) == MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Win_delete_attr");
     CHECK_OK(MPI_Win_call_errhandler(win, MPI_ERR_OTHER));
     CHECK_OK(MPI_Win_fence(0, win));
     CHECK_OK(MPI_Put(&me, 1, MPI_INT, (me + 1) % size, 0, 1, MPI_INT, win));

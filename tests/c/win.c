@@ -14,6 +14,8 @@
  *   right after it, the target holding the data put;
  * - a compare-and-swap mutex protecting a non-atomic read-modify-write (get, put, flush):
  *   the counter is exact only if the mutex excludes endpoints of the same process too;
+ * - window names (each endpoint's own, empty until set, cut at EP_MAX_OBJECT_NAME - 1) and
+ *   info (set accepted; get gives a new host info object the program frees);
  * - dynamic windows with several attached regions addressed by MPI_Get_address values (put,
  *   rput, raccumulate with MPI_REPLACE; get, rget, rget_accumulate with MPI_NO_OP);
  * - the XIOS 3 client-server pattern: every client endpoint makes a 1-to-1 communicator
@@ -279,6 +281,45 @@ static void flush_local_all(EP_Comm comm)
         CHECK_OK(EP_Win_unlock(0, win));
     }
     CHECK_OK(EP_Barrier(comm));
+    CHECK_OK(EP_Win_free(&win));
+}
+
+/* Names are each endpoint's own (MPI 4.1 section 7.8); hints in use come from the host window
+ * (section 12.2.7). */
+static void names_and_info(EP_Comm comm)
+{
+    int me, size, left, right, len = -1;
+    ep_test_ring(comm, &me, &size, &left, &right);
+    int *mem;
+    EP_Win win;
+    MPI_Info hints;
+    CHECK_OK(MPI_Info_create(&hints));
+    CHECK_OK(MPI_Info_set(hints, "no_locks", "false"));
+    CHECK_OK(EP_Win_allocate(sizeof(int), sizeof(int), hints, comm, &mem, &win));
+    CHECK_OK(MPI_Info_free(&hints));
+    char name[EP_MAX_OBJECT_NAME], want[EP_MAX_OBJECT_NAME];
+    memset(name, 'x', sizeof name);
+    CHECK_OK(EP_Win_get_name(win, name, &len));
+    CHECK(len == 0 && name[0] == '\0', "rank %d: a new window's name has length %d", me, len);
+    snprintf(want, sizeof want, "window of rank %d", me);
+    CHECK_OK(EP_Win_set_name(win, want));
+    CHECK_OK(EP_Barrier(comm)); /* every endpoint has named its own */
+    CHECK_OK(EP_Win_get_name(win, name, &len));
+    CHECK(len == (int)strlen(want) && strcmp(name, want) == 0, "rank %d: name '%s' (%d)", me, name, len);
+    char long_name[300];
+    memset(long_name, 'a' + me % 26, sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    CHECK_OK(EP_Win_set_name(win, long_name));
+    CHECK_OK(EP_Win_get_name(win, name, &len));
+    CHECK(len == EP_MAX_OBJECT_NAME - 1 && name[len] == '\0' && name[0] == 'a' + me % 26, "rank %d: long name kept %d chars", me, len);
+    CHECK_OK(EP_Win_set_info(win, MPI_INFO_NULL));
+    MPI_Info used = MPI_INFO_NULL;
+    int nkeys = -1;
+    CHECK_OK(EP_Win_get_info(win, &used));
+    CHECK(used != MPI_INFO_NULL, "rank %d: EP_Win_get_info gave MPI_INFO_NULL", me);
+    CHECK_OK(MPI_Info_get_nkeys(used, &nkeys));
+    CHECK(nkeys >= 0, "rank %d: %d keys", me, nkeys);
+    CHECK_OK(MPI_Info_free(&used));
     CHECK_OK(EP_Win_free(&win));
 }
 
@@ -562,6 +603,7 @@ static void body(EP_Comm world)
     accumulate_into_one_counter(world);
     ticket_counter(world);
     flush_local_all(world);
+    names_and_info(world);
     cas_mutex(world);
     dynamic_regions(world);
     xios3_pattern(world);

@@ -289,6 +289,10 @@
 #define ep_win_unlock MPI_Win_unlock
 #define ep_win_unlock_all MPI_Win_unlock_all
 #define ep_win_post MPI_Win_post
+#define ep_win_set_name MPI_Win_set_name
+#define ep_win_get_name MPI_Win_get_name
+#define ep_win_set_info MPI_Win_set_info
+#define ep_win_get_info MPI_Win_get_info
 #define ep_win_start MPI_Win_start
 #define ep_win_complete MPI_Win_complete
 #define ep_win_wait MPI_Win_wait

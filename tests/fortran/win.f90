@@ -13,6 +13,8 @@
 !> - general active target: ep_win_post and ep_win_start on the ring neighbours' group,
 !>   puts into both, ep_win_complete, then ep_win_wait or an ep_win_test loop, 10 epochs,
 !>   each slot holding the round's value of its neighbour;
+!> - a window's name (each endpoint's own, blank-padded) and its hints in use (an info object
+!>   the program frees);
 !> - a dynamic window: regions attached, addressed by MPI_Get_address values, detached;
 !> - errors through the window's handler: outside an epoch, bad rank, negative displacement,
 !>   bad lock type, non-contiguous sections (refused by the glue), freed handle.
@@ -56,6 +58,7 @@ contains
     call ticket_counter(comm)
     call ring_with_fence(comm)
     call ring_with_post_start(comm)
+    call names_and_info(comm)
     call passive_target(comm)
     call dynamic_window(comm)
     call errors(comm)
@@ -242,6 +245,40 @@ contains
     call check(ierr == EP_SUCCESS .and. win == EP_WIN_NULL, 'ep_win_free of the post/start window')
     deallocate(slots)
   end subroutine ring_with_post_start
+
+  !> Each endpoint names its window and reads the name back; the hints in use come as an info
+  !> object to free.
+  subroutine names_and_info(comm)
+    integer, intent(in) :: comm
+    integer :: me, size, left, right, win, ierr, resultlen
+    integer(mpik) :: info, nkeys, host_ierr
+    integer, allocatable, asynchronous :: slot(:)
+    character(len=EP_MAX_OBJECT_NAME) :: name, want
+    call test_ring(comm, me, size, left, right)
+    allocate(slot(1))
+    call ep_win_create(slot, int(storage_size(me) / 8, MPI_ADDRESS_KIND), storage_size(me) / 8, MPI_INFO_NULL, &
+      comm, win, ierr)
+    call check_ok(ierr, 'ep_win_create for names')
+    call ep_win_get_name(win, name, resultlen, ierr)
+    call check(ierr == EP_SUCCESS .and. resultlen == 0 .and. name == ' ', 'a new window has a name')
+    write(want, '(a,i0)') 'window of rank ', me
+    call ep_win_set_name(win, want, ierr)
+    call check_ok(ierr, 'ep_win_set_name')
+    call ep_barrier(comm, ierr)
+    call ep_win_get_name(win, name, resultlen, ierr)
+    call check(ierr == EP_SUCCESS .and. name == want .and. resultlen == len_trim(want), &
+      'ep_win_get_name did not return this endpoint''s name')
+    call ep_win_set_info(win, MPI_INFO_NULL, ierr)
+    call check_ok(ierr, 'ep_win_set_info')
+    call ep_win_get_info(win, info, ierr)
+    call check(ierr == EP_SUCCESS .and. info /= MPI_INFO_NULL, 'ep_win_get_info gave no info object')
+    call MPI_Info_get_nkeys(info, nkeys, host_ierr)
+    call check(host_ierr == MPI_SUCCESS .and. nkeys >= 0, 'MPI_Info_get_nkeys of the hints in use')
+    call MPI_Info_free(info, host_ierr)
+    call ep_win_free(win, ierr)
+    call check(ierr == EP_SUCCESS .and. win == EP_WIN_NULL, 'ep_win_free of the named window')
+    deallocate(slot)
+  end subroutine names_and_info
 
   !> Counters of rank 0 (8-byte integers): 1 accumulate, 2 get_accumulate, 3 compare-and-swap;
   !> slot 4 of every endpoint receives an rput of its left neighbour.

@@ -89,6 +89,7 @@ pub fn create(
         disp_unit: if flavor == WinFlavor::Dynamic { 1 } else { disp_unit },
         epochs: Mutex::new(Default::default()),
         attached: Mutex::new(Vec::new()),
+        name: Mutex::new(None),
         // Windows take only the predefined handlers (a communicator's user handler expects a
         // communicator handle); MPI starts windows with `MPI_ERRORS_ARE_FATAL`.
         errhandler: AtomicI32::new(if is_predefined_handler(ep.errhandler()) { ep.errhandler() } else { ERRORS_ARE_FATAL }),

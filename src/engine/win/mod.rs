@@ -108,6 +108,9 @@ pub struct WinEndpoint {
     pub epochs: Mutex<Epochs>,
     /// Regions this endpoint attached to a dynamic window (start addresses).
     pub attached: Mutex<Vec<usize>>,
+    /// The name `EP_Win_set_name` gave this endpoint's window (`None`: never set, the empty
+    /// name).
+    pub name: Mutex<Option<String>>,
     pub errhandler: AtomicI32,
 }
 
@@ -164,6 +167,16 @@ impl WinEndpoint {
                 rank_of.get(id).copied().ok_or_else(|| ep_err!(ERR_GROUP, "rank {i} of the group is not an endpoint of the window's communicator"))
             })
             .collect()
+    }
+
+    /// `EP_Win_get_info`: a new host info object with the hints in use on the host window
+    /// that exposes this endpoint's memory (MPI 4.1 section 12.2.7); the caller frees it.
+    pub fn info_used(&self) -> EpResult<sys::MPI_Info> {
+        let mut info = crate::host::HOST.info_null;
+        // SAFETY: the host window lives as long as `self.shared`; the host writes `info`, a
+        // live local, with a new info object.
+        host::check_rma(unsafe { sys::MPI_Win_get_info(self.shared.wins[self.local as usize].0, &mut info) }, "MPI_Win_get_info")?;
+        Ok(info)
     }
 
     /// Number of local endpoints of this process in the window.
