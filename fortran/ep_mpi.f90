@@ -3255,7 +3255,8 @@ contains
 
   !> Starts a shared passive-target epoch on every endpoint of the window (C:
   !> `EP_Win_lock_all`; MPI 4.1 section 12.5.3). assert: 0 or MPI_MODE_NOCHECK, as in
-  !> `ep_win_lock`. Errors: EP_ERR_WIN, EP_ERR_RMA_SYNC (already in a lock epoch).
+  !> `ep_win_lock`. Errors: EP_ERR_WIN, EP_ERR_RMA_SYNC (already in a lock epoch or a start's
+  !> access epoch).
   recursive subroutine ep_win_lock_all(assert, win, ierror)
     integer(mpi_kind), intent(in) :: assert
     integer, intent(in) :: win

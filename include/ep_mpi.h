@@ -3830,7 +3830,8 @@ int EP_Win_fence(int assert, EP_Win win);
  * `EP_PROC_NULL` does nothing.
  *
  * Errors: `EP_ERR_WIN`, `EP_ERR_RANK`, `EP_ERR_LOCKTYPE`, `EP_ERR_RMA_SYNC` (already
- * locked by this endpoint, or inside `EP_Win_lock_all`). Thread safety: the endpoint's thread.
+ * locked by this endpoint, or inside `EP_Win_lock_all` or a start's access epoch). Thread
+ * safety: the endpoint's thread.
  *
  * # Safety
  * No pointer argument; any handle value is accepted (a bad one is an error).
@@ -3851,8 +3852,8 @@ int EP_Win_unlock(int rank, EP_Win win);
 /**
  * Starts a shared passive-target epoch on every endpoint of the window (MPI 4.1 section
  * 12.5.3, `MPI_Win_lock_all`); `assert` 0 or `MPI_MODE_NOCHECK`.
- * Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (already in a lock epoch). Thread safety: the
- * endpoint's thread.
+ * Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (already in a lock epoch or a start's access
+ * epoch). Thread safety: the endpoint's thread.
  *
  * # Safety
  * No pointer argument; any handle value is accepted (a bad one is an error).
@@ -3928,8 +3929,10 @@ int EP_Win_sync(EP_Win win);
  *
  * Errors: `EP_ERR_WIN`, `EP_ERR_GROUP` (bad handle, or an endpoint not in the window),
  * `EP_ERR_ARG` (other assertion bits), `EP_ERR_RMA_SYNC` (already exposed by a post not
- * waited for, or inside a lock epoch), `EP_ERR_UNSUPPORTED` (more than about 11,000 endpoints
- * per process on MPICH, whose tags cannot name them). Thread safety: the endpoint's thread.
+ * waited for), `EP_ERR_UNSUPPORTED` (when 2 x (endpoints per process)^2 exceeds the host's
+ * `MPI_TAG_UB` + 1, whose tags then cannot name them: above about 11,500 endpoints per
+ * process on MPICH), host failures of a notice (the epoch is open and every other origin
+ * told). Thread safety: the endpoint's thread.
  *
  * # Safety
  * No pointer argument; any handle value is accepted (a bad one is an error).
@@ -3946,8 +3949,10 @@ int EP_Win_post(EP_Group group, int assert, EP_Win win);
  * passive-target lock and a start's epoch exclude each other.
  *
  * Errors: `EP_ERR_WIN`, `EP_ERR_GROUP`, `EP_ERR_ARG` (other assertion bits),
- * `EP_ERR_RMA_SYNC` (inside an access epoch of start or lock), `EP_ERR_UNSUPPORTED` (as
- * `EP_Win_post`), host failures. Thread safety: the endpoint's thread.
+ * `EP_ERR_RMA_SYNC` (inside an access epoch of start, lock or lock_all), `EP_ERR_UNSUPPORTED`
+ * (as `EP_Win_post`), host failures: a start that fails after it began to wait opens no
+ * epoch and ends its targets' exposure as `EP_Win_complete` would. Thread safety: the
+ * endpoint's thread.
  *
  * # Safety
  * No pointer argument; any handle value is accepted (a bad one is an error).
@@ -3972,7 +3977,8 @@ int EP_Win_complete(EP_Win win);
  * until every endpoint of the post's group has called `EP_Win_complete`; their operations
  * are then in this endpoint's memory.
  *
- * Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (no post). Thread safety: the endpoint's thread.
+ * Errors: `EP_ERR_WIN`, `EP_ERR_RMA_SYNC` (no post), host failures (the epoch ends).
+ * Thread safety: the endpoint's thread.
  *
  * # Safety
  * No pointer argument; any handle value is accepted (a bad one is an error).

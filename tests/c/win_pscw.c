@@ -9,12 +9,14 @@
  * - every endpoint's access epoch on rank 0 alone, rank 0 exposing itself to all: puts into
  *   one slot each and an MPI_SUM accumulate into one counter, exact after rank 0's wait;
  * - a get of the target's memory, stored by the target before its post;
+ * - EP_Win_test reporting the exposure open while its origin has not started;
  * - MPI_MODE_NOCHECK on post and start (the posts made before a barrier);
  * - passive target and fence on the same window after the epochs;
  * - the errors: complete without start, wait and test without post, a second start or post,
- *   an operation on a rank outside the start's group, fence and lock inside the epochs, free
- *   inside an exposure epoch, assertion bits MPI does not allow there, a group naming an
- *   endpoint not in the window, a bad group handle.
+ *   an operation on a rank outside the start's group, a request operation (passive target
+ *   only), fence and lock inside the epochs, free inside an exposure epoch, assertion bits MPI
+ *   does not allow there, a group naming an endpoint not in the window, a bad group handle;
+ *   and what MPI allows: a lock on another target while exposed, a post while locked.
  * Everything is freed: no communicator, request, window or group handle is left.
  */
 #include "ep_test.h"
@@ -85,6 +87,9 @@ static void all_to_root(EP_Comm comm)
     CHECK_OK(EP_Win_allocate(bytes, sizeof(long), MPI_INFO_NULL, comm, &mem, &win));
     EP_Group everyone, root = pair_group(win, 0, 0);
     CHECK_OK(EP_Win_get_group(win, &everyone));
+    if (me == 0)
+        for (int r = 0; r <= size; r++)
+            mem[r] = 0; /* before the first post, which makes these stores visible */
     for (int round = 0; round < 20; round++) {
         if (me == 0)
             CHECK_OK(EP_Win_post(everyone, 0, win));
@@ -133,6 +138,32 @@ static void get_after_post(EP_Comm comm)
                   got[i], right);
         CHECK_OK(EP_Win_wait(win));
     }
+    CHECK_OK(EP_Group_free(&from_left));
+    CHECK_OK(EP_Group_free(&to_right));
+    CHECK_OK(EP_Win_free(&win));
+}
+
+/* EP_Win_test reports the exposure open while an origin has not completed: no origin
+ * starts before the barrier that follows every target's first test. */
+static void test_before_origins(EP_Comm comm)
+{
+    int me, size, left, right;
+    ep_test_ring(comm, &me, &size, &left, &right);
+    int *mem;
+    EP_Win win;
+    CHECK_OK(EP_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, comm, &mem, &win));
+    EP_Group from_left = pair_group(win, left, left), to_right = pair_group(win, right, right);
+    *mem = -1;
+    CHECK_OK(EP_Win_post(from_left, 0, win));
+    int flag = -1;
+    CHECK_OK(EP_Win_test(win, &flag));
+    CHECK(flag == 0, "rank %d: EP_Win_test ended the exposure before its origin started", me);
+    CHECK_OK(EP_Barrier(comm));
+    CHECK_OK(EP_Win_start(to_right, 0, win));
+    CHECK_OK(EP_Put(&me, 1, MPI_INT, right, 0, 1, MPI_INT, win));
+    CHECK_OK(EP_Win_complete(win));
+    test_until_done(win);
+    CHECK(*mem == left, "rank %d: holds %d after the test, expected %d", me, *mem, left);
     CHECK_OK(EP_Group_free(&from_left));
     CHECK_OK(EP_Group_free(&to_right));
     CHECK_OK(EP_Win_free(&win));
@@ -194,12 +225,31 @@ static void errors_and_other_epochs(EP_Comm comm)
     CHECK_CLASS(EP_Win_flush(me, win), EP_ERR_RMA_SYNC);
     if (size > 1)
         CHECK_CLASS(EP_Put(&value, 1, MPI_INT, right, 0, 1, MPI_INT, win), EP_ERR_RMA_SYNC);
+    EP_Request req = EP_REQUEST_NULL;
+    CHECK_CLASS(EP_Rput(&value, 1, MPI_INT, me, 0, 1, MPI_INT, win, &req), EP_ERR_RMA_SYNC); /* passive target only */
+    CHECK(req == EP_REQUEST_NULL, "rank %d: a refused EP_Rput set a request", me);
     CHECK_OK(EP_Put(&value, 1, MPI_INT, me, 0, 1, MPI_INT, win));
     CHECK_OK(EP_Win_complete(win));
     CHECK_OK(EP_Win_wait(win));
     CHECK(*mem == me, "rank %d: its own put left %d", me, *mem);
     CHECK_CLASS(EP_Win_complete(win), EP_ERR_RMA_SYNC);
     CHECK_OK(EP_Barrier(comm)); /* every endpoint has read its own put */
+
+    /* An access epoch of start alone refuses fence too; a lock on another target may be held
+     * while exposed (here to nobody), and a post made while holding one. */
+    CHECK_OK(EP_Win_start(EP_GROUP_EMPTY, 0, win));
+    CHECK_CLASS(EP_Win_fence(0, win), EP_ERR_RMA_SYNC);
+    CHECK_OK(EP_Win_complete(win));
+    CHECK_OK(EP_Win_post(EP_GROUP_EMPTY, 0, win));
+    CHECK_OK(EP_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+    CHECK_OK(EP_Win_unlock(right, win));
+    CHECK_OK(EP_Win_wait(win));
+    CHECK_OK(EP_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+    CHECK_OK(EP_Win_post(EP_GROUP_EMPTY, 0, win));
+    CHECK_OK(EP_Win_test(win, &flag));
+    CHECK(flag == 1, "rank %d: an exposure to nobody is not over at once", me);
+    CHECK_OK(EP_Win_unlock(right, win));
+    CHECK_OK(EP_Barrier(comm));
 
     /* Passive target and fence still work on the window. */
     value = 100 + me;
@@ -238,6 +288,7 @@ static void body(EP_Comm world)
     ring_rounds(world);
     all_to_root(world);
     get_after_post(world);
+    test_before_origins(world);
     nocheck(world);
     errors_and_other_epochs(world);
 }

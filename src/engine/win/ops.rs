@@ -105,6 +105,16 @@ impl WinEndpoint {
         Ok(Some(HostTarget { win, proc: loc.proc as c_int, disp, serial, flush_local, no_request_ops: ompi4_dynamic }))
     }
 
+    /// [`prepare`](Self::prepare) for the request forms, which MPI allows only in passive-target
+    /// epochs (MPI 4.1 section 12.3.5): `EP_ERR_RMA_SYNC` under fence or start.
+    fn prepare_request(&self, t: &TargetMem) -> EpResult<Option<HostTarget>> {
+        let h = self.prepare(t)?;
+        if h.is_some() {
+            self.epochs.lock().check_passive(t.rank)?;
+        }
+        Ok(h)
+    }
+
     /// `EP_Put`.
     ///
     /// # Safety
@@ -144,9 +154,8 @@ impl WinEndpoint {
     /// they go to the host as they are.
     pub unsafe fn rput(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
         check_buffer(origin, ocount, otype)?;
-        let Some(h) = self.prepare(t)? else { return Ok(None) };
+        let Some(h) = self.prepare_request(t)? else { return Ok(None) };
         if h.no_request_ops {
-            self.epochs.lock().check_passive(t.rank)?;
             // Complete from the start: `issue` completes it locally (passive epoch).
             // SAFETY: as in `put`; `issue` completes it locally before returning.
             h.issue("MPI_Put", || unsafe { sys::MPI_Put(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })?;
@@ -167,9 +176,8 @@ impl WinEndpoint {
     /// they go to the host as they are.
     pub unsafe fn rget(&self, origin: *mut c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
         check_buffer(origin, ocount, otype)?;
-        let Some(h) = self.prepare(t)? else { return Ok(None) };
+        let Some(h) = self.prepare_request(t)? else { return Ok(None) };
         if h.no_request_ops {
-            self.epochs.lock().check_passive(t.rank)?;
             // SAFETY: as in `get`; `issue` completes it locally before returning.
             h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })?;
             return Ok(None);
@@ -241,9 +249,8 @@ impl WinEndpoint {
     ) -> EpResult<Option<HostRequest>> {
         check_op(op)?;
         check_buffer(origin, ocount, otype)?;
-        let Some(h) = self.prepare(t)? else { return Ok(None) };
+        let Some(h) = self.prepare_request(t)? else { return Ok(None) };
         if h.no_request_ops {
-            self.epochs.lock().check_passive(t.rank)?;
             // SAFETY: as in `accumulate`; `issue` completes it locally before returning.
             h.issue("MPI_Accumulate", || unsafe { sys::MPI_Accumulate(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, op, h.win.0) })?;
             return Ok(None);
@@ -281,9 +288,8 @@ impl WinEndpoint {
             check_buffer(origin, ocount, otype)?;
         }
         check_buffer(result, rcount, rtype)?;
-        let Some(h) = self.prepare(t)? else { return Ok(None) };
+        let Some(h) = self.prepare_request(t)? else { return Ok(None) };
         if h.no_request_ops {
-            self.epochs.lock().check_passive(t.rank)?;
             // SAFETY: as in `get_accumulate`; `issue` completes it locally before returning.
             h.issue("MPI_Get_accumulate", || unsafe {
                 sys::MPI_Get_accumulate(origin, ocount, otype, result, rcount, rtype, h.proc, h.disp, t.count, t.dtype, op, h.win.0)

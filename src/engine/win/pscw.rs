@@ -43,6 +43,32 @@ enum Kind {
     Complete = 1,
 }
 
+/// Notices counted by (destination local index, source rank, kind).
+type Key = (u32, i32, Kind);
+
+#[derive(Default)]
+struct Counts {
+    /// Arrived and not yet taken.
+    arrived: HashMap<Key, u32>,
+    /// Given up by an epoch that failed before they came: dropped when they arrive, so that
+    /// they do not stand for a later epoch's.
+    forfeited: HashMap<Key, u32>,
+}
+
+/// Takes one count of `key` from `map`: false when there is none.
+fn take_one(map: &mut HashMap<Key, u32>, key: Key) -> bool {
+    match map.get_mut(&key) {
+        Some(n) => {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&key);
+            }
+            true
+        }
+        None => false,
+    }
+}
+
 /// The notices of one window in this process: where they travel and those that arrived.
 pub struct Notices {
     /// The window's own host communicator (freed with the window's last handle).
@@ -52,8 +78,9 @@ pub struct Notices {
     stride: u32,
     /// The tags fit under the host's `MPI_TAG_UB`.
     fits: bool,
-    /// Notices arrived and not yet taken, by (destination local index, source rank, kind).
-    arrived: Mutex<HashMap<(u32, i32, Kind), u32>>,
+    /// Notices arrived and not yet taken, and notices to drop when they arrive, by
+    /// (destination local index, source rank, kind).
+    arrived: Mutex<Counts>,
     /// Held by the endpoint that polls the host for notices.
     polling: Mutex<()>,
     /// The notices' sends not known to be complete. Not freed at once with
@@ -80,8 +107,8 @@ impl Notices {
     /// The notices of a window whose processes have at most `stride` endpoints each, over
     /// `comm` (the window's own duplicate of its communicator's host communicator).
     pub fn new(comm: HostComm, stride: u32, tag_ub: c_int) -> Notices {
-        let top = 2 * (stride as u64) * (stride as u64);
-        Notices { comm, stride, fits: top <= tag_ub as u64 + 1, arrived: Mutex::new(HashMap::new()), polling: Mutex::new(()), sent: Mutex::new(Vec::new()) }
+        let top = 2 * (stride as u128) * (stride as u128);
+        Notices { comm, stride, fits: top <= tag_ub as u128 + 1, arrived: Mutex::new(Counts::default()), polling: Mutex::new(()), sent: Mutex::new(Vec::new()) }
     }
 
     fn check_fits(&self) -> EpResult<()> {
@@ -99,6 +126,7 @@ impl Notices {
     /// Sends a notice of `kind` from this process's endpoint of local index `from` to rank
     /// `to`. The host's request is kept until it completes (see `sent`).
     fn send(&self, map: &RankMap, from: u32, to: i32, kind: Kind) -> EpResult<()> {
+        self.reap();
         let loc = map.location(to).ok_or_else(|| ep_err!(ERR_ARG, "rank {to} is not in the window"))?;
         let tag = 2 * (from * self.stride + loc.local) + kind as u32;
         let mut req = HostRequest(HOST.request_null);
@@ -114,20 +142,29 @@ impl Notices {
         Ok(())
     }
 
-    /// Forgets the notices' sends that have completed.
-    fn reap(&self) -> EpResult<()> {
-        let mut sent = self.sent.lock();
-        let mut first_error = Ok(());
-        sent.retain_mut(|req| {
+    /// Forgets the notices' sends that have completed. A send the host reports failed is
+    /// forgotten too: its error belongs to the endpoint that sent it, whose `MPI_Isend`
+    /// succeeded, and must not fail another endpoint's wait that tests it here.
+    fn reap(&self) {
+        self.sent.lock().retain_mut(|req| {
             let mut done: c_int = 0;
             // SAFETY: a live request of `send`, which the host sets to `MPI_REQUEST_NULL`
             // once complete; no buffer.
-            let rc = check_rma(unsafe { sys::MPI_Test(&mut req.0, &mut done, HOST.status_ignore) }, "MPI_Test (window notice)");
+            let rc = unsafe { sys::MPI_Test(&mut req.0, &mut done, HOST.status_ignore) };
+            rc == HOST.success && done == 0
+        });
+    }
+
+    /// Sends a notice of `kind` from local index `from` to every rank of `to`, all of them
+    /// even when one fails (a rank left out would wait for it forever); the first error.
+    fn tell_all(&self, map: &RankMap, from: u32, to: &[i32], kind: Kind) -> EpResult<()> {
+        let mut first_error = Ok(());
+        for &rank in to {
+            let rc = self.send(map, from, rank, kind);
             if first_error.is_ok() {
                 first_error = rc;
             }
-            done == 0
-        });
+        }
         first_error
     }
 
@@ -167,51 +204,68 @@ impl Notices {
             let Some(source) = source else {
                 return Err(ep_err!(ERR_RMA_SYNC, "a window notice from process {} names no endpoint of it", st.MPI_SOURCE));
             };
-            *self.arrived.lock().entry((to, source, kind)).or_default() += 1;
+            let mut counts = self.arrived.lock();
+            if !take_one(&mut counts.forfeited, (to, source, kind)) {
+                *counts.arrived.entry((to, source, kind)).or_default() += 1;
+            }
         }
     }
 
     /// Removes from `waiting` each rank whose notice of `kind` to local index `me` has
     /// arrived, taking one notice of each.
     fn take(&self, me: u32, waiting: &mut Vec<i32>, kind: Kind) {
-        let mut arrived = self.arrived.lock();
-        if arrived.is_empty() {
+        let mut counts = self.arrived.lock();
+        if counts.arrived.is_empty() {
             return;
         }
-        waiting.retain(|&r| match arrived.get_mut(&(me, r, kind)) {
-            Some(n) => {
-                *n -= 1;
-                if *n == 0 {
-                    arrived.remove(&(me, r, kind));
-                }
-                false
+        waiting.retain(|&r| !take_one(&mut counts.arrived, (me, r, kind)));
+    }
+
+    /// Gives up the notices of `kind` to local index `me` from the ranks of `waiting`, for an
+    /// epoch that failed before they came: one that has arrived is taken, one still to come is
+    /// dropped when it does.
+    fn forfeit(&self, me: u32, waiting: &[i32], kind: Kind) {
+        let mut counts = self.arrived.lock();
+        for &r in waiting {
+            if !take_one(&mut counts.arrived, (me, r, kind)) {
+                *counts.forfeited.entry((me, r, kind)).or_default() += 1;
             }
-            None => true,
-        });
+        }
     }
 
     /// Polls once and takes what came: true when nothing of `waiting` is left.
     fn ready(&self, map: &RankMap, me: u32, waiting: &mut Vec<i32>, kind: Kind) -> EpResult<bool> {
-        self.reap()?;
+        self.reap();
         self.poll(map)?;
         self.take(me, waiting, kind);
         Ok(waiting.is_empty())
     }
 
-    /// Waits until a notice of `kind` from every rank of `waiting` has come.
+    /// Waits until a notice of `kind` from every rank of `waiting` has come. On an error the
+    /// notices not taken yet are forfeited (see [`Notices::forfeit`]).
     fn wait_for(&self, map: &RankMap, me: u32, mut waiting: Vec<i32>, kind: Kind) -> EpResult<()> {
         let mut b = Backoff::new();
-        while !self.ready(map, me, &mut waiting, kind)? {
+        loop {
+            match self.ready(map, me, &mut waiting, kind) {
+                Ok(true) => return Ok(()),
+                Ok(false) => {}
+                Err(err) => {
+                    self.forfeit(me, &waiting, kind);
+                    return Err(err);
+                }
+            }
             progress_targets();
             b.snooze_after_polling();
         }
-        Ok(())
     }
 }
 
 impl WinEndpoint {
     /// `EP_Win_post`: opens an exposure epoch for the origins `group` (window ranks); `assert`
     /// a combination of `MPI_MODE_NOCHECK`, `MPI_MODE_NOSTORE` and `MPI_MODE_NOPUT`.
+    /// Errors: `EP_ERR_ARG` (other assertion bits), `EP_ERR_UNSUPPORTED` (tags), `EP_ERR_RMA_SYNC`
+    /// (already exposed), host failures of a notice (the epoch is open, every other origin
+    /// told).
     pub fn post(&self, group: Vec<i32>, assert: c_int) -> EpResult<()> {
         check_assert(assert, RMA.mode_nocheck | RMA.mode_nostore | RMA.mode_noput, "EP_Win_post")?;
         let notices = &self.shared.notices;
@@ -221,24 +275,23 @@ impl WinEndpoint {
             if e.exposure.is_some() {
                 return Err(ep_err!(ERR_RMA_SYNC, "post inside an exposure epoch of this endpoint (wait or test first)"));
             }
-            if e.in_passive() {
-                return Err(ep_err!(ERR_RMA_SYNC, "post inside a passive-target epoch of this endpoint (unlock first)"));
-            }
             e.fence = false;
             e.exposure = Some(group.clone());
         }
         // The endpoint's stores to its memory before the post are visible to the origins.
         memory_fence(Ordering::SeqCst);
-        if assert & RMA.mode_nocheck == 0 {
-            for &origin in &group {
-                notices.send(&self.shared.map, self.local, origin, Kind::Post)?;
-            }
+        if assert & RMA.mode_nocheck != 0 {
+            return Ok(());
         }
-        Ok(())
+        notices.tell_all(&self.shared.map, self.local, &group, Kind::Post)
     }
 
     /// `EP_Win_start`: opens an access epoch to the targets `group` (window ranks), once each
-    /// has posted (at once under `MPI_MODE_NOCHECK`, the only assertion allowed).
+    /// has posted (at once under `MPI_MODE_NOCHECK`, the only assertion allowed). Errors:
+    /// `EP_ERR_ARG`, `EP_ERR_UNSUPPORTED`, `EP_ERR_RMA_SYNC` (inside an access epoch of start,
+    /// lock or lock_all), host failures. A start that fails after it began to wait opens no
+    /// epoch and ends its targets' exposure as a complete would (each target's wait returns),
+    /// posts that had not come yet given up.
     pub fn start(&self, group: Vec<i32>, assert: c_int) -> EpResult<()> {
         check_assert(assert, RMA.mode_nocheck, "EP_Win_start")?;
         let notices = &self.shared.notices;
@@ -254,18 +307,21 @@ impl WinEndpoint {
             // A fence that no operation followed started no epoch (MPI 4.1 section 12.5.1).
             e.fence = false;
         }
+        let mut opened = Ok(());
         if assert & RMA.mode_nocheck == 0 {
-            notices.wait_for(&self.shared.map, self.local, group.clone(), Kind::Post)?;
+            opened = notices.wait_for(&self.shared.map, self.local, group.clone(), Kind::Post);
         }
-        for (i, &rank) in group.iter().enumerate() {
-            let (win, loc) = self.target(rank)?;
-            if let Err(err) = self.shared.locks[loc.local as usize].lock(win, loc.proc, false, 0) {
-                for &done in &group[..i] {
-                    let (win, loc) = self.target(done)?;
-                    let _ = self.shared.locks[loc.local as usize].unlock(win, loc.proc);
-                }
-                return Err(err);
+        let mut locked = 0;
+        while opened.is_ok() && locked < group.len() {
+            opened = self.lock_shared(group[locked]);
+            locked += opened.is_ok() as usize;
+        }
+        if let Err(err) = opened {
+            for &done in &group[..locked] {
+                let _ = self.unlock_shared(done);
             }
+            let _ = notices.tell_all(&self.shared.map, self.local, &group, Kind::Complete);
+            return Err(err);
         }
         // Loads and stores of shared windows in the epoch come after the targets posted.
         memory_fence(Ordering::SeqCst);
@@ -277,7 +333,8 @@ impl WinEndpoint {
 
     /// `EP_Win_complete`: ends the access epoch; every operation of it is complete at the
     /// origin and at its target, and each target is told so. A target whose unlock failed is
-    /// told too (its wait would hang otherwise); the first error is returned.
+    /// told too (its wait would hang otherwise); the first error is returned. Errors:
+    /// `EP_ERR_RMA_SYNC` (no start), host failures.
     pub fn complete(&self) -> EpResult<()> {
         let Some(targets) = self.epochs.lock().access.take() else {
             return Err(ep_err!(ERR_RMA_SYNC, "complete without start"));
@@ -285,23 +342,19 @@ impl WinEndpoint {
         memory_fence(Ordering::SeqCst);
         let mut first_error = Ok(());
         for &rank in &targets {
-            let (win, loc) = self.target(rank)?;
-            let rc = self.shared.locks[loc.local as usize].unlock(win, loc.proc);
+            let rc = self.unlock_shared(rank);
             if first_error.is_ok() {
                 first_error = rc;
             }
         }
-        for &rank in &targets {
-            let rc = self.shared.notices.send(&self.shared.map, self.local, rank, Kind::Complete);
-            if first_error.is_ok() {
-                first_error = rc;
-            }
-        }
-        first_error
+        let told = self.shared.notices.tell_all(&self.shared.map, self.local, &targets, Kind::Complete);
+        first_error.and(told)
     }
 
     /// `EP_Win_wait`: ends the exposure epoch once every origin of the post's group has
-    /// completed its access epoch; their operations are then visible in this endpoint's memory.
+    /// completed its access epoch; their operations are then visible in this endpoint's
+    /// memory. Errors: `EP_ERR_RMA_SYNC` (no post), host failures (the epoch ends, the
+    /// complete notices not come yet given up).
     pub fn wait_exposure(&self) -> EpResult<()> {
         let Some(origins) = self.epochs.lock().exposure.take() else {
             return Err(ep_err!(ERR_RMA_SYNC, "wait without post"));
@@ -312,19 +365,37 @@ impl WinEndpoint {
     }
 
     /// `EP_Win_test`: `EP_Win_wait` when it would return at once (true), else false and the
-    /// exposure epoch goes on.
+    /// exposure epoch goes on. Errors: as `EP_Win_wait`.
     pub fn test_exposure(&self) -> EpResult<bool> {
         let mut e = self.epochs.lock();
         let Some(origins) = e.exposure.as_mut() else {
             return Err(ep_err!(ERR_RMA_SYNC, "test without post"));
         };
         progress_targets();
-        if !self.shared.notices.ready(&self.shared.map, self.local, origins, Kind::Complete)? {
-            return Ok(false);
+        let notices = &self.shared.notices;
+        match notices.ready(&self.shared.map, self.local, origins, Kind::Complete) {
+            Ok(false) => return Ok(false),
+            Ok(true) => {}
+            Err(err) => {
+                notices.forfeit(self.local, origins, Kind::Complete);
+                e.exposure = None;
+                return Err(err);
+            }
         }
         e.exposure = None;
         memory_fence(Ordering::SeqCst);
         Ok(true)
+    }
+
+    /// The shared host lock a start's epoch holds on `rank`, through the process's lock table.
+    fn lock_shared(&self, rank: i32) -> EpResult<()> {
+        let (win, loc) = self.target(rank)?;
+        self.shared.locks[loc.local as usize].lock(win, loc.proc, false, 0)
+    }
+
+    fn unlock_shared(&self, rank: i32) -> EpResult<()> {
+        let (win, loc) = self.target(rank)?;
+        self.shared.locks[loc.local as usize].unlock(win, loc.proc)
     }
 }
 

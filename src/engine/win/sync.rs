@@ -58,8 +58,8 @@ impl WinEndpoint {
             if e.lock_all || e.lock_of(rank).is_some() {
                 return Err(ep_err!(ERR_RMA_SYNC, "target rank {rank} is already locked by this endpoint"));
             }
-            if e.in_general_active() {
-                return Err(ep_err!(ERR_RMA_SYNC, "lock inside a post or start epoch of this endpoint"));
+            if e.access.is_some() {
+                return Err(ep_err!(ERR_RMA_SYNC, "lock inside the access epoch of a start of this endpoint (complete first)"));
             }
             // A fence that no operation followed started no epoch (MPI 4.1 section 12.5.1).
             e.fence = false;
@@ -95,8 +95,8 @@ impl WinEndpoint {
             if e.in_passive() {
                 return Err(ep_err!(ERR_RMA_SYNC, "lock_all inside another passive-target epoch of this endpoint"));
             }
-            if e.in_general_active() {
-                return Err(ep_err!(ERR_RMA_SYNC, "lock_all inside a post or start epoch of this endpoint"));
+            if e.access.is_some() {
+                return Err(ep_err!(ERR_RMA_SYNC, "lock_all inside the access epoch of a start of this endpoint (complete first)"));
             }
             e.fence = false;
         }
