@@ -656,7 +656,6 @@ static void collective_creation_cases(EP_Comm c, int me)
     EXPECT(EP_Win_allocate_shared, EP_ERR_SIZE, "size -8", EP_Win_allocate_shared(-8, 4, MPI_INFO_NULL, c, &mem, &w));
     EXPECT(EP_Win_allocate_shared, EP_ERR_DISP, "disp_unit 0", EP_Win_allocate_shared(8, 0, MPI_INFO_NULL, c, &mem, &w));
     EP_Group g;
-    EP_Request r;
     CHECK_OK(EP_Comm_group(c, &g));
     EXPECT(EP_Comm_create, EP_ERR_ARG, "NULL newcomm", EP_Comm_create(c, g, NULL));
     EXPECT(EP_Comm_create, EP_ERR_GROUP, me == 0 ? "made-up group 12345" : "rank 0's group is made up",

@@ -196,8 +196,7 @@ impl WinEndpoint {
     /// datatypes given until the operation completes at the origin (MPI 4.1 section 12.3):
     /// they go to the host as they are.
     pub unsafe fn accumulate(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem, op: sys::MPI_Op) -> EpResult<()> {
-        check_op(op)?;
-        check_buffer(origin, ocount, otype)?;
+        check_accumulate(origin, ocount, otype, op)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
         // SAFETY: as in `put` (the op is not `MPI_OP_NULL`; the host checks the rest).
         h.issue("MPI_Accumulate", || unsafe { sys::MPI_Accumulate(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, op, h.win.0) })
@@ -221,11 +220,7 @@ impl WinEndpoint {
         t: &TargetMem,
         op: sys::MPI_Op,
     ) -> EpResult<()> {
-        check_op(op)?;
-        if !is_no_op(op) {
-            check_buffer(origin, ocount, otype)?;
-        }
-        check_buffer(result, rcount, rtype)?;
+        check_get_accumulate(origin, ocount, otype, result, rcount, rtype, op)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
         // SAFETY: as in `put` for the origin buffer (not read with `MPI_NO_OP`)
         // and as in `get` for `result`, `rcount` elements of `rtype`, both checked above.
@@ -247,8 +242,7 @@ impl WinEndpoint {
         t: &TargetMem,
         op: sys::MPI_Op,
     ) -> EpResult<Option<HostRequest>> {
-        check_op(op)?;
-        check_buffer(origin, ocount, otype)?;
+        check_accumulate(origin, ocount, otype, op)?;
         let Some(h) = self.prepare_request(t)? else { return Ok(None) };
         if h.no_request_ops {
             // SAFETY: as in `accumulate`; `issue` completes it locally before returning.
@@ -283,11 +277,7 @@ impl WinEndpoint {
         t: &TargetMem,
         op: sys::MPI_Op,
     ) -> EpResult<Option<HostRequest>> {
-        check_op(op)?;
-        if !is_no_op(op) {
-            check_buffer(origin, ocount, otype)?;
-        }
-        check_buffer(result, rcount, rtype)?;
+        check_get_accumulate(origin, ocount, otype, result, rcount, rtype, op)?;
         let Some(h) = self.prepare_request(t)? else { return Ok(None) };
         if h.no_request_ops {
             // SAFETY: as in `get_accumulate`; `issue` completes it locally before returning.
@@ -346,6 +336,30 @@ impl WinEndpoint {
         // written at `result`, the user's buffers (checked above); target as in `put`.
         h.issue("MPI_Compare_and_swap", || unsafe { sys::MPI_Compare_and_swap(origin, compare, result, dtype, h.proc, h.disp, h.win.0) })
     }
+}
+
+/// The origin's arguments of `EP_Accumulate` and `EP_Raccumulate`.
+fn check_accumulate(origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, op: sys::MPI_Op) -> EpResult<()> {
+    check_op(op)?;
+    check_buffer(origin, ocount, otype)
+}
+
+/// The origin's arguments of `EP_Get_accumulate` and `EP_Rget_accumulate`: with `MPI_NO_OP`
+/// the origin buffer is not read, so not checked.
+fn check_get_accumulate(
+    origin: *const c_void,
+    ocount: c_int,
+    otype: sys::MPI_Datatype,
+    result: *mut c_void,
+    rcount: c_int,
+    rtype: sys::MPI_Datatype,
+    op: sys::MPI_Op,
+) -> EpResult<()> {
+    check_op(op)?;
+    if !is_no_op(op) {
+        check_buffer(origin, ocount, otype)?;
+    }
+    check_buffer(result, rcount, rtype)
 }
 
 fn is_no_op(op: sys::MPI_Op) -> bool {
