@@ -109,8 +109,6 @@ REASONS = [
      "no", "MPI 4.1's per-communicator buffers and flushes are not provided yet (the process's attached buffer is)"),
     (r"^MPI_(Request_get_status_(all|any|some)|Status_(get|set)_(source|tag|error))$",
      "no", "MPI 4.1's status accessors are not provided yet (statuses are structs with public fields)"),
-    (r"^MPI_Win_(create_keyval|free_keyval|set_attr|delete_attr)$",
-     "no", "window attributes of the program's own are not provided yet (the predefined ones are)"),
     (r"^MPI_\w+$", "no", "not provided yet"),
 ]
 

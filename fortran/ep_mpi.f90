@@ -163,6 +163,9 @@ module ep_mpi
   public :: ep_win_fence, ep_win_lock, ep_win_unlock, ep_win_lock_all, ep_win_unlock_all
   public :: ep_win_post, ep_win_start, ep_win_complete, ep_win_wait, ep_win_test
   public :: ep_win_set_name, ep_win_get_name, ep_win_set_info, ep_win_get_info
+  public :: ep_win_create_keyval, ep_win_free_keyval, ep_win_set_attr, ep_win_delete_attr
+  public :: ep_win_null_copy_fn, ep_win_dup_fn, ep_win_null_delete_fn
+  public :: ep_win_copy_attr_function, ep_win_delete_attr_function
   public :: ep_win_flush, ep_win_flush_all, ep_win_flush_local, ep_win_flush_local_all, ep_win_sync
   public :: ep_put, ep_get, ep_rput, ep_rget, ep_accumulate, ep_get_accumulate, ep_fetch_and_op
   public :: ep_raccumulate, ep_rget_accumulate
@@ -231,6 +234,22 @@ module ep_mpi
       integer :: comm, comm_keyval, ierror
       integer(MPI_ADDRESS_KIND) :: attribute_val, extra_state
     end subroutine ep_comm_delete_attr_function
+
+    !> A window keyval's callbacks (MPI's MPI_Win_copy_attr_function, never run since windows
+    !> are not duplicated, and MPI_Win_delete_attr_function).
+    subroutine ep_win_copy_attr_function(oldwin, win_keyval, extra_state, attribute_val_in, &
+        attribute_val_out, flag, ierror)
+      import :: MPI_ADDRESS_KIND
+      integer :: oldwin, win_keyval, ierror
+      integer(MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+      logical :: flag
+    end subroutine ep_win_copy_attr_function
+
+    subroutine ep_win_delete_attr_function(win, win_keyval, attribute_val, extra_state, ierror)
+      import :: MPI_ADDRESS_KIND
+      integer :: win, win_keyval, ierror
+      integer(MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    end subroutine ep_win_delete_attr_function
 
     subroutine ep_comm_errhandler_function(comm, error_code)
       integer :: comm, error_code
@@ -3107,6 +3126,86 @@ contains
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_win_fence
 
+  !> A keyval for window attributes (C: `EP_Win_create_keyval`; MPI 4.1 section 7.7.4): the
+  !> callbacks are Fortran subroutines with the interfaces ep_win_copy_attr_function (kept,
+  !> never run) and ep_win_delete_attr_function, or ep_win_null_copy_fn / ep_win_dup_fn and
+  !> ep_win_null_delete_fn; attribute values are integer(MPI_ADDRESS_KIND), stored as given.
+  !> Errors: EP_ERR_ARG.
+  recursive subroutine ep_win_create_keyval(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state, &
+      ierror)
+    procedure(ep_win_copy_attr_function) :: win_copy_attr_fn
+    procedure(ep_win_delete_attr_function) :: win_delete_attr_fn
+    integer, intent(out) :: win_keyval
+    integer(MPI_ADDRESS_KIND), intent(in) :: extra_state
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_keyval
+    c_keyval = EP_KEYVAL_INVALID
+    c_ierror = epmpi_f_win_create_keyval(c_funloc(win_copy_attr_fn), c_funloc(win_delete_attr_fn), c_keyval, &
+      int(extra_state, c_intptr_t))
+    win_keyval = int(c_keyval)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_create_keyval
+
+  !> Frees a window keyval and sets it to EP_KEYVAL_INVALID (C: `EP_Win_free_keyval`; MPI 4.1
+  !> section 7.7.4); attributes set with it stay. Errors: EP_ERR_KEYVAL.
+  recursive subroutine ep_win_free_keyval(win_keyval, ierror)
+    integer, intent(inout) :: win_keyval
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_keyval
+    c_keyval = c_arg(win_keyval)
+    c_ierror = c_ep_win_free_keyval(c_keyval)
+    win_keyval = int(c_keyval)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_free_keyval
+
+  !> Sets an attribute of this endpoint's window (C: `EP_Win_set_attr`; MPI 4.1 section
+  !> 7.7.4); a value already set goes to the delete callback first. Errors: EP_ERR_WIN,
+  !> EP_ERR_KEYVAL.
+  recursive subroutine ep_win_set_attr(win, win_keyval, attribute_val, ierror)
+    integer, intent(in) :: win, win_keyval
+    integer(MPI_ADDRESS_KIND), intent(in) :: attribute_val
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_win_set_attr(c_arg(win), c_arg(win_keyval), int(attribute_val, c_intptr_t))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_set_attr
+
+  !> Deletes an attribute of this endpoint's window, running its delete callback (C:
+  !> `EP_Win_delete_attr`; MPI 4.1 section 7.7.4). Errors: EP_ERR_WIN, EP_ERR_KEYVAL.
+  recursive subroutine ep_win_delete_attr(win, win_keyval, ierror)
+    integer, intent(in) :: win, win_keyval
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror
+    c_ierror = c_ep_win_delete_attr(c_arg(win), c_arg(win_keyval))
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_win_delete_attr
+
+  !> The copy callback that never copies (MPI's MPI_WIN_NULL_COPY_FN; C: `EP_WIN_NULL_COPY_FN`).
+  recursive subroutine ep_win_null_copy_fn(oldwin, win_keyval, extra_state, attribute_val_in, &
+      attribute_val_out, flag, ierror)
+    integer :: oldwin, win_keyval, ierror
+    integer(MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+    logical :: flag
+    call ep_comm_null_copy_fn(oldwin, win_keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)
+  end subroutine ep_win_null_copy_fn
+
+  !> The copy callback that copies the value (MPI's MPI_WIN_DUP_FN; C: `EP_WIN_DUP_FN`).
+  recursive subroutine ep_win_dup_fn(oldwin, win_keyval, extra_state, attribute_val_in, &
+      attribute_val_out, flag, ierror)
+    integer :: oldwin, win_keyval, ierror
+    integer(MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+    logical :: flag
+    call ep_comm_dup_fn(oldwin, win_keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)
+  end subroutine ep_win_dup_fn
+
+  !> The delete callback that does nothing (MPI's MPI_WIN_NULL_DELETE_FN; C:
+  !> `EP_WIN_NULL_DELETE_FN`).
+  recursive subroutine ep_win_null_delete_fn(win, win_keyval, attribute_val, extra_state, ierror)
+    integer :: win, win_keyval, ierror
+    integer(MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    call ep_comm_null_delete_fn(win, win_keyval, attribute_val, extra_state, ierror)
+  end subroutine ep_win_null_delete_fn
+
   !> Names this endpoint's window (C: `EP_Win_set_name`; MPI 4.1 section 7.8): trailing
   !> blanks are dropped, the rest kept up to EP_MAX_OBJECT_NAME - 1 characters. Errors:
   !> EP_ERR_WIN.
@@ -3594,11 +3693,12 @@ contains
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_win_shared_query
 
-  !> Reads a predefined window attribute (C: `EP_Win_get_attr`; MPI 4.1 sections 12.2.6 and
-  !> 12.4), as MPI's Fortran binding does: `attribute_val` (integer(MPI_ADDRESS_KIND), out)
-  !> receives the value itself: for EP_WIN_BASE the address, for EP_WIN_SIZE the bytes, for
+  !> Reads a window attribute (C: `EP_Win_get_attr`; MPI 4.1 sections 7.7.4, 12.2.6 and 12.4),
+  !> as MPI's Fortran binding does: `attribute_val` (integer(MPI_ADDRESS_KIND), out) receives
+  !> the value itself: for EP_WIN_BASE the address, for EP_WIN_SIZE the bytes, for
   !> EP_WIN_DISP_UNIT the unit, for EP_WIN_CREATE_FLAVOR an EP_WIN_FLAVOR_*, for EP_WIN_MODEL
-  !> EP_WIN_UNIFIED or EP_WIN_SEPARATE; `flag` .true. Errors: EP_ERR_WIN, EP_ERR_KEYVAL.
+  !> EP_WIN_UNIFIED or EP_WIN_SEPARATE, for a keyval of ep_win_create_keyval the value
+  !> ep_win_set_attr stored; `flag` .true. when set. Errors: EP_ERR_WIN, EP_ERR_KEYVAL.
   recursive subroutine ep_win_get_attr(win, win_keyval, attribute_val, flag, ierror)
     integer, intent(in) :: win, win_keyval
     integer(MPI_ADDRESS_KIND), intent(out) :: attribute_val
@@ -3614,7 +3714,9 @@ contains
     c_ierror = c_ep_win_get_attr(c_arg(win), c_arg(win_keyval), c_value, c_flag)
     flag = c_ierror == EP_SUCCESS .and. c_flag /= 0
     if (flag) then
-      if (win_keyval == EP_WIN_BASE) then
+      if (win_keyval == EP_WIN_BASE .or. .not. any(win_keyval == [EP_WIN_SIZE, EP_WIN_DISP_UNIT, &
+          EP_WIN_CREATE_FLAVOR, EP_WIN_MODEL])) then
+        ! The base address, and the attributes of keyvals, stored by value (ep_win_set_attr).
         attribute_val = int(transfer(c_value, 0_c_intptr_t), MPI_ADDRESS_KIND)
       else if (win_keyval == EP_WIN_SIZE) then
         call c_f_pointer(c_value, aint_value)

@@ -51,7 +51,8 @@ module ep_mpi_c
   public :: epmpi_f_win_lock_all, c_ep_win_unlock_all, c_ep_win_flush, c_ep_win_flush_all
   public :: c_ep_win_flush_local_all, epmpi_f_win_post, epmpi_f_win_start, c_ep_win_complete
   public :: c_ep_win_wait, c_ep_win_test, c_ep_win_set_name, c_ep_win_get_name, epmpi_f_win_set_info
-  public :: epmpi_f_win_get_info
+  public :: epmpi_f_win_get_info, epmpi_f_win_create_keyval, c_ep_win_free_keyval, c_ep_win_set_attr
+  public :: c_ep_win_delete_attr
   public :: c_ep_win_flush_local, c_ep_win_sync, epmpi_f_put, epmpi_f_get, epmpi_f_rput, epmpi_f_rget
   public :: epmpi_f_accumulate, epmpi_f_get_accumulate, epmpi_f_fetch_and_op, epmpi_f_compare_and_swap
   public :: epmpi_f_raccumulate, epmpi_f_rget_accumulate
@@ -1341,6 +1342,36 @@ module ep_mpi_c
       integer(c_int), intent(inout) :: info_used
       integer(c_int) :: ierror
     end function epmpi_f_win_get_info
+
+    !> A window keyval whose callbacks are the Fortran procedures `copy_fn` and `delete_fn`.
+    function epmpi_f_win_create_keyval(copy_fn, delete_fn, keyval, extra_state) &
+        bind(C, name="epmpi_f_win_create_keyval") result(ierror)
+      import :: c_int, c_intptr_t, c_funptr
+      type(c_funptr), value :: copy_fn, delete_fn
+      integer(c_int), intent(inout) :: keyval
+      integer(c_intptr_t), value :: extra_state
+      integer(c_int) :: ierror
+    end function epmpi_f_win_create_keyval
+
+    function c_ep_win_free_keyval(keyval) bind(C, name="EP_Win_free_keyval") result(ierror)
+      import :: c_int
+      integer(c_int), intent(inout) :: keyval
+      integer(c_int) :: ierror
+    end function c_ep_win_free_keyval
+
+    !> The attribute is stored by value (MPI's Fortran binding): an address-sized integer.
+    function c_ep_win_set_attr(win, keyval, attribute_val) bind(C, name="EP_Win_set_attr") result(ierror)
+      import :: c_int, c_intptr_t
+      integer(c_int), value :: win, keyval
+      integer(c_intptr_t), value :: attribute_val
+      integer(c_int) :: ierror
+    end function c_ep_win_set_attr
+
+    function c_ep_win_delete_attr(win, keyval) bind(C, name="EP_Win_delete_attr") result(ierror)
+      import :: c_int
+      integer(c_int), value :: win, keyval
+      integer(c_int) :: ierror
+    end function c_ep_win_delete_attr
 
     function epmpi_f_win_post(group, assert, win, f_rma) bind(C, name="epmpi_f_win_post") result(ierror)
       import :: c_int

@@ -1221,15 +1221,36 @@ static int f_delete_tramp(EP_Comm comm, int keyval, void *value, void *extra)
     return epmpi_f_run_delete(k->del, comm, keyval, (intptr_t)value, k->extra_state);
 }
 
-int epmpi_f_comm_create_keyval(epmpi_f_proc copy_fn, epmpi_f_proc delete_fn, int *keyval, intptr_t extra_state)
+/* The record of a keyval made from Fortran, or NULL when out of memory. */
+static f_keyval *f_keyval_new(epmpi_f_proc copy_fn, epmpi_f_proc delete_fn, intptr_t extra_state)
 {
     f_keyval *k = malloc(sizeof *k);
+    if (k) {
+        k->copy = copy_fn;
+        k->del = delete_fn;
+        k->extra_state = extra_state;
+    }
+    return k;
+}
+
+int epmpi_f_comm_create_keyval(epmpi_f_proc copy_fn, epmpi_f_proc delete_fn, int *keyval, intptr_t extra_state)
+{
+    f_keyval *k = f_keyval_new(copy_fn, delete_fn, extra_state);
     if (!k)
         return EP_ERR_INTERN;
-    k->copy = copy_fn;
-    k->del = delete_fn;
-    k->extra_state = extra_state;
     int rc = EP_Comm_create_keyval(f_copy_tramp, f_delete_tramp, keyval, k);
+    if (rc != EP_SUCCESS)
+        free(k);
+    return rc;
+}
+
+/* The trampolines serve windows too: EP_Win, like EP_Comm, is a C int. */
+int epmpi_f_win_create_keyval(epmpi_f_proc copy_fn, epmpi_f_proc delete_fn, int *keyval, intptr_t extra_state)
+{
+    f_keyval *k = f_keyval_new(copy_fn, delete_fn, extra_state);
+    if (!k)
+        return EP_ERR_INTERN;
+    int rc = EP_Win_create_keyval(f_copy_tramp, f_delete_tramp, keyval, k);
     if (rc != EP_SUCCESS)
         free(k);
     return rc;

@@ -461,6 +461,28 @@ typedef int EP_Message;
 typedef int EP_Endpoint_team;
 
 /**
+ * A window keyval's copy callback (MPI's `MPI_Win_copy_attr_function` on EPMPI handles), of
+ * the shape of `EP_Comm_copy_attr_function`. Windows are never duplicated, so it is never
+ * run; MPI asks for it all the same. NULL stands for `EP_WIN_NULL_COPY_FN`.
+ */
+typedef int (*EP_Win_copy_attr_function)(EP_Win oldwin,
+                                         int win_keyval,
+                                         void *extra_state,
+                                         void *attribute_val_in,
+                                         void *attribute_val_out,
+                                         int *flag);
+
+/**
+ * A window keyval's delete callback (MPI's `MPI_Win_delete_attr_function` on EPMPI handles),
+ * run when an attribute is deleted, replaced, or its window freed; a return value other than
+ * `EP_SUCCESS` fails that call with that code. NULL stands for `EP_WIN_NULL_DELETE_FN`.
+ */
+typedef int (*EP_Win_delete_attr_function)(EP_Win win,
+                                           int win_keyval,
+                                           void *attribute_val,
+                                           void *extra_state);
+
+/**
  * The null endpoint team handle; `EP_Endpoint_team_destroy` sets the handle to it.
  */
 #define EP_ENDPOINT_TEAM_NULL 0
@@ -532,7 +554,7 @@ int EP_Comm_create_keyval(EP_Comm_copy_attr_function copy_fn,
 /**
  * Frees a keyval and sets `*keyval` to `EP_KEYVAL_INVALID` (MPI 4.1 section 7.7.2).
  * Attributes still set with it keep working (get, delete, and their callbacks on dup and
- * free). Errors: `EP_ERR_KEYVAL` (invalid, freed, or a predefined key), `EP_ERR_ARG`
+ * free). Errors: `EP_ERR_KEYVAL` (invalid, freed, a window's, or a predefined key), `EP_ERR_ARG`
  * (NULL pointer). Thread safety: any thread.
  *
  * # Safety
@@ -3736,8 +3758,11 @@ int EP_Win_allocate_shared(MPI_Aint size,
 int EP_Win_shared_query(EP_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
 
 /**
- * Reads a predefined window attribute, as `MPI_Win_get_attr` does (MPI 4.1 sections 12.2.6
- * and 12.4): `value` is a `void *` that receives, for `EP_WIN_BASE`, this endpoint's window
+ * Reads a window attribute, as `MPI_Win_get_attr` does (MPI 4.1 sections 7.7.4, 12.2.6 and
+ * 12.4). A key made by `EP_Win_create_keyval` gives the value `EP_Win_set_attr` stored on this
+ * endpoint's window in `*(void **)value` with `*flag` 1 (even after the keyval was freed), or
+ * `*flag` 0 when none is set. For the predefined keys, `value` is a `void *` that receives,
+ * for `EP_WIN_BASE`, this endpoint's window
  * memory (the address itself), and for the other keys the address of the value: `EP_WIN_SIZE`
  * an `MPI_Aint *` (bytes this endpoint exposes), `EP_WIN_DISP_UNIT` an `int *`,
  * `EP_WIN_CREATE_FLAVOR` an `int *` to `EP_WIN_FLAVOR_CREATE`, `_ALLOCATE`, `_DYNAMIC` or
@@ -3746,8 +3771,8 @@ int EP_Win_shared_query(EP_Win win, int rank, MPI_Aint *size, int *disp_unit, vo
  * loads and stores see one copy of the memory), else `EP_WIN_SEPARATE`. The pointed-to values
  * stay valid while the window handle is. `*flag` is 1 for these keys.
  *
- * Errors: `EP_ERR_WIN` (bad handle), `EP_ERR_KEYVAL` (not a window attribute key),
- * `EP_ERR_ARG` (NULL `value` or `flag`). Thread safety: any thread.
+ * Errors: `EP_ERR_WIN` (bad handle), `EP_ERR_KEYVAL` (neither a window keyval nor a
+ * predefined window key), `EP_ERR_ARG` (NULL `value` or `flag`). Thread safety: any thread.
  *
  * # Safety
  * `value` points at a writable `void *` and `flag` at a writable `int` (NULL gives
@@ -3799,8 +3824,13 @@ int EP_Win_detach(EP_Win win, const void *base);
  * 12.2.5). Collective: returns when every endpoint of the window has called it; the host
  * windows (and `EP_Win_allocate` memory) go then. No lock may be held.
  *
- * Errors: `EP_ERR_WIN` (bad or freed handle), `EP_ERR_RMA_SYNC` (locks held: the handle
- * stays valid), `EP_ERR_ARG` (NULL). Thread safety: each endpoint from its own thread.
+ * The endpoint's attributes are deleted first, last set first, each through its keyval's
+ * delete callback (MPI 4.1 section 7.7.4); a callback's error fails the free, the handle
+ * stays valid and the attributes not deleted yet stay set.
+ *
+ * Errors: `EP_ERR_WIN` (bad or freed handle), `EP_ERR_RMA_SYNC` (an epoch of lock, lock_all,
+ * post or start open: the handle stays valid), `EP_ERR_ARG` (NULL), a delete callback's
+ * error. Thread safety: each endpoint from its own thread.
  *
  * # Safety
  * `win` points at a readable and writable `EP_Win` (NULL gives `EP_ERR_ARG`); memory from
@@ -4244,6 +4274,97 @@ int EP_Win_get_errhandler(EP_Win win, int *handler);
  * `windows` points at a writable `int` (NULL gives `EP_ERR_ARG`).
  */
 int EP_Debug_live_windows(int *windows);
+
+/**
+ * Creates a keyval for caching attributes on windows (MPI 4.1 section 7.7.4,
+ * `MPI_Win_create_keyval`). `delete_fn` runs when an attribute is deleted, replaced or its
+ * window freed (`EP_WIN_NULL_DELETE_FN` does nothing); `copy_fn` is kept but never run, since
+ * windows are not duplicated. NULL stands for the null function. `extra_state` is passed to
+ * the callbacks. A window keyval names no communicator attribute, nor a communicator keyval a
+ * window one. Errors: `EP_ERR_ARG` (NULL `keyval`). Thread safety: any thread.
+ *
+ * # Safety
+ * `keyval` points at a writable `int` (NULL gives `EP_ERR_ARG`); the callbacks are functions
+ * with the signatures of their types, callable from any thread that uses the attribute.
+ */
+int EP_Win_create_keyval(EP_Win_copy_attr_function copy_fn,
+                         EP_Win_delete_attr_function delete_fn,
+                         int *keyval,
+                         void *extra_state);
+
+/**
+ * Frees a window keyval and sets `*keyval` to `EP_KEYVAL_INVALID` (MPI 4.1 section 7.7.4).
+ * Attributes still set with it keep working (get, delete, and the delete callback on free).
+ * Errors: `EP_ERR_KEYVAL` (invalid, freed, a communicator's, or a predefined key),
+ * `EP_ERR_ARG` (NULL pointer). Thread safety: any thread.
+ *
+ * # Safety
+ * `keyval` points at a readable and writable `int` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Win_free_keyval(int *keyval);
+
+/**
+ * Sets the attribute of `win_keyval` on this endpoint's window to `attribute_val` (an
+ * address-sized value stored as given, MPI 4.1 section 7.7.4). A value already set is first
+ * passed to the keyval's delete callback; if that fails, the old value stays and the call
+ * fails with the callback's error. Errors: `EP_ERR_WIN`, `EP_ERR_KEYVAL` (invalid or freed
+ * keyval, a communicator's, or a predefined key, which cannot be set). Thread safety: the
+ * endpoint's thread; the delete callback runs on the calling thread.
+ *
+ * # Safety
+ * No pointer is read: `attribute_val` is stored, not dereferenced.
+ */
+int EP_Win_set_attr(EP_Win win, int win_keyval, void *attribute_val);
+
+/**
+ * Deletes the attribute of `win_keyval` from this endpoint's window, running its delete
+ * callback first (MPI 4.1 section 7.7.4); if the callback fails, the attribute stays and the
+ * call fails with its error. Deleting an attribute that is not set does nothing. Errors:
+ * `EP_ERR_WIN`, `EP_ERR_KEYVAL` (a value that is no window keyval, or a predefined key).
+ * Thread safety: the endpoint's thread; the callback runs on the calling thread.
+ *
+ * # Safety
+ * No pointer argument.
+ */
+int EP_Win_delete_attr(EP_Win win, int win_keyval);
+
+/**
+ * The copy callback that never copies (`*flag = 0`), MPI's `MPI_WIN_NULL_COPY_FN`. Errors:
+ * `EP_ERR_ARG` (NULL `flag`). Thread safety: any thread.
+ *
+ * # Safety
+ * `flag` points at a writable `int`.
+ */
+int EP_WIN_NULL_COPY_FN(EP_Win oldwin,
+                        int win_keyval,
+                        void *extra_state,
+                        void *attribute_val_in,
+                        void *attribute_val_out,
+                        int *flag);
+
+/**
+ * The copy callback that copies the value (`*(void **)attribute_val_out = attribute_val_in`,
+ * `*flag = 1`), MPI's `MPI_WIN_DUP_FN`. Errors: `EP_ERR_ARG` (NULL pointers). Thread safety:
+ * any thread.
+ *
+ * # Safety
+ * `attribute_val_out` points at a writable `void *` and `flag` at a writable `int`.
+ */
+int EP_WIN_DUP_FN(EP_Win oldwin,
+                  int win_keyval,
+                  void *extra_state,
+                  void *attribute_val_in,
+                  void *attribute_val_out,
+                  int *flag);
+
+/**
+ * The delete callback that does nothing, MPI's `MPI_WIN_NULL_DELETE_FN`. Errors: none.
+ * Thread safety: any thread.
+ *
+ * # Safety
+ * No pointer is read.
+ */
+int EP_WIN_NULL_DELETE_FN(EP_Win win, int win_keyval, void *attribute_val, void *extra_state);
 
 /**
  * Names this endpoint's window (MPI 4.1 section 7.8, `MPI_Win_set_name`): a NUL-terminated

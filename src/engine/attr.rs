@@ -1,6 +1,7 @@
-//! What MPI caches on a communicator besides its ranks (MPI 4.1 sections 7.7 and 7.8): the
-//! endpoint's name and its attributes, with the keyvals that give their copy and delete
-//! callbacks. Each endpoint is a rank, so each has its own cache, as each MPI process has.
+//! What MPI caches on a communicator or a window besides its ranks (MPI 4.1 sections 7.7 and
+//! 7.8): the endpoint's name and its attributes, with the keyvals that give their copy and
+//! delete callbacks. Each endpoint is a rank, so each has its own cache, as each MPI process
+//! has.
 //!
 //! The callbacks are the user's C functions; this module only stores them. The C boundary
 //! runs them, on the calling thread and with no lock of the library held (a callback may
@@ -16,9 +17,20 @@ pub type CopyFn = unsafe extern "C" fn(c_int, c_int, *mut c_void, *mut c_void, *
 /// `(comm, keyval, attribute_val, extra_state) -> error code`.
 pub type DeleteFn = unsafe extern "C" fn(c_int, c_int, *mut c_void, *mut c_void) -> c_int;
 
-/// An attribute key made by `EP_Comm_create_keyval`. Attributes hold it, so its callbacks
-/// outlive `EP_Comm_free_keyval` for the attributes still set (MPI 4.1 section 7.7.2).
+/// The objects a keyval caches attributes on: a keyval of one kind names no attribute of the
+/// other (MPI 4.1 sections 7.7.2 and 7.7.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyvalKind {
+    Comm,
+    Win,
+}
+
+/// An attribute key made by `EP_Comm_create_keyval` or `EP_Win_create_keyval`. Attributes
+/// hold it, so its callbacks outlive the keyval's free for the attributes still set (MPI 4.1
+/// section 7.7.2). The callbacks take the handle of the object's kind (`EP_Comm` or `EP_Win`,
+/// both C ints); a window's copy callback is never run, since windows are not duplicated.
 pub struct Keyval {
+    pub kind: KeyvalKind,
     pub copy: CopyFn,
     pub delete: DeleteFn,
     /// The user's `extra_state`, an address passed back to the callbacks untouched.

@@ -9,11 +9,12 @@
 use super::boundary::out;
 use super::object_name;
 use super::types::*;
-use crate::engine::attr::{Attr, Keyval};
+use crate::engine::attr::{Attr, Cache, Keyval, KeyvalKind};
 use crate::engine::comm::{self, Endpoint};
 use crate::ep_err;
 use crate::error::{self, EpError, EpResult, ERR_INTERN, ERR_KEYVAL, ERR_OTHER};
 use crate::handles::{endpoint, keyval, KEYVALS};
+use parking_lot::Mutex;
 use epmpi_macros::c_export;
 use std::os::raw::{c_char, c_int, c_void};
 use std::sync::Arc;
@@ -25,12 +26,33 @@ fn callback_error(what: &str, key: c_int, code: c_int) -> EpError {
     ep_err!(class, "the {what} callback of keyval {key} returned error code {code}")
 }
 
-/// Runs the delete callback of `attr` for endpoint handle `comm`. Errors: the callback's.
-fn run_delete(comm: EP_Comm, attr: &Attr) -> EpResult<()> {
+/// The keyval of handle `h` for the attribute calls of `kind`. Errors: `EP_ERR_KEYVAL` (no
+/// live keyval, or one of the other kind: MPI 4.1 section 7.7.2).
+pub(crate) fn keyval_of(h: c_int, kind: KeyvalKind) -> EpResult<Arc<Keyval>> {
+    let k = keyval(h)?;
+    if k.kind != kind {
+        return Err(ep_err!(ERR_KEYVAL, "keyval {h} was made for {:?} attributes, not {kind:?} ones", k.kind));
+    }
+    Ok(k)
+}
+
+/// Frees keyval `*h` of `kind` and sets `*h` to `EP_KEYVAL_INVALID`. Errors: `EP_ERR_KEYVAL`.
+pub(crate) fn free_keyval(h: &mut c_int, kind: KeyvalKind) -> EpResult<()> {
+    keyval_of(*h, kind)?;
+    KEYVALS
+        .remove(*h)
+        .map_err(|why| crate::handles::registry::lookup_error("keyval", *h, why, ERR_KEYVAL))?;
+    *h = EP_KEYVAL_INVALID;
+    Ok(())
+}
+
+/// Runs the delete callback of `attr` for the object of handle `obj` (an endpoint of a
+/// communicator or a window). Errors: the callback's.
+pub(crate) fn run_delete(obj: c_int, attr: &Attr) -> EpResult<()> {
     // SAFETY: the user's callback with the arguments MPI gives it: the endpoint's handle, the
     // keyval, the value and extra state the user supplied, all passed through untouched.
     let rc = unsafe {
-        (attr.keyval.delete)(comm, attr.key, attr.value as *mut c_void, attr.keyval.extra_state as *mut c_void)
+        (attr.keyval.delete)(obj, attr.key, attr.value as *mut c_void, attr.keyval.extra_state as *mut c_void)
     };
     if rc != EP_SUCCESS {
         return Err(callback_error("delete", attr.key, rc));
@@ -67,14 +89,14 @@ pub(crate) fn copy_attrs(ep: &Endpoint, comm: EP_Comm) -> EpResult<Vec<Attr>> {
     Ok(copied)
 }
 
-/// Deletes every attribute of endpoint `ep` (handle `comm`) before it is freed, last set
-/// first. Errors: the first failing delete callback's; that attribute and those set before
-/// it stay.
-pub(crate) fn delete_all(ep: &Endpoint, comm: EP_Comm) -> EpResult<()> {
+/// Deletes every attribute of `cache` (of the object of handle `obj`) before the object is
+/// freed, last set first. Errors: the first failing delete callback's; that attribute and
+/// those set before it stay.
+pub(crate) fn delete_all(cache: &Mutex<Cache>, obj: c_int) -> EpResult<()> {
     loop {
-        let Some(last) = ep.cache.lock().attrs.last().cloned() else { return Ok(()) };
-        run_delete(comm, &last)?;
-        ep.cache.lock().remove(last.key);
+        let Some(last) = cache.lock().attrs.last().cloned() else { return Ok(()) };
+        run_delete(obj, &last)?;
+        cache.lock().remove(last.key);
     }
 }
 
@@ -99,6 +121,7 @@ pub unsafe extern "C" fn EP_Comm_create_keyval(
 ) -> c_int {
     let keyval = out(keyval, "keyval")?;
     let k = Keyval {
+        kind: KeyvalKind::Comm,
         copy: copy_fn.unwrap_or(EP_COMM_NULL_COPY_FN),
         delete: delete_fn.unwrap_or(EP_COMM_NULL_DELETE_FN),
         extra_state: extra_state as usize,
@@ -109,7 +132,7 @@ pub unsafe extern "C" fn EP_Comm_create_keyval(
 
 /// Frees a keyval and sets `*keyval` to `EP_KEYVAL_INVALID` (MPI 4.1 section 7.7.2).
 /// Attributes still set with it keep working (get, delete, and their callbacks on dup and
-/// free). Errors: `EP_ERR_KEYVAL` (invalid, freed, or a predefined key), `EP_ERR_ARG`
+/// free). Errors: `EP_ERR_KEYVAL` (invalid, freed, a window's, or a predefined key), `EP_ERR_ARG`
 /// (NULL pointer). Thread safety: any thread.
 ///
 /// # Safety
@@ -117,12 +140,7 @@ pub unsafe extern "C" fn EP_Comm_create_keyval(
 #[no_mangle]
 #[c_export]
 pub unsafe extern "C" fn EP_Comm_free_keyval(keyval: *mut c_int) -> c_int {
-    let h = out(keyval, "keyval")?;
-    KEYVALS
-        .remove(*h)
-        .map_err(|why| crate::handles::registry::lookup_error("keyval", *h, why, ERR_KEYVAL))?;
-    *h = EP_KEYVAL_INVALID;
-    Ok(())
+    free_keyval(out(keyval, "keyval")?, KeyvalKind::Comm)
 }
 
 /// Sets the attribute of `keyval` on this endpoint to `attribute_val` (an address-sized
@@ -138,7 +156,7 @@ pub unsafe extern "C" fn EP_Comm_free_keyval(keyval: *mut c_int) -> c_int {
 #[c_export]
 pub unsafe extern "C" fn EP_Comm_set_attr(comm: EP_Comm, comm_keyval: c_int, attribute_val: *mut c_void) -> c_int {
     let ep = endpoint(comm)?;
-    let kv = keyval(comm_keyval)?;
+    let kv = keyval_of(comm_keyval, KeyvalKind::Comm)?;
     let old = ep.cache.lock().get(comm_keyval).cloned();
     if let Some(old) = old {
         run_delete(comm, &old)?;
@@ -188,7 +206,7 @@ pub unsafe extern "C" fn EP_Comm_get_attr(comm: EP_Comm, comm_keyval: c_int, att
         None => {
             // A freed keyval still names the attributes set with it; anything else must be
             // a live keyval.
-            keyval(comm_keyval)?;
+            keyval_of(comm_keyval, KeyvalKind::Comm)?;
             *flag = 0;
         }
     }
@@ -214,7 +232,7 @@ pub unsafe extern "C" fn EP_Comm_delete_attr(comm: EP_Comm, comm_keyval: c_int) 
             ep.cache.lock().remove(comm_keyval);
         }
         None => {
-            keyval(comm_keyval)?;
+            keyval_of(comm_keyval, KeyvalKind::Comm)?;
         }
     }
     Ok(())

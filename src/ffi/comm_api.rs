@@ -486,7 +486,7 @@ pub unsafe extern "C" fn EP_Comm_create_group(comm: EP_Comm, group: EP_Group, ta
 pub unsafe extern "C" fn EP_Comm_free(comm: *mut EP_Comm) -> c_int {
     let h = out(comm, "comm")?;
     let ep = endpoint(*h)?;
-    delete_all(&ep, *h)?;
+    delete_all(&ep.cache, *h)?;
     remove_endpoint(*h).map_err(|_| ep_err!(crate::error::ERR_COMM, "communicator handle {} was freed", *h))?;
     *h = EP_COMM_NULL;
     Ok(())

@@ -39,6 +39,24 @@ pub type EP_Comm_copy_attr_function = Option<
 pub type EP_Comm_delete_attr_function = Option<
     unsafe extern "C" fn(comm: EP_Comm, comm_keyval: c_int, attribute_val: *mut c_void, extra_state: *mut c_void) -> c_int,
 >;
+/// A window keyval's copy callback (MPI's `MPI_Win_copy_attr_function` on EPMPI handles), of
+/// the shape of `EP_Comm_copy_attr_function`. Windows are never duplicated, so it is never
+/// run; MPI asks for it all the same. NULL stands for `EP_WIN_NULL_COPY_FN`.
+pub type EP_Win_copy_attr_function = Option<
+    unsafe extern "C" fn(
+        oldwin: EP_Win,
+        win_keyval: c_int,
+        extra_state: *mut c_void,
+        attribute_val_in: *mut c_void,
+        attribute_val_out: *mut c_void,
+        flag: *mut c_int,
+    ) -> c_int,
+>;
+/// A window keyval's delete callback (MPI's `MPI_Win_delete_attr_function` on EPMPI handles),
+/// run when an attribute is deleted, replaced, or its window freed; a return value other than
+/// `EP_SUCCESS` fails that call with that code. NULL stands for `EP_WIN_NULL_DELETE_FN`.
+pub type EP_Win_delete_attr_function =
+    Option<unsafe extern "C" fn(win: EP_Win, win_keyval: c_int, attribute_val: *mut c_void, extra_state: *mut c_void) -> c_int>;
 /// A user-defined error handler (MPI's `MPI_Comm_errhandler_function` on EPMPI handles): it
 /// receives a pointer to the endpoint's handle and to the error code; further arguments are
 /// none.

@@ -13,6 +13,8 @@ use crate::handles::{endpoint, group, new_request, window, WINS};
 use super::types::*;
 use crate::engine::comm::{ERRORS_ARE_FATAL, ERRORS_RETURN};
 use crate::engine::request::{Op, Request};
+use super::attr_api::{delete_all, keyval_of};
+use crate::engine::attr::KeyvalKind;
 use crate::engine::win::create;
 use crate::engine::win::ops::TargetMem;
 use crate::engine::win::WinFlavor;
@@ -198,8 +200,11 @@ static FLAVOR_SHARED: c_int = EP_WIN_FLAVOR_SHARED;
 static MODEL_SEPARATE: c_int = EP_WIN_SEPARATE;
 static MODEL_UNIFIED: c_int = EP_WIN_UNIFIED;
 
-/// Reads a predefined window attribute, as `MPI_Win_get_attr` does (MPI 4.1 sections 12.2.6
-/// and 12.4): `value` is a `void *` that receives, for `EP_WIN_BASE`, this endpoint's window
+/// Reads a window attribute, as `MPI_Win_get_attr` does (MPI 4.1 sections 7.7.4, 12.2.6 and
+/// 12.4). A key made by `EP_Win_create_keyval` gives the value `EP_Win_set_attr` stored on this
+/// endpoint's window in `*(void **)value` with `*flag` 1 (even after the keyval was freed), or
+/// `*flag` 0 when none is set. For the predefined keys, `value` is a `void *` that receives,
+/// for `EP_WIN_BASE`, this endpoint's window
 /// memory (the address itself), and for the other keys the address of the value: `EP_WIN_SIZE`
 /// an `MPI_Aint *` (bytes this endpoint exposes), `EP_WIN_DISP_UNIT` an `int *`,
 /// `EP_WIN_CREATE_FLAVOR` an `int *` to `EP_WIN_FLAVOR_CREATE`, `_ALLOCATE`, `_DYNAMIC` or
@@ -208,8 +213,8 @@ static MODEL_UNIFIED: c_int = EP_WIN_UNIFIED;
 /// loads and stores see one copy of the memory), else `EP_WIN_SEPARATE`. The pointed-to values
 /// stay valid while the window handle is. `*flag` is 1 for these keys.
 ///
-/// Errors: `EP_ERR_WIN` (bad handle), `EP_ERR_KEYVAL` (not a window attribute key),
-/// `EP_ERR_ARG` (NULL `value` or `flag`). Thread safety: any thread.
+/// Errors: `EP_ERR_WIN` (bad handle), `EP_ERR_KEYVAL` (neither a window keyval nor a
+/// predefined window key), `EP_ERR_ARG` (NULL `value` or `flag`). Thread safety: any thread.
 ///
 /// # Safety
 /// `value` points at a writable `void *` and `flag` at a writable `int` (NULL gives
@@ -236,11 +241,23 @@ pub unsafe extern "C" fn EP_Win_get_attr(win: EP_Win, key: c_int, value: *mut c_
             model as *const c_int as *const c_void
         }
         _ => {
-            return Err(ep_err!(
-                ERR_KEYVAL,
-                "{key} is not a window attribute key \
-                 (EP_WIN_BASE, EP_WIN_SIZE, EP_WIN_DISP_UNIT, EP_WIN_CREATE_FLAVOR, EP_WIN_MODEL)"
-            ))
+            let set = w.cache.lock().get(key).map(|a| a.value);
+            match set {
+                Some(v) => v as *const c_void,
+                None => {
+                    // A freed keyval still names the attributes set with it; anything else
+                    // must be a live window keyval.
+                    keyval_of(key, KeyvalKind::Win).map_err(|_| {
+                        ep_err!(
+                            ERR_KEYVAL,
+                            "{key} is neither a window keyval nor a predefined window attribute key \
+                             (EP_WIN_BASE, EP_WIN_SIZE, EP_WIN_DISP_UNIT, EP_WIN_CREATE_FLAVOR, EP_WIN_MODEL)"
+                        )
+                    })?;
+                    *flag = 0;
+                    return Ok(());
+                }
+            }
         }
     };
     *flag = 1;
@@ -301,8 +318,13 @@ pub unsafe extern "C" fn EP_Win_detach(win: EP_Win, base: *const c_void) -> c_in
 /// 12.2.5). Collective: returns when every endpoint of the window has called it; the host
 /// windows (and `EP_Win_allocate` memory) go then. No lock may be held.
 ///
-/// Errors: `EP_ERR_WIN` (bad or freed handle), `EP_ERR_RMA_SYNC` (locks held: the handle
-/// stays valid), `EP_ERR_ARG` (NULL). Thread safety: each endpoint from its own thread.
+/// The endpoint's attributes are deleted first, last set first, each through its keyval's
+/// delete callback (MPI 4.1 section 7.7.4); a callback's error fails the free, the handle
+/// stays valid and the attributes not deleted yet stay set.
+///
+/// Errors: `EP_ERR_WIN` (bad or freed handle), `EP_ERR_RMA_SYNC` (an epoch of lock, lock_all,
+/// post or start open: the handle stays valid), `EP_ERR_ARG` (NULL), a delete callback's
+/// error. Thread safety: each endpoint from its own thread.
 ///
 /// # Safety
 /// `win` points at a readable and writable `EP_Win` (NULL gives `EP_ERR_ARG`); memory from
@@ -312,6 +334,8 @@ pub unsafe extern "C" fn EP_Win_detach(win: EP_Win, base: *const c_void) -> c_in
 pub unsafe extern "C" fn EP_Win_free(win: *mut EP_Win) -> c_int {
     let h = out(win, "win")?;
     let w = window(*h)?;
+    create::check_free(&w)?;
+    delete_all(&w.cache, *h)?;
     create::free(&w)?;
     WINS.remove(*h).map_err(|_| ep_err!(ERR_WIN, "window handle {} was freed", *h))?;
     *h = EP_WIN_NULL;

@@ -1,6 +1,6 @@
 /*
- * caching.c: keyvals and user-defined error handlers that work on the host's communicators
- * and on endpoints alike (MPI 4.1 sections 7.7 and 9.3).
+ * caching.c: keyvals and user-defined error handlers that work on the host's communicators and
+ * windows and on endpoints' alike (MPI 4.1 sections 7.7 and 9.3).
  *
  * MPI_Comm_create_keyval and MPI_Comm_create_errhandler take no communicator, so the layer
  * cannot tell which kind of communicator the result will serve: it makes both, the host's
@@ -25,6 +25,7 @@ struct keyval {
     MPI_Comm_delete_attr_function *del;
     void *extra;
     struct keyval *next;
+    MPI_Win_delete_attr_function *win_del; /* a window keyval's (whose copy is never run) */
 };
 
 /* A user error handler's references: the host's object counts the program's creation and
@@ -69,6 +70,8 @@ static int delete_trampoline(EP_Comm comm, int keyval, void *value, void *extra)
     return rc == MPI_SUCCESS ? EP_SUCCESS : EP_ERR_OTHER;
 }
 
+static int keep_keyval(struct keyval *k, int rc);
+
 int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state)
 {
@@ -78,8 +81,14 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
     struct keyval *k = malloc(sizeof *k);
     if (k == NULL)
         return MPI_ERR_NO_MEM;
-    *k = (struct keyval){ *comm_keyval, 0, comm_copy_attr_fn, comm_delete_attr_fn, extra_state, NULL };
+    *k = (struct keyval){ *comm_keyval, 0, comm_copy_attr_fn, comm_delete_attr_fn, extra_state, NULL, NULL };
     rc = EP_Comm_create_keyval(copy_trampoline, delete_trampoline, &k->ep, k);
+    return keep_keyval(k, rc);
+}
+
+/* Records `k` once EPMPI's twin is made (`rc`), or frees it. */
+static int keep_keyval(struct keyval *k, int rc)
+{
     if (rc != EP_SUCCESS) {
         free(k);
         return epmpi_rc(rc);
@@ -91,12 +100,37 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
     return MPI_SUCCESS;
 }
 
-/* The lock is held from the lookup to the marking, across the host's free: once the host has
- * freed a keyval it may hand the same value to another thread's MPI_Comm_create_keyval, whose
- * record must not be the one this free marks. */
-int MPI_Comm_free_keyval(int *comm_keyval)
+static int win_delete_trampoline(EP_Win win, int keyval, void *value, void *extra)
 {
-    int host = comm_keyval ? *comm_keyval : MPI_KEYVAL_INVALID;
+    (void)keyval;
+    struct keyval *k = extra;
+    if (k->win_del == NULL)
+        return EP_SUCCESS;
+    int rc = k->win_del(epmpi_win_out(win), k->host, value, k->extra);
+    return rc == MPI_SUCCESS ? EP_SUCCESS : EP_ERR_OTHER;
+}
+
+/* Windows are never duplicated: EPMPI's twin gets no copy callback. */
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn,
+                          int *win_keyval, void *extra_state)
+{
+    int rc = PMPI_Win_create_keyval(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct keyval *k = malloc(sizeof *k);
+    if (k == NULL)
+        return MPI_ERR_NO_MEM;
+    *k = (struct keyval){ *win_keyval, 0, NULL, NULL, extra_state, NULL, win_delete_attr_fn };
+    rc = EP_Win_create_keyval(NULL, win_delete_trampoline, &k->ep, k);
+    return keep_keyval(k, rc);
+}
+
+/* The lock is held from the lookup to the marking, across the host's free: once the host has
+ * freed a keyval it may hand the same value to another thread's create_keyval, whose record
+ * must not be the one this free marks. `host_free` and `ep_free` are the kind's frees. */
+static int free_keyval(int *keyval, int (*host_free)(int *), int (*ep_free)(int *))
+{
+    int host = keyval ? *keyval : MPI_KEYVAL_INVALID;
     pthread_mutex_lock(&lock);
     struct keyval *k = keyvals; /* the newest record of this value: the live one, if any */
     while (k && k->host != host)
@@ -109,11 +143,21 @@ int MPI_Comm_free_keyval(int *comm_keyval)
         PMPI_Comm_call_errhandler(MPI_COMM_SELF, MPI_ERR_KEYVAL);
         return MPI_ERR_KEYVAL;
     }
-    int rc = PMPI_Comm_free_keyval(comm_keyval);
+    int rc = host_free(keyval);
     if (rc == MPI_SUCCESS && k && k->ep != EP_COMM_FLAVOR)
-        EP_Comm_free_keyval(&k->ep); /* attributes that hold it keep it, as MPI says */
+        ep_free(&k->ep); /* attributes that hold it keep it, as MPI says */
     pthread_mutex_unlock(&lock);
     return rc;
+}
+
+int MPI_Comm_free_keyval(int *comm_keyval)
+{
+    return free_keyval(comm_keyval, PMPI_Comm_free_keyval, EP_Comm_free_keyval);
+}
+
+int MPI_Win_free_keyval(int *win_keyval)
+{
+    return free_keyval(win_keyval, PMPI_Win_free_keyval, EP_Win_free_keyval);
 }
 
 int epmpi_keyval_in(int keyval)
@@ -229,7 +273,7 @@ int MPIX_Comm_flavor_keyval(void)
     if (host == MPI_KEYVAL_INVALID) {
         struct keyval *k = malloc(sizeof *k);
         if (k && PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &host, NULL) == MPI_SUCCESS) {
-            *k = (struct keyval){ host, EP_COMM_FLAVOR, NULL, NULL, NULL, keyvals };
+            *k = (struct keyval){ host, EP_COMM_FLAVOR, NULL, NULL, NULL, keyvals, NULL };
             keyvals = k;
         } else {
             free(k);

@@ -34,8 +34,6 @@
  *   MPI_Pready_range: no EP_ function
  *   MPI_Precv_init: no EP_ function
  *   MPI_Psend_init: no EP_ function
- *   MPI_Win_delete_attr: no EP_ function
- *   MPI_Win_set_attr: no EP_ function
  */
 
 __attribute__((noinline, cold)) static int ep_MPI_Abort(MPI_Comm comm, int errorcode)
@@ -4361,8 +4359,8 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_delete_attr(MPI_Win win, int win_keyval)
 {
-    (void)win_keyval;
-    return epmpi_unsupported_win("MPI_Win_delete_attr", epmpi_win_in(win));
+    int rc = EP_Win_delete_attr(epmpi_win_in(win), epmpi_keyval_in(win_keyval));
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
@@ -4549,8 +4547,8 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 
 __attribute__((noinline, cold)) static int ep_MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
-    (void)win_keyval; (void)attribute_val;
-    return epmpi_unsupported_win("MPI_Win_set_attr", epmpi_win_in(win));
+    int rc = EP_Win_set_attr(epmpi_win_in(win), epmpi_keyval_in(win_keyval), attribute_val);
+    return epmpi_rc(rc);
 }
 
 int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)

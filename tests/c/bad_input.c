@@ -479,6 +479,30 @@ static void window_cases(EP_Win dynwin)
     EXPECT(EP_Win_shared_query, EP_ERR_ARG, "NULL size", EP_Win_shared_query(w, 0, NULL, &unit, &base));
     EXPECT(EP_Win_get_attr, EP_ERR_KEYVAL, "key EP_TAG_UB (a communicator key)", EP_Win_get_attr(w, EP_TAG_UB, &base, &unit));
     EXPECT(EP_Win_get_attr, EP_ERR_ARG, "NULL value", EP_Win_get_attr(w, EP_WIN_SIZE, NULL, &unit));
+    /* Window keyvals: a keyval of one kind names no attribute of the other. */
+    int wkv = EP_KEYVAL_INVALID, ckv = EP_KEYVAL_INVALID;
+    EXPECT(EP_Win_create_keyval, EP_ERR_ARG, "NULL keyval", EP_Win_create_keyval(NULL, NULL, NULL, NULL));
+    CHECK_OK(EP_Win_create_keyval(EP_WIN_NULL_COPY_FN, EP_WIN_NULL_DELETE_FN, &wkv, NULL));
+    CHECK_OK(EP_Comm_create_keyval(NULL, NULL, &ckv, NULL));
+    EXPECT(EP_Win_set_attr, EP_ERR_KEYVAL, "a communicator's keyval", EP_Win_set_attr(w, ckv, NULL));
+    EXPECT(EP_Win_set_attr, EP_ERR_KEYVAL, "predefined EP_WIN_BASE", EP_Win_set_attr(w, EP_WIN_BASE, NULL));
+    EXPECT(EP_Win_delete_attr, EP_ERR_KEYVAL, "made-up keyval 12345", EP_Win_delete_attr(w, 12345));
+    EXPECT(EP_Win_delete_attr, EP_ERR_KEYVAL, "a communicator's keyval", EP_Win_delete_attr(w, ckv));
+    EXPECT(EP_Win_get_attr, EP_ERR_KEYVAL, "a communicator's keyval", EP_Win_get_attr(w, ckv, &base, &unit));
+    EXPECT(EP_Comm_set_attr, EP_ERR_KEYVAL, "a window's keyval", EP_Comm_set_attr(B.comm, wkv, NULL));
+    EXPECT(EP_Comm_get_attr, EP_ERR_KEYVAL, "a window's keyval", EP_Comm_get_attr(B.comm, wkv, &base, &unit));
+    EXPECT(EP_Win_free_keyval, EP_ERR_KEYVAL, "a communicator's keyval", EP_Win_free_keyval(&ckv));
+    EXPECT(EP_Comm_free_keyval, EP_ERR_KEYVAL, "a window's keyval", EP_Comm_free_keyval(&wkv));
+    int wkv_freed = wkv;
+    CHECK_OK(EP_Win_free_keyval(&wkv));
+    CHECK(wkv == EP_KEYVAL_INVALID, "EP_Win_free_keyval left %d", wkv);
+    CHECK_OK(EP_Comm_free_keyval(&ckv));
+    EXPECT(EP_Win_free_keyval, EP_ERR_KEYVAL, "freed twice", EP_Win_free_keyval(&wkv_freed));
+    EXPECT(EP_Win_free_keyval, EP_ERR_ARG, "NULL pointer", EP_Win_free_keyval(NULL));
+    EXPECT(EP_Win_set_attr, EP_ERR_KEYVAL, "freed keyval", EP_Win_set_attr(w, wkv_freed, NULL));
+    EXPECT(EP_WIN_NULL_COPY_FN, EP_ERR_ARG, "NULL flag", EP_WIN_NULL_COPY_FN(w, 0, NULL, NULL, &base, NULL));
+    EXPECT(EP_WIN_DUP_FN, EP_ERR_ARG, "NULL attribute_val_out", EP_WIN_DUP_FN(w, 0, NULL, NULL, NULL, &unit));
+    EXPECT(EP_WIN_NULL_DELETE_FN, EP_SUCCESS, "no argument is read", EP_WIN_NULL_DELETE_FN(w, 0, NULL, NULL));
 }
 
 #define UNC_TAG 91

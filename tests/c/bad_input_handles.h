@@ -180,6 +180,8 @@ HFN(win, EP_Win_set_name, EP_Win_set_name(h, "w"))
 HFN(win, EP_Win_get_name, EP_Win_get_name(h, bad_name_out, &bad_int_out))
 HFN(win, EP_Win_set_info, EP_Win_set_info(h, MPI_INFO_NULL))
 HFN(win, EP_Win_get_info, EP_Win_get_info(h, &bad_info_out))
+HFN(win, EP_Win_set_attr, EP_Win_set_attr(h, EP_WIN_BASE, NULL))
+HFN(win, EP_Win_delete_attr, EP_Win_delete_attr(h, EP_WIN_BASE))
 HFN(win, EP_Put, EP_Put(B.sbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, h))
 HFN(win, EP_Get, EP_Get(B.rbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, h))
 HFN(win, EP_Rput, EP_Rput(B.sbuf, 1, MPI_INT, 0, 0, 1, MPI_INT, h, &bad_req_out))
@@ -205,7 +207,7 @@ static const bad_handle_fn bad_win_fns[] = {
     HENTRY(win, EP_Win_flush_local), HENTRY(win, EP_Win_flush_local_all), HENTRY(win, EP_Win_sync), HENTRY(win, EP_Put), HENTRY(win, EP_Get),
     HENTRY(win, EP_Win_post), HENTRY(win, EP_Win_start), HENTRY(win, EP_Win_complete), HENTRY(win, EP_Win_wait),
     HENTRY(win, EP_Win_test), HENTRY(win, EP_Win_set_name), HENTRY(win, EP_Win_get_name), HENTRY(win, EP_Win_set_info),
-    HENTRY(win, EP_Win_get_info),
+    HENTRY(win, EP_Win_get_info), HENTRY(win, EP_Win_set_attr), HENTRY(win, EP_Win_delete_attr),
     HENTRY(win, EP_Rput), HENTRY(win, EP_Rget), HENTRY(win, EP_Raccumulate), HENTRY(win, EP_Rget_accumulate),
     HENTRY(win, EP_Accumulate), HENTRY(win, EP_Get_accumulate),
     HENTRY(win, EP_Fetch_and_op), HENTRY(win, EP_Compare_and_swap), HENTRY(win, EP_Win_set_errhandler),

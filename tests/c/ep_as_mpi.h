@@ -27,6 +27,8 @@
 #define EP_Status MPI_Status
 #define EP_Comm_copy_attr_function MPI_Comm_copy_attr_function
 #define EP_Comm_delete_attr_function MPI_Comm_delete_attr_function
+#define EP_Win_copy_attr_function MPI_Win_copy_attr_function
+#define EP_Win_delete_attr_function MPI_Win_delete_attr_function
 #define EP_Comm_errhandler_function MPI_Comm_errhandler_function
 
 /* Constants with an MPI name. */
@@ -102,6 +104,9 @@
 #define EP_COMM_NULL_COPY_FN MPI_COMM_NULL_COPY_FN
 #define EP_COMM_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
 #define EP_COMM_DUP_FN MPI_COMM_DUP_FN
+#define EP_WIN_NULL_COPY_FN MPI_WIN_NULL_COPY_FN
+#define EP_WIN_NULL_DELETE_FN MPI_WIN_NULL_DELETE_FN
+#define EP_WIN_DUP_FN MPI_WIN_DUP_FN
 #define EP_ERR_UNSUPPORTED MPI_ERR_UNSUPPORTED_OPERATION
 /* EPMPI's classes with no MPI class of their own: the layer reports them as MPI_ERR_OTHER. */
 #define EP_ERR_THREAD_LEVEL MPI_ERR_OTHER
@@ -303,6 +308,10 @@
 #define EP_Win_unlock MPI_Win_unlock
 #define EP_Win_unlock_all MPI_Win_unlock_all
 #define EP_Win_post MPI_Win_post
+#define EP_Win_create_keyval MPI_Win_create_keyval
+#define EP_Win_free_keyval MPI_Win_free_keyval
+#define EP_Win_set_attr MPI_Win_set_attr
+#define EP_Win_delete_attr MPI_Win_delete_attr
 #define EP_Win_set_name MPI_Win_set_name
 #define EP_Win_get_name MPI_Win_get_name
 #define EP_Win_set_info MPI_Win_set_info

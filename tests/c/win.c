@@ -16,6 +16,9 @@
  *   the counter is exact only if the mutex excludes endpoints of the same process too;
  * - window names (each endpoint's own, empty until set, cut at EP_MAX_OBJECT_NAME - 1) and
  *   info (set accepted; get gives a new host info object the program frees);
+ * - window attributes: set, get, replace and delete through the keyval's delete callback (the
+ *   window's handle and the old value; a failing callback keeps the attribute), and the
+ *   attributes still set deleted by EP_Win_free after their keyval was freed;
  * - dynamic windows with several attached regions addressed by MPI_Get_address values (put,
  *   rput, raccumulate with MPI_REPLACE; get, rget, rget_accumulate with MPI_NO_OP);
  * - the XIOS 3 client-server pattern: every client endpoint makes a 1-to-1 communicator
@@ -323,6 +326,62 @@ static void names_and_info(EP_Comm comm)
     CHECK_OK(EP_Win_free(&win));
 }
 
+/* What a window keyval's delete callback saw, one record per endpoint. */
+typedef struct {
+    EP_Win win;     /* the window it expects; EP_WIN_NULL once it saw another */
+    int calls;
+    void *last;     /* the value of the last call */
+    int fail;       /* return EP_ERR_OTHER */
+} deletions;
+
+static int record_deletion(EP_Win win, int keyval, void *value, void *extra)
+{
+    (void)keyval;
+    deletions *d = extra;
+    d->calls++;
+    d->last = value;
+    if (win != d->win)
+        d->win = EP_WIN_NULL;
+    return d->fail ? EP_ERR_OTHER : EP_SUCCESS;
+}
+
+/* Attributes of the program's own on a window (MPI 4.1 section 7.7.4). */
+static void attributes(EP_Comm comm)
+{
+    int me, size, left, right, kv, flag = -1, a = 1, b = 2;
+    ep_test_ring(comm, &me, &size, &left, &right);
+    int *mem;
+    void *got = NULL;
+    EP_Win win;
+    CHECK_OK(EP_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, comm, &mem, &win));
+    deletions d = {win, 0, NULL, 0};
+    CHECK_OK(EP_Win_create_keyval(EP_WIN_NULL_COPY_FN, record_deletion, &kv, &d));
+    CHECK_OK(EP_Win_get_attr(win, kv, &got, &flag));
+    CHECK(flag == 0, "rank %d: an attribute never set was found", me);
+    CHECK_OK(EP_Win_set_attr(win, kv, &a));
+    CHECK_OK(EP_Win_get_attr(win, kv, &got, &flag));
+    CHECK(flag == 1 && got == &a, "rank %d: get after set: flag %d", me, flag);
+    CHECK_OK(EP_Win_set_attr(win, kv, &b));
+    CHECK(d.calls == 1 && d.last == &a && d.win == win, "rank %d: replacing: %d deletions", me, d.calls);
+    d.fail = 1;
+    CHECK_CLASS(EP_Win_delete_attr(win, kv), EP_ERR_OTHER);
+    CHECK_OK(EP_Win_get_attr(win, kv, &got, &flag));
+    CHECK(flag == 1 && got == &b, "rank %d: a failed delete callback removed the attribute", me);
+    d.fail = 0;
+    CHECK_OK(EP_Win_delete_attr(win, kv));
+    CHECK(d.calls == 3 && d.last == &b, "rank %d: delete: %d deletions", me, d.calls);
+    CHECK_OK(EP_Win_get_attr(win, kv, &got, &flag));
+    CHECK(flag == 0, "rank %d: a deleted attribute was found", me);
+    CHECK_OK(EP_Win_delete_attr(win, kv)); /* not set: nothing to do */
+    CHECK_OK(EP_Win_set_attr(win, kv, &a));
+    CHECK_OK(EP_Win_free_keyval(&kv)); /* the attribute keeps its keyval */
+    MPI_Aint *bytes = NULL;
+    CHECK_OK(EP_Win_get_attr(win, EP_WIN_SIZE, &bytes, &flag));
+    CHECK(flag == 1 && *bytes == (MPI_Aint)sizeof(int), "rank %d: EP_WIN_SIZE beside an attribute", me);
+    CHECK_OK(EP_Win_free(&win));
+    CHECK(d.calls == 4 && d.last == &a && d.win != EP_WIN_NULL, "rank %d: free: %d deletions", me, d.calls);
+}
+
 static void cas_mutex(EP_Comm comm)
 {
     int me, size, left, right;
@@ -604,6 +663,7 @@ static void body(EP_Comm world)
     ticket_counter(world);
     flush_local_all(world);
     names_and_info(world);
+    attributes(world);
     cas_mutex(world);
     dynamic_regions(world);
     xios3_pattern(world);

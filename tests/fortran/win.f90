@@ -15,6 +15,9 @@
 !>   each slot holding the round's value of its neighbour;
 !> - a window's name (each endpoint's own, blank-padded) and its hints in use (an info object
 !>   the program frees);
+!> - window attributes (not under the standard names, whose Fortran attributes are the
+!>   host's): set, get, replace, delete through a Fortran delete callback that sees the
+!>   value, and the attribute still set deleted by ep_win_free;
 !> - a dynamic window: regions attached, addressed by MPI_Get_address values, detached;
 !> - errors through the window's handler: outside an epoch, bad rank, negative displacement,
 !>   bad lock type, non-contiguous sections (refused by the glue), freed handle.
@@ -33,6 +36,9 @@ program win_test
   integer, parameter :: k = 40
   integer :: world_rank, world_size, n, ierr, live
   integer :: none(1)
+  !> What each endpoint's window delete callback saw (by thread index, its extra state).
+  integer :: deletions(0:63) = 0
+  integer(MPI_ADDRESS_KIND) :: last_deleted(0:63) = -1
 
   call test_init(world_rank, world_size)
   n = test_count_for(world_rank)
@@ -59,6 +65,9 @@ contains
     call ring_with_fence(comm)
     call ring_with_post_start(comm)
     call names_and_info(comm)
+#ifndef EP_TEST_MPI_NAMES
+    call window_attributes(comm, index)
+#endif
     call passive_target(comm)
     call dynamic_window(comm)
     call errors(comm)
@@ -245,6 +254,53 @@ contains
     call check(ierr == EP_SUCCESS .and. win == EP_WIN_NULL, 'ep_win_free of the post/start window')
     deallocate(slots)
   end subroutine ring_with_post_start
+
+#ifndef EP_TEST_MPI_NAMES
+  !> The delete callback of window_attributes' keyval: counts and records per endpoint.
+  subroutine count_deletion(win, win_keyval, attribute_val, extra_state, ierror)
+    integer :: win, win_keyval, ierror
+    integer(MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    if (.false.) ierror = win + win_keyval
+    deletions(extra_state) = deletions(extra_state) + 1
+    last_deleted(extra_state) = attribute_val
+    ierror = EP_SUCCESS
+  end subroutine count_deletion
+
+  !> An attribute of the program's own on a window, from set to the window's free.
+  subroutine window_attributes(comm, index)
+    integer, intent(in) :: comm, index
+    integer :: me, size, left, right, win, ierr, keyval
+    integer(MPI_ADDRESS_KIND) :: value
+    integer, allocatable, asynchronous :: slot(:)
+    logical :: flag
+    call test_ring(comm, me, size, left, right)
+    allocate(slot(1))
+    call ep_win_create(slot, int(storage_size(me) / 8, MPI_ADDRESS_KIND), storage_size(me) / 8, MPI_INFO_NULL, &
+      comm, win, ierr)
+    call check_ok(ierr, 'ep_win_create for attributes')
+    call ep_win_create_keyval(ep_win_null_copy_fn, count_deletion, keyval, int(index, MPI_ADDRESS_KIND), ierr)
+    call check_ok(ierr, 'ep_win_create_keyval')
+    call ep_win_get_attr(win, keyval, value, flag, ierr)
+    call check(ierr == EP_SUCCESS .and. .not. flag, 'an attribute never set was found')
+    call ep_win_set_attr(win, keyval, int(100 + me, MPI_ADDRESS_KIND), ierr)
+    call check_ok(ierr, 'ep_win_set_attr')
+    call ep_win_get_attr(win, keyval, value, flag, ierr)
+    call check(ierr == EP_SUCCESS .and. flag .and. value == 100 + me, 'ep_win_get_attr after set')
+    call ep_win_set_attr(win, keyval, int(200 + me, MPI_ADDRESS_KIND), ierr)
+    call check(ierr == EP_SUCCESS .and. deletions(index) == 1 .and. last_deleted(index) == 100 + me, &
+      'replacing an attribute did not delete the old value')
+    call ep_win_delete_attr(win, keyval, ierr)
+    call check(ierr == EP_SUCCESS .and. deletions(index) == 2 .and. last_deleted(index) == 200 + me, &
+      'ep_win_delete_attr did not run the delete callback')
+    call ep_win_set_attr(win, keyval, int(300 + me, MPI_ADDRESS_KIND), ierr)
+    call ep_win_free_keyval(keyval, ierr)
+    call check(ierr == EP_SUCCESS .and. keyval == EP_KEYVAL_INVALID, 'ep_win_free_keyval')
+    call ep_win_free(win, ierr)
+    call check(ierr == EP_SUCCESS .and. deletions(index) == 3 .and. last_deleted(index) == 300 + me, &
+      'ep_win_free did not delete the attribute')
+    deallocate(slot)
+  end subroutine window_attributes
+#endif
 
   !> Each endpoint names its window and reads the name back; the hints in use come as an info
   !> object to free.

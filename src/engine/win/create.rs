@@ -89,7 +89,7 @@ pub fn create(
         disp_unit: if flavor == WinFlavor::Dynamic { 1 } else { disp_unit },
         epochs: Mutex::new(Default::default()),
         attached: Mutex::new(Vec::new()),
-        name: Mutex::new(None),
+        cache: Mutex::new(Default::default()),
         // Windows take only the predefined handlers (a communicator's user handler expects a
         // communicator handle); MPI starts windows with `MPI_ERRORS_ARE_FATAL`.
         errhandler: AtomicI32::new(if is_predefined_handler(ep.errhandler()) { ep.errhandler() } else { ERRORS_ARE_FATAL }),
@@ -270,18 +270,23 @@ fn gather_exposed(comm: &CommShared, offers: &[Offer], fault: c_int) -> EpResult
     Ok((exposed, noncontig))
 }
 
+/// Checks that the endpoint may free the window: no epoch of lock, lock_all, post or start
+/// is open (MPI 4.1 section 12.2.5). Errors: `EP_ERR_RMA_SYNC`.
+pub fn check_free(w: &WinEndpoint) -> EpResult<()> {
+    let e = w.epochs.lock();
+    if e.in_passive() {
+        return Err(ep_err!(ERR_RMA_SYNC, "the endpoint still holds passive-target locks (unlock them before freeing)"));
+    }
+    if e.in_general_active() {
+        return Err(ep_err!(ERR_RMA_SYNC, "the endpoint is inside a post or start epoch (complete, wait or test first)"));
+    }
+    Ok(())
+}
+
 /// `EP_Win_free` for one endpoint: collective; the host windows go when every endpoint of
 /// every process has called (MPI 4.1 section 12.2.5: no lock may be held).
 pub fn free(w: &WinEndpoint) -> EpResult<()> {
-    {
-        let e = w.epochs.lock();
-        if e.in_passive() {
-            return Err(ep_err!(ERR_RMA_SYNC, "the endpoint still holds passive-target locks (unlock them before freeing)"));
-        }
-        if e.in_general_active() {
-            return Err(ep_err!(ERR_RMA_SYNC, "the endpoint is inside a post or start epoch (complete, wait or test first)"));
-        }
-    }
+    check_free(w)?;
     let shared = &w.shared;
     shared.meeting.meet((), w.local_count(), w.local as usize, (), None, |_| -> EpResult<()> {
         let mut first_error = Ok(());

@@ -108,9 +108,9 @@ pub struct WinEndpoint {
     pub epochs: Mutex<Epochs>,
     /// Regions this endpoint attached to a dynamic window (start addresses).
     pub attached: Mutex<Vec<usize>>,
-    /// The name `EP_Win_set_name` gave this endpoint's window (`None`: never set, the empty
-    /// name).
-    pub name: Mutex<Option<String>>,
+    /// This endpoint's name of the window and its attributes (`EP_Win_set_name`,
+    /// `EP_Win_set_attr`).
+    pub cache: Mutex<crate::engine::attr::Cache>,
     pub errhandler: AtomicI32,
 }
 
