@@ -151,6 +151,9 @@ module ep_mpi
   public :: ep_start, ep_startall, ep_bsend, ep_ibsend, ep_rsend, ep_irsend, ep_buffer_attach
   public :: ep_buffer_detach, ep_request_get_status, ep_get_elements, ep_get_elements_x
   public :: ep_status_set_elements, ep_status_set_elements_x, ep_status_set_cancelled
+  public :: ep_request_get_status_any, ep_request_get_status_all, ep_request_get_status_some
+  public :: ep_status_get_source, ep_status_get_tag, ep_status_get_error
+  public :: ep_status_set_source, ep_status_set_tag, ep_status_set_error
   public :: ep_barrier, ep_bcast, ep_reduce, ep_allreduce, ep_gather, ep_gatherv, ep_scatter, ep_scatterv
   public :: ep_allgather, ep_allgatherv, ep_alltoall, ep_alltoallv, ep_reduce_scatter
   public :: ep_reduce_scatter_block, ep_scan, ep_exscan, ep_ibarrier, ep_ibcast
@@ -2071,6 +2074,169 @@ contains
     if (flag .and. c_associated(status_ptr)) status = int(c_status)
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_request_get_status
+
+  !> `ep_testany` that completes nothing (C: `EP_Request_get_status_any`; MPI 4.1 section
+  !> 3.7.3): `flag` .true. with `index` (1-based) and `status` of a complete request, which
+  !> stays valid; .true. with `index` EP_UNDEFINED when none is active; .false. otherwise.
+  !> Errors: EP_ERR_TRUNCATE, EP_ERR_REQUEST, EP_ERR_COUNT.
+  recursive subroutine ep_request_get_status_any(count, array_of_requests, index, flag, status, ierror)
+    integer, intent(in) :: count
+    integer, dimension(*), intent(in) :: array_of_requests
+    integer, intent(out) :: index
+    logical, intent(out) :: flag
+    integer, dimension(EP_STATUS_SIZE), intent(out) :: status
+    integer, intent(out), optional :: ierror
+    integer(c_int), target :: c_status(EP_STATUS_SIZE)
+    type(c_ptr) :: status_ptr
+    integer(c_int) :: c_ierror, n, c_index, c_flag
+    n = c_arg(count)
+    c_index = EP_UNDEFINED
+    c_flag = 0
+    status_ptr = c_null_ptr
+    if (.not. ignores_status(status)) status_ptr = c_loc(c_status)
+    c_ierror = c_ep_request_get_status_any(n, c_arg(array_of_requests(1:max(n, 0_c_int))), c_index, c_flag, &
+      status_ptr)
+    if (c_flag /= 0 .and. c_associated(status_ptr)) status = int(c_status)
+    index = one_based(c_index)
+    flag = c_flag /= 0
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_request_get_status_any
+
+  !> `ep_testall` that completes nothing (C: `EP_Request_get_status_all`; MPI 4.1 section
+  !> 3.7.3): `flag` .true. when every request is complete, statuses then filled, requests
+  !> left valid. array_of_statuses integer(EP_STATUS_SIZE, count) or EP_STATUSES_IGNORE.
+  !> Errors: EP_ERR_IN_STATUS, EP_ERR_REQUEST, EP_ERR_COUNT.
+  recursive subroutine ep_request_get_status_all(count, array_of_requests, flag, array_of_statuses, ierror)
+    integer, intent(in) :: count
+    integer, dimension(*), intent(in) :: array_of_requests
+    logical, intent(out) :: flag
+    integer, dimension(EP_STATUS_SIZE, *), intent(out) :: array_of_statuses
+    integer, intent(out), optional :: ierror
+    integer(c_int), allocatable, target :: c_statuses(:, :)
+    type(c_ptr) :: statuses_ptr
+    integer(c_int) :: c_ierror, n, c_flag
+    integer :: alloc_stat
+    n = c_arg(count)
+    c_flag = 0
+    allocate(c_statuses(EP_STATUS_SIZE, max(n, 1_c_int)), stat=alloc_stat)
+    if (alloc_stat /= 0) then
+      c_ierror = no_memory(int(EP_COMM_NULL, c_int), 'ep_request_get_status_all')
+    else
+      statuses_ptr = c_null_ptr
+      if (.not. ignores_statuses(array_of_statuses)) statuses_ptr = c_loc(c_statuses)
+      c_ierror = c_ep_request_get_status_all(n, c_arg(array_of_requests(1:max(n, 0_c_int))), c_flag, statuses_ptr)
+      if (n > 0 .and. c_flag /= 0 .and. c_associated(statuses_ptr)) array_of_statuses(:, 1:n) = int(c_statuses(:, 1:n))
+    end if
+    flag = c_flag /= 0
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_request_get_status_all
+
+  !> `ep_testsome` that completes nothing (C: `EP_Request_get_status_some`; MPI 4.1 section
+  !> 3.7.3): `outcount` complete requests, their 1-based positions and statuses, requests left
+  !> valid; EP_UNDEFINED when none is active. Errors: EP_ERR_IN_STATUS, EP_ERR_REQUEST,
+  !> EP_ERR_COUNT.
+  recursive subroutine ep_request_get_status_some(incount, array_of_requests, outcount, array_of_indices, &
+      array_of_statuses, ierror)
+    integer, intent(in) :: incount
+    integer, dimension(*), intent(in) :: array_of_requests
+    integer, intent(out) :: outcount
+    integer, dimension(*), intent(out) :: array_of_indices
+    integer, dimension(EP_STATUS_SIZE, *), intent(out) :: array_of_statuses
+    integer, intent(out), optional :: ierror
+    integer(c_int), allocatable :: c_indices(:)
+    integer(c_int), allocatable, target :: c_statuses(:, :)
+    type(c_ptr) :: statuses_ptr
+    integer(c_int) :: c_ierror, n, c_outcount
+    integer :: alloc_stat
+    n = c_arg(incount)
+    c_outcount = EP_UNDEFINED
+    allocate(c_indices(max(n, 1_c_int)), c_statuses(EP_STATUS_SIZE, max(n, 1_c_int)), stat=alloc_stat)
+    if (alloc_stat /= 0) then
+      c_ierror = no_memory(int(EP_COMM_NULL, c_int), 'ep_request_get_status_some')
+    else
+      statuses_ptr = c_null_ptr
+      if (.not. ignores_statuses(array_of_statuses)) statuses_ptr = c_loc(c_statuses)
+      c_ierror = c_ep_request_get_status_some(n, c_arg(array_of_requests(1:max(n, 0_c_int))), c_outcount, &
+        c_indices, statuses_ptr)
+      if (c_outcount > 0) then
+        array_of_indices(1:c_outcount) = int(c_indices(1:c_outcount)) + 1
+        if (c_associated(statuses_ptr)) array_of_statuses(:, 1:c_outcount) = int(c_statuses(:, 1:c_outcount))
+      end if
+    end if
+    outcount = int(c_outcount)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_request_get_status_some
+
+  !> The source rank, tag or error code a status records (C: `EP_Status_get_source`,
+  !> `EP_Status_get_tag`, `EP_Status_get_error`; MPI 4.1 section 3.2.5): the same as
+  !> status(EP_SOURCE), status(EP_TAG), status(EP_ERROR).
+  recursive subroutine ep_status_get_source(status, source, ierror)
+    integer, dimension(EP_STATUS_SIZE), intent(in) :: status
+    integer, intent(out) :: source
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_value
+    c_value = 0
+    c_ierror = c_ep_status_get_source(c_arg(status), c_value)
+    source = int(c_value)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_status_get_source
+
+  recursive subroutine ep_status_get_tag(status, tag, ierror)
+    integer, dimension(EP_STATUS_SIZE), intent(in) :: status
+    integer, intent(out) :: tag
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_value
+    c_value = 0
+    c_ierror = c_ep_status_get_tag(c_arg(status), c_value)
+    tag = int(c_value)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_status_get_tag
+
+  recursive subroutine ep_status_get_error(status, err, ierror)
+    integer, dimension(EP_STATUS_SIZE), intent(in) :: status
+    integer, intent(out) :: err
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_value
+    c_value = 0
+    c_ierror = c_ep_status_get_error(c_arg(status), c_value)
+    err = int(c_value)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_status_get_error
+
+  !> Sets the source rank, tag or error code of a status (C: `EP_Status_set_source`,
+  !> `EP_Status_set_tag`, `EP_Status_set_error`; MPI 4.1 section 3.2.5); the other fields stay.
+  recursive subroutine ep_status_set_source(status, source, ierror)
+    integer, dimension(EP_STATUS_SIZE), intent(inout) :: status
+    integer, intent(in) :: source
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_status(EP_STATUS_SIZE)
+    c_status = c_arg(status)
+    c_ierror = c_ep_status_set_source(c_status, c_arg(source))
+    status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_status_set_source
+
+  recursive subroutine ep_status_set_tag(status, tag, ierror)
+    integer, dimension(EP_STATUS_SIZE), intent(inout) :: status
+    integer, intent(in) :: tag
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_status(EP_STATUS_SIZE)
+    c_status = c_arg(status)
+    c_ierror = c_ep_status_set_tag(c_status, c_arg(tag))
+    status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_status_set_tag
+
+  recursive subroutine ep_status_set_error(status, err, ierror)
+    integer, dimension(EP_STATUS_SIZE), intent(inout) :: status
+    integer, intent(in) :: err
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_status(EP_STATUS_SIZE)
+    c_status = c_arg(status)
+    c_ierror = c_ep_status_set_error(c_status, c_arg(err))
+    status = int(c_status)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_status_set_error
 
   !> Basic elements of `datatype` received, from a status (C: `EP_Get_elements`; MPI 4.1
   !> section 5.1.11): counts a partial last element of a derived datatype; EP_UNDEFINED when

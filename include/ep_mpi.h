@@ -3321,6 +3321,123 @@ int EP_Isendrecv_replace(void *buf,
 int EP_Request_get_status(EP_Request request_h, int *flag, EP_Status *status);
 
 /**
+ * `EP_Testany` that completes nothing (MPI 4.1 section 3.7.3, `MPI_Request_get_status_any`):
+ * `*flag = 1` with `*index` the position of a complete request and `status` filled, the
+ * handle left valid (and a persistent request active); `*flag = 1` with `*index =
+ * EP_UNDEFINED` and an empty status when no request is active (all null or inactive);
+ * `*flag = 0` with `*index = EP_UNDEFINED` otherwise. Progresses the requests' endpoints.
+ * Errors: `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`, `EP_ERR_TRUNCATE` (the complete
+ * request found was a truncated receive). Thread safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * `array_of_requests` holds `count` readable `EP_Request`s (NULL only when `count` is 0);
+ * `index` and `flag` point at writable `int`s (NULL gives `EP_ERR_ARG`); `status` is
+ * `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
+ */
+int EP_Request_get_status_any(int count,
+                              const EP_Request *array_of_requests,
+                              int *index,
+                              int *flag,
+                              EP_Status *status);
+
+/**
+ * `EP_Testall` that completes nothing (MPI 4.1 section 3.7.3, `MPI_Request_get_status_all`):
+ * `*flag = 1` when every request is complete (null and inactive ones count as complete, with
+ * empty statuses), each status then filled with its `MPI_ERROR`, the handles left valid;
+ * `*flag = 0` otherwise, statuses untouched. Errors: `EP_ERR_IN_STATUS` (a complete request
+ * failed: its status says how), `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`. Thread
+ * safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * `array_of_requests` holds `count` readable `EP_Request`s (NULL only when `count` is 0);
+ * `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`); `array_of_statuses` is
+ * `EP_STATUSES_IGNORE` (NULL) or holds `count` writable `EP_Status`es.
+ */
+int EP_Request_get_status_all(int count,
+                              const EP_Request *array_of_requests,
+                              int *flag,
+                              EP_Status *array_of_statuses);
+
+/**
+ * `EP_Testsome` that completes nothing (MPI 4.1 section 3.7.3, `MPI_Request_get_status_some`):
+ * `*outcount` requests are complete, their positions in `array_of_indices[0..outcount]` and
+ * statuses in `array_of_statuses[0..outcount]`, the handles left valid; `*outcount =
+ * EP_UNDEFINED` when no request is active. Errors: `EP_ERR_IN_STATUS`, `EP_ERR_REQUEST`,
+ * `EP_ERR_COUNT`, `EP_ERR_ARG`. Thread safety: one thread per endpoint at a time.
+ *
+ * # Safety
+ * `array_of_requests` holds `incount` readable `EP_Request`s (NULL only when `incount` is 0);
+ * `outcount` points at a writable `int` (NULL gives `EP_ERR_ARG`); `array_of_indices` holds
+ * `incount` writable `int`s; `array_of_statuses` is `EP_STATUSES_IGNORE` (NULL) or holds
+ * `incount` writable `EP_Status`es.
+ */
+int EP_Request_get_status_some(int incount,
+                               const EP_Request *array_of_requests,
+                               int *outcount,
+                               int *array_of_indices,
+                               EP_Status *array_of_statuses);
+
+/**
+ * The source rank a status records (MPI 4.1 section 3.2.5, `MPI_Status_get_source`), the
+ * same as its `MPI_SOURCE` field. Errors: `EP_ERR_ARG` (NULL pointers). Thread safety: any
+ * thread.
+ *
+ * # Safety
+ * `status` points at a readable `EP_Status` and `source` at a writable `int` (NULL gives
+ * `EP_ERR_ARG`).
+ */
+int EP_Status_get_source(const EP_Status *status, int *source);
+
+/**
+ * The tag a status records (MPI 4.1 section 3.2.5, `MPI_Status_get_tag`). Errors, safety and
+ * thread safety as `EP_Status_get_source`.
+ *
+ * # Safety
+ * `status` points at a readable `EP_Status` and `tag` at a writable `int` (NULL gives
+ * `EP_ERR_ARG`).
+ */
+int EP_Status_get_tag(const EP_Status *status, int *tag);
+
+/**
+ * The error code a status records (MPI 4.1 section 3.2.5, `MPI_Status_get_error`): set by
+ * the calls that complete several requests. Errors, safety and thread safety as
+ * `EP_Status_get_source`.
+ *
+ * # Safety
+ * `status` points at a readable `EP_Status` and `err` at a writable `int` (NULL gives
+ * `EP_ERR_ARG`).
+ */
+int EP_Status_get_error(const EP_Status *status, int *err);
+
+/**
+ * Sets the source rank of a status (MPI 4.1 section 3.2.5, `MPI_Status_set_source`), for
+ * generalized requests and layered libraries; the other fields are left alone. Errors:
+ * `EP_ERR_ARG` (NULL status). Thread safety: any thread.
+ *
+ * # Safety
+ * `status` points at a writable `EP_Status` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Status_set_source(EP_Status *status, int source);
+
+/**
+ * Sets the tag of a status (MPI 4.1 section 3.2.5, `MPI_Status_set_tag`). As
+ * `EP_Status_set_source`.
+ *
+ * # Safety
+ * `status` points at a writable `EP_Status` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Status_set_tag(EP_Status *status, int tag);
+
+/**
+ * Sets the error code of a status (MPI 4.1 section 3.2.5, `MPI_Status_set_error`). As
+ * `EP_Status_set_source`.
+ *
+ * # Safety
+ * `status` points at a writable `EP_Status` (NULL gives `EP_ERR_ARG`).
+ */
+int EP_Status_set_error(EP_Status *status, int err);
+
+/**
  * Number of basic elements of `datatype` received, from a status filled by a receive,
  * probe or completion call (MPI 4.1 section 5.1.11): for a predefined datatype the same
  * as `EP_Get_count`; for a derived one the basic elements of its type signature in the

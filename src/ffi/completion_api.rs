@@ -24,7 +24,7 @@ fn empty() -> Completion {
 ///
 /// # Safety
 /// `status` is NULL or points at a writable `EP_Status`.
-unsafe fn write_empty(status: *mut EP_Status) {
+pub(super) unsafe fn write_empty(status: *mut EP_Status) {
     // SAFETY: this function's contract.
     unsafe { write_status(status, &empty()) };
     // SAFETY: a non-null `status` points at an `EP_Status` the caller may write, by
@@ -135,7 +135,7 @@ pub unsafe extern "C" fn EP_Test(
 /// another to be freed. Dropping it frees the handles, then hands each request to
 /// `request::recycle`: the requests the call completed are then referred to by nothing else,
 /// and their allocations are kept for the thread's next nonblocking calls.
-struct Resolved {
+pub(super) struct Resolved {
     reqs: Vec<Option<Arc<Request>>>,
     freed: std::cell::RefCell<Vec<c_int>>,
 }
@@ -173,7 +173,7 @@ impl Drop for Resolved {
 }
 
 /// Resolves an array of request handles (null ones give `None`).
-unsafe fn resolve(count: c_int, reqs: *mut EP_Request) -> EpResult<Resolved> {
+pub(super) unsafe fn resolve(count: c_int, reqs: *mut EP_Request) -> EpResult<Resolved> {
     if count < 0 {
         return Err(ep_err!(ERR_COUNT, "count {count} is negative"));
     }
@@ -189,7 +189,7 @@ unsafe fn resolve(count: c_int, reqs: *mut EP_Request) -> EpResult<Resolved> {
 
 /// Stores the outcome of request `i` of an array call into `statuses[i]` (when not ignored),
 /// MPI_ERROR included; returns whether it failed.
-unsafe fn record(statuses: *mut EP_Status, i: usize, c: &Completion, name: &str) -> bool {
+pub(super) unsafe fn record(statuses: *mut EP_Status, i: usize, c: &Completion, name: &str) -> bool {
     let failed = c.error != 0;
     if !statuses.is_null() {
         let s = statuses.add(i);
@@ -202,7 +202,7 @@ unsafe fn record(statuses: *mut EP_Status, i: usize, c: &Completion, name: &str)
     failed
 }
 
-fn in_status() -> EpResult<()> {
+pub(super) fn in_status() -> EpResult<()> {
     Err(ep_err!(
         ERR_IN_STATUS,
         "a request failed; its status says how"
@@ -319,7 +319,7 @@ pub unsafe extern "C" fn EP_Testall(
 
 /// One pass over the active requests: the first complete one, if any. `None` inside means no
 /// active request at all.
-fn first_complete(rs: &[Option<Arc<Request>>]) -> EpResult<Option<Option<(usize, Completion)>>> {
+pub(super) fn first_complete(rs: &[Option<Arc<Request>>]) -> EpResult<Option<Option<(usize, Completion)>>> {
     let mut any_active = false;
     for (i, r) in rs.iter().enumerate() {
         if let Some(r) = r {
@@ -412,13 +412,15 @@ pub unsafe extern "C" fn EP_Testany(
     }
 }
 
-/// One pass completing every complete request; `None` when no request is active.
-unsafe fn some_complete(
+/// One pass over every active request, reporting the complete ones (and completing them when
+/// `retire`); `None` when no request is active.
+pub(super) unsafe fn some_complete(
     rs: &Resolved,
     reqs: *mut EP_Request,
     indices: *mut c_int,
     statuses: *mut EP_Status,
     name: &str,
+    retire: bool,
 ) -> EpResult<Option<(c_int, bool)>> {
     if rs.iter().all(Option::is_none) {
         return Ok(None);
@@ -427,7 +429,9 @@ unsafe fn some_complete(
     for (i, r) in rs.iter().enumerate() {
         if let Some(r) = r {
             if let Some(c) = r.test()? {
-                rs.retire(&mut *reqs.add(i), r);
+                if retire {
+                    rs.retire(&mut *reqs.add(i), r);
+                }
                 *indices.add(n) = i as c_int;
                 failed |= record(statuses, n, &c, name);
                 n += 1;
@@ -464,7 +468,7 @@ pub unsafe extern "C" fn EP_Waitsome(
     let bell = request::common_bell(rs.iter().flatten().map(|r| &**r));
     let mut b = Backoff::new();
     loop {
-        match some_complete(&rs, reqs, indices, statuses, "EP_Waitsome")? {
+        match some_complete(&rs, reqs, indices, statuses, "EP_Waitsome", true)? {
             None => {
                 *outcount = EP_UNDEFINED;
                 return Ok(());
@@ -500,7 +504,7 @@ pub unsafe extern "C" fn EP_Testsome(
         return Err(ep_err!(ERR_ARG, "array_of_indices is NULL"));
     }
     let rs = resolve(incount, reqs)?;
-    match some_complete(&rs, reqs, indices, statuses, "EP_Testsome")? {
+    match some_complete(&rs, reqs, indices, statuses, "EP_Testsome", true)? {
         None => *outcount = EP_UNDEFINED,
         Some((n, failed)) => {
             *outcount = n;

@@ -1,6 +1,6 @@
-//! Status and request queries (MPI 4.1 sections 3.7.3, 3.8.4, 5.1.11, 13.3):
-//! `EP_Request_get_status`, `EP_Get_elements(_x)`, `EP_Status_set_elements(_x)`,
-//! `EP_Status_set_cancelled`.
+//! Status and request queries (MPI 4.1 sections 3.2.5, 3.7.3, 3.8.4, 5.1.11, 13.3):
+//! `EP_Request_get_status` and its array forms, the status field accessors,
+//! `EP_Get_elements(_x)`, `EP_Status_set_elements(_x)`, `EP_Status_set_cancelled`.
 //!
 //! An `EP_Status` records the bytes received; elements of a datatype are counted from them.
 //! For basic elements of derived datatypes the host counts: the bytes go into a host status
@@ -9,11 +9,13 @@
 //! element included.
 
 use super::boundary::{completion_error, input, out, status_bytes, write_status};
+use super::completion_api::{first_complete, in_status, record, resolve, some_complete, write_empty};
 use super::types::*;
 use crate::engine::datatype::{bytes_of_elements, elements_in_bytes};
 use crate::engine::p2p::Completion;
 use crate::engine::request::inactive_completion;
-use crate::error::EpResult;
+use crate::ep_err;
+use crate::error::{EpResult, ERR_ARG};
 use crate::handles::request;
 use crate::host::sys::{MPI_Count, MPI_Datatype};
 use epmpi_macros::c_export;
@@ -62,6 +64,213 @@ pub unsafe extern "C" fn EP_Request_get_status(
             Ok(())
         }
     }
+}
+
+/// `EP_Testany` that completes nothing (MPI 4.1 section 3.7.3, `MPI_Request_get_status_any`):
+/// `*flag = 1` with `*index` the position of a complete request and `status` filled, the
+/// handle left valid (and a persistent request active); `*flag = 1` with `*index =
+/// EP_UNDEFINED` and an empty status when no request is active (all null or inactive);
+/// `*flag = 0` with `*index = EP_UNDEFINED` otherwise. Progresses the requests' endpoints.
+/// Errors: `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`, `EP_ERR_TRUNCATE` (the complete
+/// request found was a truncated receive). Thread safety: one thread per endpoint at a time.
+///
+/// # Safety
+/// `array_of_requests` holds `count` readable `EP_Request`s (NULL only when `count` is 0);
+/// `index` and `flag` point at writable `int`s (NULL gives `EP_ERR_ARG`); `status` is
+/// `EP_STATUS_IGNORE` (NULL) or points at a writable `EP_Status`.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Request_get_status_any(
+    count: c_int,
+    array_of_requests: *const EP_Request,
+    index: *mut c_int,
+    flag: *mut c_int,
+    status: *mut EP_Status,
+) -> c_int {
+    let (index, flag) = (out(index, "index")?, out(flag, "flag")?);
+    // Read only: nothing is retired.
+    let rs = resolve(count, array_of_requests as *mut EP_Request)?;
+    match first_complete(&rs)? {
+        Some(Some((i, c))) => {
+            *index = i as c_int;
+            *flag = 1;
+            write_status(status, &c);
+            completion_error(&c)
+        }
+        Some(None) => {
+            *index = EP_UNDEFINED;
+            *flag = 1;
+            write_empty(status);
+            Ok(())
+        }
+        None => {
+            *index = EP_UNDEFINED;
+            *flag = 0;
+            Ok(())
+        }
+    }
+}
+
+/// `EP_Testall` that completes nothing (MPI 4.1 section 3.7.3, `MPI_Request_get_status_all`):
+/// `*flag = 1` when every request is complete (null and inactive ones count as complete, with
+/// empty statuses), each status then filled with its `MPI_ERROR`, the handles left valid;
+/// `*flag = 0` otherwise, statuses untouched. Errors: `EP_ERR_IN_STATUS` (a complete request
+/// failed: its status says how), `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`. Thread
+/// safety: one thread per endpoint at a time.
+///
+/// # Safety
+/// `array_of_requests` holds `count` readable `EP_Request`s (NULL only when `count` is 0);
+/// `flag` points at a writable `int` (NULL gives `EP_ERR_ARG`); `array_of_statuses` is
+/// `EP_STATUSES_IGNORE` (NULL) or holds `count` writable `EP_Status`es.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Request_get_status_all(
+    count: c_int,
+    array_of_requests: *const EP_Request,
+    flag: *mut c_int,
+    array_of_statuses: *mut EP_Status,
+) -> c_int {
+    let flag = out(flag, "flag")?;
+    let rs = resolve(count, array_of_requests as *mut EP_Request)?;
+    let mut done = Vec::with_capacity(rs.len());
+    for r in rs.iter() {
+        match r {
+            None => done.push(inactive_completion()),
+            Some(r) => match r.test()? {
+                Some(c) => done.push(c),
+                None => {
+                    *flag = 0;
+                    return Ok(());
+                }
+            },
+        }
+    }
+    *flag = 1;
+    let mut failed = false;
+    for (i, c) in done.iter().enumerate() {
+        failed |= record(array_of_statuses, i, c, "EP_Request_get_status_all");
+    }
+    if failed {
+        in_status()
+    } else {
+        Ok(())
+    }
+}
+
+/// `EP_Testsome` that completes nothing (MPI 4.1 section 3.7.3, `MPI_Request_get_status_some`):
+/// `*outcount` requests are complete, their positions in `array_of_indices[0..outcount]` and
+/// statuses in `array_of_statuses[0..outcount]`, the handles left valid; `*outcount =
+/// EP_UNDEFINED` when no request is active. Errors: `EP_ERR_IN_STATUS`, `EP_ERR_REQUEST`,
+/// `EP_ERR_COUNT`, `EP_ERR_ARG`. Thread safety: one thread per endpoint at a time.
+///
+/// # Safety
+/// `array_of_requests` holds `incount` readable `EP_Request`s (NULL only when `incount` is 0);
+/// `outcount` points at a writable `int` (NULL gives `EP_ERR_ARG`); `array_of_indices` holds
+/// `incount` writable `int`s; `array_of_statuses` is `EP_STATUSES_IGNORE` (NULL) or holds
+/// `incount` writable `EP_Status`es.
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Request_get_status_some(
+    incount: c_int,
+    array_of_requests: *const EP_Request,
+    outcount: *mut c_int,
+    array_of_indices: *mut c_int,
+    array_of_statuses: *mut EP_Status,
+) -> c_int {
+    let outcount = out(outcount, "outcount")?;
+    if incount > 0 && array_of_indices.is_null() {
+        return Err(ep_err!(ERR_ARG, "array_of_indices is NULL"));
+    }
+    let reqs = array_of_requests as *mut EP_Request;
+    let rs = resolve(incount, reqs)?;
+    match some_complete(&rs, reqs, array_of_indices, array_of_statuses, "EP_Request_get_status_some", false)? {
+        None => *outcount = EP_UNDEFINED,
+        Some((n, failed)) => {
+            *outcount = n;
+            if failed {
+                return in_status();
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The source rank a status records (MPI 4.1 section 3.2.5, `MPI_Status_get_source`), the
+/// same as its `MPI_SOURCE` field. Errors: `EP_ERR_ARG` (NULL pointers). Thread safety: any
+/// thread.
+///
+/// # Safety
+/// `status` points at a readable `EP_Status` and `source` at a writable `int` (NULL gives
+/// `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Status_get_source(status: *const EP_Status, source: *mut c_int) -> c_int {
+    *out(source, "source")? = input(status, "status")?.MPI_SOURCE;
+    Ok(())
+}
+
+/// The tag a status records (MPI 4.1 section 3.2.5, `MPI_Status_get_tag`). Errors, safety and
+/// thread safety as `EP_Status_get_source`.
+///
+/// # Safety
+/// `status` points at a readable `EP_Status` and `tag` at a writable `int` (NULL gives
+/// `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Status_get_tag(status: *const EP_Status, tag: *mut c_int) -> c_int {
+    *out(tag, "tag")? = input(status, "status")?.MPI_TAG;
+    Ok(())
+}
+
+/// The error code a status records (MPI 4.1 section 3.2.5, `MPI_Status_get_error`): set by
+/// the calls that complete several requests. Errors, safety and thread safety as
+/// `EP_Status_get_source`.
+///
+/// # Safety
+/// `status` points at a readable `EP_Status` and `err` at a writable `int` (NULL gives
+/// `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Status_get_error(status: *const EP_Status, err: *mut c_int) -> c_int {
+    *out(err, "err")? = input(status, "status")?.MPI_ERROR;
+    Ok(())
+}
+
+/// Sets the source rank of a status (MPI 4.1 section 3.2.5, `MPI_Status_set_source`), for
+/// generalized requests and layered libraries; the other fields are left alone. Errors:
+/// `EP_ERR_ARG` (NULL status). Thread safety: any thread.
+///
+/// # Safety
+/// `status` points at a writable `EP_Status` (NULL gives `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Status_set_source(status: *mut EP_Status, source: c_int) -> c_int {
+    out(status, "status")?.MPI_SOURCE = source;
+    Ok(())
+}
+
+/// Sets the tag of a status (MPI 4.1 section 3.2.5, `MPI_Status_set_tag`). As
+/// `EP_Status_set_source`.
+///
+/// # Safety
+/// `status` points at a writable `EP_Status` (NULL gives `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Status_set_tag(status: *mut EP_Status, tag: c_int) -> c_int {
+    out(status, "status")?.MPI_TAG = tag;
+    Ok(())
+}
+
+/// Sets the error code of a status (MPI 4.1 section 3.2.5, `MPI_Status_set_error`). As
+/// `EP_Status_set_source`.
+///
+/// # Safety
+/// `status` points at a writable `EP_Status` (NULL gives `EP_ERR_ARG`).
+#[no_mangle]
+#[c_export]
+pub unsafe extern "C" fn EP_Status_set_error(status: *mut EP_Status, err: c_int) -> c_int {
+    out(status, "status")?.MPI_ERROR = err;
+    Ok(())
 }
 
 /// Basic elements of `datatype` recorded in `status`, as `EP_Get_elements_x` computes them.

@@ -754,6 +754,21 @@ static void p2p_modes_cases(void)
     /* Status queries. */
     EXPECT(EP_Request_get_status, EP_ERR_REQUEST, "made-up handle", EP_Request_get_status(987654, &flag, &st));
     EXPECT(EP_Request_get_status, EP_ERR_ARG, "NULL flag", EP_Request_get_status(EP_REQUEST_NULL, NULL, &st));
+    EXPECT(EP_Request_get_status_any, EP_ERR_ARG, "NULL flag", EP_Request_get_status_any(0, NULL, &flag, NULL, &st));
+    EXPECT(EP_Request_get_status_any, EP_ERR_COUNT, "count -1", EP_Request_get_status_any(-1, NULL, &flag, &flag, &st));
+    EXPECT(EP_Request_get_status_all, EP_ERR_ARG, "NULL flag", EP_Request_get_status_all(0, NULL, NULL, NULL));
+    EXPECT(EP_Request_get_status_all, EP_ERR_ARG, "NULL array, count 1", EP_Request_get_status_all(1, NULL, &flag, NULL));
+    EXPECT(EP_Request_get_status_all, EP_ERR_REQUEST, "made-up handle",
+           EP_Request_get_status_all(1, (EP_Request[]){987654}, &flag, NULL));
+    EXPECT(EP_Request_get_status_some, EP_ERR_ARG, "NULL outcount", EP_Request_get_status_some(0, NULL, NULL, NULL, NULL));
+    EXPECT(EP_Request_get_status_some, EP_ERR_ARG, "NULL indices",
+           EP_Request_get_status_some(1, (EP_Request[]){EP_REQUEST_NULL}, &flag, NULL, NULL));
+    EXPECT(EP_Status_get_source, EP_ERR_ARG, "NULL status", EP_Status_get_source(NULL, &flag));
+    EXPECT(EP_Status_get_tag, EP_ERR_ARG, "NULL tag", EP_Status_get_tag(&st, NULL));
+    EXPECT(EP_Status_get_error, EP_ERR_ARG, "NULL err", EP_Status_get_error(&st, NULL));
+    EXPECT(EP_Status_set_source, EP_ERR_ARG, "NULL status", EP_Status_set_source(NULL, 1));
+    EXPECT(EP_Status_set_tag, EP_ERR_ARG, "NULL status", EP_Status_set_tag(NULL, 1));
+    EXPECT(EP_Status_set_error, EP_ERR_ARG, "NULL status", EP_Status_set_error(NULL, 1));
     EXPECT(EP_Get_elements, EP_ERR_ARG, "NULL status", EP_Get_elements(NULL, MPI_INT, &x));
     EXPECT(EP_Get_elements, EP_ERR_TYPE, "MPI_DATATYPE_NULL", EP_Get_elements(&st, MPI_DATATYPE_NULL, &x));
     EXPECT(EP_Get_elements_x, EP_ERR_ARG, "NULL count", EP_Get_elements_x(&st, MPI_INT, NULL));

@@ -2,7 +2,8 @@
  * Point-to-point beyond the core: EP_Sendrecv_replace, persistent requests (restarted many
  * times with the data changed between rounds, wildcard receives, Startall and completion
  * calls over mixed arrays), buffered mode with the process's attached buffer and its space
- * accounting, ready mode, EP_Request_get_status, EP_Get_elements and the status setters, and
+ * accounting, ready mode, EP_Request_get_status and MPI 4.1's array forms of it (which
+ * complete nothing), EP_Get_elements, the status setters and MPI 4.1's status accessors, and
  * their bad input. Outcomes are checked (data, sources, tags, counts, error classes); after
  * each bad call the communicator is used again. Run under mpirun in every shape.
  */
@@ -623,6 +624,78 @@ static void t_status(EP_Comm c)
     CHECK(x == left + 1, "after bad input got %d", x);
 }
 
+#ifndef EP_TEST_MPI_NAMES
+/* MPI 4.1's array forms of EP_Request_get_status, which complete nothing, and the status
+ * accessors (not under the standard names: the hosts here, MPI 3.1 and 4.0, declare none of
+ * them). r[0] is null, r[1] and r[2] receives from the left neighbour, which sends only after
+ * a barrier, tag 72 first. */
+static void t_status_41(EP_Comm c)
+{
+    int me, size, left, right, flag = -1, idx = -2, outcount = -2, indices[3], v = -1, count = -1;
+    int x1 = -1, x2 = -1, y = 0;
+    ep_test_ring(c, &me, &size, &left, &right);
+    y = me;
+    EP_Request r[3] = {EP_REQUEST_NULL, EP_REQUEST_NULL, EP_REQUEST_NULL};
+    EP_Status st, sts[3];
+    CHECK_OK(EP_Irecv(&x1, 1, MPI_INT, left, 72, c, &r[1]));
+    CHECK_OK(EP_Irecv(&x2, 1, MPI_INT, left, 73, c, &r[2]));
+    CHECK_OK(EP_Request_get_status_all(3, r, &flag, sts));
+    CHECK(flag == 0, "get_status_all before any send");
+    CHECK_OK(EP_Request_get_status_any(3, r, &idx, &flag, &st));
+    CHECK(flag == 0 && idx == EP_UNDEFINED, "get_status_any before any send: %d %d", flag, idx);
+    CHECK_OK(EP_Request_get_status_some(3, r, &outcount, indices, sts));
+    CHECK(outcount == 0, "get_status_some before any send: %d", outcount);
+    ep_test_barrier(c);
+    CHECK_OK(EP_Send(&y, 1, MPI_INT, right, 72, c));
+    flag = 0;
+    while (!flag)
+        CHECK_OK(EP_Request_get_status_any(3, r, &idx, &flag, &st));
+    CHECK(idx == 1 && st.MPI_SOURCE == left && st.MPI_TAG == 72 && x1 == left, "get_status_any: index %d", idx);
+    CHECK(r[1] != EP_REQUEST_NULL, "get_status_any freed the request");
+    EP_Status first = st;
+    CHECK_OK(EP_Request_get_status_some(3, r, &outcount, indices, sts));
+    CHECK(outcount == 1 && indices[0] == 1 && sts[0].MPI_TAG == 72, "get_status_some: %d", outcount);
+    CHECK_OK(EP_Request_get_status_all(3, r, &flag, EP_STATUSES_IGNORE));
+    CHECK(flag == 0, "get_status_all with one receive pending");
+    ep_test_barrier(c);
+    CHECK_OK(EP_Send(&y, 1, MPI_INT, right, 73, c));
+    flag = 0;
+    while (!flag)
+        CHECK_OK(EP_Request_get_status_all(3, r, &flag, sts));
+    CHECK(sts[0].MPI_SOURCE == EP_ANY_SOURCE && sts[1].MPI_TAG == 72 && sts[2].MPI_TAG == 73 && x2 == left,
+          "get_status_all statuses: %d %d %d", sts[0].MPI_SOURCE, sts[1].MPI_TAG, sts[2].MPI_TAG);
+    CHECK(r[1] != EP_REQUEST_NULL && r[2] != EP_REQUEST_NULL, "get_status_all freed a request");
+    CHECK_OK(EP_Waitall(3, r, sts));
+    CHECK(r[1] == EP_REQUEST_NULL && r[2] == EP_REQUEST_NULL && sts[2].MPI_TAG == 73, "waitall after get_status_all");
+    CHECK_OK(EP_Request_get_status_any(3, r, &idx, &flag, &st));
+    CHECK(flag == 1 && idx == EP_UNDEFINED, "get_status_any over null requests: %d %d", flag, idx);
+    CHECK_OK(EP_Request_get_status_some(3, r, &outcount, indices, sts));
+    CHECK(outcount == EP_UNDEFINED, "get_status_some over null requests: %d", outcount);
+    CHECK_OK(EP_Request_get_status_all(0, NULL, &flag, EP_STATUSES_IGNORE));
+    CHECK(flag == 1, "get_status_all of no request");
+
+    /* The accessors read and write the fields; the count stays. */
+    CHECK_OK(EP_Status_get_source(&first, &v));
+    CHECK(v == left, "get_source %d", v);
+    CHECK_OK(EP_Status_get_tag(&first, &v));
+    CHECK(v == 72, "get_tag %d", v);
+    CHECK_OK(EP_Status_set_source(&first, size + 3));
+    CHECK_OK(EP_Status_set_tag(&first, 4242));
+    CHECK_OK(EP_Status_set_error(&first, EP_ERR_TAG));
+    CHECK_OK(EP_Status_get_source(&first, &v));
+    CHECK(v == size + 3 && first.MPI_SOURCE == size + 3, "set_source");
+    CHECK_OK(EP_Status_get_tag(&first, &v));
+    CHECK(v == 4242, "set_tag %d", v);
+    CHECK_OK(EP_Status_get_error(&first, &v));
+    CHECK(v == EP_ERR_TAG, "set_error %d", v);
+    CHECK_OK(EP_Get_count(&first, MPI_INT, &count));
+    CHECK(count == 1, "the accessors changed the count: %d", count);
+    CHECK(ep_class(EP_Status_get_source(NULL, &v)) == EP_ERR_ARG, "get_source NULL status");
+    CHECK(ep_class(EP_Status_get_tag(&first, NULL)) == EP_ERR_ARG, "get_tag NULL tag");
+    CHECK(ep_class(EP_Status_set_error(NULL, 1)) == EP_ERR_ARG, "set_error NULL status");
+}
+#endif
+
 int main(int argc, char **argv)
 {
     int wr, ws;
@@ -650,6 +723,9 @@ int main(int argc, char **argv)
             RUN(t_persistent_mixed);
             RUN(t_bsend);
             RUN(t_status);
+#ifndef EP_TEST_MPI_NAMES
+            RUN(t_status_41);
+#endif
             CHECK_OK(EP_Comm_free(&c));
         }
     }

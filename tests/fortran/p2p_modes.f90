@@ -1,8 +1,10 @@
 !> Point-to-point beyond the core from Fortran, OpenMP threads as endpoints: ep_sendrecv_replace
 !> (a non-contiguous section too), persistent requests restarted many times with the data
 !> changed between rounds (ep_start, ep_startall, a wildcard receive, completion over a mixed
-!> array), buffered mode with the process's attached buffer, ready mode, ep_request_get_status,
-!> ep_get_elements and the status setters, and bad input (class, then the communicator works).
+!> array), buffered mode with the process's attached buffer, ready mode, ep_request_get_status
+!> (and MPI 4.1's array forms and status accessors, not under the standard names, whose hosts
+!> lack them), ep_get_elements and the status setters, and bad input (class, then the
+!> communicator works).
 #ifdef EP_TEST_MPI_NAMES
 #include "ep_as_mpi.h"
 #endif
@@ -289,6 +291,9 @@ contains
   subroutine statuses(comm)
     integer, intent(in) :: comm
     integer :: me, size, left, right, ierr, count, rq, st(EP_STATUS_SIZE)
+#ifndef EP_TEST_MPI_NAMES
+    integer :: rqs(2), index, outcount, indices(2), value, sts(EP_STATUS_SIZE, 2)
+#endif
     integer, asynchronous :: x
     integer(MPI_COUNT_KIND) :: big
     logical :: flag
@@ -301,6 +306,26 @@ contains
       call check_ok(ierr, 'request_get_status')
     end do
     call check(rq /= EP_REQUEST_NULL .and. st(EP_SOURCE) == left .and. x == left, 'request_get_status outcome')
+#ifndef EP_TEST_MPI_NAMES
+    rqs = [EP_REQUEST_NULL, rq]
+    call ep_request_get_status_any(2, rqs, index, flag, st, ierr)
+    call check(ierr == EP_SUCCESS .and. flag .and. index == 2 .and. rqs(2) == rq, 'request_get_status_any')
+    call ep_request_get_status_all(2, rqs, flag, sts, ierr)
+    call check(ierr == EP_SUCCESS .and. flag .and. sts(EP_SOURCE, 2) == left .and. sts(EP_TAG, 2) == 30, &
+      'request_get_status_all')
+    call ep_request_get_status_some(2, rqs, outcount, indices, sts, ierr)
+    call check(ierr == EP_SUCCESS .and. outcount == 1 .and. indices(1) == 2 .and. sts(EP_TAG, 1) == 30, &
+      'request_get_status_some')
+    call ep_status_get_source(st, value, ierr)
+    call check(ierr == EP_SUCCESS .and. value == left, 'status_get_source')
+    call ep_status_set_tag(st, 4242, ierr)
+    call ep_status_get_tag(st, value, ierr)
+    call check(ierr == EP_SUCCESS .and. value == 4242 .and. st(EP_TAG) == 4242, 'status_set_tag')
+    call ep_status_set_error(st, EP_ERR_TAG, ierr)
+    call ep_status_get_error(st, value, ierr)
+    call check(ierr == EP_SUCCESS .and. value == EP_ERR_TAG, 'status_set_error')
+    call ep_status_set_source(st, left, ierr)
+#endif
     call ep_wait(rq, st, ierr)
     call check(rq == EP_REQUEST_NULL, 'wait after get_status')
     call ep_status_set_elements(st, default_integer_type(), 5, ierr)
