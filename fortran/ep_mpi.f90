@@ -2055,7 +2055,7 @@ contains
   end subroutine ep_buffer_detach
 
   !> Whether a request is complete, without completing it (C: `EP_Request_get_status`; MPI
-  !> 4.1 section 3.7.3): `flag` (out) .true. and `status` filled when it is; `request` stays
+  !> 4.1 section 3.7.6): `flag` (out) .true. and `status` filled when it is; `request` stays
   !> valid (and active). A null or inactive request gives .true. and an empty status.
   !> Errors: EP_ERR_REQUEST, EP_ERR_TRUNCATE.
   recursive subroutine ep_request_get_status(request, flag, status, ierror)
@@ -2076,7 +2076,7 @@ contains
   end subroutine ep_request_get_status
 
   !> `ep_testany` that completes nothing (C: `EP_Request_get_status_any`; MPI 4.1 section
-  !> 3.7.3): `flag` .true. with `index` (1-based) and `status` of a complete request, which
+  !> 3.7.6): `flag` .true. with `index` (1-based) and `status` of a complete request, which
   !> stays valid; .true. with `index` EP_UNDEFINED when none is active; .false. otherwise.
   !> Errors: EP_ERR_TRUNCATE, EP_ERR_REQUEST, EP_ERR_COUNT.
   recursive subroutine ep_request_get_status_any(count, array_of_requests, index, flag, status, ierror)
@@ -2103,7 +2103,7 @@ contains
   end subroutine ep_request_get_status_any
 
   !> `ep_testall` that completes nothing (C: `EP_Request_get_status_all`; MPI 4.1 section
-  !> 3.7.3): `flag` .true. when every request is complete, statuses then filled, requests
+  !> 3.7.6): `flag` .true. when every request is complete, statuses then filled, requests
   !> left valid. array_of_statuses integer(EP_STATUS_SIZE, count) or EP_STATUSES_IGNORE.
   !> Errors: EP_ERR_IN_STATUS, EP_ERR_REQUEST, EP_ERR_COUNT.
   recursive subroutine ep_request_get_status_all(count, array_of_requests, flag, array_of_statuses, ierror)
@@ -2132,7 +2132,7 @@ contains
   end subroutine ep_request_get_status_all
 
   !> `ep_testsome` that completes nothing (C: `EP_Request_get_status_some`; MPI 4.1 section
-  !> 3.7.3): `outcount` complete requests, their 1-based positions and statuses, requests left
+  !> 3.7.6): `outcount` complete requests, their 1-based positions and statuses, requests left
   !> valid; EP_UNDEFINED when none is active. Errors: EP_ERR_IN_STATUS, EP_ERR_REQUEST,
   !> EP_ERR_COUNT.
   recursive subroutine ep_request_get_status_some(incount, array_of_requests, outcount, array_of_indices, &
@@ -3292,7 +3292,7 @@ contains
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_win_fence
 
-  !> A keyval for window attributes (C: `EP_Win_create_keyval`; MPI 4.1 section 7.7.4): the
+  !> A keyval for window attributes (C: `EP_Win_create_keyval`; MPI 4.1 section 7.7.3): the
   !> callbacks are Fortran subroutines with the interfaces ep_win_copy_attr_function (kept,
   !> never run) and ep_win_delete_attr_function, or ep_win_null_copy_fn / ep_win_dup_fn and
   !> ep_win_null_delete_fn; attribute values are integer(MPI_ADDRESS_KIND), stored as given.
@@ -3313,7 +3313,7 @@ contains
   end subroutine ep_win_create_keyval
 
   !> Frees a window keyval and sets it to EP_KEYVAL_INVALID (C: `EP_Win_free_keyval`; MPI 4.1
-  !> section 7.7.4); attributes set with it stay. Errors: EP_ERR_KEYVAL.
+  !> section 7.7.3); attributes set with it stay. Errors: EP_ERR_KEYVAL.
   recursive subroutine ep_win_free_keyval(win_keyval, ierror)
     integer, intent(inout) :: win_keyval
     integer, intent(out), optional :: ierror
@@ -3325,7 +3325,7 @@ contains
   end subroutine ep_win_free_keyval
 
   !> Sets an attribute of this endpoint's window (C: `EP_Win_set_attr`; MPI 4.1 section
-  !> 7.7.4); a value already set goes to the delete callback first. Errors: EP_ERR_WIN,
+  !> 7.7.3); a value already set goes to the delete callback first. Errors: EP_ERR_WIN,
   !> EP_ERR_KEYVAL.
   recursive subroutine ep_win_set_attr(win, win_keyval, attribute_val, ierror)
     integer, intent(in) :: win, win_keyval
@@ -3337,7 +3337,7 @@ contains
   end subroutine ep_win_set_attr
 
   !> Deletes an attribute of this endpoint's window, running its delete callback (C:
-  !> `EP_Win_delete_attr`; MPI 4.1 section 7.7.4). Errors: EP_ERR_WIN, EP_ERR_KEYVAL.
+  !> `EP_Win_delete_attr`; MPI 4.1 section 7.7.3). Errors: EP_ERR_WIN, EP_ERR_KEYVAL.
   recursive subroutine ep_win_delete_attr(win, win_keyval, ierror)
     integer, intent(in) :: win, win_keyval
     integer, intent(out), optional :: ierror
@@ -3859,7 +3859,7 @@ contains
     if (present(ierror)) ierror = int(c_ierror)
   end subroutine ep_win_shared_query
 
-  !> Reads a window attribute (C: `EP_Win_get_attr`; MPI 4.1 sections 7.7.4, 12.2.6 and 12.4),
+  !> Reads a window attribute (C: `EP_Win_get_attr`; MPI 4.1 sections 7.7.3, 12.2.6 and 12.4),
   !> as MPI's Fortran binding does: `attribute_val` (integer(MPI_ADDRESS_KIND), out) receives
   !> the value itself: for EP_WIN_BASE the address, for EP_WIN_SIZE the bytes, for
   !> EP_WIN_DISP_UNIT the unit, for EP_WIN_CREATE_FLAVOR an EP_WIN_FLAVOR_*, for EP_WIN_MODEL

@@ -475,7 +475,8 @@ typedef int (*EP_Win_copy_attr_function)(EP_Win oldwin,
 /**
  * A window keyval's delete callback (MPI's `MPI_Win_delete_attr_function` on EPMPI handles),
  * run when an attribute is deleted, replaced, or its window freed; a return value other than
- * `EP_SUCCESS` fails that call with that code. NULL stands for `EP_WIN_NULL_DELETE_FN`.
+ * `EP_SUCCESS` fails that call (with the code's class when it is one of EPMPI's codes, else
+ * `EP_ERR_OTHER`). NULL stands for `EP_WIN_NULL_DELETE_FN`.
  */
 typedef int (*EP_Win_delete_attr_function)(EP_Win win,
                                            int win_keyval,
@@ -3306,7 +3307,7 @@ int EP_Isendrecv_replace(void *buf,
                          EP_Request *request);
 
 /**
- * Tells whether a request is complete without completing it (MPI 4.1 section 3.7.3):
+ * Tells whether a request is complete without completing it (MPI 4.1 section 3.7.6):
  * `*flag = 1` and `status` filled when it is (the handle stays valid and a persistent
  * request stays active: complete it with a completion call or free it), `*flag = 0`
  * otherwise. Progresses the request's endpoint. A null (`EP_REQUEST_NULL`) or inactive
@@ -3321,13 +3322,14 @@ int EP_Isendrecv_replace(void *buf,
 int EP_Request_get_status(EP_Request request_h, int *flag, EP_Status *status);
 
 /**
- * `EP_Testany` that completes nothing (MPI 4.1 section 3.7.3, `MPI_Request_get_status_any`):
+ * `EP_Testany` that completes nothing (MPI 4.1 section 3.7.6, `MPI_Request_get_status_any`):
  * `*flag = 1` with `*index` the position of a complete request and `status` filled, the
  * handle left valid (and a persistent request active); `*flag = 1` with `*index =
  * EP_UNDEFINED` and an empty status when no request is active (all null or inactive);
  * `*flag = 0` with `*index = EP_UNDEFINED` otherwise. Progresses the requests' endpoints.
- * Errors: `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`, `EP_ERR_TRUNCATE` (the complete
- * request found was a truncated receive). Thread safety: one thread per endpoint at a time.
+ * Errors: `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`, the error of the complete request
+ * found (`EP_ERR_TRUNCATE` for a truncated receive; its status is filled). Thread safety:
+ * one thread per endpoint at a time.
  *
  * # Safety
  * `array_of_requests` holds `count` readable `EP_Request`s (NULL only when `count` is 0);
@@ -3341,7 +3343,7 @@ int EP_Request_get_status_any(int count,
                               EP_Status *status);
 
 /**
- * `EP_Testall` that completes nothing (MPI 4.1 section 3.7.3, `MPI_Request_get_status_all`):
+ * `EP_Testall` that completes nothing (MPI 4.1 section 3.7.6, `MPI_Request_get_status_all`):
  * `*flag = 1` when every request is complete (null and inactive ones count as complete, with
  * empty statuses), each status then filled with its `MPI_ERROR`, the handles left valid;
  * `*flag = 0` otherwise, statuses untouched. Errors: `EP_ERR_IN_STATUS` (a complete request
@@ -3359,7 +3361,7 @@ int EP_Request_get_status_all(int count,
                               EP_Status *array_of_statuses);
 
 /**
- * `EP_Testsome` that completes nothing (MPI 4.1 section 3.7.3, `MPI_Request_get_status_some`):
+ * `EP_Testsome` that completes nothing (MPI 4.1 section 3.7.6, `MPI_Request_get_status_some`):
  * `*outcount` requests are complete, their positions in `array_of_indices[0..outcount]` and
  * statuses in `array_of_statuses[0..outcount]`, the handles left valid; `*outcount =
  * EP_UNDEFINED` when no request is active. Errors: `EP_ERR_IN_STATUS`, `EP_ERR_REQUEST`,
@@ -3875,7 +3877,7 @@ int EP_Win_allocate_shared(MPI_Aint size,
 int EP_Win_shared_query(EP_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
 
 /**
- * Reads a window attribute, as `MPI_Win_get_attr` does (MPI 4.1 sections 7.7.4, 12.2.6 and
+ * Reads a window attribute, as `MPI_Win_get_attr` does (MPI 4.1 sections 7.7.3, 12.2.6 and
  * 12.4). A key made by `EP_Win_create_keyval` gives the value `EP_Win_set_attr` stored on this
  * endpoint's window in `*(void **)value` with `*flag` 1 (even after the keyval was freed), or
  * `*flag` 0 when none is set. For the predefined keys, `value` is a `void *` that receives,
@@ -3941,13 +3943,15 @@ int EP_Win_detach(EP_Win win, const void *base);
  * 12.2.5). Collective: returns when every endpoint of the window has called it; the host
  * windows (and `EP_Win_allocate` memory) go then. No lock may be held.
  *
- * The endpoint's attributes are deleted first, last set first, each through its keyval's
- * delete callback (MPI 4.1 section 7.7.4); a callback's error fails the free, the handle
- * stays valid and the attributes not deleted yet stay set.
+ * The endpoint's attributes are deleted first, each through its keyval's delete callback
+ * (MPI 4.1 section 7.7.3), in the reverse order of their first setting. The window is freed
+ * even when a callback fails (the other endpoints are in the collective free): every
+ * attribute's callback runs once, the handle is set to `EP_WIN_NULL`, and the first
+ * callback's error is returned.
  *
  * Errors: `EP_ERR_WIN` (bad or freed handle), `EP_ERR_RMA_SYNC` (an epoch of lock, lock_all,
  * post or start open: the handle stays valid), `EP_ERR_ARG` (NULL), a delete callback's
- * error. Thread safety: each endpoint from its own thread.
+ * error (the window freed). Thread safety: each endpoint from its own thread.
  *
  * # Safety
  * `win` points at a readable and writable `EP_Win` (NULL gives `EP_ERR_ARG`); memory from
@@ -4393,12 +4397,13 @@ int EP_Win_get_errhandler(EP_Win win, int *handler);
 int EP_Debug_live_windows(int *windows);
 
 /**
- * Creates a keyval for caching attributes on windows (MPI 4.1 section 7.7.4,
+ * Creates a keyval for caching attributes on windows (MPI 4.1 section 7.7.3,
  * `MPI_Win_create_keyval`). `delete_fn` runs when an attribute is deleted, replaced or its
  * window freed (`EP_WIN_NULL_DELETE_FN` does nothing); `copy_fn` is kept but never run, since
  * windows are not duplicated. NULL stands for the null function. `extra_state` is passed to
  * the callbacks. A window keyval names no communicator attribute, nor a communicator keyval a
- * window one. Errors: `EP_ERR_ARG` (NULL `keyval`). Thread safety: any thread.
+ * window one. Errors: `EP_ERR_ARG` (NULL `keyval`), `EP_ERR_INTERN` (too many live keyvals).
+ * Thread safety: any thread.
  *
  * # Safety
  * `keyval` points at a writable `int` (NULL gives `EP_ERR_ARG`); the callbacks are functions
@@ -4410,7 +4415,7 @@ int EP_Win_create_keyval(EP_Win_copy_attr_function copy_fn,
                          void *extra_state);
 
 /**
- * Frees a window keyval and sets `*keyval` to `EP_KEYVAL_INVALID` (MPI 4.1 section 7.7.4).
+ * Frees a window keyval and sets `*keyval` to `EP_KEYVAL_INVALID` (MPI 4.1 section 7.7.3).
  * Attributes still set with it keep working (get, delete, and the delete callback on free).
  * Errors: `EP_ERR_KEYVAL` (invalid, freed, a communicator's, or a predefined key),
  * `EP_ERR_ARG` (NULL pointer). Thread safety: any thread.
@@ -4422,7 +4427,7 @@ int EP_Win_free_keyval(int *keyval);
 
 /**
  * Sets the attribute of `win_keyval` on this endpoint's window to `attribute_val` (an
- * address-sized value stored as given, MPI 4.1 section 7.7.4). A value already set is first
+ * address-sized value stored as given, MPI 4.1 section 7.7.3). A value already set is first
  * passed to the keyval's delete callback; if that fails, the old value stays and the call
  * fails with the callback's error. Errors: `EP_ERR_WIN`, `EP_ERR_KEYVAL` (invalid or freed
  * keyval, a communicator's, or a predefined key, which cannot be set). Thread safety: the
@@ -4435,7 +4440,7 @@ int EP_Win_set_attr(EP_Win win, int win_keyval, void *attribute_val);
 
 /**
  * Deletes the attribute of `win_keyval` from this endpoint's window, running its delete
- * callback first (MPI 4.1 section 7.7.4); if the callback fails, the attribute stays and the
+ * callback first (MPI 4.1 section 7.7.3); if the callback fails, the attribute stays and the
  * call fails with its error. Deleting an attribute that is not set does nothing. Errors:
  * `EP_ERR_WIN`, `EP_ERR_KEYVAL` (a value that is no window keyval, or a predefined key).
  * Thread safety: the endpoint's thread; the callback runs on the calling thread.

@@ -18,7 +18,7 @@ pub type CopyFn = unsafe extern "C" fn(c_int, c_int, *mut c_void, *mut c_void, *
 pub type DeleteFn = unsafe extern "C" fn(c_int, c_int, *mut c_void, *mut c_void) -> c_int;
 
 /// The objects a keyval caches attributes on: a keyval of one kind names no attribute of the
-/// other (MPI 4.1 sections 7.7.2 and 7.7.4).
+/// other (MPI 4.1 sections 7.7.2 and 7.7.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyvalKind {
     Comm,

@@ -90,13 +90,27 @@ pub(crate) fn copy_attrs(ep: &Endpoint, comm: EP_Comm) -> EpResult<Vec<Attr>> {
 }
 
 /// Deletes every attribute of `cache` (of the object of handle `obj`) before the object is
-/// freed, last set first. Errors: the first failing delete callback's; that attribute and
-/// those set before it stay.
+/// freed, in the reverse order of their first setting. Errors: the first failing delete
+/// callback's; that attribute and those set before it stay.
 pub(crate) fn delete_all(cache: &Mutex<Cache>, obj: c_int) -> EpResult<()> {
     loop {
         let Some(last) = cache.lock().attrs.last().cloned() else { return Ok(()) };
         run_delete(obj, &last)?;
         cache.lock().remove(last.key);
+    }
+}
+
+/// [`delete_all`] for an object whose free goes on whatever the callbacks return (a collective
+/// free, which the other members have joined): every attribute is removed, each callback run
+/// once; the first callback's error is returned.
+pub(crate) fn delete_every(cache: &Mutex<Cache>, obj: c_int) -> EpResult<()> {
+    let mut first_error = Ok(());
+    loop {
+        let Some(last) = cache.lock().attrs.pop() else { return first_error };
+        let rc = run_delete(obj, &last);
+        if first_error.is_ok() {
+            first_error = rc;
+        }
     }
 }
 

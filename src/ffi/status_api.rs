@@ -1,4 +1,4 @@
-//! Status and request queries (MPI 4.1 sections 3.2.5, 3.7.3, 3.8.4, 5.1.11, 13.3):
+//! Status and request queries (MPI 4.1 sections 3.2.5, 3.7.6, 3.8.4, 5.1.11, 13.3):
 //! `EP_Request_get_status` and its array forms, the status field accessors,
 //! `EP_Get_elements(_x)`, `EP_Status_set_elements(_x)`, `EP_Status_set_cancelled`.
 //!
@@ -21,7 +21,7 @@ use crate::host::sys::{MPI_Count, MPI_Datatype};
 use epmpi_macros::c_export;
 use std::os::raw::c_int;
 
-/// Tells whether a request is complete without completing it (MPI 4.1 section 3.7.3):
+/// Tells whether a request is complete without completing it (MPI 4.1 section 3.7.6):
 /// `*flag = 1` and `status` filled when it is (the handle stays valid and a persistent
 /// request stays active: complete it with a completion call or free it), `*flag = 0`
 /// otherwise. Progresses the request's endpoint. A null (`EP_REQUEST_NULL`) or inactive
@@ -66,13 +66,14 @@ pub unsafe extern "C" fn EP_Request_get_status(
     }
 }
 
-/// `EP_Testany` that completes nothing (MPI 4.1 section 3.7.3, `MPI_Request_get_status_any`):
+/// `EP_Testany` that completes nothing (MPI 4.1 section 3.7.6, `MPI_Request_get_status_any`):
 /// `*flag = 1` with `*index` the position of a complete request and `status` filled, the
 /// handle left valid (and a persistent request active); `*flag = 1` with `*index =
 /// EP_UNDEFINED` and an empty status when no request is active (all null or inactive);
 /// `*flag = 0` with `*index = EP_UNDEFINED` otherwise. Progresses the requests' endpoints.
-/// Errors: `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`, `EP_ERR_TRUNCATE` (the complete
-/// request found was a truncated receive). Thread safety: one thread per endpoint at a time.
+/// Errors: `EP_ERR_REQUEST`, `EP_ERR_COUNT`, `EP_ERR_ARG`, the error of the complete request
+/// found (`EP_ERR_TRUNCATE` for a truncated receive; its status is filled). Thread safety:
+/// one thread per endpoint at a time.
 ///
 /// # Safety
 /// `array_of_requests` holds `count` readable `EP_Request`s (NULL only when `count` is 0);
@@ -111,7 +112,7 @@ pub unsafe extern "C" fn EP_Request_get_status_any(
     }
 }
 
-/// `EP_Testall` that completes nothing (MPI 4.1 section 3.7.3, `MPI_Request_get_status_all`):
+/// `EP_Testall` that completes nothing (MPI 4.1 section 3.7.6, `MPI_Request_get_status_all`):
 /// `*flag = 1` when every request is complete (null and inactive ones count as complete, with
 /// empty statuses), each status then filled with its `MPI_ERROR`, the handles left valid;
 /// `*flag = 0` otherwise, statuses untouched. Errors: `EP_ERR_IN_STATUS` (a complete request
@@ -157,7 +158,7 @@ pub unsafe extern "C" fn EP_Request_get_status_all(
     }
 }
 
-/// `EP_Testsome` that completes nothing (MPI 4.1 section 3.7.3, `MPI_Request_get_status_some`):
+/// `EP_Testsome` that completes nothing (MPI 4.1 section 3.7.6, `MPI_Request_get_status_some`):
 /// `*outcount` requests are complete, their positions in `array_of_indices[0..outcount]` and
 /// statuses in `array_of_statuses[0..outcount]`, the handles left valid; `*outcount =
 /// EP_UNDEFINED` when no request is active. Errors: `EP_ERR_IN_STATUS`, `EP_ERR_REQUEST`,

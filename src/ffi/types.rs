@@ -54,7 +54,8 @@ pub type EP_Win_copy_attr_function = Option<
 >;
 /// A window keyval's delete callback (MPI's `MPI_Win_delete_attr_function` on EPMPI handles),
 /// run when an attribute is deleted, replaced, or its window freed; a return value other than
-/// `EP_SUCCESS` fails that call with that code. NULL stands for `EP_WIN_NULL_DELETE_FN`.
+/// `EP_SUCCESS` fails that call (with the code's class when it is one of EPMPI's codes, else
+/// `EP_ERR_OTHER`). NULL stands for `EP_WIN_NULL_DELETE_FN`.
 pub type EP_Win_delete_attr_function =
     Option<unsafe extern "C" fn(win: EP_Win, win_keyval: c_int, attribute_val: *mut c_void, extra_state: *mut c_void) -> c_int>;
 /// A user-defined error handler (MPI's `MPI_Comm_errhandler_function` on EPMPI handles): it

@@ -13,7 +13,7 @@ use crate::handles::{endpoint, group, new_request, window, WINS};
 use super::types::*;
 use crate::engine::comm::{ERRORS_ARE_FATAL, ERRORS_RETURN};
 use crate::engine::request::{Op, Request};
-use super::attr_api::{delete_all, keyval_of};
+use super::attr_api::{delete_every, keyval_of};
 use crate::engine::attr::KeyvalKind;
 use crate::engine::win::create;
 use crate::engine::win::ops::TargetMem;
@@ -200,7 +200,7 @@ static FLAVOR_SHARED: c_int = EP_WIN_FLAVOR_SHARED;
 static MODEL_SEPARATE: c_int = EP_WIN_SEPARATE;
 static MODEL_UNIFIED: c_int = EP_WIN_UNIFIED;
 
-/// Reads a window attribute, as `MPI_Win_get_attr` does (MPI 4.1 sections 7.7.4, 12.2.6 and
+/// Reads a window attribute, as `MPI_Win_get_attr` does (MPI 4.1 sections 7.7.3, 12.2.6 and
 /// 12.4). A key made by `EP_Win_create_keyval` gives the value `EP_Win_set_attr` stored on this
 /// endpoint's window in `*(void **)value` with `*flag` 1 (even after the keyval was freed), or
 /// `*flag` 0 when none is set. For the predefined keys, `value` is a `void *` that receives,
@@ -318,13 +318,15 @@ pub unsafe extern "C" fn EP_Win_detach(win: EP_Win, base: *const c_void) -> c_in
 /// 12.2.5). Collective: returns when every endpoint of the window has called it; the host
 /// windows (and `EP_Win_allocate` memory) go then. No lock may be held.
 ///
-/// The endpoint's attributes are deleted first, last set first, each through its keyval's
-/// delete callback (MPI 4.1 section 7.7.4); a callback's error fails the free, the handle
-/// stays valid and the attributes not deleted yet stay set.
+/// The endpoint's attributes are deleted first, each through its keyval's delete callback
+/// (MPI 4.1 section 7.7.3), in the reverse order of their first setting. The window is freed
+/// even when a callback fails (the other endpoints are in the collective free): every
+/// attribute's callback runs once, the handle is set to `EP_WIN_NULL`, and the first
+/// callback's error is returned.
 ///
 /// Errors: `EP_ERR_WIN` (bad or freed handle), `EP_ERR_RMA_SYNC` (an epoch of lock, lock_all,
 /// post or start open: the handle stays valid), `EP_ERR_ARG` (NULL), a delete callback's
-/// error. Thread safety: each endpoint from its own thread.
+/// error (the window freed). Thread safety: each endpoint from its own thread.
 ///
 /// # Safety
 /// `win` points at a readable and writable `EP_Win` (NULL gives `EP_ERR_ARG`); memory from
@@ -335,11 +337,13 @@ pub unsafe extern "C" fn EP_Win_free(win: *mut EP_Win) -> c_int {
     let h = out(win, "win")?;
     let w = window(*h)?;
     create::check_free(&w)?;
-    delete_all(&w.cache, *h)?;
+    // The free is collective: the window goes even when a delete callback fails, whose error
+    // comes after (the other endpoints must not wait for a second call).
+    let deleted = delete_every(&w.cache, *h);
     create::free(&w)?;
     WINS.remove(*h).map_err(|_| ep_err!(ERR_WIN, "window handle {} was freed", *h))?;
     *h = EP_WIN_NULL;
-    Ok(())
+    deleted
 }
 
 /// Active-target synchronisation (MPI 4.1 section 12.5.1, `MPI_Win_fence`): collective

@@ -1,4 +1,4 @@
-//! Caching on windows (MPI 4.1 sections 7.7.4, 7.8 and 12.2.7): keyvals and attributes, names
+//! Caching on windows (MPI 4.1 sections 7.7.3, 7.8 and 12.2.7): keyvals and attributes, names
 //! and info hints. Each endpoint is a rank, so each has its own window name and attributes, as
 //! each MPI process has; keyvals are process-wide. Delete callbacks run on the calling thread
 //! with no lock of the library held, as for communicators (`attr_api.rs`).
@@ -16,12 +16,13 @@ use epmpi_macros::c_export;
 use std::os::raw::{c_char, c_int, c_void};
 use std::sync::Arc;
 
-/// Creates a keyval for caching attributes on windows (MPI 4.1 section 7.7.4,
+/// Creates a keyval for caching attributes on windows (MPI 4.1 section 7.7.3,
 /// `MPI_Win_create_keyval`). `delete_fn` runs when an attribute is deleted, replaced or its
 /// window freed (`EP_WIN_NULL_DELETE_FN` does nothing); `copy_fn` is kept but never run, since
 /// windows are not duplicated. NULL stands for the null function. `extra_state` is passed to
 /// the callbacks. A window keyval names no communicator attribute, nor a communicator keyval a
-/// window one. Errors: `EP_ERR_ARG` (NULL `keyval`). Thread safety: any thread.
+/// window one. Errors: `EP_ERR_ARG` (NULL `keyval`), `EP_ERR_INTERN` (too many live keyvals).
+/// Thread safety: any thread.
 ///
 /// # Safety
 /// `keyval` points at a writable `int` (NULL gives `EP_ERR_ARG`); the callbacks are functions
@@ -45,7 +46,7 @@ pub unsafe extern "C" fn EP_Win_create_keyval(
     Ok(())
 }
 
-/// Frees a window keyval and sets `*keyval` to `EP_KEYVAL_INVALID` (MPI 4.1 section 7.7.4).
+/// Frees a window keyval and sets `*keyval` to `EP_KEYVAL_INVALID` (MPI 4.1 section 7.7.3).
 /// Attributes still set with it keep working (get, delete, and the delete callback on free).
 /// Errors: `EP_ERR_KEYVAL` (invalid, freed, a communicator's, or a predefined key),
 /// `EP_ERR_ARG` (NULL pointer). Thread safety: any thread.
@@ -59,7 +60,7 @@ pub unsafe extern "C" fn EP_Win_free_keyval(keyval: *mut c_int) -> c_int {
 }
 
 /// Sets the attribute of `win_keyval` on this endpoint's window to `attribute_val` (an
-/// address-sized value stored as given, MPI 4.1 section 7.7.4). A value already set is first
+/// address-sized value stored as given, MPI 4.1 section 7.7.3). A value already set is first
 /// passed to the keyval's delete callback; if that fails, the old value stays and the call
 /// fails with the callback's error. Errors: `EP_ERR_WIN`, `EP_ERR_KEYVAL` (invalid or freed
 /// keyval, a communicator's, or a predefined key, which cannot be set). Thread safety: the
@@ -81,7 +82,7 @@ pub unsafe extern "C" fn EP_Win_set_attr(win: EP_Win, win_keyval: c_int, attribu
 }
 
 /// Deletes the attribute of `win_keyval` from this endpoint's window, running its delete
-/// callback first (MPI 4.1 section 7.7.4); if the callback fails, the attribute stays and the
+/// callback first (MPI 4.1 section 7.7.3); if the callback fails, the attribute stays and the
 /// call fails with its error. Deleting an attribute that is not set does nothing. Errors:
 /// `EP_ERR_WIN`, `EP_ERR_KEYVAL` (a value that is no window keyval, or a predefined key).
 /// Thread safety: the endpoint's thread; the callback runs on the calling thread.
