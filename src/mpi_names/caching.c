@@ -70,7 +70,7 @@ static int delete_trampoline(EP_Comm comm, int keyval, void *value, void *extra)
     return rc == MPI_SUCCESS ? EP_SUCCESS : EP_ERR_OTHER;
 }
 
-static int keep_keyval(struct keyval *k, int rc);
+static int keep_keyval(struct keyval *k, int rc, int *keyval, int (*host_free)(int *));
 
 int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state)
@@ -80,18 +80,20 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
         return rc;
     struct keyval *k = malloc(sizeof *k);
     if (k == NULL)
-        return MPI_ERR_NO_MEM;
+        return keep_keyval(NULL, EP_ERR_INTERN, comm_keyval, PMPI_Comm_free_keyval);
     *k = (struct keyval){ *comm_keyval, 0, comm_copy_attr_fn, comm_delete_attr_fn, extra_state, NULL, NULL };
     rc = EP_Comm_create_keyval(copy_trampoline, delete_trampoline, &k->ep, k);
-    return keep_keyval(k, rc);
+    return keep_keyval(k, rc, comm_keyval, PMPI_Comm_free_keyval);
 }
 
-/* Records `k` once EPMPI's twin is made (`rc`), or frees it. */
-static int keep_keyval(struct keyval *k, int rc)
+/* Records `k` once EPMPI's twin is made (`rc`); else frees it (NULL: none was allocated) and
+ * the host's keyval `*keyval` with `host_free`, so that a failed create leaves nothing. */
+static int keep_keyval(struct keyval *k, int rc, int *keyval, int (*host_free)(int *))
 {
     if (rc != EP_SUCCESS) {
         free(k);
-        return epmpi_rc(rc);
+        host_free(keyval);
+        return k == NULL ? MPI_ERR_NO_MEM : epmpi_rc(rc);
     }
     pthread_mutex_lock(&lock);
     k->next = keyvals;
@@ -119,10 +121,10 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_
         return rc;
     struct keyval *k = malloc(sizeof *k);
     if (k == NULL)
-        return MPI_ERR_NO_MEM;
+        return keep_keyval(NULL, EP_ERR_INTERN, win_keyval, PMPI_Win_free_keyval);
     *k = (struct keyval){ *win_keyval, 0, NULL, NULL, extra_state, NULL, win_delete_attr_fn };
     rc = EP_Win_create_keyval(NULL, win_delete_trampoline, &k->ep, k);
-    return keep_keyval(k, rc);
+    return keep_keyval(k, rc, win_keyval, PMPI_Win_free_keyval);
 }
 
 /* The lock is held from the lookup to the marking, across the host's free: once the host has
