@@ -2168,74 +2168,57 @@ contains
   end subroutine ep_request_get_status_some
 
   !> The source rank, tag or error code a status records (C: `EP_Status_get_source`,
-  !> `EP_Status_get_tag`, `EP_Status_get_error`; MPI 4.1 section 3.2.5): the same as
-  !> status(EP_SOURCE), status(EP_TAG), status(EP_ERROR).
+  !> `EP_Status_get_tag`, `EP_Status_get_error`; MPI 4.1 section 3.2.5): status(EP_SOURCE),
+  !> status(EP_TAG), status(EP_ERROR), read here without a C call. Errors: none.
   recursive subroutine ep_status_get_source(status, source, ierror)
     integer, dimension(EP_STATUS_SIZE), intent(in) :: status
     integer, intent(out) :: source
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_value
-    c_value = 0
-    c_ierror = c_ep_status_get_source(c_arg(status), c_value)
-    source = int(c_value)
-    if (present(ierror)) ierror = int(c_ierror)
+    source = status(EP_SOURCE)
+    if (present(ierror)) ierror = EP_SUCCESS
   end subroutine ep_status_get_source
 
   recursive subroutine ep_status_get_tag(status, tag, ierror)
     integer, dimension(EP_STATUS_SIZE), intent(in) :: status
     integer, intent(out) :: tag
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_value
-    c_value = 0
-    c_ierror = c_ep_status_get_tag(c_arg(status), c_value)
-    tag = int(c_value)
-    if (present(ierror)) ierror = int(c_ierror)
+    tag = status(EP_TAG)
+    if (present(ierror)) ierror = EP_SUCCESS
   end subroutine ep_status_get_tag
 
   recursive subroutine ep_status_get_error(status, err, ierror)
     integer, dimension(EP_STATUS_SIZE), intent(in) :: status
     integer, intent(out) :: err
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_value
-    c_value = 0
-    c_ierror = c_ep_status_get_error(c_arg(status), c_value)
-    err = int(c_value)
-    if (present(ierror)) ierror = int(c_ierror)
+    err = status(EP_ERROR)
+    if (present(ierror)) ierror = EP_SUCCESS
   end subroutine ep_status_get_error
 
   !> Sets the source rank, tag or error code of a status (C: `EP_Status_set_source`,
-  !> `EP_Status_set_tag`, `EP_Status_set_error`; MPI 4.1 section 3.2.5); the other fields stay.
+  !> `EP_Status_set_tag`, `EP_Status_set_error`; MPI 4.1 section 3.2.5); the other fields
+  !> stay. Errors: none.
   recursive subroutine ep_status_set_source(status, source, ierror)
     integer, dimension(EP_STATUS_SIZE), intent(inout) :: status
     integer, intent(in) :: source
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_status(EP_STATUS_SIZE)
-    c_status = c_arg(status)
-    c_ierror = c_ep_status_set_source(c_status, c_arg(source))
-    status = int(c_status)
-    if (present(ierror)) ierror = int(c_ierror)
+    status(EP_SOURCE) = source
+    if (present(ierror)) ierror = EP_SUCCESS
   end subroutine ep_status_set_source
 
   recursive subroutine ep_status_set_tag(status, tag, ierror)
     integer, dimension(EP_STATUS_SIZE), intent(inout) :: status
     integer, intent(in) :: tag
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_status(EP_STATUS_SIZE)
-    c_status = c_arg(status)
-    c_ierror = c_ep_status_set_tag(c_status, c_arg(tag))
-    status = int(c_status)
-    if (present(ierror)) ierror = int(c_ierror)
+    status(EP_TAG) = tag
+    if (present(ierror)) ierror = EP_SUCCESS
   end subroutine ep_status_set_tag
 
   recursive subroutine ep_status_set_error(status, err, ierror)
     integer, dimension(EP_STATUS_SIZE), intent(inout) :: status
     integer, intent(in) :: err
     integer, intent(out), optional :: ierror
-    integer(c_int) :: c_ierror, c_status(EP_STATUS_SIZE)
-    c_status = c_arg(status)
-    c_ierror = c_ep_status_set_error(c_status, c_arg(err))
-    status = int(c_status)
-    if (present(ierror)) ierror = int(c_ierror)
+    status(EP_ERROR) = err
+    if (present(ierror)) ierror = EP_SUCCESS
   end subroutine ep_status_set_error
 
   !> Basic elements of `datatype` received, from a status (C: `EP_Get_elements`; MPI 4.1

@@ -36,8 +36,6 @@ module ep_mpi_c
   public :: c_ep_request_get_status, epmpi_f_get_elements, epmpi_f_get_elements_x
   public :: epmpi_f_status_set_elements_x, c_ep_status_set_cancelled
   public :: c_ep_request_get_status_any, c_ep_request_get_status_all, c_ep_request_get_status_some
-  public :: c_ep_status_get_source, c_ep_status_get_tag, c_ep_status_get_error
-  public :: c_ep_status_set_source, c_ep_status_set_tag, c_ep_status_set_error
   public :: epmpi_f_barrier, epmpi_f_bcast, epmpi_f_reduce, epmpi_f_allreduce
   public :: epmpi_f_gather, epmpi_f_gatherv, epmpi_f_scatter, epmpi_f_scatterv
   public :: epmpi_f_allgather, epmpi_f_allgatherv, epmpi_f_alltoall, epmpi_f_alltoallv
@@ -666,49 +664,6 @@ module ep_mpi_c
       type(c_ptr), value :: statuses
       integer(c_int) :: ierror
     end function c_ep_request_get_status_some
-
-    !> The status accessors: one field read or written.
-    function c_ep_status_get_source(status, value) bind(C, name="EP_Status_get_source") result(ierror)
-      import :: c_int
-      integer(c_int), dimension(*), intent(in) :: status
-      integer(c_int), intent(inout) :: value
-      integer(c_int) :: ierror
-    end function c_ep_status_get_source
-
-    function c_ep_status_get_tag(status, value) bind(C, name="EP_Status_get_tag") result(ierror)
-      import :: c_int
-      integer(c_int), dimension(*), intent(in) :: status
-      integer(c_int), intent(inout) :: value
-      integer(c_int) :: ierror
-    end function c_ep_status_get_tag
-
-    function c_ep_status_get_error(status, value) bind(C, name="EP_Status_get_error") result(ierror)
-      import :: c_int
-      integer(c_int), dimension(*), intent(in) :: status
-      integer(c_int), intent(inout) :: value
-      integer(c_int) :: ierror
-    end function c_ep_status_get_error
-
-    function c_ep_status_set_source(status, value) bind(C, name="EP_Status_set_source") result(ierror)
-      import :: c_int
-      integer(c_int), dimension(*), intent(inout) :: status
-      integer(c_int), value :: value
-      integer(c_int) :: ierror
-    end function c_ep_status_set_source
-
-    function c_ep_status_set_tag(status, value) bind(C, name="EP_Status_set_tag") result(ierror)
-      import :: c_int
-      integer(c_int), dimension(*), intent(inout) :: status
-      integer(c_int), value :: value
-      integer(c_int) :: ierror
-    end function c_ep_status_set_tag
-
-    function c_ep_status_set_error(status, value) bind(C, name="EP_Status_set_error") result(ierror)
-      import :: c_int
-      integer(c_int), dimension(*), intent(inout) :: status
-      integer(c_int), value :: value
-      integer(c_int) :: ierror
-    end function c_ep_status_set_error
 
     function c_ep_waitany(count, requests, index, status) bind(C, name="EP_Waitany") result(ierror)
       import :: c_int, c_ptr

@@ -24,7 +24,7 @@ fn empty() -> Completion {
 ///
 /// # Safety
 /// `status` is NULL or points at a writable `EP_Status`.
-pub(super) unsafe fn write_empty(status: *mut EP_Status) {
+unsafe fn write_empty(status: *mut EP_Status) {
     // SAFETY: this function's contract.
     unsafe { write_status(status, &empty()) };
     // SAFETY: a non-null `status` points at an `EP_Status` the caller may write, by
@@ -135,7 +135,7 @@ pub unsafe extern "C" fn EP_Test(
 /// another to be freed. Dropping it frees the handles, then hands each request to
 /// `request::recycle`: the requests the call completed are then referred to by nothing else,
 /// and their allocations are kept for the thread's next nonblocking calls.
-pub(super) struct Resolved {
+struct Resolved {
     reqs: Vec<Option<Arc<Request>>>,
     freed: std::cell::RefCell<Vec<c_int>>,
 }
@@ -173,7 +173,7 @@ impl Drop for Resolved {
 }
 
 /// Resolves an array of request handles (null ones give `None`).
-pub(super) unsafe fn resolve(count: c_int, reqs: *mut EP_Request) -> EpResult<Resolved> {
+unsafe fn resolve(count: c_int, reqs: *mut EP_Request) -> EpResult<Resolved> {
     if count < 0 {
         return Err(ep_err!(ERR_COUNT, "count {count} is negative"));
     }
@@ -189,7 +189,7 @@ pub(super) unsafe fn resolve(count: c_int, reqs: *mut EP_Request) -> EpResult<Re
 
 /// Stores the outcome of request `i` of an array call into `statuses[i]` (when not ignored),
 /// MPI_ERROR included; returns whether it failed.
-pub(super) unsafe fn record(statuses: *mut EP_Status, i: usize, c: &Completion, name: &str) -> bool {
+unsafe fn record(statuses: *mut EP_Status, i: usize, c: &Completion, name: &str) -> bool {
     let failed = c.error != 0;
     if !statuses.is_null() {
         let s = statuses.add(i);
@@ -202,7 +202,7 @@ pub(super) unsafe fn record(statuses: *mut EP_Status, i: usize, c: &Completion, 
     failed
 }
 
-pub(super) fn in_status() -> EpResult<()> {
+fn in_status() -> EpResult<()> {
     Err(ep_err!(
         ERR_IN_STATUS,
         "a request failed; its status says how"
@@ -287,6 +287,22 @@ pub unsafe extern "C" fn EP_Testall(
     flag: *mut c_int,
     statuses: *mut EP_Status,
 ) -> c_int {
+    test_all(count, reqs, flag, statuses, "EP_Testall", true)
+}
+
+/// The body of `EP_Testall` (`retire`: complete the requests) and of
+/// `EP_Request_get_status_all` (leave them as they are).
+///
+/// # Safety
+/// As `EP_Testall`; `reqs` is written only when `retire`.
+pub(super) unsafe fn test_all(
+    count: c_int,
+    reqs: *mut EP_Request,
+    flag: *mut c_int,
+    statuses: *mut EP_Status,
+    name: &str,
+    retire: bool,
+) -> EpResult<()> {
     let flag = out(flag, "flag")?;
     let rs = resolve(count, reqs)?;
     let mut done = Vec::with_capacity(rs.len());
@@ -305,8 +321,8 @@ pub unsafe extern "C" fn EP_Testall(
     *flag = 1;
     let mut failed = false;
     for (i, c) in done.iter().enumerate() {
-        failed |= record(statuses, i, c, "EP_Testall");
-        if let Some(r) = &rs[i] {
+        failed |= record(statuses, i, c, name);
+        if let (true, Some(r)) = (retire, &rs[i]) {
             rs.retire(&mut *reqs.add(i), r);
         }
     }
@@ -319,7 +335,7 @@ pub unsafe extern "C" fn EP_Testall(
 
 /// One pass over the active requests: the first complete one, if any. `None` inside means no
 /// active request at all.
-pub(super) fn first_complete(rs: &[Option<Arc<Request>>]) -> EpResult<Option<Option<(usize, Completion)>>> {
+fn first_complete(rs: &[Option<Arc<Request>>]) -> EpResult<Option<Option<(usize, Completion)>>> {
     let mut any_active = false;
     for (i, r) in rs.iter().enumerate() {
         if let Some(r) = r {
@@ -388,11 +404,29 @@ pub unsafe extern "C" fn EP_Testany(
     flag: *mut c_int,
     status: *mut EP_Status,
 ) -> c_int {
+    test_any(count, reqs, index, flag, status, true)
+}
+
+/// The body of `EP_Testany` (`retire`: complete the request found) and of
+/// `EP_Request_get_status_any` (leave it as it is).
+///
+/// # Safety
+/// As `EP_Testany`; `reqs` is written only when `retire`.
+pub(super) unsafe fn test_any(
+    count: c_int,
+    reqs: *mut EP_Request,
+    index: *mut c_int,
+    flag: *mut c_int,
+    status: *mut EP_Status,
+    retire: bool,
+) -> EpResult<()> {
     let (index, flag) = (out(index, "index")?, out(flag, "flag")?);
     let rs = resolve(count, reqs)?;
     match first_complete(&rs)? {
         Some(Some((i, c))) => {
-            rs.retire(&mut *reqs.add(i), rs[i].as_ref().expect("a completed request is active"));
+            if retire {
+                rs.retire(&mut *reqs.add(i), rs[i].as_ref().expect("a completed request is active"));
+            }
             *index = i as c_int;
             *flag = 1;
             write_status(status, &c);
@@ -414,7 +448,7 @@ pub unsafe extern "C" fn EP_Testany(
 
 /// One pass over every active request, reporting the complete ones (and completing them when
 /// `retire`); `None` when no request is active.
-pub(super) unsafe fn some_complete(
+unsafe fn some_complete(
     rs: &Resolved,
     reqs: *mut EP_Request,
     indices: *mut c_int,
@@ -499,12 +533,29 @@ pub unsafe extern "C" fn EP_Testsome(
     indices: *mut c_int,
     statuses: *mut EP_Status,
 ) -> c_int {
+    test_some(incount, reqs, outcount, indices, statuses, "EP_Testsome", true)
+}
+
+/// The body of `EP_Testsome` (`retire`: complete the requests found) and of
+/// `EP_Request_get_status_some` (leave them as they are).
+///
+/// # Safety
+/// As `EP_Testsome`; `reqs` is written only when `retire`.
+pub(super) unsafe fn test_some(
+    incount: c_int,
+    reqs: *mut EP_Request,
+    outcount: *mut c_int,
+    indices: *mut c_int,
+    statuses: *mut EP_Status,
+    name: &str,
+    retire: bool,
+) -> EpResult<()> {
     let outcount = out(outcount, "outcount")?;
     if incount > 0 && indices.is_null() {
         return Err(ep_err!(ERR_ARG, "array_of_indices is NULL"));
     }
     let rs = resolve(incount, reqs)?;
-    match some_complete(&rs, reqs, indices, statuses, "EP_Testsome", true)? {
+    match some_complete(&rs, reqs, indices, statuses, name, retire)? {
         None => *outcount = EP_UNDEFINED,
         Some((n, failed)) => {
             *outcount = n;

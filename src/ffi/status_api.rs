@@ -9,13 +9,12 @@
 //! element included.
 
 use super::boundary::{completion_error, input, out, status_bytes, write_status};
-use super::completion_api::{first_complete, in_status, record, resolve, some_complete, write_empty};
+use super::completion_api::{test_all, test_any, test_some};
 use super::types::*;
 use crate::engine::datatype::{bytes_of_elements, elements_in_bytes};
 use crate::engine::p2p::Completion;
 use crate::engine::request::inactive_completion;
-use crate::ep_err;
-use crate::error::{EpResult, ERR_ARG};
+use crate::error::EpResult;
 use crate::handles::request;
 use crate::host::sys::{MPI_Count, MPI_Datatype};
 use epmpi_macros::c_export;
@@ -88,28 +87,8 @@ pub unsafe extern "C" fn EP_Request_get_status_any(
     flag: *mut c_int,
     status: *mut EP_Status,
 ) -> c_int {
-    let (index, flag) = (out(index, "index")?, out(flag, "flag")?);
     // Read only: nothing is retired.
-    let rs = resolve(count, array_of_requests as *mut EP_Request)?;
-    match first_complete(&rs)? {
-        Some(Some((i, c))) => {
-            *index = i as c_int;
-            *flag = 1;
-            write_status(status, &c);
-            completion_error(&c)
-        }
-        Some(None) => {
-            *index = EP_UNDEFINED;
-            *flag = 1;
-            write_empty(status);
-            Ok(())
-        }
-        None => {
-            *index = EP_UNDEFINED;
-            *flag = 0;
-            Ok(())
-        }
-    }
+    test_any(count, array_of_requests as *mut EP_Request, index, flag, status, false)
 }
 
 /// `EP_Testall` that completes nothing (MPI 4.1 section 3.7.6, `MPI_Request_get_status_all`):
@@ -131,31 +110,7 @@ pub unsafe extern "C" fn EP_Request_get_status_all(
     flag: *mut c_int,
     array_of_statuses: *mut EP_Status,
 ) -> c_int {
-    let flag = out(flag, "flag")?;
-    let rs = resolve(count, array_of_requests as *mut EP_Request)?;
-    let mut done = Vec::with_capacity(rs.len());
-    for r in rs.iter() {
-        match r {
-            None => done.push(inactive_completion()),
-            Some(r) => match r.test()? {
-                Some(c) => done.push(c),
-                None => {
-                    *flag = 0;
-                    return Ok(());
-                }
-            },
-        }
-    }
-    *flag = 1;
-    let mut failed = false;
-    for (i, c) in done.iter().enumerate() {
-        failed |= record(array_of_statuses, i, c, "EP_Request_get_status_all");
-    }
-    if failed {
-        in_status()
-    } else {
-        Ok(())
-    }
+    test_all(count, array_of_requests as *mut EP_Request, flag, array_of_statuses, "EP_Request_get_status_all", false)
 }
 
 /// `EP_Testsome` that completes nothing (MPI 4.1 section 3.7.6, `MPI_Request_get_status_some`):
@@ -178,22 +133,8 @@ pub unsafe extern "C" fn EP_Request_get_status_some(
     array_of_indices: *mut c_int,
     array_of_statuses: *mut EP_Status,
 ) -> c_int {
-    let outcount = out(outcount, "outcount")?;
-    if incount > 0 && array_of_indices.is_null() {
-        return Err(ep_err!(ERR_ARG, "array_of_indices is NULL"));
-    }
     let reqs = array_of_requests as *mut EP_Request;
-    let rs = resolve(incount, reqs)?;
-    match some_complete(&rs, reqs, array_of_indices, array_of_statuses, "EP_Request_get_status_some", false)? {
-        None => *outcount = EP_UNDEFINED,
-        Some((n, failed)) => {
-            *outcount = n;
-            if failed {
-                return in_status();
-            }
-        }
-    }
-    Ok(())
+    test_some(incount, reqs, outcount, array_of_indices, array_of_statuses, "EP_Request_get_status_some", false)
 }
 
 /// The source rank a status records (MPI 4.1 section 3.2.5, `MPI_Status_get_source`), the
