@@ -131,6 +131,13 @@ fn win_pscw() {
     c_test("win_pscw");
 }
 
+/// Passive-target locks taken by every endpoint at once, exclusive read-modify-writes of
+/// counters that must end exact, and lock_all by every endpoint (tests/c/win_locks.c).
+#[test]
+fn win_locks() {
+    c_test("win_locks");
+}
+
 /// Neighbourhood collectives on grids and a distributed graph, element by element, and bad
 /// input to the topology calls (tests/c/neighbor.c).
 #[test]

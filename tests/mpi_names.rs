@@ -303,6 +303,7 @@ const UNDER_STANDARD_NAMES: &[(&str, Runs)] = &[
     ("intercomm_coll", Runs::AllShapes(&[])),
     ("win", Runs::AllShapes(&[])),
     ("win_pscw", Runs::AllShapes(&[])),
+    ("win_locks", Runs::AllShapes(&[])),
     ("neighbor", Runs::AllShapes(&[])),
     ("win_shared", Runs::AllShapes(&[("OMPI_MCA_osc", "ucx,sm")])),
     ("topo", Runs::AllShapes(&[])),
@@ -398,7 +399,7 @@ mod standard_names {
     use super::*;
     under_standard_names!(
         p2p, p2p_modes, p2p_type_free, coll_type_free, create_team, coll_basic, coll, icoll, icoll_inter, pcoll, split, groups, comm_cache, teams,
-        intercomm, intercomm_coll, win, win_pscw, neighbor, win_shared, topo, agree, direct_progress, progress_threads,
+        intercomm, intercomm_coll, win, win_pscw, win_locks, neighbor, win_shared, topo, agree, direct_progress, progress_threads,
         direct_truncate, direct_order, direct_notices, wait_policy,
     );
 

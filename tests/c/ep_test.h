@@ -142,6 +142,26 @@ static void ep_test_check_no_leak(void)
 #endif
 }
 
+/* Runs `body` on every endpoint of this process (one OpenMP thread each) of a communicator
+ * made over MPI_COMM_WORLD with this process's count of EPMPI_TEST_EPS, and frees it after; a
+ * process with no endpoint takes part in the creation only. */
+static void ep_test_on_endpoints(int world_rank, void (*body)(EP_Comm))
+{
+    int n = ep_test_count_for(world_rank);
+    if (n == 0) {
+        EP_Comm none;
+        CHECK_OK(EP_Comm_create_endpoints(MPI_COMM_WORLD, 0, MPI_INFO_NULL, &none));
+        return;
+    }
+#pragma omp parallel num_threads(n)
+    {
+        EP_Comm world;
+        CHECK_OK(EP_Comm_create_endpoint(MPI_COMM_WORLD, n, omp_get_thread_num(), &world));
+        body(world);
+        CHECK_OK(EP_Comm_free(&world));
+    }
+}
+
 /* Checks for leaks, sums failures over all processes; prints PASS or FAIL on world rank 0;
  * returns exit code. */
 static int ep_test_finish(const char *name, int world_rank)

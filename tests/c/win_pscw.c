@@ -297,22 +297,6 @@ int main(int argc, char **argv)
 {
     int wr, ws;
     ep_test_init(&argc, &argv, &wr, &ws);
-    int n = ep_test_count_for(wr);
-    if (n == 0) {
-        EP_Comm none;
-        CHECK_OK(EP_Comm_create_endpoints(MPI_COMM_WORLD, 0, MPI_INFO_NULL, &none));
-    } else {
-#pragma omp parallel num_threads(n)
-        {
-            EP_Comm world;
-            CHECK_OK(EP_Comm_create_endpoint(MPI_COMM_WORLD, n, omp_get_thread_num(), &world));
-            body(world);
-            CHECK_OK(EP_Comm_free(&world));
-        }
-    }
-    int comms = -1, requests = -1, windows = -1;
-    EP_Debug_live_handles(&comms, &requests, NULL);
-    EP_Debug_live_windows(&windows);
-    CHECK(comms == 0 && requests == 0 && windows == 0, "live handles: %d communicators, %d requests, %d windows", comms, requests, windows);
+    ep_test_on_endpoints(wr, body);
     return ep_test_finish("win_pscw", wr);
 }

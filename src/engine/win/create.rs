@@ -3,7 +3,9 @@
 //! per local index, in the same order in every process.
 
 use super::host::{check_rma, HostWin, SendPtr, RMA};
-use super::locks::LockTable;
+use super::lock_words::LockWords;
+use super::locks::{HostLocks, LockTable};
+use super::ompi4::HOST_IS_OMPI4;
 use super::pscw::Notices;
 use super::shared::{self as shared_mem, SharedMemory};
 use super::{Exposed, WinEndpoint, WinFlavor, WinShared};
@@ -197,9 +199,21 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &mut [Offer
     // The notices' own host communicator, last: nothing after it fails, so it needs no
     // freeing on error (`Notices` frees it when the window goes).
     let tag_ub = crate::host::tag_ub()?;
+    // Open MPI 4's lock calls are unsafe from several threads on one window (`lock_words.rs`):
+    // lock words where two endpoints of a process may lock different processes of one host
+    // window at once. With one endpoint per process, or one process, the host's locks serve
+    // (the lock table never has two of them in flight on one window).
+    let words_needed = HOST_IS_OMPI4 && nwins > 1 && map.nprocs() > 1;
+    let lock_words = if words_needed { Some(Arc::new(LockWords::create(nwins, comm.host)?)) } else { None };
     let mut notices = HostComm(HOST.comm_null);
     // SAFETY: `comm.host` lives while `comm` does; the host writes `notices.0`, a live local.
-    unsafe { check_rma(sys::MPI_Comm_dup(comm.host.0, &mut notices.0), "MPI_Comm_dup (window notices)")? };
+    let dup = unsafe { check_rma(sys::MPI_Comm_dup(comm.host.0, &mut notices.0), "MPI_Comm_dup (window notices)") };
+    if let Err(err) = dup {
+        if let Some(words) = &lock_words {
+            let _ = words.free();
+        }
+        return Err(err);
+    }
     let notices = Notices::new(notices, nwins as u32, tag_ub);
     let mut made_wins = std::mem::take(&mut made.0);
     if host_windows_from == 1 {
@@ -212,7 +226,10 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &mut [Offer
         memory,
         _pages: pages.into_boxed_slice(),
         unified,
-        locks: (0..wins.len()).map(|_| LockTable::default()).collect(),
+        locks: (0..wins.len() as u32)
+            .map(|j| LockTable::new(lock_words.as_ref().map_or(HostLocks::Host, |words| HostLocks::Words(words.clone(), j))))
+            .collect(),
+        lock_words,
         wins,
         map: map.clone(),
         exposed: exposed.into_boxed_slice(),
@@ -290,11 +307,21 @@ pub fn free(w: &WinEndpoint) -> EpResult<()> {
     let shared = &w.shared;
     shared.meeting.meet((), w.local_count(), w.local as usize, (), None, |_| -> EpResult<()> {
         let mut first_error = Ok(());
-        for win in shared.wins.iter() {
+        for (win, locks) in shared.wins.iter().zip(shared.locks.iter()) {
+            let ended = locks.end_epoch(*win);
+            if first_error.is_ok() {
+                first_error = ended;
+            }
             let mut h = win.0;
             // SAFETY: every endpoint of the process has called free (the meeting), and
             // these host windows, made at creation, are freed once, here; `h` is a live local copy.
             let rc = check_rma(unsafe { sys::MPI_Win_free(&mut h) }, "MPI_Win_free");
+            if first_error.is_ok() {
+                first_error = rc;
+            }
+        }
+        if let Some(words) = &shared.lock_words {
+            let rc = words.free();
             if first_error.is_ok() {
                 first_error = rc;
             }

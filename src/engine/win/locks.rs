@@ -10,15 +10,24 @@
 //! processes. An endpoint that unlocks while others still share the host lock completes its
 //! own operations with `MPI_Win_flush` instead.
 //!
-//! Host lock calls run without the table's mutex held (they may wait for other processes);
-//! `busy` makes the others wait for them.
+//! The host's lock is its `MPI_Win_lock`, or on Open MPI 4 a lock word
+//! ([`LockWords`](super::lock_words)) taken inside a lock-all epoch of the host window: that
+//! host's lock calls are unsafe from several threads on one window.
+//!
+//! Host lock calls and lock words are taken without the table's mutex held (they may wait for
+//! other processes); `busy` makes the others wait for them. The lock-all epoch is opened under
+//! the mutex by the first lock (it waits for no other process) and stays open until a fence or
+//! the free ([`LockTable::end_epoch`]): closing it flushes every operation of the process, a
+//! wait each unlock would otherwise pay.
 
 use super::host::{check_rma, progress_targets, HostWin, RMA};
+use super::lock_words::LockWords;
 use crate::error::EpResult;
 use crate::host::sys;
 use parking_lot::{Condvar, Mutex};
 use std::collections::HashMap;
 use std::os::raw::c_int;
+use std::sync::Arc;
 
 #[derive(Default)]
 struct Target {
@@ -26,27 +35,48 @@ struct Target {
     shared: u32,
     /// One endpoint of this process holds the exclusive lock.
     exclusive: bool,
+    /// The lock was taken under `MPI_MODE_NOCHECK` (no lock word taken).
+    nocheck: bool,
     /// A host lock or unlock of this target is in flight.
     busy: bool,
 }
 
-/// The lock state of one host window's targets, by target process.
 #[derive(Default)]
+struct State {
+    targets: HashMap<u32, Target>,
+    /// The host window's lock-all epoch is open (lock words only).
+    epoch_open: bool,
+}
+
+/// How this process takes a target's lock from the host.
+pub enum HostLocks {
+    /// `MPI_Win_lock` and `MPI_Win_unlock`.
+    Host,
+    /// Word `index` (the host window's local index) of the window's [`LockWords`].
+    Words(Arc<LockWords>, u32),
+}
+
+/// The lock state of one host window's targets, by target process.
 pub struct LockTable {
-    targets: Mutex<HashMap<u32, Target>>,
+    state: Mutex<State>,
     changed: Condvar,
+    host: HostLocks,
 }
 
 impl LockTable {
+    pub fn new(host: HostLocks) -> LockTable {
+        LockTable { state: Mutex::new(State::default()), changed: Condvar::new(), host }
+    }
+
     /// Locks target process `proc` of `win` for one endpoint of this process; blocks while
     /// an incompatible lock of another endpoint of this process is held.
     pub fn lock(&self, win: HostWin, proc: u32, exclusive: bool, assert: c_int) -> EpResult<()> {
         progress_targets();
-        let mut targets = self.targets.lock();
+        let mut state = self.state.lock();
         loop {
-            let t = targets.entry(proc).or_default();
+            let t = state.targets.entry(proc).or_default();
             if t.busy || t.exclusive || (exclusive && t.shared > 0) {
-                self.changed.wait(&mut targets);
+                self.changed.wait(&mut state);
                 continue;
             }
             if !exclusive && t.shared > 0 {
@@ -54,15 +84,20 @@ impl LockTable {
                 return Ok(());
             }
             t.busy = true;
-            drop(targets);
-            let kind = if exclusive { RMA.lock_exclusive } else { RMA.lock_shared };
-            // SAFETY: `win` is a live host window of this window, and `proc` a process of
-            // its communicator (the caller found it from a checked rank); no buffer.
-            let rc = check_rma(unsafe { sys::MPI_Win_lock(kind, proc as c_int, assert, win.0) }, "MPI_Win_lock");
-            let mut targets = self.targets.lock();
-            let t = targets.get_mut(&proc).expect("target entry stays while busy");
+            drop(state);
+            let nocheck = assert & RMA.mode_nocheck != 0;
+            let taken = self.take(win, proc, exclusive, assert);
+            let mut state = self.state.lock();
+            // A lock word taken for an epoch that would not open is given back.
+            let rc = taken.and_then(|()| {
+                self.open_epoch(&mut state, win).inspect_err(|_| {
+                    let _ = self.give_word(proc, exclusive, nocheck);
+                })
+            });
+            let t = state.targets.get_mut(&proc).expect("target entry stays while busy");
             t.busy = false;
             if rc.is_ok() {
+                t.nocheck = nocheck;
                 if exclusive {
                     t.exclusive = true;
                 } else {
@@ -78,31 +113,94 @@ impl LockTable {
     /// are complete at the target when this returns (MPI 4.1 section 12.5.3).
     pub fn unlock(&self, win: HostWin, proc: u32) -> EpResult<()> {
         progress_targets();
-        let mut targets = self.targets.lock();
-        let t = targets.get_mut(&proc).expect("unlock of a held lock");
+        let mut state = self.state.lock();
+        let t = state.targets.get_mut(&proc).expect("unlock of a held lock");
         if t.shared > 1 {
             // Others keep the host lock: complete our operations only, then leave.
-            drop(targets);
+            drop(state);
             // SAFETY: as in `lock`: a live host window and a process of its group, locked
             // by this process.
             let flushed = check_rma(unsafe { sys::MPI_Win_flush(proc as c_int, win.0) }, "MPI_Win_flush");
-            targets = self.targets.lock();
-            let t = targets.get_mut(&proc).expect("held lock");
+            state = self.state.lock();
+            let t = state.targets.get_mut(&proc).expect("held lock");
             t.shared -= 1;
             if t.shared > 0 || t.busy {
                 return flushed;
             }
             // The other holders left while we flushed: we release the host lock.
         }
-        let t = targets.get_mut(&proc).expect("held lock");
+        let t = state.targets.get_mut(&proc).expect("held lock");
         t.busy = true;
-        drop(targets);
-        // SAFETY: as in `lock`: a live host window and a process of its group, locked
-        // by this process (the entry says so).
-        let rc = check_rma(unsafe { sys::MPI_Win_unlock(proc as c_int, win.0) }, "MPI_Win_unlock");
-        let mut targets = self.targets.lock();
-        targets.remove(&proc);
+        let (exclusive, nocheck) = (t.exclusive, t.nocheck);
+        drop(state);
+        let rc = self.give(win, proc, exclusive, nocheck);
+        self.state.lock().targets.remove(&proc);
         self.changed.notify_all();
         rc
+    }
+
+    /// Closes the host window's lock-all epoch of lock words, before a fence or the free of
+    /// `win` (called once every endpoint of this process is in that call, so none holds a
+    /// lock in the table; a no-op with the host's own locks).
+    pub fn end_epoch(&self, win: HostWin) -> EpResult<()> {
+        let mut state = self.state.lock();
+        if !std::mem::take(&mut state.epoch_open) {
+            return Ok(());
+        }
+        // SAFETY: a live host window whose epoch `open_epoch` opened; every endpoint of this
+        // process is in the fence or free, so none issues operations on it.
+        check_rma(unsafe { sys::MPI_Win_unlock_all(win.0) }, "MPI_Win_unlock_all")
+    }
+
+    /// Takes the host's lock of `proc` for this process (see [`HostLocks`]).
+    fn take(&self, win: HostWin, proc: u32, exclusive: bool, assert: c_int) -> EpResult<()> {
+        match &self.host {
+            HostLocks::Host => {
+                let kind = if exclusive { RMA.lock_exclusive } else { RMA.lock_shared };
+                // SAFETY: `win` is a live host window of this window, and `proc` a process of
+                // its communicator (the caller found it from a checked rank); no buffer.
+                check_rma(unsafe { sys::MPI_Win_lock(kind, proc as c_int, assert, win.0) }, "MPI_Win_lock")
+            }
+            // Under MPI_MODE_NOCHECK no other process holds a conflicting lock (the user's
+            // assertion, MPI 4.1 section 12.5.5): there is no word to take.
+            HostLocks::Words(..) if assert & RMA.mode_nocheck != 0 => Ok(()),
+            HostLocks::Words(words, index) => words.acquire(*index, proc, exclusive),
+        }
+    }
+
+    /// Gives back the host's lock of `proc`, every operation of this process on it complete
+    /// at the target first.
+    fn give(&self, win: HostWin, proc: u32, exclusive: bool, nocheck: bool) -> EpResult<()> {
+        match &self.host {
+            // SAFETY: as in `take`: a live host window and a process of its group, locked
+            // by this process (the entry says so).
+            HostLocks::Host => check_rma(unsafe { sys::MPI_Win_unlock(proc as c_int, win.0) }, "MPI_Win_unlock"),
+            HostLocks::Words(..) => {
+                // SAFETY: as above; the window's lock-all epoch is open (`open_epoch` ran
+                // when this target was taken, and only a fence or the free closes it).
+                let flushed = check_rma(unsafe { sys::MPI_Win_flush(proc as c_int, win.0) }, "MPI_Win_flush");
+                flushed.and(self.give_word(proc, exclusive, nocheck))
+            }
+        }
+    }
+
+    fn give_word(&self, proc: u32, exclusive: bool, nocheck: bool) -> EpResult<()> {
+        match &self.host {
+            HostLocks::Words(words, index) if !nocheck => words.release(*index, proc, exclusive),
+            _ => Ok(()),
+        }
+    }
+
+    /// Opens the lock-all epoch of `win` for the first target held through lock words.
+    fn open_epoch(&self, state: &mut State, win: HostWin) -> EpResult<()> {
+        if !matches!(self.host, HostLocks::Words(..)) || state.epoch_open {
+            return Ok(());
+        }
+        // SAFETY: a live host window; a lock-all under MPI_MODE_NOCHECK marks the epoch in
+        // the host and waits for no process; under the table's mutex no other thread of
+        // this process opens or closes it at once.
+        check_rma(unsafe { sys::MPI_Win_lock_all(RMA.mode_nocheck, win.0) }, "MPI_Win_lock_all")?;
+        state.epoch_open = true;
+        Ok(())
     }
 }

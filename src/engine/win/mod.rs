@@ -13,6 +13,7 @@
 pub mod create;
 pub mod epoch;
 pub mod host;
+pub mod lock_words;
 pub mod locks;
 pub mod ompi4;
 pub mod ops;
@@ -63,6 +64,8 @@ pub struct WinShared {
     pub wins: Box<[HostWin]>,
     /// Lock state of each host window's targets for this process's endpoints.
     pub locks: Box<[LockTable]>,
+    /// The targets' lock words, where the host's lock calls cannot serve ([`lock_words`]).
+    pub lock_words: Option<Arc<lock_words::LockWords>>,
     /// Ranks of the window's communicator.
     pub map: RankMap,
     /// Size and displacement unit of every rank (empty for dynamic windows).

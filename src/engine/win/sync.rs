@@ -30,7 +30,8 @@ impl WinEndpoint {
         // Loads and stores of shared windows before the fence are visible after it.
         memory_fence(Ordering::SeqCst);
         shared.meeting.meet((), self.local_count(), self.local as usize, (), None, |_| -> EpResult<()> {
-            for w in shared.wins.iter() {
+            for (w, locks) in shared.wins.iter().zip(shared.locks.iter()) {
+                locks.end_epoch(*w)?;
                 // SAFETY: every endpoint of the process is in the fence (the meeting) and the
                 // host windows live as long as `shared`; no buffer.
                 check_rma(unsafe { sys::MPI_Win_fence(assert, w.0) }, "MPI_Win_fence")?;
