@@ -201,8 +201,11 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &mut [Offer
     let tag_ub = crate::host::tag_ub()?;
     // Open MPI 4's lock calls are unsafe from several threads on one window (`lock_words.rs`):
     // lock words where two endpoints of a process may lock different processes of one host
-    // window at once. With one endpoint per process, or one process, the host's locks serve
-    // (the lock table never has two of them in flight on one window).
+    // window at once. With one endpoint per process, a window's host calls come from that
+    // endpoint's thread (one thread per endpoint, `EP_Win_create`); with one process, each host
+    // window has one target, whose lock and unlock the table's `busy` serialises, and no
+    // operation is in flight on it meanwhile. The condition is the same in every process, as
+    // the collective creation of the words needs.
     let words_needed = HOST_IS_OMPI4 && nwins > 1 && map.nprocs() > 1;
     let lock_words = if words_needed { Some(Arc::new(LockWords::create(nwins, comm.host)?)) } else { None };
     let mut notices = HostComm(HOST.comm_null);
@@ -227,7 +230,7 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &mut [Offer
         _pages: pages.into_boxed_slice(),
         unified,
         locks: (0..wins.len() as u32)
-            .map(|j| LockTable::new(lock_words.as_ref().map_or(HostLocks::Host, |words| HostLocks::Words(words.clone(), j))))
+            .map(|j| LockTable::new(lock_words.as_ref().map_or(HostLocks::Host, |words| HostLocks::Words(words.clone(), j)), nwins > 1))
             .collect(),
         lock_words,
         wins,

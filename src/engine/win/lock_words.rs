@@ -20,10 +20,17 @@
 //! `MPI_Win_lock_all(MPI_MODE_NOCHECK)` epoch from the first lock of this process to the next
 //! fence or the free (opened and closed under the [`LockTable`](super::locks::LockTable)'s
 //! mutex), and the lock of a target process is a 64-bit word at that process, in a window of
-//! its own that stays in one such epoch from creation to free. The protocol is the host's
-//! own: a shared locker adds 1 and, finding an exclusive lock, takes its 1 back and tries
-//! again; an exclusive locker swaps [`EXCLUSIVE`] for 0 when the word is 0. Every host call
-//! involved (atomics, flushes) returns without waiting for another process's thread.
+//! its own that stays in one such epoch from creation to free. The protocol is that of the
+//! host's own locks: a shared locker adds 1 and, finding an exclusive lock, takes its 1 back
+//! and tries again; an exclusive locker sets the word from 0 to [`EXCLUSIVE`] with a
+//! compare-and-swap. An exclusive lock is released by subtracting [`EXCLUSIVE`] (the host
+//! stores 0), which keeps the passing 1 of a shared locker about to take it back. No host call
+//! involved (atomics, flushes) waits for a thread of another process, only for the short
+//! accumulate lock the host takes around each atomic; so a holder that unlocks never waits
+//! behind a locker of this process that waits for another process. As with the host's locks,
+//! an exclusive locker can wait as long as other processes keep taking shared locks. A host
+//! failure inside an atomic leaves the word in an unknown state (the error is returned; other
+//! lockers of that target may then wait for ever): the host's own locks have no better answer.
 //!
 //! Cost: that host makes every atomic three round trips (it takes a per-target accumulate lock
 //! around it), so a lock, a put of 8 bytes and an unlock between two processes of 2 endpoints

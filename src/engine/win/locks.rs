@@ -35,8 +35,6 @@ struct Target {
     shared: u32,
     /// One endpoint of this process holds the exclusive lock.
     exclusive: bool,
-    /// The lock was taken under `MPI_MODE_NOCHECK` (no lock word taken).
-    nocheck: bool,
     /// A host lock or unlock of this target is in flight.
     busy: bool,
 }
@@ -61,16 +59,28 @@ pub struct LockTable {
     state: Mutex<State>,
     changed: Condvar,
     host: HostLocks,
+    /// Endpoints of one process may share a lock of this table: `MPI_MODE_NOCHECK` is not
+    /// passed on (see [`LockTable::lock`]).
+    shared_by_endpoints: bool,
 }
 
 impl LockTable {
-    pub fn new(host: HostLocks) -> LockTable {
-        LockTable { state: Mutex::new(State::default()), changed: Condvar::new(), host }
+    /// The table of a host window whose locks are taken through `host`; `shared_by_endpoints`
+    /// when a process has several endpoints in the window.
+    pub fn new(host: HostLocks, shared_by_endpoints: bool) -> LockTable {
+        LockTable { state: Mutex::new(State::default()), changed: Condvar::new(), host, shared_by_endpoints }
     }
 
     /// Locks target process `proc` of `win` for one endpoint of this process; blocks while
     /// an incompatible lock of another endpoint of this process is held.
+    ///
+    /// `MPI_MODE_NOCHECK` (no other process holds or asks a conflicting lock while this one is
+    /// held) is an assertion of the endpoint that makes it, for its own epoch; another endpoint
+    /// that joins the lock and outlives that epoch asserted nothing. So where endpoints share
+    /// the table the lock is taken as if the assertion were not made (MPI lets an
+    /// implementation ignore it).
     pub fn lock(&self, win: HostWin, proc: u32, exclusive: bool, assert: c_int) -> EpResult<()> {
+        let assert = if self.shared_by_endpoints { assert & !RMA.mode_nocheck } else { assert };
         progress_targets();
         let mut state = self.state.lock();
         loop {
@@ -85,19 +95,18 @@ impl LockTable {
             }
             t.busy = true;
             drop(state);
-            let nocheck = assert & RMA.mode_nocheck != 0;
             let taken = self.take(win, proc, exclusive, assert);
             let mut state = self.state.lock();
-            // A lock word taken for an epoch that would not open is given back.
+            // A lock word taken for an epoch that would not open is given back (under the
+            // mutex: this error path only).
             let rc = taken.and_then(|()| {
                 self.open_epoch(&mut state, win).inspect_err(|_| {
-                    let _ = self.give_word(proc, exclusive, nocheck);
+                    let _ = self.give_word(proc, exclusive);
                 })
             });
             let t = state.targets.get_mut(&proc).expect("target entry stays while busy");
             t.busy = false;
             if rc.is_ok() {
-                t.nocheck = nocheck;
                 if exclusive {
                     t.exclusive = true;
                 } else {
@@ -131,9 +140,9 @@ impl LockTable {
         }
         let t = state.targets.get_mut(&proc).expect("held lock");
         t.busy = true;
-        let (exclusive, nocheck) = (t.exclusive, t.nocheck);
+        let exclusive = t.exclusive;
         drop(state);
-        let rc = self.give(win, proc, exclusive, nocheck);
+        let rc = self.give(win, proc, exclusive);
         self.state.lock().targets.remove(&proc);
         self.changed.notify_all();
         rc
@@ -161,16 +170,15 @@ impl LockTable {
                 // its communicator (the caller found it from a checked rank); no buffer.
                 check_rma(unsafe { sys::MPI_Win_lock(kind, proc as c_int, assert, win.0) }, "MPI_Win_lock")
             }
-            // Under MPI_MODE_NOCHECK no other process holds a conflicting lock (the user's
-            // assertion, MPI 4.1 section 12.5.5): there is no word to take.
-            HostLocks::Words(..) if assert & RMA.mode_nocheck != 0 => Ok(()),
+            // Lock words serve windows shared by endpoints only, where `lock` drops
+            // MPI_MODE_NOCHECK: the word is always taken.
             HostLocks::Words(words, index) => words.acquire(*index, proc, exclusive),
         }
     }
 
     /// Gives back the host's lock of `proc`, every operation of this process on it complete
     /// at the target first.
-    fn give(&self, win: HostWin, proc: u32, exclusive: bool, nocheck: bool) -> EpResult<()> {
+    fn give(&self, win: HostWin, proc: u32, exclusive: bool) -> EpResult<()> {
         match &self.host {
             // SAFETY: as in `take`: a live host window and a process of its group, locked
             // by this process (the entry says so).
@@ -179,14 +187,17 @@ impl LockTable {
                 // SAFETY: as above; the window's lock-all epoch is open (`open_epoch` ran
                 // when this target was taken, and only a fence or the free closes it).
                 let flushed = check_rma(unsafe { sys::MPI_Win_flush(proc as c_int, win.0) }, "MPI_Win_flush");
-                flushed.and(self.give_word(proc, exclusive, nocheck))
+                // The word goes back even when the flush failed: holding it would make every
+                // other locker of the target, in every process, wait for ever.
+                let given = self.give_word(proc, exclusive);
+                flushed.and(given)
             }
         }
     }
 
-    fn give_word(&self, proc: u32, exclusive: bool, nocheck: bool) -> EpResult<()> {
+    fn give_word(&self, proc: u32, exclusive: bool) -> EpResult<()> {
         match &self.host {
-            HostLocks::Words(words, index) if !nocheck => words.release(*index, proc, exclusive),
+            HostLocks::Words(words, index) => words.release(*index, proc, exclusive),
             _ => Ok(()),
         }
     }

@@ -30,13 +30,19 @@ impl WinEndpoint {
         // Loads and stores of shared windows before the fence are visible after it.
         memory_fence(Ordering::SeqCst);
         shared.meeting.meet((), self.local_count(), self.local as usize, (), None, |_| -> EpResult<()> {
+            // Every host window is fenced even after an error: the other processes wait in
+            // each fence.
+            let mut first_error = Ok(());
             for (w, locks) in shared.wins.iter().zip(shared.locks.iter()) {
-                locks.end_epoch(*w)?;
+                let ended = locks.end_epoch(*w);
                 // SAFETY: every endpoint of the process is in the fence (the meeting) and the
                 // host windows live as long as `shared`; no buffer.
-                check_rma(unsafe { sys::MPI_Win_fence(assert, w.0) }, "MPI_Win_fence")?;
+                let fenced = check_rma(unsafe { sys::MPI_Win_fence(assert, w.0) }, "MPI_Win_fence");
+                if first_error.is_ok() {
+                    first_error = ended.and(fenced);
+                }
             }
-            Ok(())
+            first_error
         })?;
         self.epochs.lock().fence = assert & RMA.mode_nosucceed == 0;
         Ok(())
