@@ -64,9 +64,10 @@ unsafe impl Send for LockWords {}
 unsafe impl Sync for LockWords {}
 
 impl LockWords {
-    /// Creates the words of `count` host windows over `comm`, all 0 (unlocked), and opens
-    /// their epoch. Collective over `comm`'s processes. Errors: host failures (nothing is left
-    /// allocated).
+    /// Creates the words of `count` host windows (8 bytes each, displacement unit 8) over
+    /// `comm`, all 0 (unlocked), and opens their epoch. Collective over `comm`'s processes,
+    /// called by one thread per process (window creation's leader). Errors: the host's, mapped
+    /// by `check_rma` (nothing is left allocated in this process).
     pub fn create(count: usize, comm: HostComm) -> EpResult<LockWords> {
         let words: Box<[UnsafeCell<i64>]> = (0..count.max(1)).map(|_| UnsafeCell::new(0)).collect();
         let mut win = HostWin(RMA.win_null);
@@ -97,7 +98,8 @@ impl LockWords {
     }
 
     /// Closes the epoch and frees the host window. Collective over the processes (called by
-    /// the endpoint window's free, once per process, with no lock held).
+    /// the endpoint window's free, once per process, with no lock held; MPI 4.1 section
+    /// 12.2.5). Errors: the host's; the window is freed even when closing the epoch failed.
     pub fn free(&self) -> EpResult<()> {
         // SAFETY: the window is live (made by `create`, freed only here, once); no buffer.
         let closed = unsafe { check_rma(sys::MPI_Win_unlock_all(self.win.0), "MPI_Win_unlock_all (lock words)") };
@@ -107,8 +109,11 @@ impl LockWords {
         closed.and(freed)
     }
 
-    /// Takes word `index` of process `proc` for this process: shared (`exclusive` false) or
-    /// exclusive. Waits, yielding, while another process holds it in a conflicting mode.
+    /// Takes word `index` (a host window's local index) of process `proc` (a rank of the host
+    /// communicator) for this process: shared (`exclusive` false) or exclusive, with the
+    /// exclusion of MPI 4.1 section 12.5.3. Waits, yielding, while another process holds it in
+    /// a conflicting mode. Any thread; the caller's lock table has at most one acquire or
+    /// release of a word in flight. Errors: the host's (the word's state is then unknown).
     pub fn acquire(&self, index: u32, proc: u32, exclusive: bool) -> EpResult<()> {
         let mut backoff = Backoff::new();
         loop {
@@ -127,7 +132,8 @@ impl LockWords {
         }
     }
 
-    /// Gives back what [`LockWords::acquire`] took.
+    /// Gives back what [`LockWords::acquire`] took (same `index`, `proc` and mode); the
+    /// release is complete at `proc` on return. Errors: the host's.
     pub fn release(&self, index: u32, proc: u32, exclusive: bool) -> EpResult<()> {
         self.fetch_add(index, proc, if exclusive { -EXCLUSIVE } else { -1 }).map(drop)
     }
