@@ -117,31 +117,12 @@ fn plain_mpi(ops: &[Op]) -> Vec<Vec<f64>> {
 
 /// Two endpoints of process 0, one thread each; process 1 sleeps.
 fn one_process_two_endpoints(rank: i32, ops: &[Op]) -> Vec<Vec<f64>> {
-    let n = if rank == 0 { 2 } else { 0 };
-    let mut comms = [EP_COMM_NULL; 2];
-    unsafe { EP_Comm_create_endpoints(HOST.comm_world, n, HOST.info_null, comms.as_mut_ptr()) };
-    if rank != 0 {
-        common::idle_until_done();
-        return Vec::new();
-    }
-    let times = std::thread::scope(|s| {
-        let hs: Vec<_> = comms
-            .iter()
-            .map(|&c| {
-                s.spawn(move || {
-                    let v = all_ops(ops, Some(c), || unsafe {
-                        EP_Barrier(c);
-                    });
-                    let mut c = c;
-                    unsafe { EP_Comm_free(&mut c) };
-                    v
-                })
-            })
-            .collect();
-        hs.into_iter().map(|h| h.join().unwrap()).collect::<Vec<_>>()
+    let times = common::on_endpoints_of_process_zero(rank, 2, |_, c| {
+        all_ops(ops, Some(c), || unsafe {
+            EP_Barrier(c);
+        })
     });
-    common::release_idle();
-    times[0].clone()
+    times.map(|mut t| t.swap_remove(0)).unwrap_or_default()
 }
 
 /// One endpoint in each of the 2 processes.

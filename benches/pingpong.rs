@@ -96,30 +96,12 @@ fn ep_pingpong(comm: EP_Comm, me: i32, buf: &mut [u8], bytes: u64) -> f64 {
 
 /// Two endpoints of process 0, one thread each.
 fn same_process(rank: i32, sizes: &[u64]) -> Vec<Vec<f64>> {
-    let n = if rank == 0 { 2 } else { 0 };
-    let mut comms = [EP_COMM_NULL; 2];
-    unsafe { EP_Comm_create_endpoints(HOST.comm_world, n, HOST.info_null, comms.as_mut_ptr()) };
-    if rank != 0 {
-        common::idle_until_done();
-        return Vec::new();
-    }
     let max = *sizes.iter().max().unwrap() as usize;
-    let times = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..2)
-            .map(|i| {
-                let mut c = comms[i];
-                s.spawn(move || {
-                    let mut buf = vec![1u8; max];
-                    let v = per_size(sizes, |bytes| ep_pingpong(c, i as i32, &mut buf, bytes), false);
-                    unsafe { EP_Comm_free(&mut c) };
-                    v
-                })
-            })
-            .collect();
-        hs.into_iter().map(|h| h.join().unwrap()).collect::<Vec<_>>()
+    let times = common::on_endpoints_of_process_zero(rank, 2, |i, c| {
+        let mut buf = vec![1u8; max];
+        per_size(sizes, |bytes| ep_pingpong(c, i as i32, &mut buf, bytes), false)
     });
-    common::release_idle();
-    times[0].clone()
+    times.map(|mut t| t.swap_remove(0)).unwrap_or_default()
 }
 
 /// One endpoint in each process.

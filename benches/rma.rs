@@ -145,28 +145,8 @@ fn cross_process(rank: i32) -> Times {
 }
 
 fn same_process(rank: i32) -> Times {
-    let n = if rank == 0 { 2 } else { 0 };
-    let mut comms = [EP_COMM_NULL; 2];
-    unsafe { EP_Comm_create_endpoints(HOST.comm_world, n, HOST.info_null, comms.as_mut_ptr()) };
-    if rank != 0 {
-        common::idle_until_done();
-        return (Vec::new(), Vec::new());
-    }
-    let r = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..2)
-            .map(|i| {
-                let mut c = comms[i];
-                s.spawn(move || {
-                    let r = ep_side(c, 0, 1);
-                    unsafe { EP_Comm_free(&mut c) };
-                    r
-                })
-            })
-            .collect();
-        hs.into_iter().map(|h| h.join().unwrap()).collect::<Vec<_>>()
-    });
-    common::release_idle();
-    r[0].clone()
+    let times = common::on_endpoints_of_process_zero(rank, 2, |_, c| ep_side(c, 0, 1));
+    times.map(|mut t| t.swap_remove(0)).unwrap_or_default()
 }
 
 fn child() {

@@ -15,7 +15,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-benches=${EPMPI_BENCHES:-handoff pingpong msgrate ring collectives rma intercomm creation names_host}
+benches=${EPMPI_BENCHES:-handoff pingpong msgrate ring collectives rma rma_sync intercomm creation names_host}
 stamp=$(date +%Y%m%d-%H%M%S)
 CARGO_TARGET_DIR=target/report cargo build --locked --release -p epmpi-bench-report
 for mpi in ${EPMPI_MPIS:-openmpi mpich}; do

@@ -35,6 +35,7 @@ typedef struct epmpi_host_rma_constants {
     int comm_type_shared;
     int win_model_key;
     int win_unified;
+    int nocheck_lock_reliable;
 } epmpi_host_rma_constants;
 
 void epmpi_host_rma_constants_get(epmpi_host_rma_constants *out)
@@ -75,6 +76,15 @@ void epmpi_host_rma_constants_get(epmpi_host_rma_constants *out)
     out->comm_type_shared = MPI_COMM_TYPE_SHARED;
     out->win_model_key = MPI_WIN_MODEL;
     out->win_unified = MPI_WIN_UNIFIED;
+#ifdef OPEN_MPI
+    out->nocheck_lock_reliable = 1;
+#else
+    /* MPICH 4.0.2: a lock taken under MPI_MODE_NOCHECK and released, then a shared lock
+     * taken and released, and the next exclusive lock of that target waits for ever, on the
+     * process itself as on another (measured, plain MPI too). Open MPI 4.1.4 runs that
+     * sequence through. */
+    out->nocheck_lock_reliable = 0;
+#endif
 }
 
 /* 1 when `info` has `key` set to "true" (MPI 4.1 section 10: info values are strings), else 0;

@@ -53,6 +53,37 @@ pub fn release_idle() {
     unsafe { sys::MPI_Send(&x as *const i32 as *const c_void, 1, HOST.int_, 1, 99, HOST.comm_world) };
 }
 
+/// Runs `body(i, comm)` on `n` endpoints of process 0 (endpoint `i` on its own thread, its
+/// communicator freed after), while the other processes make none and sleep in
+/// [`idle_until_done`]: the results in endpoint order on process 0, `None` elsewhere.
+pub fn on_endpoints_of_process_zero<T: Send>(rank: i32, n: usize, body: impl Fn(usize, epmpi::EP_Comm) -> T + Sync) -> Option<Vec<T>> {
+    let mine = if rank == 0 { n } else { 0 };
+    let mut comms = vec![epmpi::EP_COMM_NULL; n];
+    unsafe { epmpi::EP_Comm_create_endpoints(HOST.comm_world, mine as i32, HOST.info_null, comms.as_mut_ptr()) };
+    if rank != 0 {
+        idle_until_done();
+        return None;
+    }
+    let body = &body;
+    let out = std::thread::scope(|s| {
+        let hs: Vec<_> = comms
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                s.spawn(move || {
+                    let v = body(i, c);
+                    let mut c = c;
+                    unsafe { epmpi::EP_Comm_free(&mut c) };
+                    v
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    release_idle();
+    Some(out)
+}
+
 /// `main` of a benchmark: with `--child` run `child` (under mpirun), else relaunch this
 /// executable on 2 processes and print its report.
 pub fn main_with(child: fn(), timeout: Duration) {

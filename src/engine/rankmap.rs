@@ -115,6 +115,11 @@ impl RankMap {
     }
 
 
+    /// This process's rank in the host communicator.
+    pub fn my_proc(&self) -> u32 {
+        self.my_proc
+    }
+
     /// Number of this process's endpoints.
     pub fn my_count(&self) -> usize {
         self.procs[self.my_proc as usize].len()

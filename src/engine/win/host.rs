@@ -42,6 +42,9 @@ pub struct HostRmaConstants {
     /// The `MPI_WIN_MODEL` attribute key and its value `MPI_WIN_UNIFIED`.
     pub win_model_key: c_int,
     pub win_unified: c_int,
+    /// A lock under `MPI_MODE_NOCHECK` leaves the host's later locks of that target working
+    /// (not so on MPICH 4.0.2: `host_rma_shim.c`).
+    pub nocheck_lock_reliable: c_int,
 }
 
 // SAFETY: immutable handle values of the host library.

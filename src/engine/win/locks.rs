@@ -81,6 +81,41 @@ impl LockTable {
     /// implementation ignore it).
     pub fn lock(&self, win: HostWin, proc: u32, exclusive: bool, assert: c_int) -> EpResult<()> {
         let assert = if self.shared_by_endpoints { assert & !RMA.mode_nocheck } else { assert };
+        self.lock_asserting(win, proc, exclusive, assert)
+    }
+
+    /// Opens the host's access to target process `proc` of `win` for one endpoint's general
+    /// active-target epoch (`EP_Win_start`); [`LockTable::close_access`] ends it.
+    ///
+    /// No lock is needed there for exclusion: during an exposure epoch only the origins of
+    /// the post's group access the target, and a lock of an exposed target is erroneous
+    /// (MPI 4.1 section 12.5.3). So the host's access is opened as cheaply as it can be:
+    /// with lock words, the host window's lock-all epoch, and no word; with the host's
+    /// locks, a shared lock under `MPI_MODE_NOCHECK`, which the host takes without asking
+    /// the target (a plain shared lock where the host mishandles that assertion). Endpoints
+    /// of this process that access the same target join that lock, and none of them can be a
+    /// passive-target locker of that target.
+    pub fn open_access(&self, win: HostWin, proc: u32) -> EpResult<()> {
+        if matches!(self.host, HostLocks::Words(..)) {
+            return self.open_epoch(&mut self.state.lock(), win);
+        }
+        let assert = if RMA.nocheck_lock_reliable != 0 { RMA.mode_nocheck } else { 0 };
+        self.lock_asserting(win, proc, false, assert)
+    }
+
+    /// Ends an endpoint's access of [`LockTable::open_access`]: its operations on `proc` are
+    /// complete at the target when this returns.
+    pub fn close_access(&self, win: HostWin, proc: u32) -> EpResult<()> {
+        if matches!(self.host, HostLocks::Words(..)) {
+            // SAFETY: a live host window whose lock-all epoch `open_access` opened (only a
+            // fence or the free closes it), and a process of its group.
+            return check_rma(unsafe { sys::MPI_Win_flush(proc as c_int, win.0) }, "MPI_Win_flush");
+        }
+        self.unlock(win, proc)
+    }
+
+    /// [`LockTable::lock`] with the assertion the host is given.
+    fn lock_asserting(&self, win: HostWin, proc: u32, exclusive: bool, assert: c_int) -> EpResult<()> {
         progress_targets();
         let mut state = self.state.lock();
         loop {
