@@ -111,21 +111,32 @@ impl Drop for FreeOnError {
     }
 }
 
-/// Memory of an `EP_Win_allocate` window for one endpoint: `size` bytes (zeroed) starting on a
-/// page boundary, in pages no other window exposes. The host's own `MPI_Win_allocate` puts the
-/// small windows of one process on one page, and MPICH 4.0.2 over UCX then carries one
-/// window's operations into another's memory (plain MPI too: README, host limitations). Its
-/// address is `(block, base)`; the block lives in the window's [`WinShared::pages`].
+/// Memory of an `EP_Win_allocate` window for one endpoint where the host does not allocate it
+/// (`RMA.allocate_window_memory`): `size` bytes (zeroed) starting on a page boundary, in pages
+/// no other window exposes. MPICH's own `MPI_Win_allocate` puts the small windows of one
+/// process on one page, and MPICH 4.0.2 over UCX then carries one window's operations into
+/// another's memory (plain MPI too: README, host limitations). Its address is `(block, base)`;
+/// the block lives in the window's [`WinShared::pages`].
 fn page_block(size: usize) -> (Box<[u8]>, SendPtr) {
     if size == 0 {
         return (Box::default(), SendPtr(std::ptr::null_mut()));
     }
-    // SAFETY: sysconf has no preconditions.
-    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096).max(64);
-    let mut block = vec![0u8; size.next_multiple_of(page) + page].into_boxed_slice();
+    let page = page_size();
+    let mut block = vec![0u8; whole_pages(size) + page].into_boxed_slice();
     let skip = block.as_ptr().align_offset(page);
     let base = SendPtr(block[skip..].as_mut_ptr());
     (block, base)
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096).max(64)
+}
+
+/// `size` bytes rounded up to whole pages: the host's allocation for an `EP_Win_allocate`
+/// endpoint, so that no two windows share a page.
+fn whole_pages(size: usize) -> usize {
+    size.next_multiple_of(page_size())
 }
 
 /// The leader's part of creation: the sizes and displacement units of every rank (for range
@@ -161,18 +172,40 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &mut [Offer
         let o = offers.get(j).copied().unwrap_or_else(Offer::none);
         let mut win = HostWin(RMA.win_null);
         let mut base = o.base;
-        if flavor == WinFlavor::Allocate {
+        let host_allocates = flavor == WinFlavor::Allocate && RMA.allocate_window_memory != 0;
+        if flavor == WinFlavor::Allocate && !host_allocates {
             let (block, at) = page_block(o.size as usize);
             pages.push(block);
             base = at;
         }
         // SAFETY: the user's memory (`Create`: `size` bytes at `base`, valid until the
-        // window is freed, MPI 4.1 section 12.2.1) or the library's (`Allocate`: `size` bytes
+        // window is freed, MPI 4.1 section 12.2.1), the library's (`Allocate`: `size` bytes
         // at `base` in a block of `pages`, which the window keeps until after its host windows
-        // are freed) is exposed; the host writes `win.0`, a live local, which is recorded in
-        // `made` (freed on error) before the next host call. `comm.host` lives while `comm` does.
+        // are freed) or the host's (`Allocate` where the host allocates: it writes the address
+        // of at least `size` bytes into `at`, a live local, valid until the window is freed)
+        // is exposed; the host writes `win.0`, a live local, which is recorded in `made`
+        // (freed on error) before the next host call. `comm.host` lives while `comm` does.
         unsafe {
             match flavor {
+                WinFlavor::Allocate if host_allocates => {
+                    let mut at: *mut c_void = std::ptr::null_mut();
+                    check_rma(
+                        sys::MPI_Win_allocate(
+                            whole_pages(o.size as usize) as sys::MPI_Aint,
+                            o.disp_unit,
+                            o.info.0,
+                            comm.host.0,
+                            (&mut at as *mut *mut c_void).cast(),
+                            &mut win.0,
+                        ),
+                        "MPI_Win_allocate",
+                    )?;
+                    // Zeroed as the library's own pages are (MPI promises no content).
+                    if o.size > 0 {
+                        std::ptr::write_bytes(at.cast::<u8>(), 0, o.size as usize);
+                        base = SendPtr(at.cast());
+                    }
+                }
                 WinFlavor::Create | WinFlavor::Shared | WinFlavor::Allocate => check_rma(
                     sys::MPI_Win_create(base.0 as *mut c_void, o.size as sys::MPI_Aint, o.disp_unit, o.info.0, comm.host.0, &mut win.0),
                     "MPI_Win_create",
@@ -230,7 +263,7 @@ fn create_host_windows(comm: &CommShared, flavor: WinFlavor, offers: &mut [Offer
         _pages: pages.into_boxed_slice(),
         unified,
         locks: (0..wins.len() as u32)
-            .map(|j| LockTable::new(lock_words.as_ref().map_or(HostLocks::Host, |words| HostLocks::Words(words.clone(), j)), nwins > 1))
+            .map(|j| LockTable::new(lock_words.as_ref().map_or(HostLocks::Host, |words| HostLocks::Words(words.clone(), j)), nwins > 1, map.my_proc()))
             .collect(),
         lock_words,
         wins,

@@ -45,6 +45,10 @@ pub struct HostRmaConstants {
     /// A lock under `MPI_MODE_NOCHECK` leaves the host's later locks of that target working
     /// (not so on MPICH 4.0.2: `host_rma_shim.c`).
     pub nocheck_lock_reliable: c_int,
+    /// `EP_Win_allocate` takes its memory from the host's `MPI_Win_allocate`, which the host
+    /// reaches faster than other memory (Open MPI: `host_rma_shim.c`); elsewhere from pages of
+    /// the library under `MPI_Win_create`.
+    pub allocate_window_memory: c_int,
 }
 
 // SAFETY: immutable handle values of the host library.

@@ -62,13 +62,27 @@ pub struct LockTable {
     /// Endpoints of one process may share a lock of this table: `MPI_MODE_NOCHECK` is not
     /// passed on (see [`LockTable::lock`]).
     shared_by_endpoints: bool,
+    /// This process's rank in the host window's group.
+    my_proc: u32,
 }
 
 impl LockTable {
     /// The table of a host window whose locks are taken through `host`; `shared_by_endpoints`
-    /// when a process has several endpoints in the window.
-    pub fn new(host: HostLocks, shared_by_endpoints: bool) -> LockTable {
-        LockTable { state: Mutex::new(State::default()), changed: Condvar::new(), host, shared_by_endpoints }
+    /// when a process has several endpoints in the window; `my_proc` is this process's rank
+    /// in the window's host group.
+    pub fn new(host: HostLocks, shared_by_endpoints: bool, my_proc: u32) -> LockTable {
+        LockTable { state: Mutex::new(State::default()), changed: Condvar::new(), host, shared_by_endpoints, my_proc }
+    }
+
+    /// Runs the host's progress for other processes' requests where the host's call on
+    /// `proc` would not: a lock or unlock of another process waits in the host's progress
+    /// engine itself, one of this process may not (see [`progress_targets`]). Two progress
+    /// calls per epoch cost 0.6 us of a 3.5 us lock, put and unlock between two processes on
+    /// Open MPI (measured, one endpoint per process).
+    fn progress_unless_remote(&self, proc: u32) {
+        if proc == self.my_proc {
+            progress_targets();
+        }
     }
 
     /// Locks target process `proc` of `win` for one endpoint of this process; blocks while
@@ -116,7 +130,7 @@ impl LockTable {
 
     /// [`LockTable::lock`] with the assertion the host is given.
     fn lock_asserting(&self, win: HostWin, proc: u32, exclusive: bool, assert: c_int) -> EpResult<()> {
-        progress_targets();
+        self.progress_unless_remote(proc);
         let mut state = self.state.lock();
         loop {
             let t = state.targets.entry(proc).or_default();
@@ -156,7 +170,7 @@ impl LockTable {
     /// Ends one endpoint's lock of target process `proc` (which it holds): its operations
     /// are complete at the target when this returns (MPI 4.1 section 12.5.3).
     pub fn unlock(&self, win: HostWin, proc: u32) -> EpResult<()> {
-        progress_targets();
+        self.progress_unless_remote(proc);
         let mut state = self.state.lock();
         let t = state.targets.get_mut(&proc).expect("unlock of a held lock");
         if t.shared > 1 {
