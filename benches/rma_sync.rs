@@ -7,8 +7,8 @@
 //! Methods: plain host MPI windows between two processes; endpoint windows with 1 and with 2
 //! endpoints in each of 2 processes (endpoint `i` of one process paired with endpoint `i` of
 //! the other; with 2, both pairs at once on the 2 cores); 2 endpoints of one process. Medians
-//! of the slowest rank's time per epoch over repetitions with the spread, ratios to plain
-//! MPI (CSV rows with `EPMPI_BENCH_DIR`, see `common/record.rs`).
+//! over repetitions of process 0's time per epoch (its slowest endpoint's) with the spread,
+//! ratios to plain MPI (CSV rows with `EPMPI_BENCH_DIR`, see `common/record.rs`).
 //!
 //! `cargo bench --bench rma_sync` (launches itself under mpirun with 2 processes; Open MPI
 //! gets `OMPI_MCA_osc=ucx` from the launcher). Not a timed test: a report.

@@ -72,6 +72,27 @@ static void ring_with_fence(EP_Comm comm)
     CHECK_OK(EP_Win_fence(MPI_MODE_NOSUCCEED, win));
     CHECK(slots[0] == 7 * right && slots[1] == 7 * right + 1, "rank %d: strided put gave %d %d", me, slots[0], slots[1]);
     MPI_Type_free(&every_other);
+    CHECK_OK(EP_Barrier(comm)); /* the loads above come before the next epoch's puts */
+    /* A third epoch: an origin whose one int lies past the buffer's address (true lower
+     * bound of 4 bytes), then a get of two ints into one contiguous element. Both sides
+     * contiguous: between endpoints of one process a copy, elsewhere the host's. */
+    int shifted[2] = {-1, 11 * me}, both[2] = {-1, -1}, one = 1;
+    MPI_Aint past = sizeof(int);
+    MPI_Datatype int_type = MPI_INT, past_lb, two_ints;
+    MPI_Type_create_struct(1, &one, &past, &int_type, &past_lb);
+    MPI_Type_commit(&past_lb);
+    MPI_Type_contiguous(2, MPI_INT, &two_ints);
+    MPI_Type_commit(&two_ints);
+    CHECK_OK(EP_Win_fence(MPI_MODE_NOPRECEDE, win));
+    CHECK_OK(EP_Put(shifted, 1, past_lb, left, 1, 1, MPI_INT, win));
+    CHECK_OK(EP_Win_fence(0, win));
+    CHECK(slots[1] == 11 * right, "rank %d: put from past the lower bound gave %d", me, slots[1]);
+    CHECK_OK(EP_Get(both, 1, two_ints, right, 0, 2, MPI_INT, win));
+    CHECK_OK(EP_Win_fence(MPI_MODE_NOSUCCEED, win));
+    int beyond = (right + 1) % size;
+    CHECK(both[0] == 7 * beyond && both[1] == 11 * beyond, "rank %d: get of two ints gave %d %d", me, both[0], both[1]);
+    MPI_Type_free(&past_lb);
+    MPI_Type_free(&two_ints);
     CHECK_OK(EP_Win_free(&win));
     CHECK(win == EP_WIN_NULL, "handle not reset by free");
     free(slots);

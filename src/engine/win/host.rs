@@ -81,9 +81,10 @@ unsafe impl Send for HostWin {}
 unsafe impl Sync for HostWin {}
 
 /// Runs the host's progress engine once where the host needs it to serve other processes'
-/// one-sided requests on this process's windows (Open MPI: see `host_rma_shim.c`). Called
-/// by every synchronisation call, so an endpoint that only locks its own window (XIOS's
-/// clients do, while the server reads) still lets the server's locks through.
+/// one-sided requests on this process's windows (Open MPI: see `host_rma_shim.c`). Every
+/// synchronisation call runs it or a host call that waits in that engine (a lock or unlock
+/// that asks another process: `LockTable`), so an endpoint that only locks its own window
+/// (XIOS's clients do, while the server reads) still lets the server's locks through.
 pub fn progress_targets() {
     if RMA.needs_target_progress != 0 {
         let mut flag = 0;

@@ -27,7 +27,8 @@
 //! stores 0), which keeps the passing 1 of a shared locker about to take it back. No host call
 //! involved (atomics, flushes) waits for a thread of another process, only for the short
 //! accumulate lock the host takes around each atomic; so a holder that unlocks never waits
-//! behind a locker of this process that waits for another process. As with the host's locks,
+//! behind a locker of this process that waits for another process, at most behind one atomic
+//! of another thread of this process (the atomics are taken one at a time: [`ATOMICS`]). As with the host's locks,
 //! an exclusive locker can wait as long as other processes keep taking shared locks. A host
 //! failure inside an atomic leaves the word in an unknown state (the error is returned; other
 //! lockers of that target may then wait for ever): the host's own locks have no better answer.
@@ -35,7 +36,8 @@
 //! Cost: that host makes every atomic three round trips (it takes a per-target accumulate lock
 //! around it), so a lock, a put of 8 bytes and an unlock between two processes of 2 endpoints
 //! each take 5.0-5.5 us against 2.5-2.6 us with its own lock calls (1.2-1.4 us in plain MPI),
-//! measured on the development machine.
+//! measured on the development machine, one locker at a time; every endpoint locking at once,
+//! 9.2 us (`benches/rma_sync.rs`, docs/performance.md).
 
 use super::host::{check_rma, progress_targets, HostWin, RMA};
 use crate::engine::backoff::Backoff;

@@ -16,7 +16,7 @@
 //!
 //! Host lock calls and lock words are taken without the table's mutex held (they may wait for
 //! other processes); `busy` makes the others wait for them. The lock-all epoch is opened under
-//! the mutex by the first lock (it waits for no other process) and stays open until a fence or
+//! the mutex by the first lock or start (it waits for no other process) and stays open until a fence or
 //! the free ([`LockTable::end_epoch`]): closing it flushes every operation of the process, a
 //! wait each unlock would otherwise pay.
 
@@ -37,6 +37,9 @@ struct Target {
     exclusive: bool,
     /// A host lock or unlock of this target is in flight.
     busy: bool,
+    /// The host's lock was taken under `MPI_MODE_NOCHECK`: neither it nor its unlock asks
+    /// the target anything.
+    nocheck: bool,
 }
 
 #[derive(Default)]
@@ -59,8 +62,9 @@ pub struct LockTable {
     state: Mutex<State>,
     changed: Condvar,
     host: HostLocks,
-    /// Endpoints of one process may share a lock of this table: `MPI_MODE_NOCHECK` is not
-    /// passed on (see [`LockTable::lock`]).
+    /// Endpoints of one process may share a lock of this table: a passive-target lock's
+    /// `MPI_MODE_NOCHECK` is not passed on (see [`LockTable::lock`]; a start's access is
+    /// another matter, [`LockTable::open_access`]).
     shared_by_endpoints: bool,
     /// This process's rank in the host window's group.
     my_proc: u32,
@@ -74,13 +78,19 @@ impl LockTable {
         LockTable { state: Mutex::new(State::default()), changed: Condvar::new(), host, shared_by_endpoints, my_proc }
     }
 
-    /// Runs the host's progress for other processes' requests where the host's call on
-    /// `proc` would not: a lock or unlock of another process waits in the host's progress
-    /// engine itself, one of this process may not (see [`progress_targets`]). Two progress
-    /// calls per epoch cost 0.6 us of a 3.5 us lock, put and unlock between two processes on
-    /// Open MPI (measured, one endpoint per process).
-    fn progress_unless_remote(&self, proc: u32) {
-        if proc == self.my_proc {
+    /// Runs the host's progress for other processes' requests (see [`progress_targets`])
+    /// unless this lock or unlock of `proc` waits for the target in a host call, which runs
+    /// that progress itself: a host lock or unlock of another process not under
+    /// `MPI_MODE_NOCHECK`, or a lock word's atomic. A join, a flush, a NOCHECK lock or a
+    /// lock of this process may return without it. Two progress calls per epoch cost 0.6 us
+    /// of a 3.5 us lock, put and unlock between two processes on Open MPI (measured, one
+    /// endpoint per process).
+    fn progress_unless_waiting(&self, proc: u32, nocheck: bool) {
+        let waits = match self.host {
+            HostLocks::Host => proc != self.my_proc && !nocheck,
+            HostLocks::Words(..) => true,
+        };
+        if !waits {
             progress_targets();
         }
     }
@@ -130,7 +140,7 @@ impl LockTable {
 
     /// [`LockTable::lock`] with the assertion the host is given.
     fn lock_asserting(&self, win: HostWin, proc: u32, exclusive: bool, assert: c_int) -> EpResult<()> {
-        self.progress_unless_remote(proc);
+        let nocheck = assert & RMA.mode_nocheck != 0;
         let mut state = self.state.lock();
         loop {
             let t = state.targets.entry(proc).or_default();
@@ -140,10 +150,14 @@ impl LockTable {
             }
             if !exclusive && t.shared > 0 {
                 t.shared += 1;
+                drop(state);
+                // A join makes no host call.
+                progress_targets();
                 return Ok(());
             }
             t.busy = true;
             drop(state);
+            self.progress_unless_waiting(proc, nocheck);
             let taken = self.take(win, proc, exclusive, assert);
             let mut state = self.state.lock();
             // A lock word taken for an epoch that would not open is given back (under the
@@ -155,6 +169,7 @@ impl LockTable {
             });
             let t = state.targets.get_mut(&proc).expect("target entry stays while busy");
             t.busy = false;
+            t.nocheck = nocheck;
             if rc.is_ok() {
                 if exclusive {
                     t.exclusive = true;
@@ -170,12 +185,13 @@ impl LockTable {
     /// Ends one endpoint's lock of target process `proc` (which it holds): its operations
     /// are complete at the target when this returns (MPI 4.1 section 12.5.3).
     pub fn unlock(&self, win: HostWin, proc: u32) -> EpResult<()> {
-        self.progress_unless_remote(proc);
         let mut state = self.state.lock();
         let t = state.targets.get_mut(&proc).expect("unlock of a held lock");
         if t.shared > 1 {
-            // Others keep the host lock: complete our operations only, then leave.
+            // Others keep the host lock: complete our operations only, then leave. A flush
+            // may not wait for anything (nothing pending, or memory the host writes directly).
             drop(state);
+            progress_targets();
             // SAFETY: as in `lock`: a live host window and a process of its group, locked
             // by this process.
             let flushed = check_rma(unsafe { sys::MPI_Win_flush(proc as c_int, win.0) }, "MPI_Win_flush");
@@ -189,8 +205,9 @@ impl LockTable {
         }
         let t = state.targets.get_mut(&proc).expect("held lock");
         t.busy = true;
-        let exclusive = t.exclusive;
+        let (exclusive, nocheck) = (t.exclusive, t.nocheck);
         drop(state);
+        self.progress_unless_waiting(proc, nocheck);
         let rc = self.give(win, proc, exclusive);
         self.state.lock().targets.remove(&proc);
         self.changed.notify_all();

@@ -41,7 +41,8 @@ use std::sync::{Arc, OnceLock};
 pub enum WinFlavor {
     /// `EP_Win_create`: memory of the user.
     Create,
-    /// `EP_Win_allocate`: memory of the library, each endpoint's in pages of its own.
+    /// `EP_Win_allocate`: each endpoint's memory in pages of its own, the library's or, where
+    /// the host reaches its own faster (Open MPI), the host's `MPI_Win_allocate`'s.
     Allocate,
     /// `EP_Win_create_dynamic`: regions attached later; displacements are addresses.
     Dynamic,
@@ -82,8 +83,9 @@ pub struct WinShared {
     pub shifts: Box<[i64]>,
     /// The block of a shared window (freed after the host windows over it).
     pub memory: Option<shared::SharedMemory>,
-    /// The memory of this process's endpoints in an `EP_Win_allocate` window (dropped with
-    /// the window, after its host windows are freed); empty for other flavors.
+    /// The memory of this process's endpoints in an `EP_Win_allocate` window where the
+    /// library allocates it (dropped with the window, after its host windows are freed);
+    /// empty for other flavors and where the host allocates it.
     pub _pages: Box<[Box<[u8]>]>,
     /// Every host window has the unified memory model (`MPI_WIN_MODEL`).
     pub unified: bool,

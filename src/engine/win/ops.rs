@@ -1,6 +1,15 @@
 //! One-sided operations with endpoint target ranks (MPI 4.1 sections 12.3, 12.4): each is
 //! the host operation on the target endpoint's host window, after the checks MPI asks for
 //! (rank, epoch, counts, datatypes, and the target memory against the window's extent).
+//!
+//! A put or get whose target memory this process can load and store (an endpoint of this
+//! process; any rank of a shared window) and whose data is contiguous on both sides is one
+//! copy instead ([`LocalCopy`]): through the host, an endpoint's put to another endpoint of
+//! its process is the host's operation on its own process, which costs it a loopback. The
+//! epoch and its host locks are taken as for any target, so exclusion between origins is the
+//! same; the copy is complete at the origin and at the target when it returns, as a flush
+//! would leave it, and the epoch's end orders it before the target's later loads as it does
+//! the host's. Accumulates stay with the host, whose atomicity covers every origin.
 
 use super::host::{check_rma, HostWin, DYNAMIC_SERIAL, RMA};
 use super::ompi4::HOST_IS_OMPI4;
@@ -46,6 +55,40 @@ impl HostTarget {
     }
 }
 
+/// A put or get done by one copy between the origin's buffer and target memory this process
+/// reaches (see the module's documentation).
+pub struct LocalCopy {
+    /// The origin buffer's first byte.
+    origin: *const u8,
+    /// The target memory's first byte.
+    target: *mut u8,
+    bytes: usize,
+}
+
+impl LocalCopy {
+    /// Copies the origin's bytes into the target memory.
+    ///
+    /// # Safety
+    /// The origin buffer is valid for reads of `bytes` bytes (the caller's buffer, checked).
+    unsafe fn put(&self) {
+        // SAFETY: the target memory is `bytes` bytes inside a window of this process
+        // (`local_copy`); the origin is valid (the caller's contract). They may overlap (a
+        // put from a window's own memory), hence a copy that allows it. Other threads' access
+        // to those bytes meanwhile would be a conflicting access, erroneous in MPI (MPI 4.1
+        // section 12.7), as it would be with the host's put.
+        unsafe { std::ptr::copy(self.origin, self.target, self.bytes) };
+    }
+
+    /// Copies the target memory's bytes into the origin buffer.
+    ///
+    /// # Safety
+    /// The origin buffer is valid for writes of `bytes` bytes (the caller's buffer, checked).
+    unsafe fn get(&self) {
+        // SAFETY: as in `put`, in the other direction.
+        unsafe { std::ptr::copy(self.target.cast_const(), self.origin.cast_mut(), self.bytes) };
+    }
+}
+
 /// Target memory of an operation: `count` elements of `dtype` at displacement `disp`.
 #[derive(Clone, Copy)]
 pub struct TargetMem {
@@ -66,7 +109,7 @@ impl WinEndpoint {
         let passive = {
             let e = self.epochs.lock();
             e.check_access(t.rank)?;
-            // A start's epoch holds host locks too.
+            // A start's epoch is a host epoch too (locks, or the lock-all epoch of lock words).
             e.check_passive(t.rank).is_ok() || e.in_start(t.rank)
         };
         if t.count < 0 {
@@ -105,6 +148,34 @@ impl WinEndpoint {
         Ok(Some(HostTarget { win, proc: loc.proc as c_int, disp, serial, flush_local, no_request_ops: ompi4_dynamic }))
     }
 
+    /// The one copy that does a put or get of `ocount` elements of `otype` at `origin` to or
+    /// from `t`, where this process reaches the target's memory and both sides are contiguous
+    /// with as many bytes (see the module's documentation); `None` where the host must do it.
+    /// `t` has passed [`prepare`](Self::prepare) (its range lies inside the target's window).
+    #[allow(clippy::unnecessary_cast, reason = "MPI_Aint is the host's `long` or `ptrdiff_t`: isize on one host, i64 on the other")]
+    fn local_copy(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<LocalCopy>> {
+        let s = &self.shared;
+        if s.flavor == WinFlavor::Dynamic {
+            return Ok(None);
+        }
+        let Some(&base) = s.segments.get(t.rank as usize) else { return Ok(None) };
+        if base.0.is_null() {
+            return Ok(None);
+        }
+        let (o, tt) = (type_info(otype)?, type_info(t.dtype)?);
+        let bytes = o.size * ocount.max(0) as usize;
+        if bytes == 0 || !o.contiguous() || !tt.contiguous() || bytes != tt.size * t.count.max(0) as usize {
+            return Ok(None);
+        }
+        let unit = s.exposed[t.rank as usize].disp_unit as isize;
+        let at = t.disp as isize * unit + tt.true_lb;
+        // `prepare` checked that bytes `at..at + bytes` lie inside the target's window of
+        // `exposed[rank].size` bytes at `base`, memory this process reaches (`segments`); the
+        // origin's first byte is at its datatype's lower bound.
+        let (target, origin) = (base.0.wrapping_offset(at), origin.cast::<u8>().wrapping_offset(o.true_lb));
+        Ok(Some(LocalCopy { origin, target, bytes }))
+    }
+
     /// [`prepare`](Self::prepare) for the request forms, which MPI allows only in passive-target
     /// epochs (MPI 4.1 section 12.3.5): `EP_ERR_RMA_SYNC` under fence or start.
     fn prepare_request(&self, t: &TargetMem) -> EpResult<Option<HostTarget>> {
@@ -124,6 +195,11 @@ impl WinEndpoint {
     pub unsafe fn put(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<()> {
         check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
+        if let Some(copy) = self.local_copy(origin, ocount, otype, t)? {
+            // SAFETY: the origin buffer is the user's, valid for the call (as below).
+            unsafe { copy.put() };
+            return Ok(());
+        }
         // SAFETY: the origin buffer is the user's, `ocount` elements of `otype` (checked
         // above), which MPI requires valid and unchanged until the operation completes at the
         // origin (MPI 4.1 section 12.3); the target range was checked against the target's window
@@ -140,6 +216,11 @@ impl WinEndpoint {
     pub unsafe fn get(&self, origin: *mut c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<()> {
         check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
+        if let Some(copy) = self.local_copy(origin, ocount, otype, t)? {
+            // SAFETY: the origin buffer is the user's, writable for the call.
+            unsafe { copy.get() };
+            return Ok(());
+        }
         // SAFETY: as in `put`, with the origin buffer written by the host until the
         // operation completes.
         h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })
@@ -155,6 +236,11 @@ impl WinEndpoint {
     pub unsafe fn rput(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
         check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare_request(t)? else { return Ok(None) };
+        if let Some(copy) = self.local_copy(origin, ocount, otype, t)? {
+            // Complete from the start. SAFETY: as in `put`.
+            unsafe { copy.put() };
+            return Ok(None);
+        }
         if h.no_request_ops {
             // Complete from the start: `issue` completes it locally (passive epoch).
             // SAFETY: as in `put`; `issue` completes it locally before returning.
@@ -177,6 +263,11 @@ impl WinEndpoint {
     pub unsafe fn rget(&self, origin: *mut c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
         check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare_request(t)? else { return Ok(None) };
+        if let Some(copy) = self.local_copy(origin, ocount, otype, t)? {
+            // Complete from the start. SAFETY: as in `get`.
+            unsafe { copy.get() };
+            return Ok(None);
+        }
         if h.no_request_ops {
             // SAFETY: as in `get`; `issue` completes it locally before returning.
             h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })?;

@@ -10,7 +10,8 @@
 //! - `start(group)` waits for the post notice of each target of `group` (MPI lets start wait
 //!   for the matching post; under `MPI_MODE_NOCHECK` neither side sends or waits), then opens
 //!   the host's access to each target through the process's
-//!   [`LockTable`](super::locks::LockTable) (`open_access`: no lock that excludes anyone);
+//!   [`LockTable`](super::locks::LockTable) (`open_access`: no lock word, and a host lock
+//!   that asks the target nothing where the host allows it);
 //! - `complete` closes those accesses, which completes every operation of the epoch at its
 //!   target (section 12.5.3), then sends each target a complete notice;
 //! - `wait` and `test` end the exposure epoch once a complete notice has come from every
@@ -35,6 +36,9 @@ use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::os::raw::c_int;
 use std::sync::atomic::{fence as memory_fence, Ordering};
+
+/// A wait for notices within the process alone polls the host one turn in this many.
+const HOST_POLL_EVERY: u32 = 64;
 
 /// What a notice announces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -248,12 +252,10 @@ impl Notices {
     }
 
     /// Polls once and takes what came: true when nothing of `waiting` is left.
-    /// The host is polled only while a rank of another process is waited for: notices
-    /// within the process arrive without it, and a thread polling in a loop would take the
-    /// host's lock from the threads whose host calls it waits for (MPICH 4.0.2: a same-process
-    /// epoch of post, start, put, complete and wait took 50 us with every wait polling).
-    fn ready(&self, map: &RankMap, me: u32, waiting: &mut Vec<i32>, kind: Kind) -> EpResult<bool> {
-        if from_other_processes(map, waiting) {
+    /// With `poll_host` false only the notices within the process are looked at (see
+    /// [`Notices::wait_for`]).
+    fn ready(&self, map: &RankMap, me: u32, waiting: &mut Vec<i32>, kind: Kind, poll_host: bool) -> EpResult<bool> {
+        if poll_host {
             self.reap();
             self.poll(map)?;
         }
@@ -263,10 +265,20 @@ impl Notices {
 
     /// Waits until a notice of `kind` from every rank of `waiting` has come. On an error the
     /// notices not taken yet are forfeited (see [`Notices::forfeit`]).
+    ///
+    /// The host is polled at every turn only while a rank of another process is waited for:
+    /// notices within the process arrive without it, and a thread polling in a loop takes the
+    /// host's lock from the threads whose host calls it waits for (MPICH 4.0.2: a same-process
+    /// epoch of post, start, put, complete and wait took 50 us with every turn polling).
+    /// Otherwise one turn in [`HOST_POLL_EVERY`] polls, which keeps the host's progress going
+    /// for other processes' requests (MPI 4.1 section 12.7).
     fn wait_for(&self, map: &RankMap, me: u32, mut waiting: Vec<i32>, kind: Kind) -> EpResult<()> {
         let mut b = Backoff::new();
+        let mut turn: u32 = 0;
         loop {
-            match self.ready(map, me, &mut waiting, kind) {
+            let remote = from_other_processes(map, &waiting);
+            turn = turn.wrapping_add(1);
+            match self.ready(map, me, &mut waiting, kind, remote || turn.is_multiple_of(HOST_POLL_EVERY)) {
                 Ok(true) => return Ok(()),
                 Ok(false) => {}
                 Err(err) => {
@@ -275,7 +287,7 @@ impl Notices {
                 }
             }
             progress_targets();
-            if from_other_processes(map, &waiting) {
+            if remote {
                 b.snooze_after_polling();
             } else {
                 b.snooze();
@@ -397,7 +409,7 @@ impl WinEndpoint {
         };
         progress_targets();
         let notices = &self.shared.notices;
-        match notices.ready(&self.shared.map, self.local, origins, Kind::Complete) {
+        match notices.ready(&self.shared.map, self.local, origins, Kind::Complete, true) {
             Ok(false) => return Ok(false),
             Ok(true) => {}
             Err(err) => {
