@@ -37,7 +37,7 @@
 //! around it), so a lock, a put of 8 bytes and an unlock between two processes of 2 endpoints
 //! each take 5.0-5.5 us against 2.5-2.6 us with its own lock calls (1.2-1.4 us in plain MPI),
 //! measured on the development machine, one locker at a time; every endpoint locking at once,
-//! 9.2 us (`benches/rma_sync.rs`, docs/performance.md).
+//! 9-12 us (`benches/rma_sync.rs`, docs/performance.md).
 
 use super::host::{check_rma, progress_targets, HostWin, RMA};
 use crate::engine::backoff::Backoff;

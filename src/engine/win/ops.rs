@@ -69,7 +69,8 @@ impl LocalCopy {
     /// Copies the origin's bytes into the target memory.
     ///
     /// # Safety
-    /// The origin buffer is valid for reads of `bytes` bytes (the caller's buffer, checked).
+    /// The origin buffer is valid for reads of `bytes` bytes (the user's buffer under MPI's
+    /// rules; `check_buffer` only refused a null one).
     unsafe fn put(&self) {
         // SAFETY: the target memory is `bytes` bytes inside a window of this process
         // (`local_copy`); the origin is valid (the caller's contract). They may overlap (a
@@ -82,7 +83,8 @@ impl LocalCopy {
     /// Copies the target memory's bytes into the origin buffer.
     ///
     /// # Safety
-    /// The origin buffer is valid for writes of `bytes` bytes (the caller's buffer, checked).
+    /// The origin buffer is valid for writes of `bytes` bytes (the user's buffer under MPI's
+    /// rules; `check_buffer` only refused a null one).
     unsafe fn get(&self) {
         // SAFETY: as in `put`, in the other direction.
         unsafe { std::ptr::copy(self.target.cast_const(), self.origin.cast_mut(), self.bytes) };
@@ -152,7 +154,6 @@ impl WinEndpoint {
     /// from `t`, where this process reaches the target's memory and both sides are contiguous
     /// with as many bytes (see the module's documentation); `None` where the host must do it.
     /// `t` has passed [`prepare`](Self::prepare) (its range lies inside the target's window).
-    #[allow(clippy::unnecessary_cast, reason = "MPI_Aint is the host's `long` or `ptrdiff_t`: isize on one host, i64 on the other")]
     fn local_copy(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<LocalCopy>> {
         let s = &self.shared;
         if s.flavor == WinFlavor::Dynamic {
@@ -163,15 +164,19 @@ impl WinEndpoint {
             return Ok(None);
         }
         let (o, tt) = (type_info(otype)?, type_info(t.dtype)?);
-        let bytes = o.size * ocount.max(0) as usize;
-        if bytes == 0 || !o.contiguous() || !tt.contiguous() || bytes != tt.size * t.count.max(0) as usize {
+        let bytes = o.size.checked_mul(ocount.max(0) as usize);
+        let target_bytes = tt.size.checked_mul(t.count.max(0) as usize);
+        let Some(bytes) = bytes.filter(|&b| b > 0 && Some(b) == target_bytes) else { return Ok(None) };
+        if !o.contiguous() || !tt.contiguous() {
             return Ok(None);
         }
-        let unit = s.exposed[t.rank as usize].disp_unit as isize;
-        let at = t.disp as isize * unit + tt.true_lb;
-        // `prepare` checked that bytes `at..at + bytes` lie inside the target's window of
-        // `exposed[rank].size` bytes at `base`, memory this process reaches (`segments`); the
-        // origin's first byte is at its datatype's lower bound.
+        // The first target byte's offset, as `prepare` computed it when it checked that
+        // `at..at + bytes` lies inside the target's window of `exposed[rank].size` bytes at
+        // `base`, memory this process reaches (`segments`).
+        let unit = s.exposed[t.rank as usize].disp_unit as i128;
+        let Ok(at) = isize::try_from(t.disp as i128 * unit + tt.true_lb as i128) else { return Ok(None) };
+        // The origin's first byte is at its datatype's true lower bound (wrapping: an
+        // `MPI_BOTTOM` origin is an absolute address).
         let (target, origin) = (base.0.wrapping_offset(at), origin.cast::<u8>().wrapping_offset(o.true_lb));
         Ok(Some(LocalCopy { origin, target, bytes }))
     }

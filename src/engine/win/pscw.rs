@@ -276,6 +276,7 @@ impl Notices {
         let mut b = Backoff::new();
         let mut turn: u32 = 0;
         loop {
+            progress_targets();
             let remote = from_other_processes(map, &waiting);
             turn = turn.wrapping_add(1);
             match self.ready(map, me, &mut waiting, kind, remote || turn.is_multiple_of(HOST_POLL_EVERY)) {
@@ -286,7 +287,6 @@ impl Notices {
                     return Err(err);
                 }
             }
-            progress_targets();
             if remote {
                 b.snooze_after_polling();
             } else {
@@ -304,6 +304,7 @@ impl WinEndpoint {
     /// told).
     pub fn post(&self, group: Vec<i32>, assert: c_int) -> EpResult<()> {
         check_assert(assert, RMA.mode_nocheck | RMA.mode_nostore | RMA.mode_noput, "EP_Win_post")?;
+        progress_targets();
         let notices = &self.shared.notices;
         notices.check_fits()?;
         {

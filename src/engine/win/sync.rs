@@ -150,6 +150,8 @@ impl WinEndpoint {
     /// `EP_Win_flush_all` (`local` false: every operation of this endpoint complete at every
     /// target) and `EP_Win_flush_local_all` (`local` true: complete at the origin).
     pub fn flush_all(&self, local: bool) -> EpResult<()> {
+        // As in `flush_target`.
+        memory_fence(Ordering::Release);
         progress_targets();
         let e = self.epochs.lock();
         if e.lock_all {
@@ -257,6 +259,9 @@ impl WinEndpoint {
 }
 
 fn flush_target(win: HostWin, proc: c_int, local: bool) -> EpResult<()> {
+    // The endpoint's copies into memory of this process (`ops.rs`'s `LocalCopy`) come before
+    // whatever it stores after the flush, for a target that orders its loads (`EP_Win_sync`).
+    memory_fence(Ordering::Release);
     progress_targets();
     // SAFETY: `win` is a live host window and `proc` a process of its group that the
     // caller has an epoch with; no buffer.
