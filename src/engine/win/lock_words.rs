@@ -28,10 +28,11 @@
 //! involved (atomics, flushes) waits for a thread of another process, only for the short
 //! accumulate lock the host takes around each atomic; so a holder that unlocks never waits
 //! behind a locker of this process that waits for another process, at most behind one atomic
-//! of another thread of this process (the atomics are taken one at a time: [`ATOMICS`]). As with the host's locks,
-//! an exclusive locker can wait as long as other processes keep taking shared locks. A host
-//! failure inside an atomic leaves the word in an unknown state (the error is returned; other
-//! lockers of that target may then wait for ever): the host's own locks have no better answer.
+//! of another thread of this process (the atomics are taken one at a time: [`ATOMICS`]). As
+//! with the host's locks, an exclusive locker can wait as long as other processes keep taking
+//! shared locks. A host failure inside an atomic leaves the word in an unknown state (the
+//! error is returned; other lockers of that target may then wait for ever): the host's own
+//! locks have no better answer.
 //!
 //! Cost: that host makes every atomic three round trips (it takes a per-target accumulate lock
 //! around it), so a lock, a put of 8 bytes and an unlock between two processes of 2 endpoints
@@ -51,9 +52,9 @@ use std::os::raw::{c_int, c_void};
 /// threads of one process that each wait for their own take turns in the host's progress with
 /// the threads they wait for (measured with `rma_sync`, 2 processes x 2 endpoints locking at
 /// once on 2 cores: 39-56 us per lock epoch with every thread in its own atomic, 22-31 us one
-/// at a time, 20-24 us with a lock that yields instead of parking). No wait
-/// under it needs another thread of this process: the atomic and its flush complete by the
-/// target's progress, and the holder's own flush makes this process's.
+/// at a time, 20-24 us with a lock that yields instead of parking). No wait under it needs
+/// another thread of this process: the atomic and its flush complete by the target's
+/// progress, and the holder's own flush makes this process's.
 static ATOMICS: parking_lot::Mutex<()> = parking_lot::Mutex::new(());
 
 /// The word's value while an exclusive lock holds it (shared lockers count below it).

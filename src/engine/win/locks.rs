@@ -16,9 +16,9 @@
 //!
 //! Host lock calls and lock words are taken without the table's mutex held (they may wait for
 //! other processes); `busy` makes the others wait for them. The lock-all epoch is opened under
-//! the mutex by the first lock or start (it waits for no other process) and stays open until a fence or
-//! the free ([`LockTable::end_epoch`]): closing it flushes every operation of the process, a
-//! wait each unlock would otherwise pay.
+//! the mutex by the first lock or start (it waits for no other process) and stays open until
+//! a fence or the free ([`LockTable::end_epoch`]): closing it flushes every operation of the
+//! process, a wait each unlock would otherwise pay.
 
 use super::host::{check_rma, progress_targets, HostWin, RMA};
 use super::lock_words::LockWords;
@@ -82,9 +82,9 @@ impl LockTable {
     /// unless this lock or unlock of `proc` waits for the target in a host call, which runs
     /// that progress itself: a host lock or unlock of another process not under
     /// `MPI_MODE_NOCHECK`, or a lock word's atomic at another process. A join, a flush, a
-    /// NOCHECK lock or a lock of this process may return without it. Two progress calls per epoch cost 0.6 us
-    /// of a 3.5 us lock, put and unlock between two processes on Open MPI (measured, one
-    /// endpoint per process).
+    /// NOCHECK lock or a lock of this process may return without it. Two progress calls per
+    /// epoch cost 0.6 us of a 3.5 us lock, put and unlock between two processes on Open MPI
+    /// (measured, one endpoint per process).
     fn progress_unless_waiting(&self, proc: u32, nocheck: bool) {
         // Calls on this process's own windows do not run that engine (`progress_targets`),
         // lock words' atomics included.
