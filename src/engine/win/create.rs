@@ -83,7 +83,10 @@ pub fn create(
         create_host_windows(shared, flavor, &mut offers, g.fault_class())
     })?;
     let (win, bases) = &*created;
+    let (issued, issued_any) = WinEndpoint::no_issued(win.map.size());
     Ok(WinEndpoint {
+        issued,
+        issued_any,
         shared: win.clone(),
         local: ep.local,
         base: bases[ep.local as usize],

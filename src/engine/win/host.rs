@@ -83,8 +83,10 @@ unsafe impl Sync for HostWin {}
 /// Runs the host's progress engine once where the host needs it to serve other processes'
 /// one-sided requests on this process's windows (Open MPI: see `host_rma_shim.c`). Every
 /// synchronisation call runs it or a host call that waits in that engine (a lock or unlock
-/// that asks another process: `LockTable`), so an endpoint that only locks its own window
-/// (XIOS's clients do, while the server reads) still lets the server's locks through.
+/// that asks another process: `LockTable`), but flushes, which run it one call in
+/// [`FLUSHES_PER_PROGRESS`] of the thread's ([`progress_targets_now_and_then`]). So an
+/// endpoint that only locks its own window (XIOS's clients do, while the server reads) or
+/// only flushes still lets the server's locks through.
 pub fn progress_targets() {
     if RMA.needs_target_progress != 0 {
         let mut flag = 0;
@@ -92,6 +94,33 @@ pub fn progress_targets() {
         // SAFETY: a probe on `MPI_COMM_SELF` (valid while MPI is, and every caller runs on
         // a live window) that writes only `flag`, a live local; the status is ignored.
         unsafe { sys::MPI_Iprobe(HOST.any_source, HOST.any_tag, HOST.comm_self, &mut flag, HOST.status_ignore) };
+    }
+}
+
+/// A thread's flushes run [`progress_targets`] once in this many: a put and a flush of 4 KiB
+/// between two processes took 0.33 us with the probe at every flush against 0.25 without
+/// (Open MPI 4.1.4; plain MPI 0.10 us), and a loop of flushes still serves other processes'
+/// requests within a few microseconds.
+pub const FLUSHES_PER_PROGRESS: u32 = 16;
+
+thread_local! {
+    /// This thread's flushes since its last [`progress_targets`] through
+    /// [`progress_targets_now_and_then`].
+    static FLUSHES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// [`progress_targets`] at one call in [`FLUSHES_PER_PROGRESS`] of this thread's.
+pub fn progress_targets_now_and_then() {
+    if RMA.needs_target_progress == 0 {
+        return;
+    }
+    let due = FLUSHES.with(|n| {
+        let k = n.get() + 1;
+        n.set(if k >= FLUSHES_PER_PROGRESS { 0 } else { k });
+        k >= FLUSHES_PER_PROGRESS
+    });
+    if due {
+        progress_targets();
     }
 }
 

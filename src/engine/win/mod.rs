@@ -32,7 +32,7 @@ use host::HostWin;
 use locks::LockTable;
 use parking_lot::Mutex;
 use std::os::raw::c_int;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -117,9 +117,56 @@ pub struct WinEndpoint {
     /// `EP_Win_set_attr`).
     pub cache: Mutex<crate::engine::attr::Cache>,
     pub errhandler: AtomicI32,
+    /// Per target rank: this endpoint has started an operation on it through the host since
+    /// its last flush of that target (`HostTarget::issue`). A flush of a target with none
+    /// (every put and get one copy within the process, or nothing done) has nothing to ask
+    /// the host. Only the endpoint's own calls read and write them, one at a time.
+    issued: Box<[AtomicBool]>,
+    /// Some flag of `issued` was raised since the last `EP_Win_flush_all`.
+    issued_any: AtomicBool,
 }
 
 impl WinEndpoint {
+    /// Flags for a window of `size` ranks, none raised (see the `issued` field).
+    pub fn no_issued(size: usize) -> (Box<[AtomicBool]>, AtomicBool) {
+        ((0..size).map(|_| AtomicBool::new(false)).collect(), AtomicBool::new(false))
+    }
+
+    /// Notes an operation of this endpoint on `rank` started through the host.
+    pub fn note_issued(&self, rank: i32) {
+        if let Some(f) = self.issued.get(rank as usize) {
+            f.store(true, Ordering::Relaxed);
+        }
+        self.issued_any.store(true, Ordering::Relaxed);
+    }
+
+    /// True when an operation of this endpoint on `rank` went through the host since its
+    /// last flush of that target ([`WinEndpoint::flushed`]).
+    pub fn issued_to(&self, rank: i32) -> bool {
+        self.issued.get(rank as usize).is_none_or(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// True when some operation of this endpoint went through the host since its last
+    /// `EP_Win_flush_all` ([`WinEndpoint::flushed_all`]).
+    pub fn issued_to_any(&self) -> bool {
+        self.issued_any.load(Ordering::Relaxed)
+    }
+
+    /// Notes that a flush completed this endpoint's operations on `rank` at the target.
+    pub fn flushed(&self, rank: i32) {
+        if let Some(f) = self.issued.get(rank as usize) {
+            f.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Notes that a flush completed every operation of this endpoint at its target.
+    pub fn flushed_all(&self) {
+        for f in self.issued.iter() {
+            f.store(false, Ordering::Relaxed);
+        }
+        self.issued_any.store(false, Ordering::Relaxed);
+    }
+
     pub fn errhandler(&self) -> c_int {
         self.errhandler.load(Ordering::Relaxed)
     }

@@ -14,7 +14,7 @@
 use super::host::{check_rma, HostWin, DYNAMIC_SERIAL, RMA};
 use super::ompi4::HOST_IS_OMPI4;
 use super::{WinEndpoint, WinFlavor};
-use crate::engine::datatype::{check_buffer, type_info};
+use crate::engine::datatype::{check_buffer, type_info, TypeInfo};
 use crate::engine::envelope::PROC_NULL;
 use crate::ep_err;
 use crate::error::{EpResult, ERR_COUNT, ERR_DISP, ERR_OP, ERR_RMA_RANGE};
@@ -26,6 +26,11 @@ use std::os::raw::{c_int, c_void};
 pub struct HostTarget {
     pub win: HostWin,
     pub proc: c_int,
+    /// The target's rank in the window, whose flag [`HostTarget::issue`] raises (see
+    /// [`WinEndpoint::note_issued`]).
+    rank: i32,
+    /// Layout of the target datatype, as [`WinEndpoint::prepare`] checked the range with it.
+    target_info: TypeInfo,
     /// Target displacement in the host window's units (the user's, except in shared
     /// windows, whose host windows count bytes from the start of the process's block).
     pub disp: sys::MPI_Aint,
@@ -41,9 +46,11 @@ pub struct HostTarget {
 }
 
 impl HostTarget {
-    /// Makes one host call that starts an operation (it waits for other processes only in
-    /// the local completion that `flush_local` asks for).
-    fn issue(&self, what: &str, call: impl FnOnce() -> c_int) -> EpResult<()> {
+    /// Makes one host call that starts an operation of endpoint `w` (it waits for other
+    /// processes only in the local completion that `flush_local` asks for), noted first among
+    /// what `w`'s next flush of the target must hand to the host.
+    fn issue(&self, w: &WinEndpoint, what: &str, call: impl FnOnce() -> c_int) -> EpResult<()> {
+        w.note_issued(self.rank);
         let _serial = self.serial.then(|| DYNAMIC_SERIAL.lock());
         check_rma(call(), what)?;
         if self.flush_local {
@@ -147,14 +154,15 @@ impl WinEndpoint {
             None => t.disp,
         };
         let flush_local = ompi4_dynamic && passive;
-        Ok(Some(HostTarget { win, proc: loc.proc as c_int, disp, serial, flush_local, no_request_ops: ompi4_dynamic }))
+        Ok(Some(HostTarget { win, proc: loc.proc as c_int, rank: t.rank, target_info: info, disp, serial, flush_local, no_request_ops: ompi4_dynamic }))
     }
 
     /// The one copy that does a put or get of `ocount` elements of `otype` at `origin` to or
     /// from `t`, where this process reaches the target's memory and both sides are contiguous
     /// with as many bytes (see the module's documentation); `None` where the host must do it.
-    /// `t` has passed [`prepare`](Self::prepare) (its range lies inside the target's window).
-    fn local_copy(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<LocalCopy>> {
+    /// `t` has passed [`prepare`](Self::prepare), which gave `h` (its range lies inside the
+    /// target's window).
+    fn local_copy(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem, h: &HostTarget) -> EpResult<Option<LocalCopy>> {
         let s = &self.shared;
         if s.flavor == WinFlavor::Dynamic {
             return Ok(None);
@@ -163,7 +171,7 @@ impl WinEndpoint {
         if base.0.is_null() {
             return Ok(None);
         }
-        let (o, tt) = (type_info(otype)?, type_info(t.dtype)?);
+        let (o, tt) = (type_info(otype)?, h.target_info);
         let bytes = o.size.checked_mul(ocount.max(0) as usize);
         let target_bytes = tt.size.checked_mul(t.count.max(0) as usize);
         let Some(bytes) = bytes.filter(|&b| b > 0 && Some(b) == target_bytes) else { return Ok(None) };
@@ -200,7 +208,7 @@ impl WinEndpoint {
     pub unsafe fn put(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<()> {
         check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
-        if let Some(copy) = self.local_copy(origin, ocount, otype, t)? {
+        if let Some(copy) = self.local_copy(origin, ocount, otype, t, &h)? {
             // SAFETY: the origin buffer is the user's, valid for the call (as below).
             unsafe { copy.put() };
             return Ok(());
@@ -209,7 +217,7 @@ impl WinEndpoint {
         // above), which MPI requires valid and unchanged until the operation completes at the
         // origin (MPI 4.1 section 12.3); the target range was checked against the target's window
         // (`prepare`; the host checks dynamic windows' attachments); `h.win` is a live host window.
-        h.issue("MPI_Put", || unsafe { sys::MPI_Put(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })
+        h.issue(self, "MPI_Put", || unsafe { sys::MPI_Put(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })
     }
 
     /// `EP_Get`.
@@ -221,14 +229,14 @@ impl WinEndpoint {
     pub unsafe fn get(&self, origin: *mut c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<()> {
         check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
-        if let Some(copy) = self.local_copy(origin, ocount, otype, t)? {
+        if let Some(copy) = self.local_copy(origin, ocount, otype, t, &h)? {
             // SAFETY: the origin buffer is the user's, writable for the call.
             unsafe { copy.get() };
             return Ok(());
         }
         // SAFETY: as in `put`, with the origin buffer written by the host until the
         // operation completes.
-        h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })
+        h.issue(self, "MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })
     }
 
     /// `EP_Rput`: `None` for `EP_PROC_NULL` and where the operation completes at once (a
@@ -241,7 +249,7 @@ impl WinEndpoint {
     pub unsafe fn rput(&self, origin: *const c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
         check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare_request(t)? else { return Ok(None) };
-        if let Some(copy) = self.local_copy(origin, ocount, otype, t)? {
+        if let Some(copy) = self.local_copy(origin, ocount, otype, t, &h)? {
             // Complete from the start. SAFETY: as in `put`.
             unsafe { copy.put() };
             return Ok(None);
@@ -249,13 +257,13 @@ impl WinEndpoint {
         if h.no_request_ops {
             // Complete from the start: `issue` completes it locally (passive epoch).
             // SAFETY: as in `put`; `issue` completes it locally before returning.
-            h.issue("MPI_Put", || unsafe { sys::MPI_Put(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })?;
+            h.issue(self, "MPI_Put", || unsafe { sys::MPI_Put(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })?;
             return Ok(None);
         }
         let mut req = HostRequest(HOST.request_null);
         // SAFETY: as in `put`, the origin buffer valid until the request completes;
         // the host writes `req`, a live local.
-        h.issue("MPI_Rput", || unsafe { sys::MPI_Rput(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
+        h.issue(self, "MPI_Rput", || unsafe { sys::MPI_Rput(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
         Ok(Some(req))
     }
 
@@ -268,20 +276,20 @@ impl WinEndpoint {
     pub unsafe fn rget(&self, origin: *mut c_void, ocount: c_int, otype: sys::MPI_Datatype, t: &TargetMem) -> EpResult<Option<HostRequest>> {
         check_buffer(origin, ocount, otype)?;
         let Some(h) = self.prepare_request(t)? else { return Ok(None) };
-        if let Some(copy) = self.local_copy(origin, ocount, otype, t)? {
+        if let Some(copy) = self.local_copy(origin, ocount, otype, t, &h)? {
             // Complete from the start. SAFETY: as in `get`.
             unsafe { copy.get() };
             return Ok(None);
         }
         if h.no_request_ops {
             // SAFETY: as in `get`; `issue` completes it locally before returning.
-            h.issue("MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })?;
+            h.issue(self, "MPI_Get", || unsafe { sys::MPI_Get(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0) })?;
             return Ok(None);
         }
         let mut req = HostRequest(HOST.request_null);
         // SAFETY: as in `get`, the origin buffer valid until the request completes;
         // the host writes `req`, a live local.
-        h.issue("MPI_Rget", || unsafe { sys::MPI_Rget(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
+        h.issue(self, "MPI_Rget", || unsafe { sys::MPI_Rget(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, h.win.0, &mut req.0) })?;
         Ok(Some(req))
     }
 
@@ -295,7 +303,7 @@ impl WinEndpoint {
         check_accumulate(origin, ocount, otype, op)?;
         let Some(h) = self.prepare(t)? else { return Ok(()) };
         // SAFETY: as in `put` (the op is not `MPI_OP_NULL`; the host checks the rest).
-        h.issue("MPI_Accumulate", || unsafe { sys::MPI_Accumulate(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, op, h.win.0) })
+        h.issue(self, "MPI_Accumulate", || unsafe { sys::MPI_Accumulate(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, op, h.win.0) })
     }
 
     /// `EP_Get_accumulate`; with `MPI_NO_OP` the origin buffer is not read.
@@ -320,7 +328,7 @@ impl WinEndpoint {
         let Some(h) = self.prepare(t)? else { return Ok(()) };
         // SAFETY: as in `put` for the origin buffer (not read with `MPI_NO_OP`)
         // and as in `get` for `result`, `rcount` elements of `rtype`, both checked above.
-        h.issue("MPI_Get_accumulate", || unsafe { sys::MPI_Get_accumulate(origin, ocount, otype, result, rcount, rtype, h.proc, h.disp, t.count, t.dtype, op, h.win.0) })
+        h.issue(self, "MPI_Get_accumulate", || unsafe { sys::MPI_Get_accumulate(origin, ocount, otype, result, rcount, rtype, h.proc, h.disp, t.count, t.dtype, op, h.win.0) })
     }
 
     /// `EP_Raccumulate`: `None` for `EP_PROC_NULL` and where the operation completes at
@@ -342,13 +350,13 @@ impl WinEndpoint {
         let Some(h) = self.prepare_request(t)? else { return Ok(None) };
         if h.no_request_ops {
             // SAFETY: as in `accumulate`; `issue` completes it locally before returning.
-            h.issue("MPI_Accumulate", || unsafe { sys::MPI_Accumulate(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, op, h.win.0) })?;
+            h.issue(self, "MPI_Accumulate", || unsafe { sys::MPI_Accumulate(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, op, h.win.0) })?;
             return Ok(None);
         }
         let mut req = HostRequest(HOST.request_null);
         // SAFETY: as in `accumulate`, the origin buffer valid until the request completes;
         // the host writes `req`, a live local.
-        h.issue("MPI_Raccumulate", || unsafe {
+        h.issue(self, "MPI_Raccumulate", || unsafe {
             sys::MPI_Raccumulate(origin, ocount, otype, h.proc, h.disp, t.count, t.dtype, op, h.win.0, &mut req.0)
         })?;
         Ok(Some(req))
@@ -377,7 +385,7 @@ impl WinEndpoint {
         let Some(h) = self.prepare_request(t)? else { return Ok(None) };
         if h.no_request_ops {
             // SAFETY: as in `get_accumulate`; `issue` completes it locally before returning.
-            h.issue("MPI_Get_accumulate", || unsafe {
+            h.issue(self, "MPI_Get_accumulate", || unsafe {
                 sys::MPI_Get_accumulate(origin, ocount, otype, result, rcount, rtype, h.proc, h.disp, t.count, t.dtype, op, h.win.0)
             })?;
             return Ok(None);
@@ -385,7 +393,7 @@ impl WinEndpoint {
         let mut req = HostRequest(HOST.request_null);
         // SAFETY: as in `get_accumulate`, both buffers valid until the request completes; the
         // host writes `req`, a live local.
-        h.issue("MPI_Rget_accumulate", || unsafe {
+        h.issue(self, "MPI_Rget_accumulate", || unsafe {
             sys::MPI_Rget_accumulate(origin, ocount, otype, result, rcount, rtype, h.proc, h.disp, t.count, t.dtype, op, h.win.0, &mut req.0)
         })?;
         Ok(Some(req))
@@ -406,7 +414,7 @@ impl WinEndpoint {
         let Some(h) = self.prepare(&TargetMem { rank, disp, count: 1, dtype })? else { return Ok(()) };
         // SAFETY: one element of `dtype` read at `origin` (not with `MPI_NO_OP`)
         // and written at `result`, the user's buffers (checked above); target as in `put`.
-        h.issue("MPI_Fetch_and_op", || unsafe { sys::MPI_Fetch_and_op(origin, result, dtype, h.proc, h.disp, op, h.win.0) })
+        h.issue(self, "MPI_Fetch_and_op", || unsafe { sys::MPI_Fetch_and_op(origin, result, dtype, h.proc, h.disp, op, h.win.0) })
     }
 
     /// `EP_Compare_and_swap`: one element.
@@ -430,7 +438,7 @@ impl WinEndpoint {
         let Some(h) = self.prepare(&TargetMem { rank, disp, count: 1, dtype })? else { return Ok(()) };
         // SAFETY: one element of `dtype` read at `origin` and `compare` and
         // written at `result`, the user's buffers (checked above); target as in `put`.
-        h.issue("MPI_Compare_and_swap", || unsafe { sys::MPI_Compare_and_swap(origin, compare, result, dtype, h.proc, h.disp, h.win.0) })
+        h.issue(self, "MPI_Compare_and_swap", || unsafe { sys::MPI_Compare_and_swap(origin, compare, result, dtype, h.proc, h.disp, h.win.0) })
     }
 }
 

@@ -2,7 +2,7 @@
 //! through the process's [`LockTable`](super::locks::LockTable)s, flushes, and the
 //! attachment of memory to dynamic windows (section 12.2.4).
 
-use super::host::{check_rma, progress_targets, HostWin, DYNAMIC_SERIAL, RMA};
+use super::host::{check_rma, progress_targets, progress_targets_now_and_then, HostWin, DYNAMIC_SERIAL, RMA};
 use super::ompi4::{lookup_fixed, HOST_IS_OMPI4};
 use super::{WinEndpoint, WinFlavor};
 use crate::engine::envelope::PROC_NULL;
@@ -144,17 +144,22 @@ impl WinEndpoint {
         }
         let (win, loc) = self.target(rank)?;
         self.epochs.lock().check_passive(rank)?;
-        flush_target(win, loc.proc as c_int, local)
+        self.flush_target(rank, win, loc.proc, local)
     }
 
     /// `EP_Win_flush_all` (`local` false: every operation of this endpoint complete at every
     /// target) and `EP_Win_flush_local_all` (`local` true: complete at the origin).
     pub fn flush_all(&self, local: bool) -> EpResult<()> {
-        // As in `flush_target`.
-        memory_fence(Ordering::Release);
-        progress_targets();
         let e = self.epochs.lock();
         if e.lock_all {
+            drop(e);
+            // As in `flush_target`.
+            memory_fence(Ordering::Release);
+            if !self.issued_to_any() {
+                progress_targets_now_and_then();
+                return Ok(());
+            }
+            progress_targets();
             for w in self.shared.wins.iter() {
                 // SAFETY: the host windows live as long as `self.shared`, and this endpoint
                 // holds a lock-all epoch on each; no buffer.
@@ -166,13 +171,48 @@ impl WinEndpoint {
                     }
                 }
             }
+            if !local {
+                self.flushed_all();
+            }
             return Ok(());
         }
         for &(rank, _) in e.locked.iter() {
             let (win, loc) = self.target(rank)?;
-            flush_target(win, loc.proc as c_int, local)?;
+            self.flush_target(rank, win, loc.proc, local)?;
         }
         Ok(())
+    }
+
+    /// Completes this endpoint's operations on `rank` (host window `win`, process `proc`) at
+    /// the target, or at the origin only (`local`).
+    fn flush_target(&self, rank: i32, win: HostWin, proc: u32, local: bool) -> EpResult<()> {
+        // The endpoint's copies into memory of this process (`ops.rs`'s `LocalCopy`) come
+        // before whatever it stores after the flush, for a target that orders its loads
+        // (`EP_Win_sync`).
+        memory_fence(Ordering::Release);
+        if !self.issued_to(rank) {
+            // Every operation on `rank` since the last flush was a copy, complete when it
+            // returned, or there was none: the host has nothing to complete.
+            progress_targets_now_and_then();
+            return Ok(());
+        }
+        // The host's calls on this process's own windows do not run its progress engine.
+        if proc == self.shared.map.my_proc() {
+            progress_targets();
+        } else {
+            progress_targets_now_and_then();
+        }
+        // SAFETY: `win` is a live host window and `proc` a process of its group that the
+        // caller has an epoch with; no buffer.
+        unsafe {
+            if local {
+                check_rma(sys::MPI_Win_flush_local(proc as c_int, win.0), "MPI_Win_flush_local")
+            } else {
+                check_rma(sys::MPI_Win_flush(proc as c_int, win.0), "MPI_Win_flush")?;
+                self.flushed(rank);
+                Ok(())
+            }
+        }
     }
 
     /// `EP_Win_sync`: a full memory barrier between this endpoint's loads and stores and the
@@ -255,21 +295,5 @@ impl WinEndpoint {
     /// The host window that exposes this endpoint's memory.
     fn my_win(&self) -> HostWin {
         self.shared.wins[self.local as usize]
-    }
-}
-
-fn flush_target(win: HostWin, proc: c_int, local: bool) -> EpResult<()> {
-    // The endpoint's copies into memory of this process (`ops.rs`'s `LocalCopy`) come before
-    // whatever it stores after the flush, for a target that orders its loads (`EP_Win_sync`).
-    memory_fence(Ordering::Release);
-    progress_targets();
-    // SAFETY: `win` is a live host window and `proc` a process of its group that the
-    // caller has an epoch with; no buffer.
-    unsafe {
-        if local {
-            check_rma(sys::MPI_Win_flush_local(proc, win.0), "MPI_Win_flush_local")
-        } else {
-            check_rma(sys::MPI_Win_flush(proc, win.0), "MPI_Win_flush")
-        }
     }
 }
