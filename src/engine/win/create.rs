@@ -16,6 +16,7 @@ use crate::ep_err;
 use crate::error::{EpError, EpResult, ERR_BUFFER, ERR_COMM, ERR_DISP, ERR_RMA_SYNC, ERR_SIZE};
 use crate::host::{sys, HostComm, HOST};
 use parking_lot::Mutex;
+use crate::engine::spinlock::SpinMutex;
 use std::os::raw::{c_int, c_void};
 use std::sync::atomic::AtomicI32;
 use std::sync::Arc;
@@ -92,7 +93,7 @@ pub fn create(
         base: bases[ep.local as usize],
         size: if flavor == WinFlavor::Dynamic { 0 } else { size as sys::MPI_Aint },
         disp_unit: if flavor == WinFlavor::Dynamic { 1 } else { disp_unit },
-        epochs: Mutex::new(Default::default()),
+        epochs: SpinMutex::new(Default::default()),
         attached: Mutex::new(Vec::new()),
         cache: Mutex::new(Default::default()),
         // Windows take only the predefined handlers (a communicator's user handler expects a

@@ -31,6 +31,7 @@ use epoch::Epochs;
 use host::HostWin;
 use locks::LockTable;
 use parking_lot::Mutex;
+use super::spinlock::SpinMutex;
 use std::os::raw::c_int;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::collections::HashMap;
@@ -110,7 +111,10 @@ pub struct WinEndpoint {
     /// attributes, which `EP_Win_get_attr` hands out by address).
     pub size: sys::MPI_Aint,
     pub disp_unit: c_int,
-    pub epochs: Mutex<Epochs>,
+    /// Only the endpoint's own calls take it (one thread at a time): a lock released by a
+    /// store, where `parking_lot`'s unlock is a second read-modify-write in every operation
+    /// and flush.
+    pub epochs: SpinMutex<Epochs>,
     /// Regions this endpoint attached to a dynamic window (start addresses).
     pub attached: Mutex<Vec<usize>>,
     /// This endpoint's name of the window and its attributes (`EP_Win_set_name`,
