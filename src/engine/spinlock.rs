@@ -1,4 +1,5 @@
-//! The lock of an endpoint's matching state: a spin lock whose unlock is a plain store.
+//! The lock of an endpoint's matching state (and of its epochs in a window): a spin lock whose
+//! unlock is a plain store.
 //!
 //! An endpoint's queues are locked by its own thread on every receive and almost never by
 //! anyone else, so the lock is uncontended and its cost is its atomic instructions.

@@ -124,9 +124,13 @@ pub struct WinEndpoint {
     /// Per target rank: this endpoint has started an operation on it through the host since
     /// its last flush of that target (`HostTarget::issue`). A flush of a target with none
     /// (every put and get one copy within the process, or nothing done) has nothing to ask
-    /// the host. Only the endpoint's own calls read and write them, one at a time.
+    /// the host. Atomics because `WinEndpoint` is shared between threads; relaxed, because
+    /// only the endpoint's own calls read and write them, one at a time (MPI's rule for one
+    /// process's calls on a window, which an endpoint is), ordered by whatever hands the
+    /// endpoint from one thread to the next.
     issued: Box<[AtomicBool]>,
-    /// Some flag of `issued` was raised since the last `EP_Win_flush_all`.
+    /// Some flag of `issued` was raised since the last `EP_Win_flush_all` under `lock_all`
+    /// (flushes of single targets leave it raised: the next one flushes every host window).
     issued_any: AtomicBool,
 }
 

@@ -47,8 +47,9 @@ pub struct HostTarget {
 
 impl HostTarget {
     /// Makes one host call that starts an operation of endpoint `w` (it waits for other
-    /// processes only in the local completion that `flush_local` asks for), noted first among
-    /// what `w`'s next flush of the target must hand to the host.
+    /// processes only in the local completion that `flush_local` asks for), noted among what
+    /// `w`'s next flush of the target must hand to the host. Noted before the call: a call
+    /// that fails may still have started the operation.
     fn issue(&self, w: &WinEndpoint, what: &str, call: impl FnOnce() -> c_int) -> EpResult<()> {
         w.note_issued(self.rank);
         let _serial = self.serial.then(|| DYNAMIC_SERIAL.lock());

@@ -154,7 +154,7 @@ impl WinEndpoint {
         if e.lock_all {
             drop(e);
             // As in `flush_target`.
-            memory_fence(Ordering::Release);
+            memory_fence(Ordering::SeqCst);
             if !self.issued_to_any() {
                 progress_targets_now_and_then();
                 return Ok(());
@@ -176,7 +176,13 @@ impl WinEndpoint {
             }
             return Ok(());
         }
-        for &(rank, _) in e.locked.iter() {
+        // Flushed outside the epochs' lock, which the host's waits would otherwise hold.
+        let locked: Vec<i32> = e.locked.iter().map(|l| l.0).collect();
+        drop(e);
+        if locked.is_empty() {
+            progress_targets_now_and_then();
+        }
+        for rank in locked {
             let (win, loc) = self.target(rank)?;
             self.flush_target(rank, win, loc.proc, local)?;
         }
@@ -186,13 +192,14 @@ impl WinEndpoint {
     /// Completes this endpoint's operations on `rank` (host window `win`, process `proc`) at
     /// the target, or at the origin only (`local`).
     fn flush_target(&self, rank: i32, win: HostWin, proc: u32, local: bool) -> EpResult<()> {
-        // The endpoint's copies into memory of this process (`ops.rs`'s `LocalCopy`) come
-        // before whatever it stores after the flush, for a target that orders its loads
-        // (`EP_Win_sync`).
-        memory_fence(Ordering::Release);
+        // The endpoint's copies into memory of this process (`ops.rs`'s `LocalCopy`) are
+        // complete at the target when the flush returns: visible before whatever the endpoint
+        // loads or stores after it (a full fence: a store still in the core's buffer is not
+        // yet complete), as the host's completion would leave its operations.
+        memory_fence(Ordering::SeqCst);
         if !self.issued_to(rank) {
-            // Every operation on `rank` since the last flush was a copy, complete when it
-            // returned, or there was none: the host has nothing to complete.
+            // Every operation on `rank` since the last flush (not a local one) was a copy,
+            // complete when it returned, or there was none: the host has nothing to complete.
             progress_targets_now_and_then();
             return Ok(());
         }
