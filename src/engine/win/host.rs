@@ -102,7 +102,7 @@ pub fn progress_targets() {
 /// between two processes took 0.33 us with the probe at every flush against 0.25 without
 /// (Open MPI 4.1.4; plain MPI 0.10 us), and a loop of flushes still serves other processes'
 /// requests within 16 of its flushes.
-pub const FLUSHES_PER_PROGRESS: u32 = 16;
+const FLUSHES_PER_PROGRESS: u32 = 16;
 
 thread_local! {
     /// This thread's flushes since its last [`progress_targets`] through
