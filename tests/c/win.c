@@ -12,6 +12,9 @@
  *   ticket distinct, none missing; MPI_NO_OP reads, MPI_REPLACE;
  * - EP_Win_flush_local_all under lock_all and under a lock: a put's origin buffer reused
  *   right after it, the target holding the data put;
+ * - flushes complete what went through the host and what was copied alike: 1 MiB gets from
+ *   the right neighbour checked after EP_Win_flush and after EP_Win_flush_local (then a
+ *   flush), 1 MiB puts checked by their target after EP_Win_flush_all;
  * - a compare-and-swap mutex protecting a non-atomic read-modify-write (get, put, flush):
  *   the counter is exact only if the mutex excludes endpoints of the same process too;
  * - window names (each endpoint's own, empty until set, cut at EP_MAX_OBJECT_NAME - 1) and
@@ -307,6 +310,57 @@ static void flush_local_all(EP_Comm comm)
     }
     CHECK_OK(EP_Barrier(comm));
     CHECK_OK(EP_Win_free(&win));
+}
+
+static unsigned char pattern(int rank, int pass, MPI_Aint i)
+{
+    return (unsigned char)(rank * 31 + pass * 7 + i % 251);
+}
+
+/* Large operations, which the host completes after the call returns, are complete after each
+ * kind of flush (MPI 4.1 section 12.5.4), whether the target is in this process or another. */
+static void flushes_complete_large_operations(EP_Comm comm)
+{
+    enum { BYTES = 1 << 20 };
+    int me, size, left, right;
+    ep_test_ring(comm, &me, &size, &left, &right);
+    unsigned char *mem, *buf = malloc(BYTES);
+    EP_Win win;
+    CHECK_OK(EP_Win_allocate(BYTES, 1, MPI_INFO_NULL, comm, &mem, &win));
+    for (MPI_Aint i = 0; i < BYTES; i++)
+        mem[i] = pattern(me, 0, i);
+    CHECK_OK(EP_Barrier(comm));
+    CHECK_OK(EP_Win_lock_all(0, win));
+    for (int kind = 0; kind < 2; kind++) {
+        memset(buf, 0, BYTES);
+        CHECK_OK(EP_Get(buf, BYTES, MPI_BYTE, right, 0, BYTES, MPI_BYTE, win));
+        CHECK_OK(kind == 0 ? EP_Win_flush(right, win) : EP_Win_flush_local(right, win));
+        MPI_Aint bad = -1;
+        for (MPI_Aint i = 0; i < BYTES && bad < 0; i++)
+            if (buf[i] != pattern(right, 0, i))
+                bad = i;
+        CHECK(bad < 0, "rank %d: get from %d after %s: byte %ld is %d", me, right, kind == 0 ? "flush" : "flush_local",
+              (long)bad, bad < 0 ? 0 : buf[bad]);
+    }
+    CHECK_OK(EP_Win_flush(right, win));
+    CHECK_OK(EP_Win_unlock_all(win));
+    CHECK_OK(EP_Barrier(comm)); /* every get is done before the puts overwrite */
+    CHECK_OK(EP_Win_lock_all(0, win));
+    for (MPI_Aint i = 0; i < BYTES; i++)
+        buf[i] = pattern(me, 1, i);
+    CHECK_OK(EP_Put(buf, BYTES, MPI_BYTE, right, 0, BYTES, MPI_BYTE, win));
+    CHECK_OK(EP_Win_flush_all(win));
+    CHECK_OK(EP_Barrier(comm)); /* the data is at its target when the flush returns */
+    CHECK_OK(EP_Win_sync(win));
+    MPI_Aint bad = -1;
+    for (MPI_Aint i = 0; i < BYTES && bad < 0; i++)
+        if (mem[i] != pattern(left, 1, i))
+            bad = i;
+    CHECK(bad < 0, "rank %d: put from %d after flush_all: byte %ld is %d", me, left, (long)bad, bad < 0 ? 0 : mem[bad]);
+    CHECK_OK(EP_Win_unlock_all(win));
+    CHECK_OK(EP_Barrier(comm));
+    CHECK_OK(EP_Win_free(&win));
+    free(buf);
 }
 
 /* Names are each endpoint's own (MPI 4.1 section 7.8); hints in use come from the host window
@@ -688,6 +742,7 @@ static void body(EP_Comm world)
     accumulate_into_one_counter(world);
     ticket_counter(world);
     flush_local_all(world);
+    flushes_complete_large_operations(world);
     names_and_info(world);
     attributes(world);
     cas_mutex(world);

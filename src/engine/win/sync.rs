@@ -176,13 +176,12 @@ impl WinEndpoint {
             }
             return Ok(());
         }
-        // Flushed outside the epochs' lock, which the host's waits would otherwise hold.
-        let locked: Vec<i32> = e.locked.iter().map(|l| l.0).collect();
-        drop(e);
-        if locked.is_empty() {
+        if e.locked.is_empty() {
             progress_targets_now_and_then();
         }
-        for rank in locked {
+        // Under the epochs' lock, which only this endpoint's own calls take: no copy of the
+        // locked targets is made per flush.
+        for &(rank, _) in e.locked.iter() {
             let (win, loc) = self.target(rank)?;
             self.flush_target(rank, win, loc.proc, local)?;
         }
