@@ -96,8 +96,6 @@ REASONS = [
     (r"^MPI_(Type_(?!create_keyval|free_keyval|set_attr|get_attr|delete_attr|set_name|get_name)\w+|"
      r"Get_address|Aint_(add|diff)|Pack\w*|Unpack\w*|Op_(create|free|commutative))$",
      "host", "the host's: EPMPI calls take the host MPI's datatypes and reduction ops"),
-    (r"^MPI_(Keyval_(create|free)|Attr_(put|get|delete)|NULL_COPY_FN|NULL_DELETE_FN|DUP_FN)$",
-     "no", "deprecated since MPI 2.0; use the `EP_Comm_*` keyval and attribute calls"),
     (r"^MPI_(P(send|recv)_init|Pready\w*|Parrived)$",
      "no", "partitioned communication is not provided on endpoint communicators yet"),
     (r"^MPI_(Session_\w+|Comm_create_from_group|Intercomm_create_from_groups)$",

@@ -219,6 +219,9 @@ module ep_mpi
   public :: ep_comm_create_errhandler, ep_comm_call_errhandler, ep_errhandler_free
   public :: ep_comm_dup_with_info, ep_comm_idup_with_info, ep_comm_set_info, ep_comm_get_info
   public :: ep_comm_copy_attr_function, ep_comm_delete_attr_function, ep_comm_errhandler_function
+  !> The MPI-1 forms, deprecated since MPI 2.0, whose values are default integers.
+  public :: ep_keyval_create, ep_keyval_free, ep_attr_put, ep_attr_get, ep_attr_delete
+  public :: ep_null_copy_fn, ep_dup_fn, ep_null_delete_fn, ep_copy_function, ep_delete_function
 
   !> The callbacks of `ep_comm_create_keyval` and `ep_comm_create_errhandler`, as MPI's
   !> Fortran binding declares them (`ierror`: EP_SUCCESS or an error code, which fails the
@@ -257,6 +260,17 @@ module ep_mpi
     subroutine ep_comm_errhandler_function(comm, error_code)
       integer :: comm, error_code
     end subroutine ep_comm_errhandler_function
+
+    !> The callbacks of `ep_keyval_create` (MPI's MPI_Copy_function and MPI_Delete_function,
+    !> deprecated since MPI 2.0): every value a default integer.
+    subroutine ep_copy_function(oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)
+      integer :: oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, ierror
+      logical :: flag
+    end subroutine ep_copy_function
+
+    subroutine ep_delete_function(comm, keyval, attribute_val, extra_state, ierror)
+      integer :: comm, keyval, attribute_val, extra_state, ierror
+    end subroutine ep_delete_function
 
     !> The C group calls the wrappers share a body for (private).
     function c_group_from_ranks(group, n, ranks, newgroup) bind(C) result(ierror)
@@ -1039,6 +1053,134 @@ contains
     if (.false.) ierror = int(attribute_val + extra_state) + comm + comm_keyval
     ierror = EP_SUCCESS
   end subroutine ep_comm_null_delete_fn
+
+  !> `ep_comm_create_keyval` under its MPI-1 name (MPI_KEYVAL_CREATE, deprecated since MPI
+  !> 2.0; C: `EP_Keyval_create`): a keyval whose callbacks and extra state are default
+  !> integers. The MPI 2.0 routines take it too. Errors: EP_ERR_INTERN (out of memory).
+  recursive subroutine ep_keyval_create(copy_fn, delete_fn, keyval, extra_state, ierror)
+    procedure(ep_copy_function) :: copy_fn
+    procedure(ep_delete_function) :: delete_fn
+    integer, intent(out) :: keyval
+    integer, intent(in) :: extra_state
+    integer, intent(out), optional :: ierror
+    integer(c_int) :: c_ierror, c_keyval
+    c_keyval = EP_KEYVAL_INVALID
+    c_ierror = epmpi_f_keyval_create(c_funloc(copy_fn), c_funloc(delete_fn), c_keyval, int(extra_state, c_intptr_t))
+    keyval = int(c_keyval)
+    if (present(ierror)) ierror = int(c_ierror)
+  end subroutine ep_keyval_create
+
+  !> `ep_comm_free_keyval` under its MPI-1 name (MPI_KEYVAL_FREE; C: `EP_Keyval_free`):
+  !> frees a keyval and sets it to EP_KEYVAL_INVALID. Errors: EP_ERR_KEYVAL.
+  recursive subroutine ep_keyval_free(keyval, ierror)
+    integer, intent(inout) :: keyval
+    integer, intent(out), optional :: ierror
+    call ep_comm_free_keyval(keyval, ierror)
+  end subroutine ep_keyval_free
+
+  !> `ep_comm_set_attr` under its MPI-1 name (MPI_ATTR_PUT; C: `EP_Attr_put`), the value a
+  !> default integer. Errors: EP_ERR_COMM, EP_ERR_KEYVAL.
+  recursive subroutine ep_attr_put(comm, keyval, attribute_val, ierror)
+    integer, intent(in) :: comm, keyval, attribute_val
+    integer, intent(out), optional :: ierror
+    call ep_comm_set_attr(comm, keyval, int(attribute_val, MPI_ADDRESS_KIND), ierror)
+  end subroutine ep_attr_put
+
+  !> `ep_comm_get_attr` under its MPI-1 name (MPI_ATTR_GET; C: `EP_Attr_get`), the value a
+  !> default integer: EP_TAG_UB's is 2147483647. Errors: EP_ERR_COMM, EP_ERR_KEYVAL.
+  recursive subroutine ep_attr_get(comm, keyval, attribute_val, flag, ierror)
+    integer, intent(in) :: comm, keyval
+    integer, intent(out) :: attribute_val
+    logical, intent(out) :: flag
+    integer, intent(out), optional :: ierror
+    integer(MPI_ADDRESS_KIND) :: value
+    call ep_comm_get_attr(comm, keyval, value, flag, ierror)
+    attribute_val = 0
+    if (flag) attribute_val = int(value)
+  end subroutine ep_attr_get
+
+  !> `ep_comm_delete_attr` under its MPI-1 name (MPI_ATTR_DELETE; C: `EP_Attr_delete`).
+  !> Errors: EP_ERR_COMM, EP_ERR_KEYVAL.
+  recursive subroutine ep_attr_delete(comm, keyval, ierror)
+    integer, intent(in) :: comm, keyval
+    integer, intent(out), optional :: ierror
+    call ep_comm_delete_attr(comm, keyval, ierror)
+  end subroutine ep_attr_delete
+
+  !> The copy callback of `ep_keyval_create` that never copies (MPI's MPI_NULL_COPY_FN; C:
+  !> `EP_NULL_COPY_FN`).
+  recursive subroutine ep_null_copy_fn(oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)
+    integer :: oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, ierror
+    logical :: flag
+    if (.false.) attribute_val_out = extra_state + attribute_val_in + oldcomm + keyval
+    flag = .false.
+    ierror = EP_SUCCESS
+  end subroutine ep_null_copy_fn
+
+  !> The copy callback of `ep_keyval_create` that copies the value (MPI's MPI_DUP_FN; C:
+  !> `EP_DUP_FN`).
+  recursive subroutine ep_dup_fn(oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)
+    integer :: oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, ierror
+    logical :: flag
+    if (.false.) attribute_val_out = extra_state + oldcomm + keyval
+    attribute_val_out = attribute_val_in
+    flag = .true.
+    ierror = EP_SUCCESS
+  end subroutine ep_dup_fn
+
+  !> The delete callback of `ep_keyval_create` that does nothing (MPI's MPI_NULL_DELETE_FN;
+  !> C: `EP_NULL_DELETE_FN`).
+  recursive subroutine ep_null_delete_fn(comm, keyval, attribute_val, extra_state, ierror)
+    integer :: comm, keyval, attribute_val, extra_state, ierror
+    if (.false.) ierror = attribute_val + extra_state + comm + keyval
+    ierror = EP_SUCCESS
+  end subroutine ep_null_delete_fn
+
+  !> Runs an MPI-1 Fortran copy callback for the C glue (private): the values as default
+  !> integers.
+  recursive function epmpi_f_run_copy_int(fn, oldcomm, keyval, extra_state, value_in, value_out, flag) &
+      bind(C, name="epmpi_f_run_copy_int") result(ierror)
+    type(c_funptr), value :: fn
+    integer(c_int), value :: oldcomm, keyval
+    integer(c_intptr_t), value :: extra_state, value_in
+    integer(c_intptr_t), intent(inout) :: value_out
+    integer(c_int), intent(inout) :: flag
+    integer(c_int) :: ierror
+    procedure(ep_copy_function), pointer :: f
+    integer :: f_comm, f_keyval, f_ierror, f_extra, f_in, f_out
+    logical :: f_flag
+    call c_f_procpointer(fn, f)
+    f_comm = int(oldcomm)
+    f_keyval = int(keyval)
+    f_extra = int(extra_state)
+    f_in = int(value_in)
+    f_out = 0
+    f_flag = .false.
+    f_ierror = EP_SUCCESS
+    call f(f_comm, f_keyval, f_extra, f_in, f_out, f_flag, f_ierror)
+    value_out = int(f_out, c_intptr_t)
+    flag = merge(1_c_int, 0_c_int, f_flag)
+    ierror = c_arg(f_ierror)
+  end function epmpi_f_run_copy_int
+
+  !> Runs an MPI-1 Fortran delete callback for the C glue (private).
+  recursive function epmpi_f_run_delete_int(fn, comm, keyval, value, extra_state) &
+      bind(C, name="epmpi_f_run_delete_int") result(ierror)
+    type(c_funptr), value :: fn
+    integer(c_int), value :: comm, keyval
+    integer(c_intptr_t), value :: value, extra_state
+    integer(c_int) :: ierror
+    procedure(ep_delete_function), pointer :: f
+    integer :: f_comm, f_keyval, f_ierror, f_value, f_extra
+    call c_f_procpointer(fn, f)
+    f_comm = int(comm)
+    f_keyval = int(keyval)
+    f_value = int(value)
+    f_extra = int(extra_state)
+    f_ierror = EP_SUCCESS
+    call f(f_comm, f_keyval, f_value, f_extra, f_ierror)
+    ierror = c_arg(f_ierror)
+  end function epmpi_f_run_delete_int
 
   !> Runs a Fortran copy callback for the C glue (private).
   recursive function epmpi_f_run_copy(fn, oldcomm, keyval, extra_state, value_in, value_out, flag) &

@@ -222,7 +222,7 @@ module ep_mpi_c
   public :: c_ep_group_translate_ranks, c_ep_group_compare, c_ep_group_free
   public :: c_ep_comm_create, c_ep_comm_create_group, c_ep_comm_idup
   public :: c_ep_comm_set_name, c_ep_comm_get_name
-  public :: epmpi_f_comm_create_keyval, c_ep_comm_free_keyval, c_ep_comm_set_attr, c_ep_comm_delete_attr
+  public :: epmpi_f_comm_create_keyval, epmpi_f_keyval_create, c_ep_comm_free_keyval, c_ep_comm_set_attr, c_ep_comm_delete_attr
   public :: epmpi_f_comm_create_errhandler, c_ep_comm_call_errhandler, c_ep_errhandler_free
   public :: epmpi_f_comm_dup_with_info, epmpi_f_comm_idup_with_info, epmpi_f_comm_set_info, epmpi_f_comm_get_info
 
@@ -386,6 +386,17 @@ module ep_mpi_c
       integer(c_intptr_t), value :: extra_state
       integer(c_int) :: ierror
     end function epmpi_f_comm_create_keyval
+
+    !> The same for `ep_keyval_create`, whose procedures take default integers (run through
+    !> `epmpi_f_run_copy_int` / `epmpi_f_run_delete_int`).
+    function epmpi_f_keyval_create(copy_fn, delete_fn, keyval, extra_state) &
+        bind(C, name="epmpi_f_keyval_create") result(ierror)
+      import :: c_int, c_intptr_t, c_funptr
+      type(c_funptr), value :: copy_fn, delete_fn
+      integer(c_int), intent(inout) :: keyval
+      integer(c_intptr_t), value :: extra_state
+      integer(c_int) :: ierror
+    end function epmpi_f_keyval_create
 
     function c_ep_comm_free_keyval(keyval) bind(C, name="EP_Comm_free_keyval") result(ierror)
       import :: c_int

@@ -1199,18 +1199,26 @@ int epmpi_f_run_copy(epmpi_f_proc fn, int oldcomm, int keyval, intptr_t extra_st
 int epmpi_f_run_delete(epmpi_f_proc fn, int comm, int keyval, intptr_t value, intptr_t extra_state);
 void epmpi_f_run_errhandler(epmpi_f_proc fn, int comm, int code);
 
-/* What a keyval made from Fortran calls: the user's procedures and extra state. Kept for the
- * life of the process (attributes set with a keyval outlive its free, and keyvals are few). */
+/* The same for the MPI-1 callbacks of ep_keyval_create, whose values are default integers. */
+int epmpi_f_run_copy_int(epmpi_f_proc fn, int oldcomm, int keyval, intptr_t extra_state, intptr_t value_in,
+                         intptr_t *value_out, int *flag);
+int epmpi_f_run_delete_int(epmpi_f_proc fn, int comm, int keyval, intptr_t value, intptr_t extra_state);
+
+/* What a keyval made from Fortran calls: the user's procedures and extra state, and whether
+ * they are MPI-1's (default integer values). Kept for the life of the process (attributes set
+ * with a keyval outlive its free, and keyvals are few). */
 typedef struct {
     epmpi_f_proc copy, del;
     intptr_t extra_state;
+    int mpi1;
 } f_keyval;
 
 static int f_copy_tramp(EP_Comm oldcomm, int keyval, void *extra, void *in, void *out, int *flag)
 {
     f_keyval *k = extra;
     intptr_t value = 0;
-    int rc = epmpi_f_run_copy(k->copy, oldcomm, keyval, k->extra_state, (intptr_t)in, &value, flag);
+    int rc = (k->mpi1 ? epmpi_f_run_copy_int : epmpi_f_run_copy)(k->copy, oldcomm, keyval, k->extra_state,
+                                                                 (intptr_t)in, &value, flag);
     *(void **)out = (void *)value;
     return rc;
 }
@@ -1218,7 +1226,8 @@ static int f_copy_tramp(EP_Comm oldcomm, int keyval, void *extra, void *in, void
 static int f_delete_tramp(EP_Comm comm, int keyval, void *value, void *extra)
 {
     f_keyval *k = extra;
-    return epmpi_f_run_delete(k->del, comm, keyval, (intptr_t)value, k->extra_state);
+    return (k->mpi1 ? epmpi_f_run_delete_int : epmpi_f_run_delete)(k->del, comm, keyval, (intptr_t)value,
+                                                                   k->extra_state);
 }
 
 /* The record of a keyval made from Fortran, or NULL when out of memory. */
@@ -1229,8 +1238,22 @@ static f_keyval *f_keyval_new(epmpi_f_proc copy_fn, epmpi_f_proc delete_fn, intp
         k->copy = copy_fn;
         k->del = delete_fn;
         k->extra_state = extra_state;
+        k->mpi1 = 0;
     }
     return k;
+}
+
+/* A communicator keyval of ep_keyval_create (MPI-1 callbacks). */
+int epmpi_f_keyval_create(epmpi_f_proc copy_fn, epmpi_f_proc delete_fn, int *keyval, intptr_t extra_state)
+{
+    f_keyval *k = f_keyval_new(copy_fn, delete_fn, extra_state);
+    if (!k)
+        return EP_ERR_INTERN;
+    k->mpi1 = 1;
+    int rc = EP_Keyval_create(f_copy_tramp, f_delete_tramp, keyval, k);
+    if (rc != EP_SUCCESS)
+        free(k);
+    return rc;
 }
 
 int epmpi_f_comm_create_keyval(epmpi_f_proc copy_fn, epmpi_f_proc delete_fn, int *keyval, intptr_t extra_state)

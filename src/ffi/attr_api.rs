@@ -133,6 +133,19 @@ pub unsafe extern "C" fn EP_Comm_create_keyval(
     keyval: *mut c_int,
     extra_state: *mut c_void,
 ) -> c_int {
+    create_comm_keyval(copy_fn, delete_fn, keyval, extra_state)
+}
+
+/// The body of `EP_Comm_create_keyval` (and of its MPI-1 form, `EP_Keyval_create`).
+///
+/// # Safety
+/// As `EP_Comm_create_keyval`.
+pub(super) unsafe fn create_comm_keyval(
+    copy_fn: EP_Comm_copy_attr_function,
+    delete_fn: EP_Comm_delete_attr_function,
+    keyval: *mut c_int,
+    extra_state: *mut c_void,
+) -> EpResult<()> {
     let keyval = out(keyval, "keyval")?;
     let k = Keyval {
         kind: KeyvalKind::Comm,
@@ -154,6 +167,14 @@ pub unsafe extern "C" fn EP_Comm_create_keyval(
 #[no_mangle]
 #[c_export]
 pub unsafe extern "C" fn EP_Comm_free_keyval(keyval: *mut c_int) -> c_int {
+    free_comm_keyval(keyval)
+}
+
+/// The body of `EP_Comm_free_keyval` (and of `EP_Keyval_free`).
+///
+/// # Safety
+/// As `EP_Comm_free_keyval`.
+pub(super) unsafe fn free_comm_keyval(keyval: *mut c_int) -> EpResult<()> {
     free_keyval(out(keyval, "keyval")?, KeyvalKind::Comm)
 }
 
@@ -169,6 +190,11 @@ pub unsafe extern "C" fn EP_Comm_free_keyval(keyval: *mut c_int) -> c_int {
 #[no_mangle]
 #[c_export]
 pub unsafe extern "C" fn EP_Comm_set_attr(comm: EP_Comm, comm_keyval: c_int, attribute_val: *mut c_void) -> c_int {
+    set_comm_attr(comm, comm_keyval, attribute_val)
+}
+
+/// The body of `EP_Comm_set_attr` (and of `EP_Attr_put`).
+pub(super) fn set_comm_attr(comm: EP_Comm, comm_keyval: c_int, attribute_val: *mut c_void) -> EpResult<()> {
     let ep = endpoint(comm)?;
     let kv = keyval_of(comm_keyval, KeyvalKind::Comm)?;
     let old = ep.cache.lock().get(comm_keyval).cloned();
@@ -196,6 +222,14 @@ static FLAVOR_ENDPOINTS: c_int = EP_FLAVOR_ENDPOINTS;
 #[no_mangle]
 #[c_export]
 pub unsafe extern "C" fn EP_Comm_get_attr(comm: EP_Comm, comm_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> c_int {
+    get_comm_attr(comm, comm_keyval, attribute_val, flag)
+}
+
+/// The body of `EP_Comm_get_attr` (and of `EP_Attr_get`).
+///
+/// # Safety
+/// As `EP_Comm_get_attr`.
+pub(super) unsafe fn get_comm_attr(comm: EP_Comm, comm_keyval: c_int, attribute_val: *mut c_void, flag: *mut c_int) -> EpResult<()> {
     let ep = endpoint(comm)?;
     let value = out(attribute_val as *mut usize, "attribute_val")?;
     let flag = out(flag, "flag")?;
@@ -238,6 +272,11 @@ pub unsafe extern "C" fn EP_Comm_get_attr(comm: EP_Comm, comm_keyval: c_int, att
 #[no_mangle]
 #[c_export]
 pub unsafe extern "C" fn EP_Comm_delete_attr(comm: EP_Comm, comm_keyval: c_int) -> c_int {
+    delete_comm_attr(comm, comm_keyval)
+}
+
+/// The body of `EP_Comm_delete_attr` (and of `EP_Attr_delete`).
+pub(super) fn delete_comm_attr(comm: EP_Comm, comm_keyval: c_int) -> EpResult<()> {
     let ep = endpoint(comm)?;
     let set = ep.cache.lock().get(comm_keyval).cloned();
     match set {
@@ -268,6 +307,14 @@ pub unsafe extern "C" fn EP_COMM_NULL_COPY_FN(
     flag: *mut c_int,
 ) -> c_int {
     let _ = (oldcomm, comm_keyval, extra_state, attribute_val_in, attribute_val_out);
+    null_copy(flag)
+}
+
+/// The body of `EP_COMM_NULL_COPY_FN` (and of `EP_NULL_COPY_FN`): `*flag = 0`.
+///
+/// # Safety
+/// `flag` is NULL or points at a writable `int`.
+pub(super) unsafe fn null_copy(flag: *mut c_int) -> EpResult<()> {
     *out(flag, "flag")? = 0;
     Ok(())
 }
@@ -289,6 +336,15 @@ pub unsafe extern "C" fn EP_COMM_DUP_FN(
     flag: *mut c_int,
 ) -> c_int {
     let _ = (oldcomm, comm_keyval, extra_state);
+    dup_copy(attribute_val_in, attribute_val_out, flag)
+}
+
+/// The body of `EP_COMM_DUP_FN` (and of `EP_DUP_FN`): the value copied, `*flag = 1`.
+///
+/// # Safety
+/// `attribute_val_out` is NULL or points at a writable `void *`; `flag` is NULL or points at a
+/// writable `int`.
+pub(super) unsafe fn dup_copy(attribute_val_in: *mut c_void, attribute_val_out: *mut c_void, flag: *mut c_int) -> EpResult<()> {
     *out(attribute_val_out as *mut *mut c_void, "attribute_val_out")? = attribute_val_in;
     *out(flag, "flag")? = 1;
     Ok(())

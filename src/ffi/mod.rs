@@ -4,6 +4,7 @@
 //! codes and passed to the error handler.
 
 pub mod attr_api;
+pub mod attr_mpi1_api;
 pub(crate) mod boundary;
 pub mod bsend_api;
 pub mod coll_api;
@@ -31,6 +32,7 @@ pub mod win_api;
 pub mod win_cache_api;
 
 pub use attr_api::*;
+pub use attr_mpi1_api::*;
 pub use bsend_api::*;
 pub use coll_api::*;
 pub use comm_api::*;

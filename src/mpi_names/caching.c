@@ -72,19 +72,39 @@ static int delete_trampoline(EP_Comm comm, int keyval, void *value, void *extra)
 
 static int keep_keyval(struct keyval *k, int rc, int *keyval, int (*host_free)(int *));
 
-int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
-                           MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state)
+/* The pair for a communicator keyval whose host half `*comm_keyval` was just made (`rc`). */
+static int pair_comm_keyval(int rc, MPI_Comm_copy_attr_function *copy_fn, MPI_Comm_delete_attr_function *delete_fn,
+                            int *comm_keyval, void *extra_state)
 {
-    int rc = PMPI_Comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
     if (rc != MPI_SUCCESS)
         return rc;
     struct keyval *k = malloc(sizeof *k);
     if (k == NULL)
         return keep_keyval(NULL, EP_ERR_INTERN, comm_keyval, PMPI_Comm_free_keyval);
-    *k = (struct keyval){ *comm_keyval, 0, comm_copy_attr_fn, comm_delete_attr_fn, extra_state, NULL, NULL };
+    *k = (struct keyval){ *comm_keyval, 0, copy_fn, delete_fn, extra_state, NULL, NULL };
     rc = EP_Comm_create_keyval(copy_trampoline, delete_trampoline, &k->ep, k);
     return keep_keyval(k, rc, comm_keyval, PMPI_Comm_free_keyval);
 }
+
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state)
+{
+    int rc = PMPI_Comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
+    return pair_comm_keyval(rc, comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+/* The MPI-1 name (deprecated since MPI 2.0): the same keyval, made by the host's MPI-1 call
+ * (whose callbacks' types have the same signatures as MPI 2.0's), paired as above so that
+ * MPI_Attr_put and MPI_Comm_set_attr on endpoints take it. */
+int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state)
+{
+    int rc = PMPI_Keyval_create(copy_fn, delete_fn, keyval, extra_state);
+    return pair_comm_keyval(rc, (MPI_Comm_copy_attr_function *)copy_fn, (MPI_Comm_delete_attr_function *)delete_fn,
+                            keyval, extra_state);
+}
+#pragma GCC diagnostic pop
 
 /* Records `k` once EPMPI's twin is made (`rc`); else frees it (NULL: none was allocated) and
  * the host's keyval `*keyval` with `host_free`, so that a failed create leaves nothing. */
@@ -156,6 +176,15 @@ int MPI_Comm_free_keyval(int *comm_keyval)
 {
     return free_keyval(comm_keyval, PMPI_Comm_free_keyval, EP_Comm_free_keyval);
 }
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+/* The MPI-1 name of MPI_Comm_free_keyval. */
+int MPI_Keyval_free(int *keyval)
+{
+    return free_keyval(keyval, PMPI_Keyval_free, EP_Comm_free_keyval);
+}
+#pragma GCC diagnostic pop
 
 int MPI_Win_free_keyval(int *win_keyval)
 {

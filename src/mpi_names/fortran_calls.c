@@ -818,6 +818,30 @@ void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribu
         *attribute_val = *value;
 }
 
+/* The MPI-1 form (deprecated since MPI 2.0), whose Fortran value is a default INTEGER: the
+ * predefined keys, all integers, as MPI_Comm_get_attr gives them; a key of the program's as
+ * there. */
+void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror);
+
+void mpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror)
+{
+    if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
+        pmpi_attr_get_(comm, keyval, attribute_val, flag, ierror);
+        return;
+    }
+    int k = 0;
+    while (k < PREDEFINED_KEYS && f_keys[k] != *keyval)
+        k++;
+    if (k == PREDEFINED_KEYS && *keyval != MPIX_Comm_flavor_keyval()) {
+        *ierror = epmpi_unsupported("MPI_Attr_get (a key of the program's, from Fortran)", epmpi_comm_in(epmpi_f2c_comm(*comm)));
+        return;
+    }
+    MPI_Aint value = 0;
+    mpi_comm_get_attr_(comm, keyval, &value, flag, ierror);
+    if (*ierror == MPI_SUCCESS && *flag)
+        *attribute_val = (MPI_Fint)value;
+}
+
 /* Window attributes (MPI 4.1 section 12.2.6): the base address as an integer; the size (an
  * MPI_Aint in C) and the integers (displacement unit, flavor, model) as values. Any other key's
  * value was set in C (the layer has no Fortran MPI_Win_set_attr on EPMPI windows), which Fortran

@@ -12,7 +12,6 @@
 
 /* Entry points whose EPMPI side is not provided (MPI_ERR_UNSUPPORTED_OPERATION on EPMPI handles):
  *   MPI_Alltoallw_init (MPI 4 hosts)
- *   MPI_Attr_get
  *   MPI_Attr_put
  *   MPI_Comm_accept
  *   MPI_Comm_connect
@@ -160,23 +159,6 @@ void mpi_attr_delete_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *ierror)
         return;
     }
     ep_mpi_attr_delete_(comm, keyval, ierror);
-}
-
-void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror);
-
-__attribute__((noinline, cold)) static void ep_mpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror)
-{
-    (void)keyval; (void)attribute_val; (void)flag;
-    *ierror = epmpi_unsupported("MPI_Attr_get", epmpi_comm_in(epmpi_f2c_comm(*comm)));
-}
-
-void mpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror)
-{
-    if (EPMPI_LIKELY(!(EPMPI_F_IS_EP(*comm)))) {
-        pmpi_attr_get_(comm, keyval, attribute_val, flag, ierror);
-        return;
-    }
-    ep_mpi_attr_get_(comm, keyval, attribute_val, flag, ierror);
 }
 
 void pmpi_attr_put_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *attribute_val, MPI_Fint *ierror);

@@ -17,9 +17,6 @@
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 /* Functions whose EPMPI side is not provided (MPI_ERR_UNSUPPORTED_OPERATION on EPMPI handles):
- *   MPI_Attr_delete: no EP_ function
- *   MPI_Attr_get: no EP_ function
- *   MPI_Attr_put: no EP_ function
  *   MPI_Comm_accept: no EP_ function
  *   MPI_Comm_connect: no EP_ function
  *   MPI_Comm_create_from_group: no EP_ function
@@ -562,8 +559,8 @@ int MPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
 
 __attribute__((noinline, cold)) static int ep_MPI_Attr_delete(MPI_Comm comm, int keyval)
 {
-    (void)keyval;
-    return epmpi_unsupported("MPI_Attr_delete", epmpi_comm_in(comm));
+    int rc = EP_Attr_delete(epmpi_comm_in(comm), epmpi_keyval_in(keyval));
+    return epmpi_rc(rc);
 }
 
 int MPI_Attr_delete(MPI_Comm comm, int keyval)
@@ -575,8 +572,8 @@ int MPI_Attr_delete(MPI_Comm comm, int keyval)
 
 __attribute__((noinline, cold)) static int ep_MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
-    (void)keyval; (void)attribute_val; (void)flag;
-    return epmpi_unsupported("MPI_Attr_get", epmpi_comm_in(comm));
+    int rc = EP_Attr_get(epmpi_comm_in(comm), epmpi_keyval_in(keyval), attribute_val, flag);
+    return epmpi_rc(rc);
 }
 
 int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
@@ -588,8 +585,8 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 
 __attribute__((noinline, cold)) static int ep_MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
 {
-    (void)keyval; (void)attribute_val;
-    return epmpi_unsupported("MPI_Attr_put", epmpi_comm_in(comm));
+    int rc = EP_Attr_put(epmpi_comm_in(comm), epmpi_keyval_in(keyval), attribute_val);
+    return epmpi_rc(rc);
 }
 
 int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)

@@ -964,6 +964,18 @@ static void group_and_cache_cases(void)
     EXPECT(EP_COMM_NULL_COPY_FN, EP_ERR_ARG, "NULL flag", EP_COMM_NULL_COPY_FN(c, 0, NULL, NULL, &v, NULL));
     EXPECT(EP_COMM_DUP_FN, EP_ERR_ARG, "NULL attribute_val_out", EP_COMM_DUP_FN(c, 0, NULL, NULL, NULL, &x));
     EXPECT(EP_COMM_NULL_DELETE_FN, EP_SUCCESS, "no argument is read", EP_COMM_NULL_DELETE_FN(c, 0, NULL, NULL));
+    /* Their MPI-1 names: the same checks. */
+    EXPECT(EP_Keyval_create, EP_ERR_ARG, "NULL keyval", EP_Keyval_create(NULL, NULL, NULL, NULL));
+    EXPECT(EP_Keyval_free, EP_ERR_KEYVAL, "freed twice", EP_Keyval_free(&kv_freed));
+    EXPECT(EP_Keyval_free, EP_ERR_ARG, "NULL pointer", EP_Keyval_free(NULL));
+    EXPECT(EP_Attr_put, EP_ERR_KEYVAL, "freed keyval", EP_Attr_put(c, kv_freed, NULL));
+    EXPECT(EP_Attr_put, EP_ERR_KEYVAL, "predefined EP_TAG_UB", EP_Attr_put(c, EP_TAG_UB, NULL));
+    EXPECT(EP_Attr_delete, EP_ERR_KEYVAL, "made-up keyval 12345", EP_Attr_delete(c, 12345));
+    EXPECT(EP_Attr_get, EP_ERR_KEYVAL, "freed keyval", EP_Attr_get(c, kv_freed, &v, &x));
+    EXPECT(EP_Attr_get, EP_ERR_ARG, "NULL flag", EP_Attr_get(c, EP_TAG_UB, &v, NULL));
+    EXPECT(EP_NULL_COPY_FN, EP_ERR_ARG, "NULL flag", EP_NULL_COPY_FN(c, 0, NULL, NULL, &v, NULL));
+    EXPECT(EP_DUP_FN, EP_ERR_ARG, "NULL attribute_val_out", EP_DUP_FN(c, 0, NULL, NULL, NULL, &x));
+    EXPECT(EP_NULL_DELETE_FN, EP_SUCCESS, "no argument is read", EP_NULL_DELETE_FN(c, 0, NULL, NULL));
     /* Error handlers. */
     EXPECT(EP_Comm_create_errhandler, EP_ERR_ARG, "NULL function", EP_Comm_create_errhandler(NULL, &eh));
     EXPECT(EP_Comm_create_errhandler, EP_ERR_ARG, "NULL errhandler", EP_Comm_create_errhandler(bad_record, NULL));

@@ -103,6 +103,9 @@ HFN(comm, EP_Comm_set_name, EP_Comm_set_name(h, "name"))
 HFN(comm, EP_Comm_get_name, EP_Comm_get_name(h, bad_name_out, &bad_int_out))
 HFN(comm, EP_Comm_set_attr, EP_Comm_set_attr(h, EP_TAG_UB, NULL))
 HFN(comm, EP_Comm_delete_attr, EP_Comm_delete_attr(h, EP_TAG_UB))
+HFN(comm, EP_Attr_get, EP_Attr_get(h, EP_TAG_UB, &bad_ptr_out, &bad_flag_out))
+HFN(comm, EP_Attr_put, EP_Attr_put(h, EP_TAG_UB, NULL))
+HFN(comm, EP_Attr_delete, EP_Attr_delete(h, EP_TAG_UB))
 HFN(comm, EP_Comm_call_errhandler, EP_Comm_call_errhandler(h, EP_ERR_OTHER))
 HFN(comm, EP_Comm_dup_with_info, EP_Comm_dup_with_info(h, MPI_INFO_NULL, &bad_comm_out))
 HFN(comm, EP_Comm_idup_with_info, EP_Comm_idup_with_info(h, MPI_INFO_NULL, &bad_comm_out, &bad_req_out))
@@ -151,7 +154,8 @@ static const bad_handle_fn bad_comm_fns[] = {
     HENTRY(comm, EP_Comm_create_group), HENTRY(comm, EP_Comm_idup), HENTRY(comm, EP_Comm_set_name),
     HENTRY(comm, EP_Comm_get_name), HENTRY(comm, EP_Comm_set_attr), HENTRY(comm, EP_Comm_delete_attr),
     HENTRY(comm, EP_Comm_call_errhandler), HENTRY(comm, EP_Comm_dup_with_info), HENTRY(comm, EP_Comm_idup_with_info),
-    HENTRY(comm, EP_Comm_set_info), HENTRY(comm, EP_Comm_get_info),
+    HENTRY(comm, EP_Comm_set_info), HENTRY(comm, EP_Comm_get_info), HENTRY(comm, EP_Attr_get),
+    HENTRY(comm, EP_Attr_put), HENTRY(comm, EP_Attr_delete),
 };
 
 /* ---- functions taking a window ---- */

@@ -8,7 +8,9 @@
  *   EPMPI; a failing delete callback fails its call and keeps the attribute; a failing copy
  *   callback on one endpoint fails the dup on every endpoint; a freed keyval's attributes
  *   still get their delete callback; predefined keys; a keyval made once by the process and
- *   used by every endpoint;
+ *   used by every endpoint; the MPI-1 names (EP_Keyval_create, EP_Attr_put/get/delete,
+ *   EP_NULL_COPY_FN, EP_DUP_FN, EP_NULL_DELETE_FN), whose keyvals and attributes are the
+ *   MPI 2.0 calls' own;
  * - names: empty by default, per endpoint, cut at EP_MAX_OBJECT_NAME - 1, not copied by dup;
  * - user error handlers: called with the communicator and the error code for the library's
  *   own errors and by EP_Comm_call_errhandler, inherited by dup, kept after
@@ -345,6 +347,67 @@ static void t_errhandlers(EP_Comm c, int me, int n)
     ep_test_barrier(c);
 }
 
+/* The MPI-1 names of the caching calls (deprecated since MPI 2.0, which legacy models call:
+ * MPI_Attr_get of MPI_TAG_UB above all) act on the same keyvals and attributes as MPI 2.0's. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static void t_mpi1_names(EP_Comm c, int me)
+{
+    void *v = NULL;
+    int flag = -1;
+    CHECK_OK(EP_Attr_get(c, EP_TAG_UB, &v, &flag));
+    CHECK(flag == 1 && v != NULL && *(int *)v == EP_TAG_UB_VALUE, "EP_Attr_get of EP_TAG_UB: flag %d", flag);
+    Counters k = { c, 0, 0, 0, 0, 0, 0 };
+    int kv = EP_KEYVAL_INVALID, nullkv = EP_KEYVAL_INVALID;
+    CHECK_OK(EP_Keyval_create(EP_DUP_FN, delete_count, &kv, &k));
+    CHECK_OK(EP_Keyval_create(EP_NULL_COPY_FN, EP_NULL_DELETE_FN, &nullkv, NULL));
+    CHECK(kv != EP_KEYVAL_INVALID && nullkv != EP_KEYVAL_INVALID && kv != nullkv, "keyvals %d %d", kv, nullkv);
+    CHECK_OK(EP_Attr_put(c, kv, (void *)(intptr_t)(100 + me)));
+    CHECK_OK(EP_Attr_put(c, nullkv, (void *)(intptr_t)(200 + me)));
+    /* One attribute, whichever name reads it. */
+    CHECK_OK(EP_Attr_get(c, kv, &v, &flag));
+    CHECK(flag == 1 && (intptr_t)v == 100 + me, "EP_Attr_get: flag %d value %ld", flag, (long)(intptr_t)v);
+    CHECK_OK(EP_Comm_get_attr(c, kv, &v, &flag));
+    CHECK(flag == 1 && (intptr_t)v == 100 + me, "EP_Comm_get_attr of an EP_Attr_put: %ld", (long)(intptr_t)v);
+    /* EP_DUP_FN copies, EP_NULL_COPY_FN does not; freeing the dup deletes its copy. */
+    EP_Comm d;
+    CHECK_OK(EP_Comm_dup(c, &d));
+    CHECK_OK(EP_Attr_get(d, kv, &v, &flag));
+    CHECK(flag == 1 && (intptr_t)v == 100 + me, "EP_DUP_FN's copy: flag %d value %ld", flag, (long)(intptr_t)v);
+    CHECK_OK(EP_Attr_get(d, nullkv, &v, &flag));
+    CHECK(flag == 0, "EP_NULL_COPY_FN copied: flag %d", flag);
+    k.expect_comm = d;
+    CHECK_OK(EP_Comm_free(&d));
+    CHECK(k.deletes == 1 && k.deleted_sum == 100 + me && k.saw_wrong_comm == 0,
+          "the dup's free: %d deletes, sum %ld, %d wrong communicators", k.deletes, (long)k.deleted_sum, k.saw_wrong_comm);
+    /* Replacing runs the delete callback on the old value; deleting on the last. */
+    k.expect_comm = c;
+    CHECK_OK(EP_Comm_set_attr(c, kv, (void *)(intptr_t)(300 + me)));
+    CHECK_OK(EP_Attr_delete(c, kv));
+    CHECK(k.deletes == 3 && k.deleted_sum == 100 + me + 100 + me + 300 + me && k.saw_wrong_comm == 0,
+          "replace and delete: %d deletes, sum %ld", k.deletes, (long)k.deleted_sum);
+    CHECK_OK(EP_Attr_get(c, kv, &v, &flag));
+    CHECK(flag == 0, "deleted attribute still there: flag %d", flag);
+    /* A keyval of EP_Comm_create_keyval takes the MPI-1 names too. */
+    int kv2 = EP_KEYVAL_INVALID;
+    CHECK_OK(EP_Comm_create_keyval(EP_COMM_NULL_COPY_FN, EP_COMM_NULL_DELETE_FN, &kv2, NULL));
+    CHECK_OK(EP_Attr_put(c, kv2, (void *)(intptr_t)(400 + me)));
+    CHECK_OK(EP_Attr_get(c, kv2, &v, &flag));
+    CHECK(flag == 1 && (intptr_t)v == 400 + me, "EP_Attr_get of an EP_Comm_create_keyval key: %ld", (long)(intptr_t)v);
+    CHECK_OK(EP_Attr_delete(c, kv2));
+    CHECK_OK(EP_Comm_free_keyval(&kv2));
+    /* Bad input: a predefined key set or deleted, a keyval freed twice. */
+    CHECK(ep_class(EP_Attr_put(c, EP_TAG_UB, NULL)) == EP_ERR_KEYVAL, "EP_Attr_put of EP_TAG_UB");
+    CHECK(ep_class(EP_Attr_delete(c, EP_TAG_UB)) == EP_ERR_KEYVAL, "EP_Attr_delete of EP_TAG_UB");
+    CHECK_OK(EP_Attr_delete(c, nullkv));
+    int freed = kv;
+    CHECK_OK(EP_Keyval_free(&kv));
+    CHECK_OK(EP_Keyval_free(&nullkv));
+    CHECK(kv == EP_KEYVAL_INVALID && nullkv == EP_KEYVAL_INVALID, "EP_Keyval_free left %d %d", kv, nullkv);
+    CHECK(ep_class(EP_Keyval_free(&freed)) == EP_ERR_KEYVAL, "a keyval freed twice");
+}
+#pragma GCC diagnostic pop
+
 int main(int argc, char **argv)
 {
     int wr, ws;
@@ -364,6 +427,7 @@ int main(int argc, char **argv)
             CHECK_OK(EP_Comm_set_errhandler(c, EP_ERRORS_RETURN));
             t_attributes(c, me, size);
             t_shared_keyval(c, me);
+            t_mpi1_names(c, me);
             t_names(c, me);
             t_errhandlers(c, me, size);
             CHECK_OK(EP_Comm_free(&c));

@@ -104,6 +104,9 @@
 #define EP_COMM_NULL_COPY_FN MPI_COMM_NULL_COPY_FN
 #define EP_COMM_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
 #define EP_COMM_DUP_FN MPI_COMM_DUP_FN
+#define EP_NULL_COPY_FN MPI_NULL_COPY_FN
+#define EP_DUP_FN MPI_DUP_FN
+#define EP_NULL_DELETE_FN MPI_NULL_DELETE_FN
 #define EP_WIN_NULL_COPY_FN MPI_WIN_NULL_COPY_FN
 #define EP_WIN_NULL_DELETE_FN MPI_WIN_NULL_DELETE_FN
 #define EP_WIN_DUP_FN MPI_WIN_DUP_FN
@@ -163,6 +166,11 @@
 #define EP_Comm_remote_group MPI_Comm_remote_group
 #define EP_Comm_remote_size MPI_Comm_remote_size
 #define EP_Comm_set_attr MPI_Comm_set_attr
+#define EP_Keyval_create MPI_Keyval_create
+#define EP_Keyval_free MPI_Keyval_free
+#define EP_Attr_put MPI_Attr_put
+#define EP_Attr_get MPI_Attr_get
+#define EP_Attr_delete MPI_Attr_delete
 #define EP_Comm_set_errhandler MPI_Comm_set_errhandler
 #define EP_Comm_set_info MPI_Comm_set_info
 #define EP_Comm_set_name MPI_Comm_set_name

@@ -136,6 +136,7 @@
 #define ep_comm_free MPI_Comm_free
 #define ep_comm_free_keyval MPI_Comm_free_keyval
 #define ep_comm_get_attr MPI_Comm_get_attr
+#define ep_attr_get MPI_Attr_get
 #define ep_comm_get_errhandler MPI_Comm_get_errhandler
 #define ep_comm_get_info MPI_Comm_get_info
 #define ep_comm_get_name MPI_Comm_get_name

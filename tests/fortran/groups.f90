@@ -2,7 +2,8 @@
 !> the group algebra checked rank by rank with ep_group_translate_ranks, ep_comm_create with
 !> disjoint groups (rank mod 2, each in reversed order), ep_comm_create_group called only by
 !> the members, ep_comm_split_type with EP_COMM_TYPE_PROCESS, names, keyvals with Fortran
-!> copy and delete callbacks counted on dup and free, a Fortran error handler called with
+!> copy and delete callbacks counted on dup and free, the MPI-1 names (ep_keyval_create,
+!> ep_attr_put/get/delete, whose values are default integers), a Fortran error handler called with
 !> the communicator and the error code, and bad input (their classes).
 #ifdef EP_TEST_MPI_NAMES
 #include "ep_as_mpi.h"
@@ -13,6 +14,7 @@ module groups_callbacks
   implicit none
   private
   public :: copy_plus_one, delete_count, record_error, copies, deletes, deleted_sum
+  public :: copy_plus_one_int, delete_count_int
   public :: seen_comm, seen_code, handler_calls
 
   !> Per thread (each endpoint is a thread): what the callbacks saw.
@@ -43,6 +45,25 @@ contains
     deletes = deletes + 1
     deleted_sum = deleted_sum + attribute_val
   end subroutine delete_count
+
+  !> The MPI-1 callbacks (MPI_Copy_function, MPI_Delete_function): default integers.
+  subroutine copy_plus_one_int(oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)
+    integer :: oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, ierror
+    logical :: flag
+    ierror = EP_SUCCESS
+    if (extra_state /= 43 .or. oldcomm == EP_COMM_NULL .or. keyval == EP_KEYVAL_INVALID) ierror = EP_ERR_OTHER
+    copies = copies + 1
+    attribute_val_out = attribute_val_in + 1
+    flag = .true.
+  end subroutine copy_plus_one_int
+
+  subroutine delete_count_int(comm, keyval, attribute_val, extra_state, ierror)
+    integer :: comm, keyval, attribute_val, extra_state, ierror
+    ierror = EP_SUCCESS
+    if (extra_state /= 43 .or. comm == EP_COMM_NULL .or. keyval == EP_KEYVAL_INVALID) ierror = EP_ERR_OTHER
+    deletes = deletes + 1
+    deleted_sum = deleted_sum + attribute_val
+  end subroutine delete_count_int
 
   subroutine record_error(comm, error_code)
     integer :: comm, error_code
@@ -282,9 +303,60 @@ contains
     call ep_comm_free(dup, ierr)
     call ep_comm_delete_attr(comm, keyval, ierr)
     call ep_comm_free_keyval(keyval, ierr)
+    ! The MPI-1 names, with default-integer values and callbacks.
+    block
+      integer :: ivalue
+      copies = 0
+      deletes = 0
+      deleted_sum = 0
+      call ep_keyval_create(copy_plus_one_int, delete_count_int, keyval, 43, ierr)
+      call check_ok(ierr, 'ep_keyval_create')
+      call ep_attr_put(comm, keyval, 500 + me, ierr)
+      call check_ok(ierr, 'ep_attr_put')
+      call ep_attr_get(comm, keyval, ivalue, flag, ierr)
+      call check(flag .and. ivalue == 500 + me, 'ep_attr_get reads ep_attr_put')
+      call ep_comm_get_attr(comm, keyval, value, flag, ierr)
+      call check(flag .and. value == 500 + me, 'ep_comm_get_attr reads ep_attr_put')
+      call ep_comm_dup(comm, dup, ierr)
+      call check(copies == 1, 'the MPI-1 copy callback ran')
+      call ep_attr_get(dup, keyval, ivalue, flag, ierr)
+      call check(flag .and. ivalue == 501 + me, 'copied by the MPI-1 callback')
+      call ep_comm_free(dup, ierr)
+      call check(deletes == 1 .and. deleted_sum == 501 + me, 'the MPI-1 delete callback ran on free')
+      call ep_attr_delete(comm, keyval, ierr)
+      call check(deletes == 2 .and. deleted_sum == 1001 + 2 * me, 'ep_attr_delete')
+      call ep_attr_get(comm, keyval, ivalue, flag, ierr)
+      call check(.not. flag, 'deleted by ep_attr_delete')
+      call ep_keyval_free(keyval, ierr)
+      call check(keyval == EP_KEYVAL_INVALID, 'ep_keyval_free sets EP_KEYVAL_INVALID')
+      ! The predefined MPI-1 callbacks.
+      call ep_keyval_create(ep_dup_fn, ep_null_delete_fn, keyval, 0, ierr)
+      call ep_attr_put(comm, keyval, 88, ierr)
+      call ep_comm_dup(comm, dup, ierr)
+      call ep_attr_get(dup, keyval, ivalue, flag, ierr)
+      call check(flag .and. ivalue == 88, 'ep_dup_fn copies the value')
+      call ep_comm_free(dup, ierr)
+      call ep_keyval_free(keyval, ierr)
+      call ep_keyval_create(ep_null_copy_fn, ep_null_delete_fn, keyval, 0, ierr)
+      call ep_attr_put(comm, keyval, 89, ierr)
+      call ep_comm_dup(comm, dup, ierr)
+      call ep_attr_get(dup, keyval, ivalue, flag, ierr)
+      call check(.not. flag, 'ep_null_copy_fn does not copy')
+      call ep_comm_free(dup, ierr)
+      call ep_attr_delete(comm, keyval, ierr)
+      call ep_keyval_free(keyval, ierr)
+    end block
 #endif
     call ep_comm_get_attr(comm, EP_TAG_UB, value, flag, ierr)
     call check(flag .and. value == EP_TAG_UB_VALUE, 'EP_TAG_UB still read')
+    ! The MPI-1 name, as legacy models ask for the largest tag: a default integer.
+    block
+      integer :: tag_ub
+      tag_ub = -1
+      call ep_attr_get(comm, EP_TAG_UB, tag_ub, flag, ierr)
+      call check_ok(ierr, 'ep_attr_get of EP_TAG_UB')
+      call check(flag .and. tag_ub == EP_TAG_UB_VALUE, 'EP_TAG_UB read by ep_attr_get')
+    end block
 
     ! ---- a Fortran error handler
     call ep_comm_create_errhandler(record_error, eh, ierr)
