@@ -2,12 +2,12 @@
  * caching.c: keyvals and user-defined error handlers that work on the host's communicators and
  * windows and on endpoints' alike (MPI 4.1 sections 7.7 and 9.3).
  *
- * MPI_Comm_create_keyval and MPI_Comm_create_errhandler take no communicator, so the layer
- * cannot tell which kind of communicator the result will serve: it makes both, the host's
- * (the value the program holds) and EPMPI's, and keeps the pair. EPMPI calls the program's
- * callbacks through one trampoline per kind, which converts the handles and codes to the
- * standard names' values: a keyval's record travels as the EPMPI keyval's extra state, an
- * error handler's is found from the host handle it stands for.
+ * MPI_Comm_create_keyval (and its MPI-1 name, MPI_Keyval_create) and MPI_Comm_create_errhandler
+ * take no communicator, so the layer cannot tell which kind of communicator the result will
+ * serve: it makes both, the host's (the value the program holds) and EPMPI's, and keeps the
+ * pair. EPMPI calls the program's callbacks through one trampoline per kind, which converts
+ * the handles and codes to the standard names' values: a keyval's record travels as the EPMPI
+ * keyval's extra state, an error handler's is found from the host handle it stands for.
  *
  * Records are never freed: a freed keyval or handler stays usable by the attributes and
  * communicators that still hold it (MPI says so), and programs make few of them.

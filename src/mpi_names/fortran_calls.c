@@ -819,8 +819,9 @@ void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribu
 }
 
 /* The MPI-1 form (deprecated since MPI 2.0), whose Fortran value is a default INTEGER: the
- * predefined keys, all integers, as MPI_Comm_get_attr gives them; a key of the program's as
- * there. */
+ * keys mpi_comm_get_attr_ above answers on endpoints (MPI_TAG_UB and EPMPI's flavor key; the
+ * other predefined keys name no endpoint attribute and fail as there), as default integers; a
+ * key of the program's as there. */
 void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror);
 
 void mpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror)
