@@ -1055,8 +1055,9 @@ contains
   end subroutine ep_comm_null_delete_fn
 
   !> `ep_comm_create_keyval` under its MPI-1 name (MPI_KEYVAL_CREATE, deprecated since MPI
-  !> 2.0; MPI 4.1 section 7.7.2; C: `EP_Keyval_create`): a keyval whose callbacks and extra state are default
-  !> integers. The MPI 2.0 routines take it too. Errors: EP_ERR_INTERN (out of memory).
+  !> 2.0; MPI 4.1 section 7.7.2; C: `EP_Keyval_create`): a keyval whose callbacks and extra
+  !> state are default integers. The MPI 2.0 routines take it too. Errors: EP_ERR_INTERN (out
+  !> of memory).
   recursive subroutine ep_keyval_create(copy_fn, delete_fn, keyval, extra_state, ierror)
     procedure(ep_copy_function) :: copy_fn
     procedure(ep_delete_function) :: delete_fn
@@ -1071,8 +1072,8 @@ contains
   end subroutine ep_keyval_create
 
   !> `ep_comm_free_keyval` under its MPI-1 name (MPI_KEYVAL_FREE; MPI 4.1 section 7.7.2; C:
-  !> `EP_Keyval_free`):
-  !> frees a keyval and sets it to EP_KEYVAL_INVALID. Errors: EP_ERR_KEYVAL.
+  !> `EP_Keyval_free`): frees a keyval and sets it to EP_KEYVAL_INVALID. Errors:
+  !> EP_ERR_KEYVAL.
   recursive subroutine ep_keyval_free(keyval, ierror)
     integer, intent(inout) :: keyval
     integer, intent(out), optional :: ierror
@@ -1080,8 +1081,7 @@ contains
   end subroutine ep_keyval_free
 
   !> `ep_comm_set_attr` under its MPI-1 name (MPI_ATTR_PUT; MPI 4.1 section 7.7.2; C:
-  !> `EP_Attr_put`), the value a
-  !> default integer. Errors: EP_ERR_COMM, EP_ERR_KEYVAL.
+  !> `EP_Attr_put`), the value a default integer. Errors: EP_ERR_COMM, EP_ERR_KEYVAL.
   recursive subroutine ep_attr_put(comm, keyval, attribute_val, ierror)
     integer, intent(in) :: comm, keyval, attribute_val
     integer, intent(out), optional :: ierror
@@ -1089,8 +1089,8 @@ contains
   end subroutine ep_attr_put
 
   !> `ep_comm_get_attr` under its MPI-1 name (MPI_ATTR_GET; MPI 4.1 section 7.7.2; C:
-  !> `EP_Attr_get`), the value a
-  !> default integer: EP_TAG_UB's is 2147483647. Errors: EP_ERR_COMM, EP_ERR_KEYVAL.
+  !> `EP_Attr_get`), the value a default integer: EP_TAG_UB's is 2147483647. Errors:
+  !> EP_ERR_COMM, EP_ERR_KEYVAL.
   recursive subroutine ep_attr_get(comm, keyval, attribute_val, flag, ierror)
     integer, intent(in) :: comm, keyval
     integer, intent(out) :: attribute_val
@@ -1103,8 +1103,7 @@ contains
   end subroutine ep_attr_get
 
   !> `ep_comm_delete_attr` under its MPI-1 name (MPI_ATTR_DELETE; MPI 4.1 section 7.7.2; C:
-  !> `EP_Attr_delete`).
-  !> Errors: EP_ERR_COMM, EP_ERR_KEYVAL.
+  !> `EP_Attr_delete`). Errors: EP_ERR_COMM, EP_ERR_KEYVAL.
   recursive subroutine ep_attr_delete(comm, keyval, ierror)
     integer, intent(in) :: comm, keyval
     integer, intent(out), optional :: ierror

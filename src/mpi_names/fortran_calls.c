@@ -818,23 +818,15 @@ void mpi_comm_get_attr_(MPI_Fint *comm, MPI_Fint *comm_keyval, MPI_Aint *attribu
         *attribute_val = *value;
 }
 
-/* The MPI-1 form (deprecated since MPI 2.0), whose Fortran value is a default INTEGER: the
- * keys mpi_comm_get_attr_ above answers on endpoints (MPI_TAG_UB and EPMPI's flavor key; the
- * other predefined keys name no endpoint attribute and fail as there), as default integers; a
- * key of the program's as there. */
+/* The MPI-1 form (deprecated since MPI 2.0), whose Fortran value is a default INTEGER: on
+ * endpoints, what mpi_comm_get_attr_ above answers (MPI_TAG_UB and EPMPI's flavor key; the
+ * other keys fail there, and so here), as a default integer. */
 void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror);
 
 void mpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *attribute_val, MPI_Fint *flag, MPI_Fint *ierror)
 {
     if (EPMPI_LIKELY(!EPMPI_F_IS_EP(*comm))) {
         pmpi_attr_get_(comm, keyval, attribute_val, flag, ierror);
-        return;
-    }
-    int k = 0;
-    while (k < PREDEFINED_KEYS && f_keys[k] != *keyval)
-        k++;
-    if (k == PREDEFINED_KEYS && *keyval != MPIX_Comm_flavor_keyval()) {
-        *ierror = epmpi_unsupported("MPI_Attr_get (a key of the program's, from Fortran)", epmpi_comm_in(epmpi_f2c_comm(*comm)));
         return;
     }
     MPI_Aint value = 0;
